@@ -1,0 +1,29 @@
+"""scrapy-whatwg-encoding: Scrapy reads web pages the way browsers do.
+
+Layers (each imports only the ones below it): ``encoding`` (the WHATWG Encoding Standard),
+``sniffing`` (the HTML encoding sniffing algorithm), ``scrapy`` (middleware and add-on).
+Names are resolved lazily so that ``import scrapy_whatwg_encoding`` stays cheap and imports
+Scrapy only when the Scrapy layer is used.
+"""
+from .encoding import ENCODINGS, Encoding, decode, get_encoding
+from .encoding import codec as _codec  # registers the exact codecs with Python's codec registry
+
+_LAZY = {
+    "sniff": "sniffing",
+    "prescan": "sniffing",
+    "Decision": "sniffing",
+    "WhatwgEncodingMiddleware": "scrapy",
+    "Addon": "scrapy",
+}
+
+__all__ = ["ENCODINGS", "Encoding", "decode", "get_encoding", *_LAZY]
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,54 @@
+"""Every encoding's exact decoder and encoder in Python's codec registry, under ``Encoding.codec_name``.
+
+``bytes.decode(enc.codec_name, errors)`` equals ``enc.decode(bytes)`` and ``str.encode(enc.codec_name,
+errors)`` equals ``enc.encode(str)`` whatever *errors* says: the codecs always run the decoder in
+"replacement" mode and the encoder in "html" mode, which is what Scrapy's ``TextResponse.text``,
+``response.follow()`` and forms need. Incremental decoders buffer until ``final`` (exact, not
+streaming).
+"""
+from __future__ import annotations
+
+import codecs
+
+from .encoding import ENCODINGS, Encoding
+
+
+def _key(name: str) -> str:
+    return name.lower().replace("-", "_").replace(" ", "_")
+
+
+def _codec_info(encoding: Encoding) -> codecs.CodecInfo:
+    def decode(data, errors="strict"):
+        return encoding.decode(data), len(data)
+
+    def encode(text, errors="strict"):
+        return encoding.encode(text), len(text)
+
+    class IncrementalDecoder(codecs.BufferedIncrementalDecoder):
+        def _buffer_decode(self, data, errors, final):
+            return (encoding.decode(data), len(data)) if final else ("", 0)
+
+    class IncrementalEncoder(codecs.BufferedIncrementalEncoder):
+        def _buffer_encode(self, text, errors, final):
+            return (encoding.encode(text), len(text)) if final else (b"", 0)
+
+    return codecs.CodecInfo(encode, decode, name=encoding.codec_name,
+                            incrementalencoder=IncrementalEncoder,
+                            incrementaldecoder=IncrementalDecoder)
+
+
+_BY_KEY = {_key(e.codec_name): e for e in ENCODINGS.values()}
+_CACHE: dict[str, codecs.CodecInfo] = {}
+
+
+def _search(name: str) -> codecs.CodecInfo | None:
+    encoding = _BY_KEY.get(_key(name))
+    if encoding is None:
+        return None
+    info = _CACHE.get(encoding.name)
+    if info is None:
+        info = _CACHE[encoding.name] = _codec_info(encoding)
+    return info
+
+
+codecs.register(_search)
