@@ -1,0 +1,112 @@
+"""gb18030 and GBK (Encoding Standard §10): one decoder, two encoders ("is GBK")."""
+from __future__ import annotations
+
+import functools
+
+from . import indexes
+from .multi_byte import FastDecoder, html_error_mode, table_encoder
+
+
+def step(data: bytes, i: int) -> tuple[str, int]:
+    """The gb18030 decoder's handler (§10.2.1) from its initial state for the token at data[i]."""
+    n = len(data)
+    first = data[i]
+    if first < 0x80:
+        return chr(first), i + 1
+    if first == 0x80:
+        return "\u20ac", i + 1
+    if first == 0xFF:
+        return "\ufffd", i + 1
+    if i + 1 >= n:  # end-of-queue with gb18030 first set
+        return "\ufffd", n
+    second = data[i + 1]
+    if 0x30 <= second <= 0x39:
+        if i + 2 >= n:
+            return "\ufffd", n
+        third = data[i + 2]
+        if not 0x81 <= third <= 0xFE:  # restore « second, byte »
+            return "\ufffd", i + 1
+        if i + 3 >= n:
+            return "\ufffd", n
+        fourth = data[i + 3]
+        if not 0x30 <= fourth <= 0x39:  # restore « second, third, byte »
+            return "\ufffd", i + 1
+        pointer = ((first - 0x81) * 12600 + (second - 0x30) * 1260 + (third - 0x81) * 10
+                   + fourth - 0x30)
+        code_point = indexes.gb18030_ranges_code_point(pointer)
+        return ("\ufffd" if code_point is None else chr(code_point)), i + 4
+    code_point = None
+    if 0x40 <= second <= 0x7E or 0x80 <= second <= 0xFE:
+        code_point = indexes.code_point(
+            "gb18030", (first - 0x81) * 190 + second - (0x40 if second < 0x7F else 0x41))
+    if code_point is not None:
+        return code_point, i + 2
+    return "\ufffd", i + 1 if second < 0x80 else i + 2  # an ASCII byte is restored
+
+
+# Encoder side table (§10.2.2 step 5): Private Use code points kept on their GB18030-2005 bytes.
+_PUA_TWO_BYTES = {
+    0xE78D: b"\xa6\xd9", 0xE78E: b"\xa6\xda", 0xE78F: b"\xa6\xdb", 0xE790: b"\xa6\xdc",
+    0xE791: b"\xa6\xdd", 0xE792: b"\xa6\xde", 0xE793: b"\xa6\xdf", 0xE794: b"\xa6\xec",
+    0xE795: b"\xa6\xed", 0xE796: b"\xa6\xf3", 0xE81E: b"\xfe\x59", 0xE826: b"\xfe\x61",
+    0xE82B: b"\xfe\x66", 0xE82C: b"\xfe\x67", 0xE832: b"\xfe\x6d", 0xE843: b"\xfe\x7e",
+    0xE854: b"\xfe\x90", 0xE864: b"\xfe\xa0",
+}
+
+
+@functools.cache
+def _two_byte_table(is_gbk: bool) -> dict[str, bytes]:
+    """Code point -> bytes for every non-ASCII code point the gb18030 encoder encodes in fewer
+    than four bytes (§10.2.2 steps 3–7)."""
+    table = {}
+    for char, pointer in indexes.pointers("gb18030").items():
+        trailing = pointer % 190
+        table[char] = bytes((pointer // 190 + 0x81, trailing + (0x40 if trailing < 0x3F else 0x41)))
+    table.update({chr(c): b for c, b in _PUA_TWO_BYTES.items()})
+    table.pop("\ue5e5", None)  # step 3: U+E5E5 is an error
+    if is_gbk:
+        table["\u20ac"] = b"\x80"
+    return table
+
+
+def _four_bytes(code_point: int) -> bytes:
+    """§10.2.2 steps 9–16: the four-byte form via index gb18030 ranges pointer."""
+    pointer = indexes.gb18030_ranges_pointer(code_point)
+    b1, pointer = divmod(pointer, 12600)
+    b2, pointer = divmod(pointer, 1260)
+    b3, b4 = divmod(pointer, 10)
+    return bytes((b1 + 0x81, b2 + 0x30, b3 + 0x81, b4 + 0x30))
+
+
+def _gb18030_encoder():
+    get = _two_byte_table(False).get
+
+    def encode(text: str) -> bytes:
+        if text.isascii():
+            return text.encode("ascii")
+        out = []
+        for c in text:
+            if c < "\x80":
+                out.append(c.encode("ascii"))
+            elif "\ud800" <= c <= "\udfff":
+                out.append(_four_bytes(0xFFFD))  # a lone surrogate is U+FFFD, which gb18030 encodes
+            else:
+                b = get(c)
+                out.append(b if b is not None else (
+                    html_error_mode(c) if c == "\ue5e5" else _four_bytes(ord(c))))
+        return b"".join(out)
+
+    return encode
+
+
+@functools.cache
+def _decoder() -> FastDecoder:
+    from .tables.multi_byte_fixes import FIXES
+
+    return FastDecoder("gb18030", "gbk", step, *FIXES["gb18030"])
+
+
+def codec(name: str):
+    """(decode, encode) for "gb18030" or "GBK": GBK's decoder is gb18030's (§10.1.1)."""
+    encode = table_encoder(_two_byte_table(True)) if name == "GBK" else _gb18030_encoder()
+    return _decoder(), encode

@@ -1,0 +1,172 @@
+"""ISO-2022-JP (Encoding Standard §12.2).
+
+The exact decoder splits the input at escape sequences (the only way its state changes) and decodes
+each run of bytes between them at C speed: ASCII, Roman and katakana runs through a charmap, jis0208
+runs ("leading byte" state) as EUC-JP after adding 0x80 to bytes 0x21–0x7E — which gives exactly
+the standard's pairs, errors and end-of-run behaviour.
+
+Most documents are simpler still: only the escapes ESC ( B, ESC ( J, ESC $ @ and ESC $ B, never
+two in a row, and jis0208 runs of bytes 0x21–0x7E only. On those, CPython's iso2022_jp codec agrees
+with the standard (``tools/generate_tables.py`` compares every such token and lists the code points
+to translate afterwards), so when it decodes them without error its output is used.
+"""
+from __future__ import annotations
+
+import codecs
+import functools
+import re
+
+from . import euc_jp, indexes
+from .multi_byte import html_error_mode
+
+# A valid escape sequence (§12.2.1 "escape" state) or a lone ESC: an invalid escape is one error
+# and its other bytes are restored, to be decoded in the output state.
+_ESCAPE = re.compile(rb"(\x1b(?:\([BJI]|\$[@B])?)")
+_ASCII, _ROMAN, _KATAKANA, _JIS0208 = b"\x1b(B", b"\x1b(J", b"\x1b(I", b"\x1b$B"
+_STATES = {_ASCII: _ASCII, _ROMAN: _ROMAN, _KATAKANA: _KATAKANA, _JIS0208: _JIS0208,
+           b"\x1b$@": _JIS0208}
+
+_ASCII_TABLE = "".join(chr(b) if b < 0x80 and b not in (0x0E, 0x0F) else "\ufffd"
+                       for b in range(256))
+_ROMAN_TABLE = _ASCII_TABLE[:0x5C] + "\u00a5" + _ASCII_TABLE[0x5D:0x7E] + "\u203e" + _ASCII_TABLE[0x7F:]
+_KATAKANA_TABLE = "".join(chr(0xFF61 - 0x21 + b) if 0x21 <= b <= 0x5F else "\ufffd"
+                          for b in range(256))
+# jis0208 runs: 0x21–0x7E become EUC-JP's 0xA1–0xFE; any other byte becomes 0xFF, which EUC-JP
+# (like ISO-2022-JP's leading and trailing byte states) consumes as one error.
+_TO_EUC_JP = bytes(b + 0x80 if 0x21 <= b <= 0x7E else 0xFF for b in range(256))
+
+
+def _charmap(table):
+    charmap_decode = codecs.charmap_decode
+    return lambda run: charmap_decode(run, "strict", table)[0]
+
+
+@functools.cache
+def _run_decoders():
+    jis0208 = euc_jp.codec("EUC-JP")[0]
+    return {_ASCII: _charmap(_ASCII_TABLE), _ROMAN: _charmap(_ROMAN_TABLE),
+            _KATAKANA: _charmap(_KATAKANA_TABLE),
+            _JIS0208: lambda run: jis0208(run.translate(_TO_EUC_JP))}
+
+
+# What CPython's codec decodes differently: an escape other than the four, two escapes in a row,
+# a jis0208 run with a byte outside 0x21–0x7E (CPython passes controls through), SO and SI.
+# (Separate patterns, each starting with ESC, search fastest.)
+_BAD_ESCAPE = re.compile(rb"\x1b(?:(?!\(B|\(J|\$@|\$B)|..\x1b)", re.DOTALL)
+_BAD_JIS0208_RUN = re.compile(rb"\x1b\$[@B][\x21-\x7e]*+[^\x1b\x21-\x7e]")
+
+
+def _simple(data: bytes) -> bool:
+    return not (b"\x0e" in data or b"\x0f" in data or _BAD_ESCAPE.search(data)
+                or _BAD_JIS0208_RUN.search(data))
+
+
+@functools.cache
+def _fixes() -> dict[str, str]:
+    from .tables.multi_byte_fixes import FIXES
+
+    fixes, splits = FIXES["ISO-2022-JP"]
+    assert not splits, "every token the fast path accepts must have one output"
+    return fixes
+
+
+def decode(data) -> str:
+    """ISO-2022-JP decoder (§12.2.1), replacement mode."""
+    data = bytes(data)
+    if b"\x1b" not in data:
+        return codecs.charmap_decode(data, "strict", _ASCII_TABLE)[0]
+    if _simple(data):
+        try:
+            text = data.decode("iso2022_jp")
+        except UnicodeDecodeError:
+            pass
+        else:
+            for c, fixed in _fixes().items():
+                if c in text:
+                    text = text.replace(c, fixed)
+            return text
+    return decode_exact(data)
+
+
+def decode_exact(data: bytes) -> str:
+    """ISO-2022-JP decoder (§12.2.1) on any input, run by run between escape sequences."""
+    runs = _run_decoders()
+    parts = _ESCAPE.split(data)  # run, escape, run, escape, ..., run
+    out = [runs[_ASCII](parts[0])] if parts[0] else []
+    state, output = _ASCII, False  # decoder (= output) state, "ISO-2022-JP output"
+    for k in range(1, len(parts), 2):
+        escape, run = parts[k], parts[k + 1]
+        new_state = _STATES.get(escape)
+        if new_state is None:  # invalid escape: one error, the rest is decoded in the output state
+            out.append("\ufffd")
+            output = False
+        else:
+            if output:  # two escape sequences in a row
+                out.append("\ufffd")
+            state, output = new_state, True
+        if run:
+            out.append(runs[state](run))
+            output = False
+    return "".join(out)
+
+
+@functools.cache
+def _jis0208_pointers() -> dict[str, int]:
+    return indexes.pointers("jis0208")
+
+
+@functools.cache
+def _katakana() -> str:
+    """Index ISO-2022-JP katakana: code point for U+FF61 + pointer."""
+    return indexes.index("iso-2022-jp-katakana")
+
+
+def encode(text: str) -> bytes:
+    """ISO-2022-JP encoder (§12.2.2), "html" error mode; the output ends in the ASCII state."""
+    pointers, katakana = _jis0208_pointers(), _katakana()
+    out = bytearray()
+    state = _ASCII
+    for c in text:
+        code_point = 0xFFFD if "\ud800" <= c <= "\udfff" else ord(c)
+        while True:  # each "restore codePoint to ioQueue" goes round again
+            if state != _JIS0208 and code_point in (0x0E, 0x0F, 0x1B):
+                out += html_error_mode("\ufffd")  # error with U+FFFD, to prevent attacks
+            elif state == _ASCII and code_point < 0x80:
+                out.append(code_point)
+            elif state == _ROMAN and (code_point < 0x80 and code_point not in (0x5C, 0x7E)
+                                      or code_point in (0xA5, 0x203E)):
+                out.append({0xA5: 0x5C, 0x203E: 0x7E}.get(code_point, code_point))
+            elif code_point < 0x80:
+                out += _ASCII
+                state = _ASCII
+                continue
+            elif code_point in (0xA5, 0x203E):
+                out += _ROMAN
+                state = _ROMAN
+                continue
+            else:
+                if code_point == 0x2212:
+                    code_point = 0xFF0D
+                elif 0xFF61 <= code_point <= 0xFF9F:
+                    code_point = ord(katakana[code_point - 0xFF61])
+                pointer = pointers.get(chr(code_point))
+                if pointer is None and state == _JIS0208:
+                    out += _ASCII
+                    state = _ASCII
+                    continue
+                if pointer is None:
+                    out += html_error_mode(chr(code_point))
+                elif state != _JIS0208:
+                    out += _JIS0208
+                    state = _JIS0208
+                    continue
+                else:
+                    out += bytes((pointer // 94 + 0x21, pointer % 94 + 0x21))
+            break
+    if state != _ASCII:  # end-of-queue
+        out += _ASCII
+    return bytes(out)
+
+
+def codec(name: str):
+    return decode, encode

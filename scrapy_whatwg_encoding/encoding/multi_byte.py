@@ -1,0 +1,98 @@
+"""Shared machinery of the multi-byte decoders and encoders (Encoding Standard §10–§13).
+
+A decoder here runs at C speed on CPython's own CJK codec and stays exact: the standard's handler
+steps are kept as a *step* function, ``step(data, i) -> (text, next_i)``, that decodes the one
+token starting at ``data[i]`` from the decoder's initial state (including end-of-queue and
+"restore" of bytes). The C codec's error handler calls *step*, so every error and every sequence
+CPython rejects gets the standard's output and resumes exactly where the standard does.
+Where CPython's codec accepts a sequence but decodes it differently, ``tools/generate_tables.py``
+listed those tokens (``tables/multi_byte_fixes.py``): a code point CPython produces only for such
+tokens is translated afterwards (*fixes*); a token whose CPython output is ambiguous (*splits*) is
+found in the bytes, checked to start at a token boundary, and decoded by *step* between two C runs.
+"""
+from __future__ import annotations
+
+import codecs
+import re
+from typing import Callable
+
+# Bytes that no multi-byte decoder here consumes after a leading byte (each is restored and starts
+# a token of its own): gb18030 and Shift_JIS trail bytes start at 0x40 (four-byte seconds and
+# fourths are 0x30–0x39), Big5's at 0x40, EUC-KR's at 0x41, EUC-JP's at 0xA1.
+_SYNC = (b"\n", b"<", b">", b" ", b'"', b"'", b"=", b"/")
+
+Step = Callable[[bytes, int], "tuple[str, int]"]
+
+
+class FastDecoder:
+    """Exact decoder of one encoding over C codec *c_codec*.
+
+    Call the instance with bytes-like data; returns str.
+    """
+
+    def __init__(self, name: str, c_codec: str, step: Step, fixes: dict[str, str],
+                 splits: tuple[bytes, ...]):
+        self.c_codec = c_codec
+        self.step = step
+        self.errors = f"whatwg-{name.lower()}-decode"
+        codecs.register_error(self.errors, self._handle)
+        self.fixes = fixes
+        self.split_re = re.compile(b"|".join(map(re.escape, splits))) if splits else None
+
+    def _handle(self, exc: UnicodeError):
+        if not isinstance(exc, UnicodeDecodeError):
+            raise exc
+        return self.step(exc.object, exc.start)
+
+    def _c_decode(self, data) -> str:
+        text = str(data, self.c_codec, self.errors)
+        present = [c for c in self.fixes if c in text]  # each test is one fast C scan
+        if present:
+            if any(self.fixes[c] in present for c in present):  # a swap: map all at once
+                return text.translate({ord(c): self.fixes[c] for c in present})
+            for c in present:
+                text = text.replace(c, self.fixes[c])
+        return text
+
+    def __call__(self, data) -> str:
+        if self.split_re is None or self.split_re.search(data) is None:
+            return self._c_decode(data)
+        data = bytes(data)
+        parts, done = [], 0
+        for match in self.split_re.finditer(data):
+            start = match.start()
+            if start < done or not self._at_boundary(data, done, start):
+                continue
+            text, end = self.step(data, start)
+            parts += (self._c_decode(data[done:start]), text)
+            done = end
+        parts.append(self._c_decode(data[done:]))
+        return "".join(parts)
+
+    def _at_boundary(self, data: bytes, known: int, position: int) -> bool:
+        """Does a token start at *position*? Tokenize forward from the last sync byte (or *known*,
+        a boundary) before it."""
+        i = max(known, *(data.rfind(b, known, position) for b in _SYNC))
+        while i < position:
+            i = self.step(data, i)[1]
+        return i == position
+
+
+def html_error_mode(char: str) -> bytes:
+    """Error mode "html" (§4.1): ``&#`` + the code point in decimal + ``;``."""
+    return b"&#%d;" % ord(char)
+
+
+def table_encoder(table: dict[str, bytes]) -> Callable[[str], bytes]:
+    """Encoder for a stateless encoding given code point -> bytes for every non-ASCII code point it
+    encodes; ASCII encodes as itself, lone surrogates as U+FFFD, anything else in "html" mode."""
+
+    get = ({chr(b): bytes([b]) for b in range(0x80)} | table).get
+
+    def encode(text: str) -> bytes:
+        if text.isascii():
+            return text.encode("ascii")
+        return b"".join([get(c) or html_error_mode("\ufffd" if "\ud800" <= c <= "\udfff" else c)
+                         for c in text])
+
+    return encode
