@@ -22,7 +22,7 @@ NEAREST = {
     "KOI8-U": "koi8_u", "macintosh": "mac_roman", "windows-874": "cp874",
     "x-mac-cyrillic": "mac_cyrillic", "GBK": "gbk", "gb18030": "gb18030", "Big5": "big5hkscs",
     "EUC-JP": "euc_jp", "ISO-2022-JP": "iso2022_jp", "Shift_JIS": "cp932", "EUC-KR": "cp949",
-    "UTF-16BE": "utf-16-be", "UTF-16LE": "utf-16-le", "x-user-defined": "latin-1",
+    "UTF-16BE": "utf-16-be", "UTF-16LE": "utf-16-le", "x-user-defined": "cp1252",  # no C codec of its own: a charmap codec
     "replacement": "latin-1",
 }
 

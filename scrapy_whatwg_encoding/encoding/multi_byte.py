@@ -42,7 +42,17 @@ class FastDecoder:
     def _handle(self, exc: UnicodeError):
         if not isinstance(exc, UnicodeDecodeError):
             raise exc
-        return self.step(exc.object, exc.start)
+        data = exc.object
+        text, i = self.step(data, exc.start)
+        if text != "\ufffd":
+            return text, i
+        # Errors come in runs (binary data, a wrong encoding): step through the run here rather
+        # than in one handler call each; every step starts at a token boundary, so this is exact.
+        parts, end = [text], min(len(data), i + 4096)
+        while i < end and data[i] >= 0x80:
+            text, i = self.step(data, i)
+            parts.append(text)
+        return "".join(parts), i
 
     def _c_decode(self, data) -> str:
         text = str(data, self.c_codec, self.errors)
