@@ -53,7 +53,8 @@ def _run_decoders():
 # a jis0208 run with a byte outside 0x21–0x7E (CPython passes controls through), SO and SI.
 # (Separate patterns, each starting with ESC, search fastest.)
 _BAD_ESCAPE = re.compile(rb"\x1b(?:(?!\(B|\(J|\$@|\$B)|..\x1b)", re.DOTALL)
-_BAD_JIS0208_RUN = re.compile(rb"\x1b\$[@B][\x21-\x7e]*+[^\x1b\x21-\x7e]")
+# (?=(X*))\1 is X*+ (no backtracking) for Python 3.10.
+_BAD_JIS0208_RUN = re.compile(rb"\x1b\$[@B](?=([\x21-\x7e]*))\1[^\x1b\x21-\x7e]")
 
 
 def _simple(data: bytes) -> bool:
