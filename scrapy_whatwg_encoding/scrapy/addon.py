@@ -1,0 +1,18 @@
+"""``Addon``: ``ADDONS = {"scrapy_whatwg_encoding.Addon": 0}`` installs the middleware."""
+from __future__ import annotations
+
+from .middleware import ORDER, WhatwgEncodingMiddleware
+from .settings import DEFAULTS
+
+
+class Addon:
+    """Scrapy add-on: adds :class:`WhatwgEncodingMiddleware` to ``DOWNLOADER_MIDDLEWARES`` at order
+    580 unless the project already lists it (then the project's order stands), and sets the
+    ``WHATWG_ENCODING_*`` defaults with the ``"addon"`` priority so that project, spider
+    (``custom_settings``) and command-line settings override them."""
+
+    def update_settings(self, settings) -> None:
+        settings.setdefault_in_component_priority_dict(
+            "DOWNLOADER_MIDDLEWARES", WhatwgEncodingMiddleware, ORDER)
+        for name, value in DEFAULTS.items():
+            settings.set(name, value, priority="addon")

@@ -1,0 +1,77 @@
+"""What Scrapy alone would have done with a response, for the ``changed_from_scrapy_default`` stat.
+
+Scrapy's ``TextResponse`` picks, in order: a BOM (w3lib's, UTF-32 included), the ``Content-Type``
+charset, a ``<meta>``/XML declaration found by w3lib's regular expressions, then bytes that decode
+as ASCII (→ cp1252) or UTF-8, and only then a statistical guess (charset-normalizer). This module
+replays the cheap steps with w3lib's own functions; it does not run the guess (too slow to run on
+every response), so for those pages the answer is ``None`` (unknown).
+"""
+from __future__ import annotations
+
+import codecs
+import functools
+
+from w3lib.encoding import html_body_declared_encoding, http_content_type_encoding, read_bom
+
+from ..encoding import Encoding
+
+# Python codec names that decode like one WHATWG encoding on the bytes they both define
+# (w3lib translates several of these before decoding).
+_FAMILY = {
+    "ascii": "cp1252", "iso8859-1": "cp1252", "latin-1": "cp1252",
+    "gb2312": "gb18030", "gbk": "gb18030",
+    "big5hkscs": "big5", "cp950": "big5",
+    "cp932": "shift_jis", "cp949": "euc_kr",
+    "tis-620": "cp874", "iso8859-11": "cp874", "iso8859-9": "cp1254",
+    "utf-8-sig": "utf-8",
+}
+_WHATWG_TO_PYTHON = {"ISO-8859-8-I": "iso8859-8", "x-mac-cyrillic": "mac-cyrillic"}
+_NOT_ASCII_COMPATIBLE = frozenset({"UTF-16BE", "UTF-16LE", "replacement"})
+BINARY = "binary"  # Scrapy made a plain Response: no text at all
+
+
+@functools.lru_cache(maxsize=512)
+def _family(python_name: str) -> str:
+    try:
+        name = codecs.lookup(python_name).name
+    except LookupError:
+        return python_name.lower()
+    return _FAMILY.get(name, name)
+
+
+@functools.lru_cache(maxsize=256)
+def _header_encoding(content_type: str | None) -> str | None:
+    return http_content_type_encoding(content_type or "")  # the same few headers recur all crawl
+
+
+def scrapy_encoding(content_type: str | None, body: bytes, is_text: bool) -> str | None:
+    """The Python codec name Scrapy would decode *body* with, :data:`BINARY`, or ``None`` when
+    Scrapy would fall back to its statistical guess."""
+    if not is_text:
+        return BINARY
+    name = read_bom(body)[0] or _header_encoding(content_type) or html_body_declared_encoding(body)
+    if name:
+        return name
+    if body.isascii():
+        return "cp1252"
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return "utf-8"
+
+
+def changed(scrapy_name: str | None, encoding: Encoding, body: bytes) -> bool | None:
+    """Whether Scrapy's decoding (``scrapy_name``, from :func:`scrapy_encoding`) gives another text
+    than *encoding*, judged by encoding family; ``None`` if unknown."""
+    if scrapy_name is None:
+        return None
+    if scrapy_name == BINARY:
+        return True
+    ours = _family(_WHATWG_TO_PYTHON.get(encoding.name, encoding.name))
+    if _family(scrapy_name) == ours:
+        return False
+    if encoding.name in _NOT_ASCII_COMPATIBLE or not body.isascii():
+        return True
+    # ASCII bytes decode alike in every ASCII-compatible encoding, except ISO-2022-JP's escapes.
+    return encoding.name == "ISO-2022-JP" and b"\x1b" in body

@@ -1,0 +1,131 @@
+"""The ``WHATWG_ENCODING_*`` settings, read and validated once when the crawl starts.
+
+- ``WHATWG_ENCODING_ENABLED`` (bool, ``True``): ``False`` disables the middleware.
+- ``WHATWG_ENCODING_LOCALE`` (str | None, ``None``): a language tag choosing the default encoding
+  (sniffing step 9); ``None`` is the "all other locales" row, windows-1252.
+- ``WHATWG_ENCODING_DEFAULT`` (str | None, ``None``): a label, the user default (step 9).
+- ``WHATWG_ENCODING_DETECTOR`` (str, ``"full"``): autodetection (step 8): ``"off"``,
+  ``"browser"`` or ``"full"``.
+- ``WHATWG_ENCODING_PRESCAN_BYTES`` (int ≥ 1, ``1024``): bytes the prescan examines (step 5).
+- ``WHATWG_ENCODING_REMEMBER`` (bool, ``False``): per-host likely encoding (step 7), kept in
+  ``JOBDIR`` (see :mod:`.memory`).
+- ``WHATWG_ENCODING_LOG_LEVEL`` (level name or number, ``"DEBUG"``): level of the one log line
+  per decision.
+
+The spider attribute ``whatwg_encoding_locale`` is a shortcut that wins over the setting.
+An invalid value raises :class:`InvalidSetting` (a ``ValueError`` naming the setting and the value)
+when the middleware is built, so the crawl fails at start-up rather than on every response.
+"""
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ..encoding import get_encoding
+
+DETECTORS = ("off", "browser", "full")
+# A BCP 47 language tag, loosely: "ja", "zh-TW", "zh-Hant-HK", "pt_BR" ("_" is accepted as "-").
+_LANGUAGE_TAG = re.compile(r"[A-Za-z]{1,8}(?:[-_][A-Za-z0-9]{1,8})*")
+
+DEFAULTS: dict[str, Any] = {
+    "WHATWG_ENCODING_ENABLED": True,
+    "WHATWG_ENCODING_LOCALE": None,
+    "WHATWG_ENCODING_DEFAULT": None,
+    "WHATWG_ENCODING_DETECTOR": "full",
+    "WHATWG_ENCODING_PRESCAN_BYTES": 1024,
+    "WHATWG_ENCODING_REMEMBER": False,
+    "WHATWG_ENCODING_LOG_LEVEL": "DEBUG",
+}
+
+
+class InvalidSetting(ValueError):
+    """A ``WHATWG_ENCODING_*`` setting (or the spider attribute) has a value that cannot work."""
+
+    def __init__(self, name: str, value: Any, expected: str):
+        super().__init__(f"{name}: invalid value {value!r} ({expected})")
+        self.name, self.value = name, value
+
+
+@dataclass(frozen=True)
+class Config:
+    """The validated settings of one crawl (see the module docstring)."""
+
+    enabled: bool = True
+    locale: str | None = None
+    default: str | None = None
+    detector: str = "full"
+    prescan_bytes: int = 1024
+    remember: bool = False
+    log_level: int = logging.DEBUG
+
+
+def check_locale(name: str, value: Any) -> str | None:
+    """Validate a locale value (setting, spider attribute or request meta); ``None``/``""`` → ``None``."""
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str) or not _LANGUAGE_TAG.fullmatch(value):
+        raise InvalidSetting(name, value, 'expected a language tag such as "ja" or "zh-TW"')
+    return value.replace("_", "-")
+
+
+def check_label(name: str, value: Any) -> str | None:
+    """Validate an encoding label (``get an encoding`` must succeed); ``None``/``""`` → ``None``."""
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str) or get_encoding(value) is None:
+        raise InvalidSetting(name, value, "expected a label of the WHATWG Encoding Standard")
+    return value
+
+
+def _bool(settings, name: str) -> bool:
+    value = settings.get(name, DEFAULTS[name])
+    try:
+        return settings.getbool(name, DEFAULTS[name])
+    except ValueError:
+        raise InvalidSetting(name, value, "expected a boolean") from None
+
+
+def _log_level(value: Any) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    if isinstance(value, str):
+        level = logging.getLevelName(value.strip().upper())
+        if isinstance(level, int):
+            return level
+    raise InvalidSetting("WHATWG_ENCODING_LOG_LEVEL", value,
+                         "expected a logging level such as DEBUG or INFO")
+
+
+def read_config(settings, spider=None) -> Config:
+    """Read and validate every ``WHATWG_ENCODING_*`` setting (a Scrapy ``BaseSettings``).
+
+    *spider* (optional) contributes its ``whatwg_encoding_locale`` attribute. Raises
+    :class:`InvalidSetting` for the first bad value found.
+    """
+    get = lambda name: settings.get(name, DEFAULTS[name])  # noqa: E731
+    detector = get("WHATWG_ENCODING_DETECTOR")
+    if detector not in DETECTORS:
+        raise InvalidSetting("WHATWG_ENCODING_DETECTOR", detector, f"expected one of {', '.join(DETECTORS)}")
+    prescan = get("WHATWG_ENCODING_PRESCAN_BYTES")
+    try:
+        prescan_bytes = int(prescan)
+        if isinstance(prescan, float) or isinstance(prescan, bool) or prescan_bytes < 1:
+            raise ValueError
+    except (TypeError, ValueError):
+        raise InvalidSetting("WHATWG_ENCODING_PRESCAN_BYTES", prescan,
+                             "expected a whole number of bytes ≥ 1") from None
+    locale = check_locale("WHATWG_ENCODING_LOCALE", get("WHATWG_ENCODING_LOCALE"))
+    attribute = getattr(spider, "whatwg_encoding_locale", None) if spider is not None else None
+    if attribute is not None:
+        locale = check_locale(f"{type(spider).__name__}.whatwg_encoding_locale", attribute)
+    return Config(
+        enabled=_bool(settings, "WHATWG_ENCODING_ENABLED"),
+        locale=locale,
+        default=check_label("WHATWG_ENCODING_DEFAULT", get("WHATWG_ENCODING_DEFAULT")),
+        detector=detector,
+        prescan_bytes=prescan_bytes,
+        remember=_bool(settings, "WHATWG_ENCODING_REMEMBER"),
+        log_level=_log_level(get("WHATWG_ENCODING_LOG_LEVEL")),
+    )

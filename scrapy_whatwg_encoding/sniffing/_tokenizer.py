@@ -1,0 +1,171 @@
+"""Regex-driven pieces of the HTML tokenizer (HTML §13.2.5) used by the parser step.
+
+Each pattern stands for a run of tokenizer states, so the scanner jumps from one markup boundary
+to the next instead of stepping one character at a time. All matching is ASCII case-insensitive
+only (``re.ASCII``): the tokenizer lowercases ASCII letters and nothing else.
+"""
+from __future__ import annotations
+
+import re
+
+from ._tokenizer_charrefs import decode_attribute_value
+
+_WS = "\t\n\x0c\r "
+_FLAGS = re.ASCII | re.IGNORECASE
+
+# One attribute, from the "before attribute name state" to the end of its value. The first name
+# character may be "=" (parse error), later ones stop at "=". A quoted value runs to its closing
+# quote (EOF there means the tag is never emitted); an unquoted one to whitespace or ">"; "=" then
+# ">" is a missing value. A name followed by "=" must take a value. The name is atomic (lookahead
+# + backreference), so a failing value cannot make the regex retry with a shorter name.
+_ATTRIBUTE = (
+    r"(?=(?P<n>[^\t\n\x0c\r />][^\t\n\x0c\r /=>]*))(?P=n)"
+    r"(?:[\t\n\x0c\r ]*=[\t\n\x0c\r ]*"
+    r"(?:\"[^\"]*\"|'[^']*'|[^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*|(?=>))"
+    r"|(?![\t\n\x0c\r ]*=))"
+)
+# A whole start or end tag, from "<" to its ">" (tag open state .. data state). Each attribute is
+# an atomic group (lookahead + backreference) so an unterminated tag fails in linear time instead
+# of being re-split. No match means end of input inside the tag: the token is never emitted.
+TAG = re.compile(
+    r"<(/?)([A-Za-z][^\t\n\x0c\r />]*)(?=[\t\n\x0c\r />])"
+    r"((?:[\t\n\x0c\r /]*(?=(?P<a>" + _ATTRIBUTE + r"))(?P=a))*)"
+    r"(?P<tail>[\t\n\x0c\r /]*)>"
+)
+# Attributes inside an already matched TAG group 3 (name, then one of the three value forms).
+_ATTRIBUTES = re.compile(
+    r"[\t\n\x0c\r /]*([^\t\n\x0c\r />][^\t\n\x0c\r /=>]*)"
+    r"(?:[\t\n\x0c\r ]*=[\t\n\x0c\r ]*(?:\"([^\"]*)\"|'([^']*)'|([^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*)|))?"
+)
+_LOWER = {c: c + 32 for c in range(0x41, 0x5B)}
+_LOWER[0] = 0xFFFD  # U+0000 in a tag or attribute name becomes U+FFFD
+
+
+def tag_name(raw: str) -> str:
+    """A tag or attribute name as the tokenizer builds it (ASCII lowercase, NUL -> U+FFFD)."""
+    return raw.translate(_LOWER)
+
+
+def attributes(span: str) -> dict[str, str]:
+    """Attributes of a tag (TAG group 3): lowercased names, the first of duplicates kept, values
+    with character references decoded as in an attribute (HTML §13.2.5.72) and NUL -> U+FFFD."""
+    found: dict[str, str] = {}
+    for match in _ATTRIBUTES.finditer(span):
+        name = match.group(1)
+        if not name:
+            continue
+        name = name.translate(_LOWER)
+        if name in found:
+            continue  # "duplicate-attribute" parse error: the later one is dropped
+        value = match.group(2)
+        if value is None:
+            value = match.group(3)
+            if value is None:
+                value = match.group(4) or ""
+        if "&" in value:
+            value = decode_attribute_value(value)
+        if "\x00" in value:
+            value = value.replace("\x00", "\ufffd")
+        found[name] = value
+    return found
+
+
+# Comments (§13.2.5.43-52): "<!-->" and "<!--->" end at once, otherwise at the first "-->" or
+# "--!>" (the comment end and comment end bang states; "<!--" nested inside changes nothing).
+COMMENT_END = re.compile(r"--!?>")
+# Text between tags: anything but whitespace, NUL or "&" is a non-whitespace character token.
+TEXT_OTHER = re.compile(r"[^\t\n\x0c\r \x00&]")
+_NOT_WS_OR_NUL = re.compile(r"[^\t\n\x0c\r \x00]")
+# Character references in text that decode to ASCII whitespace (TAB, LF, FF, CR, SPACE); a missing
+# ";" is only a parse error outside attributes.
+_WS_REFERENCE = re.compile(
+    r"&(?:#[xX]0*(?:9|[aAcCdD]|20)(?![0-9a-fA-F])|#0*(?:9|10|12|13|32)(?![0-9]));?|&Tab;|&NewLine;"
+)
+
+
+def classify_text(text: str, start: int, end: int) -> tuple[bool, bool, bool]:
+    """(has whitespace, has U+0000, has other characters) for character tokens text[start:end]
+    emitted in the data state, with character references decoded."""
+    segment = text[start:end]
+    if "&" in segment:
+        segment = _WS_REFERENCE.sub(" ", segment)
+        other = _NOT_WS_OR_NUL.search(segment)
+    else:
+        other = TEXT_OTHER.search(segment)
+    if other:
+        return True, "\x00" in segment, True
+    nul = segment.count("\x00")
+    return len(segment) > nul, nul > 0, False
+
+
+_END_TAGS: dict[str, re.Pattern[str]] = {}
+
+
+def raw_text_end(text: str, pos: int, name: str) -> int:
+    """Offset of the "<" of the appropriate end tag that closes RCDATA / RAWTEXT content begun at
+    *pos* for element *name* (§13.2.5.9-17), or -1 at end of input."""
+    pattern = _END_TAGS.get(name)
+    if pattern is None:
+        pattern = _END_TAGS[name] = re.compile("</" + re.escape(name) + r"[\t\n\x0c\r />]", _FLAGS)
+    match = pattern.search(text, pos)
+    return -1 if match is None else match.start()
+
+
+# Script data states (§13.2.5.4, 15-32). Unescaped: only "<!--" (enter escaped) or the end tag.
+# Escaped: "-->" leaves, "</script" ends the element, "<script" enters double-escaped.
+# Double-escaped: "-->" goes back to unescaped, "</script" back to escaped.
+_SCRIPT_DATA = re.compile(r"<!--|</script[\t\n\x0c\r />]", _FLAGS)
+_SCRIPT_ESCAPED = re.compile(r"-->|</script[\t\n\x0c\r />]|<script[\t\n\x0c\r />]", _FLAGS)
+_SCRIPT_DOUBLE = re.compile(r"-->|</script[\t\n\x0c\r />]", _FLAGS)
+
+
+def script_data_end(text: str, pos: int) -> int:
+    """Offset of the "<" of the "</script" end tag that closes script data begun at *pos*, or -1."""
+    state = _SCRIPT_DATA
+    while True:
+        match = state.search(text, pos)
+        if match is None:
+            return -1
+        token = match.group()
+        if state is _SCRIPT_DATA:
+            if token[1] == "/":
+                return match.start()
+            # "<!--" ends in the escaped dash dash state: its "--" may close at once ("<!-->").
+            state, pos = _SCRIPT_ESCAPED, match.start() + 2
+        elif token[0] == "-":
+            state, pos = _SCRIPT_DATA, match.end()
+        elif state is _SCRIPT_ESCAPED:
+            if token[1] == "/":
+                return match.start()
+            state, pos = _SCRIPT_DOUBLE, match.end()
+        else:
+            state, pos = _SCRIPT_ESCAPED, match.end()
+
+
+# Tokenizer-only scanning, used where the tree builder cannot matter any more (see parser.py):
+# one match skips text, "<" that opens no tag, every end tag and every start tag except the ones
+# that switch the tokenizer state or are a meta. It stops before anything else ("<!", "<?",
+# "</" + non-letter, those start tags, or a tag cut by the end of input).
+_TOKENIZER_STATE_TAGS = "meta|script|style|title|textarea|xmp|iframe|noembed|noframes|noscript|plaintext"
+SKIP_UNINTERESTING = re.compile(
+    r"(?:[^<]+|<(?![A-Za-z!?/])"
+    r"|<(?:/|(?!(?i:" + _TOKENIZER_STATE_TAGS + r")[\t\n\x0c\r />]))[A-Za-z][^\t\n\x0c\r />]*(?=[\t\n\x0c\r />])"
+    r"(?:[\t\n\x0c\r /]*(?=(?P<a>" + _ATTRIBUTE + r"))(?P=a))*[\t\n\x0c\r /]*>)*",
+    re.ASCII,
+)
+META_CANDIDATE = re.compile(r"<meta[\t\n\x0c\r />]", _FLAGS)
+_CHARSET = re.compile(r"charset", _FLAGS)
+
+
+def last_meta_candidate(text: str) -> int:
+    """Offset of the last "<meta" whose tag could name an encoding (its text has "charset" or a
+    character reference), or -1. Nothing after it can matter to the parser step."""
+    last = -1
+    for match in META_CANDIDATE.finditer(text):
+        tag = TAG.match(text, match.start())
+        if tag is None:
+            continue  # end of input inside this tag if it is one: it is never emitted
+        span = tag.group(3)
+        if "&" in span or _CHARSET.search(span):
+            last = match.start()
+    return last

@@ -1,0 +1,140 @@
+"""The parser step: the first ``<meta>`` the HTML tree builder acts on, and "change the
+encoding" (HTML §13.2.3.4, https://html.spec.whatwg.org/multipage/parsing.html#changing-the-encoding-while-parsing).
+
+The tokenizer and tree builder scan lives in :mod:`.parser` (``find_parser_meta``); this module
+decodes the body with the tentative encoding, bounds the work, converts the character offset
+of the ``<meta>`` to a byte offset, and applies the standard's steps.
+"""
+from __future__ import annotations
+
+import re
+
+from ..encoding import ENCODINGS, Encoding
+from .decision import Decision
+
+#: Default bound of the parser step, in characters of decoded text: a ``<meta>`` whose ``<``
+#: lies beyond it is not looked for (html5lib-tests put metas after up to 8 KiB of comments).
+PARSER_LIMIT = 64 * 1024
+
+_UTF_16 = frozenset({"UTF-16BE", "UTF-16LE"})
+# Encodings where "<meta" in the text is exactly the bytes "<meta" (ASCII bytes are never part
+# of a multi-byte sequence and every other byte yields a character), so bytes can be searched.
+_NOT_ASCII_LITERAL = frozenset({"UTF-16BE", "UTF-16LE", "ISO-2022-JP", "replacement"})
+# A meta that asks to change the encoding has a "charset" or "http-equiv" attribute name;
+# attribute names never contain character references, so both are literal in the source.
+_META_BYTES = re.compile(rb"<[Mm][Ee][Tt][Aa]")  # (faster here than bytes.find of "<m")
+_META_TEXT = re.compile(r"<[Mm][Ee][Tt][Aa]")
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+_FIRST_WINDOW = 8192  # bytes decoded first; doubled while no meta is found
+_TAIL = 8  # characters at the end of a truncated decode that may differ from the full decode
+
+
+def _find_parser_meta(text: str, limit: int):
+    """:func:`.parser.find_parser_meta` (the tokenizer and tree builder scan)."""
+    return _parser().find_parser_meta(text, limit)
+
+
+def _parser():
+    global _PARSER
+    if _PARSER is None:
+        from . import parser  # imported on first use: most bodies never need it
+
+        _PARSER = parser
+    return _PARSER
+
+
+_PARSER = None
+
+
+def parser_meta(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT) -> tuple[Encoding, str, int] | None:
+    """The first ``<meta>`` that the tree builder (scripting enabled) hands to "change the
+    encoding" when *body* (bytes) is decoded with *encoding* (no BOM handling: a BOM gives
+    certainty before this step). Returns ``(encoding from get an encoding, label, byte offset of
+    its "<")`` or ``None`` if no such tag lies wholly within the first *limit* characters. At most
+    ``4 * limit + 16`` bytes are decoded (in windows doubling from 8 KiB). Never raises."""
+    if limit <= 0 or encoding.name == "replacement":
+        return None  # the replacement decoder yields at most one U+FFFD
+    max_bytes = 4 * limit + 16
+    window = _FIRST_WINDOW
+    literal = encoding.name not in _NOT_ASCII_LITERAL
+    if literal:  # the same check on the bytes, before decoding anything
+        meta = find_meta_bytes(body, 0, max_bytes)
+        if meta < 0 or not has_hint_bytes(body, meta, max_bytes):
+            return None
+        window = meta + 1024  # most often the first meta is the one: tokenize just that far
+    while True:
+        window = min(window, max_bytes)
+        whole = window >= len(body)
+        text = encoding.decode(body[:window])
+        safe = len(text) if whole else max(len(text) - _TAIL, 0)
+        if literal or _has_meta_and_hint(text, min(safe, limit), safe):
+            found = _find_parser_meta(text[:safe], min(limit, safe))
+            if found is not None:
+                new, label, offset = found
+                return new, label, byte_offset(body, encoding, text, offset)
+        if whole or window >= max_bytes or safe >= limit:
+            return None
+        window *= 2
+
+
+def find_meta_bytes(body: bytes, start: int, end: int) -> int:
+    """Index of the first ``<meta`` (ASCII case-insensitive) in ``body[start:end]``, or -1."""
+    match = _META_BYTES.search(body, start, end)
+    return -1 if match is None else match.start()
+
+
+def has_hint_bytes(body: bytes, start: int, end: int) -> bool:
+    """``charset`` or ``http-equiv`` (ASCII case-insensitive) occurs in ``body[start:end]``."""
+    for window in (body[start:min(start + 512, end)], body[start:end]):  # near the meta first
+        window = window.lower()
+        if window.find(b"charset") >= 0 or window.find(b"http-equiv") >= 0:
+            return True
+    return False
+
+
+def _has_meta_and_hint(text: str, meta_end: int, end: int) -> bool:
+    meta = _META_TEXT.search(text, 0, meta_end)
+    if meta is None:
+        return False
+    rest = text[meta.end():end].lower()
+    return rest.find("charset") >= 0 or rest.find("http-equiv") >= 0
+
+
+def byte_offset(body: bytes, encoding: Encoding, text: str, index: int) -> int:
+    """The byte offset in *body* of the ``"<"`` at character *index* of *text*, where *text* is
+    (a prefix of) ``encoding.decode(body)`` and ``text[index] == "<"``. Exact for every encoding:
+    UTF-16 by counting code units; ISO-2022-JP by checking candidate ``<`` bytes with the
+    decoder; others by counting ``<``, since there a 0x3C byte always decodes to "<" and nothing
+    else does (the Encoding Standard never masks an ASCII byte)."""
+    name = encoding.name
+    if name in _UTF_16:
+        return 2 * index + 2 * len(_ASTRAL.findall(text, 0, index))
+    before = text.count("<", 0, index)
+    position = -1
+    for _ in range(before + 1):
+        position = body.find(b"<", position + 1)
+    if name == "ISO-2022-JP":
+        # A 0x3C byte in a two-byte state is not "<": try the candidates in order.
+        prefix = text[:index]
+        while position >= 0 and encoding.decode(body[:position]) != prefix:
+            position = body.find(b"<", position + 1)
+    return position
+
+
+def _certain(decision: Decision) -> Decision:
+    return Decision(decision.encoding, "certain", decision.source, decision.label, decision.offset)
+
+
+def change_the_encoding(current: Decision, new: Encoding, label: str | None, offset: int | None) -> Decision:
+    """Changing the encoding while parsing (HTML §13.2.3.4), steps 1–6, for a tentative
+    *current* decision and the *new* encoding a ``<meta>`` at byte *offset* asked for."""
+    if current.encoding.name in _UTF_16:  # step 1
+        return _certain(current)
+    if new.name in _UTF_16:  # step 2
+        new = ENCODINGS["UTF-8"]
+    elif new.name == "x-user-defined":  # step 3
+        new = ENCODINGS["windows-1252"]
+    if new is current.encoding:  # step 4
+        return _certain(current)
+    # Steps 5-6: navigate/reparse with the new encoding, which is then certain.
+    return Decision(new, "certain", "parser", label, offset)

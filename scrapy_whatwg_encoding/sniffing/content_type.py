@@ -1,0 +1,118 @@
+"""Content-Type handling: MIME Sniffing "parse a MIME type" (https://mimesniff.spec.whatwg.org/#parse-a-mime-type)
+and the document kind the sniffing algorithm uses."""
+from __future__ import annotations
+
+import re
+
+# HTTP token code points and HTTP quoted-string token code points (MIME Sniffing §2, Fetch).
+_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+\Z")
+_QUOTED_TOKEN = re.compile(r"[\t\x20-\x7e\x80-\xff]*\Z")
+_HTTP_WS = "\t\n\r "
+
+
+def _collect_quoted(s: str, pos: int) -> tuple[str, int]:
+    """Collect an HTTP quoted string with extract-value true (Fetch); *pos* is at the ``"``.
+    Returns (value, position after it)."""
+    value = []
+    pos += 1
+    n = len(s)
+    while True:
+        start = pos
+        while pos < n and s[pos] not in '"\\':
+            pos += 1
+        value.append(s[start:pos])
+        if pos >= n:
+            break
+        quote_or_backslash = s[pos]
+        pos += 1
+        if quote_or_backslash == "\\":
+            if pos >= n:
+                value.append("\\")
+                break
+            value.append(s[pos])
+            pos += 1
+        else:
+            break
+    return "".join(value), pos
+
+
+def parse_mime_type(value: str | bytes) -> tuple[str, dict[str, str]] | None:
+    """Parse a MIME type (MIME Sniffing §4.4): ``(essence "type/subtype" lowercased,
+    parameters {lowercased name: value})`` or ``None`` on failure. The first occurrence of a
+    parameter wins. *value* as bytes is isomorphic decoded (ISO-8859-1). Never raises."""
+    s = value.decode("latin-1") if isinstance(value, (bytes, bytearray)) else str(value)
+    s = s.strip(_HTTP_WS)  # step 1: HTTP whitespace
+    slash = s.find("/")
+    if slash < 0:
+        return None
+    type_ = s[:slash]
+    if not _TOKEN.match(type_):
+        return None
+    semicolon = s.find(";", slash + 1)
+    end = len(s) if semicolon < 0 else semicolon
+    subtype = s[slash + 1:end].rstrip(_HTTP_WS)
+    if not _TOKEN.match(subtype):
+        return None
+    essence = f"{type_}/{subtype}".lower()
+    params: dict[str, str] = {}
+    pos, n = end, len(s)
+    while pos < n:  # step 11: parameters
+        pos += 1  # past ";"
+        while pos < n and s[pos] in _HTTP_WS:
+            pos += 1
+        start = pos
+        while pos < n and s[pos] not in ";=":
+            pos += 1
+        name = s[start:pos].lower()
+        if pos < n:
+            if s[pos] == ";":
+                continue
+            pos += 1  # past "="
+        if pos >= n:
+            break
+        if s[pos] == '"':
+            val, pos = _collect_quoted(s, pos)
+            while pos < n and s[pos] != ";":
+                pos += 1
+        else:
+            start = pos
+            while pos < n and s[pos] != ";":
+                pos += 1
+            val = s[start:pos].rstrip(_HTTP_WS)
+            if not val:
+                continue
+        if name and _TOKEN.match(name) and _QUOTED_TOKEN.match(val) and name not in params:
+            params[name] = val
+    return essence, params
+
+
+def transport_charset(content_type: str | bytes | None) -> str | None:
+    """The ``charset`` parameter of a Content-Type header value (the first one wins), or ``None``
+    when there is none or the header does not parse as a MIME type."""
+    if content_type is None:
+        return None
+    parsed = parse_mime_type(content_type)
+    return None if parsed is None else parsed[1].get("charset")
+
+
+# MIME Sniffing §7.1: essences that mean the type is unknown.
+_UNKNOWN = frozenset({"unknown/unknown", "application/unknown", "*/*"})
+
+
+def document_kind(content_type: str | bytes | None) -> str:
+    """Which algorithm applies: ``"xml"`` (``*/xml``, ``*+xml``), ``"text"`` (``text/plain``),
+    ``"html"`` (``text/html``, a missing header, one that does not parse, or an unknown type:
+    ``unknown/unknown``, ``application/unknown``, ``*/*``), else ``"other"``."""
+    if content_type is None:
+        return "html"
+    parsed = parse_mime_type(content_type)
+    if parsed is None:
+        return "html"
+    essence = parsed[0]
+    if essence == "text/html" or essence in _UNKNOWN:
+        return "html"
+    if essence == "text/plain":
+        return "text"
+    if essence.endswith("/xml") or essence.endswith("+xml"):
+        return "xml"
+    return "other"

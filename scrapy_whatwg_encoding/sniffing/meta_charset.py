@@ -1,0 +1,45 @@
+"""The algorithm for extracting a character encoding from a meta element (HTML §2.6.x,
+https://html.spec.whatwg.org/multipage/urls-and-fetching.html#algorithm-for-extracting-a-character-encoding-from-a-meta-element)."""
+from __future__ import annotations
+
+import re
+
+from ..encoding import Encoding, get_encoding
+
+_CHARSET = re.compile(r"charset", re.IGNORECASE | re.ASCII)
+_ASCII_WS = "\t\n\x0c\r "
+_UNQUOTED_END = re.compile(r"[\t\n\x0c\r ;]")
+
+
+def extract_meta_charset(s: str) -> tuple[Encoding, str] | None:
+    """Extract an encoding from a ``content`` attribute value *s* (str).
+
+    Returns ``(encoding, label text)`` or ``None`` ("nothing", including when the label is not
+    one "get an encoding" knows). Never raises."""
+    position = 0
+    n = len(s)
+    while True:
+        match = _CHARSET.search(s, position)  # step 2: next "charset", case-insensitively
+        if match is None:
+            return None
+        position = match.end()
+        while position < n and s[position] in _ASCII_WS:  # step 3
+            position += 1
+        if position >= n or s[position] != "=":  # step 4: loop from just before that character
+            continue
+        position += 1
+        while position < n and s[position] in _ASCII_WS:  # step 5
+            position += 1
+        if position >= n:  # step 6: nothing left
+            return None
+        quote = s[position]
+        if quote in "\"'":
+            end = s.find(quote, position + 1)
+            if end < 0:  # unmatched quote
+                return None
+            label = s[position + 1:end]
+        else:
+            end = _UNQUOTED_END.search(s, position)
+            label = s[position:end.start() if end else n]
+        encoding = get_encoding(label)
+        return None if encoding is None else (encoding, label.strip(_ASCII_WS))

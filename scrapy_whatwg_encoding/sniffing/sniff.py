@@ -1,0 +1,198 @@
+"""The encoding sniffing algorithm (HTML §13.2.3.2, current version — see SPEC-NOTES), with the
+parser step (§13.2.3.4), per kind of document: HTML, XML (XML 1.0 Appendix F), plain text, other."""
+from __future__ import annotations
+
+import logging
+from typing import Iterator
+
+from ..encoding import ENCODINGS, Encoding, bom_sniff, get_encoding
+from .change import PARSER_LIMIT, change_the_encoding, parser_meta
+from .container import container_encoding
+from .content_type import document_kind, parse_mime_type, transport_charset
+from .decision import Decision
+from .detect import MODES, detect
+from .locale import locale_encoding
+from .prescan import prescan_result
+from .xml_encoding import xml_declared_encoding
+
+logger = logging.getLogger(__name__)
+
+# The steps each kind of document goes through, in order.
+STEPS = {
+    "html": ("bom", "override", "transport", "prescan", "container", "likely", "detector", "default"),
+    "text": ("bom", "override", "transport", "container", "likely", "detector", "default"),
+    "xml": ("bom", "override", "transport", "xml-declaration", "default"),
+    "other": ("bom", "override", "transport", "default"),
+}
+
+
+def _label(value) -> tuple[Encoding, str | None] | None:
+    """An :class:`Encoding` as is, or a label through "get an encoding" (``None`` on failure)."""
+    if value is None:
+        return None
+    if isinstance(value, Encoding):
+        return value, None
+    encoding = get_encoding(str(value))
+    return None if encoding is None else (encoding, str(value).strip("\t\n\x0c\r "))
+
+
+def _log_ignored_content_type(content_type, label) -> None:
+    """A debug line saying why a Content-Type gave no transport layer encoding (step 4)."""
+    if not logger.isEnabledFor(logging.DEBUG):
+        return
+    text = content_type.decode("latin-1") if isinstance(content_type, (bytes, bytearray)) else str(content_type)
+    if label is not None:
+        why = f"its charset {_shorten(label)!r} is not a label of the Encoding Standard"
+    elif parse_mime_type(text) is None:
+        why = "it does not parse as a MIME type"
+    elif "charset" in text.lower():
+        why = "its charset parameter is empty or malformed"
+    else:
+        return  # no charset at all: nothing was ignored
+    logger.debug("Content-Type %r ignored for the encoding: %s", _shorten(text), why)
+
+
+def _shorten(text: str, keep: int = 100) -> str:
+    return text if len(text) <= keep else f"{text[:keep]}...({len(text)} characters)"
+
+
+class _Run:
+    """One run of the algorithm over a body: each step is a method returning a Decision or None."""
+
+    def __init__(self, body, kind, content_type, url, locale, default, override, parent, likely,
+                 detector, prescan_bytes):
+        self.body = body
+        self.kind = kind
+        self.content_type = content_type
+        self.url = url
+        self.locale = locale
+        self.default_ = default
+        self.override_ = override
+        self.parent = parent
+        self.likely_ = likely
+        self.detector_ = detector
+        self.prescan_bytes = max(int(prescan_bytes), 0)
+
+    def bom(self):  # step 1: BOM sniff → certain
+        encoding = bom_sniff(self.body)
+        return None if encoding is None else Decision(encoding, "certain", "bom", None, 0)
+
+    def override(self):  # step 2: user override → certain
+        found = _label(self.override_)
+        return None if found is None else Decision(found[0], "certain", "override", found[1])
+
+    def transport(self):  # step 4: transport layer charset, when "get an encoding" succeeds
+        label = transport_charset(self.content_type)
+        found = _label(label)
+        if found is None and self.content_type is not None:
+            _log_ignored_content_type(self.content_type, label)
+        return None if found is None else Decision(found[0], "certain", "transport", found[1])
+
+    def prescan(self):  # step 5 → tentative
+        found = prescan_result(self.body, self.prescan_bytes)
+        if found is None:
+            return None
+        encoding, label, offset, source = found
+        return Decision(encoding, "tentative", source, label, offset)
+
+    def xml_declaration(self):  # XML 1.0 Appendix F: the declaration's encoding is final
+        found = xml_declared_encoding(self.body[: max(self.prescan_bytes, 1024)])
+        if found is None:
+            return None
+        return Decision(found[0], "certain", "xml-declaration", found[1], 0)
+
+    def container(self):  # step 6 → tentative
+        found = container_encoding(self.parent, self.url)
+        return None if found is None else Decision(found[0], "tentative", "container", found[1])
+
+    def likely(self):  # step 7 → tentative
+        found = _label(self.likely_)
+        return None if found is None else Decision(found[0], "tentative", "likely", found[1])
+
+    def detector(self):  # step 8 → tentative
+        encoding = detect(self.body, self.detector_, self.url, self.prescan_bytes)
+        return None if encoding is None else Decision(encoding, "tentative", "detector")
+
+    def default(self):  # step 9 → tentative (XML and other kinds: UTF-8)
+        if self.kind in ("xml", "other"):
+            return Decision(ENCODINGS["UTF-8"], "tentative", "default")
+        found = _label(self.default_)
+        if found is not None:
+            return Decision(found[0], "tentative", "default", found[1])
+        return Decision(locale_encoding(self.locale), "tentative", "default")
+
+    def steps(self) -> Iterator[tuple[str, Decision | None]]:
+        for name in STEPS[self.kind]:
+            yield name, getattr(self, name.replace("-", "_"))()
+
+
+def _run(body, content_type, url, locale, default, override, parent, likely, detector, prescan_bytes):
+    if detector not in MODES:
+        raise ValueError(f"detector must be one of {MODES}, not {detector!r}")
+    if not isinstance(body, bytes):
+        body = bytes(body)
+    return _Run(body, document_kind(content_type), content_type, url, locale, default, override,
+                parent, likely, detector, prescan_bytes)
+
+
+def _parser_step(run: _Run, decision: Decision, parser_limit: int) -> tuple[Decision, tuple | None]:
+    """Step "change the encoding" for a tentative HTML decision; returns (decision, meta found)."""
+    if run.kind != "html" or decision.confidence != "tentative":
+        return decision, None
+    found = parser_meta(run.body, decision.encoding, parser_limit)
+    if found is None:
+        return decision, None
+    return change_the_encoding(decision, *found), found
+
+
+def sniff(body: bytes, *, content_type: str | bytes | None = None, url: str | None = None,
+          locale: str | None = None, default: str | Encoding | None = None,
+          override: str | Encoding | None = None, parent=None, likely: str | Encoding | None = None,
+          detector: str = "full", prescan_bytes: int = 1024, parser_limit: int = PARSER_LIMIT) -> Decision:
+    """Determine the character encoding of *body* (bytes) as a browser would, with the whole
+    body at hand (HTML §13.2.3.2 and §13.2.3.4; XML 1.0 Appendix F for XML).
+
+    - *content_type*: the Content-Type header value (str, or bytes decoded as ISO-8859-1); its
+      MIME type chooses the kind (HTML: ``text/html``, missing or unparsable; XML: ``*/xml``,
+      ``*+xml``; plain text: ``text/plain``; anything else: BOM, override, transport, then UTF-8)
+      and its first ``charset`` parameter is the transport layer encoding.
+    - *url*: the document's URL (its TLD hints the detector; its origin is compared with
+      *parent*'s).
+    - *locale*: a BCP 47 tag choosing the default encoding (``None``: windows-1252).
+    - *default*, *override*, *likely*: labels or :class:`Encoding` objects; a label that "get an
+      encoding" fails on is ignored (the step finds nothing).
+    - *parent*: the container document of a frame, a :class:`Container` or ``(encoding, origin)``.
+    - *detector*: ``"off"``, ``"browser"`` or ``"full"`` (see :mod:`.detect`).
+    - *prescan_bytes*: bytes the prescan examines (1024 by default, as the standard encourages).
+    - *parser_limit*: characters the parser step examines for a ``<meta>`` (default
+      :data:`PARSER_LIMIT`, 65,536); 0 turns the step off.
+
+    Returns a :class:`Decision`. Raises ``ValueError`` for an unknown *detector* only. The work
+    is bounded whatever the body's size (prescan_bytes, parser_limit, the detector's limit).
+    """
+    run = _run(body, content_type, url, locale, default, override, parent, likely, detector,
+               prescan_bytes)
+    for _, decision in run.steps():
+        if decision is not None:
+            return _parser_step(run, decision, parser_limit)[0]
+    raise AssertionError("the default step always decides")  # pragma: no cover
+
+
+def sniff_steps(body: bytes, *, parser_limit: int = PARSER_LIMIT, **options) -> dict:
+    """Every step's finding, for explaining a decision (same arguments as :func:`sniff`).
+
+    Returns ``{"kind": "html" | "xml" | "text" | "other", "steps": [(step name, Decision or
+    None), ...] for every step of the kind (all run, even after the one that decided),
+    "chosen": the first step's Decision, "parser": (Encoding, label, byte offset) or None,
+    "decision": the final Decision (equal to ``sniff(body, **options)``)}``."""
+    names = ("content_type", "url", "locale", "default", "override", "parent", "likely",
+             "detector", "prescan_bytes")
+    unknown = set(options) - set(names)
+    if unknown:
+        raise TypeError(f"unexpected keyword arguments {sorted(unknown)}")
+    args = {"detector": "full", "prescan_bytes": 1024, **{n: None for n in names[:7]}, **options}
+    run = _run(body, *(args[n] for n in names))
+    steps = list(run.steps())
+    chosen = next(decision for _, decision in steps if decision is not None)
+    decision, found = _parser_step(run, chosen, parser_limit)
+    return {"kind": run.kind, "steps": steps, "chosen": chosen, "parser": found, "decision": decision}

@@ -1,0 +1,88 @@
+"""Helpers for the Scrapy layer's tests: real crawls with ``CrawlerRunner`` against the demo
+project's HTTP server on 127.0.0.1 (no mocked responses)."""
+from __future__ import annotations
+
+import codecs
+import json
+import sys
+from pathlib import Path
+
+import scrapy
+from scrapy.crawler import CrawlerRunner
+
+from scrapy_whatwg_encoding import decode, get_encoding, sniff
+
+REPO = Path(__file__).resolve().parents[2]
+SHARED = REPO.parent / "shared"
+CORPUS = SHARED / "corpus"
+sys.path.insert(0, str(REPO / "example_project"))
+
+from demo.site_server import BUNDLED_SITE, SiteMap, start_server  # noqa: E402
+
+BASE_SETTINGS = {
+    "ADDONS": {"scrapy_whatwg_encoding.Addon": 0},
+    "TWISTED_REACTOR": None,  # whatever reactor pytest-twisted installed
+    "LOG_LEVEL": "INFO",
+    "TELNETCONSOLE_ENABLED": False,
+    "REMOTE_CONTROL_ENABLED": False,
+    "ROBOTSTXT_OBEY": False,
+    "CONCURRENT_REQUESTS": 16,
+}
+
+
+class Server:
+    def __init__(self, site: SiteMap):
+        self.site = site
+        self.port, self.base = start_server(site)
+
+    def url(self, path: str) -> str:
+        return self.base + path
+
+
+class CollectSpider(scrapy.Spider):
+    """Requests ``requests`` (URLs or (URL, meta) pairs) and keeps every response it gets."""
+
+    name = "collect"
+
+    def __init__(self, requests=(), **kwargs):
+        super().__init__(**kwargs)
+        self.to_request = list(requests)
+        self.responses = []
+
+    async def start(self):
+        for entry in self.to_request:
+            url, meta = (entry, {}) if isinstance(entry, str) else entry
+            yield scrapy.Request(url, meta=dict(meta), callback=self.parse, dont_filter=True)
+
+    def parse(self, response):
+        self.responses.append(response)
+
+
+def crawl(requests, settings=None, spider_cls=CollectSpider, **spider_kwargs):
+    """Run one crawl; a Deferred that fires with ``(crawler, responses)`` (responses by URL order)."""
+    runner = CrawlerRunner({**BASE_SETTINGS, **(settings or {})})
+    crawler = runner.create_crawler(spider_cls)
+    deferred = runner.crawl(crawler, requests=requests, **spider_kwargs)
+    return deferred.addCallback(lambda _: (crawler, sorted(crawler.spider.responses, key=lambda r: r.url)))
+
+
+def whatwg_stats(crawler) -> dict:
+    """The crawl's stats under ``whatwg_encoding/``."""
+    return {k: v for k, v in crawler.stats.get_stats().items() if k.startswith("whatwg_encoding/")}
+
+
+def load_manifest() -> list[dict]:
+    return json.loads((CORPUS / "manifest.json").read_text("utf-8"))
+
+
+def check_decision(response, **sniff_kwargs):
+    """The response carries sniff()'s decision on the same input, and the exact text."""
+    decision = response.meta["whatwg_encoding"]
+    raw = response.headers.get(b"Content-Type")
+    expected = sniff(response.body, content_type=raw.decode("latin-1") if raw else None,
+                     url=response.url, **sniff_kwargs)
+    assert decision == expected.as_dict(), response.url
+    encoding = get_encoding(decision["encoding"])
+    assert codecs.lookup(response.encoding) is codecs.lookup(encoding.codec_name)
+    assert response.text == decode(response.body, encoding)[0], response.url
+    return encoding

@@ -1,0 +1,71 @@
+"""Content-Type: MIME Sniffing "parse a MIME type", the transport charset, the document kind."""
+from __future__ import annotations
+
+from hypothesis import given, strategies as st
+
+from scrapy_whatwg_encoding.sniffing.content_type import document_kind, parse_mime_type, transport_charset
+
+
+def test_parse_basic():
+    assert parse_mime_type("Text/HTML; Charset=UTF-8") == ("text/html", {"charset": "UTF-8"})
+    assert parse_mime_type("  text/html  ") == ("text/html", {})
+    assert parse_mime_type("text/html ;charset=utf-8") == ("text/html", {"charset": "utf-8"})
+
+
+def test_parse_failures():
+    for value in ["", "text", "text/", "/html", "te xt/html", "text/ht ml", "text/html\x00"]:
+        assert parse_mime_type(value) is None, value
+
+
+def test_quoted_strings():
+    assert transport_charset('text/html; charset="koi8-r"') == "koi8-r"
+    assert transport_charset('text/html; charset="koi\\8-r"') == "koi8-r"
+    assert transport_charset('text/html; charset="koi8-r";x=y') == "koi8-r"
+    assert transport_charset('text/html; charset="koi8-r"junk; a=b') == "koi8-r"
+    assert transport_charset('text/html; charset="koi8-r') == "koi8-r"  # unterminated: to the end
+    assert transport_charset('text/html; charset="a;b"') == "a;b"
+    assert transport_charset('text/html; charset=\\"x') == '\\"x'
+
+
+def test_first_charset_parameter_wins():
+    assert transport_charset("text/html; charset=koi8-r; charset=windows-1251") == "koi8-r"
+    assert transport_charset("text/html; CHARSET=koi8-r; charset=windows-1251") == "koi8-r"
+
+
+def test_empty_and_invalid_parameters_are_skipped():
+    assert transport_charset("text/html; charset=; charset=koi8-r") == "koi8-r"
+    assert transport_charset("text/html; charset; charset=koi8-r") == "koi8-r"
+    assert transport_charset("text/html; char set=x; charset=koi8-r") == "koi8-r"
+    assert transport_charset('text/html; charset=""; charset=koi8-r') == ""  # quoted empty is kept
+    assert transport_charset("text/html; charset=koi8-r\u0100; charset=utf-8") == "utf-8"
+    assert transport_charset("text/html; charset=  koi8-r  ") == "  koi8-r"  # "get an encoding" strips it
+    assert transport_charset("text/html;charset=koi8-r  ") == "koi8-r"
+
+
+def test_bytes_are_isomorphic_decoded():
+    assert transport_charset(b"text/html; charset=koi8-r") == "koi8-r"
+    assert transport_charset(b"text/html; charset=\xe9") == "\xe9"
+    assert transport_charset(None) is None
+    assert transport_charset(b"garbage") is None
+
+
+def test_document_kind():
+    assert document_kind(None) == "html"
+    assert document_kind("text/html; charset=utf-8") == "html"
+    assert document_kind("nonsense") == "html"
+    assert document_kind("application/unknown; charset=koi8-r") == "html"
+    assert document_kind("*/*") == "html"
+    assert document_kind("application/xml") == "xml"
+    assert document_kind("text/xml") == "xml"
+    assert document_kind("application/rss+xml") == "xml"
+    assert document_kind("image/svg+xml; charset=utf-8") == "xml"
+    assert document_kind("text/plain") == "text"
+    assert document_kind("application/json") == "other"
+
+
+@given(st.one_of(st.text(), st.binary()))
+def test_never_raises(value):
+    parsed = parse_mime_type(value)
+    assert parsed is None or "/" in parsed[0]
+    transport_charset(value)
+    assert document_kind(value) in ("html", "xml", "text", "other")

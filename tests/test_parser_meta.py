@@ -1,0 +1,371 @@
+"""The parser step: which ``meta`` the HTML tree builder hands to "change the encoding"
+(HTML §13.2.3.4, §13.2.6.4.4), checked against the standard's text and against html5lib's
+tokenizer and tree builder (tests/_html5lib_oracle.py) on generated documents."""
+from __future__ import annotations
+
+import json
+import pathlib
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scrapy_whatwg_encoding.sniffing._tokenizer import TAG
+from scrapy_whatwg_encoding.sniffing.parser import find_parser_meta, scan_parser_meta
+
+from _html5lib_oracle import oracle_parser_meta
+
+SHARED = pathlib.Path(__file__).resolve().parents[1].parent / "shared"
+BIG = 1 << 30
+
+
+def found(text, limit=BIG):
+    result = find_parser_meta(text, limit)
+    return None if result is None else (result[0].name, result[1], result[2])
+
+
+def name(text, limit=BIG):
+    result = find_parser_meta(text, limit)
+    return None if result is None else result[0].name
+
+
+# -- the standard's rules, case by case ---------------------------------------------------------
+@pytest.mark.parametrize(
+    "html, expected",
+    [
+        ('<meta charset="koi8-r">', ("KOI8-R", "koi8-r", 0)),
+        ('<p>x<meta charset=" KOI8-R ">', ("KOI8-R", "KOI8-R", 4)),  # in body -> in head rules
+        ('<meta http-equiv="Content-Type" content="text/html; charset=koi8-r">', ("KOI8-R", "koi8-r", 0)),
+        ('<meta content="text/html; charset=koi8-r" http-equiv="CONTENT-TYPE">', ("KOI8-R", "koi8-r", 0)),
+        ('<meta content="text/html; charset=koi8-r">', None),  # no http-equiv
+        ('<meta http-equiv="refresh" content="charset=koi8-r">', None),
+        ('<meta charset="windows-1251" charset="koi8-r">', ("windows-1251", "windows-1251", 0)),
+        ('<META CHARSET=koi8-r>', ("KOI8-R", "koi8-r", 0)),
+        ("<meta/charset=koi8-r/>", None),  # unquoted value "koi8-r/" is no label
+        ("<meta/charset='koi8-r'/>", ("KOI8-R", "koi8-r", 0)),
+        ('<meta charset="koi8-r"/>', ("KOI8-R", "koi8-r", 0)),
+        # An unusable charset falls through to http-equiv (html5lib does not).
+        ('<meta charset="bogus" http-equiv="content-type" content="charset=koi8-r">', ("KOI8-R", "koi8-r", 0)),
+        # Metas with no usable label are skipped.
+        ('<meta charset="bogus"><meta name=x><meta charset="big5">', ("Big5", "big5", 35)),
+        ('<meta charset="utf-16">', ("UTF-16LE", "utf-16", 0)),  # the caller maps UTF-16 to UTF-8
+        ('<meta charset="x-user-defined">', ("x-user-defined", "x-user-defined", 0)),
+    ],
+)
+def test_meta_attributes(html, expected):
+    assert found(html) == expected
+
+
+@pytest.mark.parametrize(
+    "html, expected",
+    [
+        # Character references in attribute values (§13.2.5.72-80).
+        ('<meta charset="&#x6b;oi8-r">', "KOI8-R"),
+        ("<meta charset=&#107;oi8&#45r>", "KOI8-R"),  # missing ";" in a numeric reference
+        ('<meta http-equiv="content-type" content="text/html;&#32;ch&#97;rset=koi8-r">', "KOI8-R"),
+        ('<meta charset="koi8&#x2D;r">', "KOI8-R"),
+        ('<meta charset="koi8&hyphen;r">', None),  # U+2010, not "-"
+        ('<meta http-equiv=content-type content="charset=&quot;koi8-r&quot;">', "KOI8-R"),
+        # A named reference without ";" followed by an alphanumeric stays literal in attributes.
+        ('<meta http-equiv=content-type content="charset=&quotkoi8-r&quot">', None),
+        ('<meta http-equiv=content-type content="charset=&quot;koi8-r&quot">', "KOI8-R"),
+        ('<meta charset="&#x6b;oi8-r&#0;">', None),  # U+0000 -> U+FFFD
+        ('<meta charset="shift&lowbar;jis">', "Shift_JIS"),
+    ],
+)
+def test_character_references(html, expected):
+    assert name(html) == expected
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        "<!-- <meta charset=koi8-r> -->",
+        "<!--> <meta charset=big5>",  # abrupt comment end: the meta is outside
+        "<!-- --!> <meta charset=big5>",
+        "<! <meta charset=koi8-r> --> <meta charset=big5>",  # bogus comment ends at the first ">"
+        "<? <meta charset=koi8-r> ?> <meta charset=big5>",
+        "</ <meta charset=koi8-r> > <meta charset=big5>",
+        "<![CDATA[ <meta charset=koi8-r> ]]> <meta charset=big5>",  # bogus comment in HTML content
+        "<title><meta charset=koi8-r></title><meta charset=big5>",
+        "<textarea><meta charset=koi8-r></textarea><meta charset=big5>",
+        "<style><meta charset=koi8-r></style><meta charset=big5>",
+        "<xmp><meta charset=koi8-r></xmp><meta charset=big5>",
+        "<iframe><meta charset=koi8-r></iframe><meta charset=big5>",
+        "<noembed><meta charset=koi8-r></noembed><meta charset=big5>",
+        "<noframes><meta charset=koi8-r></noframes><meta charset=big5>",
+        "<noscript><meta charset=koi8-r></noscript><meta charset=big5>",  # scripting enabled
+        "<head><noscript><meta charset=koi8-r></noscript></head><meta charset=big5>",
+        "<script><meta charset=koi8-r></script><meta charset=big5>",
+        "<script><!--<script></script><meta charset=koi8-r></script>--></script><meta charset=big5>",
+        "<title></titlex><meta charset=koi8-r></title ><meta charset=big5>",
+        '<title></title a=">"<meta charset=koi8-r>"><meta charset=big5>',
+        '<p title="<meta charset=koi8-r>"><meta charset=big5>',
+        "<math><![CDATA[<meta charset=koi8-r>]]></math><meta charset=big5>",
+        "<svg><desc><style><meta charset=koi8-r></style></desc></svg><meta charset=big5>",
+    ],
+)
+def test_not_a_meta_for_the_tree_builder(html):
+    assert name(html) == ("Big5" if "big5" in html else None)
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        "<script><!--</script><meta charset=koi8-r>",  # "</script>" ends even escaped script data
+        "<script><!--<script>--></script><meta charset=koi8-r>",  # "-->" leaves double escaping
+        "<svg><style><meta charset=koi8-r>",  # style in SVG is not raw text; meta breaks out
+        "<svg><title><meta charset=koi8-r>",  # an HTML integration point: "in body" rules
+        "<math><mi><meta charset=koi8-r>",
+        "<svg><![CDATA[x]]><meta charset=koi8-r>",
+        "<table><meta charset=koi8-r>",  # foster parented, "in body", "in head" rules
+        "<table><tr><td><meta charset=koi8-r>",
+        "<table><caption><meta charset=koi8-r>",
+        "<table><colgroup><meta charset=koi8-r>",
+        "<html><body></body></html><meta charset=koi8-r>",  # after after body -> in body
+        "x<frameset><meta charset=koi8-r>",  # text made frameset-ok "not ok": frameset ignored
+        "<pre><frameset><meta charset=koi8-r>",  # so does <pre>
+        "<meta charset=koi8-r><frameset>",
+        # The current standard has no "in select" mode: meta goes through "in body".
+        "<select><meta charset=koi8-r></select>",
+        "<select><option><meta charset=koi8-r>",
+        # "in template" processes meta with the "in head" rules, which change the encoding.
+        "<template><meta charset=koi8-r></template>",
+        "<head><template><table><meta charset=koi8-r>",
+        "<template><col></template><meta charset=koi8-r>",
+    ],
+)
+def test_is_a_meta_for_the_tree_builder(html):
+    assert name(html) == "KOI8-R"
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        "<frameset><meta charset=koi8-r>",  # "in frameset": ignored
+        "<div><frameset><meta charset=koi8-r>",  # div keeps frameset-ok: frameset replaces body
+        "<frameset></frameset><meta charset=koi8-r>",  # after frameset: ignored
+        "<plaintext><meta charset=koi8-r>",
+        # "in column group" inside a template with current node not colgroup: ignored.
+        "<template><col><meta charset=koi8-r></template>",
+        '<meta charset="koi8-r',  # end of input inside the tag: never emitted
+        "<meta charset=koi8-r",
+        "<!-- <meta charset=koi8-r>",  # end of input in a comment
+        "<p><frameset><meta charset=koi8-r>",  # <p> leaves frameset-ok "ok"
+    ],
+)
+def test_never_processed(html):
+    assert name(html) is None
+
+
+@pytest.mark.parametrize(
+    "html, expected",
+    [
+        # "in template" -> "in head" rules for meta (§13.2.6.4.18), nested and inside table modes.
+        ("<template><template><meta charset=koi8-r>", "KOI8-R"),
+        ("<template><tr><td><meta charset=koi8-r>", "KOI8-R"),
+        ("<template><caption><meta charset=koi8-r>", "KOI8-R"),
+        ("<table><template><meta charset=koi8-r>", "KOI8-R"),
+        # "in column group" with a template as current node ignores everything but col/template.
+        ("<template><col><style><meta charset=koi8-r></style>", None),
+        ("<template><col><template></template><meta charset=koi8-r>", None),
+        ("<template><col><template><meta charset=koi8-r>", "KOI8-R"),
+        ("<template><col></template><title><meta charset=koi8-r></title><meta charset=big5>", "Big5"),
+        # A frameset inside a template is ignored (the second element is not body).
+        ("<template><frameset></template><meta charset=koi8-r>", "KOI8-R"),
+        # Raw text inside template contents is still raw text.
+        ("<template><script><meta charset=koi8-r></script></template><meta charset=big5>", "Big5"),
+        # Foreign content inside a template, closed by </template>.
+        ("<template><svg></template><style><meta charset=koi8-r></style><meta charset=big5>", "Big5"),
+        ("<template><svg><style><meta charset=koi8-r>", "KOI8-R"),
+    ],
+)
+def test_template_contents(html, expected):
+    assert name(html) == expected
+
+
+def test_search_closes_p_like_other_blocks():
+    # <search> (2023) is in the "close a p element" list and special: </span> stops at it.
+    assert name("<span><search><svg></span><style><meta charset=koi8-r>") == "KOI8-R"
+    assert name("<span><div2><svg></span><style><meta charset=koi8-r></style>") is None
+
+
+def test_adversarial_nesting_is_bounded_and_still_exact_without_foreign_content():
+    deep = "<p><button>" + "<span>x" * 400 + "<div>x" * 3000
+    assert name(deep + "<style><meta charset=koi8-r></style><meta charset=big5>") == "Big5"
+    fonts = "".join(f"<font size={i}>" for i in range(600))
+    assert name(fonts + "<title><meta charset=koi8-r></title><meta charset=big5>") == "Big5"
+
+
+def test_select_is_not_a_special_mode():
+    # Old "in select" rules ignored <style> there, so its content was parsed as markup; now
+    # <style> inside <select> is raw text as anywhere in body.
+    assert name("<select><style><meta charset=koi8-r></style><meta charset=big5>") == "Big5"
+    # A nested select start tag closes the open one (pop until select).
+    assert name("<select><select><textarea><meta charset=koi8-r></textarea><meta charset=big5>") == "Big5"
+
+
+def test_quirks_mode_keeps_p_open_around_table():
+    # Quirks mode: <table> does not close <p>, so the later </span> meets the special <p> and is
+    # ignored: the svg stays open and <style> is an SVG element (meta breaks out).
+    quirks = "<span><p><table></table><svg></span><style><meta charset=koi8-r></style>"
+    assert name(quirks) == "KOI8-R"
+    assert name("<!DOCTYPE html>" + quirks) is None
+    assert name('<!DOCTYPE html PUBLIC "-//W3C//DTD HTML 4.0 Transitional//EN">' + quirks) == "KOI8-R"
+
+
+def test_offsets_and_limit():
+    html = "<!doctype html><head><title>x</title>\n<meta charset=koi8-r></head>"
+    start = html.index("<meta")
+    assert find_parser_meta(html, BIG)[2] == start
+    end = scan_parser_meta(html, BIG)[3]
+    assert html[end - 1] == ">" and html[start:end] == "<meta charset=koi8-r>"
+    assert find_parser_meta(html, end) is not None  # the whole tag is within the limit
+    assert find_parser_meta(html, end - 1) is None  # end of input inside the tag
+    assert find_parser_meta(html, 0) is None
+    # Only the first limit characters are looked at, the rest is as if absent.
+    assert name("<!--" + "x" * 100 + "--><meta charset=koi8-r>", 50) is None
+
+
+def test_first_of_many():
+    metas = "".join(f"<meta charset=x{i}>" for i in range(50)) + "<meta charset=big5><meta charset=koi8-r>"
+    assert name("<!doctype html>" + metas) == "Big5"
+
+
+# -- against html5lib's tree builder --------------------------------------------------------------
+_LABELS = ["koi8-r", "big5", "windows-1251", "shift_jis", "bogus", "", " utf-8 ", "x-user-defined"]
+_NAMES = (
+    "html head body title script style textarea xmp iframe noembed noframes noscript plaintext "
+    "table caption colgroup col tbody thead tfoot tr td th p div span b i a nobr li ul ol dd dl dt "
+    "pre listing form frameset frame svg math foreignObject desc mi mtext annotation-xml font br "
+    "img hr button object applet marquee h1 h2 em code u s small strike strong tt big center "
+    "address article section main nav aside header footer figure figcaption details summary image "
+    "embed wbr area input param source track rb rt rp rtc ruby sub sup var base link malignmark "
+    "mglyph g path circle foo x-y"
+).split()
+
+
+def _attr_value():
+    return st.sampled_from(["", "x", "hidden", "text/html", "a>b", '"', "'", "=", "&amp;", "&#32;"])
+
+
+_ATTRIBUTE = st.builds(
+    lambda n, v, q, sep: f"{sep}{n}" + ("" if v is None else "=" + (f"{q}{v}{q}" if q else v.replace(" ", "").replace(">", "") or "x")),
+    st.sampled_from(["type", "encoding", "color", "class", "charset", "content", "http-equiv", "x", "=", 'a"b', "a/b"]),
+    st.none() | _attr_value(),
+    st.sampled_from(['"', "'", ""]),
+    st.sampled_from([" ", "\n", "/", " / ", "  "]),
+)
+
+
+def _tag(name, attrs, close, end):
+    return f"<{'/' if close else ''}{name}{''.join(attrs)}{end}"
+
+
+_TAGS = st.builds(
+    _tag,
+    st.sampled_from(_NAMES) | st.sampled_from(_NAMES).map(str.upper),
+    st.lists(_ATTRIBUTE, max_size=3),
+    st.booleans(),
+    st.sampled_from([">", "/>", " >", ">", ">"]),
+)
+
+
+def _meta(label, form, ref):
+    if ref and label:
+        label = f"&#x{ord(label[0]):x};" + label[1:]
+    if form == 0:
+        return f'<meta charset="{label}">'
+    if form == 1:
+        return f"<META http-equiv=Content-Type content='text/html; charset={label}'>"
+    if form == 2:
+        return f'<meta content="charset={label}" http-equiv="content-type" charset="{label}">'
+    if form == 3:
+        return f"<meta charset={label or 'x'}/>"
+    return f'<meta content="charset={label}">'
+
+
+_METAS = st.builds(_meta, st.sampled_from(_LABELS), st.integers(0, 4), st.booleans())
+_OTHER = st.sampled_from(
+    [
+        "x", " ", "\n", "\r\n", "\x00", "&nbsp;", "&#32;", "&Tab;", "<", "&", "<!-- c -->", "<!-->",
+        "<!--->", "<!-- --!>", "<!--", "-->", "<!x>", "<?x>", "</ x>", "</>", "<!DOCTYPE html>",
+        "<!doctype html public '-//W3C//DTD HTML 4.0 Transitional//EN'>", "<![CDATA[", "]]>",
+        "<!--<script>", "</script>", "<script>", "--!>", '"', "'", "=", "/", "</title>", "</style>",
+    ]
+)
+_DOCUMENTS = st.lists(st.one_of(_TAGS, _TAGS, _METAS, _OTHER), max_size=40).map("".join)
+
+
+# Denser mixes of foreign content, integration points, tables and formatting elements, whose
+# end tags reshape the stack of open elements (adoption agency, foreign content exits).
+_STRUCTURE_NAMES = (
+    "svg math foreignObject desc title mi mo mtext annotation-xml font b a i p span div table tr "
+    "td caption colgroup col tbody style script textarea xmp noscript iframe body html head br nobr "
+    "li ul dd dt h1 h2 button object marquee pre form frameset plaintext em s u code g"
+).split()
+_STRUCTURE = st.lists(
+    st.one_of(
+        st.builds(
+            lambda n, a, e: f"<{n}{a}{e}>",
+            st.sampled_from(_STRUCTURE_NAMES),
+            st.sampled_from(["", "", " color=red", " encoding=text/html", " encoding='application/xhtml+xml'", " type=hidden"]),
+            st.sampled_from(["", "", "/"]),
+        ),
+        st.sampled_from(_STRUCTURE_NAMES).map(lambda n: f"</{n}>"),
+        st.sampled_from(
+            [
+                "x", " ", "<!-- a -->", "<![CDATA[<meta charset=big5>]]>", "<![CDATA[", "]]>", "&#32;",
+                "\x00", "</p>", "</br>", "<!DOCTYPE html>", "<meta charset=koi8-r>", "<meta charset=big5>",
+                "<meta charset=bogus>", "<meta http-equiv=content-type content='charset=shift_jis'>",
+            ]
+        ),
+    ),
+    max_size=50,
+).map("".join)
+
+
+def _mine(text, limit=BIG):
+    result = scan_parser_meta(text, limit)
+    return None if result is None else (result[0], result[1], result[3])
+
+
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_DOCUMENTS)
+def test_agrees_with_html5lib(html):
+    assert _mine(html) == oracle_parser_meta(html)
+
+
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_STRUCTURE)
+def test_structure_agrees_with_html5lib(html):
+    assert _mine(html) == oracle_parser_meta(html)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_DOCUMENTS, st.integers(0, 400))
+def test_limit_is_end_of_input(html, limit):
+    assert _mine(html, limit) == oracle_parser_meta(html[:limit])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("<>!-/?=\"' \nabmetachrs&#;x[]CDAT")), max_size=80))
+def test_random_markup_agrees_with_html5lib(html):
+    assert _mine(html) == oracle_parser_meta(html)
+    result = scan_parser_meta(html, BIG)
+    if result is not None:  # the offset is the "<" of the tag that ends at the reported end
+        assert TAG.match(html, result[2]).end() == result[3]
+
+
+def test_corpus_pages_agree_with_html5lib():
+    manifest = json.loads((SHARED / "corpus" / "manifest.json").read_text())
+    checked = 0
+    for entry in manifest:
+        path = SHARED / "corpus" / entry["path"]
+        text = path.read_bytes()[:30000].decode("latin-1")
+        assert _mine(text) == oracle_parser_meta(text), path.name
+        # Unlabeled, with a meta at the very end: the whole text is tokenized and tree-built.
+        text = text.replace("charset", "charsex") + "<meta charset=koi8-r>"
+        assert _mine(text) == oracle_parser_meta(text), path.name
+        checked += 1
+    assert checked > 0

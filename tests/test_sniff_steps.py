@@ -1,0 +1,90 @@
+"""Unit tests of single steps: locale defaults (BCP 47), container origins, the detector."""
+from __future__ import annotations
+
+import pytest
+
+from scrapy_whatwg_encoding import ENCODINGS
+from scrapy_whatwg_encoding.sniffing import detect as detect_module
+from scrapy_whatwg_encoding.sniffing.container import Container, container_encoding, origin_of
+from scrapy_whatwg_encoding.sniffing.detect import detect, tld_of
+from scrapy_whatwg_encoding.sniffing.locale import locale_encoding
+
+
+@pytest.mark.parametrize("tag, name", [
+    (None, "windows-1252"), ("", "windows-1252"), ("en", "windows-1252"), ("en-US", "windows-1252"),
+    ("ja", "Shift_JIS"), ("ja-JP", "Shift_JIS"), ("JA_jp.UTF-8", "Shift_JIS"), ("ru", "windows-1251"),
+    ("ru-RU", "windows-1251"), ("uk", "windows-1251"), ("az", "windows-1254"), ("sah", "windows-1251"),
+    ("el", "ISO-8859-7"), ("th", "windows-874"), ("vi", "windows-1258"), ("ko-KR", "EUC-KR"),
+    ("pl", "ISO-8859-2"), ("zh", "GBK"), ("zh-CN", "GBK"), ("zh-SG", "GBK"), ("zh-Hans", "GBK"),
+    ("zh-Hans-HK", "GBK"), ("zh-Hant", "Big5"), ("zh-TW", "Big5"), ("zh-HK", "Big5"), ("zh-MO", "Big5"),
+    ("zh-Hant-CN", "Big5"), ("zh-yue-HK", "Big5"), ("xx", "windows-1252"), ("-", "windows-1252"),
+])
+def test_locale_table(tag, name):
+    assert locale_encoding(tag) is ENCODINGS[name]
+
+
+def test_origins():
+    assert origin_of("https://Example.com/a") == ("https", "example.com", 443)
+    assert origin_of("http://example.com:8080") == ("http", "example.com", 8080)
+    assert origin_of("data:text/html,x") is None
+    assert origin_of("http://[::1") is None
+    assert origin_of(None) is None
+
+
+def test_container_encoding():
+    same = "https://example.com/page"
+    assert container_encoding(Container("koi8-r", "https://example.com"), same) == (ENCODINGS["KOI8-R"], "koi8-r")
+    assert container_encoding(Container(ENCODINGS["GBK"], "https://example.com"), same) == (ENCODINGS["GBK"], None)
+    assert container_encoding(Container("bogus", "https://example.com"), same) is None
+    assert container_encoding(Container("utf-16be", "https://example.com"), same) is None
+    assert container_encoding(("koi8-r", "https://example.com:444"), same) is None
+    assert container_encoding(None, same) is None
+
+
+def test_tld():
+    assert tld_of("https://www.example.ru/x") == b"ru"
+    assert tld_of("https://www.EXAMPLE.RU./x") == b"ru"
+    assert tld_of("https://пример.рф/") == b"xn--p1ai"
+    assert tld_of("http://127.0.0.1/") is None
+    assert tld_of("http://[::1]/") is None
+    assert tld_of(None) is None
+
+
+def test_detector_ascii_falls_through():
+    assert detect(b"plain ascii " * 100, "full") is None
+    assert detect(b"plain ascii " * 100, "browser") is None
+    assert detect("é".encode("utf-8"), "off") is None
+
+
+def test_full_mode_utf8_and_cut_sequence():
+    text = ("текст " * 1000).encode("utf-8")
+    assert detect(text, "full") is ENCODINGS["UTF-8"]
+    assert detect(text + b"\xd1", "full") is not ENCODINGS["UTF-8"]  # truncated at the real end
+    assert detect(text, "browser") is not ENCODINGS["UTF-8"]
+
+
+def test_full_mode_limit(monkeypatch):
+    monkeypatch.setattr(detect_module, "DETECT_LIMIT", 1001)
+    text = ("текст " * 1000).encode("utf-8")  # cut inside a sequence at byte 1001
+    assert detect(text + b"\xff", "full") is ENCODINGS["UTF-8"]  # the \xff is beyond the limit
+
+
+def test_tld_hint_is_used():
+    # Bytes that are plausible in several encodings: chardetng leans on the TLD.
+    body = bytes(range(0xC0, 0x100)) * 3
+    guesses = {detect(body, "full", f"https://example.{tld}/") for tld in ("ru", "gr", "tr", "com")}
+    assert len(guesses) > 1
+
+
+def test_browser_mode_reads_the_start_first():
+    body = "Привет, мир! ".encode("windows-1251") * 10 + "中文字符".encode("gbk") * 2000
+    assert detect(body, "browser", start=100) is ENCODINGS["windows-1251"]
+    ascii_start = b"x" * 2000 + "Привет, мир! ".encode("windows-1251") * 50
+    assert detect(ascii_start, "browser") is ENCODINGS["windows-1251"]
+
+
+def test_chardetng_answers_map_to_whatwg_encodings():
+    thai = "ภาษาไทยเป็นภาษาที่มีระดับเสียงของคำแน่นอน ".encode("cp874") * 20
+    assert detect(thai, "full", "https://example.th/") is ENCODINGS["windows-874"]
+    chinese = "中文文本测试，这是一个简单的句子。".encode("gbk") * 20
+    assert detect(chinese, "full") is ENCODINGS["GBK"]

@@ -1,0 +1,219 @@
+"""Benchmark: Scrapy with vs without the add-on, side by side in one run.
+
+Usage: python tools/bench_crawl.py [--pages 2400] [--rounds 2] [--repeat 5] [--concurrency 32]
+
+Pages: the public corpus (../shared/corpus) and the bundled demo site, each served twice: once
+with the charset in ``Content-Type`` (labeled; the manifest's encoding, or the demo page's header)
+and once as plain ``text/html`` (labels only in the document, or none at all).
+
+1. Throughput: an HTTP server in a separate process serves ``--pages`` URLs cycling through those
+   pages; the same crawl (callback reads ``title`` through a selector, so both decode the text) runs
+   without and with ``ADDONS = {"scrapy_whatwg_encoding.Addon": 0}``, alternating, ``--rounds``
+   times each. Prints pages/s of each run (wall clock, and per CPU second of the crawling process,
+   which other load on the machine disturbs less) and the ratios (with / without; 1.0 = no slowdown).
+2. Per-response cost, in process: Scrapy's own ``response.encoding`` + ``response.text`` against
+   ``WhatwgEncodingMiddleware.process_response`` (stats on) + ``.text`` on identical fresh
+   responses, best of ``--repeat`` per page, summed per group. Groups: *labeled* (charset in the
+   header), *in-document* (no header charset, a BOM / <meta> / XML declaration), *unlabeled* (no
+   label anywhere: Scrapy guesses, the add-on detects). Prints µs/page and ratio (ours / Scrapy;
+   below 1.0 = cheaper than Scrapy), and how much of ours is ``sniff()`` itself.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+CORPUS = REPO.parent / "shared" / "corpus"
+DEMO = REPO / "example_project" / "demo" / "site"
+
+
+def load_pages() -> list[tuple[str, bytes, str]]:
+    """``(name, body, content_type)``: each corpus and demo page labeled and bare (binary ones left out)."""
+    pages = []
+    for entry in json.loads((CORPUS / "manifest.json").read_text("utf-8")):
+        body = (CORPUS / entry["path"]).read_bytes()
+        if entry["encoding"]:
+            pages.append((entry["path"], body, f"text/html; charset={entry['encoding']}"))
+        pages.append((entry["path"], body, "text/html"))
+    for path, info in json.loads((DEMO / "pages.json").read_text("utf-8")).items():
+        if info["expect"] is None:
+            continue
+        body = (DEMO / path).read_bytes()
+        if info["content_type"] and "charset" in info["content_type"]:
+            pages.append((path, body, info["content_type"]))
+        pages.append((path, body, (info["content_type"] or "text/html").split(";")[0]))
+    return pages
+
+
+# --- the server process -------------------------------------------------------------------
+
+def serve() -> None:
+    from twisted.internet import reactor
+    from twisted.web import resource, server
+
+    pages = load_pages()
+
+    class Pages(resource.Resource):
+        isLeaf = True
+
+        def render(self, request):
+            index = int(request.path.rsplit(b"/", 1)[-1])
+            _, body, content_type = pages[index % len(pages)]
+            request.setHeader(b"Content-Type", content_type.encode("latin-1"))
+            return body
+
+    site = server.Site(Pages())
+    site.noisy = False
+    port = reactor.listenTCP(0, site, interface="127.0.0.1")
+    print(port.getHost().port, flush=True)
+    reactor.run()
+
+
+# --- 1. throughput ------------------------------------------------------------------------
+
+def throughput(args) -> list[tuple[str, float]]:
+    import scrapy
+    from scrapy.crawler import CrawlerRunner
+    from scrapy.http import TextResponse
+    from scrapy.utils.log import configure_logging
+    from scrapy.utils.reactor import install_reactor
+
+    install_reactor("twisted.internet.asyncioreactor.AsyncioSelectorReactor")
+    from twisted.internet import defer, reactor
+
+    proc = subprocess.Popen([sys.executable, __file__, "--serve"], stdout=subprocess.PIPE, text=True)
+    base = f"http://127.0.0.1:{proc.stdout.readline().strip()}/p/"
+
+    class Bench(scrapy.Spider):
+        name = "bench"
+
+        async def start(self):
+            for i in range(args.pages):
+                yield scrapy.Request(f"{base}{i}", dont_filter=True)
+
+        def parse(self, response):
+            if args.callback == "text" and isinstance(response, TextResponse):
+                response.xpath("//title/text()").get()
+
+    configure_logging({"LOG_LEVEL": "ERROR"})
+    common = {"LOG_LEVEL": "ERROR", "CONCURRENT_REQUESTS": args.concurrency,
+              "CONCURRENT_REQUESTS_PER_DOMAIN": args.concurrency, "TELNETCONSOLE_ENABLED": False,
+              "REMOTE_CONTROL_ENABLED": False, "ROBOTSTXT_OBEY": False}
+    runs = []
+
+    @defer.inlineCallbacks
+    def run_all():
+        try:
+            for _ in range(args.rounds):
+                for label, extra in (("without", {}), ("with", {"ADDONS": {"scrapy_whatwg_encoding.Addon": 0}})):
+                    runner = CrawlerRunner({**common, **extra})
+                    crawler = runner.create_crawler(Bench)
+                    cpu = time.process_time()
+                    yield runner.crawl(crawler)
+                    cpu = time.process_time() - cpu
+                    stats = crawler.stats.get_stats()
+                    seconds = (stats["finish_time"] - stats["start_time"]).total_seconds()
+                    assert stats.get("response_received_count") == args.pages, stats
+                    if label == "with":
+                        assert stats.get("whatwg_encoding/responses") == args.pages, stats
+                        assert "whatwg_encoding/errors" not in stats, stats
+                    runs.append((label, args.pages / seconds, args.pages / cpu))
+        finally:
+            reactor.stop()
+
+    reactor.callWhenRunning(run_all)
+    reactor.run()
+    proc.terminate()
+    proc.wait()
+    return runs
+
+
+# --- 2. per-response cost -----------------------------------------------------------------
+
+def per_response(args) -> dict[str, tuple[int, float, float, float]]:
+    from scrapy.http import HtmlResponse, Request
+    from scrapy.statscollectors import MemoryStatsCollector
+
+    from scrapy_whatwg_encoding import WhatwgEncodingMiddleware, sniff
+    from scrapy_whatwg_encoding.scrapy.settings import Config
+
+    class _Crawler:  # what MemoryStatsCollector needs
+        class settings:  # noqa: N801
+            @staticmethod
+            def getbool(name, default=False):
+                return default
+
+    middleware = WhatwgEncodingMiddleware(Config(), MemoryStatsCollector(_Crawler()))
+    groups: dict[str, list[float]] = {name: [0, 0.0, 0.0, 0.0] for name in ("labeled", "in-document", "unlabeled")}
+    clock = time.perf_counter
+    for i, (name, body, content_type) in enumerate(load_pages()):
+        url = f"http://127.0.0.1/p/{i}"
+        headers = {"Content-Type": content_type}
+        source = sniff(body, content_type=content_type, url=url).source
+        group = ("labeled" if source == "transport" else
+                 "unlabeled" if source in ("detector", "default") else "in-document")
+        best_scrapy = best_ours = best_sniff = float("inf")
+        for _ in range(args.repeat):
+            start = clock()
+            sniff(body, content_type=content_type, url=url)
+            best_sniff = min(best_sniff, clock() - start)
+            response = HtmlResponse(url, headers=headers, body=body)
+            start = clock()
+            response.encoding  # noqa: B018 — Scrapy's own inference
+            response.text  # noqa: B018
+            best_scrapy = min(best_scrapy, clock() - start)
+            response, request = HtmlResponse(url, headers=headers, body=body), Request(url)
+            start = clock()
+            middleware.process_response(request, response).text  # noqa: B018
+            best_ours = min(best_ours, clock() - start)
+        entry = groups[group]
+        entry[0] += 1
+        entry[1] += best_scrapy
+        entry[2] += best_ours
+        entry[3] += best_sniff
+    assert "whatwg_encoding/errors" not in middleware.report.stats.get_stats()
+    return {k: tuple(v) for k, v in groups.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--pages", type=int, default=2400)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--concurrency", type=int, default=32)
+    parser.add_argument("--callback", choices=("text", "none"), default="text",
+                        help="what the crawl's callback does: read the title (default) or nothing")
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--skip-crawl", action="store_true", help="only the per-response part")
+    args = parser.parse_args()
+    if args.serve:
+        return serve()
+
+    print(f"Per-response cost (best of {args.repeat}), Scrapy .encoding+.text vs middleware+.text:")
+    print(f"  {'group':<12} {'pages':>5} {'Scrapy µs':>10} {'ours µs':>10} {'ratio':>6}   (of ours: sniff() µs)")
+    for group, (count, scrapy_s, ours_s, sniff_s) in per_response(args).items():
+        if count:
+            print(f"  {group:<12} {count:>5} {1e6 * scrapy_s / count:>10.1f} {1e6 * ours_s / count:>10.1f} "
+                  f"{ours_s / scrapy_s:>6.2f}   ({1e6 * sniff_s / count:.1f})")
+    if args.skip_crawl:
+        return
+    runs = throughput(args)
+    print(f"\nThroughput, {args.pages} pages per crawl, concurrency {args.concurrency}, "
+          f"callback {'reads the title' if args.callback == 'text' else 'does nothing'}:")
+    print(f"  {'':<15} {'pages/s':>8} {'pages/CPU-s':>12}")
+    for label, rate, cpu_rate in runs:
+        print(f"  {label:<8} add-on {rate:8.1f} {cpu_rate:12.1f}")
+    for column, name in ((1, "wall clock"), (2, "crawler CPU time")):
+        without = [run[column] for run in runs if run[0] == "without"]
+        with_ = [run[column] for run in runs if run[0] == "with"]
+        print(f"  ratio with / without ({name}, mean of rounds): "
+              f"{sum(with_) / len(with_) / (sum(without) / len(without)):.3f}")
+
+
+if __name__ == "__main__":
+    main()
