@@ -5,47 +5,30 @@ DESIGN: HTML (``text/html``, or a missing / unknown type), XML (``*/xml``, ``*+x
 """
 from __future__ import annotations
 
-import re
-
 from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
 
-# MIME Sniffing §7.1: these essences mean "unknown" (the server does not know).
-_UNKNOWN = frozenset({"", "unknown/unknown", "application/unknown", "*/*"})
+from ..sniffing.content_type import content_type_facts
+
 # Bytes a text document may start with even though Scrapy's binary check calls it binary:
 # the three BOMs and the UTF-16 XML declarations ("prescan for UTF-16 XML declarations").
 _TEXT_STARTS = (b"\xef\xbb\xbf", b"\xfe\xff", b"\xff\xfe", b"<\x00?\x00x\x00", b"\x00<\x00?\x00x")
 
-_TOKEN = r"[!#$%&'*+\-.^_`|~0-9a-z]+"
-_MIME = re.compile(f"{_TOKEN}/{_TOKEN}")
 _CLASS = {"html": HtmlResponse, "xml": XmlResponse, "text": TextResponse}
 
 
-def essence(content_type: str | None) -> str:
-    """The MIME type essence of a ``Content-Type`` value: ``"text/html"``; ``""`` if missing."""
-    if not content_type:
-        return ""
-    return content_type.partition(";")[0].strip().lower()
-
-
 def document_kind(content_type: str | None, response: Response) -> str | None:
-    """``"html"``, ``"xml"``, ``"text"`` or ``None`` (not a document this layer decodes).
+    """``"html"``, ``"xml"``, ``"text"`` or ``None`` (not a document this layer decodes), from the
+    MIME type as the sniffing layer parses it.
 
-    A missing or unknown type counts as HTML when Scrapy already treats the body as text, or the body
-    starts with a BOM or a UTF-16 XML declaration (Scrapy's binary check rejects UTF-16 text).
+    A missing, unparsable or unknown type counts as HTML when Scrapy already treats the body as
+    text, or the body starts with a BOM or a UTF-16 XML declaration (Scrapy's binary check rejects
+    UTF-16 text).
     """
-    mime = essence(content_type)
-    if not _MIME.fullmatch(mime):
-        mime = ""  # does not parse as a MIME type: unknown
-    if mime == "text/html":
-        return "html"
-    if mime in ("text/plain",):
-        return "text"
-    if mime.endswith("/xml") or mime.endswith("+xml"):
-        return "xml"
-    if mime in _UNKNOWN:
-        if isinstance(response, TextResponse) or response.body.startswith(_TEXT_STARTS):
-            return "html"
-    return None
+    essence, kind, _ = content_type_facts(content_type)
+    if kind == "html" and essence != "text/html":
+        known_text = isinstance(response, TextResponse) or response.body.startswith(_TEXT_STARTS)
+        return "html" if known_text else None
+    return None if kind == "other" else kind
 
 
 def response_class(kind: str, response: Response) -> type[TextResponse]:

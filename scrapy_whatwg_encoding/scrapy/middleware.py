@@ -25,7 +25,7 @@ from scrapy.utils.job import job_dir
 
 from ..sniffing import sniff
 from . import scrapy_default
-from .kind import document_kind, essence, response_class
+from .kind import document_kind, response_class
 from .memory import SiteMemory
 from .report import Report
 from .responses import whatwg_class
@@ -97,11 +97,6 @@ class WhatwgEncodingMiddleware:
         kind = document_kind(content_type, response)
         if kind is None:
             return response
-        if kind == "html" and essence(content_type) != "text/html":
-            if content_type is not None:
-                logger.debug("Content-Type %r of <%s> ignored: not a known MIME type, sniffed as HTML",
-                             content_type[:100], response.url)
-            content_type = None  # missing or unknown type: sniff it as HTML (DESIGN), not as "other"
         meta, config, body = request.meta, self.config, response.body
         override = check_label("meta['whatwg_encoding_override']", meta.get("whatwg_encoding_override"))
         locale = config.locale

@@ -2,6 +2,7 @@
 and the document kind the sniffing algorithm uses."""
 from __future__ import annotations
 
+import functools
 import re
 
 # HTTP token code points and HTTP quoted-string token code points (MIME Sniffing §2, Fetch).
@@ -103,12 +104,10 @@ def document_kind(content_type: str | bytes | None) -> str:
     """Which algorithm applies: ``"xml"`` (``*/xml``, ``*+xml``), ``"text"`` (``text/plain``),
     ``"html"`` (``text/html``, a missing header, one that does not parse, or an unknown type:
     ``unknown/unknown``, ``application/unknown``, ``*/*``), else ``"other"``."""
-    if content_type is None:
-        return "html"
-    parsed = parse_mime_type(content_type)
-    if parsed is None:
-        return "html"
-    essence = parsed[0]
+    return content_type_facts(content_type)[1]
+
+
+def _kind(essence: str) -> str:
     if essence == "text/html" or essence in _UNKNOWN:
         return "html"
     if essence == "text/plain":
@@ -116,3 +115,26 @@ def document_kind(content_type: str | bytes | None) -> str:
     if essence.endswith("/xml") or essence.endswith("+xml"):
         return "xml"
     return "other"
+
+
+def content_type_facts(content_type: str | bytes | None) -> tuple[str, str, str | None]:
+    """``(essence, kind, charset)`` of a Content-Type value, parsing it once: the MIME type essence
+    (``""`` when missing or unparsable), :func:`document_kind` and :func:`transport_charset`.
+    Short values are cached: a crawl sees the same few Content-Type headers over and over."""
+    if content_type is None:
+        return "", "html", None
+    if isinstance(content_type, bytearray):
+        content_type = bytes(content_type)
+    if len(content_type) <= 256:
+        return _facts_cached(content_type)
+    return _facts(content_type)
+
+
+def _facts(content_type: str | bytes) -> tuple[str, str, str | None]:
+    parsed = parse_mime_type(content_type)
+    if parsed is None:
+        return "", "html", None
+    return parsed[0], _kind(parsed[0]), parsed[1].get("charset")
+
+
+_facts_cached = functools.lru_cache(maxsize=512)(_facts)

@@ -8,7 +8,7 @@ from typing import Iterator
 from ..encoding import ENCODINGS, Encoding, bom_sniff, get_encoding
 from .change import PARSER_LIMIT, change_the_encoding, parser_meta
 from .container import container_encoding
-from .content_type import document_kind, parse_mime_type, transport_charset
+from .content_type import content_type_facts, parse_mime_type
 from .decision import Decision
 from .detect import MODES, detect
 from .locale import locale_encoding
@@ -59,10 +59,10 @@ def _shorten(text: str, keep: int = 100) -> str:
 class _Run:
     """One run of the algorithm over a body: each step is a method returning a Decision or None."""
 
-    def __init__(self, body, kind, content_type, url, locale, default, override, parent, likely,
+    def __init__(self, body, content_type, url, locale, default, override, parent, likely,
                  detector, prescan_bytes):
         self.body = body
-        self.kind = kind
+        _, self.kind, self.charset = content_type_facts(content_type)
         self.content_type = content_type
         self.url = url
         self.locale = locale
@@ -82,7 +82,7 @@ class _Run:
         return None if found is None else Decision(found[0], "certain", "override", found[1])
 
     def transport(self):  # step 4: transport layer charset, when "get an encoding" succeeds
-        label = transport_charset(self.content_type)
+        label = self.charset
         found = _label(label)
         if found is None and self.content_type is not None:
             _log_ignored_content_type(self.content_type, label)
@@ -131,8 +131,8 @@ def _run(body, content_type, url, locale, default, override, parent, likely, det
         raise ValueError(f"detector must be one of {MODES}, not {detector!r}")
     if not isinstance(body, bytes):
         body = bytes(body)
-    return _Run(body, document_kind(content_type), content_type, url, locale, default, override,
-                parent, likely, detector, prescan_bytes)
+    return _Run(body, content_type, url, locale, default, override, parent, likely, detector,
+                prescan_bytes)
 
 
 def _parser_step(run: _Run, decision: Decision, parser_limit: int) -> tuple[Decision, tuple | None]:
