@@ -38,6 +38,8 @@ class FastDecoder:
         codecs.register_error(self.errors, self._handle)
         self.fixes = fixes
         self.split_re = re.compile(b"|".join(map(re.escape, splits))) if splits else None
+        # What the C codec makes of those tokens: only text containing one needs the split path.
+        self.split_outputs = {str(token, c_codec) for token in splits}
 
     def _handle(self, exc: UnicodeError):
         if not isinstance(exc, UnicodeDecodeError):
@@ -54,8 +56,7 @@ class FastDecoder:
             parts.append(text)
         return "".join(parts), i
 
-    def _c_decode(self, data) -> str:
-        text = str(data, self.c_codec, self.errors)
+    def _fix(self, text: str) -> str:
         present = [c for c in self.fixes if c in text]  # each test is one fast C scan
         if present:
             if any(self.fixes[c] in present for c in present):  # a swap: map all at once
@@ -64,9 +65,13 @@ class FastDecoder:
                 text = text.replace(c, self.fixes[c])
         return text
 
+    def _c_decode(self, data) -> str:
+        return self._fix(str(data, self.c_codec, self.errors))
+
     def __call__(self, data) -> str:
-        if self.split_re is None or self.split_re.search(data) is None:
-            return self._c_decode(data)
+        text = str(data, self.c_codec, self.errors)
+        if not any(output in text for output in self.split_outputs):
+            return self._fix(text)
         data = bytes(data)
         parts, done = [], 0
         for match in self.split_re.finditer(data):
