@@ -1,0 +1,93 @@
+"""``explain``: one page, every step of the encoding sniffing algorithm in order, the decision,
+and the text it gives next to the text Scrapy alone would give."""
+from __future__ import annotations
+
+import json
+
+from ..encoding import decode
+from .scrapy_view import first_difference, scrapy_inference
+from .steps import explain_steps
+
+PREVIEW = 200  # characters of decoded text shown
+CONTEXT = 40  # characters shown each side of the first difference when it lies beyond the preview
+
+
+def explain(body: bytes, *, target: dict, scrapy_url: str, content_type: str | None = None,
+            url: str | None = None, locale: str | None = None, default: str | None = None,
+            override: str | None = None, likely: str | None = None, detector: str = "full",
+            prescan_bytes: int = 1024) -> dict:
+    """The explanation of *body* (bytes) as a JSON-ready dict.
+
+    *target* describes the input (``{"path": ...}`` or ``{"url": ..., "status": ...}``) and is
+    copied into the result with the body's size; *scrapy_url* is the URL Scrapy's own inference
+    sees (its extension matters when there is no Content-Type). The other arguments are those of
+    :func:`scrapy_whatwg_encoding.sniff`. Keys: ``input``, ``options``, ``kind``, ``steps`` (rows of
+    :func:`.steps.explain_steps`), ``decision`` (``Decision.as_dict()``), ``text`` (first
+    :data:`PREVIEW` characters), ``scrapy`` (``response_class``, ``encoding``, ``same_text``,
+    ``first_difference``, ``text``: first characters of Scrapy's text, or None when equal,
+    ``context`` / ``our_context``: the texts around the first difference when it lies beyond the
+    preview, else None)."""
+    options = {"content_type": content_type, "url": url, "locale": locale, "default": default,
+               "override": override, "likely": likely, "detector": detector,
+               "prescan_bytes": prescan_bytes}
+    explained = explain_steps(body, **options)
+    decision = explained["decision"]
+    text = decode(body, decision.encoding)[0]
+    scrapy = scrapy_inference(body, content_type, scrapy_url)
+    scrapy_text = scrapy.pop("text")
+    difference = first_difference(text, scrapy_text) if scrapy_text is not None else 0
+    scrapy.update({"same_text": difference is None, "first_difference": difference,
+                   "text": None if difference is None or scrapy_text is None else scrapy_text[:PREVIEW],
+                   "context": None, "our_context": None})
+    if difference is not None and scrapy_text is not None and difference >= PREVIEW - CONTEXT:
+        start = max(difference - CONTEXT, 0)  # the previews agree: show where the texts part
+        scrapy["context"] = scrapy_text[start:difference + CONTEXT]
+        scrapy["our_context"] = text[start:difference + CONTEXT]
+    return {"input": {**target, "bytes": len(body)}, "options": options, "kind": explained["kind"],
+            "steps": explained["rows"], "decision": decision.as_dict(), "text": text[:PREVIEW],
+            "scrapy": scrapy}
+
+
+def _quoted(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def render(report: dict) -> str:
+    """The human-readable form of an :func:`explain` result."""
+    source = report["input"]
+    where = source.get("url") or source.get("path")
+    options = report["options"]
+    lines = [f"{where}  ({source['bytes']} bytes, {report['kind']} document"
+             + (f", HTTP {source['status']}" if source.get("status") else "") + ")",
+             f"Content-Type: {options['content_type'] or '(none)'}   locale: {options['locale'] or '(none)'}"
+             f"   detector: {options['detector']}   prescan: {options['prescan_bytes']} bytes"]
+    if source.get("url"):
+        lines.append(f"Server's Content-Type: {source['content_type'] or '(none)'}; the add-on's middleware "
+                     f"{source['middleware']}")
+    lines.append("")
+    for number, row in enumerate(report["steps"], 1):
+        mark = "→" if row["decisive"] else " "
+        found = row["found"]
+        head = found["encoding"] if found else ("—" if row["applies"] else "n/a")
+        note = row["note"] if row["reached"] else f"(not reached) {row['note']}"
+        lines.append(f"{mark}{number:>2}. {row['title']:<31} {head:<14} {note}")
+        if row["matched"] is not None:
+            lines.append(f"{'':>36} matched at byte {row['offset']}: {row['matched']}")
+    decision = report["decision"]
+    lines += ["", f"Decision: {decision['encoding']} ({decision['confidence']}), source {decision['source']}"
+              + (f", label {decision['label']!r}" if decision["label"] is not None else "")
+              + (f", offset {decision['offset']}" if decision["offset"] is not None else ""),
+              f"Text ({decision['encoding']}, first {PREVIEW} characters): {_quoted(report['text'])}"]
+    scrapy = report["scrapy"]
+    if scrapy["encoding"] is None:
+        lines.append(f"Scrapy alone: a binary {scrapy['response_class']} (no text at all)")
+    elif scrapy["same_text"]:
+        lines.append(f"Scrapy alone: {scrapy['response_class']}, encoding {scrapy['encoding']}: the same text")
+    else:
+        lines += [f"Scrapy alone: {scrapy['response_class']}, encoding {scrapy['encoding']}: "
+                  f"a different text (first difference at character {scrapy['first_difference']})",
+                  f"Text (Scrapy, first {PREVIEW} characters): {_quoted(scrapy['text'])}"]
+        if scrapy["context"] is not None:
+            lines += [f"Around character {scrapy['first_difference']}: ours   {_quoted(scrapy['our_context'])}",
+                      f"{'':>{len(str(scrapy['first_difference'])) + 22}}Scrapy {_quoted(scrapy['context'])}"]
+    return "\n".join(lines)

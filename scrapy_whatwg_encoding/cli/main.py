@@ -1,0 +1,172 @@
+"""``python -m scrapy_whatwg_encoding explain|audit``: argument parsing and exit codes
+(0 success, 1 a file, directory or URL could not be read, 2 usage error)."""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+
+from . import CliError
+
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+DETECTORS = ("off", "browser", "full")
+
+
+def is_url(target: str) -> bool:
+    """*target* is a URL to fetch (it has a scheme and ``//``), not a path."""
+    return bool(_URL.match(target))
+
+
+def _positive(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of bytes ≥ 1, not {value!r}")
+    return number
+
+
+def add_explain_options(parser: argparse.ArgumentParser, *, with_url: bool = True) -> None:
+    """The sniffing options of ``explain`` (and of ``scrapy sniff``). Options left out keep the
+    value of the ``WHATWG_ENCODING_*`` settings for a URL, the algorithm's defaults for a path."""
+    parser.add_argument("--content-type", metavar="VALUE",
+                        help="Content-Type header value (for a URL: instead of the server's)")
+    parser.add_argument("--locale", metavar="TAG", help='language tag for the default encoding, e.g. "ja"')
+    parser.add_argument("--default", metavar="LABEL", help="an encoding label used instead of the locale's default")
+    parser.add_argument("--override", metavar="LABEL", help="user override (sniffing step 2)")
+    parser.add_argument("--likely", metavar="LABEL", help="likely encoding (sniffing step 7)")
+    parser.add_argument("--detector", choices=DETECTORS, help="autodetection mode (default: full)")
+    parser.add_argument("--prescan-bytes", type=_positive, metavar="N", help="bytes the prescan examines (default 1024)")
+    if with_url:
+        parser.add_argument("--url", help="for a path: the URL the page came from (its TLD hints the detector)")
+    parser.add_argument("--json", action="store_true", help="print the explanation as JSON")
+
+
+def read_path(target: str) -> bytes:
+    """The bytes of the file *target*; :class:`CliError` (code 1) when it cannot be read."""
+    try:
+        return Path(target).read_bytes()
+    except IsADirectoryError:
+        raise CliError(f"{target}: is a directory (use audit for a directory)") from None
+    except FileNotFoundError:
+        raise CliError(f"{target}: no such file") from None
+    except OSError as exc:
+        raise CliError(f"{target}: cannot read: {exc.strerror or exc}") from None
+
+
+def run_explain(args, fetched=None, config=None) -> str:
+    """Explain ``args.target`` (a path, or a URL already downloaded as *fetched*, a
+    :class:`.fetch.Fetched`) with the options in *args* and, for those not given, *config* (a
+    ``scrapy.settings.Config``; the fetch's own for a URL); returns the text or JSON to print."""
+    from ..scrapy.settings import Config, InvalidSetting, check_locale
+    from .explain import explain, render
+
+    config = fetched.config if fetched is not None else config or Config()
+    try:
+        locale = check_locale("--locale", args.locale) if args.locale is not None else config.locale
+    except InvalidSetting as exc:
+        raise CliError(str(exc), 2) from None
+    if fetched is not None:
+        body, url = fetched.body, fetched.url
+        content_type = args.content_type if args.content_type is not None else fetched.content_type
+        target = {"url": args.target, "final_url": fetched.url, "status": fetched.status,
+                  "spider": fetched.spider, "content_type": fetched.content_type,
+                  "middleware": "sniffs it" if fetched.kind else "leaves it untouched (not HTML, XML or text)"}
+        scrapy_url = fetched.url
+    else:
+        body, url, content_type = read_path(args.target), getattr(args, "url", None), args.content_type
+        target = {"path": args.target}
+        scrapy_url = url or Path(args.target).resolve().as_uri()
+    report = explain(
+        body, target=target, scrapy_url=scrapy_url, content_type=content_type, url=url, locale=locale,
+        default=args.default if args.default is not None else config.default,
+        override=args.override, likely=args.likely,
+        detector=args.detector or config.detector,
+        prescan_bytes=args.prescan_bytes or config.prescan_bytes)
+    return json.dumps(report, ensure_ascii=False, indent=2) if args.json else render(report)
+
+
+def _explain_command(args) -> str:
+    if not is_url(args.target):
+        return run_explain(args)
+    if args.url is not None:
+        raise CliError("--url is for a path; a URL is fetched and its own URL is used", 2)
+    from scrapy.crawler import CrawlerProcess
+    from scrapy.utils.project import get_project_settings
+
+    from .fetch import fetch, quiet_settings
+
+    try:
+        settings = get_project_settings()
+    except Exception as exc:  # noqa: BLE001 — a broken project: say so in one line
+        raise CliError(f"cannot load the Scrapy project's settings: {type(exc).__name__}: {exc}") from None
+    process = CrawlerProcess(quiet_settings(settings))
+    return run_explain(args, fetch(args.target, process))
+
+
+def _audit_command(args) -> str:
+    from .audit import audit, render_csv, render_table
+
+    report = audit(Path(args.directory), manifest=args.manifest, content_type_from=args.content_type_from,
+                   locale=args.locale, detector=args.detector or "full", progress=not args.no_progress)
+    if args.json:
+        return json.dumps(report, ensure_ascii=False, indent=2)
+    return render_csv(report) if args.csv else render_table(report, verbose=args.verbose)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m scrapy_whatwg_encoding",
+        description="Explain and audit encoding decisions the way browsers make them "
+                    "(WHATWG Encoding Standard, HTML encoding sniffing algorithm).",
+        epilog="Exit status: 0 success, 1 a file, directory or URL could not be read, 2 usage error.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    explain = commands.add_parser(
+        "explain", help="show every step of the decision for one page (a file or a URL)",
+        description="Show every step of the encoding sniffing algorithm for one page. A URL is "
+                    "fetched with Scrapy (the project's settings when run inside a Scrapy project).")
+    explain.add_argument("target", metavar="PATH_OR_URL")
+    add_explain_options(explain)
+    audit = commands.add_parser(
+        "audit", help="decide every page of a directory; compare with Scrapy and a manifest",
+        description="Run the algorithm over every file of a directory (or every manifest entry) and "
+                    "report counts per source and encoding, pages Scrapy alone decodes differently, "
+                    "and accuracy against a manifest of true encodings.")
+    audit.add_argument("directory", metavar="DIR")
+    audit.add_argument("--manifest", metavar="FILE",
+                       help='JSON list of {"path", "encoding", ...} (paths relative to DIR); '
+                            "a relative FILE is looked for in the current directory, then in DIR")
+    audit.add_argument("--content-type-from", choices=("none", "manifest"), default="none",
+                       help="none: no Content-Type (default); manifest: text/html with the manifest's charset")
+    audit.add_argument("--locale", metavar="TAG", help="language tag for the default encoding")
+    audit.add_argument("--detector", choices=DETECTORS, help="autodetection mode (default: full)")
+    output = audit.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="summary and one record per page as JSON")
+    output.add_argument("--csv", action="store_true", help="one CSV row per page")
+    audit.add_argument("--verbose", action="store_true", help="list every page, not only the differences")
+    audit.add_argument("--no-progress", action="store_true", help="no progress bar (it is shown on a terminal only)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+    args = build_parser().parse_args(argv)  # usage errors exit with status 2
+    try:
+        output = _explain_command(args) if args.command == "explain" else _audit_command(args)
+    except CliError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return exc.code
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+    try:
+        print(output)
+    except BrokenPipeError:
+        sys.stderr.close()  # output piped to a command that stopped reading
+    return 0

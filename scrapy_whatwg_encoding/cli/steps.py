@@ -1,0 +1,203 @@
+"""What each step of the encoding sniffing algorithm (HTML §13.2.3.2, §13.2.3.4) found for one
+body, in the standard's order, with the bytes a declaration matched and their offset.
+
+Built on :func:`scrapy_whatwg_encoding.sniffing.sniff_steps` (which runs every step) and
+:func:`scrapy_whatwg_encoding.sniffing.prescan.prescan_result` (which tells a ``<meta>`` from an
+XML declaration); the bytes shown are re-read from the body at the offsets those report.
+"""
+from __future__ import annotations
+
+import re
+
+from ..encoding import get_encoding
+from ..sniffing import PARSER_LIMIT, sniff_steps
+from ..sniffing.content_type import transport_charset
+from ..sniffing.locale import locale_encoding
+
+#: Every row of an explanation, in the order the algorithm considers them.
+ORDER = ("bom", "override", "transport", "prescan", "xml-declaration", "parser", "container",
+         "likely", "detector", "default")
+TITLES = {
+    "bom": "BOM sniff", "override": "user override", "transport": "transport layer (Content-Type)",
+    "prescan": "prescan (<meta>)", "xml-declaration": "XML declaration", "parser": "parser change",
+    "container": "container document", "likely": "likely encoding", "detector": "autodetection",
+    "default": "default",
+}
+MATCH_SHOWN = 200  # bytes of a matched declaration shown at most
+
+_BOMS = ((b"\xef\xbb\xbf", "EF BB BF"), (b"\xfe\xff", "FE FF"), (b"\xff\xfe", "FF FE"))
+# A start tag up to its ">", quoted values may hold ">" (display only: the offset is the
+# algorithm's own, this only finds where the tag text ends).
+_TAG = re.compile(rb"<[^\t\n\x0c\r />]*(?:\"[^\"]*\"|'[^']*'|[^>\"'])*>")
+# An XML declaration's encoding label (display only, for labels "get an encoding" rejects).
+_XML_LABEL = re.compile(rb"<\?xml[^>]*?encoding[\x00-\x20]*=[\x00-\x20]*[\"']([^\"'>\x00-\x20]*)[\"']")
+
+
+def show_bytes(data: bytes) -> str:
+    """*data* as readable text: printable ASCII as is, other bytes as ``\\xNN``."""
+    return repr(bytes(data))[2:-1]
+
+
+def matched_tag(body: bytes, offset: int) -> bytes:
+    """The bytes of the tag (``<meta ...>``, ``<?xml ...?>``) starting at byte *offset*."""
+    window = body[offset:offset + 4 * MATCH_SHOWN]
+    match = _TAG.match(window)
+    if match is not None:
+        return match.group()[:MATCH_SHOWN]
+    end = window.find(b">")
+    return window[: end + 1 if end >= 0 else MATCH_SHOWN][:MATCH_SHOWN]
+
+
+def _xml_declaration_bytes(body: bytes) -> bytes:
+    if body.startswith((b"<\x00?\x00", b"\x00<\x00?")):  # UTF-16 forms: to the ">" code unit
+        for i in range(0, min(len(body), 4 * MATCH_SHOWN) - 1, 2):
+            if body[i:i + 2] in (b">\x00", b"\x00>"):
+                return body[: i + 2]
+        return body[:MATCH_SHOWN]
+    return matched_tag(body, 0)
+
+
+def explain_steps(body: bytes, *, content_type: str | None = None, url: str | None = None,
+                  locale: str | None = None, default: str | None = None,
+                  override: str | None = None, likely: str | None = None,
+                  detector: str = "full", prescan_bytes: int = 1024) -> dict:
+    """Run the algorithm on *body* (bytes) and describe every step.
+
+    Returns ``{"kind", "rows": [row, ...] in :data:`ORDER`, "chosen": Decision of the first step
+    that found something, "decision": the final Decision}``; a row is ``{"step", "title",
+    "applies": bool, "found": Decision.as_dict() or None, "note": str, "matched": the declaration's
+    bytes shown with ``\\xNN`` escapes or None, "offset": byte offset or None, "decisive": bool
+    (this step's finding made the decision), "reached": bool (False: an earlier step decided; the
+    finding is shown for information)}``.
+    Raises ``ValueError`` for an unknown *detector*."""
+    result = sniff_steps(body, content_type=content_type, url=url, locale=locale, default=default,
+                         override=override, likely=likely, detector=detector,
+                         prescan_bytes=prescan_bytes)
+    kind, chosen, decision = result["kind"], result["chosen"], result["decision"]
+    found = dict(result["steps"])
+    rows = {name: {"step": name, "title": TITLES[name], "applies": True, "found": None, "note": "",
+                   "matched": None, "offset": None, "decisive": False,
+                   "reached": True} for name in ORDER}
+
+    def put(name, decision_, note, matched=None, offset=None):
+        row = rows[name]
+        row["found"] = decision_.as_dict() if decision_ is not None else None
+        row["note"] = note
+        if matched is not None:
+            row["matched"], row["offset"] = show_bytes(matched), offset
+
+    for name in ORDER:
+        if name in found or name == "parser" and kind == "html":
+            continue
+        if name == "xml-declaration" and kind == "html":
+            continue  # part of the prescan ("get an XML encoding"), see below
+        rows[name]["applies"] = False
+        rows[name]["note"] = f"not a step for {kind} documents"
+
+    bom = found["bom"]
+    if bom is not None:
+        mark = next((m, text) for m, text in _BOMS if body.startswith(m))
+        put("bom", bom, f"{mark[1]} → {bom.encoding.name}", mark[0], 0)
+    else:
+        put("bom", None, "no byte order mark")
+
+    if override is None:
+        put("override", None, "none given")
+    elif found["override"] is None:
+        put("override", None, f"{override!r}: get an encoding fails, ignored")
+    else:
+        put("override", found["override"], f"{override!r} → {found['override'].encoding.name}")
+
+    charset = transport_charset(content_type)
+    if content_type is None:
+        put("transport", None, "no Content-Type")
+    elif charset is None:
+        put("transport", None, f"Content-Type {content_type!r} has no charset parameter")
+    elif found["transport"] is None:
+        put("transport", None, f"charset={charset!r}: get an encoding fails, ignored")
+    else:
+        put("transport", found["transport"], f"charset={charset!r} → {found['transport'].encoding.name}")
+
+    if kind == "html":
+        _prescan_rows(put, body, found["prescan"], prescan_bytes)
+    elif kind == "xml":
+        xml = found["xml-declaration"]
+        if xml is None:
+            put("xml-declaration", None, "no XML declaration naming an encoding at the start")
+        else:
+            label = f"encoding={xml.label!r}" if xml.label else "UTF-16 form without encoding"
+            put("xml-declaration", xml, f"{label} → {xml.encoding.name}", _xml_declaration_bytes(body), 0)
+
+    if kind == "html":
+        _parser_row(put, body, chosen, decision, result["parser"])
+
+    if "container" in found:
+        put("container", None, "no container document (not a frame)")
+    if "likely" in found:
+        put("likely", found["likely"], "none given" if likely is None else
+            (f"{likely!r} → {found['likely'].encoding.name}" if found["likely"] else
+             f"{likely!r}: get an encoding fails, ignored"))
+    if "detector" in found:
+        detected = found["detector"]
+        if detector == "off":
+            put("detector", None, "mode off")
+        elif detected is None:
+            put("detector", None, f"mode {detector}: nothing detected (no non-ASCII byte)")
+        else:
+            put("detector", detected, f"mode {detector}: {detected.encoding.name}")
+    fallback = found["default"]
+    if kind in ("xml", "other"):
+        put("default", fallback, f"UTF-8 for {kind} documents")
+    elif default is not None and get_encoding(default) is not None:
+        put("default", fallback, f"--default {default!r} → {fallback.encoding.name}")
+    else:
+        locale_note = f"locale {locale!r}" if locale else "no locale (all other locales)"
+        put("default", fallback, f"{locale_note} → {locale_encoding(locale).name}")
+
+    first = "xml-declaration" if chosen.source == "xml-declaration" else chosen.source
+    rows[first]["decisive"] = True
+    for name in ORDER[ORDER.index(first) + 1:]:  # sniff_steps runs them all; the algorithm stops
+        if name != "parser" and rows[name]["applies"]:
+            rows[name]["reached"] = False
+    if decision.source == "parser":
+        rows["parser"]["decisive"] = True
+    return {"kind": kind, "rows": [rows[name] for name in ORDER], "chosen": chosen, "decision": decision}
+
+
+def _prescan_rows(put, body: bytes, prescanned, prescan_bytes: int) -> None:
+    if prescanned is None:
+        put("prescan", None, f"no <meta> naming an encoding in the first {prescan_bytes} bytes")
+        declared = _XML_LABEL.match(body[:prescan_bytes])
+        if declared is not None:  # get an XML encoding saw a label but get an encoding failed
+            put("xml-declaration", None, f"encoding={show_bytes(declared.group(1))!r}: get an encoding "
+                "fails, ignored", matched_tag(body, 0), 0)
+        else:
+            put("xml-declaration", None, "no XML declaration naming an encoding (get an XML encoding)")
+    elif prescanned.source == "prescan":
+        put("prescan", prescanned, f"<meta> label {prescanned.label!r} at byte {prescanned.offset} "
+            f"→ {prescanned.encoding.name}", matched_tag(body, prescanned.offset), prescanned.offset)
+        put("xml-declaration", None, "not reached: the prescan found a <meta>")
+    else:
+        put("prescan", None, f"no <meta> naming an encoding in the first {prescan_bytes} bytes; "
+            "get an XML encoding ran (next row)")
+        label = f"encoding={prescanned.label!r}" if prescanned.label else "UTF-16 form of <?x"
+        put("xml-declaration", prescanned, f"{label} → {prescanned.encoding.name}",
+            _xml_declaration_bytes(body), 0)
+
+
+def _parser_row(put, body: bytes, chosen, decision, meta) -> None:
+    if chosen.confidence == "certain":
+        put("parser", None, "not run: the confidence is already certain")
+    elif meta is None:
+        put("parser", None, f"no <meta> charset found by the tokenizer in the first {PARSER_LIMIT} "
+            f"characters: {chosen.encoding.name} stays tentative")
+    else:
+        new, label, offset = meta
+        if decision.source == "parser":
+            note = (f"<meta> label {label!r} at byte {offset}: change the encoding "
+                    f"{chosen.encoding.name} → {decision.encoding.name} (certain)")
+        else:
+            note = (f"<meta> label {label!r} at byte {offset} agrees (or cannot change it): "
+                    f"{decision.encoding.name} becomes certain")
+        put("parser", decision if decision.source == "parser" else None, note,
+            matched_tag(body, offset), offset)

@@ -1,0 +1,208 @@
+"""``python -m scrapy_whatwg_encoding explain PATH`` through the real entry point (a subprocess):
+the steps in the standard's order, what each found (bytes and offsets checked against the body),
+the decision (equal to ``sniff``), the texts, and the exit codes."""
+from __future__ import annotations
+
+import json
+import pathlib
+import subprocess
+import sys
+
+import pytest
+from scrapy.http import HtmlResponse, XmlResponse
+
+from scrapy_whatwg_encoding import ENCODINGS, decode, sniff
+
+SHARED = pathlib.Path(__file__).resolve().parents[1].parent / "shared"
+ORDER = ["bom", "override", "transport", "prescan", "xml-declaration", "parser", "container",
+         "likely", "detector", "default"]
+
+
+def run(*args: str, cwd=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "scrapy_whatwg_encoding", *map(str, args)],
+                          capture_output=True, text=True, encoding="utf-8", cwd=cwd, timeout=120)
+
+
+def explain_json(path, *options) -> dict:
+    done = run("explain", path, "--json", *options)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    report = json.loads(done.stdout)
+    assert [row["step"] for row in report["steps"]] == ORDER
+    assert sum(row["decisive"] for row in report["steps"]) in (1, 2)  # the first finding (+ parser)
+    return report
+
+
+def rows(report) -> dict:
+    return {row["step"]: row for row in report["steps"]}
+
+
+def write(tmp_path, body: bytes, name="page.html") -> pathlib.Path:
+    path = tmp_path / name
+    path.write_bytes(body)
+    return path
+
+
+def test_prescan_meta_offset_and_matched_bytes(tmp_path):
+    meta = b'<meta http-equiv="Content-Type" content="text/html; charset=koi8-r">'
+    body = b"<!doctype html><html><head><title>x</title>" + meta + b"</head><body>\xf0\xd2\xc9\xd7\xc5\xd4</body>"
+    report = explain_json(write(tmp_path, body))
+    prescan = rows(report)["prescan"]
+    offset = body.index(b"<meta")
+    assert prescan["found"] == {"encoding": "KOI8-R", "confidence": "tentative", "source": "prescan",
+                                "label": "koi8-r", "offset": offset}
+    assert prescan["offset"] == offset and prescan["matched"] == meta.decode("ascii")
+    assert prescan["decisive"]
+    # The parser step finds the same <meta> and makes the encoding certain.
+    assert rows(report)["parser"]["offset"] == offset and rows(report)["parser"]["found"] is None
+    assert report["decision"] == sniff(body).as_dict()
+    assert report["decision"]["confidence"] == "certain"
+    assert report["text"] == decode(body, ENCODINGS["KOI8-R"])[0][:200]
+    assert "Привет" in report["text"]
+    # Steps after the decisive one are shown but marked as not reached.
+    assert not rows(report)["detector"]["reached"] and not rows(report)["default"]["reached"]
+    assert rows(report)["bom"]["reached"] and rows(report)["transport"]["reached"]
+    assert report["input"] == {"path": str(tmp_path / "page.html"), "bytes": len(body)}
+
+
+def test_scrapy_difference_is_shown(tmp_path):
+    # "utf-16" in a <meta> means UTF-8 (the prescan's rule); w3lib decodes the ASCII bytes as UTF-16.
+    body = b'<html><head><meta charset="utf-16"></head><body>caf\xc3\xa9</body></html>'
+    path = write(tmp_path, body)
+    report = explain_json(path)
+    assert report["decision"]["encoding"] == "UTF-8" and report["decision"]["label"] == "utf-16"
+    assert report["text"].endswith("café</body></html>")
+    scrapy = HtmlResponse(path.resolve().as_uri(), body=body)
+    assert report["scrapy"]["encoding"] == scrapy.encoding
+    assert report["scrapy"]["response_class"] == "HtmlResponse"
+    assert report["scrapy"]["same_text"] is False
+    assert report["scrapy"]["first_difference"] == 0
+    assert report["scrapy"]["text"] == scrapy.text[:200]
+    text = run("explain", path).stdout
+    assert "a different text (first difference at character 0)" in text
+    assert "Text (Scrapy, first 200 characters)" in text
+
+
+def test_same_text_as_scrapy_says_so(tmp_path):
+    body = b"<meta charset=windows-1251><p>\xcf\xf0\xe8\xe2\xe5\xf2</p>"
+    report = explain_json(write(tmp_path, body))
+    assert report["decision"]["encoding"] == "windows-1251"
+    assert report["scrapy"]["same_text"] is True and report["scrapy"]["text"] is None
+    assert report["scrapy"]["first_difference"] is None
+
+
+def test_bom_wins_and_later_steps_are_not_reached(tmp_path):
+    body = b"\xef\xbb\xbf<meta charset=windows-1252><p>\xc3\xa9</p>"
+    report = explain_json(write(tmp_path, body), "--content-type", "text/html; charset=koi8-r")
+    found = rows(report)
+    assert found["bom"]["decisive"] and found["bom"]["matched"] == "\\xef\\xbb\\xbf" and found["bom"]["offset"] == 0
+    assert found["transport"]["found"]["encoding"] == "KOI8-R" and not found["transport"]["reached"]
+    assert found["prescan"]["found"]["encoding"] == "windows-1252" and not found["prescan"]["reached"]
+    assert found["parser"]["note"].startswith("not run")
+    assert report["decision"] == {"encoding": "UTF-8", "confidence": "certain", "source": "bom",
+                                  "label": None, "offset": 0}
+    assert report["text"] == "<meta charset=windows-1252><p>é</p>"  # BOM removed
+
+
+def test_transport_and_override(tmp_path):
+    body = b"<meta charset=koi8-r><p>\x82\xa0</p>"
+    path = write(tmp_path, body)
+    report = explain_json(path, "--content-type", 'text/html; charset="Shift_JIS"')
+    assert rows(report)["transport"]["found"]["label"] == "Shift_JIS"
+    assert report["decision"]["source"] == "transport" and report["text"] == "<meta charset=koi8-r><p>あ</p>"
+    report = explain_json(path, "--content-type", "text/html; charset=Shift_JIS", "--override", "EUC-KR")
+    assert report["decision"] == sniff(body, content_type="text/html; charset=Shift_JIS", override="EUC-KR").as_dict()
+    assert report["decision"]["source"] == "override"
+    # A label that "get an encoding" fails on is ignored (the step finds nothing).
+    report = explain_json(path, "--content-type", "text/html; charset=bogus")
+    assert rows(report)["transport"]["found"] is None and "bogus" in rows(report)["transport"]["note"]
+    assert report["decision"]["source"] == "prescan"
+
+
+def test_parser_change_after_the_prescan_window(tmp_path):
+    meta = b"<meta charset=windows-1251>"
+    body = b"<!doctype html><html><head><title>" + b"x" * 100 + b"</title>" + meta + b"</head><p>\xcf\xf0\xe8"
+    report = explain_json(write(tmp_path, body), "--prescan-bytes", "64", "--detector", "off")
+    found = rows(report)
+    assert found["prescan"]["found"] is None
+    assert found["default"]["decisive"] and found["parser"]["decisive"]
+    assert found["parser"]["offset"] == body.index(meta) and found["parser"]["matched"] == meta.decode()
+    assert report["decision"] == {"encoding": "windows-1251", "confidence": "certain", "source": "parser",
+                                  "label": "windows-1251", "offset": body.index(meta)}
+    assert report["options"]["prescan_bytes"] == 64 and report["options"]["detector"] == "off"
+
+
+def test_xml_declaration_for_xml_documents(tmp_path):
+    declaration = b'<?xml version="1.0" encoding="windows-1251"?>'
+    body = declaration + b"<rss><title>\xcf\xf0\xe8</title></rss>"
+    report = explain_json(write(tmp_path, body, "feed.xml"), "--content-type", "application/rss+xml")
+    found = rows(report)
+    assert report["kind"] == "xml"
+    assert found["xml-declaration"]["decisive"] and found["xml-declaration"]["matched"] == declaration.decode()
+    for step in ("prescan", "parser", "container", "likely", "detector"):
+        assert found[step]["applies"] is False
+    assert report["decision"]["source"] == "xml-declaration" and report["text"].endswith("<title>При</title></rss>")
+
+
+def test_locale_default_and_detector(tmp_path):
+    body = b"<p>plain ASCII</p>"
+    report = explain_json(write(tmp_path, body), "--locale", "ja")
+    found = rows(report)
+    assert found["detector"]["found"] is None and "nothing detected" in found["detector"]["note"]
+    assert found["default"]["decisive"] and report["decision"]["encoding"] == "Shift_JIS"
+    body = "<p>Съешь же ещё этих мягких французских булок</p>".encode("windows-1251") * 4
+    report = explain_json(write(tmp_path, body, "ru.html"), "--url", "http://example.ru/")
+    assert report["decision"] == sniff(body, url="http://example.ru/").as_dict()
+    assert report["decision"]["source"] == "detector"
+
+
+def test_real_corpus_page_with_a_foreign_label():
+    # The feed declares encoding="MacCyrillic", which is no label of the Encoding Standard.
+    path = SHARED / "corpus" / "files" / "MacCyrillic" / "kapranoff.ru.xml"
+    body = path.read_bytes()
+    report = explain_json(path)
+    found = rows(report)
+    assert "MacCyrillic" in found["xml-declaration"]["note"] and found["xml-declaration"]["found"] is None
+    assert report["decision"] == sniff(body).as_dict()
+    scrapy = report["scrapy"]
+    assert scrapy["response_class"] == "XmlResponse" and scrapy["same_text"] is False
+    ours = decode(body, ENCODINGS[report["decision"]["encoding"]])[0]
+    theirs = XmlResponse(path.resolve().as_uri(), body=body).text
+    where = scrapy["first_difference"]
+    assert where > 200  # the previews agree, so the context around the difference is shown
+    assert ours[:where] == theirs[:where] and ours[where] != theirs[where]
+    assert scrapy["our_context"] == ours[where - 40:where + 40]
+    assert scrapy["context"] == theirs[where - 40:where + 40]
+
+
+def test_text_output_lists_every_step_in_order(tmp_path):
+    body = b"<meta charset=iso-8859-2><p>\xb1</p>"
+    done = run("explain", write(tmp_path, body))
+    assert done.returncode == 0 and done.stderr == ""
+    titles = ["BOM sniff", "user override", "transport layer", "prescan (<meta>)", "XML declaration",
+              "parser change", "container document", "likely encoding", "autodetection", "default"]
+    positions = [done.stdout.index(f"{n:>2}. {title}") for n, title in enumerate(titles, 1)]
+    assert positions == sorted(positions)
+    assert "matched at byte 0: <meta charset=iso-8859-2>" in done.stdout
+    assert "Decision: ISO-8859-2 (certain), source prescan, label 'iso-8859-2', offset 0" in done.stdout
+
+
+@pytest.mark.parametrize("args, code, message", [
+    (["explain", "/no/such/file.html"], 1, "error: /no/such/file.html: no such file"),
+    (["explain", "{tmp}"], 1, "is a directory"),
+    (["explain", "{tmp}/page.html", "--locale", "not a tag!"], 2, "--locale"),
+    (["explain", "http://127.0.0.1:9/", "--url", "http://example.com/"], 2, "--url is for a path"),
+])
+def test_errors_are_one_line(tmp_path, args, code, message):
+    write(tmp_path, b"<p>x</p>")
+    done = run(*[a.replace("{tmp}", str(tmp_path)) for a in args])
+    assert done.returncode == code
+    assert done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1 and message in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_usage_errors_exit_2(tmp_path):
+    for args in (["explain"], ["explain", "x", "--detector", "sometimes"], ["nonsense"], []):
+        done = run(*args)
+        assert done.returncode == 2 and "usage:" in done.stderr and "Traceback" not in done.stderr

@@ -1,0 +1,172 @@
+"""The URL form: ``python -m scrapy_whatwg_encoding explain URL`` and ``scrapy sniff URL`` (the
+``scrapy.commands`` entry point) against an HTTP server on 127.0.0.1, fetched with Scrapy's
+machinery (redirects, decompression, the project's settings) — all through subprocesses."""
+from __future__ import annotations
+
+import gzip
+import http.server
+import json
+import socket
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from scrapy_whatwg_encoding import ENCODINGS, decode, sniff
+
+SJIS = "<html><head><title>日本語</title></head><body><p>これは日本語のページです。</p></body></html>".encode("shift_jis")
+ASCII = b"<html><head><title>t</title></head><body>plain ASCII only</body></html>"
+KOI8 = "<p>Привет, мир</p>".encode("koi8-r")
+PAGES = {  # path → (status, headers, body)
+    "/sjis": (200, {"Content-Type": "text/html"}, SJIS),
+    "/ascii": (200, {"Content-Type": "text/html"}, ASCII),
+    "/koi8": (200, {"Content-Type": "text/html; charset=KOI8-R"}, KOI8),
+    "/gzip": (200, {"Content-Type": "text/html", "Content-Encoding": "gzip"}, gzip.compress(SJIS)),
+    "/moved": (302, {"Location": "/koi8"}, b""),
+    "/json": (200, {"Content-Type": "application/json"}, '{"a": "é"}'.encode()),
+    "/missing": (404, {"Content-Type": "text/html"}, b"<p>not here</p>"),
+}
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    seen: list = []
+
+    def do_GET(self):
+        self.seen.append((self.path, self.headers.get("User-Agent")))
+        status, headers, body = PAGES.get(self.path, (404, {}, b""))
+        self.send_response(status)
+        for name, value in {**headers, "Content-Length": str(len(body))}.items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def server():
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    """A Scrapy project whose settings the commands must use."""
+    root = tmp_path_factory.mktemp("project")
+    (root / "scrapy.cfg").write_text("[settings]\ndefault = sniffproj.settings\n")
+    package = root / "sniffproj"
+    (package / "spiders").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "settings.py").write_text(
+        'BOT_NAME = "sniffproj"\nSPIDER_MODULES = ["sniffproj.spiders"]\nROBOTSTXT_OBEY = False\n'
+        'USER_AGENT = "sniff-test-agent"\nADDONS = {"scrapy_whatwg_encoding.Addon": 0}\n'
+        'WHATWG_ENCODING_LOCALE = "ja"\nWHATWG_ENCODING_DETECTOR = "off"\n')
+    (package / "spiders" / "__init__.py").write_text("")
+    (package / "spiders" / "russian.py").write_text(
+        "import scrapy\n\n\nclass Russian(scrapy.Spider):\n    name = 'russian'\n"
+        "    whatwg_encoding_locale = 'ru'\n    custom_settings = {'USER_AGENT': 'russian-agent'}\n")
+    return root
+
+
+def run(*args, cwd, module="scrapy_whatwg_encoding") -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", module, *args], capture_output=True, text=True,
+                          encoding="utf-8", cwd=cwd, timeout=120)
+
+
+def as_json(done) -> dict:
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    return json.loads(done.stdout)
+
+
+def test_explain_url_outside_a_project(server, tmp_path):
+    report = as_json(run("explain", f"{server}/sjis", "--json", cwd=tmp_path))
+    assert report["input"]["status"] == 200 and report["input"]["content_type"] == "text/html"
+    assert report["input"]["bytes"] == len(SJIS)
+    assert report["decision"] == sniff(SJIS, content_type="text/html", url=f"{server}/sjis").as_dict()
+    assert report["decision"]["encoding"] == "Shift_JIS" and report["decision"]["source"] == "detector"
+    assert report["text"] == decode(SJIS, ENCODINGS["Shift_JIS"])[0][:200]
+    assert report["options"]["locale"] is None and report["options"]["detector"] == "full"
+    assert report["input"]["middleware"] == "sniffs it"
+
+
+def test_explain_says_what_the_middleware_would_leave_alone(server, tmp_path):
+    report = as_json(run("explain", f"{server}/json", "--json", cwd=tmp_path))
+    assert report["input"]["middleware"].startswith("leaves it untouched")
+    assert report["kind"] == "other" and report["decision"]["source"] == "default"
+    assert report["text"] == '{"a": "é"}'
+
+
+def test_url_is_fetched_with_scrapy(server, tmp_path):
+    # HttpCompressionMiddleware: the body explained is the decompressed one.
+    report = as_json(run("explain", f"{server}/gzip", "--json", cwd=tmp_path))
+    assert report["input"]["bytes"] == len(SJIS) and report["decision"]["encoding"] == "Shift_JIS"
+    # RedirectMiddleware: the final response is explained, its charset comes from its header.
+    report = as_json(run("explain", f"{server}/moved", "--json", cwd=tmp_path))
+    assert report["input"]["final_url"] == f"{server}/koi8"
+    assert report["decision"] == {"encoding": "KOI8-R", "confidence": "certain", "source": "transport",
+                                  "label": "KOI8-R", "offset": None}
+    assert report["text"] == "<p>Привет, мир</p>"
+
+
+def test_project_settings_are_used(server, project):
+    Handler.seen.clear()
+    report = as_json(run("explain", f"{server}/ascii", "--json", cwd=project))
+    assert ("/ascii", "sniff-test-agent") in Handler.seen  # the project's USER_AGENT
+    assert report["options"]["locale"] == "ja" and report["options"]["detector"] == "off"
+    assert report["decision"]["encoding"] == "Shift_JIS" and report["decision"]["source"] == "default"
+    # Command-line options win over the settings.
+    report = as_json(run("explain", f"{server}/ascii", "--json", "--locale", "ko", cwd=project))
+    assert report["decision"]["encoding"] == "EUC-KR"
+
+
+def test_scrapy_sniff_command(server, project):
+    Handler.seen.clear()
+    done = run("sniff", f"{server}/ascii", "--json", cwd=project, module="scrapy")
+    report = as_json(done)
+    assert ("/ascii", "sniff-test-agent") in Handler.seen
+    assert report["input"]["spider"] == "default"
+    assert report["decision"] == sniff(ASCII, content_type="text/html", locale="ja", detector="off").as_dict()
+    # --spider: the spider's custom_settings for the fetch, its whatwg_encoding_locale for the decision.
+    report = as_json(run("sniff", f"{server}/ascii", "--json", "--spider", "russian", cwd=project, module="scrapy"))
+    assert ("/ascii", "russian-agent") in Handler.seen
+    assert report["input"]["spider"] == "russian" and report["decision"]["encoding"] == "windows-1251"
+    # Text output, and the listing of commands shows it.
+    done = run("sniff", f"{server}/koi8", cwd=project, module="scrapy")
+    assert done.returncode == 0 and "Decision: KOI8-R (certain), source transport" in done.stdout
+    assert "sniff" in run(cwd=project, module="scrapy").stdout
+
+
+def test_scrapy_sniff_reads_a_path_with_the_project_settings(project):
+    (project / "page.html").write_bytes(ASCII)
+    report = as_json(run("sniff", "page.html", "--json", cwd=project, module="scrapy"))
+    assert report["input"]["path"] == "page.html" and report["decision"]["encoding"] == "Shift_JIS"
+
+
+def _closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.mark.parametrize("module", ["scrapy_whatwg_encoding", "scrapy"])
+def test_fetch_failures_exit_1_with_one_line(server, project, tmp_path, module):
+    command = "explain" if module == "scrapy_whatwg_encoding" else "sniff"
+    for url, message in ((f"{server}/missing", "HTTP status 404"),
+                         (f"http://127.0.0.1:{_closed_port()}/", "Connection was refused")):
+        done = run(command, url, cwd=project if module == "scrapy" else tmp_path, module=module)
+        assert done.returncode == 1, done.stderr
+        assert done.stdout == ""
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"error: cannot fetch {url}") and message in lines[0]
+
+
+def test_scrapy_sniff_usage_error(project):
+    done = run("sniff", cwd=project, module="scrapy")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
