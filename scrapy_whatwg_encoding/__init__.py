@@ -6,7 +6,7 @@ Names are resolved lazily so that ``import scrapy_whatwg_encoding`` stays cheap 
 Scrapy only when the Scrapy layer is used.
 """
 from .encoding import ENCODINGS, Encoding, decode, get_encoding
-from .encoding import codec as _codec  # registers the exact codecs with Python's codec registry
+from .encoding import codec as _codec  # noqa: F401 — registers the exact codecs with Python's codec registry
 
 _LAZY = {
     "sniff": "sniffing",

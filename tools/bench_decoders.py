@@ -87,9 +87,9 @@ def main():
         encoding, c_codec = ENCODINGS[name], nearest(name)
         encoding.decode(data)  # load tables outside the timing
         exact = best_time(encoding.decode, data, args.repeat)
-        c = best_time(lambda d: d.decode(c_codec, "replace"), data, args.repeat)
+        c = best_time(lambda d, c_codec=c_codec: d.decode(c_codec, "replace"), data, args.repeat)
         bad_exact = best_time(encoding.decode, garbage, 1)
-        bad_c = best_time(lambda d: d.decode(c_codec, "replace"), garbage, 1)
+        bad_c = best_time(lambda d, c_codec=c_codec: d.decode(c_codec, "replace"), garbage, 1)
         mb = len(data) / 1e6
         print(f"{name:16} {c_codec:12} {mb:6.2f} {mb / exact:10.1f} {mb / c:8.1f} "
               f"{c / exact:6.2f} {bad_c / bad_exact:13.2f}")

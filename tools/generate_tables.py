@@ -16,7 +16,6 @@ https://encoding.spec.whatwg.org/#indexes). Output goes to scrapy_whatwg_encodin
                     they differ, *fixes* maps the C codec's output to the standard's when no other
                     token gives that output, and *splits* lists the tokens' bytes otherwise.
 """
-import codecs
 import importlib
 import itertools
 import json
