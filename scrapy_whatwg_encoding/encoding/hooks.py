@@ -3,15 +3,16 @@ from __future__ import annotations
 
 from .encoding import ENCODINGS, Encoding
 
-_BOMS = ((b"\xef\xbb\xbf", "UTF-8"), (b"\xfe\xff", "UTF-16BE"), (b"\xff\xfe", "UTF-16LE"))
+_BOMS = {b"\xef": (b"\xef\xbb\xbf", "UTF-8"), b"\xfe": (b"\xfe\xff", "UTF-16BE"),
+         b"\xff": (b"\xff\xfe", "UTF-16LE")}
 
 
 def bom_sniff(data: bytes) -> Encoding | None:
     """BOM sniff (https://encoding.spec.whatwg.org/#bom-sniff): the encoding whose byte order mark
     starts *data* (UTF-8 ``EF BB BF``, UTF-16BE ``FE FF``, UTF-16LE ``FF FE``), else ``None``."""
-    for bom, name in _BOMS:
-        if data.startswith(bom):
-            return ENCODINGS[name]
+    candidate = _BOMS.get(bytes(data[:1]))
+    if candidate is not None and data[:len(candidate[0])] == candidate[0]:
+        return ENCODINGS[candidate[1]]
     return None
 
 

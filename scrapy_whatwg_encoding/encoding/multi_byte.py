@@ -37,9 +37,8 @@ class FastDecoder:
         self.errors = f"whatwg-{name.lower()}-decode"
         codecs.register_error(self.errors, self._handle)
         self.fixes = fixes
+        self.splits = splits
         self.split_re = re.compile(b"|".join(map(re.escape, splits))) if splits else None
-        # What the C codec makes of those tokens: only text containing one needs the split path.
-        self.split_outputs = {str(token, c_codec) for token in splits}
 
     def _handle(self, exc: UnicodeError):
         if not isinstance(exc, UnicodeDecodeError):
@@ -69,20 +68,21 @@ class FastDecoder:
         return self._fix(str(data, self.c_codec, self.errors))
 
     def __call__(self, data) -> str:
-        text = str(data, self.c_codec, self.errors)
-        if not any(output in text for output in self.split_outputs):
-            return self._fix(text)
-        data = bytes(data)
-        parts, done = [], 0
-        for match in self.split_re.finditer(data):
-            start = match.start()
-            if start < done or not self._at_boundary(data, done, start):
-                continue
-            text, end = self.step(data, start)
-            parts += (self._c_decode(data[done:start]), text)
-            done = end
-        parts.append(self._c_decode(data[done:]))
-        return "".join(parts)
+        if not isinstance(data, bytes):
+            data = bytes(data)
+        # Decode around each ambiguous token that starts at a token boundary (most pages have none).
+        if self.split_re is not None and self.split_re.search(data):
+            done, parts = 0, []
+            for match in self.split_re.finditer(data):
+                start = match.start()
+                if start >= done and self._at_boundary(data, done, start):
+                    text, end = self.step(data, start)
+                    parts += (self._c_decode(data[done:start]), text)
+                    done = end
+            if parts:
+                parts.append(self._c_decode(data[done:]))
+                return "".join(parts)
+        return self._c_decode(data)
 
     def _at_boundary(self, data: bytes, known: int, position: int) -> bool:
         """Does a token start at *position*? Tokenize forward from the last sync byte (or *known*,

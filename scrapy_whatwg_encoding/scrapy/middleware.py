@@ -16,7 +16,6 @@ response alone).
 from __future__ import annotations
 
 import dataclasses
-import logging
 
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
@@ -38,8 +37,6 @@ try:
     from scrapy.http.response.text import _NONE as _NO_JSON  # "not decoded yet" marker of .json()
 except ImportError:  # pragma: no cover — another Scrapy version
     _IN_PLACE = False
-
-logger = logging.getLogger(__name__)
 
 #: Default order in ``DOWNLOADER_MIDDLEWARES``: below HttpCompressionMiddleware (590), so that
 #: ``process_response`` sees decompressed bodies.

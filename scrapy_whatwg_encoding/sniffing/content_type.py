@@ -89,11 +89,11 @@ def parse_mime_type(value: str | bytes) -> tuple[str, dict[str, str]] | None:
 
 def transport_charset(content_type: str | bytes | None) -> str | None:
     """The ``charset`` parameter of a Content-Type header value (the first one wins), or ``None``
-    when there is none or the header does not parse as a MIME type."""
+    when there is none, the header does not parse as a MIME type, or it is ``*/*``."""
     if content_type is None:
         return None
     parsed = parse_mime_type(content_type)
-    return None if parsed is None else parsed[1].get("charset")
+    return None if parsed is None or parsed[0] == "*/*" else parsed[1].get("charset")
 
 
 # MIME Sniffing §7.1: essences that mean the type is unknown.
@@ -134,7 +134,8 @@ def _facts(content_type: str | bytes) -> tuple[str, str, str | None]:
     parsed = parse_mime_type(content_type)
     if parsed is None:
         return "", "html", None
-    return parsed[0], _kind(parsed[0]), parsed[1].get("charset")
+    # Fetch "extract a MIME type" skips a "*/*" value altogether: its charset is no transport encoding.
+    return parsed[0], _kind(parsed[0]), None if parsed[0] == "*/*" else parsed[1].get("charset")
 
 
 _facts_cached = functools.lru_cache(maxsize=512)(_facts)

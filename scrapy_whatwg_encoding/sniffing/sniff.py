@@ -2,6 +2,7 @@
 parser step (§13.2.3.4), per kind of document: HTML, XML (XML 1.0 Appendix F), plain text, other."""
 from __future__ import annotations
 
+import functools
 import logging
 from typing import Iterator
 
@@ -32,8 +33,13 @@ def _label(value) -> tuple[Encoding, str | None] | None:
         return None
     if isinstance(value, Encoding):
         return value, None
-    encoding = get_encoding(str(value))
-    return None if encoding is None else (encoding, str(value).strip("\t\n\x0c\r "))
+    return _get_label(str(value))
+
+
+@functools.lru_cache(maxsize=512)  # the same few labels come back on every page of a crawl
+def _get_label(label: str) -> tuple[Encoding, str] | None:
+    encoding = get_encoding(label)
+    return None if encoding is None else (encoding, label.strip("\t\n\x0c\r "))
 
 
 def _log_ignored_content_type(content_type, label) -> None:
@@ -45,6 +51,8 @@ def _log_ignored_content_type(content_type, label) -> None:
         why = f"its charset {_shorten(label)!r} is not a label of the Encoding Standard"
     elif parse_mime_type(text) is None:
         why = "it does not parse as a MIME type"
+    elif parse_mime_type(text)[0] == "*/*":
+        why = "*/* is no MIME type (Fetch's extract a MIME type skips it)"
     elif "charset" in text.lower():
         why = "its charset parameter is empty or malformed"
     else:
@@ -58,6 +66,9 @@ def _shorten(text: str, keep: int = 100) -> str:
 
 class _Run:
     """One run of the algorithm over a body: each step is a method returning a Decision or None."""
+
+    __slots__ = ("body", "kind", "charset", "content_type", "url", "locale", "default_", "override_",
+                 "parent", "likely_", "detector_", "prescan_bytes")
 
     def __init__(self, body, content_type, url, locale, default, override, parent, likely,
                  detector, prescan_bytes):
@@ -122,8 +133,12 @@ class _Run:
         return Decision(locale_encoding(self.locale), "tentative", "default")
 
     def steps(self) -> Iterator[tuple[str, Decision | None]]:
-        for name in STEPS[self.kind]:
-            yield name, getattr(self, name.replace("-", "_"))()
+        for name, step in zip(STEPS[self.kind], _METHODS[self.kind]):
+            yield name, step(self)
+
+
+_METHODS = {kind: tuple(getattr(_Run, name.replace("-", "_")) for name in names)
+            for kind, names in STEPS.items()}
 
 
 def _run(body, content_type, url, locale, default, override, parent, likely, detector, prescan_bytes):
@@ -172,7 +187,8 @@ def sniff(body: bytes, *, content_type: str | bytes | None = None, url: str | No
     """
     run = _run(body, content_type, url, locale, default, override, parent, likely, detector,
                prescan_bytes)
-    for _, decision in run.steps():
+    for step in _METHODS[run.kind]:
+        decision = step(run)
         if decision is not None:
             return _parser_step(run, decision, parser_limit)[0]
     raise AssertionError("the default step always decides")  # pragma: no cover
