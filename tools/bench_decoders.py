@@ -56,12 +56,12 @@ def corpus_inputs(corpus):
         texts.append(ENCODINGS[entry["encoding"]].decode(data))
     inputs = {}
     for name, encoding in ENCODINGS.items():
-        if name in pages:
+        if name.startswith("UTF-16"):  # the corpus has two small UTF-16LE pages: use all its text
+            inputs[name] = [t.encode(name.lower()) for t in texts]
+        elif name in pages:
             inputs[name] = pages[name]
         elif name in ("replacement",):
             continue
-        elif name in ("UTF-16BE",):
-            inputs[name] = [t.encode("utf-16-be") for t in texts]
         elif name in ("gb18030",):
             inputs[name] = pages["GBK"]
         elif name == "ISO-2022-JP":  # Japanese pages, re-encoded (the encoder is exact)
