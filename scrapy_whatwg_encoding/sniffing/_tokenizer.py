@@ -157,15 +157,13 @@ META_CANDIDATE = re.compile(r"<meta[\t\n\x0c\r />]", _FLAGS)
 _CHARSET = re.compile(r"charset", _FLAGS)
 
 
-def last_meta_candidate(text: str) -> int:
-    """Offset of the last "<meta" whose tag could name an encoding (its text has "charset" or a
-    character reference), or -1. Nothing after it can matter to the parser step."""
-    last = -1
+def meta_candidates(text: str):
+    """Offsets of each "<meta" whose tag could name an encoding (its text has "charset" or a
+    character reference), in order. Nothing after the last one can matter to the parser step."""
     for match in META_CANDIDATE.finditer(text):
         tag = TAG.match(text, match.start())
         if tag is None:
             continue  # end of input inside this tag if it is one: it is never emitted
         span = tag.group(3)
         if "&" in span or _CHARSET.search(span):
-            last = match.start()
-    return last
+            yield match.start()

@@ -28,7 +28,7 @@ from ._tokenizer import (
     TAG,
     attributes,
     classify_text,
-    last_meta_candidate,
+    meta_candidates,
     raw_text_end,
     script_data_end,
     tag_name,
@@ -100,9 +100,24 @@ def scan_parser_meta(text: str, limit: int) -> tuple[Encoding, str, int, int] | 
     """Like :func:`find_parser_meta`, plus the offset just past the ``meta`` tag's ">"."""
     if limit < len(text):
         text = text[:max(limit, 0)]
-    cutoff = last_meta_candidate(text)
-    if cutoff < 0:
+    candidates = meta_candidates(text)
+    first = next(candidates, -1)
+    if first < 0:
         return None
+    # Most pages: the first candidate is the meta. Scanning only up to it reads what a scan up to
+    # the last candidate would read before it, so a meta found there is the answer.
+    found = _scan(text, first)
+    if found is not None:
+        return found
+    last = first
+    for last in candidates:
+        pass
+    return None if last == first else _scan(text, last)
+
+
+def _scan(text: str, cutoff: int) -> tuple[Encoding, str, int, int] | None:
+    """The scan itself, given that no meta start tag that could name an encoding starts after
+    *cutoff*: it returns None on reaching a "<" past it."""
     # Past the last of those start tags, once no foreign or template element is open, tokenizer
     # states alone decide: every meta start tag then reaches the "in head" rules.
     tree_until = -1
