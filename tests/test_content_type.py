@@ -69,3 +69,30 @@ def test_never_raises(value):
     assert parsed is None or "/" in parsed[0]
     transport_charset(value)
     assert document_kind(value) in ("html", "xml", "text", "other")
+
+
+def test_split_header_value_fetch():
+    """Fetch "get, decode, and split": commas inside quoted strings do not split."""
+    from scrapy_whatwg_encoding.sniffing.content_type import split_header_value
+
+    assert split_header_value("") == [""]
+    assert split_header_value("a, b ,c") == ["a", "b", "c"]
+    assert split_header_value('text/html;charset="a,b", x/y') == ['text/html;charset="a,b"', "x/y"]
+    assert split_header_value('a="\\",", b') == ['a="\\","', "b"]
+    assert split_header_value('a="unterminated, b') == ['a="unterminated, b']
+
+
+def test_extract_a_mime_type_fetch_examples():
+    """The examples of Fetch's "extract a MIME type" (combined header values)."""
+    from scrapy_whatwg_encoding.sniffing.content_type import extract_mime_type
+
+    assert extract_mime_type("text/plain;charset=gbk, text/html") == ("text/html", {})
+    assert extract_mime_type("text/html;charset=gbk;a=b, text/html;x=y") == (
+        "text/html", {"x": "y", "charset": "gbk"})
+    assert extract_mime_type("text/html;charset=gbk;a=b, x/x, text/html;x=y") == ("text/html", {"x": "y"})
+    assert extract_mime_type("text/html, */*") == ("text/html", {})
+    assert extract_mime_type("text/html, ") == ("text/html", {})
+    assert extract_mime_type("*/*") is None
+    assert extract_mime_type("") is None
+    assert transport_charset("text/html;charset=gbk, text/html") == "gbk"
+    assert document_kind("text/html;charset=gbk, application/json") == "other"

@@ -89,8 +89,9 @@ class WhatwgEncodingMiddleware:
             return response
 
     def _decide(self, request, response):
-        raw = response.headers.get(b"Content-Type")
-        content_type = raw.decode("latin-1") if raw else None
+        # Several Content-Type headers: combined as HTTP does, for Fetch's "extract a MIME type".
+        values = response.headers.getlist(b"Content-Type")
+        content_type = b", ".join(values).decode("latin-1") if values else None
         kind = document_kind(content_type, response)
         if kind is None:
             return response

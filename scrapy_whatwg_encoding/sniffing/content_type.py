@@ -1,5 +1,6 @@
-"""Content-Type handling: MIME Sniffing "parse a MIME type" (https://mimesniff.spec.whatwg.org/#parse-a-mime-type)
-and the document kind the sniffing algorithm uses."""
+"""Content-Type handling: MIME Sniffing "parse a MIME type" (https://mimesniff.spec.whatwg.org/#parse-a-mime-type),
+Fetch's "extract a MIME type" (https://fetch.spec.whatwg.org/#concept-header-extract-mime-type) over
+the combined header value, and the document kind the sniffing algorithm uses."""
 from __future__ import annotations
 
 import functools
@@ -88,12 +89,9 @@ def parse_mime_type(value: str | bytes) -> tuple[str, dict[str, str]] | None:
 
 
 def transport_charset(content_type: str | bytes | None) -> str | None:
-    """The ``charset`` parameter of a Content-Type header value (the first one wins), or ``None``
-    when there is none, the header does not parse as a MIME type, or it is ``*/*``."""
-    if content_type is None:
-        return None
-    parsed = parse_mime_type(content_type)
-    return None if parsed is None or parsed[0] == "*/*" else parsed[1].get("charset")
+    """The ``charset`` parameter of the MIME type Fetch extracts from a Content-Type value, or
+    ``None`` when there is none or no MIME type (see :func:`extract_mime_type`)."""
+    return content_type_facts(content_type)[2]
 
 
 # MIME Sniffing §7.1: essences that mean the type is unknown.
@@ -130,12 +128,51 @@ def content_type_facts(content_type: str | bytes | None) -> tuple[str, str, str 
     return _facts(content_type)
 
 
+def split_header_value(value: str) -> list[str]:
+    """Fetch "get, decode, and split" on an (isomorphic decoded) header value: the values between
+    commas outside quoted strings, without leading and trailing HTTP tab or space."""
+    values, pos, n, current = [], 0, len(value), ""
+    while True:
+        start = pos
+        while pos < n and value[pos] not in '",':
+            pos += 1
+        current += value[start:pos]
+        if pos < n and value[pos] == '"':
+            end = _collect_quoted(value, pos)[1]
+            current += value[pos:end]  # extract-value false: the quoted string as it stands
+            pos = end
+            if pos < n:
+                continue
+        values.append(current.strip("\t "))
+        current = ""
+        if pos >= n:
+            return values
+        pos += 1  # past ","
+
+
+def extract_mime_type(value: str | bytes) -> tuple[str, dict[str, str]] | None:
+    """Fetch "extract a MIME type" from a ``Content-Type`` value (several headers combined with
+    ", " as HTTP combines them): the last MIME type that parses and is not ``*/*``, keeping the
+    charset of an earlier one of the same essence. ``(essence, parameters)`` or ``None``."""
+    text = value.decode("latin-1") if isinstance(value, (bytes, bytearray)) else str(value)
+    charset = essence = mime_type = None
+    for item in split_header_value(text):
+        parsed = parse_mime_type(item)
+        if parsed is None or parsed[0] == "*/*":
+            continue
+        mime_type = parsed
+        if parsed[0] != essence:
+            charset, essence = parsed[1].get("charset"), parsed[0]
+        elif "charset" not in parsed[1] and charset is not None:
+            mime_type = (essence, {**parsed[1], "charset": charset})
+    return mime_type
+
+
 def _facts(content_type: str | bytes) -> tuple[str, str, str | None]:
-    parsed = parse_mime_type(content_type)
+    parsed = extract_mime_type(content_type)
     if parsed is None:
         return "", "html", None
-    # Fetch "extract a MIME type" skips a "*/*" value altogether: its charset is no transport encoding.
-    return parsed[0], _kind(parsed[0]), None if parsed[0] == "*/*" else parsed[1].get("charset")
+    return parsed[0], _kind(parsed[0]), parsed[1].get("charset")
 
 
 _facts_cached = functools.lru_cache(maxsize=512)(_facts)
