@@ -22,7 +22,8 @@ from __future__ import annotations
 import re
 
 from ..encoding import Encoding, get_encoding
-from ._tokenizer import (
+from ._html.elements import META, PLAINTEXT, RAWTEXT, RCDATA, SCRIPT
+from ._html.tokenizer import (
     COMMENT_END,
     SKIP_UNINTERESTING,
     TAG,
@@ -33,7 +34,7 @@ from ._tokenizer import (
     script_data_end,
     tag_name,
 )
-from ._tokenizer_tree import META, PLAINTEXT, RAWTEXT, RCDATA, SCRIPT, TreeBuilder
+from ._html.tree import TreeBuilder
 from .meta_charset import extract_meta_charset
 
 _WS = "\t\n\x0c\r "

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from ._tokenizer_charrefs import decode_attribute_value
+from .charrefs import decode_attribute_value
 
 _WS = "\t\n\x0c\r "
 _FLAGS = re.ASCII | re.IGNORECASE

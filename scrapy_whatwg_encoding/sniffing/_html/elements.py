@@ -1,0 +1,48 @@
+"""Elements on the stack of open elements and the element categories the tree builder shares
+(HTML §13.2.4.2 stack of open elements and its "special" category and scopes, §13.2.6.3 implied
+end tags), plus the action codes ``TreeBuilder.start_tag`` returns to the scanner."""
+from __future__ import annotations
+
+RCDATA, RAWTEXT, SCRIPT, PLAINTEXT, META, STOP = 1, 2, 3, 4, 5, 6
+HTML, SVG, MATHML = 0, 1, 2
+HTML_IP, MATHML_TEXT_IP = 1, 2
+
+# §13.2.4.2 "special" category, HTML namespace part.
+SPECIAL = frozenset(
+    "address applet area article aside base basefont bgsound blockquote body br button caption "
+    "center col colgroup dd details dir div dl dt embed fieldset figcaption figure footer form "
+    "frame frameset h1 h2 h3 h4 h5 h6 head header hgroup hr html iframe img input keygen li link "
+    "listing main marquee menu meta nav noembed noframes noscript object ol p param plaintext pre "
+    "script search section select source style summary table tbody td template textarea tfoot th "
+    "thead title tr track ul wbr xmp".split()
+)
+# "has an element in scope": the HTML boundary elements (foreign ones are flagged per element).
+SCOPE = frozenset("applet caption html table td th marquee object template".split())
+# Integration points (§13.2.6): SVG HTML ones, MathML text ones (annotation-xml depends on "encoding").
+SVG_IP_NAMES = frozenset(("foreignobject", "desc", "title"))
+MATHML_TEXT_IP_NAMES = frozenset(("mi", "mo", "mn", "ms", "mtext"))
+# "generate implied end tags" and "... thoroughly" (§13.2.6.3).
+IMPLIED = frozenset("dd dt li optgroup option p rb rp rt rtc".split())
+THOROUGH = IMPLIED | frozenset("caption colgroup tbody td tfoot th thead tr".split())
+# Start tags that "in body", "after head" and "in template" process using the "in head" rules.
+HEAD_RULES = frozenset("base basefont bgsound link meta noframes script style template title".split())
+TABLE_SECTIONS = frozenset(("tbody", "tfoot", "thead"))
+
+
+class El:
+    """An element on the stack of open elements (or in the list of active formatting elements)."""
+
+    __slots__ = ("name", "ns", "ip", "special", "scope", "key")
+
+    def __init__(self, name, ns=HTML, key=None, ip=0):
+        self.name = name
+        self.ns = ns
+        self.ip = ip
+        self.key = key  # attribute span, for the Noah's Ark clause and reconstruction
+        if ns == HTML:
+            self.special = name in SPECIAL
+            self.scope = name in SCOPE
+        elif ns == SVG:
+            self.special = self.scope = name in SVG_IP_NAMES
+        else:
+            self.special = self.scope = name in MATHML_TEXT_IP_NAMES or name == "annotation-xml"

@@ -1,0 +1,57 @@
+"""Rules for parsing tokens in foreign content (HTML §13.2.6.5): breaking out on HTML start tags
+and ``</br>``/``</p>``, SVG/MathML elements and their integration points (§13.2.6)."""
+from __future__ import annotations
+
+from .elements import HTML, HTML_IP, MATHML, MATHML_TEXT_IP, MATHML_TEXT_IP_NAMES, SVG, SVG_IP_NAMES, El
+from .tokenizer import attributes
+
+_BREAKOUT = frozenset(
+    "b big blockquote body br center code dd div dl dt em embed h1 h2 h3 h4 h5 h6 head hr i img "
+    "li listing menu meta nobr ol p pre ruby s small span strong strike sub sup table tt u ul "
+    "var".split()
+)
+_FONT_BREAKOUT = frozenset(("color", "face", "size"))
+
+
+def _foreign(name, ns, span):
+    if ns == SVG:
+        return El(name, SVG, ip=HTML_IP if name in SVG_IP_NAMES else 0)
+    if name in MATHML_TEXT_IP_NAMES:
+        return El(name, MATHML, ip=MATHML_TEXT_IP)
+    if name == "annotation-xml":
+        encoding = attributes(span).get("encoding", "").lower() if span else ""
+        if encoding in ("text/html", "application/xhtml+xml") and encoding.isascii():
+            return El(name, MATHML, ip=HTML_IP)
+    return El(name, MATHML)
+
+
+class ForeignContent:
+    """TreeBuilder mixin: start and end tags when the adjusted current node is foreign."""
+
+    def _foreign_start(self, name, span, self_closing):
+        stack = self.stack
+        if name in _BREAKOUT or (name == "font" and span and any(a in _FONT_BREAKOUT for a in attributes(span))):
+            while len(stack) > 1 and stack[-1].ns != HTML and not stack[-1].ip:
+                stack.pop()
+            return self._start(name, span, self_closing)
+        el = _foreign(name, stack[-1].ns, span)
+        if not self_closing:
+            stack.append(el)
+        return None
+
+    def _foreign_end(self, name):
+        stack = self.stack
+        if name in ("br", "p"):
+            while len(stack) > 1 and stack[-1].ns != HTML and not stack[-1].ip:
+                stack.pop()
+            return self._end(name)
+        k = len(stack) - 1
+        while k > 0:
+            node = stack[k]
+            if node.name == name and node.ns != HTML:
+                del stack[k:]
+                return None
+            k -= 1
+            if stack[k].ns == HTML:
+                return self._end(name)
+        return None

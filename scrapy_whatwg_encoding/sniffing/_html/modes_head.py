@@ -1,0 +1,124 @@
+"""The "initial", "before html", "before head", "in head" and "after head" insertion modes
+(HTML §13.2.6.4.1-4, 6), start and end tags. "in head noscript" (§13.2.6.4.5) is never entered:
+the scripting flag is enabled, so ``noscript`` is a RAWTEXT element."""
+from __future__ import annotations
+
+from .elements import HEAD_RULES, META, RAWTEXT, RCDATA, SCRIPT, STOP, THOROUGH
+
+_BEFORE_ENDS = frozenset(("head", "body", "html", "br"))
+
+
+class HeadModes:
+    """TreeBuilder mixin: start and end tag rules of the modes before "in body"."""
+
+    def _start_initial(self, name, span, sc):
+        self.quirks = True
+        self.mode = "before html"
+        return self._start(name, span, sc)
+
+    def _start_before_html(self, name, span, sc):
+        self._insert("html")
+        self.mode = "before head"
+        if name == "html":
+            return None
+        return self._start(name, span, sc)
+
+    def _start_before_head(self, name, span, sc):
+        if name == "html":
+            return None
+        self.head = self._insert("head")
+        self.mode = "in head"
+        if name == "head":
+            return None
+        return self._start(name, span, sc)
+
+    def _start_in_head(self, name, span, sc):
+        if name in ("base", "basefont", "bgsound", "link", "html", "head"):
+            return None
+        if name == "meta":
+            return META
+        if name == "title":
+            return RCDATA
+        if name in ("noscript", "noframes", "style"):
+            return RAWTEXT
+        if name == "script":
+            return SCRIPT
+        if name == "template":
+            self._insert("template")
+            self.afe.append(None)
+            self.frameset_ok = False
+            self.mode = "in template"
+            self.template_modes.append("in template")
+            return None
+        self.stack.pop()  # the head element
+        self.mode = "after head"
+        return self._start(name, span, sc)
+
+    def _start_after_head(self, name, span, sc):
+        if name == "html":
+            return None
+        if name == "body":
+            self._insert("body")
+            self.frameset_ok = False
+            self.mode = "in body"
+            return None
+        if name == "frameset":
+            return STOP
+        if name in HEAD_RULES:
+            self.stack.append(self.head)
+            action = self._start_in_head(name, span, sc)
+            self.stack.remove(self.head)
+            return action
+        if name == "head":
+            return None
+        self._insert("body")
+        self.mode = "in body"
+        return self._body_start(name, span, sc)
+
+    def _end_initial(self, name):
+        self.quirks = True
+        self.mode = "before html"
+        return self._end(name)
+
+    def _end_before_html(self, name):
+        if name in _BEFORE_ENDS:
+            self._insert("html")
+            self.mode = "before head"
+            return self._end(name)
+        return None
+
+    def _end_before_head(self, name):
+        if name in _BEFORE_ENDS:
+            self.head = self._insert("head")
+            self.mode = "in head"
+            return self._end(name)
+        return None
+
+    def _end_in_head(self, name):
+        if name == "template":
+            return self._end_template()
+        if name in _BEFORE_ENDS:
+            self.stack.pop()
+            self.mode = "after head"
+            if name != "head":
+                return self._end(name)
+        return None
+
+    def _end_template(self):
+        if not self.template_modes:
+            return None
+        self._implied(names=THOROUGH)
+        self._pop_until(("template",))
+        self._clear_afe_to_marker()
+        self.template_modes.pop()
+        self._reset_mode()
+        return None
+
+    def _end_after_head(self, name):
+        if name == "template":
+            return self._end_template()
+        if name in ("body", "html", "br"):
+            self._insert("body")
+            self.mode = "in body"
+            return self._body_end(name)
+        return None
