@@ -2,9 +2,10 @@
 through chardetng-py. No statistics of our own: chardetng decides.
 
 Modes:
-- ``"browser"``: what Firefox does for http(s) pages: chardetng over the first *start* bytes
-  (the bytes the prescan saw) — over the body up to :data:`DETECT_LIMIT` bytes when those are
-  all ASCII — with the URL's TLD as a hint, and never a UTF-8 guess.
+- ``"browser"``: what Firefox does for http(s) pages: chardetng with the URL's TLD as a hint and
+  never a UTF-8 guess, over the whole body (up to :data:`DETECT_LIMIT` bytes). Firefox guesses
+  from the start of the body, guesses again over the whole body at its end and reloads the page
+  if the guess changed, so the whole-body guess is what it shows (tools/browser_check measured it).
 - ``"full"``: for crawlers, which have the whole body: up to :data:`DETECT_LIMIT` bytes are
   examined; valid UTF-8 with non-ASCII bytes gives UTF-8, otherwise chardetng with the TLD hint
   over :data:`CHARDETNG_LIMIT` bytes from just before the first non-ASCII byte (the whole body
@@ -83,9 +84,9 @@ def _is_utf_8(data: bytes, cut: bool) -> bool:
     return len(data) - consumed < 4
 
 
-def detect(body: bytes, mode: str = "full", url: str | None = None, start: int = 1024) -> Encoding | None:
+def detect(body: bytes, mode: str = "full", url: str | None = None) -> Encoding | None:
     """Autodetect *body*'s encoding (bytes) in *mode* (see the module docstring), *url* giving
-    the TLD hint, *start* the bytes the "browser" mode looks at first. Returns an encoding or
+    the TLD hint. Returns an encoding or
     ``None`` (nothing detected: mode ``"off"`` or ASCII-only input). Work is bounded by
     :data:`DETECT_LIMIT` bytes. Raises ``ValueError`` for an unknown mode."""
     if mode == "off":
@@ -94,10 +95,7 @@ def detect(body: bytes, mode: str = "full", url: str | None = None, start: int =
         raise ValueError(f"detector must be one of {MODES}, not {mode!r}")
     tld = tld_of(url)
     if mode == "browser":
-        head = body[: max(start, 0)]
-        if _NON_ASCII.search(head) is None:
-            head = body[:DETECT_LIMIT]
-        return _chardetng(head, tld)
+        return _chardetng(body[:DETECT_LIMIT], tld)
     data = body[:DETECT_LIMIT]
     first = _NON_ASCII.search(data)
     if first is None:

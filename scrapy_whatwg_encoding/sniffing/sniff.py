@@ -121,7 +121,7 @@ class _Run:
         return None if found is None else Decision(found[0], "tentative", "likely", found[1])
 
     def detector(self):  # step 8 → tentative
-        encoding = detect(self.body, self.detector_, self.url, self.prescan_bytes)
+        encoding = detect(self.body, self.detector_, self.url)
         return None if encoding is None else Decision(encoding, "tentative", "detector")
 
     def default(self):  # step 9 → tentative (XML and other kinds: UTF-8)
