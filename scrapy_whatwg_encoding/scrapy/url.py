@@ -25,13 +25,18 @@ def _encode_run(run: str, encoding: Encoding) -> str:
     data = encoding.encode(run)
     if b"&#" not in data:  # no character of the run was unrepresentable
         return _percent_encode(data)
-    parts = []
-    for char in run:  # find which characters hit the encoder's "html" error mode
-        data = encoding.encode(char)
-        if data == b"&#%d;" % ord(char):
+    # Find the characters that hit the encoder's "html" error mode and encode each stretch between
+    # them at once (ISO-2022-JP's escapes depend on the characters around).
+    parts, stretch = [], []
+    for char in run + "\0":  # "\0" ends the last stretch
+        if char != "\0" and encoding.encode(char) != b"&#%d;" % ord(char):
+            stretch.append(char)
+            continue
+        if stretch:
+            parts.append(_percent_encode(encoding.encode("".join(stretch))))
+            stretch = []
+        if char != "\0":
             parts.append(f"%26%23{ord(char)}%3B")
-        else:
-            parts.append(_percent_encode(data))
     return "".join(parts)
 
 

@@ -63,3 +63,16 @@ def test_queries_and_forms_use_the_output_encoding(demo_server):
     assert received[("follow", cp1252)][0] == "/echo?q=%26%2326481%3B%26%2320140%3B&snow=" + SNOWMAN_REF
     assert received[("formdata", cp1252)][0] == "/echo?q=%26%2326481%3B%26%2320140%3B+" + SNOWMAN_REF
     assert {r.meta["whatwg_encoding"]["encoding"] for r in responses} == {"Shift_JIS", "UTF-16LE", "windows-1252"}
+
+
+def test_query_stretches_are_encoded_whole():
+    """The URL parser runs the encoder over the whole query: in ISO-2022-JP, characters between two
+    unrepresentable ones share one escape sequence (ESC $ B ... ESC ( B), and the error itself is
+    "&#N;" percent-encoded as %26%23N%3B."""
+    from scrapy_whatwg_encoding import get_encoding
+    from scrapy_whatwg_encoding.scrapy.url import encode_query
+
+    url = encode_query("http://x/?q=日本€a#f", get_encoding("iso-2022-jp"))
+    assert url == "http://x/?q=%1B$BF|K\\%1B(B%26%238364%3Ba#f"
+    assert encode_query("http://x/?q=é€", get_encoding("iso-8859-1")) == "http://x/?q=%E9%80"
+    assert encode_query("http://x/?q=€", get_encoding("utf-16le")) == "http://x/?q=%E2%82%AC"
