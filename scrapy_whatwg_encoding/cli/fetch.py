@@ -84,8 +84,8 @@ def fetch(url: str, process, spider_name: str | None = None) -> Fetched:
         response = found["response"]
         if response.status >= 400:
             raise CliError(f"cannot fetch {url}: HTTP status {response.status}")
-        raw = response.headers.get(b"Content-Type")
-        content_type = raw.decode("latin-1") if raw is not None else None
+        values = response.headers.getlist(b"Content-Type")  # combined, as the middleware reads them
+        content_type = b", ".join(values).decode("latin-1") if values else None
         return Fetched(response.url, response.status, content_type, response.body, found["config"],
                        base.name, document_kind(content_type, response))
     if "failure" in found:
