@@ -8,8 +8,8 @@ with the special-query percent-encode set. Exit status 1 if any mismatch.
 import json
 import pathlib
 import re
-import sys
 
+from common import finish, run, tally
 from scrapy_whatwg_encoding import get_encoding
 
 ERROR = re.compile(rb"&#([0-9]+);")
@@ -44,7 +44,6 @@ def serialize(data, stateful):
 
 
 def main(case_dir, ff_dir, report=None):
-    total = bad = 0
     summary = {}
     for case_file in sorted(pathlib.Path(case_dir).glob("*.json")):
         doc = json.loads(case_file.read_text())
@@ -58,32 +57,12 @@ def main(case_dir, ff_dir, report=None):
             print(f"{doc['encoding']}: document.characterSet is {ff['document_charset']}, skipped")
             summary[doc["encoding"]] = {"compared": 0, "skipped": ff["document_charset"]}
             continue
-        mismatches = []
-        for s, theirs in zip(doc["strings"], ff["results"]):
-            try:
-                ours = serialize(enc.encode(s), enc.name == "ISO-2022-JP")
-            except Exception as e:
-                ours = f"EXCEPTION {type(e).__name__}: {e}"
-            if ours != theirs:
-                mismatches.append({"input": " ".join("U+%04X" % ord(c) for c in s), "firefox": theirs, "ours": ours})
-        n = min(len(doc["strings"]), len(ff["results"]))
-        total += n
-        bad += len(mismatches)
-        summary[doc["encoding"]] = {"compared": n, "mismatches": len(mismatches), "examples": mismatches[:10]}
-        print(f"{doc['encoding']:15} compared {n:7d}  mismatches {len(mismatches)}")
-        for m in mismatches[:5]:
-            print(f"    input {m['input']}  firefox {m['firefox']}  ours {m['ours']}")
-    print(f"TOTAL compared {total}, mismatches {bad}")
-    if report:
-        pathlib.Path(report).write_text(json.dumps(summary, indent=1))
-    return 1 if bad else 0
+        summary[doc["encoding"]] = tally(
+            doc["encoding"], zip(doc["strings"], ff["results"]),
+            lambda text: serialize(enc.encode(text), enc.name == "ISO-2022-JP"),
+            lambda text: " ".join("U+%04X" % ord(c) for c in text))
+    return finish(summary, report)
 
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    report = None
-    if "--json" in args:
-        i = args.index("--json")
-        report = args[i + 1]
-        del args[i:i + 2]
-    sys.exit(main(*(args or ["out/enc_cases", "out/firefox_enc"]), report=report))
+    run(main, ["out/enc_cases", "out/firefox_enc"])

@@ -14,10 +14,10 @@ import base64
 import collections
 import json
 import pathlib
-import sys
 
 import chardetng_py
 
+from common import run
 from scrapy_whatwg_encoding import get_encoding, sniff
 
 EXPECTED_DIFF = {"default", "detector"}
@@ -101,10 +101,4 @@ def main(cases_file, ff_file, report=None):
 
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    report = None
-    if "--json" in args:
-        i = args.index("--json")
-        report = args[i + 1]
-        del args[i:i + 2]
-    main(*(args or ["out/sniff_cases.json", "out/sniff_firefox.json"]), report=report)
+    run(main, ["out/sniff_cases.json", "out/sniff_firefox.json"])
