@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 
-from ..encoding import ENCODINGS, Encoding
+from ..encoding import Encoding
 from .decision import Decision
+from .meta_charset import meta_encoding
 
 #: Default bound of the parser step, in characters of decoded text: a ``<meta>`` whose ``<``
 #: lies beyond it is not looked for (html5lib-tests put metas after up to 8 KiB of comments).
@@ -130,10 +131,7 @@ def change_the_encoding(current: Decision, new: Encoding, label: str | None, off
     *current* decision and the *new* encoding a ``<meta>`` at byte *offset* asked for."""
     if current.encoding.name in _UTF_16:  # step 1
         return _certain(current)
-    if new.name in _UTF_16:  # step 2
-        new = ENCODINGS["UTF-8"]
-    elif new.name == "x-user-defined":  # step 3
-        new = ENCODINGS["windows-1252"]
+    new = meta_encoding(new)  # steps 2-3
     if new is current.encoding:  # step 4
         return _certain(current)
     # Steps 5-6: navigate/reparse with the new encoding, which is then certain.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..encoding import Encoding, get_encoding
+from ..encoding import ENCODINGS, Encoding, get_encoding
 
 _CHARSET = re.compile(r"charset", re.IGNORECASE | re.ASCII)
 _ASCII_WS = "\t\n\x0c\r "
@@ -43,3 +43,13 @@ def extract_meta_charset(s: str) -> tuple[Encoding, str] | None:
             label = s[position:end.start() if end else n]
         encoding = get_encoding(label)
         return None if encoding is None else (encoding, label.strip(_ASCII_WS))
+
+
+def meta_encoding(encoding: Encoding) -> Encoding:
+    """The encoding a ``<meta>`` really gets: UTF-16BE/LE become UTF-8 and x-user-defined becomes
+    windows-1252 (prescan, the ``<meta>`` case; "change the encoding", steps 2–3)."""
+    if encoding.name in ("UTF-16BE", "UTF-16LE"):
+        return ENCODINGS["UTF-8"]
+    if encoding.name == "x-user-defined":
+        return ENCODINGS["windows-1252"]
+    return encoding

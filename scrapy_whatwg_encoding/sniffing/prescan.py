@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from ..encoding import ENCODINGS, Encoding, get_encoding
-from .meta_charset import extract_meta_charset
+from .meta_charset import extract_meta_charset, meta_encoding
 from .xml_encoding import get_xml_encoding
 
 # The loop's cases (step "Loop"), in the spec's order: comment, "<meta" + space or slash,
@@ -36,8 +36,6 @@ _SKIP_TAG = re.compile(rb"[^\t\n\x0c\r >]*(?:" + _ATTRIBUTE_NOCAPTURE + rb")*?[\
 
 # Only the "<meta" case can return an encoding: without one the loop ends with nothing.
 _ANY_META = re.compile(rb"<[Mm][Ee][Tt][Aa][\t\n\x0c\r /]")
-_UTF_8 = ENCODINGS["UTF-8"]
-_WINDOWS_1252 = ENCODINGS["windows-1252"]
 
 
 def prescan_result(data: bytes, end: int = 1024) -> tuple[Encoding, str | None, int, str] | None:
@@ -141,11 +139,7 @@ def _meta(data: bytes, start: int):
     if need_pragma is None or (need_pragma and not got_pragma) or charset == "failure":
         return None, position + 1  # next byte after the ">"
     encoding, label = charset
-    if encoding.name in ("UTF-16BE", "UTF-16LE"):
-        encoding = _UTF_8
-    elif encoding.name == "x-user-defined":
-        encoding = _WINDOWS_1252
-    return (encoding, label, start, "prescan"), -1
+    return (meta_encoding(encoding), label, start, "prescan"), -1
 
 
 def _value(attribute) -> bytes:

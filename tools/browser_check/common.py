@@ -16,6 +16,19 @@ def run(main, defaults):
     sys.exit(main(*(args or defaults), report=report))
 
 
+def case_files(case_dir, ff_dir, summary):
+    """``(case document, Firefox's result document)`` for each case file that has Firefox results;
+    a missing result file is noted in *summary* and printed."""
+    for case_file in sorted(pathlib.Path(case_dir).glob("*.json")):
+        doc = json.loads(case_file.read_text())
+        ff_file = pathlib.Path(ff_dir) / case_file.name
+        if not ff_file.exists():
+            print(f"{doc['encoding']}: NO FIREFOX RESULTS")
+            summary[doc["encoding"]] = {"compared": 0, "error": "no firefox results"}
+            continue
+        yield doc, json.loads(ff_file.read_text())
+
+
 def tally(name, pairs, ours_of, shown=str):
     """Compare each ``(input, firefox's result)`` of *pairs* with ``ours_of(input)`` (an exception
     counts as a mismatch); print the count and the first mismatches. Returns the summary entry."""

@@ -1,15 +1,13 @@
 """Compare Firefox's URL-query encoding (encode.mjs) with scrapy_whatwg_encoding's Encoding.encode.
 
-Usage: /work/venv/bin/python compare_encoders.py CASEDIR FIREFOXDIR [--json REPORT]
+Usage: python compare_encoders.py CASEDIR FIREFOXDIR [--json REPORT]
 Our bytes are turned into the URL Standard's query serialization: an html-mode error "&#NNNN;"
 becomes "%26%23NNNN%3B" ("percent-encode after encoding"), every other byte is percent-encoded
 with the special-query percent-encode set. Exit status 1 if any mismatch.
 """
-import json
-import pathlib
 import re
 
-from common import finish, run, tally
+from common import case_files, finish, run, tally
 from scrapy_whatwg_encoding import get_encoding
 
 ERROR = re.compile(rb"&#([0-9]+);")
@@ -45,13 +43,7 @@ def serialize(data, stateful):
 
 def main(case_dir, ff_dir, report=None):
     summary = {}
-    for case_file in sorted(pathlib.Path(case_dir).glob("*.json")):
-        doc = json.loads(case_file.read_text())
-        ff_file = pathlib.Path(ff_dir) / case_file.name
-        if not ff_file.exists():
-            print(f"{doc['encoding']}: NO FIREFOX RESULTS")
-            continue
-        ff = json.loads(ff_file.read_text())
+    for doc, ff in case_files(case_dir, ff_dir, summary):
         enc = get_encoding(doc["encoding"])
         if ff["document_charset"].lower() != enc.name.lower():
             print(f"{doc['encoding']}: document.characterSet is {ff['document_charset']}, skipped")

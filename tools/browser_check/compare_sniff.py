@@ -1,6 +1,6 @@
 """Compare Firefox's document.characterSet (sniff.mjs) with scrapy_whatwg_encoding.sniff.
 
-Usage: /work/venv/bin/python compare_sniff.py CASES.json FIREFOX.json[,MORE.json] [--json REPORT]
+Usage: python compare_sniff.py CASES.json FIREFOX.json[,MORE.json] [--json REPORT]
 html5lib cases: sniff(body, content_type="text/html", detector="off"); mismatches where our decision
 source is "default" or "detector" are expected (Firefox runs its own detector) and listed apart.
 Corpus: sniff(body, content_type="text/html", detector="browser", url=<the 127.0.0.1 URL served>);
