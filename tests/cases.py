@@ -5,7 +5,7 @@ of test byte strings: every single byte (alone, followed by ``b"A"`` and by a le
 two-byte sequence (lead 0x80-0xFF x every trail, alone and followed by an ASCII byte), truncated
 multi-byte tails, and the encoding's own edge cases (UTF-8 three- and four-byte forms, gb18030
 four-byte sequences, EUC-JP ``8F xx yy``, ISO-2022-JP escapes and states, UTF-16 surrogates).
-:func:`corpus_cases` gives the real pages of ``../shared/corpus`` with their true encoding.
+:func:`corpus_cases` gives the real pages of ``tests/data/corpus`` with their true encoding.
 """
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ import pathlib
 from reference import (GB18030_ENCODER_TABLE, NO_ENCODER, encoding_names, index_code_points,
                        read_index, ref_encode)
 
-SHARED = pathlib.Path(__file__).resolve().parents[1].parent / "shared"
-CORPUS = SHARED / "corpus"
+DATA = pathlib.Path(__file__).resolve().parent / "data"
+CORPUS = DATA / "corpus"
 
 ALL_BYTES = range(0x100)
 HIGH_BYTES = range(0x80, 0x100)

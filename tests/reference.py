@@ -1,7 +1,7 @@
 """A spec-literal REFERENCE implementation of the WHATWG Encoding Standard, for tests only.
 
-Written straight from the steps of ``../shared/spec/encoding.bs``: slow and obviously correct.
-It shares no code with the package; it reads ``../shared/whatwg-encoding/index-*.txt`` itself,
+Written straight from the steps of the Encoding Standard (https://encoding.spec.whatwg.org/): slow and obviously correct.
+It shares no code with the package; it reads ``tests/data/whatwg-encoding/index-*.txt`` itself,
 parsed as the "Indexes" section says. Step numbers in comments refer to the standard's steps.
 
 - :func:`ref_decode` ``(name, data: bytes) -> str``: "process a queue" with the encoding's decoder,
@@ -19,8 +19,7 @@ import functools
 import json
 import pathlib
 
-SHARED = pathlib.Path(__file__).resolve().parents[1].parent / "shared"
-DATA = SHARED / "whatwg-encoding"
+DATA = pathlib.Path(__file__).resolve().parent / "data" / "whatwg-encoding"
 
 
 # --- Terminology: I/O queues --------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """``python -m scrapy_whatwg_encoding audit DIR`` through the real entry point, over the public
-corpus (``../shared/corpus``) with its manifest: every record is checked against ``sniff``, Scrapy
+corpus (``tests/data/corpus``) with its manifest: every record is checked against ``sniff``, Scrapy
 and the true encodings, and the summary against the records."""
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import pytest
 
 from scrapy_whatwg_encoding import ENCODINGS, decode, sniff
 
-CORPUS = pathlib.Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+CORPUS = pathlib.Path(__file__).resolve().parent / "data" / "corpus"
 
 
 def run(*args) -> subprocess.CompletedProcess:

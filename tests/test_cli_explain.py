@@ -13,7 +13,7 @@ from scrapy.http import HtmlResponse, XmlResponse
 
 from scrapy_whatwg_encoding import ENCODINGS, decode, sniff
 
-SHARED = pathlib.Path(__file__).resolve().parents[1].parent / "shared"
+DATA = pathlib.Path(__file__).resolve().parent / "data"
 ORDER = ["bom", "override", "transport", "prescan", "xml-declaration", "parser", "container",
          "likely", "detector", "default"]
 
@@ -158,7 +158,7 @@ def test_locale_default_and_detector(tmp_path):
 
 def test_real_corpus_page_with_a_foreign_label():
     # The feed declares encoding="MacCyrillic", which is no label of the Encoding Standard.
-    path = SHARED / "corpus" / "files" / "MacCyrillic" / "kapranoff.ru.xml"
+    path = DATA / "corpus" / "files" / "MacCyrillic" / "kapranoff.ru.xml"
     body = path.read_bytes()
     report = explain_json(path)
     found = rows(report)

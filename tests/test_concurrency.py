@@ -1,5 +1,5 @@
 """The middleware under concurrency (issue 6, item 3): a crawl with ``CONCURRENT_REQUESTS=64`` over a
-local HTTP server on 127.0.0.1 serving every page of ``../shared/corpus`` (without a charset, with the
+local HTTP server on 127.0.0.1 serving every page of ``tests/data/corpus`` (without a charset, with the
 manifest's charset, gzip-compressed) plus broken pages (malformed ``Content-Type`` headers, binary,
 NUL-heavy and truncated bodies, labels mapping to ``replacement``, an image).
 
@@ -27,8 +27,8 @@ from twisted.web import resource, server
 from scrapy_whatwg_encoding import decode, get_encoding, sniff
 from scrapy_whatwg_encoding.scrapy.responses import WhatwgResponseMixin
 
-SHARED = pathlib.Path(__file__).resolve().parents[1].parent / "shared"
-CORPUS = SHARED / "corpus"
+DATA = pathlib.Path(__file__).resolve().parent / "data"
+CORPUS = DATA / "corpus"
 
 PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
                     "1f15c4890000000d49444154789c6360000002000185d6f6a40000000049454e44ae426082")

@@ -1,7 +1,7 @@
 """Fuzzing the encoding layer, ``prescan``, ``sniff`` and the middleware (issue 6, item 1), bounded
 for CI (the long run is ``tools/fuzz.py``).
 
-Inputs: random bytes; windows of real pages (``../shared/corpus``) and of the html5lib-tests
+Inputs: random bytes; windows of real pages (``tests/data/corpus``) and of the html5lib-tests
 encoding cases, mutated (bytes flipped, NULs and high bytes inserted, truncated inside multi-byte
 sequences); random text with lone surrogates for the encoders; random header bytes.
 
@@ -31,8 +31,8 @@ from scrapy.http import HtmlResponse, Request, Response, TextResponse
 from scrapy_whatwg_encoding import (ENCODINGS, Decision, Encoding, WhatwgEncodingMiddleware, decode,
                                     get_encoding, prescan, sniff)
 
-SHARED = pathlib.Path(__file__).resolve().parents[1].parent / "shared"
-HTML5LIB = SHARED / "testdata" / "html5lib-tests" / "encoding"
+DATA = pathlib.Path(__file__).resolve().parent / "data"
+HTML5LIB = DATA / "html5lib-tests" / "encoding"
 
 LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 HIGH_BYTES = bytes(range(0x80, 0x100))
@@ -46,8 +46,8 @@ FUZZ = settings(max_examples=150, deadline=None, derandomize=True, database=None
 
 
 def _seeds() -> list[bytes]:
-    seeds = [(SHARED / "corpus" / e["path"]).read_bytes()
-             for e in json.loads((SHARED / "corpus" / "manifest.json").read_text("utf-8"))]
+    seeds = [(DATA / "corpus" / e["path"]).read_bytes()
+             for e in json.loads((DATA / "corpus" / "manifest.json").read_text("utf-8"))]
     for path in sorted(HTML5LIB.rglob("*.dat")):
         for case in path.read_bytes().split(b"#data\n")[1:]:
             seeds.append(case.split(b"\n#encoding", 1)[0])

@@ -1,4 +1,4 @@
-"""The html5lib-tests encoding suite (../shared/testdata/html5lib-tests/encoding) through
+"""The html5lib-tests encoding suite (tests/data/html5lib-tests/encoding) through
 ``sniff(body, content_type="text/html", detector="off")``.
 
 The expectations are a browser's final two-pass result: several ``<meta>`` elements sit after
@@ -12,7 +12,7 @@ import pytest
 
 from scrapy_whatwg_encoding import get_encoding, sniff
 
-SUITE = pathlib.Path(__file__).resolve().parents[1].parent / "shared" / "testdata" / "html5lib-tests" / "encoding"
+SUITE = pathlib.Path(__file__).resolve().parent / "data" / "testdata" / "html5lib-tests" / "encoding"
 
 
 def read_dat(path: pathlib.Path) -> list[tuple[bytes, str]]:

@@ -8,8 +8,8 @@ import pytest
 
 from scrapy_whatwg_encoding import ENCODINGS, Encoding, get_encoding
 
-SHARED = pathlib.Path(__file__).resolve().parents[1].parent / "shared"
-GROUPS = json.loads((SHARED / "whatwg-encoding" / "encodings.json").read_text(encoding="utf-8"))
+DATA = pathlib.Path(__file__).resolve().parent / "data"
+GROUPS = json.loads((DATA / "whatwg-encoding" / "encodings.json").read_text(encoding="utf-8"))
 PAIRS = [(label, e["name"])
          for group in GROUPS for e in group["encodings"] for label in e["labels"]]
 LABELS = {label for label, _ in PAIRS}

@@ -15,7 +15,7 @@ from scrapy_whatwg_encoding.sniffing.parser import find_parser_meta, scan_parser
 
 from _html5lib_oracle import oracle_parser_meta
 
-SHARED = pathlib.Path(__file__).resolve().parents[1].parent / "shared"
+DATA = pathlib.Path(__file__).resolve().parent / "data"
 BIG = 1 << 30
 
 
@@ -358,10 +358,10 @@ def test_random_markup_agrees_with_html5lib(html):
 
 
 def test_corpus_pages_agree_with_html5lib():
-    manifest = json.loads((SHARED / "corpus" / "manifest.json").read_text())
+    manifest = json.loads((DATA / "corpus" / "manifest.json").read_text())
     checked = 0
     for entry in manifest:
-        path = SHARED / "corpus" / entry["path"]
+        path = DATA / "corpus" / entry["path"]
         text = path.read_bytes()[:30000].decode("latin-1")
         assert _mine(text) == oracle_parser_meta(text), path.name
         # Unlabeled, with a meta at the very end: the whole text is tokenized and tree-built.

@@ -2,7 +2,7 @@
 
 Usage: python tools/bench_crawl.py [--pages 2400] [--rounds 2] [--repeat 5] [--concurrency 32]
 
-Pages: the public corpus (../shared/corpus) and the bundled demo site, each served twice: once
+Pages: the public corpus (tests/data/corpus) and the bundled demo site, each served twice: once
 with the charset in ``Content-Type`` (labeled; the manifest's encoding, or the demo page's header)
 and once as plain ``text/html`` (labels only in the document, or none at all).
 
@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-CORPUS = REPO.parent / "shared" / "corpus"
+CORPUS = REPO / "tests" / "data" / "corpus"
 DEMO = REPO / "example_project" / "demo" / "site"
 
 

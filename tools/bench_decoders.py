@@ -2,7 +2,7 @@
 
 Usage: python tools/bench_decoders.py [CORPUS_DIR] [--repeat N]
 
-For each encoding, decodes the pages of ../shared/corpus whose true encoding it is (manifest.json);
+For each encoding, decodes the pages of tests/data/corpus whose true encoding it is (manifest.json);
 encodings without pages of their own get the corpus text re-encoded into them (valid input), and
 single-byte encodings use every page's bytes (every byte is valid there). Prints throughput of
 ``Encoding.decode`` and of ``bytes.decode(C_CODEC, "replace")`` and their ratio (exact / C);
@@ -73,8 +73,8 @@ def corpus_inputs(corpus):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("corpus", nargs="?", default=str(pathlib.Path(__file__).resolve().parents[2]
-                                                          / "shared" / "corpus"))
+    parser.add_argument("corpus", nargs="?", default=str(pathlib.Path(__file__).resolve().parents[1]
+                                                          / "tests" / "data" / "corpus"))
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     inputs = corpus_inputs(pathlib.Path(args.corpus))

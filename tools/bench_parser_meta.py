@@ -25,12 +25,12 @@ import time
 
 from scrapy_whatwg_encoding.sniffing.parser import find_parser_meta
 
-SHARED = pathlib.Path(__file__).resolve().parents[1].parent / "shared"
+DATA = pathlib.Path(__file__).resolve().parents[1] / "tests" / "data"
 
 
 def load(limit: int) -> list[str]:
-    manifest = json.loads((SHARED / "corpus" / "manifest.json").read_text())
-    return [(SHARED / "corpus" / e["path"]).read_bytes()[:limit].decode("latin-1") for e in manifest]
+    manifest = json.loads((DATA / "corpus" / "manifest.json").read_text())
+    return [(DATA / "corpus" / e["path"]).read_bytes()[:limit].decode("latin-1") for e in manifest]
 
 
 def best(fn, texts, repeat):

@@ -2,7 +2,7 @@
 
 Usage: python tools/bench_sniff.py [CORPUS_DIR] [--repeat N] [--detector full|browser|off]
 
-Pages: ../shared/corpus (manifest.json), in two sets —
+Pages: tests/data/corpus (manifest.json), in two sets —
 - "as served": the files as they are (their ``<meta>`` / XML declarations intact), no header;
 - "unlabeled": the same files with the declarations stripped (as in tools/sniff_accuracy.py);
 - "html meta": each stripped file as the body of an HTML page whose head has a few tags and a

@@ -4,7 +4,7 @@ Usage: python tools/exactness_report.py [NAME ...] [--python-codecs] [--show N]
 
 Runs the byte strings of ``tests/cases.py`` (every single byte, every two-byte sequence, gb18030
 four-byte sequences, EUC-JP ``8F xx yy``, ISO-2022-JP escapes, UTF-16 surrogates, truncated
-tails) and the pages of ``../shared/corpus`` through ``Encoding.decode`` and through
+tails) and the pages of ``tests/data/corpus`` through ``Encoding.decode`` and through
 ``tests/reference.py``, and prints a table: per encoding, the number of byte strings compared and
 how many give different text (must be 0). ``--python-codecs`` adds a column with the mismatch
 count of CPython's nearest codec (``bytes.decode(codec, "replace")``) on the same strings, which

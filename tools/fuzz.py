@@ -3,7 +3,7 @@
 
     python tools/fuzz.py [--inputs 100000] [--seed 6] [--out /tmp/fuzz-findings]
 
-Inputs (a fixed mix, reproducible from ``--seed``): windows of ``../shared/corpus`` pages and of the
+Inputs (a fixed mix, reproducible from ``--seed``): windows of ``tests/data/corpus`` pages and of the
 html5lib-tests encoding cases, mutated (bytes flipped, NUL runs, high bytes, escape sequences, BOMs,
 markup inserted, cut inside multi-byte sequences); pure random and NUL-heavy binary bodies; random
 text with lone surrogates for the encoders; random labels; random ``Content-Type`` header bytes.
@@ -32,7 +32,7 @@ import time
 import traceback
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
+DATA = REPO / "tests" / "data"
 sys.path.insert(0, str(REPO))
 
 from scrapy.http import HtmlResponse, Request, Response, TextResponse  # noqa: E402
@@ -56,9 +56,9 @@ HEADER_PARTS = [b"text/html", b"text/plain", b"application/xml", b"image/svg+xml
 
 
 def load_seeds() -> list[bytes]:
-    manifest = json.loads((SHARED / "corpus" / "manifest.json").read_text("utf-8"))
-    seeds = [(SHARED / "corpus" / e["path"]).read_bytes() for e in manifest]
-    for path in sorted((SHARED / "testdata" / "html5lib-tests" / "encoding").rglob("*.dat")):
+    manifest = json.loads((DATA / "corpus" / "manifest.json").read_text("utf-8"))
+    seeds = [(DATA / "corpus" / e["path"]).read_bytes() for e in manifest]
+    for path in sorted((DATA / "html5lib-tests" / "encoding").rglob("*.dat")):
         for case in path.read_bytes().split(b"#data\n")[1:]:
             seeds.append(case.split(b"\n#encoding", 1)[0])
     return seeds

@@ -2,7 +2,7 @@
 
 Usage: python tools/generate_tables.py [WHATWG_ENCODING_DIR]
 
-WHATWG_ENCODING_DIR defaults to ../shared/whatwg-encoding (encodings.json and index-*.txt,
+WHATWG_ENCODING_DIR defaults to tests/data/whatwg-encoding (encodings.json and index-*.txt,
 https://encoding.spec.whatwg.org/#indexes). Output goes to scrapy_whatwg_encoding/encoding/tables/:
 
 - labels.py         LABELS: label -> encoding name (all labels of encodings.json), NAMES in order
@@ -159,4 +159,4 @@ def compare(tokens, spec_decode):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else ROOT.parent / "shared" / "whatwg-encoding")
+    main(sys.argv[1] if len(sys.argv) > 1 else ROOT / "tests" / "data" / "whatwg-encoding")

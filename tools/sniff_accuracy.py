@@ -1,4 +1,4 @@
-"""Accuracy of the encoding decision on ../shared/corpus with the declarations stripped.
+"""Accuracy of the encoding decision on tests/data/corpus with the declarations stripped.
 
 Usage: python tools/sniff_accuracy.py [CORPUS_DIR] [--verbose]
 
@@ -32,7 +32,7 @@ from scrapy.http import HtmlResponse
 from scrapy_whatwg_encoding import ENCODINGS, decode, get_encoding, sniff
 from scrapy_whatwg_encoding.sniffing.detect import from_chardetng
 
-CORPUS = pathlib.Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+CORPUS = pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "corpus"
 
 _XML_ENCODING = re.compile(rb"""(<\?xml[^>]*?)\s+encoding\s*=\s*(?:"[^"]*"|'[^']*')""", re.I)
 _META = re.compile(rb"<meta\b[^>]*charset[^>]*>", re.I)

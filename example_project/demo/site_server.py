@@ -4,7 +4,7 @@
 with a ``Content-Type`` chosen by the directory's description:
 
 - ``pages.json`` (the bundled demo site): ``{"<path>": {"content_type": ..., "expect": ...}}``;
-- ``manifest.json`` (``../shared/corpus``): a list of ``{"path", "encoding"}``; every file is served
+- ``manifest.json`` (``tests/data/corpus``): a list of ``{"path", "encoding"}``; every file is served
   as ``text/html``, with ``; charset=<encoding>`` when *charset* is ``"manifest"``;
 - anything else: the type guessed from the file name, without a charset.
 

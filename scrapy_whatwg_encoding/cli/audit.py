@@ -1,6 +1,6 @@
 """``audit``: run the algorithm over a directory of pages, count decisions per source and
 encoding, find the pages Scrapy alone decodes to another text, and, with a manifest of true
-encodings (``[{"path", "encoding", "source_label"}, ...]`` as in ``../shared/corpus``), measure
+encodings (``[{"path", "encoding", "source_label"}, ...]`` as in ``tests/data/corpus``), measure
 accuracy. A page is *correct* when its text equals the text of the true encoding (through the
 Encoding Standard's "decode": a BOM wins); ``encoding: null`` entries (no Web encoding) are
 counted apart."""

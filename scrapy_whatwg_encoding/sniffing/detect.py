@@ -26,7 +26,7 @@ from ..encoding import ENCODINGS, Encoding, get_encoding
 DETECT_LIMIT = 1 << 20
 #: Bytes chardetng reads at most in "full" mode, from just before the first non-ASCII byte
 #: (chardetng reads about 5 MB/s of non-ASCII text. 10 KiB is the smallest window keeping the
-#: score of tools/sniff_accuracy.py on ../shared/corpus — 8 KiB loses one page — so it is tuned
+#: score of tools/sniff_accuracy.py on tests/data/corpus — 8 KiB loses one page — so it is tuned
 #: on that corpus; raise it for accuracy, lower it for speed.)
 CHARDETNG_LIMIT = 10 * 1024
 _CONTEXT = 256  # ASCII bytes kept before the first non-ASCII byte

@@ -1,4 +1,4 @@
-"""Fixtures: HTTP servers on 127.0.0.1 for the bundled demo site and for ``../shared/corpus`` (served as
+"""Fixtures: HTTP servers on 127.0.0.1 for the bundled demo site and for ``tests/data/corpus`` (served as
 ``text/html`` without a charset, and with the manifest's charset)."""
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def demo_server():
 @pytest.fixture(scope="session")
 def corpus_manifest():
     if not (CORPUS / "manifest.json").exists():
-        pytest.fail(f"the shared corpus is missing: {CORPUS}")
+        pytest.fail(f"the corpus is missing: {CORPUS}")
     return load_manifest()
 
 

@@ -1,4 +1,4 @@
-"""The public corpus (../shared/corpus, real pages and feeds) crawled through the add-on, served as
+"""The public corpus (tests/data/corpus, real pages and feeds) crawled through the add-on, served as
 ``text/html`` without a charset and, separately, with the manifest's charset in the header."""
 from __future__ import annotations
 

@@ -13,8 +13,8 @@ from scrapy.crawler import CrawlerRunner
 from scrapy_whatwg_encoding import decode, get_encoding, sniff
 
 REPO = Path(__file__).resolve().parents[2]
-SHARED = REPO.parent / "shared"
-CORPUS = SHARED / "corpus"
+DATA = REPO / "tests" / "data"
+CORPUS = DATA / "corpus"
 sys.path.insert(0, str(REPO / "example_project"))
 
 from demo.site_server import BUNDLED_SITE, SiteMap, start_server  # noqa: E402

@@ -14,7 +14,7 @@ import sys
 
 from scrapy_whatwg_encoding import sniff
 
-SHARED = pathlib.Path(__file__).resolve().parents[3] / "shared"
+DATA = pathlib.Path(__file__).resolve().parents[2] / "tests" / "data"
 DATS = ["tests1.dat", "tests2.dat", "test-yahoo-jp.dat"]
 # A country-code TLD for each corpus folder (by its language/script); "com" is added for every file.
 TLDS = {"Big5": "tw", "CP949": "kr", "EUC-JP": "jp", "EUC-KR": "kr", "EUC-TW": "tw", "GB2312": "cn",
@@ -31,7 +31,7 @@ TLDS = {"Big5": "tw", "CP949": "kr", "EUC-JP": "jp", "EUC-KR": "kr", "EUC-TW": "
 def html5lib_cases():
     """Yield (name, body, expected) for each #data/#encoding block (html5lib's .dat format)."""
     for dat in DATS:
-        text = (SHARED / "testdata/html5lib-tests/encoding" / dat).read_bytes()
+        text = (DATA / "html5lib-tests/encoding" / dat).read_bytes()
         blocks = text.split(b"#data\n")[1:]
         for i, block in enumerate(blocks):
             data, _, rest = block.partition(b"\n#encoding\n")
@@ -45,9 +45,9 @@ def main(out):
         entries.append({"set": "html5lib", "name": name, "route": f"/h5/{len(entries)}",
                         "type": "text/html", "expected": expected,
                         "body_b64": base64.b64encode(body).decode()})
-    manifest = json.loads((SHARED / "corpus/manifest.json").read_text())
+    manifest = json.loads((DATA / "corpus/manifest.json").read_text())
     for item in manifest:
-        body = (SHARED / "corpus" / item["path"]).read_bytes()
+        body = (DATA / "corpus" / item["path"]).read_bytes()
         entries.append({"set": "corpus", "name": item["path"], "route": "/corpus/" + item["path"],
                         "type": "text/html", "expected": item["encoding"],
                         "body_b64": base64.b64encode(body).decode()})

@@ -3,7 +3,7 @@
 Arguments (``-a name=value``):
 
 - ``site=DIR`` — serve DIR instead of the bundled site (a relative path is also tried from the
-  repository root, so ``-a site=../shared/corpus`` works from this directory); with a
+  repository root, so ``-a site=tests/data/corpus`` works from this directory); with a
   ``manifest.json`` the spider reports how many pages it decoded with the true encoding;
 - ``charset=manifest`` — with a manifest, send each file's true encoding as the
   ``Content-Type`` charset (default ``none``: plain ``text/html``);
