@@ -112,7 +112,11 @@ class ConcurrentSpider(scrapy.Spider):
         super().__init__(**kwargs)
         self.urls, self.responses, self.failures = list(urls), [], []
 
-    async def start(self):
+    async def start(self):  # Scrapy 2.13+
+        for request in self.start_requests():
+            yield request
+
+    def start_requests(self):  # Scrapy < 2.13
         for url in self.urls:
             yield scrapy.Request(url, callback=self.parse, errback=self.failed, dont_filter=True)
 

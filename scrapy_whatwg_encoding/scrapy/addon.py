@@ -1,6 +1,7 @@
 """``Addon``: ``ADDONS = {"scrapy_whatwg_encoding.Addon": 0}`` installs the middleware."""
 from __future__ import annotations
 
+from .compat import setdefault_component
 from .middleware import ORDER, WhatwgEncodingMiddleware
 from .settings import DEFAULTS
 
@@ -12,7 +13,6 @@ class Addon:
     (``custom_settings``) and command-line settings override them."""
 
     def update_settings(self, settings) -> None:
-        settings.setdefault_in_component_priority_dict(
-            "DOWNLOADER_MIDDLEWARES", WhatwgEncodingMiddleware, ORDER)
+        setdefault_component(settings, "DOWNLOADER_MIDDLEWARES", WhatwgEncodingMiddleware, ORDER)
         for name, value in DEFAULTS.items():
             settings.set(name, value, priority="addon")

@@ -36,7 +36,7 @@ class SiteMemory:
         self.hosts: dict[str, str] = {}
 
     @classmethod
-    def in_job_dir(cls, job_dir: str | None) -> "SiteMemory":
+    def in_job_dir(cls, job_dir: str | None) -> SiteMemory:
         return cls(Path(job_dir) / FILE_NAME if job_dir else None)
 
     def likely(self, url: str) -> str | None:
@@ -53,8 +53,10 @@ class SiteMemory:
             return
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
-            self.hosts.update({str(k): get_encoding(v).name for k, v in data.get("hosts", {}).items()
-                               if isinstance(v, str) and get_encoding(v)})
+            for host, label in data.get("hosts", {}).items():
+                encoding = get_encoding(label) if isinstance(label, str) else None
+                if encoding is not None:
+                    self.hosts[str(host)] = encoding.name
         except (OSError, ValueError, AttributeError) as exc:
             logger.warning("Could not read %s: %s", self.path, exc)
 

@@ -4,7 +4,7 @@ HTML standard's encoding sniffing algorithm picks (DESIGN.md, Scrapy layer).
 For each such response it runs :func:`scrapy_whatwg_encoding.sniff` on the decompressed body with
 the ``Content-Type`` header, the URL and the settings, then returns the response with
 ``encoding=decision.encoding.codec_name`` and a class from :mod:`.responses` (as
-``response.replace(cls=..., encoding=...)`` would, see :func:`_with_encoding`), so that
+``response.replace(cls=..., encoding=...)`` would, see :func:`.compat.with_encoding`), so that
 ``response.text == decode(body, decision.encoding)[0]``; ``response.body`` is unchanged and
 ``response.meta["whatwg_encoding"] == decision.as_dict()``. Any exception inside is logged once per
 kind, counted in ``whatwg_encoding/errors``, and the response goes on as Scrapy made it.
@@ -16,6 +16,7 @@ response alone).
 from __future__ import annotations
 
 import dataclasses
+import logging
 
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
@@ -24,19 +25,14 @@ from scrapy.utils.job import job_dir
 
 from ..sniffing import sniff
 from . import scrapy_default
+from .compat import explicit_encoding, with_encoding
 from .kind import document_kind, response_class
 from .memory import SiteMemory
 from .report import Report
 from .responses import whatwg_class
-from .settings import Config, check_label, check_locale, read_config
+from .settings import Config, InvalidSetting, check_label, check_locale, locale_warning, read_config
 
-# The caches TextResponse keeps (Scrapy 2.13+); the in-place change below needs to reset them.
-_CACHES = ("_cached_benc", "_cached_ubody", "_cached_selector")
-_IN_PLACE = all(name in TextResponse.__slots__ for name in (*_CACHES, "_encoding"))
-try:
-    from scrapy.http.response.text import _NONE as _NO_JSON  # "not decoded yet" marker of .json()
-except ImportError:  # pragma: no cover — another Scrapy version
-    _IN_PLACE = False
+logger = logging.getLogger("scrapy_whatwg_encoding")
 
 #: Default order in ``DOWNLOADER_MIDDLEWARES``: below HttpCompressionMiddleware (590), so that
 #: ``process_response`` sees decompressed bodies.
@@ -53,11 +49,23 @@ class WhatwgEncodingMiddleware:
 
     @classmethod
     def from_crawler(cls, crawler):
-        """Read and validate the settings (raises ``InvalidSetting``, a ``ValueError``, on a bad
-        value; ``NotConfigured`` when ``WHATWG_ENCODING_ENABLED`` is false)."""
-        config = read_config(crawler.settings, getattr(crawler, "spider", None))
+        """Read and validate the settings. A bad value is logged as one ERROR line (setting, value,
+        allowed values) and raised as ``InvalidSetting`` (a ``ValueError``), which stops the crawl
+        before it starts; a language tag the locale table does not know is a WARNING;
+        ``WHATWG_ENCODING_ENABLED = False`` logs an INFO line and raises ``NotConfigured``."""
+        spider = getattr(crawler, "spider", None)
+        try:
+            config = read_config(crawler.settings, spider)
+        except InvalidSetting as exc:
+            logger.error("%s; the crawl stops", exc, extra={"crawler": crawler})
+            raise
         if not config.enabled:
-            raise NotConfigured("WHATWG_ENCODING_ENABLED is false")
+            logger.info("WHATWG encoding middleware disabled (WHATWG_ENCODING_ENABLED is False)",
+                        extra={"crawler": crawler})
+            raise NotConfigured  # without a message: Scrapy would log it as a WARNING
+        warning = locale_warning(config.locale_setting, config.locale)
+        if warning:
+            logger.warning("%s", warning, extra={"crawler": crawler})
         memory = SiteMemory.in_job_dir(job_dir(crawler.settings)) if config.remember else None
         middleware = cls(config, crawler.stats, memory)
         crawler.signals.connect(middleware.spider_opened, signal=signals.spider_opened)
@@ -68,9 +76,13 @@ class WhatwgEncodingMiddleware:
         # custom_settings are already in crawler.settings; the attribute shortcut is read here too
         # in case the middleware was built before the spider.
         if getattr(spider, "whatwg_encoding_locale", None) is not None:
-            locale = check_locale(f"{type(spider).__name__}.whatwg_encoding_locale",
-                                  spider.whatwg_encoding_locale)
-            self.config = dataclasses.replace(self.config, locale=locale)
+            name = f"{type(spider).__name__}.whatwg_encoding_locale"
+            locale = check_locale(name, spider.whatwg_encoding_locale)
+            if locale != self.config.locale:
+                warning = locale_warning(name, locale)
+                if warning:
+                    logger.warning("%s", warning, extra={"spider": spider})
+            self.config = dataclasses.replace(self.config, locale=locale, locale_setting=name)
         if self.memory is not None:
             self.memory.load()
 
@@ -79,7 +91,8 @@ class WhatwgEncodingMiddleware:
         if self.memory is not None:
             self.memory.save()
 
-    def process_response(self, request, response):
+    def process_response(self, request, response, spider=None):
+        # spider: passed by Scrapy < 2.13 only (optional, so that newer Scrapy does not warn).
         if request.meta.get("dont_sniff_encoding"):
             return response
         try:
@@ -107,32 +120,15 @@ class WhatwgEncodingMiddleware:
             detector=config.detector, prescan_bytes=config.prescan_bytes,
         )
         is_text = isinstance(response, TextResponse)
-        scrapy_name = (response._encoding if is_text and response._encoding else
-                       scrapy_default.scrapy_encoding(content_type, body, is_text))
+        explicit = explicit_encoding(response) if is_text else None
+        scrapy_name = explicit or scrapy_default.scrapy_encoding(content_type, body, is_text)
         changed = scrapy_default.changed(scrapy_name, decision.encoding, body)
         cls, as_dict = whatwg_class(response_class(kind, response)), decision.as_dict()
         # Everything that may fail is done: from here on the response changes.
-        new = _with_encoding(response, cls, decision.encoding)
+        new = with_encoding(response, cls, decision.encoding.codec_name)
         meta["whatwg_encoding"] = as_dict
         if self.memory is not None:
             self.memory.learn(url, decision)
         self.report.decision(url, decision, changed)
         return new
 
-
-def _with_encoding(response, cls, encoding):
-    """*response* as a *cls* (a :mod:`.responses` class) with ``encoding=encoding.codec_name``.
-
-    Like ``response.replace(cls=cls, encoding=...)``, but a ``TextResponse`` is changed in place
-    (same slots layout: only the class, the encoding and the caches change), which saves building
-    a new object and its headers on every response; ``replace()`` would also read the old
-    ``response.encoding`` first, running Scrapy's whole inference (charset-normalizer included)."""
-    # cls subclasses the TextResponse class and only adds methods: same slots layout.
-    if _IN_PLACE and isinstance(response, TextResponse) and issubclass(cls, type(response)):
-        response.__class__ = cls
-        response._encoding = encoding.codec_name
-        response._cached_benc = response._cached_ubody = response._cached_selector = None
-        response._cached_decoded_json = _NO_JSON
-        return response
-    kwargs = {name: getattr(response, name) for name in type(response).attributes}
-    return cls(**kwargs, encoding=encoding.codec_name)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from scrapy.http import HtmlResponse, TextResponse, XmlResponse
 
 from ..encoding import ENCODINGS, Encoding, decode
+from .compat import cache_text, cached_text
 from .url import encode_query
 
 _BY_CODEC_NAME = {encoding.codec_name: encoding for encoding in ENCODINGS.values()}
@@ -27,22 +28,24 @@ class WhatwgResponseMixin:
     @property
     def whatwg_encoding(self) -> Encoding | None:
         """The decided :class:`Encoding`, or ``None`` if ``encoding`` is not one of its codec names."""
-        return _BY_CODEC_NAME.get(self._encoding)
+        return _BY_CODEC_NAME.get(self.encoding)  # type: ignore[attr-defined]
 
     @property
     def text(self) -> str:
         """Body as str: ``decode(body, encoding)[0]`` (Encoding Standard §6 "decode"), cached."""
-        if self._cached_ubody is None:
-            encoding = _BY_CODEC_NAME.get(self._encoding)
+        text = cached_text(self)  # type: ignore[arg-type]
+        if text is None:
+            encoding = self.whatwg_encoding
             if encoding is None:
-                return super().text
-            self._cached_ubody = decode(self.body, encoding)[0]
-        return self._cached_ubody
+                return super().text  # type: ignore[misc]
+            text = decode(self.body, encoding)[0]  # type: ignore[attr-defined]
+            cache_text(self, text)  # type: ignore[arg-type]
+        return text
 
     def urljoin(self, url: str) -> str:
         """Like Scrapy's, and the query is percent-encoded in the output encoding (see ``url``)."""
-        joined = super().urljoin(url)
-        encoding = _BY_CODEC_NAME.get(self._encoding)
+        joined = super().urljoin(url)  # type: ignore[misc]
+        encoding = self.whatwg_encoding
         return joined if encoding is None else encode_query(joined, encoding)
 
 

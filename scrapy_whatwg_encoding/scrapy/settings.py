@@ -13,8 +13,10 @@
   per decision.
 
 The spider attribute ``whatwg_encoding_locale`` is a shortcut that wins over the setting.
-An invalid value raises :class:`InvalidSetting` (a ``ValueError`` naming the setting and the value)
-when the middleware is built, so the crawl fails at start-up rather than on every response.
+An invalid value raises :class:`InvalidSetting` (a ``ValueError`` naming the setting, the value and
+the allowed values) when the middleware is built, so the crawl fails at start-up rather than on
+every response. A well-formed language tag that names no language (``"klingon"``) is accepted:
+:func:`locale_warning` says which encoding it falls back to.
 """
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..encoding import get_encoding
+from ..sniffing.locale import is_known_locale, locale_encoding
 
 DETECTORS = ("off", "browser", "full")
 # A BCP 47 language tag, loosely: "ja", "zh-TW", "zh-Hant-HK", "pt_BR" ("_" is accepted as "-").
@@ -45,7 +48,7 @@ class InvalidSetting(ValueError):
 
     def __init__(self, name: str, value: Any, expected: str):
         super().__init__(f"{name}: invalid value {value!r} ({expected})")
-        self.name, self.value = name, value
+        self.name, self.value, self.expected = name, value, expected
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,8 @@ class Config:
 
     enabled: bool = True
     locale: str | None = None
+    #: Where ``locale`` came from, for messages: the setting or the spider attribute.
+    locale_setting: str = "WHATWG_ENCODING_LOCALE"
     default: str | None = None
     detector: str = "full"
     prescan_bytes: int = 1024
@@ -68,6 +73,15 @@ def check_locale(name: str, value: Any) -> str | None:
     if not isinstance(value, str) or not _LANGUAGE_TAG.fullmatch(value):
         raise InvalidSetting(name, value, 'expected a language tag such as "ja" or "zh-TW"')
     return value.replace("_", "-")
+
+
+def locale_warning(name: str, locale: str | None) -> str | None:
+    """The warning for a well-formed *locale* whose language the locale table cannot know (see
+    ``sniffing.locale.is_known_locale``), naming the encoding it falls back to; ``None`` if known."""
+    if is_known_locale(locale):
+        return None
+    return (f"{name}: {locale!r} is not a known language tag; documents that declare no encoding "
+            f"default to {locale_encoding(locale).name} (the \"all other locales\" row)")
 
 
 def check_label(name: str, value: Any) -> str | None:
@@ -104,25 +118,29 @@ def read_config(settings, spider=None) -> Config:
     *spider* (optional) contributes its ``whatwg_encoding_locale`` attribute. Raises
     :class:`InvalidSetting` for the first bad value found.
     """
-    get = lambda name: settings.get(name, DEFAULTS[name])  # noqa: E731
+    get = lambda name: settings.get(name, DEFAULTS[name])
     detector = get("WHATWG_ENCODING_DETECTOR")
     if detector not in DETECTORS:
-        raise InvalidSetting("WHATWG_ENCODING_DETECTOR", detector, f"expected one of {', '.join(DETECTORS)}")
+        raise InvalidSetting("WHATWG_ENCODING_DETECTOR", detector,
+                             f"expected one of {', '.join(map(repr, DETECTORS))}")
     prescan = get("WHATWG_ENCODING_PRESCAN_BYTES")
     try:
         prescan_bytes = int(prescan)
-        if isinstance(prescan, float) or isinstance(prescan, bool) or prescan_bytes < 1:
+        if isinstance(prescan, (float, bool)) or prescan_bytes < 1:
             raise ValueError
     except (TypeError, ValueError):
         raise InvalidSetting("WHATWG_ENCODING_PRESCAN_BYTES", prescan,
                              "expected a whole number of bytes ≥ 1") from None
-    locale = check_locale("WHATWG_ENCODING_LOCALE", get("WHATWG_ENCODING_LOCALE"))
+    locale_setting = "WHATWG_ENCODING_LOCALE"
+    locale = check_locale(locale_setting, get(locale_setting))
     attribute = getattr(spider, "whatwg_encoding_locale", None) if spider is not None else None
     if attribute is not None:
-        locale = check_locale(f"{type(spider).__name__}.whatwg_encoding_locale", attribute)
+        locale_setting = f"{type(spider).__name__}.whatwg_encoding_locale"
+        locale = check_locale(locale_setting, attribute)
     return Config(
         enabled=_bool(settings, "WHATWG_ENCODING_ENABLED"),
         locale=locale,
+        locale_setting=locale_setting,
         default=check_label("WHATWG_ENCODING_DEFAULT", get("WHATWG_ENCODING_DEFAULT")),
         detector=detector,
         prescan_bytes=prescan_bytes,

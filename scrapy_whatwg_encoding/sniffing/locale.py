@@ -18,6 +18,36 @@ _BY_LANGUAGE = {
 # Chinese: by script subtag, else by region subtag (zh-Hant / zh-HK / zh-MO / zh-TW → Big5).
 _ZH_TRADITIONAL_REGIONS = frozenset({"hk", "mo", "tw"})
 _OTHER = "windows-1252"  # "all other locales"
+# ISO 639-1 two-letter language codes (and the withdrawn iw, in, ji, jw, mo, sh that old systems
+# still send): a two-letter language subtag outside this set names no language.
+_ISO_639_1 = frozenset("""
+    aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv cy
+    da de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr ht hu
+    hy hz ia id ie ig ii ik in io is it iu iw ja ji jv jw ka kg ki kj kk kl km kn ko kr ks ku kv
+    kw ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mo mr ms mt my na nb nd ne ng nl nn no nr
+    nv ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg sh si sk sl sm sn so sq
+    sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi
+    yo za zh zu""".split())  # noqa: SIM905 — a list literal of 190 codes reads worse
+
+
+def _language(locale: str) -> str:
+    """The primary language subtag of *locale* (lower-case; POSIX suffixes removed), or ``""``."""
+    tag = str(locale).split(".", 1)[0].split("@", 1)[0].replace("_", "-").lower()
+    return next((s for s in tag.split("-") if s), "")
+
+
+def is_known_locale(locale: str | None) -> bool:
+    """Whether *locale*'s language subtag names a language: an ISO 639-1 code, or three letters
+    (ISO 639-2/3, not listed here, so all accepted). ``None`` and ``""`` (no locale) count as
+    known; ``"klingon"``, ``"xx"`` or ``"C"`` do not (they still get the "all other locales" row).
+
+    >>> is_known_locale("pt-BR"), is_known_locale("tlh"), is_known_locale("klingon")
+    (True, True, False)
+    """
+    if not locale:
+        return True
+    language = _language(locale)
+    return language in _ISO_639_1 or (len(language) == 3 and language.isascii() and language.isalpha())
 
 
 def locale_encoding(locale: str | None) -> Encoding:

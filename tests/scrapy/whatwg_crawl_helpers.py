@@ -49,7 +49,11 @@ class CollectSpider(scrapy.Spider):
         self.to_request = list(requests)
         self.responses = []
 
-    async def start(self):
+    async def start(self):  # Scrapy 2.13+
+        for request in self.start_requests():
+            yield request
+
+    def start_requests(self):  # Scrapy < 2.13
         for entry in self.to_request:
             url, meta = (entry, {}) if isinstance(entry, str) else entry
             yield scrapy.Request(url, meta=dict(meta), callback=self.parse, dont_filter=True)

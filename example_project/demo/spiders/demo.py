@@ -52,7 +52,11 @@ class DemoSpider(scrapy.Spider):
         crawler.signals.connect(spider.closed_report, signal=signals.spider_closed)
         return spider
 
-    async def start(self):
+    async def start(self):  # Scrapy 2.13+
+        for request in self.start_requests():
+            yield request
+
+    def start_requests(self):  # Scrapy < 2.13
         if self.urls:
             for url in self.urls:
                 yield scrapy.Request(url, callback=self.parse_page)

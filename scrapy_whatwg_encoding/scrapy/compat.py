@@ -1,0 +1,104 @@
+"""What the running Scrapy offers (2.11 to the newest), found once at import by feature detection.
+
+The only module of the package that touches Scrapy's private attributes. A ``TextResponse`` keeps
+the ``encoding`` given to its constructor in ``_encoding`` and its decoded text, selector, inferred
+encoding and JSON in ``_cached_*`` attributes (Scrapy 2.11 to 2.19). When a fresh probe response
+behaves that way, :func:`with_encoding` changes a response in place; otherwise it builds a new
+response from the class's public ``attributes`` (as ``Response.replace()`` does, without reading
+``response.encoding``, which would run Scrapy's whole inference). tests/scrapy/test_scrapy_compat.py
+fails when a Scrapy release changes these internals.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from scrapy.http import Response, TextResponse
+from scrapy.utils.misc import load_object
+
+_PROBE_URL = "http://probe.invalid/"
+#: Caches the in-place change must reset; a Scrapy without them gets new responses instead.
+REQUIRED_CACHES = frozenset({"_cached_benc", "_cached_ubody", "_cached_selector"})
+
+
+def _probe_fresh_caches() -> dict[str, Any] | None:
+    """The value of every ``_cached_*`` attribute of a fresh ``TextResponse`` (its "not computed
+    yet" markers: ``None``, or the private sentinel of ``.json()``), or ``None`` if a probe does not
+    behave as :func:`with_encoding` needs."""
+    try:
+        probe = TextResponse(_PROBE_URL, body=b"\xc3\xa9", encoding="latin-1")
+        fresh = {name: getattr(probe, name) for name in dir(probe) if name.startswith("_cached_")}
+        if not REQUIRED_CACHES <= fresh.keys() or getattr(probe, "_encoding", None) != "latin-1":
+            return None
+        if probe.text != "Ã©" or probe.selector is None:  # fills the caches
+            return None
+        if probe._cached_ubody != "Ã©" or probe._cached_selector is None:  # type: ignore[attr-defined]
+            return None
+        _reset(probe, TextResponse, "utf-8", fresh)
+        return fresh if probe.encoding == "utf-8" and probe.text == "é" and probe.css("*") else None
+    except Exception:  # noqa: BLE001 — any surprise means: do not touch the internals
+        return None
+
+
+def _reset(response: TextResponse, cls: type, encoding: str, fresh: dict[str, Any]) -> None:
+    response.__class__ = cls
+    response._encoding = encoding  # type: ignore[attr-defined]
+    for name, value in fresh.items():
+        setattr(response, name, value)
+
+
+_FRESH = _probe_fresh_caches()
+#: Whether :func:`with_encoding` changes a ``TextResponse`` in place (the internals are as known).
+IN_PLACE = _FRESH is not None
+
+
+def explicit_encoding(response: Response) -> str | None:
+    """The ``encoding`` *response* was constructed with, without running Scrapy's inference;
+    ``None`` when none was given (or this Scrapy keeps it elsewhere)."""
+    return getattr(response, "_encoding", None) if IN_PLACE else None
+
+
+def cached_text(response: TextResponse) -> str | None:
+    """The decoded text Scrapy cached for *response*, or ``None``."""
+    return getattr(response, "_cached_ubody", None) if IN_PLACE else None
+
+
+def cache_text(response: TextResponse, text: str) -> None:
+    """Store *text* (str) where Scrapy's ``TextResponse.text`` keeps it (no-op if unknown)."""
+    if IN_PLACE:
+        response._cached_ubody = text  # type: ignore[attr-defined]
+
+
+def copy_response(response: Response, cls: type[Response], **changes: Any) -> Response:
+    """A new *cls* with every public attribute of *response* (``type(response).attributes``: url,
+    status, headers, body, flags, request, certificate, ip_address, protocol, ... as this Scrapy
+    has them) except *changes*. ``encoding`` is never read from *response*."""
+    kwargs = {name: getattr(response, name) for name in type(response).attributes
+              if name != "encoding" and name not in changes}
+    return cls(**kwargs, **changes)
+
+
+def with_encoding(response: Response, cls: type[TextResponse], encoding: str) -> TextResponse:
+    """*response* as a *cls* with ``encoding=encoding`` (a codec name).
+
+    A ``TextResponse`` whose class *cls* subclasses (same layout: *cls* only adds methods) is
+    changed in place when :data:`IN_PLACE`: the class, the encoding and the caches; this saves a
+    new object and its headers on every response. Anything else gets :func:`copy_response`."""
+    if _FRESH is not None and isinstance(response, TextResponse) and issubclass(cls, type(response)):
+        _reset(response, cls, encoding, _FRESH)
+        return response
+    return copy_response(response, cls, encoding=encoding)  # type: ignore[return-value]
+
+
+def setdefault_component(settings, name: str, component: type, order: int) -> None:
+    """Add *component* (a class) to the component priority dict setting *name* with *order*,
+    unless it is already there (as a class or an import path); the setting's priority is kept.
+    ``BaseSettings.setdefault_in_component_priority_dict`` (Scrapy 2.13+), written out for older."""
+    method = getattr(settings, "setdefault_in_component_priority_dict", None)
+    if method is not None:
+        method(name, component, order)
+        return
+    components = settings.getdict(name)
+    if any(load_object(key) is component for key in components):
+        return
+    components[component] = order
+    settings.set(name, components, settings.getpriority(name) or 0)

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Run the Scrapy-layer tests (real crawls) on every supported Scrapy minor release, one venv each,
+# and print one pass/fail line per release. For developers; .ci/run uses it for the floor only.
+#
+#   tools/scrapy_versions.sh            # every minor release from the floor to the newest
+#   tools/scrapy_versions.sh 2.11 2.19  # only these
+#
+# Environment: PYTHON (interpreter for the venvs; default pyenv's 3.10.13 if present, else
+# python3), VENV_DIR (where the venvs live, reused between runs; default .venvs in the repo),
+# PYTEST_ARGS (extra pytest arguments). Exit status: the number of failed releases (0: all pass).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+VERSIONS=(2.11 2.12 2.13 2.14 2.15 2.16 2.17 2.18 2.19)
+# The Scrapy-layer tests: everything that runs a crawl or calls the middleware.
+TESTS=(tests/scrapy tests/test_concurrency.py tests/test_hostile_http.py)
+
+# Twisted as each release's CI used it: 2.11 and 2.12 declare no upper bound but predate
+# Twisted 24.7 / 25.5 (their reactor and HTTP/1.1 client changes); 2.13-2.15 declare <=25.5.0.
+twisted_for() {
+    case "$1" in
+        2.11) echo "Twisted==24.3.0" ;;
+        2.12) echo "Twisted==24.11.0" ;;
+        *) echo "Twisted" ;;
+    esac
+}
+
+default_python=python3
+[ -x "$HOME/.pyenv/versions/3.10.13/bin/python" ] && default_python="$HOME/.pyenv/versions/3.10.13/bin/python"
+PYTHON="${PYTHON:-$default_python}"
+VENV_DIR="${VENV_DIR:-.venvs}"
+[ $# -gt 0 ] && VERSIONS=("$@")
+
+failed=0
+results=()
+for version in "${VERSIONS[@]}"; do
+    venv="$VENV_DIR/scrapy-$version"
+    log="$VENV_DIR/scrapy-$version.log"
+    mkdir -p "$VENV_DIR"
+    {
+        [ -x "$venv/bin/python" ] || "$PYTHON" -m venv "$venv"
+        "$venv/bin/python" -m pip install -q --upgrade pip
+        "$venv/bin/python" -m pip install -q "scrapy==$version.*" "$(twisted_for "$version")" -e ".[test]"
+    } >"$log" 2>&1
+    if [ $? -ne 0 ]; then
+        line="scrapy $version: FAIL (install, see $log)"
+    else
+        installed=$("$venv/bin/python" -c 'import platform, scrapy, twisted; print(
+            f"scrapy {scrapy.__version__}, twisted {twisted.__version__}, python {platform.python_version()}")')
+        # shellcheck disable=SC2086
+        if "$venv/bin/python" -m pytest -q -p no:cacheprovider ${PYTEST_ARGS:-} "${TESTS[@]}" >>"$log" 2>&1; then
+            line="scrapy $version: pass ($installed; $(tail -n 1 "$log" | tr -d '=' | xargs))"
+        else
+            line="scrapy $version: FAIL ($installed; $(tail -n 1 "$log" | tr -d '=' | xargs); see $log)"
+        fi
+    fi
+    [[ $line == *FAIL* ]] && failed=$((failed + 1))
+    echo "$line"
+    results+=("$line")
+done
+[ ${#results[@]} -gt 1 ] && printf '%s\n' "--- summary" "${results[@]}"
+exit "$failed"
