@@ -15,12 +15,14 @@ VERSIONS=(2.11 2.12 2.13 2.14 2.15 2.16 2.17 2.18 2.19)
 # The Scrapy-layer tests: everything that runs a crawl or calls the middleware.
 TESTS=(tests/scrapy tests/test_concurrency.py tests/test_hostile_http.py)
 
-# Twisted as each release's CI used it: 2.11 and 2.12 declare no upper bound but predate
-# Twisted 24.7 / 25.5 (their reactor and HTTP/1.1 client changes); 2.13-2.15 declare <=25.5.0.
-twisted_for() {
+# What each release needs besides its own requirements: the Twisted its CI used (2.11 and 2.12
+# declare no upper bound but predate later Twisted releases; 2.13-2.15 declare <=25.5.0 themselves),
+# and for 2.11 and 2.12 a w3lib that still has the private w3lib.url._safe_chars they import
+# (removed in w3lib 2.5).
+pins_for() {
     case "$1" in
-        2.11) echo "Twisted==24.3.0" ;;
-        2.12) echo "Twisted==24.11.0" ;;
+        2.11) echo "Twisted==24.3.0 w3lib<2.5" ;;
+        2.12) echo "Twisted==24.11.0 w3lib<2.5" ;;
         *) echo "Twisted" ;;
     esac
 }
@@ -40,7 +42,8 @@ for version in "${VERSIONS[@]}"; do
     {
         [ -x "$venv/bin/python" ] || "$PYTHON" -m venv "$venv"
         "$venv/bin/python" -m pip install -q --upgrade pip
-        "$venv/bin/python" -m pip install -q "scrapy==$version.*" "$(twisted_for "$version")" -e ".[test]"
+        # shellcheck disable=SC2046
+        "$venv/bin/python" -m pip install -q "scrapy==$version.*" $(pins_for "$version") -e ".[test]"
     } >"$log" 2>&1
     if [ $? -ne 0 ]; then
         line="scrapy $version: FAIL (install, see $log)"
@@ -48,14 +51,17 @@ for version in "${VERSIONS[@]}"; do
         installed=$("$venv/bin/python" -c 'import platform, scrapy, twisted; print(
             f"scrapy {scrapy.__version__}, twisted {twisted.__version__}, python {platform.python_version()}")')
         # shellcheck disable=SC2086
-        if "$venv/bin/python" -m pytest -q -p no:cacheprovider ${PYTEST_ARGS:-} "${TESTS[@]}" >>"$log" 2>&1; then
+        if "$venv/bin/python" -m pytest -p no:cacheprovider ${PYTEST_ARGS:-} "${TESTS[@]}" >>"$log" 2>&1; then
             line="scrapy $version: pass ($installed; $(tail -n 1 "$log" | tr -d '=' | xargs))"
         else
             line="scrapy $version: FAIL ($installed; $(tail -n 1 "$log" | tr -d '=' | xargs); see $log)"
         fi
     fi
-    [[ $line == *FAIL* ]] && failed=$((failed + 1))
     echo "$line"
+    if [[ $line == *FAIL* ]]; then
+        failed=$((failed + 1))
+        tail -n 40 "$log" | sed "s/^/    [$version] /"
+    fi
     results+=("$line")
 done
 [ ${#results[@]} -gt 1 ] && printf '%s\n' "--- summary" "${results[@]}"

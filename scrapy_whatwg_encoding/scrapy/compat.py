@@ -20,6 +20,10 @@ _PROBE_URL = "http://probe.invalid/"
 REQUIRED_CACHES = frozenset({"_cached_benc", "_cached_ubody", "_cached_selector"})
 
 
+class _Marker:
+    __slots__ = ()
+
+
 def _probe_fresh_caches() -> dict[str, Any] | None:
     """The value of every ``_cached_*`` attribute of a fresh ``TextResponse`` (its "not computed
     yet" markers: ``None``, or the private sentinel of ``.json()``), or ``None`` if a probe does not
@@ -33,7 +37,9 @@ def _probe_fresh_caches() -> dict[str, Any] | None:
             return None
         if probe._cached_ubody != "Ã©" or probe._cached_selector is None:  # type: ignore[attr-defined]
             return None
-        _reset(probe, TextResponse, "utf-8", fresh)
+        # A subclass that only adds methods (and a slot-less marker base after the Scrapy class,
+        # as the response classes of .responses do) must accept the instance in place.
+        _reset(probe, type("Probe", (TextResponse, _Marker), {"__slots__": ()}), "utf-8", fresh)
         return fresh if probe.encoding == "utf-8" and probe.text == "é" and probe.css("*") else None
     except Exception:  # noqa: BLE001 — any surprise means: do not touch the internals
         return None

@@ -8,6 +8,11 @@ followed by U+0000) — and decodes them with Python's codecs. These subclasses 
 ``follow()``) encodes the query with the document's output encoding like a browser's URL parser.
 The ``encoding`` attribute is the decided encoding's ``codec_name``; if it is replaced by another
 codec name, Scrapy's own behaviour applies.
+
+Each class is ``Whatwg<Base>(Base, WhatwgResponseMixin)`` with the overrides in its own body: the
+mixin comes *after* the Scrapy class and only marks the class (``isinstance``), so that a response
+of the Scrapy class can become one in place on every Scrapy (with ``__dict__``-based responses,
+2.11-2.14, CPython refuses ``__class__`` assignment when a slotted mixin comes first).
 """
 from __future__ import annotations
 
@@ -21,47 +26,47 @@ _BY_CODEC_NAME = {encoding.codec_name: encoding for encoding in ENCODINGS.values
 
 
 class WhatwgResponseMixin:
-    """Mixed into a ``TextResponse`` subclass; needs ``encoding=<Encoding.codec_name>``."""
+    """Marks the classes below: ``isinstance(response, WhatwgResponseMixin)``. Adds nothing."""
 
     __slots__ = ()
 
-    @property
+
+def _make(base: type[TextResponse]) -> type[TextResponse]:
+    """``Whatwg<base>``: *base* with ``whatwg_encoding``, ``text`` and ``urljoin`` overridden."""
+
     def whatwg_encoding(self) -> Encoding | None:
         """The decided :class:`Encoding`, or ``None`` if ``encoding`` is not one of its codec names."""
-        return _BY_CODEC_NAME.get(self.encoding)  # type: ignore[attr-defined]
+        return _BY_CODEC_NAME.get(self.encoding)  # encoding was given: no inference runs
 
-    @property
     def text(self) -> str:
         """Body as str: ``decode(body, encoding)[0]`` (Encoding Standard §6 "decode"), cached."""
-        text = cached_text(self)  # type: ignore[arg-type]
+        text = cached_text(self)
         if text is None:
-            encoding = self.whatwg_encoding
+            encoding = whatwg_encoding(self)
             if encoding is None:
-                return super().text  # type: ignore[misc]
-            text = decode(self.body, encoding)[0]  # type: ignore[attr-defined]
-            cache_text(self, text)  # type: ignore[arg-type]
+                return super(sub, self).text
+            text = decode(self.body, encoding)[0]
+            cache_text(self, text)
         return text
 
     def urljoin(self, url: str) -> str:
         """Like Scrapy's, and the query is percent-encoded in the output encoding (see ``url``)."""
-        joined = super().urljoin(url)  # type: ignore[misc]
-        encoding = self.whatwg_encoding
+        joined = super(sub, self).urljoin(url)
+        encoding = whatwg_encoding(self)
         return joined if encoding is None else encode_query(joined, encoding)
 
-
-class WhatwgTextResponse(WhatwgResponseMixin, TextResponse):
-    __slots__ = ()
-
-
-class WhatwgHtmlResponse(WhatwgResponseMixin, HtmlResponse):
-    __slots__ = ()
+    name = f"Whatwg{base.__name__}"
+    namespace = {"__slots__": (), "__module__": __name__, "__doc__": f"{base.__name__} decoded as the standard says.",
+                 "whatwg_encoding": property(whatwg_encoding), "text": property(text), "urljoin": urljoin}
+    sub: type[TextResponse] = type(name, (base, WhatwgResponseMixin), namespace)
+    return sub
 
 
-class WhatwgXmlResponse(WhatwgResponseMixin, XmlResponse):
-    __slots__ = ()
+WhatwgTextResponse = _make(TextResponse)
+WhatwgHtmlResponse = _make(HtmlResponse)
+WhatwgXmlResponse = _make(XmlResponse)
 
-
-_SUBCLASS: dict[type, type] = {
+_SUBCLASS: dict[type, type[TextResponse]] = {
     TextResponse: WhatwgTextResponse,
     HtmlResponse: WhatwgHtmlResponse,
     XmlResponse: WhatwgXmlResponse,
@@ -69,13 +74,12 @@ _SUBCLASS: dict[type, type] = {
 
 
 def whatwg_class(cls: type[TextResponse]) -> type[TextResponse]:
-    """The subclass of *cls* (a ``TextResponse`` class) with the mixin; made once per class."""
+    """The subclass of *cls* (a ``TextResponse`` class) with the overrides; made once per class."""
     if issubclass(cls, WhatwgResponseMixin):
         return cls
     sub = _SUBCLASS.get(cls)
     if sub is None:
         # Another TextResponse subclass (from a download handler or a plugin): keep its type.
-        name = f"Whatwg{cls.__name__}"
-        sub = _SUBCLASS[cls] = type(name, (WhatwgResponseMixin, cls), {"__slots__": (), "__module__": __name__})
-        globals().setdefault(name, sub)
+        sub = _SUBCLASS[cls] = _make(cls)
+        globals().setdefault(sub.__name__, sub)
     return sub

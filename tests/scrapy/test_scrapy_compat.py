@@ -1,0 +1,132 @@
+"""The compatibility layer (scrapy_whatwg_encoding/scrapy/compat.py) on the running Scrapy: the
+internals the in-place change relies on are there (these tests fail when a Scrapy release changes
+them), the in-place change resets every cache, the fallback copy keeps every public attribute and
+never runs Scrapy's inference, and a whole crawl works on the fallback too."""
+from __future__ import annotations
+
+import ipaddress
+import json
+import warnings
+
+import pytest
+import pytest_twisted
+from scrapy.http import HtmlResponse, Request, Response, TextResponse, XmlResponse
+from scrapy.settings import BaseSettings
+from whatwg_crawl_helpers import check_decision, crawl, whatwg_stats
+
+from scrapy_whatwg_encoding import WhatwgEncodingMiddleware, get_encoding
+from scrapy_whatwg_encoding.scrapy import compat
+from scrapy_whatwg_encoding.scrapy.responses import WhatwgHtmlResponse, WhatwgTextResponse, whatwg_class
+
+KOI8_R = get_encoding("koi8-r").codec_name
+BODY = "<html><head><title>Привет</title></head><body><p>мир</p></body></html>".encode("koi8-r")
+
+
+def test_scrapy_internals_are_the_known_ones():
+    """Every supported Scrapy (2.11 to the newest) keeps ``encoding=`` in ``_encoding`` and its caches
+    in ``_cached_*`` attributes; if a release changes that, the middleware falls back to copies
+    (slower, still exact) and this test says so."""
+    assert compat.IN_PLACE
+    fresh = TextResponse("http://x/", body=b"", encoding="utf-8")
+    assert {name for name in dir(fresh) if name.startswith("_cached_")} >= compat.REQUIRED_CACHES
+    assert compat.explicit_encoding(fresh) == "utf-8"
+    assert compat.explicit_encoding(HtmlResponse("http://x/", body=b"")) is None  # no inference run
+
+
+def test_in_place_change_resets_every_cache():
+    response = HtmlResponse("http://x/", body=BODY, headers={"Content-Type": "text/html"})
+    stale_text, stale_title = response.text, response.css("title::text").get()  # Scrapy guessed
+    assert stale_title != "Привет"
+    cls = whatwg_class(HtmlResponse)
+    out = compat.with_encoding(response, cls, KOI8_R)
+    assert out is response and type(out) is WhatwgHtmlResponse
+    assert out.encoding == KOI8_R and out.whatwg_encoding is get_encoding("koi8-r")
+    assert out.text != stale_text and out.css("title::text").get() == "Привет"
+    assert out.xpath("//p/text()").get() == "мир"
+    assert out.body == BODY
+
+    data = json.dumps({"k": "ж"}, ensure_ascii=False).encode("koi8-r")
+    text = TextResponse("http://x/", body=data, encoding="latin-1")
+    assert text.text != '{"k": "ж"}'
+    out = compat.with_encoding(text, whatwg_class(TextResponse), KOI8_R)
+    assert out.text == '{"k": "ж"}' and out.selector.root is not None
+
+
+def _full_response(cls):
+    return cls("https://example.com/a?b=1", status=203, headers={"Content-Type": "text/html", "X-A": "1"},
+               body=BODY, flags=["cached"], request=Request("https://example.com/a?b=1", meta={"m": 1}),
+               certificate=object(), ip_address=ipaddress.ip_address("192.0.2.7"), protocol="HTTP/1.1")
+
+
+@pytest.mark.parametrize("cls", [Response, TextResponse, HtmlResponse, XmlResponse])
+def test_fallback_copy_keeps_every_attribute_without_inference(cls, monkeypatch):
+    """The copy (used where the in-place change cannot be: a binary ``Response``, or a Scrapy whose
+    internals changed) has every attribute of Scrapy's ``attributes`` but ``encoding``, and never
+    reads ``response.encoding`` (which would run charset detection)."""
+    monkeypatch.setattr(compat, "_FRESH", None)  # as on a Scrapy whose internals are unknown
+    response = _full_response(cls)
+    if issubclass(cls, TextResponse):
+        monkeypatch.setattr(cls, "_body_inferred_encoding", lambda self: pytest.fail("inference ran"))
+    target = whatwg_class(cls if cls is not Response else HtmlResponse)
+    out = compat.with_encoding(response, target, KOI8_R)
+    assert out is not response and type(out) is target
+    names = [name for name in type(response).attributes if name != "encoding"]
+    assert {"url", "status", "headers", "body", "flags", "request", "certificate", "ip_address"} <= set(names)
+    for name in names:
+        assert getattr(out, name) == getattr(response, name), name
+    assert out.encoding == KOI8_R and out.css("title::text").get() == "Привет"
+
+
+def test_component_helper_matches_scrapy(monkeypatch):
+    """``setdefault_component`` (the add-on's ``DOWNLOADER_MIDDLEWARES`` entry) behaves as Scrapy
+    2.13+'s ``setdefault_in_component_priority_dict``, also where that method is missing (< 2.13)."""
+    path = "scrapy_whatwg_encoding.scrapy.middleware.WhatwgEncodingMiddleware"
+    cases = [{}, {path: 123}, {WhatwgEncodingMiddleware: 7}, {"scrapy.downloadermiddlewares.stats.DownloaderStats": 850}]
+
+    def run(start, hide_method):
+        settings = BaseSettings({"DOWNLOADER_MIDDLEWARES": start}, priority="project")
+        if hide_method:
+            monkeypatch.setattr(BaseSettings, "setdefault_in_component_priority_dict", None, raising=False)
+        compat.setdefault_component(settings, "DOWNLOADER_MIDDLEWARES", WhatwgEncodingMiddleware, 580)
+        monkeypatch.undo()
+        return settings.getdict("DOWNLOADER_MIDDLEWARES"), settings.getpriority("DOWNLOADER_MIDDLEWARES")
+
+    for start in cases:
+        ours = run(dict(start), hide_method=True)
+        assert ours[1] == 20  # "project": the setting's priority is kept
+        expected = {**start} if any(k in (path, WhatwgEncodingMiddleware) for k in start) else \
+            {**start, WhatwgEncodingMiddleware: 580}
+        assert ours[0] == expected
+        if hasattr(BaseSettings, "setdefault_in_component_priority_dict"):
+            assert run(dict(start), hide_method=False) == ours
+
+
+def test_process_response_takes_the_optional_spider_argument():
+    """Scrapy < 2.13 passes ``spider=``; newer Scrapy passes nothing (and would warn if required)."""
+    middleware = WhatwgEncodingMiddleware()
+    for kwargs in ({}, {"spider": None}):
+        request = Request("http://x/")
+        out = middleware.process_response(request, HtmlResponse("http://x/", body=BODY), **kwargs)
+        assert request.meta["whatwg_encoding"]["source"] == "detector" and isinstance(out, WhatwgHtmlResponse)
+
+
+@pytest_twisted.inlineCallbacks
+def test_crawl_without_warnings_and_on_the_fallback(demo_server, monkeypatch):
+    """A crawl on the running Scrapy raises no deprecation warning about the middleware; the same
+    crawl with the in-place change disabled (the fallback) gives the same exact decisions."""
+    pages = ["meta/shift_jis.html", "bom/no-content-type-utf-16le", "unlabeled/zh-hans-gbk.html",
+             "bom/utf-16be-bom.txt", "xml/feed-iso-8859-7.xml"]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        _, in_place = yield crawl([demo_server.url(p) for p in pages])
+    ours = [str(w.message) for w in caught if "Whatwg" in str(w.message) or "spider" in str(w.message)]
+    assert ours == []
+    monkeypatch.setattr(compat, "_FRESH", None)
+    monkeypatch.setattr(compat, "IN_PLACE", False)
+    crawler, copied = yield crawl([demo_server.url(p) for p in pages])
+    assert len(copied) == len(pages) and "whatwg_encoding/errors" not in whatwg_stats(crawler)
+    for a, b in zip(in_place, copied):
+        check_decision(b)
+        assert (type(a), a.url, a.body, a.meta["whatwg_encoding"]) == (type(b), b.url, b.body, b.meta["whatwg_encoding"])
+        assert a.text == b.text
+    assert isinstance(next(r for r in copied if r.url.endswith(".txt")), WhatwgTextResponse)

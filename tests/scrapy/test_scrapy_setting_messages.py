@@ -1,0 +1,95 @@
+"""What a person sees for a wrong setting, through a real ``scrapy crawl`` of the example project:
+an invalid value stops the crawl with one ERROR line (setting, value, allowed values) before any
+traceback; a well-formed but unknown language tag is a WARNING naming the fallback encoding;
+``WHATWG_ENCODING_ENABLED = False`` is one INFO line, no warning."""
+from __future__ import annotations
+
+import logging
+import re
+import subprocess
+import sys
+
+import pytest_twisted
+from whatwg_crawl_helpers import REPO, CollectSpider, check_decision, crawl
+
+LOGGER = "scrapy_whatwg_encoding"
+PROBLEM = re.compile(r"\] (ERROR|CRITICAL): |^Traceback|^Unhandled error")
+
+
+def scrapy_crawl(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "scrapy", "crawl", "demo", "-s", "FEEDS={}", *args],
+                          cwd=REPO / "example_project", capture_output=True, text=True, timeout=120)
+
+
+def _problems(log: str) -> list[str]:
+    return [line for line in log.splitlines() if PROBLEM.search(line)]
+
+
+def test_invalid_setting_stops_the_crawl_with_one_line():
+    result = scrapy_crawl("-s", "WHATWG_ENCODING_DETECTOR=fast")
+    problems = _problems(result.stderr)
+    assert problems, result.stderr[-3000:]
+    assert problems[0].endswith(
+        "[scrapy_whatwg_encoding] ERROR: WHATWG_ENCODING_DETECTOR: invalid value 'fast' "
+        "(expected one of 'off', 'browser', 'full'); the crawl stops"), result.stderr[-3000:]
+    assert result.returncode == 1
+    assert "Spider opened" not in result.stderr and "Serving" not in result.stderr
+
+
+def test_unknown_locale_is_a_warning_naming_the_fallback(tmp_path):
+    page = tmp_path / "page.html"
+    page.write_bytes(b"<title>caf\xe9</title>")
+    result = scrapy_crawl("-s", "WHATWG_ENCODING_LOCALE=klingon", "-a", f"start_urls={page.as_uri()}")
+    assert result.returncode == 0, result.stderr[-3000:]
+    # Scrapy's own warnings (e.g. 2.11's about REQUEST_FINGERPRINTER_IMPLEMENTATION) are not ours.
+    warnings = [line for line in result.stderr.splitlines() if "WARNING: " in line and "WHATWG" in line]
+    assert [line.split("[scrapy_whatwg_encoding] WARNING: ", 1)[-1] for line in warnings] == [
+        "WHATWG_ENCODING_LOCALE: 'klingon' is not a known language tag; documents that declare no "
+        "encoding default to windows-1252 (the \"all other locales\" row)"], result.stderr[-3000:]
+    assert _problems(result.stderr) == []
+    assert "Encoding windows-1252 (tentative, source detector" in result.stderr
+
+
+class KlingonSpider(CollectSpider):
+    name = "klingon"
+    whatwg_encoding_locale = "tlh-Latn"  # a real tag (ISO 639-2): no warning
+
+
+class MadeUpSpider(CollectSpider):
+    name = "made_up"
+    whatwg_encoding_locale = "xx"
+
+
+@pytest_twisted.inlineCallbacks
+def test_locale_warnings_in_process(demo_server, caplog):
+    caplog.set_level(logging.INFO)
+    url = demo_server.url("unlabeled/ru-windows-1251.html")
+    _, (page,) = yield crawl([url], spider_cls=KlingonSpider, settings={"WHATWG_ENCODING_DETECTOR": "off"})
+    check_decision(page, locale="tlh-Latn", detector="off")
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+    _, (page,) = yield crawl([url], spider_cls=MadeUpSpider, settings={"WHATWG_ENCODING_LOCALE": "ja"})
+    warned = [r.getMessage() for r in caplog.records if r.name == LOGGER and r.levelno == logging.WARNING]
+    assert warned == ["MadeUpSpider.whatwg_encoding_locale: 'xx' is not a known language tag; documents that "
+                      "declare no encoding default to windows-1252 (the \"all other locales\" row)"]
+
+
+@pytest_twisted.inlineCallbacks
+def test_disabled_is_one_info_line(demo_server, caplog):
+    caplog.set_level(logging.INFO)
+    _, (off,) = yield crawl([demo_server.url("meta/shift_jis.html")], settings={"WHATWG_ENCODING_ENABLED": False})
+    assert "whatwg_encoding" not in off.meta
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], [r.getMessage() for r in caplog.records]
+    ours = [(r.levelno, r.getMessage()) for r in caplog.records if r.name == LOGGER]
+    assert ours == [(logging.INFO, "WHATWG encoding middleware disabled (WHATWG_ENCODING_ENABLED is False)")]
+
+
+@pytest_twisted.inlineCallbacks
+def test_invalid_setting_in_process_logs_before_raising(demo_server, caplog):
+    caplog.set_level(logging.INFO)
+    try:
+        yield crawl([demo_server.url("meta/shift_jis.html")], settings={"WHATWG_ENCODING_PRESCAN_BYTES": -3})
+    except ValueError as exc:
+        raised = str(exc)
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert raised == "WHATWG_ENCODING_PRESCAN_BYTES: invalid value -3 (expected a whole number of bytes ≥ 1)"
+    assert errors[0] == raised + "; the crawl stops"
