@@ -41,10 +41,9 @@ def test_invalid_spider_attribute_fails_at_start(demo_server):
 
 
 @pytest_twisted.inlineCallbacks
-def test_disabled_and_without_addon(demo_server):
+def test_without_addon(demo_server):
+    """ENABLED=False: see test_scrapy_setting_messages.py."""
     url = demo_server.url("unlabeled/ru-windows-1251.html")
-    _, (off,) = yield crawl([url], settings={"WHATWG_ENCODING_ENABLED": False})
-    assert "whatwg_encoding" not in off.meta
     # Listing the middleware works too; project settings beat the add-on's defaults.
     _, (listed,) = yield crawl([url], settings={
         "ADDONS": {}, "DOWNLOADER_MIDDLEWARES": {WhatwgEncodingMiddleware: 580},
