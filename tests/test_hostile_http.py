@@ -81,13 +81,13 @@ def test_unparsable_or_unknown_type_is_sniffed_as_html_and_logged(caplog):
              (b"/; charset=gbk", "does not parse"), (b"*/*; charset=gbk", "*/*")]
     for raw, why in cases:
         caplog.clear()
-        out, decision = _process(_response(raw, cls=TextResponse))
+        _, decision = _process(_response(raw, cls=TextResponse))
         assert (decision["encoding"], decision["source"]) == ("KOI8-R", "prescan"), raw
         logged = [r.getMessage() for r in caplog.records if r.name == SNIFF_LOGGER]
         assert len(logged) == 1 and why in logged[0], (raw, logged)
         assert sniff(BODY, content_type=raw).as_dict() == decision
     # unknown/unknown and application/unknown are MIME types: their charset is the transport encoding.
-    out, decision = _process(_response(b"unknown/unknown; charset=gbk", cls=TextResponse))
+    _, decision = _process(_response(b"unknown/unknown; charset=gbk", cls=TextResponse))
     assert (decision["encoding"], decision["source"]) == ("GBK", "transport")
 
 
@@ -112,7 +112,7 @@ def test_several_content_type_headers_as_fetch_extracts_them():
         ([b'text/html; charset="gbk, x"', b"text/html"], ("KOI8-R", "prescan")),  # quoted comma
     ]
     for values, expected in cases:
-        out, decision = _process(_response(None, body=b"<meta charset=koi8-r>", headers={b"Content-Type": values}))
+        _, decision = _process(_response(None, body=b"<meta charset=koi8-r>", headers={b"Content-Type": values}))
         assert (decision["encoding"], decision["source"]) == expected, values
         assert sniff(b"<meta charset=koi8-r>", content_type=b", ".join(values)).encoding.name == expected[0]
 

@@ -2,6 +2,8 @@
 and the request meta keys whatwg_encoding_override, whatwg_encoding_locale, dont_sniff_encoding."""
 from __future__ import annotations
 
+from typing import ClassVar
+
 import pytest_twisted
 from scrapy.http import HtmlResponse
 from whatwg_crawl_helpers import CollectSpider, check_decision, crawl
@@ -15,13 +17,13 @@ UNLABELED_RU = "unlabeled/ru-windows-1251.html"
 class RussianSpider(CollectSpider):
     name = "russian"
     whatwg_encoding_locale = "ru"
-    custom_settings = {"WHATWG_ENCODING_DETECTOR": "off"}
+    custom_settings: ClassVar[dict] = {"WHATWG_ENCODING_DETECTOR": "off"}
 
 
 class DefaultSpider(CollectSpider):
     name = "default"
     whatwg_encoding_locale = "ru"
-    custom_settings = {"WHATWG_ENCODING_DETECTOR": "off", "WHATWG_ENCODING_DEFAULT": "ISO-8859-2"}
+    custom_settings: ClassVar[dict] = {"WHATWG_ENCODING_DETECTOR": "off", "WHATWG_ENCODING_DEFAULT": "ISO-8859-2"}
 
 
 def _meta(response):

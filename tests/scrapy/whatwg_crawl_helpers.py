@@ -17,7 +17,7 @@ DATA = REPO / "tests" / "data"
 CORPUS = DATA / "corpus"
 sys.path.insert(0, str(REPO / "example_project"))
 
-from demo.site_server import BUNDLED_SITE, SiteMap, start_server  # noqa: E402
+from demo.site_server import BUNDLED_SITE, SiteMap, start_server  # noqa: F401 — BUNDLED_SITE re-exported
 
 BASE_SETTINGS = {
     "ADDONS": {"scrapy_whatwg_encoding.Addon": 0},
