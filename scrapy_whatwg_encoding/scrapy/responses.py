@@ -12,7 +12,7 @@ codec name, Scrapy's own behaviour applies.
 Each class is ``Whatwg<Base>(Base, WhatwgResponseMixin)`` with the overrides in its own body: the
 mixin comes *after* the Scrapy class and only marks the class (``isinstance``), so that a response
 of the Scrapy class can become one in place on every Scrapy (with ``__dict__``-based responses,
-2.11-2.14, CPython refuses ``__class__`` assignment when a slotted mixin comes first).
+2.11-2.14, CPython refuses ``__class__`` assignment when a mixin comes first).
 """
 from __future__ import annotations
 
