@@ -10,8 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cases import encodable_code_points
-from reference import (GB18030_ENCODER_TABLE, NO_ENCODER, encoding_names, read_index, ref_decode,
-                       ref_encode)
+from reference import GB18030_ENCODER_TABLE, NO_ENCODER, encoding_names, read_index, ref_decode, ref_encode
 from scrapy_whatwg_encoding import ENCODINGS
 
 NAMES = encoding_names()

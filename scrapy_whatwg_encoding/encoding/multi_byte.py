@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import codecs
 import re
-from typing import Callable
+from collections.abc import Callable
 
 # Bytes that no multi-byte decoder here consumes after a leading byte (each is restored and starts
 # a token of its own): gb18030 and Shift_JIS trail bytes start at 0x40 (four-byte seconds and

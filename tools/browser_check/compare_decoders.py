@@ -17,7 +17,7 @@ def main(case_dir, ff_dir, report=None):
     for doc, ff in case_files(case_dir, ff_dir, summary):
         enc = get_encoding(doc["encoding"])
         summary[doc["encoding"]] = tally(doc["encoding"], zip(doc["cases"], ff["results"]),
-                                         lambda hx: cps(enc.decode(bytes.fromhex(hx))))
+                                         lambda hx, enc=enc: cps(enc.decode(bytes.fromhex(hx))))
     return finish(summary, report)
 
 

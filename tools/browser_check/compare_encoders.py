@@ -17,7 +17,7 @@ ESCAPES = {b"\x1b(B": "single", b"\x1b(J": "single", b"\x1b(I": "single", b"\x1b
 
 def percent(byte):
     if byte < 0x21 or byte > 0x7E or byte in SPECIAL_QUERY:
-        return "%{:02X}".format(byte)
+        return f"%{byte:02X}"
     return chr(byte)
 
 
@@ -51,8 +51,8 @@ def main(case_dir, ff_dir, report=None):
             continue
         summary[doc["encoding"]] = tally(
             doc["encoding"], zip(doc["strings"], ff["results"]),
-            lambda text: serialize(enc.encode(text), enc.name == "ISO-2022-JP"),
-            lambda text: " ".join("U+%04X" % ord(c) for c in text))
+            lambda text, enc=enc: serialize(enc.encode(text), enc.name == "ISO-2022-JP"),
+            lambda text: " ".join(f"U+{ord(c):04X}" for c in text))
     return finish(summary, report)
 
 

@@ -266,11 +266,10 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
             self._insert("body")
             self.mode = "in body"
             return self._chars(ws, nul, other)
-        if mode == "in column group":
-            if self._current_is("colgroup"):
-                self.stack.pop()
-                self.mode = "in table"
-                return self._chars(ws, nul, other)
+        if mode == "in column group" and self._current_is("colgroup"):
+            self.stack.pop()
+            self.mode = "in table"
+            return self._chars(ws, nul, other)
         return None
 
 
