@@ -35,7 +35,7 @@ _TABLE_TEXT = frozenset(("table", "tbody", "template", "tfoot", "thead", "tr"))
 class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, FormattingElements):
     """Tree construction state; feed it tokens in document order."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.stack: list[El] = []
         self.afe: list[El | None] = []  # None is a marker
         self.mode = "initial"
