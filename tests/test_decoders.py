@@ -9,9 +9,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from cases import (
     ISO_2022_JP_ESCAPES,
     MULTI_BYTE,
@@ -20,7 +17,10 @@ from cases import (
     describe_mismatches,
     encodable_code_points,
 )
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from reference import NO_ENCODER, encoding_names, ref_decode, ref_encode
+
 from scrapy_whatwg_encoding import ENCODINGS, get_encoding
 
 NAMES = encoding_names()

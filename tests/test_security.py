@@ -15,9 +15,9 @@ import codecs
 
 import html5lib
 import pytest
+from reference import index_code_point
 from scrapy.http import HtmlResponse, Request, TextResponse
 
-from reference import index_code_point
 from scrapy_whatwg_encoding import ENCODINGS, WhatwgEncodingMiddleware, decode, get_encoding, sniff
 from scrapy_whatwg_encoding.sniffing.change import parser_meta
 

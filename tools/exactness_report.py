@@ -22,6 +22,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from cases import compare_decoder, corpus_cases, decoder_cases, describe_mismatches
 from reference import encoding_names
+
 from scrapy_whatwg_encoding import ENCODINGS
 
 NEAREST = {

@@ -5,6 +5,7 @@ Prints, per encoding, inputs compared and mismatches (first examples: input hex,
 Exit status 1 if any mismatch.
 """
 from common import case_files, finish, run, tally
+
 from scrapy_whatwg_encoding import get_encoding
 
 

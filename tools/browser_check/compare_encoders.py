@@ -8,6 +8,7 @@ with the special-query percent-encode set. Exit status 1 if any mismatch.
 import re
 
 from common import case_files, finish, run, tally
+
 from scrapy_whatwg_encoding import get_encoding
 
 ERROR = re.compile(rb"&#([0-9]+);")
