@@ -100,7 +100,7 @@ def audit(directory: Path, *, manifest: str | None = None, content_type_from: st
     and stderr is a terminal. Raises :class:`CliError`: code 1 for an unreadable directory or
     manifest, code 2 for ``content_type_from="manifest"`` without a manifest or with a
     *content_type*, or an invalid *locale*."""
-    from tqdm import tqdm  # type: ignore[import-untyped]
+    from tqdm import tqdm
 
     from ..scrapy.settings import InvalidSetting, check_locale
 
