@@ -6,6 +6,7 @@ import importlib.metadata
 
 project = "scrapy-whatwg-encoding"
 author = "scrapy-whatwg-encoding contributors"
+copyright = author
 release = importlib.metadata.version("scrapy-whatwg-encoding")
 version = ".".join(release.split(".")[:2])
 
@@ -21,6 +22,8 @@ language = "en"
 
 html_theme = "sphinx_rtd_theme"
 html_title = f"{project} {release}"
+html_static_path = ["_static"]
+html_css_files = ["custom.css"]
 
 # API reference: members in source order, signatures with the types, short type names.
 autodoc_member_order = "bysource"

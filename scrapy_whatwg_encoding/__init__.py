@@ -16,12 +16,12 @@ imports Scrapy only when the Scrapy layer is used.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .encoding import ENCODINGS, Encoding, decode, get_encoding
 from .encoding import codec as _codec  # noqa: F401 — registers the exact codecs with Python's codec registry
 
-if TYPE_CHECKING:  # the lazy names below, for type checkers and editors
+if TYPE_CHECKING:  # what type checkers see of the lazily resolved names below
     from .scrapy import Addon, WhatwgEncodingMiddleware
     from .sniffing import Decision, prescan, sniff
 
@@ -34,12 +34,12 @@ _LAZY = {
 }
 
 __all__ = [
-    "ENCODINGS", "Addon", "Decision", "Encoding", "WhatwgEncodingMiddleware",
-    "decode", "get_encoding", "prescan", "sniff",
+    "ENCODINGS", "Addon", "Decision", "Encoding", "WhatwgEncodingMiddleware", "decode", "get_encoding", "prescan",
+    "sniff",
 ]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     if name in _LAZY:
         import importlib
 

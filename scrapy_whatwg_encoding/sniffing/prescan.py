@@ -64,7 +64,8 @@ def prescan(data: bytes, end: int = 1024) -> Encoding | None:
     https://html.spec.whatwg.org/multipage/parsing.html#prescan-a-byte-stream-to-determine-its-encoding)
     over ``data[:end]``: the ``<meta charset>`` / ``<meta http-equiv=content-type>`` search,
     including the prescan's check for UTF-16 XML declarations (``<?x`` in UTF-16) and "get an
-    XML encoding" when no ``<meta>`` decides.
+    XML encoding" when no ``<meta>`` decides (which reads a ``<?xml`` declaration that starts
+    *data* up to its first ``>``, even past *end*, as browsers do).
 
     :param data: the start of the document (:class:`bytes` or another bytes-like object).
     :param end: how many bytes (not characters) to examine; 1024 as the standard suggests.
