@@ -2,8 +2,12 @@
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
 from .tables.labels import NAMES
+
+if TYPE_CHECKING:
+    from ._typing import Buffer
 
 # Which module implements each encoding's decoder and encoder (a module per spec section).
 _FAMILY = {
@@ -83,7 +87,7 @@ class Encoding:
             object.__setattr__(self, "_codec", codec)
         return codec
 
-    def decode(self, data: bytes | bytearray | memoryview) -> str:
+    def decode(self, data: Buffer) -> str:
         """Run this encoding's decoder over *data* (any bytes-like object) in "replacement" error
         mode and return the text (:class:`str`).
 
