@@ -1,9 +1,18 @@
 """scrapy-whatwg-encoding: Scrapy reads web pages the way browsers do.
 
-Layers (each imports only the ones below it): ``encoding`` (the WHATWG Encoding Standard),
-``sniffing`` (the HTML encoding sniffing algorithm), ``scrapy`` (middleware and add-on).
-Names are resolved lazily so that ``import scrapy_whatwg_encoding`` stays cheap and imports
-Scrapy only when the Scrapy layer is used.
+Layers (each imports only the ones below it): ``encoding`` (the WHATWG Encoding Standard,
+https://encoding.spec.whatwg.org/), ``sniffing`` (the HTML standard's encoding sniffing
+algorithm), ``scrapy`` (:class:`WhatwgEncodingMiddleware` and :class:`Addon`). Importing the
+package registers the exact codecs (``"whatwg-<name>"``) with :mod:`codecs`. The sniffing and
+Scrapy names are resolved lazily, so that ``import scrapy_whatwg_encoding`` stays cheap and
+imports Scrapy only when the Scrapy layer is used.
+
+>>> import scrapy_whatwg_encoding as swe
+>>> decision = swe.sniff(b'<meta charset="windows-1251">\\xcf\\xf0\\xe8\\xe2\\xe5\\xf2')
+>>> decision.encoding
+<Encoding windows-1251>
+>>> swe.decode(b'<meta charset="windows-1251">\\xcf\\xf0\\xe8\\xe2\\xe5\\xf2', decision.encoding)[0]
+'<meta charset="windows-1251">Привет'
 """
 from __future__ import annotations
 
