@@ -76,11 +76,3 @@ def test_scrapy_command_lives_in_cli():
 
     assert issubclass(entry.load(), ScrapyCommand)
 
-
-def test_cli_doctests():
-    import doctest
-
-    from scrapy_whatwg_encoding.cli import kind
-
-    result = doctest.testmod(kind)
-    assert result.attempted >= 3 and result.failed == 0
