@@ -28,6 +28,8 @@ pins_for() {
     esac
 }
 
+summary() { tail -n 1 "$1" | tr -d '=' | sed 's/^ *//; s/ *$//'; }  # pytest's last line
+
 default_python=python3
 [ -x "$HOME/.pyenv/versions/3.10.13/bin/python" ] && default_python="$HOME/.pyenv/versions/3.10.13/bin/python"
 PYTHON="${PYTHON:-$default_python}"
@@ -40,22 +42,20 @@ for version in "${VERSIONS[@]}"; do
     venv="$VENV_DIR/scrapy-$version"
     log="$VENV_DIR/scrapy-$version.log"
     mkdir -p "$VENV_DIR"
-    {
-        [ -x "$venv/bin/python" ] || "$PYTHON" -m venv "$venv"
-        "$venv/bin/python" -m pip install -q --upgrade pip
-        # shellcheck disable=SC2046
-        "$venv/bin/python" -m pip install -q "scrapy==$version.*" $(pins_for "$version") -e ".[test]"
-    } >"$log" 2>&1
-    if [ $? -ne 0 ]; then
+    # shellcheck disable=SC2046
+    if ! { { [ -x "$venv/bin/python" ] || "$PYTHON" -m venv "$venv"; } &&
+           "$venv/bin/python" -m pip install -q --upgrade pip &&
+           "$venv/bin/python" -m pip install -q "scrapy==$version.*" $(pins_for "$version") -e ".[test]"
+         } >"$log" 2>&1; then
         line="scrapy $version: FAIL (install, see $log)"
     else
         installed=$("$venv/bin/python" -c 'import platform, scrapy, twisted; print(
             f"scrapy {scrapy.__version__}, twisted {twisted.__version__}, python {platform.python_version()}")')
         # shellcheck disable=SC2086
         if "$venv/bin/python" -m pytest -p no:cacheprovider ${PYTEST_ARGS:-} "${TESTS[@]}" >>"$log" 2>&1; then
-            line="scrapy $version: pass ($installed; $(tail -n 1 "$log" | tr -d '=' | xargs))"
+            line="scrapy $version: pass ($installed; $(summary "$log"))"
         else
-            line="scrapy $version: FAIL ($installed; $(tail -n 1 "$log" | tr -d '=' | xargs); see $log)"
+            line="scrapy $version: FAIL ($installed; $(summary "$log"); see $log)"
         fi
     fi
     echo "$line"
