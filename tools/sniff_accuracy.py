@@ -44,8 +44,8 @@ from scrapy_whatwg_encoding.sniffing.detect import from_chardetng, from_uchardet
 
 CORPUS = pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "corpus"
 
-_XML_ENCODING = re.compile(rb"""(<\?xml[^>]*?)\s+encoding\s*=\s*(?:"[^"]*"|'[^']*')""", re.I)
-_META = re.compile(rb"<meta\b[^>]*charset[^>]*>", re.I)
+_XML_ENCODING = re.compile(rb"""(<\?xml[^>]*?)\s+encoding\s*=\s*(?:"[^"]*"|'[^']*')""", re.IGNORECASE)
+_META = re.compile(rb"<meta\b[^>]*charset[^>]*>", re.IGNORECASE)
 
 # Python codec names (codecs.lookup(...).name) → the WHATWG encoding with the same decoder.
 _PYTHON = {
@@ -67,8 +67,7 @@ for _n in (2, 3, 4, 5, 6, 7, 8, 10, 13, 14, 15, 16):
 # Top-level domains of the time the corpus was crawled (the 2000s): the country codes (two
 # letters, from the Public Suffix List) and these generic ones. Later gTLDs (.blog, .news,
 # .health, ...) appear in the file names only as path words after the host.
-_OLD_GTLDS = frozenset("com net org edu gov mil int arpa info biz name pro aero coop museum mobi jobs travel "
-                       "cat tel asia".split())
+_OLD_GTLDS = frozenset(["com", "net", "org", "edu", "gov", "mil", "int", "arpa", "info", "biz", "name", "pro", "aero", "coop", "museum", "mobi", "jobs", "travel", "cat", "tel", "asia"])
 
 
 def strip_declarations(body: bytes) -> bytes:
