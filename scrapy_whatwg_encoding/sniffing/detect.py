@@ -153,8 +153,9 @@ def _uchardet(data: bytes, last: bool) -> Encoding | None:
 
 
 def _iso_2022_jp(body: bytes, tld: bytes | None) -> Encoding | None:
-    """chardetng's ISO-2022-JP guess for input without a non-ASCII byte (it sees the escape
-    sequences although ``feed()`` says no non-ASCII byte was seen), else ``None``."""
+    """chardetng's ISO-2022-JP guess for *body* without a non-ASCII byte (it sees the escape
+    sequences although ``feed()`` says no non-ASCII byte was seen), over :data:`STAT_LIMIT` bytes
+    from just before the first ESC; else ``None``."""
     escape = body.find(b"\x1b")
     if escape < 0:
         return None
@@ -175,9 +176,8 @@ def detect(body: bytes, mode: str = "full", url: str | None = None) -> Encoding 
         raise ValueError(f"detector must be one of {MODES}, not {mode!r}")
     tld = tld_of(url)
     if mode == "browser":
-        data = body[:DETECT_LIMIT]
-        seen, guess = _chardetng(data, tld)
-        return guess if seen else _iso_2022_jp(data, tld)
+        seen, guess = _chardetng(body[:DETECT_LIMIT], tld)
+        return guess if seen or guess is ENCODINGS["ISO-2022-JP"] else None
     first = first_non_ascii(body)
     if first is None:
         return _iso_2022_jp(body, tld)
