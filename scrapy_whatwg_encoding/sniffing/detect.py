@@ -13,9 +13,11 @@ Modes:
 - ``"full"``: for crawlers, which have the whole body. What is cheap looks at the *entire* body at
   C speed: no non-ASCII byte gives ``None`` (or ISO-2022-JP, as in ``"browser"``); valid UTF-8
   from end to end gives UTF-8. Only the statistical part is capped, to :data:`STAT_LIMIT` bytes
-  from just before the first non-ASCII byte. The rule there: uchardet's answer is taken when it
-  is a legacy Web encoding, uchardet is at least :data:`UCHARDET_CONFIDENCE` sure of it and the
-  bytes decode in it without error; otherwise chardetng's answer with the URL's TLD.
+  from just before the first non-ASCII byte. The rule there: chardetng (Firefox's detector, with
+  the URL's TLD) names the encoding, unless uchardet, at least :data:`UCHARDET_CONFIDENCE` sure,
+  names a legacy Web encoding in which those bytes decode without error and to other text: then
+  uchardet's answer wins (it covers x-mac-cyrillic, which chardetng never answers, and tells
+  ISO-8859-2 / windows-1250 from windows-1252 without a TLD).
   (tools/sniff_accuracy.py measures the rule and each detector alone on tests/data/corpus.)
 """
 from __future__ import annotations
@@ -186,4 +188,8 @@ def detect(body: bytes, mode: str = "full", url: str | None = None) -> Encoding 
     start = max(first - _CONTEXT, 0)
     window = body[start:start + STAT_LIMIT]
     last = start + STAT_LIMIT >= len(body)
-    return _uchardet(window, last) or _chardetng(window, tld, last)[1]
+    guess = _chardetng(window, tld, last)[1]
+    other = _uchardet(window, last)
+    if other is None or other is guess or (guess is not None and other.decode(window) == guess.decode(window)):
+        return guess  # same text: Firefox's name for it
+    return other
