@@ -14,10 +14,11 @@ Modes:
   C speed: no non-ASCII byte gives ``None`` (or ISO-2022-JP, as in ``"browser"``); valid UTF-8
   from end to end gives UTF-8. Only the statistical part is capped, to :data:`STAT_LIMIT` bytes
   from just before the first non-ASCII byte. The rule there: chardetng (Firefox's detector, with
-  the URL's TLD) names the encoding, unless uchardet, at least :data:`UCHARDET_CONFIDENCE` sure,
-  names a legacy Web encoding in which those bytes decode without error and to other text: then
-  uchardet's answer wins (it covers x-mac-cyrillic, which chardetng never answers, and tells
-  ISO-8859-2 / windows-1250 from windows-1252 without a TLD).
+  the URL's TLD) names the encoding. When it names a single-byte encoding, uchardet may overrule it
+  if at least :data:`UCHARDET_CONFIDENCE` sure of a legacy Web encoding in which those bytes decode
+  without error and to other text (it covers x-mac-cyrillic, which chardetng never answers, and
+  tells ISO-8859-2 / windows-1250 from windows-1252 without a TLD); chardetng's multi-byte answers
+  rest on the bytes' structure and stand (on tests/data/corpus uchardet only ever worsened them).
   (tools/sniff_accuracy.py measures the rule and each detector alone on tests/data/corpus.)
 """
 from __future__ import annotations
@@ -40,11 +41,12 @@ except ImportError:  # pragma: no cover
 #: Bytes chardetng reads at most in "browser" mode (Firefox reads the whole body; this bounds the work).
 DETECT_LIMIT = 1 << 20
 #: Bytes the statistical detectors read at most in "full" mode, from just before the first
-#: non-ASCII byte. Measured by tools/sniff_accuracy.py and tools/bench_sniff.py on tests/data/corpus:
-#: the text score is 191/193 pages for 4-16 KiB and 192/193 from 32 KiB (one page whose Central
-#: European letters come late); uchardet reads ~8 MB/s, and at 8 KiB sniff + decode of unlabeled
-#: pages takes 0.3x Scrapy's time (0.38x at 16 KiB). Raise it for accuracy, lower it for speed.
-STAT_LIMIT = 8 * 1024
+#: non-ASCII byte. Measured on tests/data/corpus (tools/sniff_accuracy.py): 191/193 pages decode
+#: right from 2 KiB to 8 KiB, 192/193 at 8 KiB for both detectors (one page whose Central European
+#: letters come late). Both detectors cost ~0.3-0.7 ms per KiB of non-ASCII text up to ~8 KiB, so
+#: 4 KiB keeps sniff + decode of unlabeled pages as fast as chardetng alone over 10 KiB was
+#: (tools/bench_sniff.py). Raise it for accuracy, lower it for speed.
+STAT_LIMIT = 4 * 1024
 #: uchardet's own confidence (0-1) below which its answer is not taken: it says it is guessing.
 UCHARDET_CONFIDENCE = 0.5
 _CONTEXT = 256  # ASCII bytes kept before the first non-ASCII byte
@@ -64,6 +66,9 @@ _UCHARDET_NAMES = {"mac-cyrillic": "x-mac-cyrillic", "maccyrillic": "x-mac-cyril
 # Answers the statistical step never takes: UTF-8 was decided over the whole body before it, a
 # BOM-less UTF-16 is no detector's business, and the replacement encoding decodes nothing.
 _NOT_DETECTED = frozenset(ENCODINGS[name] for name in ("UTF-8", "UTF-16BE", "UTF-16LE", "replacement"))
+# chardetng's multi-byte answers (it never says UTF-8 here): uchardet does not overrule them.
+_MULTI_BYTE = frozenset(ENCODINGS[name] for name in ("Big5", "EUC-JP", "EUC-KR", "GBK", "gb18030", "ISO-2022-JP",
+                                                     "Shift_JIS"))
 
 
 def tld_of(url: str | None) -> bytes | None:
@@ -189,7 +194,9 @@ def detect(body: bytes, mode: str = "full", url: str | None = None) -> Encoding 
     window = body[start:start + STAT_LIMIT]
     last = start + STAT_LIMIT >= len(body)
     guess = _chardetng(window, tld, last)[1]
+    if guess is None or guess in _MULTI_BYTE:
+        return guess
     other = _uchardet(window, last)
-    if other is None or other is guess or (guess is not None and other.decode(window) == guess.decode(window)):
+    if other is None or other is guess or other.decode(window) == guess.decode(window):
         return guess  # same text: Firefox's name for it
     return other
