@@ -14,11 +14,12 @@ Modes:
   C speed: no non-ASCII byte gives ``None`` (or ISO-2022-JP, as in ``"browser"``); valid UTF-8
   from end to end gives UTF-8. Only the statistical part is capped, to :data:`STAT_LIMIT` bytes
   from just before the first non-ASCII byte. The rule there: chardetng (Firefox's detector, with
-  the URL's TLD) names the encoding. When it names a single-byte encoding, uchardet may overrule it
-  if at least :data:`UCHARDET_CONFIDENCE` sure of a legacy Web encoding in which those bytes decode
-  without error and to other text (it covers x-mac-cyrillic, which chardetng never answers, and
-  tells ISO-8859-2 / windows-1250 from windows-1252 without a TLD); chardetng's multi-byte answers
-  rest on the bytes' structure and stand (on tests/data/corpus uchardet only ever worsened them).
+  the URL's TLD) names the encoding; where its repertoire has a gap — it answers windows-1252 or a
+  Cyrillic encoding, what it says for x-mac-cyrillic (which it never answers) and for Central
+  European text from a generic domain — uchardet may overrule it, if at least
+  :data:`UCHARDET_CONFIDENCE` sure of a legacy Web encoding in which those bytes decode without
+  error and to other text, over its first :data:`UCHARDET_LIMIT` bytes (uchardet costs ~1 µs a
+  byte, so it is asked only there, and over less).
   (tools/sniff_accuracy.py measures the rule and each detector alone on tests/data/corpus.)
 """
 from __future__ import annotations
@@ -40,13 +41,16 @@ except ImportError:  # pragma: no cover
 
 #: Bytes chardetng reads at most in "browser" mode (Firefox reads the whole body; this bounds the work).
 DETECT_LIMIT = 1 << 20
-#: Bytes the statistical detectors read at most in "full" mode, from just before the first
-#: non-ASCII byte. Measured on tests/data/corpus (tools/sniff_accuracy.py): 191/193 pages decode
-#: right from 2 KiB to 8 KiB, 192/193 at 8 KiB for both detectors (one page whose Central European
-#: letters come late). Both detectors cost ~0.3-0.7 ms per KiB of non-ASCII text up to ~8 KiB, so
-#: 4 KiB keeps sniff + decode of unlabeled pages as fast as chardetng alone over 10 KiB was
-#: (tools/bench_sniff.py). Raise it for accuracy, lower it for speed.
+#: Bytes chardetng reads at most in "full" mode, from just before the first non-ASCII byte.
+#: Measured on tests/data/corpus (tools/sniff_accuracy.py, declarations stripped): 191/193 pages
+#: decode right for any window of 2-8 KiB with uchardet reading 1-8 KiB (the two misses: windows-1250
+#: pages of bbc.co.uk whose Hungarian letters come late); chardetng costs ~0.3 ms a KiB of
+#: non-ASCII text. Raise it for accuracy, lower it for speed.
 STAT_LIMIT = 4 * 1024
+#: Bytes uchardet reads at most, from the start of the same window. It costs ~0.5-1 µs a byte;
+#: 1 KiB finds every x-mac-cyrillic page of the corpus and keeps sniff + decode within ~2 ms of
+#: chardetng alone on the corpus as served (tools/bench_sniff.py).
+UCHARDET_LIMIT = 1024
 #: uchardet's own confidence (0-1) below which its answer is not taken: it says it is guessing.
 UCHARDET_CONFIDENCE = 0.5
 _CONTEXT = 256  # ASCII bytes kept before the first non-ASCII byte
@@ -66,9 +70,9 @@ _UCHARDET_NAMES = {"mac-cyrillic": "x-mac-cyrillic", "maccyrillic": "x-mac-cyril
 # Answers the statistical step never takes: UTF-8 was decided over the whole body before it, a
 # BOM-less UTF-16 is no detector's business, and the replacement encoding decodes nothing.
 _NOT_DETECTED = frozenset(ENCODINGS[name] for name in ("UTF-8", "UTF-16BE", "UTF-16LE", "replacement"))
-# chardetng's multi-byte answers (it never says UTF-8 here): uchardet does not overrule them.
-_MULTI_BYTE = frozenset(ENCODINGS[name] for name in ("Big5", "EUC-JP", "EUC-KR", "GBK", "gb18030", "ISO-2022-JP",
-                                                     "Shift_JIS"))
+# chardetng's answers that uchardet may overrule: its generic fallback, and the Cyrillic
+# encodings it answers for x-mac-cyrillic, which it lacks.
+_GAPS = frozenset(ENCODINGS[name] for name in ("windows-1252", "windows-1251", "KOI8-U", "ISO-8859-5", "IBM866"))
 
 
 def tld_of(url: str | None) -> bytes | None:
@@ -194,8 +198,9 @@ def detect(body: bytes, mode: str = "full", url: str | None = None) -> Encoding 
     window = body[start:start + STAT_LIMIT]
     last = start + STAT_LIMIT >= len(body)
     guess = _chardetng(window, tld, last)[1]
-    if guess is None or guess in _MULTI_BYTE:
+    if guess is None or guess not in _GAPS:
         return guess
+    window, last = window[:UCHARDET_LIMIT], last and len(window) <= UCHARDET_LIMIT
     other = _uchardet(window, last)
     if other is None or other is guess or other.decode(window) == guess.decode(window):
         return guess  # same text: Firefox's name for it
