@@ -73,12 +73,16 @@ class HostRow:
 
 
 def host_of(url: str) -> str:
-    """The host of *url*; for a path (no host), its first segment, or ``"(local)"``."""
+    """The host of *url*; for a path (no host), its directory, or ``"(local)"``.
+
+    >>> host_of("https://Example.COM:8080/a"), host_of("files/Big5/a.html"), host_of("a.html")
+    ('example.com', 'files/Big5', '(local)')
+    """
     parts = urlsplit(url)
     if parts.hostname:
         return parts.hostname
-    head = parts.path.lstrip("/").split("/", 1)
-    return head[0] if len(head) > 1 and head[0] else "(local)"
+    directory = parts.path.rpartition("/")[0]
+    return directory or "(local)"
 
 
 class ReportData:

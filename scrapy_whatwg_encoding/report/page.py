@@ -37,7 +37,6 @@ background:#fafafa;border:1px solid #eee;padding:4px;max-width:420px}
 mark{background:#ffd54f}.cc{color:#b00;background:#fee}.muted{color:#777}
 svg text{font:12px system-ui,sans-serif;fill:#1d1d1f}.bytes{font-family:ui-monospace,monospace;
 font-size:12px;white-space:pre-wrap;word-break:break-all;background:#fafafa;border:1px solid #eee;padding:6px}
-tr.decisive td{background:#eef7ee}
 """
 COLORS = ("#4e79a7", "#f28e2b", "#bab0ac", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7",
           "#9c755f")
@@ -103,11 +102,11 @@ def bar_chart(title: str, rows: Sequence[tuple[str, Sequence[int]]], series: Seq
              (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
               f'viewBox="0 0 {width} {height}" role="img" aria-label="{attr(title)}">')]
     if len(series) > 1:
-        left = label_w
+        left = 4
         for i, name in enumerate(series):
             parts.append(f'<rect x="{left}" y="4" width="12" height="12" fill="{COLORS[i % len(COLORS)]}"/>'
                          f'<text x="{left + 16}" y="14">{text(name)}</text>')
-            left += 24 + 8 * len(name)
+            left += 28 + 7 * len(name)
     for index, (label, counts) in enumerate(rows):
         y = top + index * (bar_h + gap)
         parts.append(f'<text x="{label_w - 6}" y="{y + 13}" text-anchor="end">{text(label[:22])}</text>')
