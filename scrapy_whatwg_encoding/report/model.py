@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit
+import re
 
 OTHER_HOSTS = "(other hosts)"
 CONTEXT = 40  # characters shown before the first difference, and 2 × after it
 MAX_ERROR_KINDS = 50  # error classes given their own counters; later ones count as "other"
 MAX_URL = 300  # characters of a URL kept in an example
+_AUTHORITY = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://([^/?#\\]*)")
 
 
 @dataclass(frozen=True)
@@ -75,13 +76,18 @@ class HostRow:
 def host_of(url: str) -> str:
     """The host of *url*; for a path (no host), its directory, or ``"(local)"``.
 
-    >>> host_of("https://Example.COM:8080/a"), host_of("files/Big5/a.html"), host_of("a.html")
-    ('example.com', 'files/Big5', '(local)')
+    >>> host_of("https://u:p@Example.COM:8080/a"), host_of("http://[::1]:80/"), host_of("files/Big5/a.html")
+    ('example.com', '[::1]', 'files/Big5')
+    >>> host_of("a.html"), host_of("file:///tmp/a.html")
+    ('(local)', 'file:///tmp')
     """
-    parts = urlsplit(url)
-    if parts.hostname:
-        return parts.hostname
-    directory = parts.path.rpartition("/")[0]
+    match = _AUTHORITY.match(url)  # cheaper than urlsplit: this runs for every page
+    if match:
+        host = match.group(1).rpartition("@")[2]
+        host = host[:host.find("]") + 1] if host.startswith("[") else host.partition(":")[0]
+        if host:
+            return host.lower()
+    directory = url.rpartition("/")[0]
     return directory or "(local)"
 
 

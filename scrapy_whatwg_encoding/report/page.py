@@ -25,7 +25,7 @@ body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1200px;color
 h1{font-size:24px;margin:0 0 4px}h2{font-size:19px;margin:28px 0 8px;border-bottom:1px solid #ddd}
 h3{font-size:15px;margin:18px 0 6px}.meta{color:#555;margin:0}
 .cards{display:flex;gap:12px;flex-wrap:wrap;margin:14px 0}
-.card{border:1px solid #ddd;border-radius:6px;padding:8px 14px;min-width:120px}
+.card{border:1px solid #ddd;border-radius:6px;padding:8px 14px;min-width:110px}
 .card b{display:block;font-size:22px}.charts{display:flex;gap:24px;flex-wrap:wrap}
 figure{margin:0}figcaption{font-weight:600;margin-bottom:4px}
 table{border-collapse:collapse;width:100%;margin:6px 0}

@@ -42,9 +42,9 @@ def _summary(data: ReportData) -> str:
     return '<section id="summary"><div class="cards">' + "".join([
         _card("pages decided", data.pages),
         _card("text differs from Scrapy alone", data.changed, _percent(data.changed, data.pages)),
-        _card("not compared", data.unknown, "Scrapy would guess statistically"),
+        _card("not compared", data.unknown, "Scrapy would guess"),
         _card("suspect labels", data.suspect),
-        _card("errors", sum(data.errors.values()), "responses left as Scrapy made them"),
+        _card("errors", sum(data.errors.values()), "left as Scrapy made them"),
         _card("hosts", len(data.hosts)),
     ]) + "</div></section>"
 
