@@ -8,9 +8,9 @@ else is kept per page. Imports nothing from Scrapy.
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
-import re
 
 OTHER_HOSTS = "(other hosts)"
 CONTEXT = 40  # characters shown before the first difference, and 2 × after it

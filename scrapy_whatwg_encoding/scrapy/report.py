@@ -141,9 +141,9 @@ class Report:
         """The spider-close table: counts per source and per encoding."""
         self.flush()
         total = sum(self.sources.values())
-        lines = [f"WHATWG encoding summary: {total} responses decided, {self.changed} decoded differently "
-                 f"than Scrapy alone would have ({self.unknown} left to Scrapy's statistical guess, "
-                 f"not compared), {sum(self.errors.values())} errors"]
+        lines = [(f"WHATWG encoding summary: {total} responses decided, {self.changed} decoded differently "
+                  f"than Scrapy alone would have ({self.unknown} left to Scrapy's statistical guess, "
+                  f"not compared), {sum(self.errors.values())} errors")]
         for title, counter in (("source", self.sources), ("encoding", self.encodings)):
             lines.append(f"  {title:<16} {'responses':>9}")
             lines += [f"  {key:<16} {count:>9}" for key, count in counter.most_common()]
