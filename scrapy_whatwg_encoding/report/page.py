@@ -11,9 +11,8 @@ import re
 from collections.abc import Iterable, Sequence
 from urllib.parse import urlsplit
 
-#: No scripts, no network: only the inline style sheet and data: images are allowed.
-CSP = ("default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; "
-       "form-action 'none'")
+#: No scripts, no network, no images: only the inline style sheet is allowed.
+CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
 
 # Code points an HTML parser reports as parse errors in text ("control" and "noncharacter").
 _INVISIBLE = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef"

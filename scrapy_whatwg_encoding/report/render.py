@@ -104,8 +104,8 @@ def _examples(data: ReportData) -> str:
              (f'<p class="meta">At most {data.max_examples} examples per decision source; '
               "the first differing passage of each, the difference marked.</p>")]
     if not data.examples:
-        parts.append("<p>No page shown: none differs" + (" (examples are off)" if not data.max_examples else "")
-                     + ".</p>")
+        parts.append("<p>No page shown: " + ("examples are off" if not data.max_examples else
+                                             "none differs" if not data.changed else "no example kept") + ".</p>")
     for source, examples in sorted(data.examples.items(), key=lambda item: -data.changed_sources[item[0]]):
         unknown = data.unknown_sources[source]
         parts.append(f"<h3>Source: {text(source)} — {data.changed_sources[source]} pages differ"

@@ -104,8 +104,8 @@ class Report:
                 guessed = TextResponse(url, body=body)
                 passage = first_difference(decode(body, decision.encoding)[0], guessed.text)
                 scrapy_name = f"{guessed.encoding} (Scrapy's guess)"
-        except LookupError:  # a codec name Python does not know: no example, still counted
-            pass
+        except Exception:  # noqa: BLE001 — an example is optional; the page is still counted
+            passage = None
         self.data.add(url, decision.as_dict(), None if binary else scrapy_name, changed, passage)
 
     def write_html(self, title: str = "crawl") -> None:

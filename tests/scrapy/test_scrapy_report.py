@@ -13,6 +13,7 @@ import pytest_twisted
 from whatwg_crawl_helpers import Server, SiteMap, crawl, whatwg_stats
 
 from scrapy_whatwg_encoding.scrapy import middleware
+from scrapy_whatwg_encoding.scrapy import report as scrapy_report
 from scrapy_whatwg_encoding.scrapy.settings import InvalidSetting
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -156,3 +157,20 @@ def test_invalid_report_setting_fails_at_start(demo_server, name, value):
     with pytest.raises(InvalidSetting) as info:
         yield crawl([demo_server.url("meta/shift_jis.html")], settings={name: value})
     assert name in str(info.value) and repr(value) in str(info.value)
+
+
+@pytest_twisted.inlineCallbacks
+def test_a_failing_example_never_disturbs_the_crawl(hostile_server, tmp_path, monkeypatch):
+    def failing(*args):
+        raise RuntimeError("injected by the test")
+
+    monkeypatch.setattr(scrapy_report, "first_difference", failing)
+    report = tmp_path / "report.html"
+    crawler, responses = yield crawl([hostile_server.url(p) for p in HOSTILE_PAGES],
+                                     settings={"WHATWG_ENCODING_REPORT": str(report)})
+    assert all("whatwg_encoding" in r.meta for r in responses) and len(responses) == len(HOSTILE_PAGES)
+    stats = whatwg_stats(crawler)
+    assert "whatwg_encoding/errors" not in stats
+    tree = assert_inert(report.read_text("utf-8"))
+    assert _cards(tree)["pages decided"] == stats["whatwg_encoding/responses"] and not table_rows(
+        section(tree, "differences"))
