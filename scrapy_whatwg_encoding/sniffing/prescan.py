@@ -42,8 +42,10 @@ def prescan_result(data: bytes, end: int = 1024) -> tuple[Encoding, str | None, 
     """Prescan ``data[:end]`` (bytes). Returns ``(encoding, label, byte offset, source)`` or
     ``None``: *source* is ``"prescan"`` for a ``<meta>`` (offset of its ``<``) and
     ``"xml-declaration"`` for the UTF-16 ``<?x`` check and "get an XML encoding" (offset 0).
-    Work is bounded by *end*. Never raises."""
-    data = bytes(data[: max(end, 0)])
+    The loop's work is bounded by *end*; "get an XML encoding" reads a ``<?xml`` declaration
+    that starts *data* to its first ``>`` wherever it lies (C-speed scans). Never raises."""
+    stream = data
+    data = bytes(stream[: max(end, 0)])
     # Prescan for UTF-16 XML declarations.
     if data.startswith(b"<\x00?\x00x\x00"):
         return ENCODINGS["UTF-16LE"], None, 0, "xml-declaration"
@@ -52,8 +54,9 @@ def prescan_result(data: bytes, end: int = 1024) -> tuple[Encoding, str | None, 
     found = _loop(data) if _ANY_META.search(data) else None
     if found is not None:
         return found
-    # Ran out of bytes (or reached the end condition): get an XML encoding.
-    xml = get_xml_encoding(data)
+    # Ran out of bytes (or reached the end condition): "return the result of getting an XML
+    # encoding given the byte stream" -- the whole stream, as browsers read it (see xml_encoding).
+    xml = get_xml_encoding(stream)
     if xml is None:
         return None
     return xml[0], xml[1], 0, "xml-declaration"
@@ -62,7 +65,7 @@ def prescan_result(data: bytes, end: int = 1024) -> tuple[Encoding, str | None, 
 def prescan(data: bytes, end: int = 1024) -> Encoding | None:
     """Prescan a byte stream to determine its encoding (HTML §13.2.3.2) over ``data[:end]``
     (bytes, *end* in bytes), including the UTF-16 XML declaration check and "get an XML
-    encoding". Returns an :class:`Encoding` or ``None`` (failure). Never raises."""
+    encoding" (which reads a leading ``<?xml`` declaration to its ``>`` past *end*). Returns an :class:`Encoding` or ``None`` (failure). Never raises."""
     found = prescan_result(data, end)
     return None if found is None else found[0]
 
