@@ -29,7 +29,12 @@ _ISO_2022_JP_ERRORS = re.compile("[\x0e\x0f\x1b]")
 _HTML_ERROR = re.compile(r"&#([0-9]+);")
 #: Noncharacters, then planes 15-16's private use: ISO-2022-JP cannot represent them.
 _PLACEHOLDERS = tuple(chr(c) for c in range(0xFDD0, 0xFDF0))
-_SPECIAL_SCHEMES = ("http:", "https:", "ws:", "wss:", "ftp:", "file:")
+_UTF_8 = ENCODINGS["UTF-8"]
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+#: Special schemes whose queries use the document's encoding; ws and wss (special, UTF-8) and
+#: every non-special scheme use UTF-8 (URL Standard, basic URL parser, query state, step 1).
+_LEGACY_QUERY_SCHEMES = ("http:", "https:", "ftp:", "file:")
+_UTF_8_SPECIAL_SCHEMES = ("ws:", "wss:")
 
 
 def _percent_table(percent_encode_set: bytes) -> dict[int, str]:
@@ -98,7 +103,9 @@ def encode_query(url: str, encoding: Encoding) -> str:
     *url* is an absolute URL (str). A query that the encoder leaves as it is (ASCII, outside
     ISO-2022-JP's SO, SI and ESC) and the rest of the URL are unchanged, so Scrapy's own
     ``safe_url_string`` treats them as always; any other query comes back percent-encoded whole
-    (special-query percent-encode set for special schemes) and Scrapy leaves it so. Returns a str.
+    (special-query percent-encode set for special schemes) and Scrapy leaves it so. Only http,
+    https, ftp and file URLs use the document's encoding; ws, wss and non-special schemes
+    (``mailto:``, ``data:``, ...) use UTF-8. Returns a str.
 
     >>> from scrapy_whatwg_encoding import get_encoding
     >>> encode_query("http://x/?q=日本&r=€", get_encoding("windows-1251"))
@@ -114,6 +121,12 @@ def encode_query(url: str, encoding: Encoding) -> str:
     is_iso_2022_jp = output is _ISO_2022_JP
     if query.isascii() and not (is_iso_2022_jp and _ISO_2022_JP_ERRORS.search(query)):
         return url
-    table = _SPECIAL_QUERY if base[:6].lower().startswith(_SPECIAL_SCHEMES) else _QUERY
+    scheme = _SCHEME.match(base)
+    scheme_name = scheme.group().lower() if scheme else ""
+    if scheme_name in _LEGACY_QUERY_SCHEMES:
+        table = _SPECIAL_QUERY
+    else:
+        output, is_iso_2022_jp = _UTF_8, False
+        table = _SPECIAL_QUERY if scheme_name in _UTF_8_SPECIAL_SCHEMES else _QUERY
     query = _iso_2022_jp_query(query, table) if is_iso_2022_jp else _stateless_query(query, output, table)
     return f"{base}?{query}{hash_}{fragment}"

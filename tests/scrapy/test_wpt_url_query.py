@@ -42,8 +42,10 @@ def test_ascii_queries_unchanged_and_special_query_set():
     for name in ("windows-1251", "Shift_JIS", "UTF-8", "gb18030", "ISO-2022-JP"):
         url = "http://x/?a=b c&d='\"<>"
         assert encode_query(url, get_encoding(name)) is url
-    # A non-special scheme uses the query percent-encode set ("'" kept).
-    assert encode_query("foo:x?'é", get_encoding("windows-1252")) == "foo:x?'%E9"
+    # Non-special schemes: UTF-8 and the query percent-encode set ("'" kept); ws/wss: UTF-8.
+    assert encode_query("foo:x?'é", get_encoding("windows-1252")) == "foo:x?'%C3%A9"
+    assert encode_query("wss://x/?'é", get_encoding("windows-1252")) == "wss://x/?%27%C3%A9"
+    assert encode_query("FTP://x/?'é", get_encoding("windows-1252")) == "FTP://x/?%27%E9"
     assert encode_query("http://x/?'é", get_encoding("windows-1252")) == "http://x/?%27%E9"
     assert encode_query("http://x/?q=日本", get_encoding("windows-1251")) == (
         "http://x/?q=%26%2326085%3B%26%2326412%3B")
