@@ -53,7 +53,7 @@ def _normalize_str(source: str | None):
                 out.append(s[c])
                 c += 1
         result = "".join(f"%{ord(ch):X}" for ch in out)
-        return result[: -len("%1B%28%42")] if result.endswith("%1B%28%42") else result
+        return result.removesuffix("%1B%28%42")
 
     return normalize
 

@@ -1,0 +1,63 @@
+"""Links that Scrapy's machinery builds, with the URL a browser would request.
+
+Why a subclass is needed: Scrapy's ``LinkExtractor`` (and so ``CrawlSpider``) resolves each
+``href`` and passes it to ``w3lib.url.safe_url_string(url, encoding=response.encoding)``, which
+encodes the query with ``str.encode(response.encoding)`` and percent-encodes the bytes with a safe
+set that keeps ``&`` and ``;``. ``response.encoding`` must stay the codec that decodes the page
+exactly (``response.text``, selectors), and a codec can only answer an unrepresentable character
+with bytes (the Encoding Standard's "html" error mode, ``&#N;``) or an exception — which
+LinkExtractor catches as a bad URL and drops the link. So the URL Standard's ``%26%23N%3B`` can
+not come out of that call whatever codec is registered, and ``process_value`` (the one public
+per-link hook) sees the URL but not the response. :class:`LinkExtractor` below is Scrapy's, with
+a ``process_value`` that knows the response being read: it percent-encodes the query as the URL
+parser does with the page's output encoding (:func:`.url.encode_query`), and w3lib then leaves the
+ASCII result as it is. Use it wherever you build a link extractor, e.g. in ``CrawlSpider`` rules::
+
+    from scrapy_whatwg_encoding.scrapy.links import LinkExtractor
+
+    rules = [Rule(LinkExtractor(allow=r"/item/"), callback="parse_item", follow=True)]
+
+``response.follow()`` / ``response.follow_all()`` need nothing: they go through
+``response.urljoin()``, which the middleware's responses already encode this way.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urljoin
+
+from scrapy.linkextractors import LinkExtractor as ScrapyLinkExtractor
+from scrapy.utils.response import get_base_url
+
+from ..encoding import Encoding
+from .url import encode_query
+
+
+class LinkExtractor(ScrapyLinkExtractor):
+    """Scrapy's ``LinkExtractor`` (same arguments), whose links carry the browser's query for
+    responses decided by :class:`~scrapy_whatwg_encoding.WhatwgEncodingMiddleware`; other
+    responses get Scrapy's own behaviour. A user ``process_value`` runs first."""
+
+    def __init__(self, *args: Any, process_value: Callable[[Any], Any] | None = None, **kwargs: Any):
+        self._user_process_value = process_value
+        self._encoding: Encoding | None = None
+        self._base_url = ""
+        kwargs["process_value"] = self._process_value
+        super().__init__(*args, **kwargs)
+
+    def _process_value(self, value: Any) -> Any:
+        if self._user_process_value is not None:
+            value = self._user_process_value(value)
+        if value is None or self._encoding is None or not isinstance(value, str):
+            return value
+        return encode_query(urljoin(self._base_url, value), self._encoding)
+
+    def extract_links(self, response):
+        """Scrapy's ``extract_links(response)``; returns a list of ``scrapy.link.Link``."""
+        previous = self._encoding, self._base_url
+        self._encoding = getattr(response, "whatwg_encoding", None)
+        self._base_url = get_base_url(response) if self._encoding is not None else ""
+        try:
+            return super().extract_links(response)
+        finally:
+            self._encoding, self._base_url = previous
