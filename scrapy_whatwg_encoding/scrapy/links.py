@@ -19,6 +19,18 @@ ASCII result as it is. Use it wherever you build a link extractor, e.g. in ``Cra
 
 ``response.follow()`` / ``response.follow_all()`` need nothing: they go through
 ``response.urljoin()``, which the middleware's responses already encode this way.
+
+Meta refresh has the same cause: Scrapy's ``MetaRefreshMiddleware`` calls
+``w3lib.html.get_meta_refresh(text, base, response.encoding)``, which ends in the same
+``safe_url_string``. :class:`MetaRefreshMiddleware` below keeps every decision of Scrapy's
+(intervals, ``METAREFRESH_*`` settings, schemes) and re-reads the URL with
+:func:`.url.query_codec_name`'s codec. Replace Scrapy's with it, below the encoding middleware
+(580) so that it sees decided responses::
+
+    DOWNLOADER_MIDDLEWARES = {
+        "scrapy.downloadermiddlewares.redirect.MetaRefreshMiddleware": None,
+        "scrapy_whatwg_encoding.scrapy.links.MetaRefreshMiddleware": 579,
+    }
 """
 from __future__ import annotations
 
@@ -26,11 +38,14 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urljoin
 
+from scrapy import Request
+from scrapy.downloadermiddlewares.redirect import MetaRefreshMiddleware as ScrapyMetaRefreshMiddleware
 from scrapy.linkextractors import LinkExtractor as ScrapyLinkExtractor
 from scrapy.utils.response import get_base_url
+from w3lib.html import get_meta_refresh
 
 from ..encoding import Encoding
-from .url import encode_query
+from .url import encode_query, query_codec_name
 
 
 class LinkExtractor(ScrapyLinkExtractor):
@@ -61,3 +76,22 @@ class LinkExtractor(ScrapyLinkExtractor):
             return super().extract_links(response)
         finally:
             self._encoding, self._base_url = previous
+
+
+class MetaRefreshMiddleware(ScrapyMetaRefreshMiddleware):
+    """Scrapy's ``MetaRefreshMiddleware`` whose redirect URL carries the browser's query for
+    responses decided by the encoding middleware (same settings)."""
+
+    def __init__(self, settings):
+        super().__init__(settings)
+        self.ignore_tags = tuple(settings.getlist("METAREFRESH_IGNORE_TAGS"))
+
+    def process_response(self, request, response, spider=None):
+        """Scrapy's ``process_response``; a meta-refresh redirect gets the browser's URL."""
+        result = super().process_response(request, response)
+        encoding = getattr(response, "whatwg_encoding", None)
+        if encoding is None or not isinstance(result, Request) or result is request:
+            return result
+        _, url = get_meta_refresh(response.text[:4096], get_base_url(response), query_codec_name(encoding),
+                                  ignore_tags=self.ignore_tags)
+        return result if url is None else result.replace(url=url)

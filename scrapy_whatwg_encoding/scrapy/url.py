@@ -18,6 +18,7 @@ Every other encoder is stateless: runs of representable characters are encoded a
 """
 from __future__ import annotations
 
+import codecs
 import re
 
 from ..encoding import ENCODINGS, Encoding
@@ -130,3 +131,48 @@ def encode_query(url: str, encoding: Encoding) -> str:
         table = _SPECIAL_QUERY if scheme_name in _UTF_8_SPECIAL_SCHEMES else _QUERY
     query = _iso_2022_jp_query(query, table) if is_iso_2022_jp else _stateless_query(query, output, table)
     return f"{base}?{query}{hash_}{fragment}"
+
+
+# --- A codec for w3lib's safe_url_string(url, encoding) --------------------------------------
+# w3lib encodes a URL's query with ``str.encode(encoding)`` and then percent-encodes the bytes
+# it does not keep. This codec's encoder returns the query already percent-encoded as the URL
+# parser does (special-query set), so w3lib passes it through; its decoder is the exact decoder.
+_QUERY_CODEC_PREFIX = "whatwg-url-query-"
+
+
+def query_codec_name(encoding: Encoding) -> str:
+    """The codec name whose encoder percent-encodes a query as the URL parser does with
+    ``encoding.output_encoding`` (for ``w3lib.url.safe_url_string`` and the w3lib functions
+    built on it, e.g. ``get_meta_refresh``). Returns a str that ``codecs.lookup`` resolves."""
+    return _QUERY_CODEC_PREFIX + _NAMES[encoding].lower()
+
+
+def _codec_key(name: str) -> str:
+    return name.lower().replace("-", "_").replace(" ", "_")
+
+
+_NAMES = {encoding: name for name, encoding in ENCODINGS.items()}
+_QUERY_CODECS = {_codec_key(_QUERY_CODEC_PREFIX + name.lower()): encoding
+                 for name, encoding in ENCODINGS.items()}
+
+
+def _query_codec(name: str) -> codecs.CodecInfo | None:
+    encoding = _QUERY_CODECS.get(_codec_key(name))
+    if encoding is None:
+        return None
+    output = encoding.output_encoding
+
+    def encode(text: str, errors: str = "strict") -> tuple[bytes, int]:
+        if text.isascii() and not (output is _ISO_2022_JP and _ISO_2022_JP_ERRORS.search(text)):
+            return text.encode("ascii"), len(text)
+        query = (_iso_2022_jp_query(text, _SPECIAL_QUERY) if output is _ISO_2022_JP
+                 else _stateless_query(text, output, _SPECIAL_QUERY))
+        return query.encode("ascii"), len(text)
+
+    def decode(data, errors="strict"):
+        return encoding.decode(bytes(data)), len(data)
+
+    return codecs.CodecInfo(encode, decode, name=query_codec_name(encoding))
+
+
+codecs.register(_query_codec)

@@ -5,6 +5,7 @@ gb18030 pages:
 - ``CrawlSpider`` with :class:`scrapy_whatwg_encoding.scrapy.links.LinkExtractor` (Scrapy's own
   ``LinkExtractor`` is shown to send ``&%23N;`` where a character is not in the encoding);
 - ``response.follow_all()``;
+- ``<meta http-equiv=refresh>`` through :class:`scrapy_whatwg_encoding.scrapy.links.MetaRefreshMiddleware`;
 - :func:`scrapy_whatwg_encoding.scrapy.forms.form_request` on ``<form accept-charset="utf-8">``
   (UTF-8) and on a form without it (the page's encoding) — HTML "picking an encoding for the form".
 
@@ -87,7 +88,12 @@ class Site(resource.Resource):
             request.setHeader(b"Content-Type", b"text/plain; charset=us-ascii")
             return b"target: " + request.uri + b"\nbody: " + request.content.read()
         request.setHeader(b"Content-Type", b"text/html")  # the <meta> decides
-        return page(request.path.decode()[1:-5])
+        name = request.path.decode()[1:-5]
+        if name.endswith("-refresh"):
+            name = name[:-8]
+            return (f'<meta charset="{name}"><meta http-equiv="refresh" content="0; URL=\'/echo?page={name}'
+                    f'&refresh&q={LINK_TEXT}\'">').encode(ENCODINGS[name], "xmlcharrefreplace")
+        return page(name)
 
 
 class LinksAndForms(CrawlSpider):
@@ -103,6 +109,9 @@ class LinksAndForms(CrawlSpider):
     async def start(self):
         for url in self.to_request:
             yield scrapy.Request(url)
+            name = url.rsplit("/", 1)[1][:-5]
+            yield scrapy.Request(url.replace(".html", "-refresh.html"), self.echo,
+                                 cb_kwargs={"how": ("refresh", name)})
 
     def parse_start_url(self, response):
         name = response.meta["whatwg_encoding"]["encoding"]
@@ -131,15 +140,19 @@ def test_links_and_forms_in_a_crawl():
     base = f"http://127.0.0.1:{port.getHost().port}/"
     received: dict = {}
     try:
-        yield crawl([f"{base}{name}.html" for name in ENCODINGS], spider_cls=LinksAndForms, received=received)
+        yield crawl([f"{base}{name}.html" for name in ENCODINGS], spider_cls=LinksAndForms, received=received,
+                    settings={"DOWNLOADER_MIDDLEWARES": {
+                        "scrapy.downloadermiddlewares.redirect.MetaRefreshMiddleware": None,
+                        "scrapy_whatwg_encoding.scrapy.links.MetaRefreshMiddleware": 579}})
     finally:
         yield port.stopListening()
     results = {}
     for name, codec in ENCODINGS.items():
         assert received[(name, "decided")] == name
         link = f"/echo?page={name}&q={browser_query(LINK_TEXT, codec)}"
-        sent = {how: canonical(received[(how, name)][0]) for how in ("crawlspider", "follow_all")}
-        assert sent == {"crawlspider": link, "follow_all": link}, name
+        sent = {how: canonical(received[(how, name)][0]) for how in ("crawlspider", "follow_all", "refresh")}
+        refresh = link.replace("&q=", "&refresh&q=")  # (else the duplicate filter drops one)
+        assert sent == {"crawlspider": link, "follow_all": link, "refresh": refresh}, name
         assert received[("utf8", name)][0] == "/echo?q=%E6%9D%B1%E4%BA%AC"
         # application/x-www-form-urlencoded: the same bytes (Python's quote_plus spells them).
         form = received[("page", name)][1]
