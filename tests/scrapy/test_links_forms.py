@@ -195,3 +195,46 @@ def test_wpt_iso2022jp_encode_form_errors_stateful():
     request = form_request(decided(body))
     query = request.url.split("utf16=", 1)[1]
     assert unquote_to_bytes(query.replace("+", " ")) == expected.encode("latin-1")
+
+
+class SitemapEcho(scrapy.spiders.SitemapSpider):
+    name = "sitemap_echo"
+    sitemap_rules = (("/echo", "echo"),)
+
+    def __init__(self, requests=(), received=None, **kwargs):
+        super().__init__(**kwargs)
+        self.sitemap_urls = list(requests)
+        self.received = received
+        self.responses: list = []
+
+    def echo(self, response):
+        self.received[response.url] = response.text.split("\n", 1)[0].removeprefix("target: ")
+
+
+class SitemapSite(resource.Resource):
+    isLeaf = True
+
+    def render(self, request):
+        if request.path == b"/echo":
+            request.setHeader(b"Content-Type", b"text/plain; charset=us-ascii")
+            return b"target: " + request.uri
+        request.setHeader(b"Content-Type", b"application/xml")
+        base = f"http://{request.getHost().host}:{request.getHost().port}"
+        return ('<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+                f"<url><loc>{base}/echo?q={LINK_TEXT}&amp;r=%41</loc></url></urlset>").encode()
+
+
+@pytest_twisted.inlineCallbacks
+def test_sitemap_spider_utf8_sitemap():
+    """A sitemap is UTF-8 (Sitemaps protocol), so its output encoding is UTF-8: Scrapy's own
+    ``Request(loc)`` already sends the browser's query (existing escapes kept)."""
+    site = server.Site(SitemapSite())
+    site.noisy = False
+    port = reactor.listenTCP(0, site, interface="127.0.0.1")
+    received: dict = {}
+    try:
+        yield crawl([f"http://127.0.0.1:{port.getHost().port}/sitemap.xml"], spider_cls=SitemapEcho,
+                    received=received)
+    finally:
+        yield port.stopListening()
+    assert list(received.values()) == ["/echo?q=" + quote(LINK_TEXT.encode("utf-8"), safe=SAFE) + "&r=%41"]
