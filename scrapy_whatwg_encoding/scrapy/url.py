@@ -4,8 +4,9 @@ URL Standard, "basic URL parser", query state: the query is one "percent-encode 
 with the document's *output encoding* and the special-query percent-encode set (the query
 percent-encode set for non-special schemes). That runs ONE encoder over the whole query ("encode
 or fail", keeping the encoder instance alive across errors), percent-encodes its bytes, and
-writes ``%26%23`` + decimal + ``%3B`` for each code point the encoder cannot represent. Path and
-fragment are always UTF-8 and are left to Scrapy.
+writes ``%26%23`` + decimal + ``%3B`` for each code point the encoder cannot represent. The path
+is UTF-8 and left to Scrapy; a non-ASCII fragment is percent-encoded as UTF-8 here (w3lib would
+use the page's encoding for it).
 
 ISO-2022-JP is the one encoder with state: the whole query goes through
 ``Encoding.encode`` (error mode "html") at once, so escapes land where a browser puts them.
@@ -28,6 +29,7 @@ _ISO_2022_JP = ENCODINGS["ISO-2022-JP"]
 #: ASCII the ISO-2022-JP encoder cannot output in its ASCII state (SO, SI, ESC: error, U+FFFD).
 _ISO_2022_JP_ERRORS = re.compile("[\x0e\x0f\x1b]")
 _HTML_ERROR = re.compile(r"&#([0-9]+);")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 #: Noncharacters, then planes 15-16's private use: ISO-2022-JP cannot represent them.
 _PLACEHOLDERS = tuple(chr(c) for c in range(0xFDD0, 0xFDF0))
 _UTF_8 = ENCODINGS["UTF-8"]
@@ -48,6 +50,7 @@ def _percent_table(percent_encode_set: bytes) -> dict[int, str]:
 # Query percent-encode set: '"', '#', '<', '>'; the special-query set adds "'".
 _QUERY = _percent_table(b"\"#<>")
 _SPECIAL_QUERY = _percent_table(b"\"#'<>")
+_FRAGMENT = _percent_table(b"\"<>`")
 
 
 def _encode_run(run: str, encoding: Encoding, table: dict[int, str]) -> str:
@@ -115,6 +118,9 @@ def encode_query(url: str, encoding: Encoding) -> str:
     'http://x/?q=%1B(J\\\\~s%1B(B'
     """
     head, hash_, fragment = url.partition("#")
+    if not fragment.isascii():  # the fragment is always UTF-8 (fragment percent-encode set)
+        fragment = _SURROGATE.sub("\ufffd", fragment).encode("utf-8").decode("latin-1").translate(_FRAGMENT)
+        url = f"{head}#{fragment}"
     base, question, query = head.partition("?")
     if not question:
         return url
@@ -137,6 +143,7 @@ def encode_query(url: str, encoding: Encoding) -> str:
 # w3lib encodes a URL's query with ``str.encode(encoding)`` and then percent-encodes the bytes
 # it does not keep. This codec's encoder returns the query already percent-encoded as the URL
 # parser does (special-query set), so w3lib passes it through; its decoder is the exact decoder.
+# (w3lib also encodes the fragment with it: a non-ASCII fragment is UTF-8 in encode_query.)
 _QUERY_CODEC_PREFIX = "whatwg-url-query-"
 
 

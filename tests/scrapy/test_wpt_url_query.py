@@ -49,3 +49,10 @@ def test_ascii_queries_unchanged_and_special_query_set():
     assert encode_query("http://x/?'é", get_encoding("windows-1252")) == "http://x/?%27%E9"
     assert encode_query("http://x/?q=日本", get_encoding("windows-1251")) == (
         "http://x/?q=%26%2326085%3B%26%2326412%3B")
+
+
+def test_fragment_is_utf8():
+    # URL Standard, fragment state: UTF-8 and the fragment percent-encode set, whatever the page.
+    for name in ("windows-1251", "Shift_JIS", "ISO-2022-JP"):
+        assert encode_query("http://x/p?q=ж#日 `\ud800", get_encoding(name)).endswith("#%E6%97%A5%20%60%EF%BF%BD")
+    assert encode_query("http://x/p#ж", get_encoding("windows-1251")) == "http://x/p#%D0%B6"
