@@ -2,13 +2,13 @@
 of the fast implementation with a literal, byte-by-byte transcription of the spec's steps."""
 from __future__ import annotations
 
-from hypothesis import example, given, settings, strategies as st
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from scrapy_whatwg_encoding import ENCODINGS, get_encoding, prescan
 from scrapy_whatwg_encoding.sniffing.meta_charset import extract_meta_charset
 from scrapy_whatwg_encoding.sniffing.prescan import prescan_result
 from scrapy_whatwg_encoding.sniffing.xml_encoding import get_xml_encoding
-
 
 # --- A literal transcription of the spec's prescan, kept slow on purpose -------------------
 

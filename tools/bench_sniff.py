@@ -29,7 +29,7 @@ from scrapy.http import HtmlResponse
 from scrapy_whatwg_encoding import decode, sniff
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from sniff_accuracy import CORPUS, strip_declarations  # noqa: E402
+from sniff_accuracy import CORPUS, strip_declarations
 
 URL = "http://corpus.invalid/"
 HEAD = (b'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta name="viewport" content="width=device-width">\n'
@@ -46,8 +46,8 @@ def time_ours(body: bytes, detector: str) -> float:
 def time_scrapy(body: bytes) -> float:
     response = HtmlResponse(URL, body=body)
     start = time.perf_counter()
-    response.encoding
-    response.text
+    _ = response.encoding
+    _ = response.text
     return time.perf_counter() - start
 
 

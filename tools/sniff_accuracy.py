@@ -34,8 +34,8 @@ from scrapy_whatwg_encoding.sniffing.detect import from_chardetng
 
 CORPUS = pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "corpus"
 
-_XML_ENCODING = re.compile(rb"""(<\?xml[^>]*?)\s+encoding\s*=\s*(?:"[^"]*"|'[^']*')""", re.I)
-_META = re.compile(rb"<meta\b[^>]*charset[^>]*>", re.I)
+_XML_ENCODING = re.compile(rb"""(<\?xml[^>]*?)\s+encoding\s*=\s*(?:"[^"]*"|'[^']*')""", re.IGNORECASE)
+_META = re.compile(rb"<meta\b[^>]*charset[^>]*>", re.IGNORECASE)
 
 # Python codec names (codecs.lookup(...).name) → the WHATWG encoding with the same decoder.
 _PYTHON = {

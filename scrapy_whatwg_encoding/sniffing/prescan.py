@@ -63,9 +63,31 @@ def prescan_result(data: bytes, end: int = 1024) -> tuple[Encoding, str | None, 
 
 
 def prescan(data: bytes, end: int = 1024) -> Encoding | None:
-    """Prescan a byte stream to determine its encoding (HTML §13.2.3.2) over ``data[:end]``
-    (bytes, *end* in bytes), including the UTF-16 XML declaration check and "get an XML
-    encoding" (which reads a leading ``<?xml`` declaration to its ``>`` past *end*). Returns an :class:`Encoding` or ``None`` (failure). Never raises."""
+    """Prescan a byte stream to determine its encoding (HTML §13.2.3.2,
+    https://html.spec.whatwg.org/multipage/parsing.html#prescan-a-byte-stream-to-determine-its-encoding)
+    over ``data[:end]``: the ``<meta charset>`` / ``<meta http-equiv=content-type>`` search,
+    including the prescan's check for UTF-16 XML declarations (``<?x`` in UTF-16) and "get an
+    XML encoding" when no ``<meta>`` decides (which reads a ``<?xml`` declaration that starts
+    *data* up to its first ``>``, even past *end*, as browsers do).
+
+    :param data: the start of the document (:class:`bytes` or another bytes-like object).
+    :param end: how many bytes (not characters) to examine; 1024 as the standard suggests.
+    :returns: the :class:`Encoding` found, or ``None`` (the algorithm's failure: nothing found,
+        or a label the standard does not have). As the standard says, a ``<meta>`` naming
+        UTF-16BE/LE gives UTF-8 and one naming x-user-defined gives windows-1252.
+
+    Never raises for bytes-like *data*.
+
+    >>> from scrapy_whatwg_encoding import prescan
+    >>> prescan(b'<html><head><meta charset="koi8-r">')
+    <Encoding KOI8-R>
+    >>> prescan(b'<meta http-equiv="Content-Type" content="text/html; charset=utf-16">')
+    <Encoding UTF-8>
+    >>> prescan(b"<p>no declaration</p>") is None
+    True
+    >>> prescan(b'<!-- -->' + b' ' * 2000 + b'<meta charset="koi8-r">') is None  # beyond 1024 bytes
+    True
+    """
     found = prescan_result(data, end)
     return None if found is None else found[0]
 
@@ -110,7 +132,7 @@ def _meta(data: bytes, start: int):
     seen = set()  # attribute list
     got_pragma = False
     need_pragma = None
-    charset = None  # null; a (encoding, label) pair, or "failure"
+    charset: tuple[Encoding, str] | str | None = None  # null, (encoding, label), or "failure"
     get_attribute = _GET_ATTRIBUTE.match
     while True:
         attribute = get_attribute(data, position)
@@ -139,8 +161,8 @@ def _meta(data: bytes, start: int):
             charset = "failure" if encoding is None else (encoding, label.strip("\t\n\x0c\r "))
             need_pragma = False
     # Processing.
-    if need_pragma is None or (need_pragma and not got_pragma) or charset == "failure":
-        return None, position + 1  # next byte after the ">"
+    if need_pragma is None or (need_pragma and not got_pragma) or not isinstance(charset, tuple):
+        return None, position + 1  # next byte after the ">" (charset is "failure")
     encoding, label = charset
     return (meta_encoding(encoding), label, start, "prescan"), -1
 

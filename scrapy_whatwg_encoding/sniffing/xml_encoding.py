@@ -30,12 +30,14 @@ _CHUNK = 1 << 16
 
 
 def get_xml_encoding(data: bytes) -> tuple[Encoding, str] | None:
-    """Get an XML encoding (HTML §13.2.3.2) from *data* (bytes: the whole body, as browsers
-    read it). Returns ``(encoding, label text)`` or ``None`` for failure; UTF-16BE/LE become
+    """Get an XML encoding (HTML §13.2.3.2) from *data* (bytes-like: the whole body, as
+    browsers read it). Returns ``(encoding, label text)`` or ``None`` for failure; UTF-16BE/LE become
     UTF-8. The declaration must start the data; ``encoding`` (case-sensitive, even inside
     another word) must occur before its first ``>``, wherever that lies. Never raises."""
-    if data[:5] != b"<?xml":
+    if bytes(data[:5]) != b"<?xml":
         return None
+    if not isinstance(data, (bytes, bytearray)):
+        data = bytes(data)  # another bytes-like object (memoryview, ...): find() needs bytes
     declaration_end = data.find(b">", 5)
     if declaration_end < 0:
         return None
@@ -66,7 +68,7 @@ def xml_declared_encoding(data: bytes) -> tuple[Encoding, str | None] | None:
     an ASCII-compatible ``<?xml`` declaration gives its ``encoding`` through "get an XML
     encoding". Returns ``(encoding, label text or None)`` or ``None``. Never raises."""
     for prefix, name in _UTF_16_FORMS:
-        if data[:4] == prefix:
+        if bytes(data[:4]) == prefix:
             found = get_xml_encoding(_utf_16_declaration(data, name))
             return ENCODINGS[name], (found[1] if found else None)
     return get_xml_encoding(data)
