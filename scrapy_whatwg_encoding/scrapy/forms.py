@@ -16,6 +16,7 @@ same ``<form>`` as Scrapy (same arguments), picks its encoding and passes it on:
 """
 from __future__ import annotations
 
+import re
 import warnings
 from typing import Any
 from urllib.parse import urljoin
@@ -29,6 +30,7 @@ from ..encoding import Encoding, get_encoding
 from .url import encode_query
 
 _ASCII_WHITESPACE = "\t\n\x0c\r "
+_ASCII_WHITESPACE_RUN = re.compile("[\t\n\x0c\r ]+")
 
 
 def form_encoding(response, form: Selector | None = None) -> Encoding | None:
@@ -40,12 +42,11 @@ def form_encoding(response, form: Selector | None = None) -> Encoding | None:
     if form is not None:
         accept_charset = form.attrib.get("accept-charset")
         if accept_charset is not None:
-            for token in accept_charset.split():
-                if token.strip(_ASCII_WHITESPACE):
-                    candidate = get_encoding(token)
-                    if candidate is not None:
-                        encoding = candidate
-                        break
+            for token in _ASCII_WHITESPACE_RUN.split(accept_charset):
+                candidate = get_encoding(token) if token else None
+                if candidate is not None:
+                    encoding = candidate
+                    break
     return None if encoding is None else encoding.output_encoding
 
 

@@ -175,7 +175,7 @@ def decided(body: bytes, url="http://example.com/a/"):
 @pytest.mark.parametrize("accept_charset, expected", [
     ("utf-8", "UTF-8"), ("bogus utf-8 shift_jis", "UTF-8"), ("  KOI8-R\tutf-8", "KOI8-R"),
     ("bogus", "windows-1251"), ("", "windows-1251"), ("utf-16le", "UTF-8"),  # output encoding
-    ("utf-8,koi8-r", "windows-1251"),  # split on ASCII whitespace only
+    ("utf-8,koi8-r", "windows-1251"), ("utf-8\xa0koi8-r", "windows-1251"),  # split on ASCII whitespace only
 ])
 def test_picking_an_encoding_for_the_form(accept_charset, expected):
     body = f'<meta charset=windows-1251><form accept-charset="{accept_charset}"></form>'.encode()
