@@ -24,7 +24,7 @@ def _time(function, body, repeat=5) -> float:
 
 def main() -> None:
     filler = b"x" * SIZE
-    spaces = b" " * SIZE
+    spaces = b" " * (SIZE // 2)
     bodies = {
         "no '>' at all": b"<?xml version='1.0' " + filler,
         "'>' at the end, no encoding": b"<?xml version='1.0' " + filler + b"?>",

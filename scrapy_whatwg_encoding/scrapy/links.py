@@ -20,7 +20,12 @@ ASCII result as it is. Use it wherever you build a link extractor, e.g. in ``Cra
 ``response.follow()`` / ``response.follow_all()`` need nothing: they go through
 ``response.urljoin()``, which the middleware's responses already encode this way.
 
-Meta refresh has the same cause: Scrapy's ``MetaRefreshMiddleware`` calls
+``SitemapSpider`` needs nothing for sitemaps in UTF-8, which the Sitemaps protocol requires: it
+sends ``Request(loc)``, whose query Scrapy encodes as UTF-8, the sitemap's output encoding. (For
+a sitemap in another encoding no public hook sees both the response and its entries:
+``sitemap_filter`` gets the entries only, the parsing method is private.)
+
+Meta refresh has the same cause as LinkExtractor: Scrapy's ``MetaRefreshMiddleware`` calls
 ``w3lib.html.get_meta_refresh(text, base, response.encoding)``, which ends in the same
 ``safe_url_string``. :class:`MetaRefreshMiddleware` below keeps every decision of Scrapy's
 (intervals, ``METAREFRESH_*`` settings, schemes) and re-reads the URL with
