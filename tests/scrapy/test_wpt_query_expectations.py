@@ -1,7 +1,8 @@
 """Every URL-query and form expectation of the web-platform-tests (legacy-mb-* encode-href and
 encode-form tests, encoding/iso-2022-jp-encoder.html, html/.../query-encoding/) through the public
 paths of a response decided by the middleware: ``response.urljoin()`` and the form path
-(``FormRequest`` with the response's encoding, as ``from_response`` builds it).
+(``FormRequest`` with the response's encoding, as ``from_response`` builds it); and a sample of
+every href page through ``response.follow()`` in a real crawl, checked on the server's side.
 
 The expectations were computed ONCE by the tests' own JavaScript (tools/wpt_query_expectations.mjs,
 see tests/data/wpt-expectations/README.md). Each page's own comparison is kept: ``normalizeStr``
@@ -16,8 +17,13 @@ from functools import cache
 from pathlib import Path
 from urllib.parse import quote, unquote_to_bytes
 
+import pytest_twisted
+import scrapy
 from scrapy import Request
 from scrapy.http import FormRequest, HtmlResponse
+from twisted.internet import reactor
+from twisted.web import resource, server
+from whatwg_crawl_helpers import crawl
 
 from scrapy_whatwg_encoding import WhatwgEncodingMiddleware, get_encoding
 
@@ -134,3 +140,70 @@ def test_every_query_and_form_expectation():
     print(f"\nWPT query/form expectations: {total} assertions; distinct (encoding, path, input, expected): "
           f"{len(distinct)}, (encoding, path, input): {len(by_input)}")
     assert total == 766_705  # all 766,711 but the 5 gopher cases and the accept-charset one
+
+
+class _Pages(resource.Resource):
+    """The WPT href pages with their Content-Type, and /echo (the raw request target)."""
+
+    isLeaf = True
+
+    def __init__(self, by_path: dict):
+        super().__init__()
+        self.by_path = by_path
+
+    def render(self, request):
+        if request.path == b"/echo":
+            request.setHeader(b"Content-Type", b"text/plain; charset=us-ascii")
+            return request.uri
+        page = self.by_path[request.path.decode()[1:]]
+        request.setHeader(b"Content-Type", page["content_type"].encode("latin-1"))
+        return (DATA / "wpt" / page["test"]).read_bytes()
+
+
+class _FollowSample(scrapy.Spider):
+    name = "wpt_follow_sample"
+
+    def __init__(self, requests=(), samples=None, received=None, **kwargs):
+        super().__init__(**kwargs)
+        self.to_request, self.samples, self.received = list(requests), samples, received
+        self.responses: list = []
+
+    async def start(self):
+        for url in self.to_request:
+            yield scrapy.Request(url)
+
+    def parse(self, response):
+        for cp, _ in self.samples[response.url.split("/", 3)[3]]:
+            yield response.follow(f"/echo?{chr(cp)}", self.echo, cb_kwargs={"key": (response.url, cp)},
+                                  dont_filter=True)
+
+    def echo(self, response, key):
+        self.received[key] = response.text.split("?", 1)[1]
+
+
+@pytest_twisted.inlineCallbacks
+def test_sample_through_follow_in_a_crawl():
+    """A sample of every href page's expectations, requested with ``response.follow()`` from
+    the page crawled over HTTP (the middleware decides it): the server gets the browser's query
+    (w3lib may spell a kept byte such as "\\\\" as %5C: compared with the page's normalizeStr)."""
+    hrefs = [page for page in pages() if page["kind"] == "href"]
+    by_path = {page["test"]: page for page in hrefs}
+    samples = {page["test"]: page["cases"][:: max(len(page["cases"]) // 25, 1)] for page in hrefs}
+    site = server.Site(_Pages(by_path))
+    site.noisy = False
+    port = reactor.listenTCP(0, site, interface="127.0.0.1")
+    base = f"http://127.0.0.1:{port.getHost().port}/"
+    received: dict = {}
+    try:
+        yield crawl([base + path for path in by_path], spider_cls=_FollowSample, samples=samples,
+                    received=received)
+    finally:
+        yield port.stopListening()
+    count = 0
+    for path, cases in samples.items():
+        normalize = _normalize_str(by_path[path].get("normalize"))
+        for cp, expected in cases:
+            got = received[(base + path, cp)]
+            assert normalize(got) == normalize(expected), (path, hex(cp), got, expected)
+            count += 1
+    assert count == sum(len(cases) for cases in samples.values()) > 400
