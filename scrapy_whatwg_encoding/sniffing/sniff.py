@@ -107,7 +107,7 @@ class _Run:
         return Decision(encoding, "tentative", source, label, offset)
 
     def xml_declaration(self):  # XML 1.0 Appendix F: the declaration's encoding is final
-        found = xml_declared_encoding(self.body[: max(self.prescan_bytes, 1024)])
+        found = xml_declared_encoding(self.body)  # to the declaration's ">", wherever it lies
         if found is None:
             return None
         return Decision(found[0], "certain", "xml-declaration", found[1], 0)
