@@ -1,12 +1,29 @@
 """scrapy-whatwg-encoding: Scrapy reads web pages the way browsers do.
 
-Layers (each imports only the ones below it): ``encoding`` (the WHATWG Encoding Standard),
-``sniffing`` (the HTML encoding sniffing algorithm), ``scrapy`` (middleware and add-on).
-Names are resolved lazily so that ``import scrapy_whatwg_encoding`` stays cheap and imports
-Scrapy only when the Scrapy layer is used.
+Layers (each imports only the ones below it): ``encoding`` (the WHATWG Encoding Standard,
+https://encoding.spec.whatwg.org/), ``sniffing`` (the HTML standard's encoding sniffing
+algorithm), ``scrapy`` (:class:`WhatwgEncodingMiddleware` and :class:`Addon`). Importing the
+package registers the exact codecs (``"whatwg-<name>"``) with :mod:`codecs`. The sniffing and
+Scrapy names are resolved lazily, so that ``import scrapy_whatwg_encoding`` stays cheap and
+imports Scrapy only when the Scrapy layer is used.
+
+>>> import scrapy_whatwg_encoding as swe
+>>> decision = swe.sniff(b'<meta charset="windows-1251">\\xcf\\xf0\\xe8\\xe2\\xe5\\xf2')
+>>> decision.encoding
+<Encoding windows-1251>
+>>> swe.decode(b'<meta charset="windows-1251">\\xcf\\xf0\\xe8\\xe2\\xe5\\xf2', decision.encoding)[0]
+'<meta charset="windows-1251">Привет'
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from .encoding import ENCODINGS, Encoding, decode, get_encoding
 from .encoding import codec as _codec  # noqa: F401 — registers the exact codecs with Python's codec registry
+
+if TYPE_CHECKING:  # what type checkers see of the lazily resolved names below
+    from .scrapy import Addon, WhatwgEncodingMiddleware
+    from .sniffing import Decision, prescan, sniff
 
 _LAZY = {
     "sniff": "sniffing",
@@ -16,10 +33,13 @@ _LAZY = {
     "Addon": "scrapy",
 }
 
-__all__ = ["ENCODINGS", "Encoding", "decode", "get_encoding", *_LAZY]
+__all__ = [
+    "ENCODINGS", "Addon", "Decision", "Encoding", "WhatwgEncodingMiddleware", "decode", "get_encoding", "prescan",
+    "sniff",
+]
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> object:
     if name in _LAZY:
         import importlib
 

@@ -3,4 +3,4 @@ import sys
 
 from .cli.main import main
 
-sys.exit(main())
+sys.exit(main(prog="python -m scrapy_whatwg_encoding"))

@@ -131,7 +131,7 @@ def process_item(item, coder, input_queue, output, mode):
 
 # --- Indexes ------------------------------------------------------------------------------------
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def read_index(file_name: str) -> tuple:
     """The (pointer, code point) entries of an index file, in file order (§5 "Indexes"): split the
     contents on LF, drop empty lines and lines starting with "#", split each on TAB; the first
@@ -146,13 +146,13 @@ def read_index(file_name: str) -> tuple:
     return tuple(entries)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def index_code_points(file_name: str) -> dict:
     """pointer -> code point ("index code point"; absent means null)."""
     return dict(read_index(file_name))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def index_pointers(file_name: str, exclude=None) -> dict:
     """code point -> the *first* pointer for it ("index pointer"), skipping pointers for which
     ``exclude(pointer)`` is true."""
@@ -172,7 +172,7 @@ def index_pointer(file_name, code_point):
     return index_pointers(file_name).get(code_point)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _ranges():
     entries = read_index("index-gb18030-ranges.txt")
     return [p for p, _ in entries], [c for _, c in entries]
@@ -221,7 +221,7 @@ def _big5_excluded(pointer):
 _BIG5_LAST = frozenset({0x2550, 0x255E, 0x2561, 0x256A, 0x5341, 0x5345})
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _big5_last_pointers():
     last = {}
     for pointer, code_point in read_index("index-big5.txt"):
@@ -997,7 +997,7 @@ class XUserDefinedEncoder:
 
 # --- Entry points -------------------------------------------------------------------------------
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def encoding_names() -> tuple:
     """The 40 encoding names of encodings.json, in the standard's order."""
     groups = json.loads((DATA / "encodings.json").read_text(encoding="utf-8"))

@@ -16,11 +16,18 @@ import pytest
 from scrapy_whatwg_encoding import ENCODINGS, decode, sniff
 
 CORPUS = pathlib.Path(__file__).resolve().parent / "data" / "corpus"
+# Without a Content-Type, a file's name chooses the kind (a MIME type without charset stands for it).
+KINDS = {".xml": "xml", ".rss": "xml", ".atom": "xml", ".svg": "xml", ".xhtml": "xml", ".txt": "text"}
+MIME = {"xml": "application/xml", "text": "text/plain", "html": "text/html"}
+
+
+def kind_of(path: str) -> str:
+    return KINDS.get(pathlib.PurePath(path).suffix.lower(), "html")
 
 
 def run(*args) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "scrapy_whatwg_encoding", "audit", *map(str, args)],
-                          capture_output=True, text=True, encoding="utf-8", timeout=300)
+                          check=False, capture_output=True, text=True, encoding="utf-8", timeout=300)
 
 
 @pytest.fixture(scope="module")
@@ -42,9 +49,12 @@ def test_every_page_is_decided_as_sniff_does(corpus_report, manifest):
     assert corpus_report["unreadable"] == []
     for page, entry in zip(pages, manifest):
         body = (CORPUS / entry["path"]).read_bytes()
-        decision = sniff(body)
+        kind = kind_of(entry["path"])
+        decision = sniff(body, content_type=MIME[kind])
         assert {k: page[k] for k in ("encoding", "confidence", "source", "label", "offset")} == decision.as_dict()
         assert page["bytes"] == len(body) and page["content_type"] is None
+        assert page["kind"] == kind and page["kind_from"].endswith("; --content-type overrides")
+        assert page["source"] != "transport"  # the stand-in MIME type carries no charset
         assert page["expected"] == entry["encoding"] and page["source_label"] == entry["source_label"]
         if entry["encoding"] is None:
             assert page["correct"] is None and page["scrapy_correct"] is None
@@ -57,6 +67,8 @@ def test_every_page_is_decided_as_sniff_does(corpus_report, manifest):
 def test_summary_matches_the_records(corpus_report, manifest):
     summary, pages = corpus_report["summary"], corpus_report["pages"]
     assert summary["pages"] == len(manifest)
+    assert summary["by_kind"] == dict(Counter(kind_of(e["path"]) for e in manifest))
+    assert summary["by_kind"]["xml"] > 100 and summary["by_kind"]["text"] > 10  # feeds and text files
     groups = Counter((p["source"], p["encoding"]) for p in pages)
     assert {(r["source"], r["encoding"]): r["pages"] for r in summary["by_source_encoding"]} == groups
     assert summary["scrapy_differs"] == sum(not p["scrapy_same_text"] for p in pages)
@@ -99,6 +111,7 @@ def test_content_type_from_manifest(manifest):
     for row, entry in zip(rows, manifest):
         label = entry["encoding"] or entry["source_label"]
         assert row["content_type"] == f"text/html; charset={label}"
+        assert row["kind"] == "html" and row["kind_from"] == "from --content-type-from manifest"
         body = (CORPUS / entry["path"]).read_bytes()
         assert row["encoding"] == sniff(body, content_type=row["content_type"]).encoding.name
         if entry["encoding"] is not None:
@@ -114,6 +127,9 @@ def test_text_table(manifest):
     judged = sum(e["encoding"] is not None for e in manifest)
     unknown = len(manifest) - judged
     assert f"{len(manifest)} pages" in out and f"({judged} pages with a Web encoding" in out
+    kinds = Counter(kind_of(e["path"]) for e in manifest)
+    assert (f"Document kinds: XML {kinds['xml']}, plain text {kinds['text']}, HTML {kinds['html']} "
+            "(from each file's name; --content-type overrides)") in out
     assert f"No Web encoding (manifest encoding null, not judged): {unknown} pages" in out
     assert "Pages Scrapy alone decodes to a different text" in out
 
@@ -135,11 +151,35 @@ def test_directory_without_manifest(tmp_path):
     assert report["pages"][1]["scrapy_same_text"] is False
 
 
+def test_kind_from_file_names_and_content_type(tmp_path):
+    feed = b'<?xml version="1.0" encoding="koi8-r"?><rss><title>\xf0\xd2\xc9</title></rss>'
+    (tmp_path / "feed.rss").write_bytes(feed)
+    (tmp_path / "page.html").write_bytes(feed)
+    (tmp_path / "notes.txt").write_bytes(b"<meta charset=koi8-r>plain")
+    done = run(tmp_path, "--csv", "--detector", "off")
+    assert done.returncode == 0, done.stderr
+    rows = {row["path"]: row for row in csv.DictReader(io.StringIO(done.stdout))}
+    assert [rows[p]["kind"] for p in ("feed.rss", "notes.txt", "page.html")] == ["xml", "text", "html"]
+    assert rows["feed.rss"]["kind_from"] == "from the file name .rss; --content-type overrides"
+    # The same bytes: certain by XML rules (as a crawl of the feed decides), tentative by HTML rules.
+    assert (rows["feed.rss"]["source"], rows["feed.rss"]["confidence"]) == ("xml-declaration", "certain")
+    assert (rows["page.html"]["source"], rows["page.html"]["confidence"]) == ("xml-declaration", "tentative")
+    assert (rows["notes.txt"]["encoding"], rows["notes.txt"]["source"]) == ("windows-1252", "default")  # no prescan
+    # One Content-Type for every page instead.
+    report = json.loads(run(tmp_path, "--json", "--content-type", "text/html").stdout)
+    assert {p["kind"] for p in report["pages"]} == {"html"} and report["content_type"] == "text/html"
+    assert {p["kind_from"] for p in report["pages"]} == {"from --content-type"}
+    assert all(p["content_type"] == "text/html" for p in report["pages"])
+    assert "Document kinds: HTML 3 (from --content-type)" in run(tmp_path, "--content-type", "text/html").stdout
+
+
 @pytest.mark.parametrize("args, code, message", [
     (["/no/such/dir"], 1, "no such directory"),
     ([CORPUS, "--manifest", "nothere.json"], 1, "nothere.json: no such manifest file"),
     ([CORPUS, "--content-type-from", "manifest"], 2, "needs --manifest"),
     ([CORPUS, "--locale", "?"], 2, "--locale"),
+    ([CORPUS, "--manifest", "manifest.json", "--content-type-from", "manifest", "--content-type", "text/html"], 2,
+     "exclude each other"),
 ])
 def test_errors(args, code, message):
     done = run(*args)
@@ -169,7 +209,7 @@ def test_progress_bar_on_a_terminal_only(tmp_path, hide):
     try:
         done = subprocess.run([sys.executable, "-m", "scrapy_whatwg_encoding", "audit", str(tmp_path), "--json",
                                *(["--no-progress"] if hide else [])],
-                              stdout=subprocess.PIPE, stderr=slave, timeout=120)
+                              check=False, stdout=subprocess.PIPE, stderr=slave, timeout=120)
         os.close(slave)
         chunks = []
         while True:

@@ -13,7 +13,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 def test_readme_settings_table_matches_the_defaults():
     readme = (ROOT / "README.md").read_text("utf-8")
-    table = dict(re.findall(r"^\| `(WHATWG_ENCODING_[A-Z_]+)` \| `([^`]*)` \|", readme, re.M))
+    table = dict(re.findall(r"^\| `(WHATWG_ENCODING_[A-Z_]+)` \| `([^`]*)` \|", readme, re.MULTILINE))
     assert set(table) == set(DEFAULTS)
     for name, value in DEFAULTS.items():
         assert table[name] == (f'"{value}"' if isinstance(value, str) else repr(value)), name

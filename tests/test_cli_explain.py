@@ -20,7 +20,7 @@ ORDER = ["bom", "override", "transport", "prescan", "xml-declaration", "parser",
 
 def run(*args: str, cwd=None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "scrapy_whatwg_encoding", *map(str, args)],
-                          capture_output=True, text=True, encoding="utf-8", cwd=cwd, timeout=120)
+                          check=False, capture_output=True, text=True, encoding="utf-8", cwd=cwd, timeout=120)
 
 
 def explain_json(path, *options) -> dict:
@@ -102,6 +102,38 @@ def test_bom_wins_and_later_steps_are_not_reached(tmp_path):
     assert report["decision"] == {"encoding": "UTF-8", "confidence": "certain", "source": "bom",
                                   "label": None, "offset": 0}
     assert report["text"] == "<meta charset=windows-1252><p>é</p>"  # BOM removed
+    # The algorithm stops at the BOM: what autodetection or the default would give is no finding.
+    assert found["detector"]["found"] is None and found["default"]["found"] is None
+    text = run("explain", write(tmp_path, body), "--content-type", "text/html; charset=koi8-r").stdout
+    lines = step_lines(text)
+    assert lines[0].startswith("→  1. BOM sniff") and "EF BB BF → UTF-8" in lines[0]
+    assert "not reached" in lines[2] and "charset='koi8-r' → KOI8-R" in lines[2]  # the header holds it
+    assert "not reached" in lines[3] and "windows-1252" in lines[3]  # the <meta> in the body
+    for line in (lines[1], lines[6], lines[7], lines[8], lines[9]):  # nothing from the inputs
+        assert line.split(maxsplit=1)[1].endswith("not reached"), line
+    assert "windows-1252" not in lines[9] and "default" in lines[9]
+    assert "(not reached)" not in text and "not reached:" not in text  # said once per row
+    assert text.count("not reached") == 8
+
+
+def step_lines(text: str) -> list[str]:
+    """The ten step lines of a text explanation, in order."""
+    lines = [line for line in text.splitlines() if line[2:5].strip().rstrip(".").isdigit()]
+    assert len(lines) == 10, text
+    return lines
+
+
+@pytest.mark.parametrize("options, decisive", [([], 1), (["--detector", "off"], 10), (["--likely", "koi8-r"], 8)])
+def test_step_lines_are_aligned(tmp_path, options, decisive):
+    body = b"<p>plain ASCII</p>"
+    lines = step_lines(run("explain", write(tmp_path, body if decisive != 1 else b"\xff\xfe<\x00"),
+                           *options).stdout)
+    for number, line in enumerate(lines, 1):
+        mark = "→" if number == decisive else " "
+        assert line.startswith(f"{mark} {number:>2}. "), line
+        assert line[6:].startswith(("BOM", "user", "transport", "prescan", "XML", "parser", "container",
+                                    "likely", "autodetection", "default"))
+        assert line[38] != " " and line[37] == " ", line  # the encoding column starts at 38
 
 
 def test_transport_and_override(tmp_path):
@@ -160,13 +192,11 @@ def test_real_corpus_page_with_a_foreign_label():
     # The feed declares encoding="MacCyrillic", which is no label of the Encoding Standard.
     path = DATA / "corpus" / "files" / "MacCyrillic" / "kapranoff.ru.xml"
     body = path.read_bytes()
-    # "full" mode detects x-mac-cyrillic (uchardet), as Scrapy reads the foreign label: same text.
-    assert explain_json(path)["decision"]["encoding"] == "x-mac-cyrillic"
-    # Firefox's detector (chardetng, "browser" mode) says windows-1251: the texts differ.
-    report = explain_json(path, "--detector", "browser")
+    report = explain_json(path)
     found = rows(report)
+    assert report["kind"] == "xml"  # from the file name .xml: XML rules, as a crawl of the feed
     assert "MacCyrillic" in found["xml-declaration"]["note"] and found["xml-declaration"]["found"] is None
-    assert report["decision"] == sniff(body, detector="browser").as_dict()
+    assert report["decision"] == sniff(body, content_type="application/rss+xml").as_dict()
     scrapy = report["scrapy"]
     assert scrapy["response_class"] == "XmlResponse" and scrapy["same_text"] is False
     ours = decode(body, ENCODINGS[report["decision"]["encoding"]])[0]
@@ -209,3 +239,62 @@ def test_usage_errors_exit_2(tmp_path):
     for args in (["explain"], ["explain", "x", "--detector", "sometimes"], ["nonsense"], []):
         done = run(*args)
         assert done.returncode == 2 and "usage:" in done.stderr and "Traceback" not in done.stderr
+
+
+FEED = '<?xml version="1.0" encoding="windows-1251"?><rss><title>Привет</title></rss>'.encode("windows-1251")
+
+
+@pytest.mark.parametrize("name, kind, mime", [
+    ("feed.xml", "xml", "application/xml"), ("feed.RSS", "xml", "application/rss+xml"),
+    ("feed.atom", "xml", "application/atom+xml"), ("logo.svg", "xml", "image/svg+xml"),
+    ("page.xhtml", "xml", "application/xhtml+xml"), ("notes.txt", "text", "text/plain"),
+    ("page.html", "html", "text/html"), ("page.xml.html", "html", "text/html"), ("README", "html", None),
+])
+def test_document_kind_from_the_file_name(tmp_path, name, kind, mime):
+    report = explain_json(write(tmp_path, FEED, name))
+    assert report["kind"] == kind
+    # The decision a crawl makes when the server types the file so, without a charset.
+    assert report["decision"] == sniff(FEED, content_type=mime).as_dict()
+    # The MIME type standing for the file name is no transport layer encoding.
+    assert rows(report)["transport"]["found"] is None and rows(report)["transport"]["note"] == "no Content-Type"
+    assert report["options"]["content_type"] is None and report["decision"]["source"] != "transport"
+    suffix = pathlib.PurePath(name).suffix.lower()
+    if kind == "html":
+        assert report["kind_from"].startswith("by default: the file name does not end in .xml, .rss")
+    else:
+        assert report["kind_from"] == f"from the file name {suffix}; --content-type overrides"
+    text = run("explain", tmp_path / name).stdout
+    name = {"html": "HTML", "xml": "XML", "text": "plain text"}[kind]
+    assert f"Document kind: {name} ({report['kind_from']})" in text
+
+
+def test_feed_by_xml_rules_and_content_type_overrides(tmp_path):
+    path = write(tmp_path, FEED, "feed.xml")
+    report = explain_json(path)  # XML 1.0 Appendix F: the declaration is final
+    assert report["decision"] == {"encoding": "windows-1251", "confidence": "certain", "source": "xml-declaration",
+                                  "label": "windows-1251", "offset": 0}
+    assert rows(report)["xml-declaration"]["decisive"] and rows(report)["prescan"]["applies"] is False
+    report = explain_json(path, "--content-type", "text/html")  # HTML rules: the prescan's answer
+    assert report["kind"] == "html" and report["kind_from"] == "from --content-type"
+    assert report["decision"] == sniff(FEED, content_type="text/html").as_dict()
+    assert report["decision"]["confidence"] == "tentative"  # get an XML encoding, in the prescan
+    assert "Document kind: HTML (from --content-type)" in run("explain", path, "--content-type", "text/html").stdout
+    # Plain text: no prescan, so a <meta> in the body counts for nothing.
+    body = b"<meta charset=koi8-r>plain ASCII"
+    report = explain_json(write(tmp_path, body, "notes.txt"), "--detector", "off")
+    assert report["kind"] == "text" and rows(report)["prescan"]["applies"] is False
+    assert report["decision"] == {"encoding": "windows-1252", "confidence": "tentative", "source": "default",
+                                  "label": None, "offset": None}
+
+
+def test_help_names_the_command_as_invoked():
+    assert run("--help").stdout.startswith("usage: python -m scrapy_whatwg_encoding ")
+    script = pathlib.Path(sys.executable).parent / "scrapy-whatwg-encoding"
+    if not script.exists():
+        pytest.skip(f"the console script is not installed next to {sys.executable}")
+    for args in (["--help"], ["explain", "--help"]):
+        done = subprocess.run([str(script), *args], check=False, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0 and done.stdout.startswith("usage: scrapy-whatwg-encoding ")
+        assert "python -m" not in done.stdout
+    done = subprocess.run([str(script), "explain"], check=False, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and done.stderr.startswith("usage: scrapy-whatwg-encoding explain ")

@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import threading
+from typing import ClassVar
 
 import pytest
 
@@ -18,6 +19,7 @@ from scrapy_whatwg_encoding import ENCODINGS, decode, sniff
 SJIS = "<html><head><title>日本語</title></head><body><p>これは日本語のページです。</p></body></html>".encode("shift_jis")
 ASCII = b"<html><head><title>t</title></head><body>plain ASCII only</body></html>"
 KOI8 = "<p>Привет, мир</p>".encode("koi8-r")
+FEED = '<?xml version="1.0" encoding="koi8-r"?><rss><title>Привет</title></rss>'.encode("koi8-r")
 PAGES = {  # path → (status, headers, body)
     "/sjis": (200, {"Content-Type": "text/html"}, SJIS),
     "/ascii": (200, {"Content-Type": "text/html"}, ASCII),
@@ -26,11 +28,13 @@ PAGES = {  # path → (status, headers, body)
     "/moved": (302, {"Location": "/koi8"}, b""),
     "/json": (200, {"Content-Type": "application/json"}, '{"a": "é"}'.encode()),
     "/missing": (404, {"Content-Type": "text/html"}, b"<p>not here</p>"),
+    "/feed": (200, {"Content-Type": "application/rss+xml"}, FEED),
+    "/untyped.xml": (200, {}, FEED),
 }
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
-    seen: list = []
+    seen: ClassVar[list] = []
 
     def do_GET(self):
         self.seen.append((self.path, self.headers.get("User-Agent")))
@@ -71,11 +75,14 @@ def project(tmp_path_factory):
     (package / "spiders" / "russian.py").write_text(
         "import scrapy\n\n\nclass Russian(scrapy.Spider):\n    name = 'russian'\n"
         "    whatwg_encoding_locale = 'ru'\n    custom_settings = {'USER_AGENT': 'russian-agent'}\n")
+    (package / "spiders" / "broken.py").write_text(
+        "import scrapy\n\n\nclass Broken(scrapy.Spider):\n    name = 'broken'\n"
+        "    custom_settings = {'WHATWG_ENCODING_PRESCAN_BYTES': 0}\n")
     return root
 
 
 def run(*args, cwd, module="scrapy_whatwg_encoding") -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", module, *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", module, *args], check=False, capture_output=True, text=True,
                           encoding="utf-8", cwd=cwd, timeout=120)
 
 
@@ -93,12 +100,16 @@ def test_explain_url_outside_a_project(server, tmp_path):
     assert report["decision"]["encoding"] == "Shift_JIS" and report["decision"]["source"] == "detector"
     assert report["text"] == decode(SJIS, ENCODINGS["Shift_JIS"])[0][:200]
     assert report["options"]["locale"] is None and report["options"]["detector"] == "full"
-    assert report["input"]["middleware"] == "sniffs it"
+    # Outside a project the add-on is not enabled: the explanation says what it would do.
+    assert report["input"]["middleware_enabled"] is False
+    assert report["input"]["middleware"] == "the add-on is not enabled in these settings (its middleware would sniff it)"
+    assert report["kind"] == "html" and report["kind_from"] == "from the server's Content-Type"
 
 
 def test_explain_says_what_the_middleware_would_leave_alone(server, tmp_path):
     report = as_json(run("explain", f"{server}/json", "--json", cwd=tmp_path))
-    assert report["input"]["middleware"].startswith("leaves it untouched")
+    assert report["input"]["middleware"] == ("the add-on is not enabled in these settings "
+                                             "(its middleware would leave it untouched (not HTML, XML or text))")
     assert report["kind"] == "other" and report["decision"]["source"] == "default"
     assert report["text"] == '{"a": "é"}'
 
@@ -119,6 +130,8 @@ def test_project_settings_are_used(server, project):
     Handler.seen.clear()
     report = as_json(run("explain", f"{server}/ascii", "--json", cwd=project))
     assert ("/ascii", "sniff-test-agent") in Handler.seen  # the project's USER_AGENT
+    assert report["input"]["middleware_enabled"] is True  # the project's ADDONS
+    assert report["input"]["middleware"] == "the add-on's middleware sniffs it"
     assert report["options"]["locale"] == "ja" and report["options"]["detector"] == "off"
     assert report["decision"]["encoding"] == "Shift_JIS" and report["decision"]["source"] == "default"
     # Command-line options win over the settings.
@@ -140,6 +153,7 @@ def test_scrapy_sniff_command(server, project):
     # Text output, and the listing of commands shows it.
     done = run("sniff", f"{server}/koi8", cwd=project, module="scrapy")
     assert done.returncode == 0 and "Decision: KOI8-R (certain), source transport" in done.stdout
+    assert "Server's Content-Type: text/html; charset=KOI8-R; the add-on's middleware sniffs it" in done.stdout
     assert "sniff" in run(cwd=project, module="scrapy").stdout
 
 
@@ -147,6 +161,42 @@ def test_scrapy_sniff_reads_a_path_with_the_project_settings(project):
     (project / "page.html").write_bytes(ASCII)
     report = as_json(run("sniff", "page.html", "--json", cwd=project, module="scrapy"))
     assert report["input"]["path"] == "page.html" and report["decision"]["encoding"] == "Shift_JIS"
+
+
+def test_scrapy_sniff_outside_a_project(server, tmp_path):
+    done = run("sniff", f"{server}/koi8", cwd=tmp_path, module="scrapy")
+    assert done.returncode == 0, done.stderr
+    assert "the add-on's middleware sniffs it" not in done.stdout
+    assert ("Server's Content-Type: text/html; charset=KOI8-R; the add-on is not enabled in these settings "
+            "(its middleware would sniff it)") in done.stdout
+
+
+def test_feed_kind_from_the_servers_content_type(server, tmp_path):
+    report = as_json(run("explain", f"{server}/feed", "--json", cwd=tmp_path))
+    assert report["kind"] == "xml" and report["kind_from"] == "from the server's Content-Type"
+    assert report["decision"] == {"encoding": "KOI8-R", "confidence": "certain", "source": "xml-declaration",
+                                  "label": "koi8-r", "offset": 0}
+    # No Content-Type at all: HTML, whatever the URL's extension (a URL is no file name).
+    report = as_json(run("explain", f"{server}/untyped.xml", "--json", cwd=tmp_path))
+    assert report["kind"] == "html" and report["kind_from"] == "by default: no Content-Type"
+    assert report["decision"] == sniff(FEED).as_dict()
+    done = run("explain", f"{server}/feed", "--content-type", "text/html", cwd=tmp_path)
+    assert done.returncode == 0 and "Document kind: HTML (from --content-type)" in done.stdout
+
+
+@pytest.mark.parametrize("where, args, message", [
+    ("project", ["-s", "WHATWG_ENCODING_DETECTOR=fast"], "WHATWG_ENCODING_DETECTOR: invalid value 'fast'"),
+    ("outside", ["-s", "WHATWG_ENCODING_DETECTOR=fast"], "WHATWG_ENCODING_DETECTOR: invalid value 'fast'"),
+    ("project", ["--spider", "broken"], "WHATWG_ENCODING_PRESCAN_BYTES: invalid value 0"),
+    ("project", ["-s", "WHATWG_ENCODING_LOCALE=not a tag"], "WHATWG_ENCODING_LOCALE"),
+])
+def test_scrapy_sniff_invalid_setting_is_a_usage_error(server, project, tmp_path, where, args, message):
+    # With the add-on (project) its middleware refuses the value when the crawl starts; without
+    # it (outside) the command reads the settings itself: a usage error either way.
+    done = run("sniff", f"{server}/ascii", *args, cwd=project if where == "project" else tmp_path, module="scrapy")
+    assert done.returncode == 2 and done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: invalid setting: ") and message in lines[0], done.stderr
 
 
 def _closed_port() -> int:

@@ -9,9 +9,9 @@ from __future__ import annotations
 import codecs
 
 import pytest
-
 from cases import corpus_cases, decoder_cases
 from reference import encoding_names, ref_decode
+
 from scrapy_whatwg_encoding import ENCODINGS
 
 NAMES = encoding_names()

@@ -1,7 +1,8 @@
 """Content-Type: MIME Sniffing "parse a MIME type", the transport charset, the document kind."""
 from __future__ import annotations
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scrapy_whatwg_encoding.sniffing.content_type import document_kind, parse_mime_type, transport_charset
 

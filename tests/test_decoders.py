@@ -9,12 +9,18 @@ from __future__ import annotations
 import re
 
 import pytest
+from cases import (
+    ISO_2022_JP_ESCAPES,
+    MULTI_BYTE,
+    compare_decoder,
+    corpus_cases,
+    describe_mismatches,
+    encodable_code_points,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from cases import (ISO_2022_JP_ESCAPES, MULTI_BYTE, compare_decoder, corpus_cases,
-                   describe_mismatches, encodable_code_points)
 from reference import NO_ENCODER, encoding_names, ref_decode, ref_encode
+
 from scrapy_whatwg_encoding import ENCODINGS, get_encoding
 
 NAMES = encoding_names()
@@ -119,8 +125,8 @@ def _check(name, data):
     assert got == expected, f"input {data.hex(' ')}: expected {expected!r}, got {got!r}"
 
 
-_SETTINGS = dict(deadline=None, derandomize=True, database=None,
-                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+_SETTINGS = {"deadline": None, "derandomize": True, "database": None,
+             "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -6,12 +6,11 @@ index Shift_JIS pointer exclusions, ISO-2022-JP's states, and "get an output enc
 from __future__ import annotations
 
 import pytest
+from cases import encodable_code_points
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference import GB18030_ENCODER_TABLE, NO_ENCODER, encoding_names, read_index, ref_decode, ref_encode
 
-from cases import encodable_code_points
-from reference import (GB18030_ENCODER_TABLE, NO_ENCODER, encoding_names, read_index, ref_decode,
-                       ref_encode)
 from scrapy_whatwg_encoding import ENCODINGS
 
 NAMES = encoding_names()

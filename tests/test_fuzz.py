@@ -28,8 +28,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scrapy.http import HtmlResponse, Request, Response, TextResponse
 
-from scrapy_whatwg_encoding import (ENCODINGS, Decision, Encoding, WhatwgEncodingMiddleware, decode,
-                                    get_encoding, prescan, sniff)
+from scrapy_whatwg_encoding import (
+    ENCODINGS,
+    Decision,
+    Encoding,
+    WhatwgEncodingMiddleware,
+    decode,
+    get_encoding,
+    prescan,
+    sniff,
+)
 
 DATA = pathlib.Path(__file__).resolve().parent / "data"
 HTML5LIB = DATA / "html5lib-tests" / "encoding"

@@ -7,13 +7,12 @@ import json
 import pathlib
 
 import pytest
+from _html5lib_oracle import oracle_parser_meta
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scrapy_whatwg_encoding.sniffing._html.tokenizer import TAG
 from scrapy_whatwg_encoding.sniffing.parser import find_parser_meta, scan_parser_meta
-
-from _html5lib_oracle import oracle_parser_meta
 
 DATA = pathlib.Path(__file__).resolve().parent / "data"
 BIG = 1 << 30

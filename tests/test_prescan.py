@@ -2,13 +2,13 @@
 of the fast implementation with a literal, byte-by-byte transcription of the spec's steps."""
 from __future__ import annotations
 
-from hypothesis import example, given, settings, strategies as st
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from scrapy_whatwg_encoding import ENCODINGS, get_encoding, prescan
 from scrapy_whatwg_encoding.sniffing.meta_charset import extract_meta_charset
 from scrapy_whatwg_encoding.sniffing.prescan import prescan_result
 from scrapy_whatwg_encoding.sniffing.xml_encoding import get_xml_encoding
-
 
 # --- A literal transcription of the spec's prescan, kept slow on purpose -------------------
 
@@ -22,6 +22,7 @@ class SpecPrescan:
     WS = b"\t\n\x0c\r "
 
     def __init__(self, data: bytes, end: int = 1024):
+        self.stream = data  # "get an XML encoding" is given the byte stream, not data[:end]
         self.data = data[:end]
         self.position = 0
 
@@ -45,7 +46,7 @@ class SpecPrescan:
         try:
             return self.loop()
         except _OutOfBytes:
-            found = get_xml_encoding(data)
+            found = get_xml_encoding(self.stream)
             return None if found is None else found[0]
 
     def loop(self):

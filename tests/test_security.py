@@ -15,11 +15,11 @@ import codecs
 
 import html5lib
 import pytest
+from reference import index_code_point
 from scrapy.http import HtmlResponse, Request, TextResponse
 
 from scrapy_whatwg_encoding import ENCODINGS, WhatwgEncodingMiddleware, decode, get_encoding, sniff
 from scrapy_whatwg_encoding.sniffing.change import parser_meta
-from reference import index_code_point
 
 # Every label the standard maps to replacement (Encoding Standard §4.2 table), and payloads that
 # Python's ISO-2022-KR / ISO-2022-CN / HZ codecs would decode to text.

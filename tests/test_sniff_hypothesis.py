@@ -4,7 +4,8 @@ from __future__ import annotations
 import functools
 import importlib
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from scrapy_whatwg_encoding import Decision, Encoding, sniff
 from scrapy_whatwg_encoding.sniffing.decision import SOURCES
@@ -20,7 +21,7 @@ _PIECES = [
     b"charset=", b'http-equiv="content-type" ', b'content="text/html; charset=koi8-r"', b"koi8-r",
     b"utf-16", b"x-user-defined", b"iso-2022-jp", b"<script>", b"</script>", b"<title>", b"<svg>",
     b"<frameset>", b"<body>", b"&#x6b;", b"\x1b$B", b"\x1b(B", b"\xef\xbb\xbf", b"\xff\xfe", b"\x00",
-    b"<?xml", b" encoding='gbk'?>", "пример".encode("utf-8"), "пример".encode("windows-1251"),
+    b"<?xml", b" encoding='gbk'?>", "пример".encode(), "пример".encode("windows-1251"),
     "日本".encode("shift_jis"), b"\x80", b"\xfe",
 ]
 bodies = st.one_of(st.binary(max_size=3000), st.lists(st.sampled_from(_PIECES), max_size=60).map(b"".join))
@@ -94,10 +95,10 @@ class WorkMeter:
 
 
 BIG = 50 * 1024 * 1024
-_FILLERS = [b"x", b"<!-- ", b"<meta ", "ж".encode("utf-8"), "ж".encode("windows-1251"), b"<a b='", b"\x00<"]
+_FILLERS = [b"x", b"<!-- ", b"<meta ", "ж".encode(), "ж".encode("windows-1251"), b"<a b='", b"\x00<"]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def big_body(filler: bytes) -> bytes:
     return (filler * (BIG // len(filler) + 1))[:BIG]
 
@@ -121,7 +122,9 @@ def test_work_is_bounded_on_50_mb_bodies(monkeypatch, head, filler, tail, detect
     if content_type == "application/xml" and decision.source != "bom":
         assert "xml" in meter.sizes
     limit = change_module.PARSER_LIMIT
-    bounds = {"prescan": 1024, "xml": 1024, "detector": detect_module.DETECT_LIMIT,
+    # "get an XML encoding" reads a leading <?xml to its first ">" however far (C-speed scans,
+    # tools/wpt_xml_declaration_cost.py): it may be handed the whole body.
+    bounds = {"prescan": 1024, "xml": len(body), "detector": detect_module.DETECT_LIMIT,
               "decode": 4 * limit + 16, "parser": 4 * limit + 16, "prefilter": 4 * limit + 16}
     for key, size in meter.sizes.items():
         assert size <= bounds[key], (key, size)

@@ -1,7 +1,8 @@
 """The parser step's byte offsets: exact for every encoding, checked against brute force."""
 from __future__ import annotations
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scrapy_whatwg_encoding import ENCODINGS
 from scrapy_whatwg_encoding.sniffing.change import byte_offset

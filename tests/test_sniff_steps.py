@@ -53,7 +53,7 @@ def test_tld():
 def test_detector_ascii_falls_through():
     assert detect(b"plain ascii " * 100, "full") is None
     assert detect(b"plain ascii " * 100, "browser") is None
-    assert detect("é".encode("utf-8"), "off") is None
+    assert detect("é".encode(), "off") is None
 
 
 def test_full_mode_utf8_and_cut_sequence():

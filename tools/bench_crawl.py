@@ -143,7 +143,7 @@ def per_response(args) -> dict[str, tuple[int, float, float, float]]:
     from scrapy_whatwg_encoding.scrapy.settings import Config
 
     class _Crawler:  # what MemoryStatsCollector needs
-        class settings:  # noqa: N801
+        class settings:
             @staticmethod
             def getbool(name, default=False):
                 return default

@@ -23,7 +23,7 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from scrapy_whatwg_encoding import ENCODINGS, sniff  # noqa: E402
+from scrapy_whatwg_encoding import ENCODINGS, sniff
 
 detect_module = importlib.import_module("scrapy_whatwg_encoding.sniffing.detect")
 MB = 1_000_000

@@ -47,7 +47,8 @@ def time_ours(body: bytes, detector: str) -> float:
 def time_scrapy(body: bytes) -> float:
     response = HtmlResponse(URL, body=body)
     start = time.perf_counter()
-    _ = response.encoding, response.text
+    _ = response.encoding
+    _ = response.text
     return time.perf_counter() - start
 
 

@@ -20,10 +20,10 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from cases import compare_decoder, corpus_cases, decoder_cases, describe_mismatches  # noqa: E402
-from reference import encoding_names  # noqa: E402
+from cases import compare_decoder, corpus_cases, decoder_cases, describe_mismatches
+from reference import encoding_names
 
-from scrapy_whatwg_encoding import ENCODINGS  # noqa: E402
+from scrapy_whatwg_encoding import ENCODINGS
 
 NEAREST = {
     "UTF-8": "utf-8", "IBM866": "cp866", "ISO-8859-8-I": "iso8859-8", "KOI8-R": "koi8_r",

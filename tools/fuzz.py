@@ -35,11 +35,10 @@ REPO = pathlib.Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data"
 sys.path.insert(0, str(REPO))
 
-from scrapy.http import HtmlResponse, Request, Response, TextResponse  # noqa: E402
+from scrapy.http import HtmlResponse, Request, Response, TextResponse
 
-from scrapy_whatwg_encoding import (ENCODINGS, WhatwgEncodingMiddleware, decode, get_encoding,  # noqa: E402
-                                    prescan, sniff)
-from scrapy_whatwg_encoding.encoding.tables.labels import LABELS  # noqa: E402
+from scrapy_whatwg_encoding import ENCODINGS, WhatwgEncodingMiddleware, decode, get_encoding, prescan, sniff
+from scrapy_whatwg_encoding.encoding.tables.labels import LABELS
 
 LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 HIGH_BYTES = bytes(range(0x80, 0x100))

@@ -58,7 +58,7 @@ def main(src):
         + "".join(f"    {k!r}: {v!r},\n" for k, v in labels.items()) + "}\n", encoding="utf-8")
     (OUT / "single_byte.py").write_text(
         HEADER + "SINGLE_BYTE = {\n"
-        + "".join(f"    {k!r}: {ascii(v)},\n" for k, v in single.items()) + "}\n", encoding="utf-8")
+        + "".join(f"    {k!r}: {v!a},\n" for k, v in single.items()) + "}\n", encoding="utf-8")
     for name in MULTI_BYTE:
         index = read_index(src / f"index-{name}.txt")
         text = "".join(chr(index.get(p, 0)) for p in range(max(index) + 1))
@@ -147,11 +147,11 @@ def compare(tokens, spec_decode):
     by_output, fixes, splits = {}, {}, []
     for data, c_out in tokens:
         by_output.setdefault(c_out, []).append((data, spec_decode(data)))
-    for c_out, tokens in by_output.items():
-        wrong = [(data, spec) for data, spec in tokens if spec != c_out]
+    for c_out, decoded in by_output.items():
+        wrong = [(data, spec) for data, spec in decoded if spec != c_out]
         if not wrong:
             continue
-        if len(c_out) == 1 and len({spec for _, spec in tokens}) == 1:
+        if len(c_out) == 1 and len({spec for _, spec in decoded}) == 1:
             fixes[c_out] = wrong[0][1]
         else:
             splits += [data for data, _ in wrong]

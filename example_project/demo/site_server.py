@@ -40,7 +40,7 @@ class SiteMap:
     pages: dict[str, Page] = field(default_factory=dict)
 
     @classmethod
-    def load(cls, root: str | Path, charset: str = "none") -> "SiteMap":
+    def load(cls, root: str | Path, charset: str = "none") -> SiteMap:
         """Describe the directory *root*; *charset*: ``"none"`` or ``"manifest"`` (manifest sites)."""
         root = Path(root).resolve()
         site = cls(root)
@@ -66,7 +66,7 @@ class SiteMap:
     def index_html(self) -> bytes:
         links = "\n".join(f'<li><a href="/{quote(path)}">{path}</a></li>' for path in self.pages)
         return (f"<!DOCTYPE html>\n<html><head><meta charset=utf-8><title>Index</title></head>\n"
-                f"<body><ul>\n{links}\n</ul></body></html>\n").encode("utf-8")
+                f"<body><ul>\n{links}\n</ul></body></html>\n").encode()
 
 
 class SiteResource(resource.Resource):

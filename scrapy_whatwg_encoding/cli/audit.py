@@ -13,12 +13,14 @@ from collections import Counter
 from pathlib import Path
 
 from ..encoding import ENCODINGS, decode
+from ..report import ReportData, first_difference, render_html
 from ..sniffing import sniff
 from . import CliError
+from .kind import NAMES, DocumentKind, choose_kind
 from .scrapy_view import scrapy_inference
 
-FIELDS = ("path", "bytes", "content_type", "encoding", "confidence", "source", "label", "offset",
-          "scrapy_class", "scrapy_encoding", "scrapy_same_text", "expected", "source_label",
+FIELDS = ("path", "bytes", "content_type", "kind", "kind_from", "encoding", "confidence", "source", "label",
+          "offset", "scrapy_class", "scrapy_encoding", "scrapy_same_text", "expected", "source_label",
           "exact", "correct", "scrapy_correct")
 
 
@@ -52,23 +54,31 @@ def _pages(directory: Path, entries: list[dict] | None, manifest_path: Path | No
     return [{"path": p.relative_to(directory).as_posix()} for p in files]
 
 
-def _content_type(entry: dict, content_type_from: str) -> str | None:
-    if content_type_from == "none":
-        return None
-    label = entry.get("encoding") or entry.get("source_label")
-    return f"text/html; charset={label}" if label else "text/html"
+def page_kind(entry: dict, content_type_from: str, content_type: str | None = None
+              ) -> tuple[str | None, DocumentKind]:
+    """The Content-Type a page is audited with (``None``: none) and its kind: *content_type* for
+    every page, ``text/html`` with the manifest *entry*'s charset (``content_type_from="manifest"``),
+    else none, the kind then coming from the file name."""
+    if content_type_from == "manifest":
+        label = entry.get("encoding") or entry.get("source_label")
+        content_type = f"text/html; charset={label}" if label else "text/html"
+        return content_type, choose_kind(content_type, given_by="--content-type-from manifest")
+    return content_type, choose_kind(content_type, path=entry["path"])
 
 
-def audit_page(directory: Path, entry: dict, content_type_from: str, locale, detector) -> dict:
-    """One record (keys :data:`FIELDS`) for the manifest *entry* (or ``{"path"}``)."""
+def audit_page(directory: Path, entry: dict, content_type_from: str, locale, detector,
+               content_type: str | None = None, report: ReportData | None = None) -> dict:
+    """One record (keys :data:`FIELDS`) for the manifest *entry* (or ``{"path"}``); counted in
+    *report* (the HTML report's data) when given."""
     file = directory / entry["path"]
     body = file.read_bytes()
-    content_type = _content_type(entry, content_type_from)
-    decision = sniff(body, content_type=content_type, locale=locale, detector=detector)
+    content_type, document = page_kind(entry, content_type_from, content_type)
+    decision = sniff(body, content_type=document.content_type, locale=locale, detector=detector)
     text = decode(body, decision.encoding)[0]
     scrapy = scrapy_inference(body, content_type, file.resolve().as_uri())
     record = {"path": entry["path"], "bytes": len(body), "content_type": content_type,
-              **decision.as_dict(), "scrapy_class": scrapy["response_class"],
+              "kind": document.kind, "kind_from": document.origin, **decision.as_dict(),
+              "scrapy_class": scrapy["response_class"],
               "scrapy_encoding": scrapy["encoding"], "scrapy_same_text": scrapy["text"] == text,
               "expected": None, "source_label": entry.get("source_label"),
               "exact": None, "correct": None, "scrapy_correct": None}
@@ -76,18 +86,26 @@ def audit_page(directory: Path, entry: dict, content_type_from: str, locale, det
         record["expected"] = entry["encoding"]
     if entry.get("encoding") is not None:
         truth = decode(body, ENCODINGS[entry["encoding"]])[0]
-        record.update(exact=decision.encoding.name == entry["encoding"], correct=text == truth,
+        record.update(exact=record["encoding"] == entry["encoding"], correct=text == truth,
                       scrapy_correct=scrapy["text"] == truth)
+    if report is not None:
+        changed = not record["scrapy_same_text"]
+        passage = first_difference(text, scrapy["text"]) if changed and report.wants_example(decision.source) else None
+        report.add(entry["path"], decision.as_dict(), scrapy["encoding"], changed, passage)
     return record
 
 
 def audit(directory: Path, *, manifest: str | None = None, content_type_from: str = "none",
-          locale: str | None = None, detector: str = "full", progress: bool = True) -> dict:
-    """Audit *directory*; returns ``{"directory", "manifest", "content_type_from", "locale",
-    "detector", "pages": [record, ...], "unreadable": [{"path", "error"}], "summary": {...}}``
-    (see :func:`summarize`). A progress bar (tqdm, on stderr) is shown when *progress* and stderr
-    is a terminal. Raises :class:`CliError`: code 1 for an unreadable directory or manifest,
-    code 2 for ``content_type_from="manifest"`` without a manifest or an invalid *locale*."""
+          content_type: str | None = None, locale: str | None = None, detector: str = "full",
+          progress: bool = True, report: ReportData | None = None) -> dict:
+    """Audit *directory*; returns ``{"directory", "manifest", "content_type_from", "content_type",
+    "locale", "detector", "pages": [record, ...], "unreadable": [{"path", "error"}], "summary": {...}}``
+    (see :func:`summarize`). Each page is read with *content_type* (``None``: none, each file's name
+    then chooses the kind, see :func:`.kind.choose_kind`) or, with ``content_type_from="manifest"``,
+    ``text/html`` and its manifest charset. A progress bar (tqdm, on stderr) is shown when *progress*
+    and stderr is a terminal. Raises :class:`CliError`: code 1 for an unreadable directory or
+    manifest, code 2 for ``content_type_from="manifest"`` without a manifest or with a
+    *content_type*, or an invalid *locale*. Every page is also counted in *report* when given."""
     from tqdm import tqdm
 
     from ..scrapy.settings import InvalidSetting, check_locale
@@ -100,22 +118,25 @@ def audit(directory: Path, *, manifest: str | None = None, content_type_from: st
         raise CliError(f"{directory}: no such directory")
     if content_type_from == "manifest" and manifest is None:
         raise CliError("--content-type-from manifest needs --manifest", 2)
+    if content_type_from == "manifest" and content_type is not None:
+        raise CliError("--content-type-from manifest and --content-type exclude each other", 2)
     manifest_path, entries = load_manifest(directory, manifest) if manifest else (None, None)
     pages, unreadable = [], []
     for entry in tqdm(_pages(directory, entries, manifest_path), desc="audit", unit="page",
                       disable=None if progress else True, leave=False):
         try:
-            pages.append(audit_page(directory, entry, content_type_from, locale, detector))
+            pages.append(audit_page(directory, entry, content_type_from, locale, detector, content_type, report))
         except OSError as exc:
             unreadable.append({"path": entry["path"], "error": exc.strerror or str(exc)})
     return {"directory": str(directory), "manifest": str(manifest_path) if manifest_path else None,
-            "content_type_from": content_type_from, "locale": locale, "detector": detector,
+            "content_type_from": content_type_from, "content_type": content_type, "locale": locale,
+            "detector": detector,
             "pages": pages, "unreadable": unreadable, "summary": summarize(pages, entries is not None)}
 
 
 def summarize(pages: list[dict], with_manifest: bool) -> dict:
-    """``{"pages", "by_source_encoding": [{"source", "encoding", "pages", "scrapy_differs"}],
-    "scrapy_differs", "accuracy": None or {"judged", "exact", "correct", "scrapy_correct",
+    """``{"pages", "by_kind": {kind: pages}, "by_source_encoding": [{"source", "encoding", "pages",
+    "scrapy_differs"}], "scrapy_differs", "accuracy": None or {"judged", "exact", "correct", "scrapy_correct",
     "by_expected": [{"expected", "pages", "correct", "scrapy_correct"}]}, "no_web_encoding":
     None or {"pages", "source_labels": {label: n}, "decided": {encoding: n}}}``."""
     groups: Counter = Counter()
@@ -126,6 +147,7 @@ def summarize(pages: list[dict], with_manifest: bool) -> dict:
         differs[key] += not page["scrapy_same_text"]
     summary = {
         "pages": len(pages),
+        "by_kind": dict(Counter(p["kind"] for p in pages).most_common()),
         "by_source_encoding": [{"source": s, "encoding": e, "pages": n, "scrapy_differs": differs[s, e]}
                                for (s, e), n in sorted(groups.items(), key=lambda i: (-i[1], i[0]))],
         "scrapy_differs": sum(differs.values()), "accuracy": None, "no_web_encoding": None,
@@ -170,9 +192,16 @@ def _percent(part: int, whole: int) -> str:
 def render_table(report: dict, verbose: bool = False) -> str:
     """The human-readable audit: counts, differences with Scrapy, accuracy."""
     summary, pages = report["summary"], report["pages"]
-    lines = [f"Audit of {report['directory']}: {summary['pages']} pages "
-             f"(Content-Type: {report['content_type_from']}, detector {report['detector']}, "
-             f"locale {report['locale'] or '(none)'})"]
+    header = report["content_type"] or ("from the manifest" if report["content_type_from"] == "manifest" else "none")
+    lines = [(f"Audit of {report['directory']}: {summary['pages']} pages "
+             f"(Content-Type: {header}, detector {report['detector']}, "
+             f"locale {report['locale'] or '(none)'})")]
+    if pages:
+        kinds = ", ".join(f"{NAMES[kind]} {n}" for kind, n in summary["by_kind"].items())
+        origin = ("each file's name" if header == "none" else "--content-type-from manifest"
+                  if report["content_type_from"] == "manifest" else "--content-type")
+        lines.append(f"Document kinds: {kinds} (from {origin}"
+                     + ("; --content-type overrides)" if header == "none" else ")"))
     if report["manifest"]:
         lines.append(f"Manifest: {report['manifest']}")
     lines += ["", f"  {'source':<16} {'encoding':<16} {'pages':>6} {'Scrapy differs':>15}"]
@@ -193,12 +222,12 @@ def render_table(report: dict, verbose: bool = False) -> str:
     accuracy = summary["accuracy"]
     if accuracy is not None:
         judged = accuracy["judged"]
-        lines += ["", f"Accuracy against the manifest ({judged} pages with a Web encoding; correct = "
-                      "same text as the true encoding):",
-                  f"  this algorithm: {accuracy['correct']} correct ({_percent(accuracy['correct'], judged)}), "
-                  f"{accuracy['exact']} with exactly the true encoding",
-                  f"  Scrapy alone:   {accuracy['scrapy_correct']} correct "
-                  f"({_percent(accuracy['scrapy_correct'], judged)})",
+        lines += ["", (f"Accuracy against the manifest ({judged} pages with a Web encoding; correct = "
+                      "same text as the true encoding):"),
+                  (f"  this algorithm: {accuracy['correct']} correct ({_percent(accuracy['correct'], judged)}), "
+                  f"{accuracy['exact']} with exactly the true encoding"),
+                  (f"  Scrapy alone:   {accuracy['scrapy_correct']} correct "
+                  f"({_percent(accuracy['scrapy_correct'], judged)})"),
                   "", f"  {'true encoding':<16} {'pages':>6} {'ours':>6} {'Scrapy':>7}"]
         for row in accuracy["by_expected"]:
             lines.append(f"  {row['expected']:<16} {row['pages']:>6} {row['correct']:>6} {row['scrapy_correct']:>7}")
@@ -210,9 +239,17 @@ def render_table(report: dict, verbose: bool = False) -> str:
         if unknown["pages"]:
             labels = ", ".join(f"{k} ×{v}" for k, v in unknown["source_labels"].items())
             decided = ", ".join(f"{k} ×{v}" for k, v in unknown["decided"].items())
-            lines += ["", f"No Web encoding (manifest encoding null, not judged): {unknown['pages']} pages "
-                          f"({labels}); decided as {decided}"]
+            lines += ["", (f"No Web encoding (manifest encoding null, not judged): {unknown['pages']} pages "
+                          f"({labels}); decided as {decided}")]
     if report["unreadable"]:
         lines += ["", f"Unreadable files: {len(report['unreadable'])}"]
         lines += [f"  {u['path']}: {u['error']}" for u in report["unreadable"]]
     return "\n".join(lines)
+
+
+def write_html(report: dict, data: ReportData, path: str) -> None:
+    """Write the HTML report of an :func:`audit` (*data* counted its pages) to *path*."""
+    details = [("Content-Type", report["content_type_from"]), ("detector", report["detector"]),
+               ("locale", report["locale"] or "(none)"), ("manifest", report["manifest"] or "(none)")]
+    Path(path).write_text(render_html(data, title=report["directory"], details=details,
+                                      accuracy=report["summary"]["accuracy"]), "utf-8")

@@ -3,25 +3,31 @@ and the text it gives next to the text Scrapy alone would give."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from ..encoding import decode
+from .kind import NAMES, DocumentKind, choose_kind
 from .scrapy_view import first_difference, scrapy_inference
-from .steps import explain_steps
+from .steps import BOMS, xml_declaration_bytes, explain_steps, matched_tag
 
 PREVIEW = 200  # characters of decoded text shown
 CONTEXT = 40  # characters shown each side of the first difference when it lies beyond the preview
 
 
 def explain(body: bytes, *, target: dict, scrapy_url: str, content_type: str | None = None,
-            url: str | None = None, locale: str | None = None, default: str | None = None,
-            override: str | None = None, likely: str | None = None, detector: str = "full",
-            prescan_bytes: int = 1024) -> dict:
+            document: DocumentKind | None = None, url: str | None = None, locale: str | None = None,
+            default: str | None = None, override: str | None = None, likely: str | None = None,
+            detector: str = "full", prescan_bytes: int = 1024) -> dict:
     """The explanation of *body* (bytes) as a JSON-ready dict.
 
     *target* describes the input (``{"path": ...}`` or ``{"url": ..., "status": ...}``) and is
     copied into the result with the body's size; *scrapy_url* is the URL Scrapy's own inference
-    sees (its extension matters when there is no Content-Type). The other arguments are those of
-    :func:`scrapy_whatwg_encoding.sniff`. Keys: ``input``, ``options``, ``kind``, ``steps`` (rows of
+    sees (its extension matters when there is no Content-Type). *content_type* is the page's
+    Content-Type header value (``None``: none) and *document* its kind (default: from
+    *content_type*, see :func:`.kind.choose_kind`); ``sniff`` gets ``document.content_type``. The
+    other arguments are those of :func:`scrapy_whatwg_encoding.sniff`. Keys: ``input``, ``options``,
+    ``kind`` (``"html"``, ``"xml"``, ``"text"``, ``"other"``), ``kind_from`` (where the kind comes
+    from, for people, e.g. ``"from the file name .xml; --content-type overrides"``), ``steps`` (rows of
     :func:`.steps.explain_steps`), ``decision`` (``Decision.as_dict()``), ``text`` (first
     :data:`PREVIEW` characters), ``scrapy`` (``response_class``, ``encoding``, ``same_text``,
     ``first_difference``, ``text``: first characters of Scrapy's text, or None when equal,
@@ -30,7 +36,10 @@ def explain(body: bytes, *, target: dict, scrapy_url: str, content_type: str | N
     options = {"content_type": content_type, "url": url, "locale": locale, "default": default,
                "override": override, "likely": likely, "detector": detector,
                "prescan_bytes": prescan_bytes}
-    explained = explain_steps(body, **options)
+    document = document or choose_kind(content_type)
+    explained = explain_steps(body, content_type=document.content_type, header=content_type, url=url,
+                              locale=locale, default=default, override=override, likely=likely,
+                              detector=detector, prescan_bytes=prescan_bytes)
     decision = explained["decision"]
     text = decode(body, decision.encoding)[0]
     scrapy = scrapy_inference(body, content_type, scrapy_url)
@@ -44,8 +53,8 @@ def explain(body: bytes, *, target: dict, scrapy_url: str, content_type: str | N
         scrapy["context"] = scrapy_text[start:difference + CONTEXT]
         scrapy["our_context"] = text[start:difference + CONTEXT]
     return {"input": {**target, "bytes": len(body)}, "options": options, "kind": explained["kind"],
-            "steps": explained["rows"], "decision": decision.as_dict(), "text": text[:PREVIEW],
-            "scrapy": scrapy}
+            "kind_from": document.origin, "steps": explained["rows"], "decision": decision.as_dict(),
+            "text": text[:PREVIEW], "scrapy": scrapy}
 
 
 def _quoted(text: str) -> str:
@@ -57,22 +66,25 @@ def render(report: dict) -> str:
     source = report["input"]
     where = source.get("url") or source.get("path")
     options = report["options"]
-    lines = [f"{where}  ({source['bytes']} bytes, {report['kind']} document"
-             + (f", HTTP {source['status']}" if source.get("status") else "") + ")",
-             f"Content-Type: {options['content_type'] or '(none)'}   locale: {options['locale'] or '(none)'}"
-             f"   detector: {options['detector']}   prescan: {options['prescan_bytes']} bytes"]
+    status = f", HTTP {source['status']}" if source.get("status") else ""
+    lines = [f"{where}  ({source['bytes']} bytes{status})",
+             f"Document kind: {NAMES[report['kind']]} ({report['kind_from']})",
+             (f"Content-Type: {options['content_type'] or '(none)'}   locale: {options['locale'] or '(none)'}"
+             f"   detector: {options['detector']}   prescan: {options['prescan_bytes']} bytes")]
     if source.get("url"):
-        lines.append(f"Server's Content-Type: {source['content_type'] or '(none)'}; the add-on's middleware "
-                     f"{source['middleware']}")
+        lines.append(f"Server's Content-Type: {source['content_type'] or '(none)'}; {source['middleware']}")
     lines.append("")
     for number, row in enumerate(report["steps"], 1):
         mark = "→" if row["decisive"] else " "
-        found = row["found"]
-        head = found["encoding"] if found else ("—" if row["applies"] else "n/a")
-        note = row["note"] if row["reached"] else f"(not reached) {row['note']}"
-        lines.append(f"{mark}{number:>2}. {row['title']:<31} {head:<14} {note}")
+        found, note = row["found"], row["note"]
+        if not row["reached"]:  # keep only what the inputs hold (a header, an option, a declaration)
+            head = "not reached"
+            note = note if found is not None or row["matched"] is not None else ""
+        else:
+            head = found["encoding"] if found else ("—" if row["applies"] else "n/a")
+        lines.append(f"{mark} {number:>2}. {row['title']:<31} {head:<14} {note}".rstrip())
         if row["matched"] is not None:
-            lines.append(f"{'':>36} matched at byte {row['offset']}: {row['matched']}")
+            lines.append(f"{'':>37} matched at byte {row['offset']}: {row['matched']}")
     decision = report["decision"]
     lines += ["", f"Decision: {decision['encoding']} ({decision['confidence']}), source {decision['source']}"
               + (f", label {decision['label']!r}" if decision["label"] is not None else "")
@@ -84,10 +96,35 @@ def render(report: dict) -> str:
     elif scrapy["same_text"]:
         lines.append(f"Scrapy alone: {scrapy['response_class']}, encoding {scrapy['encoding']}: the same text")
     else:
-        lines += [f"Scrapy alone: {scrapy['response_class']}, encoding {scrapy['encoding']}: "
-                  f"a different text (first difference at character {scrapy['first_difference']})",
+        lines += [(f"Scrapy alone: {scrapy['response_class']}, encoding {scrapy['encoding']}: "
+                  f"a different text (first difference at character {scrapy['first_difference']})"),
                   f"Text (Scrapy, first {PREVIEW} characters): {_quoted(scrapy['text'])}"]
         if scrapy["context"] is not None:
             lines += [f"Around character {scrapy['first_difference']}: ours   {_quoted(scrapy['our_context'])}",
                       f"{'':>{len(str(scrapy['first_difference'])) + 22}}Scrapy {_quoted(scrapy['context'])}"]
     return "\n".join(lines)
+
+
+def matched_spans(report: dict, body: bytes) -> list[tuple[str, int, int]]:
+    """``(step titles, start, end)``: the byte ranges of *body* the steps' declarations matched
+    (steps that matched the same bytes share one range)."""
+    spans: dict[tuple[int, int], list[str]] = {}
+    for row in report["steps"]:
+        start = row["offset"]
+        if row["matched"] is None or start is None:
+            continue
+        if row["step"] == "bom":
+            length = next(len(mark) for mark, _ in BOMS if body.startswith(mark))
+        elif row["step"] == "xml-declaration" and row["found"] is not None:
+            length = len(xml_declaration_bytes(body))
+        else:
+            length = len(matched_tag(body, start))
+        spans.setdefault((start, start + length), []).append(row["title"])
+    return [(", ".join(titles), start, end) for (start, end), titles in spans.items()]
+
+
+def write_html(report: dict, body: bytes, path: str) -> None:
+    """Write *report* (an :func:`explain` result for *body*) as an HTML page to *path*."""
+    from ..report import render_explain_html
+
+    Path(path).write_text(render_explain_html(report, body, matched_spans(report, body)), "utf-8")

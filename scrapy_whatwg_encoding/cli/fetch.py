@@ -15,6 +15,7 @@ from scrapy.utils.datatypes import SequenceExclude
 from scrapy.utils.spider import DefaultSpider, spidercls_for_request
 
 from ..scrapy.kind import document_kind
+from ..scrapy.middleware import WhatwgEncodingMiddleware
 from ..scrapy.settings import Config, InvalidSetting, read_config
 from . import CliError
 
@@ -23,8 +24,9 @@ from . import CliError
 class Fetched:
     """A downloaded response: final ``url``, HTTP ``status``, ``content_type`` (the header value
     decoded as ISO-8859-1, or ``None``), ``body`` (bytes, decompressed), the crawl's validated
-    ``config``, the ``spider`` name used, and ``kind``: what the add-on's middleware would do with
-    the response (``"html"``, ``"xml"``, ``"text"``, or ``None``: left untouched)."""
+    ``config``, the ``spider`` name used, ``kind``: what the add-on's middleware would do with
+    the response (``"html"``, ``"xml"``, ``"text"``, or ``None``: left untouched), and
+    ``middleware``: whether the crawl ran with that middleware (the add-on enabled)."""
 
     url: str
     status: int
@@ -33,6 +35,7 @@ class Fetched:
     config: Config
     spider: str
     kind: str | None
+    middleware: bool
 
 
 def quiet_settings(settings):
@@ -49,7 +52,8 @@ def fetch(url: str, process, spider_name: str | None = None) -> Fetched:
     not started yet; it is started and runs until the request is done).
 
     Raises :class:`CliError` (code 1) when the download fails (connection, DNS, timeout, robots.txt,
-    HTTP status 400 or more, ...) and (code 2) when a ``WHATWG_ENCODING_*`` setting is invalid."""
+    HTTP status 400 or more, ...) and (code 2) when a ``WHATWG_ENCODING_*`` setting is invalid,
+    whether the add-on's middleware finds it when the crawl starts or the command does."""
     found: dict = {}
 
     def got(response):
@@ -66,8 +70,9 @@ def fetch(url: str, process, spider_name: str | None = None) -> Fetched:
     else:
         base = spidercls_for_request(process.spider_loader, request, DefaultSpider)
 
-    async def start(self):
-        found["spider"] = self
+    def start_requests(self):  # Scrapy before 2.13; since 2.13, start() below
+        middlewares = self.crawler.engine.downloader.middleware.middlewares
+        found["middleware"] = any(isinstance(m, WhatwgEncodingMiddleware) for m in middlewares)
         try:
             found["config"] = read_config(self.crawler.settings, self)
         except InvalidSetting as exc:
@@ -75,8 +80,18 @@ def fetch(url: str, process, spider_name: str | None = None) -> Fetched:
             return
         yield request
 
-    spidercls = type(f"Sniff{base.__name__}", (base,), {"start": start, "__module__": base.__module__})
-    process.crawl(spidercls)
+    async def start(self):
+        for each in start_requests(self):
+            yield each
+
+    def bootstrap_failed(error: BaseException) -> bool:  # the middleware's from_crawler raised?
+        if isinstance(error, InvalidSetting):
+            found["invalid"] = error
+        return "invalid" in found
+
+    spidercls = type(f"Sniff{base.__name__}", (base,), {"start": start, "start_requests": start_requests,
+                                                         "__module__": base.__module__})
+    _on_error(process.crawl(spidercls), bootstrap_failed)
     process.start()
     if "invalid" in found:
         raise CliError(f"invalid setting: {found['invalid']}", 2)
@@ -87,7 +102,7 @@ def fetch(url: str, process, spider_name: str | None = None) -> Fetched:
         values = response.headers.getlist(b"Content-Type")  # combined, as the middleware reads them
         content_type = b", ".join(values).decode("latin-1") if values else None
         return Fetched(response.url, response.status, content_type, response.body, found["config"],
-                       base.name, document_kind(content_type, response))
+                       base.name, document_kind(content_type, response), found["middleware"])
     if "failure" in found:
         failure = found["failure"]
         reason = failure.getErrorMessage() or failure.type.__name__
@@ -95,3 +110,14 @@ def fetch(url: str, process, spider_name: str | None = None) -> Fetched:
     if getattr(process, "bootstrap_failed", False):
         raise CliError(f"cannot fetch {url}: the crawl could not start (run with -L INFO for details)")
     raise CliError(f"cannot fetch {url}: the request was dropped (offsite or duplicate filter?)")
+
+
+def _on_error(started, callback) -> None:
+    """Call *callback* with the exception a crawl ends with: *started* is what ``process.crawl``
+    returned, a Twisted ``Deferred`` (``CrawlerProcess``) or an asyncio task (``AsyncCrawlerProcess``).
+    An error the callback handled (it returns true) is not reported again on stderr."""
+    if hasattr(started, "addErrback"):
+        started.addErrback(lambda failure: None if callback(failure.value) else failure)
+    elif hasattr(started, "add_done_callback"):
+        started.add_done_callback(lambda task: task.cancelled() or task.exception() is None
+                                  or callback(task.exception()))

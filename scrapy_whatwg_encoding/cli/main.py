@@ -1,5 +1,6 @@
-"""``python -m scrapy_whatwg_encoding explain|audit``: argument parsing and exit codes
-(0 success, 1 a file, directory or URL could not be read, 2 usage error)."""
+"""``python -m scrapy_whatwg_encoding explain|audit`` (and the ``scrapy-whatwg-encoding`` script):
+argument parsing and exit codes (0 success, 1 a file, directory or URL could not be read, 2 usage
+error, an invalid option value or ``WHATWG_ENCODING_*`` setting)."""
 from __future__ import annotations
 
 import argparse
@@ -29,11 +30,19 @@ def _positive(value: str) -> int:
     return number
 
 
+def _examples(value: str) -> int:
+    if not value.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a whole number ≥ 0, not {value!r}")
+    return int(value)
+
+
 def add_explain_options(parser: argparse.ArgumentParser, *, with_url: bool = True) -> None:
     """The sniffing options of ``explain`` (and of ``scrapy sniff``). Options left out keep the
     value of the ``WHATWG_ENCODING_*`` settings for a URL, the algorithm's defaults for a path."""
     parser.add_argument("--content-type", metavar="VALUE",
-                        help="Content-Type header value (for a URL: instead of the server's)")
+                        help="Content-Type header value (for a URL: instead of the server's; for a path: "
+                             "instead of the kind its name gives: .xml .rss .atom .svg .xhtml XML, "
+                             ".txt plain text, else HTML)")
     parser.add_argument("--locale", metavar="TAG", help='language tag for the default encoding, e.g. "ja"')
     parser.add_argument("--default", metavar="LABEL", help="an encoding label used instead of the locale's default")
     parser.add_argument("--override", metavar="LABEL", help="user override (sniffing step 2)")
@@ -63,6 +72,7 @@ def run_explain(args, fetched=None, config=None) -> str:
     ``scrapy.settings.Config``; the fetch's own for a URL); returns the text or JSON to print."""
     from ..scrapy.settings import Config, InvalidSetting, check_locale
     from .explain import explain, render
+    from .kind import choose_kind
 
     config = fetched.config if fetched is not None else config or Config()
     try:
@@ -71,22 +81,46 @@ def run_explain(args, fetched=None, config=None) -> str:
         raise CliError(str(exc), 2) from None
     if fetched is not None:
         body, url = fetched.body, fetched.url
-        content_type = args.content_type if args.content_type is not None else fetched.content_type
+        given = args.content_type is not None
+        content_type = args.content_type if given else fetched.content_type
+        document = choose_kind(content_type, given_by="--content-type" if given else "the server's Content-Type")
         target = {"url": args.target, "final_url": fetched.url, "status": fetched.status,
                   "spider": fetched.spider, "content_type": fetched.content_type,
-                  "middleware": "sniffs it" if fetched.kind else "leaves it untouched (not HTML, XML or text)"}
+                  "middleware_enabled": fetched.middleware, "middleware": middleware_note(fetched)}
         scrapy_url = fetched.url
     else:
         body, url, content_type = read_path(args.target), getattr(args, "url", None), args.content_type
+        document = choose_kind(content_type, path=args.target)
         target = {"path": args.target}
         scrapy_url = url or Path(args.target).resolve().as_uri()
     report = explain(
-        body, target=target, scrapy_url=scrapy_url, content_type=content_type, url=url, locale=locale,
-        default=args.default if args.default is not None else config.default,
+        body, target=target, scrapy_url=scrapy_url, content_type=content_type, document=document, url=url,
+        locale=locale, default=args.default if args.default is not None else config.default,
         override=args.override, likely=args.likely,
         detector=args.detector or config.detector,
         prescan_bytes=args.prescan_bytes or config.prescan_bytes)
+    if getattr(args, "html", None):
+        from .explain import write_html
+        _write(write_html, report, body, args.html)
     return json.dumps(report, ensure_ascii=False, indent=2) if args.json else render(report)
+
+
+def middleware_note(fetched) -> str:
+    """What the add-on's middleware does with a fetched response, in the crawl's settings."""
+    does = "sniffs it" if fetched.kind else "leaves it untouched (not HTML, XML or text)"
+    if fetched.middleware:
+        return f"the add-on's middleware {does}"
+    would = "would sniff it" if fetched.kind else "would leave it untouched (not HTML, XML or text)"
+    return f"the add-on is not enabled in these settings (its middleware {would})"
+
+
+def _write(writer, *args) -> None:
+    """Run *writer* (an HTML writer whose last argument is the path); :class:`CliError` (code 1)
+    when the file cannot be written."""
+    try:
+        writer(*args)
+    except OSError as exc:
+        raise CliError(f"{args[-1]}: cannot write: {exc.strerror or exc}") from None
 
 
 def _explain_command(args) -> str:
@@ -108,21 +142,29 @@ def _explain_command(args) -> str:
 
 
 def _audit_command(args) -> str:
-    from .audit import audit, render_csv, render_table
+    from ..report import ReportData
+    from .audit import audit, render_csv, render_table, write_html
 
+    data = ReportData(args.html_examples) if args.html else None
     report = audit(Path(args.directory), manifest=args.manifest, content_type_from=args.content_type_from,
-                   locale=args.locale, detector=args.detector or "full", progress=not args.no_progress)
+                   content_type=args.content_type, locale=args.locale, detector=args.detector or "full",
+                   progress=not args.no_progress, report=data)
+    if data is not None:
+        _write(write_html, report, data, args.html)
     if args.json:
         return json.dumps(report, ensure_ascii=False, indent=2)
     return render_csv(report) if args.csv else render_table(report, verbose=args.verbose)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser; *prog* is the command name shown in usage lines (default: the name the
+    program was invoked as, e.g. ``scrapy-whatwg-encoding``)."""
     parser = argparse.ArgumentParser(
-        prog="python -m scrapy_whatwg_encoding",
+        prog=prog,
         description="Explain and audit encoding decisions the way browsers make them "
                     "(WHATWG Encoding Standard, HTML encoding sniffing algorithm).",
-        epilog="Exit status: 0 success, 1 a file, directory or URL could not be read, 2 usage error.")
+        epilog="Exit status: 0 success, 1 a file, directory or URL could not be read, 2 usage error "
+               "(an invalid option or WHATWG_ENCODING_* setting).")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     explain = commands.add_parser(
         "explain", help="show every step of the decision for one page (a file or a URL)",
@@ -130,6 +172,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "fetched with Scrapy (the project's settings when run inside a Scrapy project).")
     explain.add_argument("target", metavar="PATH_OR_URL")
     add_explain_options(explain)
+    explain.add_argument("--html", metavar="FILE", help="also write the explanation as an HTML page, "
+                         "the matched bytes marked")
     audit = commands.add_parser(
         "audit", help="decide every page of a directory; compare with Scrapy and a manifest",
         description="Run the algorithm over every file of a directory (or every manifest entry) and "
@@ -140,23 +184,31 @@ def build_parser() -> argparse.ArgumentParser:
                        help='JSON list of {"path", "encoding", ...} (paths relative to DIR); '
                             "a relative FILE is looked for in the current directory, then in DIR")
     audit.add_argument("--content-type-from", choices=("none", "manifest"), default="none",
-                       help="none: no Content-Type (default); manifest: text/html with the manifest's charset")
+                       help="none: no Content-Type (default), each file's name chooses HTML, XML or plain "
+                            "text; manifest: text/html with the manifest's charset")
+    audit.add_argument("--content-type", metavar="VALUE",
+                       help="one Content-Type header value for every page (instead of the file names)")
     audit.add_argument("--locale", metavar="TAG", help="language tag for the default encoding")
     audit.add_argument("--detector", choices=DETECTORS, help="autodetection mode (default: full)")
     output = audit.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="summary and one record per page as JSON")
     output.add_argument("--csv", action="store_true", help="one CSV row per page")
     audit.add_argument("--verbose", action="store_true", help="list every page, not only the differences")
+    audit.add_argument("--html", metavar="FILE", help="also write an HTML report (charts, hosts, "
+                       "pages Scrapy decodes differently, accuracy)")
+    audit.add_argument("--html-examples", type=_examples, default=20, metavar="N",
+                       help="pages shown per decision source in the HTML report (default 20)")
     audit.add_argument("--no-progress", action="store_true", help="no progress bar (it is shown on a terminal only)")
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
+def main(argv: list[str] | None = None, prog: str | None = None) -> int:
+    """Run the command line with *argv* (default ``sys.argv[1:]``) as the command *prog* (default: the
+    name it was invoked as); returns the exit status."""
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
-    args = build_parser().parse_args(argv)  # usage errors exit with status 2
+    args = build_parser(prog).parse_args(argv)  # usage errors exit with status 2
     try:
         output = _explain_command(args) if args.command == "explain" else _audit_command(args)
     except CliError as exc:

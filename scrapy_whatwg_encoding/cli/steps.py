@@ -12,7 +12,6 @@ import re
 from ..encoding import get_encoding
 from ..sniffing import PARSER_LIMIT, sniff_steps
 from ..sniffing.content_type import transport_charset
-from ..sniffing.locale import locale_encoding
 
 #: Every row of an explanation, in the order the algorithm considers them.
 ORDER = ("bom", "override", "transport", "prescan", "xml-declaration", "parser", "container",
@@ -25,7 +24,7 @@ TITLES = {
 }
 MATCH_SHOWN = 200  # bytes of a matched declaration shown at most
 
-_BOMS = ((b"\xef\xbb\xbf", "EF BB BF"), (b"\xfe\xff", "FE FF"), (b"\xff\xfe", "FF FE"))
+BOMS = ((b"\xef\xbb\xbf", "EF BB BF"), (b"\xfe\xff", "FE FF"), (b"\xff\xfe", "FF FE"))
 # A start tag up to its ">", quoted values may hold ">" (display only: the offset is the
 # algorithm's own, this only finds where the tag text ends).
 _TAG = re.compile(rb"<[^\t\n\x0c\r />]*(?:\"[^\"]*\"|'[^']*'|[^>\"'])*>")
@@ -48,7 +47,7 @@ def matched_tag(body: bytes, offset: int) -> bytes:
     return window[: end + 1 if end >= 0 else MATCH_SHOWN][:MATCH_SHOWN]
 
 
-def _xml_declaration_bytes(body: bytes) -> bytes:
+def xml_declaration_bytes(body: bytes) -> bytes:
     if body.startswith((b"<\x00?\x00", b"\x00<\x00?")):  # UTF-16 forms: to the ">" code unit
         for i in range(0, min(len(body), 4 * MATCH_SHOWN) - 1, 2):
             if body[i:i + 2] in (b">\x00", b"\x00>"):
@@ -57,18 +56,22 @@ def _xml_declaration_bytes(body: bytes) -> bytes:
     return matched_tag(body, 0)
 
 
-def explain_steps(body: bytes, *, content_type: str | None = None, url: str | None = None,
-                  locale: str | None = None, default: str | None = None,
+def explain_steps(body: bytes, *, content_type: str | None = None, header: str | None = None,
+                  url: str | None = None, locale: str | None = None, default: str | None = None,
                   override: str | None = None, likely: str | None = None,
                   detector: str = "full", prescan_bytes: int = 1024) -> dict:
     """Run the algorithm on *body* (bytes) and describe every step.
 
+    *content_type* is what :func:`~scrapy_whatwg_encoding.sniff` gets (it may stand for a file's
+    kind, see :mod:`.kind`); *header* is the Content-Type header value the page came with (``None``:
+    none), which the transport step's note describes. The other arguments are ``sniff``'s.
     Returns ``{"kind", "rows": [row, ...] in :data:`ORDER`, "chosen": Decision of the first step
     that found something, "decision": the final Decision}``; a row is ``{"step", "title",
     "applies": bool, "found": Decision.as_dict() or None, "note": str, "matched": the declaration's
     bytes shown with ``\\xNN`` escapes or None, "offset": byte offset or None, "decisive": bool
-    (this step's finding made the decision), "reached": bool (False: an earlier step decided; the
-    finding is shown for information)}``.
+    (this step's finding made the decision), "reached": bool (False: an earlier step decided, so the
+    algorithm never ran this step; a finding from the inputs — a header, an option, a declaration in
+    the body — is kept for information, the autodetection and default rows are emptied)}``.
     Raises ``ValueError`` for an unknown *detector*."""
     result = sniff_steps(body, content_type=content_type, url=url, locale=locale, default=default,
                          override=override, likely=likely, detector=detector,
@@ -96,7 +99,7 @@ def explain_steps(body: bytes, *, content_type: str | None = None, url: str | No
 
     bom = found["bom"]
     if bom is not None:
-        mark = next((m, text) for m, text in _BOMS if body.startswith(m))
+        mark = next((m, text) for m, text in BOMS if body.startswith(m))
         put("bom", bom, f"{mark[1]} → {bom.encoding.name}", mark[0], 0)
     else:
         put("bom", None, "no byte order mark")
@@ -108,11 +111,11 @@ def explain_steps(body: bytes, *, content_type: str | None = None, url: str | No
     else:
         put("override", found["override"], f"{override!r} → {found['override'].encoding.name}")
 
-    charset = transport_charset(content_type)
-    if content_type is None:
+    charset = transport_charset(header)
+    if header is None:
         put("transport", None, "no Content-Type")
     elif charset is None:
-        put("transport", None, f"Content-Type {content_type!r} has no charset parameter")
+        put("transport", None, f"Content-Type {header!r} has no charset parameter")
     elif found["transport"] is None:
         put("transport", None, f"charset={charset!r}: get an encoding fails, ignored")
     else:
@@ -123,10 +126,11 @@ def explain_steps(body: bytes, *, content_type: str | None = None, url: str | No
     elif kind == "xml":
         xml = found["xml-declaration"]
         if xml is None:
-            put("xml-declaration", None, "no XML declaration naming an encoding at the start")
+            _no_xml_encoding(put, body, max(prescan_bytes, 1024),
+                             "no XML declaration naming an encoding at the start")
         else:
             label = f"encoding={xml.label!r}" if xml.label else "UTF-16 form without encoding"
-            put("xml-declaration", xml, f"{label} → {xml.encoding.name}", _xml_declaration_bytes(body), 0)
+            put("xml-declaration", xml, f"{label} → {xml.encoding.name}", xml_declaration_bytes(body), 0)
 
     if kind == "html":
         _parser_row(put, body, chosen, decision, result["parser"])
@@ -152,13 +156,15 @@ def explain_steps(body: bytes, *, content_type: str | None = None, url: str | No
         put("default", fallback, f"--default {default!r} → {fallback.encoding.name}")
     else:
         locale_note = f"locale {locale!r}" if locale else "no locale (all other locales)"
-        put("default", fallback, f"{locale_note} → {locale_encoding(locale).name}")
+        put("default", fallback, f"{locale_note} → {fallback.encoding.name}")
 
     first = "xml-declaration" if chosen.source == "xml-declaration" else chosen.source
     rows[first]["decisive"] = True
     for name in ORDER[ORDER.index(first) + 1:]:  # sniff_steps runs them all; the algorithm stops
         if name != "parser" and rows[name]["applies"]:
             rows[name]["reached"] = False
+            if name in ("detector", "default"):  # what they would give is no finding of the page
+                rows[name].update(found=None, note="")
     if decision.source == "parser":
         rows["parser"]["decisive"] = True
     return {"kind": kind, "rows": [rows[name] for name in ORDER], "chosen": chosen, "decision": decision}
@@ -167,22 +173,28 @@ def explain_steps(body: bytes, *, content_type: str | None = None, url: str | No
 def _prescan_rows(put, body: bytes, prescanned, prescan_bytes: int) -> None:
     if prescanned is None:
         put("prescan", None, f"no <meta> naming an encoding in the first {prescan_bytes} bytes")
-        declared = _XML_LABEL.match(body[:prescan_bytes])
-        if declared is not None:  # get an XML encoding saw a label but get an encoding failed
-            put("xml-declaration", None, f"encoding={show_bytes(declared.group(1))!r}: get an encoding "
-                "fails, ignored", matched_tag(body, 0), 0)
-        else:
-            put("xml-declaration", None, "no XML declaration naming an encoding (get an XML encoding)")
+        _no_xml_encoding(put, body, prescan_bytes, "no XML declaration naming an encoding (get an XML encoding)")
     elif prescanned.source == "prescan":
         put("prescan", prescanned, f"<meta> label {prescanned.label!r} at byte {prescanned.offset} "
             f"→ {prescanned.encoding.name}", matched_tag(body, prescanned.offset), prescanned.offset)
-        put("xml-declaration", None, "not reached: the prescan found a <meta>")
+        put("xml-declaration", None, "the prescan found a <meta> first")
     else:
         put("prescan", None, f"no <meta> naming an encoding in the first {prescan_bytes} bytes; "
             "get an XML encoding ran (next row)")
         label = f"encoding={prescanned.label!r}" if prescanned.label else "UTF-16 form of <?x"
         put("xml-declaration", prescanned, f"{label} → {prescanned.encoding.name}",
-            _xml_declaration_bytes(body), 0)
+            xml_declaration_bytes(body), 0)
+
+
+def _no_xml_encoding(put, body: bytes, limit: int, note: str) -> None:
+    """The XML declaration row when it gave no encoding: a label "get an encoding" fails on, if the
+    first *limit* bytes declare one, else *note*."""
+    declared = _XML_LABEL.match(body[:limit])
+    if declared is not None:
+        put("xml-declaration", None, f"encoding={show_bytes(declared.group(1))!r}: get an encoding "
+            "fails, ignored", matched_tag(body, 0), 0)
+    else:
+        put("xml-declaration", None, note)
 
 
 def _parser_row(put, body: bytes, chosen, decision, meta) -> None:
@@ -192,7 +204,7 @@ def _parser_row(put, body: bytes, chosen, decision, meta) -> None:
         put("parser", None, f"no <meta> charset found by the tokenizer in the first {PARSER_LIMIT} "
             f"characters: {chosen.encoding.name} stays tentative")
     else:
-        new, label, offset = meta
+        _new, label, offset = meta
         if decision.source == "parser":
             note = (f"<meta> label {label!r} at byte {offset}: change the encoding "
                     f"{chosen.encoding.name} → {decision.encoding.name} (certain)")

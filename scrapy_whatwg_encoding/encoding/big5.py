@@ -2,9 +2,13 @@
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING
 
 from . import indexes
 from .multi_byte import FastDecoder, table_encoder
+
+if TYPE_CHECKING:
+    from ._typing import Codec
 
 # §11.1.1 step 3.6: pointers that decode to two code points.
 _TWO_CODE_POINTS = {1133: "\u00ca\u0304", 1135: "\u00ca\u030c", 1164: "\u00ea\u0304",
@@ -45,7 +49,7 @@ def _encoder_table() -> dict[str, bytes]:
     return result
 
 
-def codec(name: str):
+def codec(name: str) -> Codec:
     """(decode, encode) for Big5."""
     from .tables.multi_byte_fixes import FIXES
 

@@ -9,8 +9,12 @@ streaming).
 from __future__ import annotations
 
 import codecs
+from typing import TYPE_CHECKING
 
 from .encoding import ENCODINGS, Encoding
+
+if TYPE_CHECKING:
+    from ._typing import Buffer
 
 
 def _key(name: str) -> str:
@@ -18,18 +22,18 @@ def _key(name: str) -> str:
 
 
 def _codec_info(encoding: Encoding) -> codecs.CodecInfo:
-    def decode(data, errors="strict"):
-        return encoding.decode(data), len(data)
+    def decode(data: Buffer, errors: str = "strict") -> tuple[str, int]:
+        return encoding.decode(data), memoryview(data).nbytes  # bytes consumed: all of them
 
-    def encode(text, errors="strict"):
+    def encode(text: str, errors: str = "strict") -> tuple[bytes, int]:
         return encoding.encode(text), len(text)
 
     class IncrementalDecoder(codecs.BufferedIncrementalDecoder):
-        def _buffer_decode(self, data, errors, final):
-            return (encoding.decode(data), len(data)) if final else ("", 0)
+        def _buffer_decode(self, data: Buffer, errors: str, final: bool) -> tuple[str, int]:
+            return (encoding.decode(data), memoryview(data).nbytes) if final else ("", 0)
 
     class IncrementalEncoder(codecs.BufferedIncrementalEncoder):
-        def _buffer_encode(self, text, errors, final):
+        def _buffer_encode(self, text: str, errors: str, final: bool) -> tuple[bytes, int]:
             return (encoding.encode(text), len(text)) if final else (b"", 0)
 
     return codecs.CodecInfo(encode, decode, name=encoding.codec_name,

@@ -2,8 +2,12 @@
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
 from .tables.labels import NAMES
+
+if TYPE_CHECKING:
+    from ._typing import Buffer
 
 # Which module implements each encoding's decoder and encoder (a module per spec section).
 _FAMILY = {
@@ -27,15 +31,37 @@ _NO_ENCODER = frozenset({"replacement", "UTF-16BE", "UTF-16LE"})
 class Encoding:
     """One encoding of the WHATWG Encoding Standard (https://encoding.spec.whatwg.org/#encodings).
 
-    There is exactly one instance per encoding (compare with ``is``); obtain it with
-    :func:`get_encoding` or :data:`ENCODINGS`. Attributes:
+    There are 40 instances, one per encoding, created when the package is imported; do not build
+    your own. Obtain one with :func:`get_encoding` (from a label) or :data:`ENCODINGS` (from its
+    name). Instances are immutable (setting an attribute raises :exc:`AttributeError`), hashable,
+    compared by identity, and pickle to the same instance.
 
-    - ``name`` (str): the standard's name, e.g. ``"Shift_JIS"``, ``"windows-1252"``, ``"UTF-8"``.
-    - ``codec_name`` (str): a name registered with :mod:`codecs` whose codec decodes exactly as
-      :meth:`decode` and encodes exactly as :meth:`encode` (importing the package registers it).
+    >>> from scrapy_whatwg_encoding import ENCODINGS, get_encoding
+    >>> shift_jis = get_encoding("x-sjis")
+    >>> shift_jis
+    <Encoding Shift_JIS>
+    >>> shift_jis is ENCODINGS["Shift_JIS"]
+    True
+    >>> shift_jis.name, shift_jis.codec_name
+    ('Shift_JIS', 'whatwg-shift_jis')
+    >>> shift_jis.decode(b"\\x93\\xfa\\x96\\x7b")
+    '日本'
+    >>> shift_jis.encode("日本")
+    b'\\x93\\xfa\\x96{'
     """
 
-    __slots__ = ("name", "codec_name", "_module", "_codec")
+    __slots__ = ("_codec", "_module", "codec_name", "name")
+
+    #: The standard's name of the encoding (:class:`str`), spelled exactly as the standard does:
+    #: ``"UTF-8"``, ``"Shift_JIS"``, ``"windows-1252"``, ``"x-user-defined"``.
+    name: str
+    #: A codec name (:class:`str`, ``"whatwg-"`` + the name in lower case, e.g.
+    #: ``"whatwg-shift_jis"``) that :func:`codecs.lookup` resolves to a codec decoding exactly as
+    #: :meth:`decode` (no BOM handling) and encoding exactly as :meth:`encode`. Importing
+    #: :mod:`scrapy_whatwg_encoding` registers these codecs, so ``data.decode(enc.codec_name)`` and
+    #: Scrapy's ``TextResponse(encoding=enc.codec_name)`` give the standard's text. The codec's
+    #: ``errors`` argument is ignored: decoding always replaces, encoding is always "html" mode.
+    codec_name: str
 
     def __init__(self, name: str):
         object.__setattr__(self, "name", name)
@@ -61,28 +87,55 @@ class Encoding:
             object.__setattr__(self, "_codec", codec)
         return codec
 
-    def decode(self, data: bytes) -> str:
-        """Run this encoding's decoder over *data* (bytes-like) in "replacement" error mode.
+    def decode(self, data: Buffer) -> str:
+        """Run this encoding's decoder over *data* (any bytes-like object) in "replacement" error
+        mode and return the text (:class:`str`).
 
-        Implements "process a queue" with end-of-queue (§4.1) — every error becomes one U+FFFD
-        as the decoder's steps say. No BOM handling: a BOM is decoded like any other bytes (use
-        :func:`scrapy_whatwg_encoding.decode` for the "decode" hook). Never raises.
+        Implements "run an encoding's decoder" with end-of-queue (Encoding Standard §4.1,
+        https://encoding.spec.whatwg.org/#concept-encoding-run): every error becomes U+FFFD as
+        the decoder's steps say. There is no BOM handling here: a BOM is decoded like any other
+        bytes (use :func:`scrapy_whatwg_encoding.decode`, the "decode" hook, to honour it).
+        Never raises for bytes-like input.
+
+        >>> from scrapy_whatwg_encoding import get_encoding
+        >>> get_encoding("windows-1252").decode(b"caf\\xe9 \\x80")
+        'café €'
+        >>> get_encoding("UTF-8").decode(b"\\xef\\xbb\\xbfok \\xff")  # BOM kept, error → U+FFFD
+        '\\ufeffok �'
         """
         return self._load()[0](data)
 
     def encode(self, text: str) -> bytes:
-        """Run this encoding's encoder over *text* in "html" error mode (§4.1).
+        """Run this encoding's encoder over *text* (:class:`str`) in "html" error mode and return
+        the bytes (Encoding Standard §4.1, https://encoding.spec.whatwg.org/#encode).
 
-        Lone surrogates are first replaced by U+FFFD (the input is a scalar value string); a code
-        point the encoding cannot represent becomes ``&#N;`` (N in decimal, ASCII bytes).
-        For the encodings that have no encoder (replacement, UTF-16BE, UTF-16LE) this encodes with
-        the output encoding, UTF-8, as "encode" callers such as URL parsing and forms do.
+        Lone surrogates are first replaced by U+FFFD (the standard's input is a scalar value
+        string); a code point the encoding cannot represent becomes ``&#N;`` (N in decimal,
+        ASCII bytes), as forms and URL queries do. The encodings that have no encoder
+        (replacement, UTF-16BE, UTF-16LE) encode with their :attr:`output_encoding`, UTF-8, as
+        the standard's "encode" callers do. Never raises for :class:`str` input.
+
+        >>> from scrapy_whatwg_encoding import get_encoding
+        >>> get_encoding("windows-1252").encode("€ ☃")
+        b'\\x80 &#9731;'
+        >>> get_encoding("UTF-16LE").encode("é")  # no encoder: UTF-8
+        b'\\xc3\\xa9'
         """
         return self._load()[1](text)
 
     @property
-    def output_encoding(self) -> "Encoding":
-        """Get an output encoding (§4.3): UTF-8 for replacement, UTF-16BE and UTF-16LE, else self."""
+    def output_encoding(self) -> Encoding:
+        """Get an output encoding (Encoding Standard §4.3,
+        https://encoding.spec.whatwg.org/#get-an-output-encoding): the :class:`Encoding` of UTF-8
+        for replacement, UTF-16BE and UTF-16LE, else this encoding itself. Browsers encode a
+        page's form submissions and URL queries with it.
+
+        >>> from scrapy_whatwg_encoding import get_encoding
+        >>> get_encoding("utf-16").output_encoding
+        <Encoding UTF-8>
+        >>> get_encoding("koi8-r").output_encoding
+        <Encoding KOI8-R>
+        """
         return ENCODINGS["UTF-8"] if self.name in _NO_ENCODER else self
 
 
@@ -90,5 +143,7 @@ def _by_name(name: str) -> Encoding:
     return ENCODINGS[name]
 
 
-#: Every encoding by its name, in the standard's order.
+#: Every encoding of the standard (40, including ``replacement``, ``UTF-16BE``, ``UTF-16LE`` and
+#: ``x-user-defined``), keyed by its name (:attr:`Encoding.name`), in the standard's order
+#: (https://encoding.spec.whatwg.org/#names-and-labels). Read it, do not change it.
 ENCODINGS: dict[str, Encoding] = {name: Encoding(name) for name in NAMES}

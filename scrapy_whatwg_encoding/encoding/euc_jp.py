@@ -2,9 +2,13 @@
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING
 
 from . import indexes
 from .multi_byte import FastDecoder, table_encoder
+
+if TYPE_CHECKING:
+    from ._typing import Codec
 
 
 def step(data: bytes, i: int) -> tuple[str, int]:
@@ -45,7 +49,7 @@ def _encoder_table() -> dict[str, bytes]:
     return table
 
 
-def codec(name: str):
+def codec(name: str) -> Codec:
     """(decode, encode) for EUC-JP."""
     from .tables.multi_byte_fixes import FIXES
 

@@ -2,9 +2,13 @@
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING
 
 from . import indexes
 from .multi_byte import FastDecoder, html_error_mode, table_encoder
+
+if TYPE_CHECKING:
+    from ._typing import Codec, Encoder
 
 
 def step(data: bytes, i: int) -> tuple[str, int]:
@@ -35,12 +39,12 @@ def step(data: bytes, i: int) -> tuple[str, int]:
                    + fourth - 0x30)
         code_point = indexes.gb18030_ranges_code_point(pointer)
         return ("\ufffd" if code_point is None else chr(code_point)), i + 4
-    code_point = None
+    char = None
     if 0x40 <= second <= 0x7E or 0x80 <= second <= 0xFE:
-        code_point = indexes.code_point(
+        char = indexes.code_point(
             "gb18030", (first - 0x81) * 190 + second - (0x40 if second < 0x7F else 0x41))
-    if code_point is not None:
-        return code_point, i + 2
+    if char is not None:
+        return char, i + 2
     return "\ufffd", i + 1 if second < 0x80 else i + 2  # an ASCII byte is restored
 
 
@@ -78,13 +82,13 @@ def _four_bytes(code_point: int) -> bytes:
     return bytes((b1 + 0x81, b2 + 0x30, b3 + 0x81, b4 + 0x30))
 
 
-def _gb18030_encoder():
+def _gb18030_encoder() -> Encoder:
     get = _two_byte_table(False).get
 
     def encode(text: str) -> bytes:
         if text.isascii():
             return text.encode("ascii")
-        out = []
+        out: list[bytes] = []
         for c in text:
             if c < "\x80":
                 out.append(c.encode("ascii"))
@@ -106,7 +110,7 @@ def _decoder() -> FastDecoder:
     return FastDecoder("gb18030", "gbk", step, *FIXES["gb18030"])
 
 
-def codec(name: str):
+def codec(name: str) -> Codec:
     """(decode, encode) for "gb18030" or "GBK": GBK's decoder is gb18030's (§10.1.1)."""
     encode = table_encoder(_two_byte_table(True)) if name == "GBK" else _gb18030_encoder()
     return _decoder(), encode

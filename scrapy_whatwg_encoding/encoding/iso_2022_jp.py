@@ -15,9 +15,14 @@ from __future__ import annotations
 import codecs
 import functools
 import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from . import euc_jp, indexes
 from .multi_byte import html_error_mode
+
+if TYPE_CHECKING:
+    from ._typing import Buffer, Codec
 
 # A valid escape sequence (§12.2.1 "escape" state) or a lone ESC: an invalid escape is one error
 # and its other bytes are restored, to be decoded in the output state.
@@ -36,13 +41,13 @@ _KATAKANA_TABLE = "".join(chr(0xFF61 - 0x21 + b) if 0x21 <= b <= 0x5F else "\uff
 _TO_EUC_JP = bytes(b + 0x80 if 0x21 <= b <= 0x7E else 0xFF for b in range(256))
 
 
-def _charmap(table):
+def _charmap(table: str) -> Callable[[bytes], str]:
     charmap_decode = codecs.charmap_decode
     return lambda run: charmap_decode(run, "strict", table)[0]
 
 
 @functools.cache
-def _run_decoders():
+def _run_decoders() -> dict[bytes, Callable[[bytes], str]]:
     jis0208 = euc_jp.codec("EUC-JP")[0]
     return {_ASCII: _charmap(_ASCII_TABLE), _ROMAN: _charmap(_ROMAN_TABLE),
             _KATAKANA: _charmap(_KATAKANA_TABLE),
@@ -71,7 +76,7 @@ def _fixes() -> dict[str, str]:
     return fixes
 
 
-def decode(data) -> str:
+def decode(data: Buffer) -> str:
     """ISO-2022-JP decoder (§12.2.1), replacement mode."""
     data = bytes(data)
     if b"\x1b" not in data:
@@ -169,5 +174,5 @@ def encode(text: str) -> bytes:
     return bytes(out)
 
 
-def codec(name: str):
+def codec(name: str) -> Codec:
     return decode, encode

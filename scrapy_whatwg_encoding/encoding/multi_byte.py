@@ -14,7 +14,12 @@ from __future__ import annotations
 
 import codecs
 import re
-from typing import Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ._typing import Buffer, Encoder
+
 
 # Bytes that no multi-byte decoder here consumes after a leading byte (each is restored and starts
 # a token of its own): gb18030 and Shift_JIS trail bytes start at 0x40 (four-byte seconds and
@@ -40,7 +45,7 @@ class FastDecoder:
         self.splits = splits
         self.split_re = re.compile(b"|".join(map(re.escape, splits))) if splits else None
 
-    def _handle(self, exc: UnicodeError):
+    def _handle(self, exc: UnicodeError) -> tuple[str, int]:
         if not isinstance(exc, UnicodeDecodeError):
             raise exc
         data = exc.object
@@ -64,15 +69,16 @@ class FastDecoder:
                 text = text.replace(c, self.fixes[c])
         return text
 
-    def _c_decode(self, data) -> str:
+    def _c_decode(self, data: bytes) -> str:
         return self._fix(str(data, self.c_codec, self.errors))
 
-    def __call__(self, data) -> str:
+    def __call__(self, data: Buffer) -> str:
         if not isinstance(data, bytes):
             data = bytes(data)
         # Decode around each ambiguous token that starts at a token boundary (most pages have none).
         if self.split_re is not None and self.split_re.search(data):
-            done, parts = 0, []
+            done = 0
+            parts: list[str] = []
             for match in self.split_re.finditer(data):
                 start = match.start()
                 if start >= done and self._at_boundary(data, done, start):
@@ -98,7 +104,7 @@ def html_error_mode(char: str) -> bytes:
     return b"&#%d;" % ord(char)
 
 
-def table_encoder(table: dict[str, bytes]) -> Callable[[str], bytes]:
+def table_encoder(table: dict[str, bytes]) -> Encoder:
     """Encoder for a stateless encoding given code point -> bytes for every non-ASCII code point it
     encodes; ASCII encodes as itself, lone surrogates as U+FFFD, anything else in "html" mode."""
 

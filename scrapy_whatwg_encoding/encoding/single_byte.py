@@ -2,11 +2,15 @@
 from __future__ import annotations
 
 import codecs
+from typing import TYPE_CHECKING
 
 from .multi_byte import html_error_mode
 
+if TYPE_CHECKING:
+    from ._typing import Buffer, Codec
 
-def _html_errors(exc: UnicodeError):
+
+def _html_errors(exc: UnicodeError) -> tuple[str, int]:
     """Error mode "html" for CPython's encoders; a lone surrogate is U+FFFD (scalar value input)."""
     if not isinstance(exc, UnicodeEncodeError):
         raise exc
@@ -19,7 +23,7 @@ HTML_ERRORS = "whatwg-html"
 codecs.register_error(HTML_ERRORS, _html_errors)
 
 
-def codec(name: str):
+def codec(name: str) -> Codec:
     """(decode, encode) for the single-byte encoding *name*: index single-byte (§9.1) drives both."""
     from .tables.single_byte import SINGLE_BYTE
 
@@ -29,7 +33,7 @@ def codec(name: str):
     encoding_map = codecs.charmap_build(decoding_table.replace("\ufffd", "\ufffe"))
     charmap_decode, charmap_encode = codecs.charmap_decode, codecs.charmap_encode
 
-    def decode(data) -> str:
+    def decode(data: Buffer) -> str:
         return charmap_decode(data, "strict", decoding_table)[0]
 
     def encode(text: str) -> bytes:

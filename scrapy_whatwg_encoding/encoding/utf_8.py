@@ -3,9 +3,13 @@ standard's decoder reports as errors (one U+FFFD each); the tests check it again
 from __future__ import annotations
 
 import codecs
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ._typing import Buffer, Codec
 
 
-def _scalar_values(exc: UnicodeError):
+def _scalar_values(exc: UnicodeError) -> tuple[bytes, int]:
     """An encoder's input is scalar values: a lone surrogate encodes as U+FFFD."""
     if not isinstance(exc, UnicodeEncodeError):
         raise exc
@@ -16,7 +20,7 @@ SCALAR_VALUES = "whatwg-scalar-values"
 codecs.register_error(SCALAR_VALUES, _scalar_values)
 
 
-def decode(data) -> str:
+def decode(data: Buffer) -> str:
     """UTF-8 decoder (§8.1.1), replacement mode, no BOM handling."""
     return str(data, "utf-8", "replace")
 
@@ -26,5 +30,5 @@ def encode(text: str) -> bytes:
     return text.encode("utf-8", SCALAR_VALUES)
 
 
-def codec(name: str):
+def codec(name: str) -> Codec:
     return decode, encode

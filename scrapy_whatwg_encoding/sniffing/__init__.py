@@ -10,4 +10,4 @@ from .decision import Decision
 from .prescan import prescan
 from .sniff import sniff, sniff_steps
 
-__all__ = ["Container", "Decision", "PARSER_LIMIT", "prescan", "sniff", "sniff_steps"]
+__all__ = ["PARSER_LIMIT", "Container", "Decision", "prescan", "sniff", "sniff_steps"]

@@ -8,6 +8,7 @@ of the ``<meta>`` to a byte offset, and applies the standard's steps.
 from __future__ import annotations
 
 import re
+from types import ModuleType
 
 from ..encoding import Encoding
 from .decision import Decision
@@ -30,12 +31,12 @@ _FIRST_WINDOW = 8192  # bytes decoded first; doubled while no meta is found
 _TAIL = 8  # characters at the end of a truncated decode that may differ from the full decode
 
 
-def _find_parser_meta(text: str, limit: int):
+def _find_parser_meta(text: str, limit: int) -> tuple[Encoding, str, int] | None:
     """:func:`.parser.find_parser_meta` (the tokenizer and tree builder scan)."""
     return _parser().find_parser_meta(text, limit)
 
 
-def _parser():
+def _parser() -> ModuleType:
     global _PARSER
     if _PARSER is None:
         from . import parser  # imported on first use: most bodies never need it
@@ -44,7 +45,7 @@ def _parser():
     return _PARSER
 
 
-_PARSER = None
+_PARSER: ModuleType | None = None
 
 
 def parser_meta(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT) -> tuple[Encoding, str, int] | None:

@@ -35,22 +35,24 @@ def origin_of(url: str | None) -> tuple[str, str, int] | None:
     return scheme, host.rstrip("."), _DEFAULT_PORTS[scheme] if port is None else port
 
 
-def container_encoding(parent, url: str | None) -> tuple[Encoding, str | None] | None:
+def container_encoding(
+    parent: Container | tuple[Encoding | str, str] | None, url: str | None
+) -> tuple[Encoding, str | None] | None:
     """Step 6: the container's encoding when *parent* (a :class:`Container` or an
     ``(encoding, origin)`` pair) is same origin with *url* and its encoding is not UTF-16BE/LE.
     Returns ``(encoding, label or None)`` or ``None``."""
     if parent is None:
         return None
-    encoding, origin = parent if isinstance(parent, tuple) else (parent.encoding, parent.origin)
+    given, origin = parent if isinstance(parent, tuple) else (parent.encoding, parent.origin)
     ours = origin_of(url)
     if ours is None or ours != origin_of(origin):
         return None
     label = None
-    if not isinstance(encoding, Encoding):
-        label = str(encoding)
+    if isinstance(given, Encoding):
+        encoding: Encoding | None = given
+    else:
+        label = str(given)
         encoding = get_encoding(label)
-        if encoding is None:
-            return None
-    if encoding.name in ("UTF-16BE", "UTF-16LE"):
+    if encoding is None or encoding.name in ("UTF-16BE", "UTF-16LE"):
         return None
     return encoding, label

@@ -110,7 +110,7 @@ def _kind(essence: str) -> str:
         return "html"
     if essence == "text/plain":
         return "text"
-    if essence.endswith("/xml") or essence.endswith("+xml"):
+    if essence.endswith(("/xml", "+xml")):
         return "xml"
     return "other"
 

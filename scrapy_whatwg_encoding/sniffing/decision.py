@@ -14,26 +14,59 @@ SOURCES = (
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """An encoding and how it was found (immutable).
+    """An encoding and how the encoding sniffing algorithm found it (HTML §13.2.3,
+    https://html.spec.whatwg.org/multipage/parsing.html#encoding-sniffing-algorithm).
 
-    - ``encoding`` (:class:`Encoding`): the encoding to decode the body with (through the
-      "decode" hook, so a BOM still wins).
-    - ``confidence`` (str): ``"certain"`` or ``"tentative"`` (HTML §13.2.3.1).
-    - ``source`` (str): one of :data:`SOURCES`.
-    - ``label`` (str | None): the label text that "get an encoding" matched (as the step saw it,
-      ASCII whitespace stripped), or ``None``.
-    - ``offset`` (int | None): byte offset in the body of the declaration (the ``<`` of a
-      ``<meta>`` or of ``<?xml``; 0 for a BOM), or ``None``.
+    :func:`scrapy_whatwg_encoding.sniff` returns one; the middleware stores :meth:`as_dict` in
+    ``response.meta["whatwg_encoding"]``. Immutable (a frozen dataclass: setting an attribute
+    raises :exc:`dataclasses.FrozenInstanceError`), hashable, compared by value.
+
+    ``source`` is one of :data:`SOURCES`, in the order the algorithm tries them:
+
+    - ``"bom"``: a byte order mark (step 1; certain, ``offset`` 0);
+    - ``"override"``: the user override (step 2; certain);
+    - ``"transport"``: the Content-Type ``charset`` parameter (step 4; certain);
+    - ``"prescan"``: a ``<meta>`` in the first bytes (step 5; tentative, or certain once the
+      parser step agrees with it);
+    - ``"xml-declaration"``: an XML declaration (the prescan's UTF-16 ``<?x`` check and "get an
+      XML encoding" for HTML, XML 1.0 Appendix F for XML; ``offset`` 0);
+    - ``"parser"``: a later ``<meta>`` found by the tokenizer changed the encoding (§13.2.3.4;
+      certain);
+    - ``"container"``: the parent document of a frame (step 6; tentative);
+    - ``"likely"``: a likely encoding such as a host's remembered one (step 7; tentative);
+    - ``"detector"``: autodetection (step 8; tentative);
+    - ``"default"``: the user or locale default (step 9; tentative; UTF-8 for XML).
+
+    >>> from scrapy_whatwg_encoding import sniff
+    >>> decision = sniff(b'<html><meta charset="shift_jis">')
+    >>> decision.encoding, decision.confidence, decision.source, decision.label, decision.offset
+    (<Encoding Shift_JIS>, 'certain', 'prescan', 'shift_jis', 6)
     """
 
+    #: The :class:`~scrapy_whatwg_encoding.Encoding` to decode the body with, through the
+    #: "decode" hook (:func:`scrapy_whatwg_encoding.decode`), so that a BOM still wins.
     encoding: Encoding
+    #: ``"certain"`` or ``"tentative"`` (HTML §13.2.3.1, "confidence").
     confidence: str
+    #: Which step decided: one of :data:`SOURCES` (see above).
     source: str
+    #: The label text (:class:`str`) that "get an encoding" matched, as the step saw it with
+    #: ASCII whitespace stripped (``"shift_jis"``, ``"x-sjis"``), or ``None`` (BOM, detector,
+    #: locale default, or an :class:`~scrapy_whatwg_encoding.Encoding` passed in).
     label: str | None = None
+    #: Offset in bytes, from the start of the body, of the declaration: the ``<`` of the
+    #: ``<meta`` or of the ``<?xml``, 0 for a BOM; ``None`` when nothing in the body decided.
     offset: int | None = None
 
-    def as_dict(self) -> dict:
-        """``{"encoding": WHATWG name, "confidence", "source", "label", "offset"}`` for logs/JSON."""
+    def as_dict(self) -> dict[str, str | int | None]:
+        """The decision as a JSON-ready :class:`dict` (for logs, ``response.meta`` and JSON)
+        with exactly the keys ``encoding`` (the WHATWG name, :attr:`Encoding.name`),
+        ``confidence``, ``source``, ``label`` and ``offset``.
+
+        >>> from scrapy_whatwg_encoding import sniff
+        >>> sniff(b"caf\\xe9", content_type="text/html; charset=latin1").as_dict()
+        {'encoding': 'windows-1252', 'confidence': 'certain', 'source': 'transport', 'label': 'latin1', 'offset': None}
+        """
         return {
             "encoding": self.encoding.name,
             "confidence": self.confidence,

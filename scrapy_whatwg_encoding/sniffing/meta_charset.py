@@ -39,8 +39,8 @@ def extract_meta_charset(s: str) -> tuple[Encoding, str] | None:
                 return None
             label = s[position + 1:end]
         else:
-            end = _UNQUOTED_END.search(s, position)
-            label = s[position:end.start() if end else n]
+            stop = _UNQUOTED_END.search(s, position)
+            label = s[position:stop.start() if stop else n]
         encoding = get_encoding(label)
         return None if encoding is None else (encoding, label.strip(_ASCII_WS))
 

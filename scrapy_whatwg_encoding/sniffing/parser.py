@@ -20,6 +20,8 @@ one regex skips everything but the start tags that switch tokenizer states; see 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import cast
 
 from ..encoding import Encoding, get_encoding
 from ._html.elements import META, PLAINTEXT, RAWTEXT, RCDATA, SCRIPT
@@ -122,11 +124,12 @@ def _scan(text: str, cutoff: int) -> tuple[Encoding, str, int, int] | None:
     # Past the last of those start tags, once no foreign or template element is open, tokenizer
     # states alone decide: every meta start tag then reaches the "in head" rules.
     tree_until = -1
-    for match in _TREE_NEEDED.finditer(text, 0, cutoff):
-        tree_until = match.start()
+    for needed in _TREE_NEEDED.finditer(text, 0, cutoff):
+        tree_until = needed.start()
     tree: TreeBuilder | None = TreeBuilder()
     find = text.find
-    skip = SKIP_UNINTERESTING.match
+    # A starred pattern: it matches (maybe empty) at every position, never None.
+    skip = cast(Callable[[str, int], "re.Match[str]"], SKIP_UNINTERESTING.match)
     n = len(text)
     pos = 0
     while True:

@@ -42,8 +42,10 @@ def prescan_result(data: bytes, end: int = 1024) -> tuple[Encoding, str | None, 
     """Prescan ``data[:end]`` (bytes). Returns ``(encoding, label, byte offset, source)`` or
     ``None``: *source* is ``"prescan"`` for a ``<meta>`` (offset of its ``<``) and
     ``"xml-declaration"`` for the UTF-16 ``<?x`` check and "get an XML encoding" (offset 0).
-    Work is bounded by *end*. Never raises."""
-    data = bytes(data[: max(end, 0)])
+    The loop's work is bounded by *end*; "get an XML encoding" reads a ``<?xml`` declaration
+    that starts *data* to its first ``>`` wherever it lies (C-speed scans). Never raises."""
+    stream = data
+    data = bytes(stream[: max(end, 0)])
     # Prescan for UTF-16 XML declarations.
     if data.startswith(b"<\x00?\x00x\x00"):
         return ENCODINGS["UTF-16LE"], None, 0, "xml-declaration"
@@ -52,17 +54,40 @@ def prescan_result(data: bytes, end: int = 1024) -> tuple[Encoding, str | None, 
     found = _loop(data) if _ANY_META.search(data) else None
     if found is not None:
         return found
-    # Ran out of bytes (or reached the end condition): get an XML encoding.
-    xml = get_xml_encoding(data)
+    # Ran out of bytes (or reached the end condition): "return the result of getting an XML
+    # encoding given the byte stream" -- the whole stream, as browsers read it (see xml_encoding).
+    xml = get_xml_encoding(stream)
     if xml is None:
         return None
     return xml[0], xml[1], 0, "xml-declaration"
 
 
 def prescan(data: bytes, end: int = 1024) -> Encoding | None:
-    """Prescan a byte stream to determine its encoding (HTML §13.2.3.2) over ``data[:end]``
-    (bytes, *end* in bytes), including the UTF-16 XML declaration check and "get an XML
-    encoding". Returns an :class:`Encoding` or ``None`` (failure). Never raises."""
+    """Prescan a byte stream to determine its encoding (HTML §13.2.3.2,
+    https://html.spec.whatwg.org/multipage/parsing.html#prescan-a-byte-stream-to-determine-its-encoding)
+    over ``data[:end]``: the ``<meta charset>`` / ``<meta http-equiv=content-type>`` search,
+    including the prescan's check for UTF-16 XML declarations (``<?x`` in UTF-16) and "get an
+    XML encoding" when no ``<meta>`` decides (which reads a ``<?xml`` declaration that starts
+    *data* up to its first ``>``, even past *end*, as browsers do).
+
+    :param data: the start of the document (:class:`bytes` or another bytes-like object).
+    :param end: how many bytes (not characters) to examine; 1024 as the standard suggests.
+    :returns: the :class:`Encoding` found, or ``None`` (the algorithm's failure: nothing found,
+        or a label the standard does not have). As the standard says, a ``<meta>`` naming
+        UTF-16BE/LE gives UTF-8 and one naming x-user-defined gives windows-1252.
+
+    Never raises for bytes-like *data*.
+
+    >>> from scrapy_whatwg_encoding import prescan
+    >>> prescan(b'<html><head><meta charset="koi8-r">')
+    <Encoding KOI8-R>
+    >>> prescan(b'<meta http-equiv="Content-Type" content="text/html; charset=utf-16">')
+    <Encoding UTF-8>
+    >>> prescan(b"<p>no declaration</p>") is None
+    True
+    >>> prescan(b'<!-- -->' + b' ' * 2000 + b'<meta charset="koi8-r">') is None  # beyond 1024 bytes
+    True
+    """
     found = prescan_result(data, end)
     return None if found is None else found[0]
 
@@ -107,7 +132,7 @@ def _meta(data: bytes, start: int):
     seen = set()  # attribute list
     got_pragma = False
     need_pragma = None
-    charset = None  # null; a (encoding, label) pair, or "failure"
+    charset: tuple[Encoding, str] | str | None = None  # null, (encoding, label), or "failure"
     get_attribute = _GET_ATTRIBUTE.match
     while True:
         attribute = get_attribute(data, position)
@@ -136,8 +161,8 @@ def _meta(data: bytes, start: int):
             charset = "failure" if encoding is None else (encoding, label.strip("\t\n\x0c\r "))
             need_pragma = False
     # Processing.
-    if need_pragma is None or (need_pragma and not got_pragma) or charset == "failure":
-        return None, position + 1  # next byte after the ">"
+    if need_pragma is None or (need_pragma and not got_pragma) or not isinstance(charset, tuple):
+        return None, position + 1  # next byte after the ">" (charset is "failure")
     encoding, label = charset
     return (meta_encoding(encoding), label, start, "prescan"), -1
 

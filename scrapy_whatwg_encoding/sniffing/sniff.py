@@ -107,7 +107,7 @@ class _Run:
         return Decision(encoding, "tentative", source, label, offset)
 
     def xml_declaration(self):  # XML 1.0 Appendix F: the declaration's encoding is final
-        found = xml_declared_encoding(self.body[: max(self.prescan_bytes, 1024)])
+        found = xml_declared_encoding(self.body)  # to the declaration's ">", wherever it lies
         if found is None:
             return None
         return Decision(found[0], "certain", "xml-declaration", found[1], 0)
@@ -164,26 +164,57 @@ def sniff(body: bytes, *, content_type: str | bytes | None = None, url: str | No
           locale: str | None = None, default: str | Encoding | None = None,
           override: str | Encoding | None = None, parent=None, likely: str | Encoding | None = None,
           detector: str = "full", prescan_bytes: int = 1024, parser_limit: int = PARSER_LIMIT) -> Decision:
-    """Determine the character encoding of *body* (bytes) as a browser would, with the whole
-    body at hand (HTML §13.2.3.2 and §13.2.3.4; XML 1.0 Appendix F for XML).
+    r"""Determine the character encoding of *body* as a browser would, with the whole body at
+    hand: the HTML standard's encoding sniffing algorithm (HTML §13.2.3.2,
+    https://html.spec.whatwg.org/multipage/parsing.html#encoding-sniffing-algorithm) followed by
+    its "change the encoding" parser step (§13.2.3.4), or XML 1.0 Appendix F for XML.
 
-    - *content_type*: the Content-Type header value (str, or bytes decoded as ISO-8859-1); its
-      MIME type chooses the kind (HTML: ``text/html``, missing or unparsable; XML: ``*/xml``,
-      ``*+xml``; plain text: ``text/plain``; anything else: BOM, override, transport, then UTF-8)
-      and its first ``charset`` parameter is the transport layer encoding.
-    - *url*: the document's URL (its TLD hints the detector; its origin is compared with
-      *parent*'s).
-    - *locale*: a BCP 47 tag choosing the default encoding (``None``: windows-1252).
-    - *default*, *override*, *likely*: labels or :class:`Encoding` objects; a label that "get an
-      encoding" fails on is ignored (the step finds nothing).
-    - *parent*: the container document of a frame, a :class:`Container` or ``(encoding, origin)``.
-    - *detector*: ``"off"``, ``"browser"`` or ``"full"`` (see :mod:`.detect`).
-    - *prescan_bytes*: bytes the prescan examines (1024 by default, as the standard encourages).
-    - *parser_limit*: characters the parser step examines for a ``<meta>`` (default
-      :data:`PARSER_LIMIT`, 65,536); 0 turns the step off.
+    Steps, in order (the first that finds an encoding decides): BOM sniff, *override*, the
+    transport layer (*content_type*'s charset), the ``<meta>`` prescan of the first
+    *prescan_bytes* bytes (or, for XML, the XML declaration), *parent*, *likely*, the
+    *detector*, then the default (*default*, else *locale*'s). A tentative HTML decision is then
+    checked against the first ``<meta>`` the tokenizer finds (source ``"parser"`` if it changes).
 
-    Returns a :class:`Decision`. Raises ``ValueError`` for an unknown *detector* only. The work
-    is bounded whatever the body's size (prescan_bytes, parser_limit, the detector's limit).
+    :param body: the whole response body (:class:`bytes` or another bytes-like object),
+        already decompressed.
+    :param content_type: the Content-Type header value (:class:`str`, or :class:`bytes` read as
+        ISO-8859-1), or ``None``. Its MIME type chooses the kind of document — HTML for
+        ``text/html``, a missing or unparsable type; XML for ``*/xml`` and ``*+xml``; plain text
+        for ``text/plain`` (no prescan); anything else gets only BOM, override, transport and
+        UTF-8 — and its first ``charset`` parameter is the transport layer encoding.
+    :param url: the document's URL (:class:`str`): its top-level domain hints the detector, its
+        origin is compared with *parent*'s.
+    :param locale: a BCP 47 language tag (``"ja"``, ``"zh-TW"``) choosing the default encoding
+        from the standard's table; ``None`` (or an unknown tag) is the "all other locales" row,
+        windows-1252.
+    :param default: the user default (step 9), a label or an :class:`Encoding`; wins over
+        *locale*.
+    :param override: the user override (step 2), a label or an :class:`Encoding`.
+    :param parent: the container document of a frame (step 6): a :class:`Container` or an
+        ``(encoding or label, origin URL)`` pair; used only when its origin is *url*'s.
+    :param likely: a likely encoding (step 7), a label or an :class:`Encoding`.
+    :param detector: autodetection (step 8): ``"off"`` (none), ``"browser"`` (what Firefox
+        shows: chardetng, never UTF-8) or ``"full"`` (valid UTF-8 first, then chardetng).
+    :param prescan_bytes: how many bytes (not characters) of *body* the ``<meta>`` prescan
+        examines; 1024 as the standard suggests.
+    :param parser_limit: how many characters of decoded text the parser step searches for a
+        ``<meta>`` (default :data:`PARSER_LIMIT`, 65,536); 0 turns the step off.
+    :returns: the :class:`Decision`.
+    :raises ValueError: for a *detector* that is not one of the three modes. Nothing else
+        raises: a label that "get an encoding" fails on is ignored (that step finds nothing).
+
+    The work is bounded whatever the body's size (by *prescan_bytes*, *parser_limit* and the
+    detector's 1 MiB limit).
+
+    >>> from scrapy_whatwg_encoding import sniff
+    >>> sniff(b'<meta charset="shift_jis">').encoding.name
+    'Shift_JIS'
+    >>> sniff(b"\xff\xfeh\x00i\x00", content_type="text/html; charset=koi8-r").source
+    'bom'
+    >>> sniff(b"<p>plain ASCII</p>", locale="ja")
+    Decision(encoding=<Encoding Shift_JIS>, confidence='tentative', source='default', label=None, offset=None)
+    >>> sniff(b'<?xml version="1.0" encoding="ISO-8859-2"?><a/>', content_type="application/xml").as_dict()
+    {'encoding': 'ISO-8859-2', 'confidence': 'certain', 'source': 'xml-declaration', 'label': 'ISO-8859-2', 'offset': 0}
     """
     run = _run(body, content_type, url, locale, default, override, parent, likely, detector,
                prescan_bytes)

@@ -37,7 +37,7 @@ def tally(name, pairs, ours_of, shown=str):
         compared += 1
         try:
             ours = ours_of(item)
-        except Exception as e:  # report, don't stop
+        except Exception as e:  # noqa: BLE001 — any exception is a mismatch to report, not a stop
             ours = f"EXCEPTION {type(e).__name__}: {e}"
         if ours != theirs:
             mismatches.append({"input": shown(item), "firefox": theirs, "ours": ours})

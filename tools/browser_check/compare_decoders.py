@@ -5,6 +5,7 @@ Prints, per encoding, inputs compared and mismatches (first examples: input hex,
 Exit status 1 if any mismatch.
 """
 from common import case_files, finish, run, tally
+
 from scrapy_whatwg_encoding import get_encoding
 
 
@@ -17,7 +18,7 @@ def main(case_dir, ff_dir, report=None):
     for doc, ff in case_files(case_dir, ff_dir, summary):
         enc = get_encoding(doc["encoding"])
         summary[doc["encoding"]] = tally(doc["encoding"], zip(doc["cases"], ff["results"]),
-                                         lambda hx: cps(enc.decode(bytes.fromhex(hx))))
+                                         lambda hx, enc=enc: cps(enc.decode(bytes.fromhex(hx))))
     return finish(summary, report)
 
 

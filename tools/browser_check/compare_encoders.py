@@ -8,6 +8,7 @@ with the special-query percent-encode set. Exit status 1 if any mismatch.
 import re
 
 from common import case_files, finish, run, tally
+
 from scrapy_whatwg_encoding import get_encoding
 
 ERROR = re.compile(rb"&#([0-9]+);")
@@ -17,7 +18,7 @@ ESCAPES = {b"\x1b(B": "single", b"\x1b(J": "single", b"\x1b(I": "single", b"\x1b
 
 def percent(byte):
     if byte < 0x21 or byte > 0x7E or byte in SPECIAL_QUERY:
-        return "%{:02X}".format(byte)
+        return f"%{byte:02X}"
     return chr(byte)
 
 
@@ -51,8 +52,8 @@ def main(case_dir, ff_dir, report=None):
             continue
         summary[doc["encoding"]] = tally(
             doc["encoding"], zip(doc["strings"], ff["results"]),
-            lambda text: serialize(enc.encode(text), enc.name == "ISO-2022-JP"),
-            lambda text: " ".join("U+%04X" % ord(c) for c in text))
+            lambda text, enc=enc: serialize(enc.encode(text), enc.name == "ISO-2022-JP"),
+            lambda text: " ".join(f"U+{ord(c):04X}" for c in text))
     return finish(summary, report)
 
 

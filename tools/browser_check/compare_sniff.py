@@ -16,8 +16,8 @@ import json
 import pathlib
 
 import chardetng_py
-
 from common import run
+
 from scrapy_whatwg_encoding import get_encoding, sniff
 
 EXPECTED_DIFF = {"default", "detector"}

@@ -32,7 +32,7 @@ TABLE_SECTIONS = frozenset(("tbody", "tfoot", "thead"))
 class El:
     """An element on the stack of open elements (or in the list of active formatting elements)."""
 
-    __slots__ = ("name", "ns", "ip", "special", "scope", "key")
+    __slots__ = ("ip", "key", "name", "ns", "scope", "special")
 
     def __init__(self, name, ns=HTML, key=None, ip=0):
         self.name = name

@@ -106,13 +106,13 @@ class HeadModes:
 
     def _end_template(self):
         if not self.template_modes:
-            return None
+            return
         self._implied(names=THOROUGH)
         self._pop_until(("template",))
         self._clear_afe_to_marker()
         self.template_modes.pop()
         self._reset_mode()
-        return None
+        return
 
     def _end_after_head(self, name):
         if name == "template":

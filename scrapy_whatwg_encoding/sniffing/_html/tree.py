@@ -35,7 +35,7 @@ _TABLE_TEXT = frozenset(("table", "tbody", "template", "tfoot", "thead", "tr"))
 class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, FormattingElements):
     """Tree construction state; feed it tokens in document order."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.stack: list[El] = []
         self.afe: list[El | None] = []  # None is a marker
         self.mode = "initial"
@@ -266,11 +266,10 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
             self._insert("body")
             self.mode = "in body"
             return self._chars(ws, nul, other)
-        if mode == "in column group":
-            if self._current_is("colgroup"):
-                self.stack.pop()
-                self.mode = "in table"
-                return self._chars(ws, nul, other)
+        if mode == "in column group" and self._current_is("colgroup"):
+            self.stack.pop()
+            self.mode = "in table"
+            return self._chars(ws, nul, other)
         return None
 
 

@@ -1,21 +1,24 @@
 """``scrapy sniff URL``: the ``explain`` command inside a Scrapy project, with the project's
 settings — its downloader settings for the fetch (as ``scrapy fetch``: the project spider that
-handles the URL, or ``--spider``) and its ``WHATWG_ENCODING_*`` settings for the decision."""
+handles the URL, or ``--spider``) and its ``WHATWG_ENCODING_*`` settings for the decision.
+
+Registered through the ``scrapy.commands`` entry point (``pyproject.toml``: ``sniff``)."""
 from __future__ import annotations
 
 import sys
+from typing import Any, ClassVar
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from ...cli import CliError
-from ...cli.main import add_explain_options, is_url, run_explain
-from ..settings import InvalidSetting, read_config
+from ..scrapy.settings import InvalidSetting, read_config
+from . import CliError
+from .main import add_explain_options, is_url, run_explain
 
 
 class Command(ScrapyCommand):
     requires_project = False  # works outside a project too, with Scrapy's default settings
-    default_settings = {"LOG_ENABLED": False, "TELNETCONSOLE_ENABLED": False}
+    default_settings: ClassVar[dict[str, Any]] = {"LOG_ENABLED": False, "TELNETCONSOLE_ENABLED": False}
 
     def syntax(self) -> str:
         return "[options] <url or path>"
@@ -27,7 +30,8 @@ class Command(ScrapyCommand):
         return ("Fetch a URL with the project's settings (or read a file) and show every step of the "
                 "HTML encoding sniffing algorithm, the decision, and the text it gives next to the "
                 "text Scrapy alone gives. Options left out take the WHATWG_ENCODING_* settings. "
-                "Logging is off unless -L or --logfile is given. Exit status 1 when the fetch fails.")
+                "Logging is off unless -L or --logfile is given. Exit status 1 when the fetch fails, "
+                "2 for a usage error or an invalid WHATWG_ENCODING_* setting.")
 
     def add_options(self, parser) -> None:
         super().add_options(parser)
@@ -40,7 +44,7 @@ class Command(ScrapyCommand):
         opts.target, opts.url = args[0], None
         try:
             if is_url(opts.target):
-                from ...cli.fetch import fetch
+                from .fetch import fetch
 
                 fetched = fetch(opts.target, self.crawler_process, opts.spider)
                 output = run_explain(opts, fetched)
