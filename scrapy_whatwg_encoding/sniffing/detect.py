@@ -29,7 +29,7 @@ import re
 from types import ModuleType
 from urllib.parse import urlsplit
 
-from chardetng_py.detector import EncodingDetector  # type: ignore[import-untyped]
+from chardetng_py.detector import EncodingDetector
 
 from ..encoding import ENCODINGS, Encoding, get_encoding
 
