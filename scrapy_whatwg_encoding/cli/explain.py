@@ -8,7 +8,7 @@ from pathlib import Path
 from ..encoding import decode
 from .kind import NAMES, DocumentKind, choose_kind
 from .scrapy_view import first_difference, scrapy_inference
-from .steps import BOMS, xml_declaration_bytes, explain_steps, matched_tag
+from .steps import BOMS, explain_steps, matched_tag, xml_declaration_bytes
 
 PREVIEW = 200  # characters of decoded text shown
 CONTEXT = 40  # characters shown each side of the first difference when it lies beyond the preview
