@@ -22,6 +22,7 @@ class SpecPrescan:
     WS = b"\t\n\x0c\r "
 
     def __init__(self, data: bytes, end: int = 1024):
+        self.stream = data  # "get an XML encoding" is given the byte stream, not data[:end]
         self.data = data[:end]
         self.position = 0
 
@@ -45,7 +46,7 @@ class SpecPrescan:
         try:
             return self.loop()
         except _OutOfBytes:
-            found = get_xml_encoding(data)
+            found = get_xml_encoding(self.stream)
             return None if found is None else found[0]
 
     def loop(self):

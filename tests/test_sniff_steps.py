@@ -63,10 +63,14 @@ def test_full_mode_utf8_and_cut_sequence():
     assert detect(text, "browser") is not ENCODINGS["UTF-8"]
 
 
-def test_full_mode_limit(monkeypatch):
+def test_full_mode_judges_utf8_over_the_whole_body(monkeypatch):
+    # Issue 11: the UTF-8 check is cheap and covers the entire body, whatever the statistical cap
+    # (the old detector stopped at DETECT_LIMIT and so missed a late invalid byte).
+    monkeypatch.setattr(detect_module, "STAT_LIMIT", 1001)
     monkeypatch.setattr(detect_module, "DETECT_LIMIT", 1001)
     text = ("текст " * 1000).encode("utf-8")  # cut inside a sequence at byte 1001
-    assert detect(text + b"\xff", "full") is ENCODINGS["UTF-8"]  # the \xff is beyond the limit
+    assert detect(text, "full") is ENCODINGS["UTF-8"]
+    assert detect(text + b"\xff", "full") is not ENCODINGS["UTF-8"]  # one invalid byte far beyond the caps
 
 
 def test_tld_hint_is_used():

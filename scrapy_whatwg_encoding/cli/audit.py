@@ -13,6 +13,7 @@ from collections import Counter
 from pathlib import Path
 
 from ..encoding import ENCODINGS, decode
+from ..report import ReportData, first_difference, render_html
 from ..sniffing import sniff
 from . import CliError
 from .kind import NAMES, DocumentKind, choose_kind
@@ -66,8 +67,9 @@ def page_kind(entry: dict, content_type_from: str, content_type: str | None = No
 
 
 def audit_page(directory: Path, entry: dict, content_type_from: str, locale, detector,
-               content_type: str | None = None) -> dict:
-    """One record (keys :data:`FIELDS`) for the manifest *entry* (or ``{"path"}``)."""
+               content_type: str | None = None, report: ReportData | None = None) -> dict:
+    """One record (keys :data:`FIELDS`) for the manifest *entry* (or ``{"path"}``); counted in
+    *report* (the HTML report's data) when given."""
     file = directory / entry["path"]
     body = file.read_bytes()
     content_type, document = page_kind(entry, content_type_from, content_type)
@@ -86,12 +88,16 @@ def audit_page(directory: Path, entry: dict, content_type_from: str, locale, det
         truth = decode(body, ENCODINGS[entry["encoding"]])[0]
         record.update(exact=record["encoding"] == entry["encoding"], correct=text == truth,
                       scrapy_correct=scrapy["text"] == truth)
+    if report is not None:
+        changed = not record["scrapy_same_text"]
+        passage = first_difference(text, scrapy["text"]) if changed and report.wants_example(decision.source) else None
+        report.add(entry["path"], decision.as_dict(), scrapy["encoding"], changed, passage)
     return record
 
 
 def audit(directory: Path, *, manifest: str | None = None, content_type_from: str = "none",
           content_type: str | None = None, locale: str | None = None, detector: str = "full",
-          progress: bool = True) -> dict:
+          progress: bool = True, report: ReportData | None = None) -> dict:
     """Audit *directory*; returns ``{"directory", "manifest", "content_type_from", "content_type",
     "locale", "detector", "pages": [record, ...], "unreadable": [{"path", "error"}], "summary": {...}}``
     (see :func:`summarize`). Each page is read with *content_type* (``None``: none, each file's name
@@ -99,7 +105,7 @@ def audit(directory: Path, *, manifest: str | None = None, content_type_from: st
     ``text/html`` and its manifest charset. A progress bar (tqdm, on stderr) is shown when *progress*
     and stderr is a terminal. Raises :class:`CliError`: code 1 for an unreadable directory or
     manifest, code 2 for ``content_type_from="manifest"`` without a manifest or with a
-    *content_type*, or an invalid *locale*."""
+    *content_type*, or an invalid *locale*. Every page is also counted in *report* when given."""
     from tqdm import tqdm
 
     from ..scrapy.settings import InvalidSetting, check_locale
@@ -119,7 +125,7 @@ def audit(directory: Path, *, manifest: str | None = None, content_type_from: st
     for entry in tqdm(_pages(directory, entries, manifest_path), desc="audit", unit="page",
                       disable=None if progress else True, leave=False):
         try:
-            pages.append(audit_page(directory, entry, content_type_from, locale, detector, content_type))
+            pages.append(audit_page(directory, entry, content_type_from, locale, detector, content_type, report))
         except OSError as exc:
             unreadable.append({"path": entry["path"], "error": exc.strerror or str(exc)})
     return {"directory": str(directory), "manifest": str(manifest_path) if manifest_path else None,
@@ -239,3 +245,11 @@ def render_table(report: dict, verbose: bool = False) -> str:
         lines += ["", f"Unreadable files: {len(report['unreadable'])}"]
         lines += [f"  {u['path']}: {u['error']}" for u in report["unreadable"]]
     return "\n".join(lines)
+
+
+def write_html(report: dict, data: ReportData, path: str) -> None:
+    """Write the HTML report of an :func:`audit` (*data* counted its pages) to *path*."""
+    details = [("Content-Type", report["content_type_from"]), ("detector", report["detector"]),
+               ("locale", report["locale"] or "(none)"), ("manifest", report["manifest"] or "(none)")]
+    Path(path).write_text(render_html(data, title=report["directory"], details=details,
+                                      accuracy=report["summary"]["accuracy"]), "utf-8")

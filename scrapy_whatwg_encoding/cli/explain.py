@@ -3,11 +3,12 @@ and the text it gives next to the text Scrapy alone would give."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from ..encoding import decode
 from .kind import NAMES, DocumentKind, choose_kind
 from .scrapy_view import first_difference, scrapy_inference
-from .steps import explain_steps
+from .steps import BOMS, explain_steps, matched_tag, xml_declaration_bytes
 
 PREVIEW = 200  # characters of decoded text shown
 CONTEXT = 40  # characters shown each side of the first difference when it lies beyond the preview
@@ -102,3 +103,28 @@ def render(report: dict) -> str:
             lines += [f"Around character {scrapy['first_difference']}: ours   {_quoted(scrapy['our_context'])}",
                       f"{'':>{len(str(scrapy['first_difference'])) + 22}}Scrapy {_quoted(scrapy['context'])}"]
     return "\n".join(lines)
+
+
+def matched_spans(report: dict, body: bytes) -> list[tuple[str, int, int]]:
+    """``(step titles, start, end)``: the byte ranges of *body* the steps' declarations matched
+    (steps that matched the same bytes share one range)."""
+    spans: dict[tuple[int, int], list[str]] = {}
+    for row in report["steps"]:
+        start = row["offset"]
+        if row["matched"] is None or start is None:
+            continue
+        if row["step"] == "bom":
+            length = next(len(mark) for mark, _ in BOMS if body.startswith(mark))
+        elif row["step"] == "xml-declaration" and row["found"] is not None:
+            length = len(xml_declaration_bytes(body))
+        else:
+            length = len(matched_tag(body, start))
+        spans.setdefault((start, start + length), []).append(row["title"])
+    return [(", ".join(titles), start, end) for (start, end), titles in spans.items()]
+
+
+def write_html(report: dict, body: bytes, path: str) -> None:
+    """Write *report* (an :func:`explain` result for *body*) as an HTML page to *path*."""
+    from ..report import render_explain_html
+
+    Path(path).write_text(render_explain_html(report, body, matched_spans(report, body)), "utf-8")

@@ -30,6 +30,12 @@ def _positive(value: str) -> int:
     return number
 
 
+def _examples(value: str) -> int:
+    if not value.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a whole number ≥ 0, not {value!r}")
+    return int(value)
+
+
 def add_explain_options(parser: argparse.ArgumentParser, *, with_url: bool = True) -> None:
     """The sniffing options of ``explain`` (and of ``scrapy sniff``). Options left out keep the
     value of the ``WHATWG_ENCODING_*`` settings for a URL, the algorithm's defaults for a path."""
@@ -93,6 +99,9 @@ def run_explain(args, fetched=None, config=None) -> str:
         override=args.override, likely=args.likely,
         detector=args.detector or config.detector,
         prescan_bytes=args.prescan_bytes or config.prescan_bytes)
+    if getattr(args, "html", None):
+        from .explain import write_html
+        _write(write_html, report, body, args.html)
     return json.dumps(report, ensure_ascii=False, indent=2) if args.json else render(report)
 
 
@@ -103,6 +112,15 @@ def middleware_note(fetched) -> str:
         return f"the add-on's middleware {does}"
     would = "would sniff it" if fetched.kind else "would leave it untouched (not HTML, XML or text)"
     return f"the add-on is not enabled in these settings (its middleware {would})"
+
+
+def _write(writer, *args) -> None:
+    """Run *writer* (an HTML writer whose last argument is the path); :class:`CliError` (code 1)
+    when the file cannot be written."""
+    try:
+        writer(*args)
+    except OSError as exc:
+        raise CliError(f"{args[-1]}: cannot write: {exc.strerror or exc}") from None
 
 
 def _explain_command(args) -> str:
@@ -124,11 +142,15 @@ def _explain_command(args) -> str:
 
 
 def _audit_command(args) -> str:
-    from .audit import audit, render_csv, render_table
+    from ..report import ReportData
+    from .audit import audit, render_csv, render_table, write_html
 
+    data = ReportData(args.html_examples) if args.html else None
     report = audit(Path(args.directory), manifest=args.manifest, content_type_from=args.content_type_from,
                    content_type=args.content_type, locale=args.locale, detector=args.detector or "full",
-                   progress=not args.no_progress)
+                   progress=not args.no_progress, report=data)
+    if data is not None:
+        _write(write_html, report, data, args.html)
     if args.json:
         return json.dumps(report, ensure_ascii=False, indent=2)
     return render_csv(report) if args.csv else render_table(report, verbose=args.verbose)
@@ -150,6 +172,8 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
                     "fetched with Scrapy (the project's settings when run inside a Scrapy project).")
     explain.add_argument("target", metavar="PATH_OR_URL")
     add_explain_options(explain)
+    explain.add_argument("--html", metavar="FILE", help="also write the explanation as an HTML page, "
+                         "the matched bytes marked")
     audit = commands.add_parser(
         "audit", help="decide every page of a directory; compare with Scrapy and a manifest",
         description="Run the algorithm over every file of a directory (or every manifest entry) and "
@@ -170,6 +194,10 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     output.add_argument("--json", action="store_true", help="summary and one record per page as JSON")
     output.add_argument("--csv", action="store_true", help="one CSV row per page")
     audit.add_argument("--verbose", action="store_true", help="list every page, not only the differences")
+    audit.add_argument("--html", metavar="FILE", help="also write an HTML report (charts, hosts, "
+                       "pages Scrapy decodes differently, accuracy)")
+    audit.add_argument("--html-examples", type=_examples, default=20, metavar="N",
+                       help="pages shown per decision source in the HTML report (default 20)")
     audit.add_argument("--no-progress", action="store_true", help="no progress bar (it is shown on a terminal only)")
     return parser
 

@@ -24,7 +24,7 @@ TITLES = {
 }
 MATCH_SHOWN = 200  # bytes of a matched declaration shown at most
 
-_BOMS = ((b"\xef\xbb\xbf", "EF BB BF"), (b"\xfe\xff", "FE FF"), (b"\xff\xfe", "FF FE"))
+BOMS = ((b"\xef\xbb\xbf", "EF BB BF"), (b"\xfe\xff", "FE FF"), (b"\xff\xfe", "FF FE"))
 # A start tag up to its ">", quoted values may hold ">" (display only: the offset is the
 # algorithm's own, this only finds where the tag text ends).
 _TAG = re.compile(rb"<[^\t\n\x0c\r />]*(?:\"[^\"]*\"|'[^']*'|[^>\"'])*>")
@@ -47,7 +47,7 @@ def matched_tag(body: bytes, offset: int) -> bytes:
     return window[: end + 1 if end >= 0 else MATCH_SHOWN][:MATCH_SHOWN]
 
 
-def _xml_declaration_bytes(body: bytes) -> bytes:
+def xml_declaration_bytes(body: bytes) -> bytes:
     if body.startswith((b"<\x00?\x00", b"\x00<\x00?")):  # UTF-16 forms: to the ">" code unit
         for i in range(0, min(len(body), 4 * MATCH_SHOWN) - 1, 2):
             if body[i:i + 2] in (b">\x00", b"\x00>"):
@@ -99,7 +99,7 @@ def explain_steps(body: bytes, *, content_type: str | None = None, header: str |
 
     bom = found["bom"]
     if bom is not None:
-        mark = next((m, text) for m, text in _BOMS if body.startswith(m))
+        mark = next((m, text) for m, text in BOMS if body.startswith(m))
         put("bom", bom, f"{mark[1]} → {bom.encoding.name}", mark[0], 0)
     else:
         put("bom", None, "no byte order mark")
@@ -130,7 +130,7 @@ def explain_steps(body: bytes, *, content_type: str | None = None, header: str |
                              "no XML declaration naming an encoding at the start")
         else:
             label = f"encoding={xml.label!r}" if xml.label else "UTF-16 form without encoding"
-            put("xml-declaration", xml, f"{label} → {xml.encoding.name}", _xml_declaration_bytes(body), 0)
+            put("xml-declaration", xml, f"{label} → {xml.encoding.name}", xml_declaration_bytes(body), 0)
 
     if kind == "html":
         _parser_row(put, body, chosen, decision, result["parser"])
@@ -183,7 +183,7 @@ def _prescan_rows(put, body: bytes, prescanned, prescan_bytes: int) -> None:
             "get an XML encoding ran (next row)")
         label = f"encoding={prescanned.label!r}" if prescanned.label else "UTF-16 form of <?x"
         put("xml-declaration", prescanned, f"{label} → {prescanned.encoding.name}",
-            _xml_declaration_bytes(body), 0)
+            xml_declaration_bytes(body), 0)
 
 
 def _no_xml_encoding(put, body: bytes, limit: int, note: str) -> None:

@@ -44,7 +44,7 @@ class WhatwgEncodingMiddleware:
 
     def __init__(self, config: Config | None = None, stats=None, memory: SiteMemory | None = None):
         self.config = config or Config()
-        self.report = Report(stats, self.config.log_level)
+        self.report = Report(stats, self.config.log_level, self.config.report, self.config.report_examples)
         self.memory = memory
 
     @classmethod
@@ -88,6 +88,7 @@ class WhatwgEncodingMiddleware:
 
     def spider_closed(self, spider):
         self.report.log_summary()
+        self.report.write_html(spider.name)
         if self.memory is not None:
             self.memory.save()
 
@@ -129,6 +130,6 @@ class WhatwgEncodingMiddleware:
         meta["whatwg_encoding"] = as_dict
         if self.memory is not None:
             self.memory.learn(url, decision)
-        self.report.decision(url, decision, changed)
+        self.report.decision(url, decision, changed, body, scrapy_name)
         return new
 

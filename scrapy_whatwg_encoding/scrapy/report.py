@@ -7,11 +7,25 @@ Stats keys: ``whatwg_encoding/responses``, ``whatwg_encoding/source/<source>``,
 ``whatwg_encoding/errors`` and ``whatwg_encoding/errors/<exception class>``. Decision counters
 reach the stats collector in batches (every :data:`FLUSH_EVERY` decisions and at spider close):
 Scrapy's stats calls cost more than the rest of the bookkeeping.
+
+With ``WHATWG_ENCODING_REPORT`` set, the same decisions also feed a bounded
+:class:`~scrapy_whatwg_encoding.report.ReportData`, written as HTML at spider close
+(:meth:`Report.write_html`).
 """
 from __future__ import annotations
 
 import logging
+import time
 from collections import Counter
+from datetime import datetime, timezone
+from pathlib import Path
+
+from scrapy.http import TextResponse
+from w3lib.encoding import html_to_unicode
+
+from ..encoding import decode
+from ..report import ReportData, first_difference, render_html
+from .scrapy_default import BINARY
 
 logger = logging.getLogger("scrapy_whatwg_encoding")
 PREFIX = "whatwg_encoding/"
@@ -21,9 +35,11 @@ FLUSH_EVERY = 256
 class Report:
     """Counts decisions for one crawl. *stats* is the crawler's stats collector (or ``None``)."""
 
-    def __init__(self, stats, log_level: int):
+    def __init__(self, stats, log_level: int, html_path: str | None = None, examples: int = 20):
         self.stats = stats
         self.log_level = log_level
+        self.html_path = html_path
+        self.data = ReportData(examples) if html_path else None
         self.sources: Counter[str] = Counter()
         self.encodings: Counter[str] = Counter()
         self.changed = 0
@@ -57,9 +73,14 @@ class Report:
             for key, count in stats.items():
                 self.stats.inc_value(PREFIX + key, count)
 
-    def decision(self, url: str, decision, changed: bool | None) -> None:
-        """Log and count one decision (a ``Decision``); *changed*: see ``scrapy_default.changed``."""
+    def decision(self, url: str, decision, changed: bool | None, body: bytes = b"",
+                 scrapy_name: str | None = None) -> None:
+        """Log and count one decision (a ``Decision``); *changed*: see ``scrapy_default.changed``;
+        *body* and *scrapy_name* (``scrapy_default.scrapy_encoding``) give the HTML report's
+        examples."""
         name, source = decision.encoding.name, decision.source
+        if self.data is not None:
+            self._add_to_report(url, decision, changed, body, scrapy_name)
         self._pending[(source, name, changed)] += 1
         self._unflushed += 1
         if self._unflushed >= FLUSH_EVERY:
@@ -69,9 +90,45 @@ class Report:
                        "Encoding %s (%s, source %s, label %r, offset %s) for <%s>",
                        name, decision.confidence, source, decision.label, decision.offset, url)
 
+    def _add_to_report(self, url: str, decision, changed: bool | None, body: bytes,
+                       scrapy_name: str | None) -> None:
+        """Count the decision in the HTML report's data; decode the body again (ours and
+        Scrapy's) only while the decision's source still wants an example."""
+        assert self.data is not None
+        passage, source, binary = None, decision.source, scrapy_name == BINARY
+        try:
+            if changed and self.data.wants_example(source):
+                theirs = None if binary else html_to_unicode(f"charset={scrapy_name}", body)[1]
+                passage = first_difference(decode(body, decision.encoding)[0], theirs)
+            elif changed is None and self.data.try_guess(source):  # run Scrapy's own guess
+                guessed = TextResponse(url, body=body)
+                passage = first_difference(decode(body, decision.encoding)[0], guessed.text)
+                scrapy_name = f"{guessed.encoding} (Scrapy's guess)"
+        except Exception:  # noqa: BLE001 — an example is optional; the page is still counted
+            passage = None
+        self.data.add(url, decision.as_dict(), None if binary else scrapy_name, changed, passage)
+
+    def write_html(self, title: str = "crawl") -> None:
+        """Write the HTML report (if ``WHATWG_ENCODING_REPORT`` is set); an unwritable path is
+        logged as an error, never raised."""
+        if self.data is None or self.html_path is None:
+            return
+        started = time.perf_counter()
+        now = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+        document = render_html(self.data, title=title, details=[("written", now)])
+        try:
+            Path(self.html_path).write_text(document, "utf-8")
+        except OSError as exc:
+            logger.error("Cannot write the encoding report %s: %s", self.html_path, exc)
+            return
+        logger.info("Encoding report written to %s (%d bytes, %.3f s)", self.html_path,
+                    len(document.encode("utf-8")), time.perf_counter() - started)
+
     def error(self, exc: BaseException, url: str) -> None:
         """Count an exception raised while handling *url*; log it (with traceback) once per kind."""
         kind = type(exc).__name__
+        if self.data is not None:
+            self.data.add_error(url, kind)
         self.errors[kind] += 1
         self._inc("errors")
         self._inc("errors/" + kind)

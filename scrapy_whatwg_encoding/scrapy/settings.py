@@ -11,6 +11,10 @@
   ``JOBDIR`` (see :mod:`.memory`).
 - ``WHATWG_ENCODING_LOG_LEVEL`` (level name or number, ``"DEBUG"``): level of the one log line
   per decision.
+- ``WHATWG_ENCODING_REPORT`` (str | None, ``None``): path of an HTML report written at spider close
+  (see :mod:`scrapy_whatwg_encoding.report`).
+- ``WHATWG_ENCODING_REPORT_EXAMPLES`` (int ≥ 0, ``20``): example pages kept per decision source in
+  that report.
 
 The spider attribute ``whatwg_encoding_locale`` is a shortcut that wins over the setting.
 An invalid value raises :class:`InvalidSetting` (a ``ValueError`` naming the setting, the value and
@@ -21,6 +25,7 @@ every response. A well-formed language tag that names no language (``"klingon"``
 from __future__ import annotations
 
 import logging
+import os
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -40,6 +45,8 @@ DEFAULTS: dict[str, Any] = {
     "WHATWG_ENCODING_PRESCAN_BYTES": 1024,
     "WHATWG_ENCODING_REMEMBER": False,
     "WHATWG_ENCODING_LOG_LEVEL": "DEBUG",
+    "WHATWG_ENCODING_REPORT": None,
+    "WHATWG_ENCODING_REPORT_EXAMPLES": 20,
 }
 
 
@@ -64,6 +71,8 @@ class Config:
     prescan_bytes: int = 1024
     remember: bool = False
     log_level: int = logging.DEBUG
+    report: str | None = None
+    report_examples: int = 20
 
 
 def check_locale(name: str, value: Any) -> str | None:
@@ -112,6 +121,25 @@ def _log_level(value: Any) -> int:
                          "expected a logging level such as DEBUG or INFO")
 
 
+def _count(name: str, value: Any, least: int, unit: str) -> int:
+    """*value* as a whole number ≥ *least* (ints or their strings, not floats or bools)."""
+    try:
+        number = int(value)
+        if isinstance(value, (float, bool)) or number < least:
+            raise ValueError
+    except (TypeError, ValueError):
+        raise InvalidSetting(name, value, f"expected a whole number of {unit} ≥ {least}") from None
+    return number
+
+
+def _path(name: str, value: Any) -> str | None:
+    if value is None or value == "":
+        return None
+    if not isinstance(value, (str, os.PathLike)):
+        raise InvalidSetting(name, value, "expected a file path")
+    return os.fspath(value)
+
+
 def read_config(settings, spider=None) -> Config:
     """Read and validate every ``WHATWG_ENCODING_*`` setting (a Scrapy ``BaseSettings``).
 
@@ -146,4 +174,7 @@ def read_config(settings, spider=None) -> Config:
         prescan_bytes=prescan_bytes,
         remember=_bool(settings, "WHATWG_ENCODING_REMEMBER"),
         log_level=_log_level(get("WHATWG_ENCODING_LOG_LEVEL")),
+        report=_path("WHATWG_ENCODING_REPORT", get("WHATWG_ENCODING_REPORT")),
+        report_examples=_count("WHATWG_ENCODING_REPORT_EXAMPLES", get("WHATWG_ENCODING_REPORT_EXAMPLES"),
+                               0, "examples"),
     )

@@ -1,35 +1,60 @@
-"""Autodetection (HTML §13.2.3.2 step 8) with chardetng (https://github.com/hsivonen/chardetng),
-through chardetng-py. No statistics of our own: chardetng decides.
+"""Autodetection (HTML §13.2.3.2 step 8) with two maintained detectors: chardetng
+(https://github.com/hsivonen/chardetng, Firefox's, through chardetng-py) and uchardet (through the
+faust-cchardet wheel). No statistics of our own: the detectors decide.
 
 Modes:
+
 - ``"browser"``: what Firefox does for http(s) pages: chardetng with the URL's TLD as a hint and
   never a UTF-8 guess, over the whole body (up to :data:`DETECT_LIMIT` bytes). Firefox guesses
   from the start of the body, guesses again over the whole body at its end and reloads the page
   if the guess changed, so the whole-body guess is what it shows (tools/browser_check measured it).
-- ``"full"``: for crawlers, which have the whole body: up to :data:`DETECT_LIMIT` bytes are
-  examined; valid UTF-8 with non-ASCII bytes gives UTF-8, otherwise chardetng with the TLD hint
-  over :data:`CHARDETNG_LIMIT` bytes from just before the first non-ASCII byte (the whole body
-  when it is shorter).
-In both modes ASCII-only input gives ``None`` (the algorithm goes on to the default).
+  Input without a non-ASCII byte gives ``None``, except chardetng's ISO-2022-JP guess for 7-bit
+  input with ISO-2022-JP escape sequences, which Firefox uses too.
+- ``"full"``: for crawlers, which have the whole body. What is cheap looks at the *entire* body at
+  C speed: no non-ASCII byte gives ``None`` (or ISO-2022-JP, as in ``"browser"``); valid UTF-8
+  from end to end gives UTF-8. Only the statistical part is capped, to :data:`STAT_LIMIT` bytes
+  from just before the first non-ASCII byte. The rule there: chardetng (Firefox's detector, with
+  the URL's TLD) names the encoding; where its repertoire has a gap — it answers windows-1252 or a
+  Cyrillic encoding, what it says for x-mac-cyrillic (which it never answers) and for Central
+  European text from a generic domain — uchardet may overrule it, if at least
+  :data:`UCHARDET_CONFIDENCE` sure of a legacy Web encoding in which those bytes decode without
+  error and to other text, over its first :data:`UCHARDET_LIMIT` bytes (uchardet costs ~1 µs a
+  byte, so it is asked only there, and over less).
+  (tools/sniff_accuracy.py measures the rule and each detector alone on tests/data/corpus.)
 """
 from __future__ import annotations
 
 import codecs
 import re
+from types import ModuleType
 from urllib.parse import urlsplit
 
 from chardetng_py.detector import EncodingDetector
 
 from ..encoding import ENCODINGS, Encoding, get_encoding
 
-#: Bytes examined at most by the detector (bounds the work on huge bodies).
+_cchardet: ModuleType | None
+try:  # faust-cchardet is a dependency; without it "full" falls back to chardetng alone
+    import cchardet as _cchardet
+except ImportError:  # pragma: no cover
+    _cchardet = None
+
+#: Bytes chardetng reads at most in "browser" mode (Firefox reads the whole body; this bounds the work).
 DETECT_LIMIT = 1 << 20
-#: Bytes chardetng reads at most in "full" mode, from just before the first non-ASCII byte
-#: (chardetng reads about 5 MB/s of non-ASCII text. 10 KiB is the smallest window keeping the
-#: score of tools/sniff_accuracy.py on tests/data/corpus — 8 KiB loses one page — so it is tuned
-#: on that corpus; raise it for accuracy, lower it for speed.)
-CHARDETNG_LIMIT = 10 * 1024
+#: Bytes chardetng reads at most in "full" mode, from just before the first non-ASCII byte.
+#: Measured on tests/data/corpus (tools/sniff_accuracy.py, declarations stripped): 191/193 pages
+#: decode right for any window of 2-8 KiB with uchardet reading 1-8 KiB (the two misses: windows-1250
+#: pages of bbc.co.uk whose Hungarian letters come late); chardetng costs ~0.3 ms a KiB of
+#: non-ASCII text. Raise it for accuracy, lower it for speed.
+STAT_LIMIT = 4 * 1024
+#: Bytes uchardet reads at most, from the start of the same window. It costs ~0.5-1 µs a byte;
+#: 1 KiB finds every x-mac-cyrillic page of the corpus and keeps sniff + decode within ~2 ms of
+#: chardetng alone on the corpus as served (tools/bench_sniff.py).
+UCHARDET_LIMIT = 1024
+#: uchardet's own confidence (0-1) below which its answer is not taken: it says it is guessing.
+UCHARDET_CONFIDENCE = 0.5
 _CONTEXT = 256  # ASCII bytes kept before the first non-ASCII byte
+_CHUNK = 1 << 20  # whole-body scans go chunk by chunk (bounded memory)
 MODES = ("off", "browser", "full")
 
 _NON_ASCII = re.compile(rb"[\x80-\xff]")
@@ -37,6 +62,17 @@ _TLD = re.compile(r"[a-z0-9-]+\Z")
 _utf_8_decode = codecs.utf_8_decode
 # chardetng-py renames two of chardetng's answers for Python's codecs: back to chardetng's own.
 _CHARDETNG_NAMES = {"cp874": "windows-874", "gb18030": "GBK"}
+# uchardet's names that are no label of the Encoding Standard, for the WHATWG encoding with the
+# same decoder (uchardet's UHC is Windows code page 949, which is what WHATWG's EUC-KR decodes);
+# its GB18030 becomes GBK, as browsers' detectors name it (same decoder, GBK's encoder).
+_UCHARDET_NAMES = {"mac-cyrillic": "x-mac-cyrillic", "maccyrillic": "x-mac-cyrillic", "uhc": "EUC-KR",
+                   "gb18030": "GBK"}
+# Answers the statistical step never takes: UTF-8 was decided over the whole body before it, a
+# BOM-less UTF-16 is no detector's business, and the replacement encoding decodes nothing.
+_NOT_DETECTED = frozenset(ENCODINGS[name] for name in ("UTF-8", "UTF-16BE", "UTF-16LE", "replacement"))
+# chardetng's answers that uchardet may overrule: its generic fallback, and the Cyrillic
+# encodings it answers for x-mac-cyrillic, which it lacks.
+_GAPS = frozenset(ENCODINGS[name] for name in ("windows-1252", "windows-1251", "KOI8-U", "ISO-8859-5", "IBM866"))
 
 
 def tld_of(url: str | None) -> bytes | None:
@@ -62,11 +98,40 @@ def tld_of(url: str | None) -> bytes | None:
     return label.encode("ascii")
 
 
-def _chardetng(data: bytes, tld: bytes | None, last: bool = True) -> Encoding | None:
+def first_non_ascii(body: bytes) -> int | None:
+    """Offset of the first byte ≥ 0x80 in *body*, or ``None``; the whole body at C speed
+    (``bytes.isascii`` per MiB, then a regex search in the first chunk that is not ASCII)."""
+    if body.isascii():
+        return None
+    for start in range(0, len(body), _CHUNK):
+        chunk = body[start:start + _CHUNK]
+        if not chunk.isascii():
+            found = _NON_ASCII.search(chunk)
+            assert found is not None
+            return start + found.start()
+    raise AssertionError("unreachable: the body is not ASCII")  # pragma: no cover
+
+
+def is_utf_8(body: bytes, start: int = 0) -> bool:
+    """Whether ``body[start:]`` is valid UTF-8 to its end (an incomplete sequence at the end is
+    an error), checked at C speed a MiB at a time so that no text of the whole body is built."""
+    view = memoryview(body)
+    end = len(body)
+    step = max(_CHUNK, 4)  # a chunk that is not the last always holds a whole sequence
+    while start < end:
+        final = start + step >= end
+        try:
+            start += _utf_8_decode(view[start:start + step], "strict", final)[1]
+        except UnicodeDecodeError:
+            return False
+    return True
+
+
+def _chardetng(data: bytes, tld: bytes | None, last: bool = True) -> tuple[bool, Encoding | None]:
+    """chardetng over *data*: (a non-ASCII byte was seen, its guess without UTF-8)."""
     detector = EncodingDetector()
-    if not detector.feed(data, last=last):
-        return None  # no non-ASCII byte seen
-    return from_chardetng(detector.guess(tld=tld, allow_utf8=False))
+    seen = detector.feed(data, last=last)
+    return seen, from_chardetng(detector.guess(tld=tld, allow_utf8=False))
 
 
 def from_chardetng(name: str) -> Encoding | None:
@@ -75,33 +140,68 @@ def from_chardetng(name: str) -> Encoding | None:
     return get_encoding(_CHARDETNG_NAMES.get(name, name))
 
 
-def _is_utf_8(data: bytes, cut: bool) -> bool:
-    """Valid UTF-8; when *cut* (the limit cut the body), an incomplete sequence at the end is allowed."""
-    try:
-        consumed = _utf_8_decode(data, "strict", not cut)[1]
-    except UnicodeDecodeError:
-        return False
-    return len(data) - consumed < 4
+def from_uchardet(name: str | None) -> Encoding | None:
+    """The :class:`Encoding` for an answer of uchardet (``MAC-CYRILLIC``, ``UHC``, ``GB18030`` as
+    GBK, and the labels of the Encoding Standard), or ``None`` for its encodings that the Web platform lacks
+    (``IBM855``, ``EUC-TW``, ``Johab``, ``UTF-32``, ...)."""
+    if not name:
+        return None
+    return get_encoding(_UCHARDET_NAMES.get(name.lower(), name))
+
+
+def _uchardet(data: bytes, last: bool) -> Encoding | None:
+    """uchardet's answer over *data* when it is a legacy Web encoding that uchardet is at least
+    :data:`UCHARDET_CONFIDENCE` sure of and in which *data* decodes without error (when *last* is
+    false, *data* was cut: a sequence cut at its end is no error); else ``None``."""
+    if _cchardet is None:  # pragma: no cover
+        return None
+    answer = _cchardet.detect(data)
+    encoding = from_uchardet(answer["encoding"])
+    if encoding is None or encoding in _NOT_DETECTED or (answer["confidence"] or 0) < UCHARDET_CONFIDENCE:
+        return None
+    text = encoding.decode(data)
+    return None if "\ufffd" in (text if last else text[:-1]) else encoding
+
+
+def _iso_2022_jp(body: bytes, tld: bytes | None) -> Encoding | None:
+    """chardetng's ISO-2022-JP guess for *body* without a non-ASCII byte (it sees the escape
+    sequences although ``feed()`` says no non-ASCII byte was seen), over :data:`STAT_LIMIT` bytes
+    from just before the first ESC; else ``None``."""
+    escape = body.find(b"\x1b")
+    if escape < 0:
+        return None
+    start = max(escape - _CONTEXT, 0)
+    guess = _chardetng(body[start:start + STAT_LIMIT], tld, start + STAT_LIMIT >= len(body))[1]
+    return guess if guess is ENCODINGS["ISO-2022-JP"] else None
 
 
 def detect(body: bytes, mode: str = "full", url: str | None = None) -> Encoding | None:
     """Autodetect *body*'s encoding (bytes) in *mode* (see the module docstring), *url* giving
-    the TLD hint. Returns an encoding or
-    ``None`` (nothing detected: mode ``"off"`` or ASCII-only input). Work is bounded by
-    :data:`DETECT_LIMIT` bytes. Raises ``ValueError`` for an unknown mode."""
+    the TLD hint. Returns an encoding or ``None`` (nothing detected: mode ``"off"`` or input
+    without a non-ASCII byte nor ISO-2022-JP escapes). The statistical work is bounded by
+    :data:`DETECT_LIMIT` (``"browser"``) or :data:`STAT_LIMIT` (``"full"``) bytes; ``"full"``
+    also scans the whole body at C speed. Raises ``ValueError`` for an unknown mode."""
     if mode == "off":
         return None
     if mode not in MODES:
         raise ValueError(f"detector must be one of {MODES}, not {mode!r}")
     tld = tld_of(url)
     if mode == "browser":
-        return _chardetng(body[:DETECT_LIMIT], tld)
-    data = body[:DETECT_LIMIT]
-    first = _NON_ASCII.search(data)
+        seen, guess = _chardetng(body[:DETECT_LIMIT], tld)
+        return guess if seen or guess is ENCODINGS["ISO-2022-JP"] else None
+    first = first_non_ascii(body)
     if first is None:
-        return None
-    if _is_utf_8(data, len(body) > DETECT_LIMIT):
+        return _iso_2022_jp(body, tld)
+    if is_utf_8(body, first):
         return ENCODINGS["UTF-8"]
-    start = max(first.start() - _CONTEXT, 0)
-    window = data[start:start + CHARDETNG_LIMIT]
-    return _chardetng(window, tld, last=start + CHARDETNG_LIMIT >= len(body))
+    start = max(first - _CONTEXT, 0)
+    window = body[start:start + STAT_LIMIT]
+    last = start + STAT_LIMIT >= len(body)
+    guess = _chardetng(window, tld, last)[1]
+    if guess is None or guess not in _GAPS:
+        return guess
+    window, last = window[:UCHARDET_LIMIT], last and len(window) <= UCHARDET_LIMIT
+    other = _uchardet(window, last)
+    if other is None or other is guess or other.decode(window) == guess.decode(window):
+        return guess  # same text: Firefox's name for it
+    return other

@@ -42,8 +42,10 @@ def prescan_result(data: bytes, end: int = 1024) -> tuple[Encoding, str | None, 
     """Prescan ``data[:end]`` (bytes). Returns ``(encoding, label, byte offset, source)`` or
     ``None``: *source* is ``"prescan"`` for a ``<meta>`` (offset of its ``<``) and
     ``"xml-declaration"`` for the UTF-16 ``<?x`` check and "get an XML encoding" (offset 0).
-    Work is bounded by *end*. Never raises."""
-    data = bytes(data[: max(end, 0)])
+    The loop's work is bounded by *end*; "get an XML encoding" reads a ``<?xml`` declaration
+    that starts *data* to its first ``>`` wherever it lies (C-speed scans). Never raises."""
+    stream = data
+    data = bytes(stream[: max(end, 0)])
     # Prescan for UTF-16 XML declarations.
     if data.startswith(b"<\x00?\x00x\x00"):
         return ENCODINGS["UTF-16LE"], None, 0, "xml-declaration"
@@ -52,8 +54,9 @@ def prescan_result(data: bytes, end: int = 1024) -> tuple[Encoding, str | None, 
     found = _loop(data) if _ANY_META.search(data) else None
     if found is not None:
         return found
-    # Ran out of bytes (or reached the end condition): get an XML encoding.
-    xml = get_xml_encoding(data)
+    # Ran out of bytes (or reached the end condition): "return the result of getting an XML
+    # encoding given the byte stream" -- the whole stream, as browsers read it (see xml_encoding).
+    xml = get_xml_encoding(stream)
     if xml is None:
         return None
     return xml[0], xml[1], 0, "xml-declaration"
@@ -129,7 +132,7 @@ def _meta(data: bytes, start: int):
     seen = set()  # attribute list
     got_pragma = False
     need_pragma = None
-    charset = None  # null; a (encoding, label) pair, or "failure"
+    charset: tuple[Encoding, str] | str | None = None  # null, (encoding, label), or "failure"
     get_attribute = _GET_ATTRIBUTE.match
     while True:
         attribute = get_attribute(data, position)
@@ -158,8 +161,8 @@ def _meta(data: bytes, start: int):
             charset = "failure" if encoding is None else (encoding, label.strip("\t\n\x0c\r "))
             need_pragma = False
     # Processing.
-    if need_pragma is None or (need_pragma and not got_pragma) or charset == "failure":
-        return None, position + 1  # next byte after the ">"
+    if need_pragma is None or (need_pragma and not got_pragma) or not isinstance(charset, tuple):
+        return None, position + 1  # next byte after the ">" (charset is "failure")
     encoding, label = charset
     return (meta_encoding(encoding), label, start, "prescan"), -1
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..encoding import ENCODINGS, Encoding, bom_sniff, get_encoding
 from .change import PARSER_LIMIT, change_the_encoding, parser_meta
@@ -47,11 +47,12 @@ def _log_ignored_content_type(content_type, label) -> None:
     if not logger.isEnabledFor(logging.DEBUG):
         return
     text = content_type.decode("latin-1") if isinstance(content_type, (bytes, bytearray)) else str(content_type)
+    parsed = parse_mime_type(text)
     if label is not None:
         why = f"its charset {_shorten(label)!r} is not a label of the Encoding Standard"
-    elif parse_mime_type(text) is None:
+    elif parsed is None:
         why = "it does not parse as a MIME type"
-    elif parse_mime_type(text)[0] == "*/*":
+    elif parsed[0] == "*/*":
         why = "*/* is no MIME type (Fetch's extract a MIME type skips it)"
     elif "charset" in text.lower():
         why = "its charset parameter is empty or malformed"
@@ -67,8 +68,20 @@ def _shorten(text: str, keep: int = 100) -> str:
 class _Run:
     """One run of the algorithm over a body: each step is a method returning a Decision or None."""
 
-    __slots__ = ("body", "kind", "charset", "content_type", "url", "locale", "default_", "override_",
-                 "parent", "likely_", "detector_", "prescan_bytes")
+    __slots__ = (
+        "body",
+        "charset",
+        "content_type",
+        "default_",
+        "detector_",
+        "kind",
+        "likely_",
+        "locale",
+        "override_",
+        "parent",
+        "prescan_bytes",
+        "url",
+    )
 
     def __init__(self, body, content_type, url, locale, default, override, parent, likely,
                  detector, prescan_bytes):
@@ -107,7 +120,7 @@ class _Run:
         return Decision(encoding, "tentative", source, label, offset)
 
     def xml_declaration(self):  # XML 1.0 Appendix F: the declaration's encoding is final
-        found = xml_declared_encoding(self.body[: max(self.prescan_bytes, 1024)])
+        found = xml_declared_encoding(self.body)  # to the declaration's ">", wherever it lies
         if found is None:
             return None
         return Decision(found[0], "certain", "xml-declaration", found[1], 0)

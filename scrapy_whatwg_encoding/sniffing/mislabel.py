@@ -1,0 +1,79 @@
+"""A label that contradicts the content (issue 11): the standard's answer is the label, and the
+package follows it; this module only says when the bytes disagree, for a stat, a log line or a
+caller that values clean text over browser fidelity.
+
+Kinds (:data:`KINDS`), checked in this order:
+
+- ``"replacement"``: the label names the replacement encoding (``iso-2022-kr``, ``hz-gb-2312``, ...):
+  the whole body decodes to one U+FFFD.
+- ``"x-user-defined"``: the label is x-user-defined and the body has non-ASCII bytes (they become
+  private-use characters).
+- ``"utf-8"``: the body has non-ASCII bytes and is valid UTF-8 from end to end, under a label of
+  another encoding (for a UTF-16 label: valid UTF-8 without a single 0x00 byte, which UTF-16
+  markup always has).
+- ``"undecodable"``: decoding with the label's encoding gives U+FFFD where the detector's encoding
+  (``detect(body, "full", url)``) decodes the same bytes without error.
+"""
+from __future__ import annotations
+
+from ..encoding import ENCODINGS, Encoding, bom_sniff
+from .decision import Decision
+from .detect import detect, first_non_ascii, is_utf_8
+
+#: Decision sources that are labels: the transport layer (Content-Type), a ``<meta>`` found by
+#: the prescan or by the parser, an XML declaration.
+LABEL_SOURCES = frozenset({"transport", "prescan", "xml-declaration", "parser"})
+KINDS = ("utf-8", "replacement", "x-user-defined", "undecodable")
+#: Bytes decoded at most for the "undecodable" check, from just before the first non-ASCII byte.
+SUSPECT_LIMIT = 64 * 1024
+_CONTEXT = 16  # bytes kept before the first non-ASCII byte (a multi-byte sequence may start there)
+_UTF_8, _UTF_16 = ENCODINGS["UTF-8"], (ENCODINGS["UTF-16BE"], ENCODINGS["UTF-16LE"])
+
+
+def _decodes_cleanly(encoding: Encoding, data: bytes, cut: bool) -> bool:
+    text = encoding.decode(data)
+    return "\ufffd" not in (text[:-1] if cut else text)  # a sequence cut by the window is no error
+
+
+def suspect_label(body: bytes, decision: Decision, *, url: str | None = None) -> str | None:
+    """Whether *body* (the raw bytes) contradicts the label *decision* came from.
+
+    Returns one of :data:`KINDS` (see the module docstring) or ``None``: the decision did not come
+    from a label (its ``source`` is not in :data:`LABEL_SOURCES`), the body starts with a BOM (the
+    BOM, not the label, decides the decoding), or nothing contradicts the label. *url* is the
+    document's URL (its TLD hints the detector of the ``"undecodable"`` check). Never raises for
+    bytes input.
+
+    Cost: the first non-ASCII byte and UTF-8 validity are looked for over the whole body at C
+    speed, a MiB at a time; decoding and detection read at most :data:`SUSPECT_LIMIT` bytes.
+
+    >>> from scrapy_whatwg_encoding import sniff
+    >>> body = "<p>naïve café</p>".encode("utf-8")
+    >>> suspect_label(body, sniff(body, content_type="text/html; charset=iso-8859-1"))
+    'utf-8'
+    >>> suspect_label(body, sniff(body, content_type="text/html; charset=utf-8")) is None
+    True
+    """
+    if decision.source not in LABEL_SOURCES or bom_sniff(body) is not None:
+        return None
+    encoding = decision.encoding
+    if encoding is ENCODINGS["replacement"]:
+        return "replacement" if body else None
+    first = first_non_ascii(body)
+    if encoding in _UTF_16:
+        return "utf-8" if b"\x00" not in body and is_utf_8(body, first or 0) else None
+    if first is None:
+        return None  # ASCII: every ASCII-compatible encoding gives the same text
+    if encoding is ENCODINGS["x-user-defined"]:
+        return "x-user-defined"
+    if is_utf_8(body, first):
+        return None if encoding is _UTF_8 else "utf-8"
+    start = max(first - _CONTEXT, 0)
+    window = body[start:start + SUSPECT_LIMIT]
+    cut = start + SUSPECT_LIMIT < len(body)
+    if _decodes_cleanly(encoding, window, cut):
+        return None
+    detected = detect(body, "full", url)
+    if detected is None or detected is encoding or not _decodes_cleanly(detected, window, cut):
+        return None
+    return "undecodable"

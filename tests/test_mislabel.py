@@ -1,0 +1,111 @@
+"""suspect_label: a label that contradicts the content (issue 11), on real corpus pages served with
+their true label and with wrong ones, and on constructed cases."""
+from __future__ import annotations
+
+import pytest
+from cases import corpus_cases
+
+from scrapy_whatwg_encoding import ENCODINGS, sniff
+from scrapy_whatwg_encoding.sniffing.decision import SOURCES, Decision
+from scrapy_whatwg_encoding.sniffing.mislabel import KINDS, LABEL_SOURCES, suspect_label
+
+UTF_8_PAGE = "<!DOCTYPE html><title>Café</title><p>naïve — déjà vu, 日本語</p>".encode()
+
+
+def served(body: bytes, charset: str):
+    return sniff(body, content_type=f"text/html; charset={charset}")
+
+
+def corpus(name: str):
+    return [(path, body) for encoding, path, body in corpus_cases() if encoding == name]
+
+
+def test_true_labels_are_never_suspect():
+    """Every real page with a Web encoding, labelled with its true encoding, and as served (with
+    its own <meta> / XML declaration, when it has one): no false alarm."""
+    for name, path, body in corpus_cases():
+        assert suspect_label(body, served(body, name)) is None, (path, name)
+        assert suspect_label(body, sniff(body)) is None, path
+
+
+def test_utf_8_under_a_legacy_label():
+    for path, body in corpus("UTF-8"):
+        if not body.isascii() and not body.startswith(b"\xef\xbb\xbf"):
+            assert suspect_label(body, served(body, "iso-8859-1")) == "utf-8", path
+            assert suspect_label(body, served(body, "windows-1251")) == "utf-8", path
+    assert suspect_label(UTF_8_PAGE, served(UTF_8_PAGE, "iso-8859-1")) == "utf-8"
+    # A <meta> is a label too (prescan), and so is a late one (parser) or an XML declaration.
+    meta = b'<meta charset="windows-1252">' + UTF_8_PAGE
+    decision = sniff(meta)
+    assert decision.source == "prescan" and suspect_label(meta, decision) == "utf-8"
+    xml = b'<?xml version="1.0" encoding="iso-8859-1"?><r>' + UTF_8_PAGE + b"</r>"
+    decision = sniff(xml, content_type="application/xml")
+    assert decision.source == "xml-declaration" and suspect_label(xml, decision) == "utf-8"
+    late = b"<!DOCTYPE html>" + b"<!-- pad -->" * 200 + b'<meta charset="koi8-r">' + UTF_8_PAGE
+    decision = sniff(late, detector="off")
+    assert decision.source == "parser" and suspect_label(late, decision) == "utf-8"
+
+
+def test_utf_8_late_in_a_big_body_is_seen():
+    body = b"<p>ASCII</p>\n" * (3 << 20) + "<p>é ü 日本</p>".encode()
+    assert suspect_label(body, served(body, "windows-1252")) == "utf-8"
+
+
+def test_utf_16_label_on_utf_8_bytes():
+    assert suspect_label(UTF_8_PAGE, served(UTF_8_PAGE, "utf-16le")) == "utf-8"
+    real = "<p>Текст</p>".encode("utf-16le")
+    assert suspect_label(real, served(real, "utf-16le")) is None
+
+
+def test_replacement_labels():
+    for path, body in corpus("EUC-KR")[:3] + corpus("UTF-8")[:3]:
+        assert suspect_label(body, served(body, "iso-2022-kr")) == "replacement", path
+    assert suspect_label(b"plain", served(b"plain", "hz-gb-2312")) == "replacement"
+    assert suspect_label(b"", served(b"", "iso-2022-kr")) is None  # nothing to lose
+
+
+def test_x_user_defined_label():
+    for path, body in corpus("windows-1251")[:3]:
+        assert suspect_label(body, served(body, "x-user-defined")) == "x-user-defined", path
+    assert suspect_label(b"<p>ASCII</p>", served(b"<p>ASCII</p>", "x-user-defined")) is None
+
+
+def test_undecodable_under_the_label():
+    # Real legacy pages served as UTF-8 or Shift_JIS: U+FFFD where the detected encoding decodes cleanly.
+    for name in ("windows-1251", "EUC-JP", "Big5", "ISO-8859-7"):
+        for path, body in corpus(name)[:3]:
+            assert suspect_label(body, served(body, "utf-8"), url="http://example.com/") == "undecodable", path
+    for path, body in corpus("EUC-KR")[:3]:
+        assert suspect_label(body, served(body, "shift_jis")) == "undecodable", path
+
+
+def test_legacy_under_another_legacy_label_is_not_detectable_by_errors():
+    # windows-1252 maps every byte: a KOI8-R page labelled iso-8859-1 decodes without U+FFFD.
+    for path, body in corpus("KOI8-R")[:3]:
+        assert suspect_label(body, served(body, "iso-8859-1")) is None, path
+
+
+def test_only_labels_are_judged():
+    assert set(LABEL_SOURCES) < set(SOURCES)
+    assert KINDS == ("utf-8", "replacement", "x-user-defined", "undecodable")
+    for source in set(SOURCES) - LABEL_SOURCES:
+        decision = Decision(ENCODINGS["windows-1252"], "tentative", source)
+        assert suspect_label(UTF_8_PAGE, decision) is None, source
+    detected = sniff(UTF_8_PAGE, detector="browser")  # the detector said windows-1252, no label
+    assert detected.source == "detector" and suspect_label(UTF_8_PAGE, detected) is None
+
+
+@pytest.mark.parametrize("bom", [b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff"])
+def test_a_bom_decides_not_the_label(bom):
+    body = bom + UTF_8_PAGE
+    decision = Decision(ENCODINGS["windows-1252"], "certain", "transport", "iso-8859-1")
+    assert suspect_label(body, decision) is None
+
+
+def test_docstring_examples():
+    import doctest
+
+    from scrapy_whatwg_encoding.sniffing import mislabel
+
+    assert doctest.testmod(mislabel).attempted > 0
+    assert doctest.testmod(mislabel).failed == 0
