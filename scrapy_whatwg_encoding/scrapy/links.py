@@ -93,7 +93,9 @@ class MetaRefreshMiddleware(ScrapyMetaRefreshMiddleware):
 
     def process_response(self, request, response, spider=None):
         """Scrapy's ``process_response``; a meta-refresh redirect gets the browser's URL."""
-        result = super().process_response(request, response)
+        # Scrapy < 2.14 requires (and passes) spider; newer Scrapy passes nothing.
+        args = (spider,) if spider is not None else ()
+        result = super().process_response(request, response, *args)
         encoding = getattr(response, "whatwg_encoding", None)
         if encoding is None or not isinstance(result, Request) or result is request:
             return result

@@ -106,7 +106,11 @@ class LinksAndForms(CrawlSpider):
         self.received = received
         self.responses: list = []  # (whatwg_crawl_helpers.crawl reads it)
 
-    async def start(self):
+    async def start(self):  # Scrapy 2.13+
+        for request in self.start_requests():
+            yield request
+
+    def start_requests(self):  # Scrapy < 2.13
         for url in self.to_request:
             yield scrapy.Request(url)
             name = url.rsplit("/", 1)[1][:-5]

@@ -168,7 +168,11 @@ class _FollowSample(scrapy.Spider):
         self.to_request, self.samples, self.received = list(requests), samples, received
         self.responses: list = []
 
-    async def start(self):
+    async def start(self):  # Scrapy 2.13+
+        for request in self.start_requests():
+            yield request
+
+    def start_requests(self):  # Scrapy < 2.13
         for url in self.to_request:
             yield scrapy.Request(url)
 
