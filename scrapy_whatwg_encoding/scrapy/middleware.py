@@ -6,8 +6,10 @@ the ``Content-Type`` header, the URL and the settings, then returns the response
 ``encoding=decision.encoding.codec_name`` and a class from :mod:`.responses` (as
 ``response.replace(cls=..., encoding=...)`` would, see :func:`.compat.with_encoding`), so that
 ``response.text == decode(body, decision.encoding)[0]``; ``response.body`` is unchanged and
-``response.meta["whatwg_encoding"] == decision.as_dict()``. Any exception inside is logged once per
-kind, counted in ``whatwg_encoding/errors``, and the response goes on as Scrapy made it.
+``response.meta["whatwg_encoding"] == decision.as_dict()``. A label the content contradicts
+(:func:`~scrapy_whatwg_encoding.sniffing.mislabel.suspect_label`) is counted and logged, and
+overruled (source ``"content"``) with ``WHATWG_ENCODING_SUSPECT_LABELS = "content"``. Any exception
+inside is logged once per kind, counted in ``whatwg_encoding/errors``, and the response goes on as Scrapy made it.
 
 Request meta: ``whatwg_encoding_override`` (a label: the user override, sniffing step 2),
 ``whatwg_encoding_locale`` (a language tag for this request), ``dont_sniff_encoding`` (leave the
@@ -24,6 +26,7 @@ from scrapy.http import TextResponse
 from scrapy.utils.job import job_dir
 
 from ..sniffing import sniff
+from ..sniffing.mislabel import content_decision, suspect_label
 from . import scrapy_default
 from .compat import explicit_encoding, with_encoding
 from .kind import document_kind, response_class
@@ -120,6 +123,9 @@ class WhatwgEncodingMiddleware:
             override=override, likely=self.memory.likely(url) if self.memory is not None else None,
             detector=config.detector, prescan_bytes=config.prescan_bytes,
         )
+        suspect = suspect_label(body, decision, url=url)  # issue 11: a label the content contradicts
+        if suspect is not None and config.suspect_labels == "content":
+            decision = content_decision(body, decision, suspect, url=url)
         is_text = isinstance(response, TextResponse)
         explicit = explicit_encoding(response) if is_text else None
         scrapy_name = explicit or scrapy_default.scrapy_encoding(content_type, body, is_text)
@@ -130,6 +136,6 @@ class WhatwgEncodingMiddleware:
         meta["whatwg_encoding"] = as_dict
         if self.memory is not None:
             self.memory.learn(url, decision)
-        self.report.decision(url, decision, changed, body, scrapy_name)
+        self.report.decision(url, decision, changed, body, scrapy_name, suspect)
         return new
 

@@ -16,6 +16,8 @@ Kinds (:data:`KINDS`), checked in this order:
 """
 from __future__ import annotations
 
+import dataclasses
+
 from ..encoding import ENCODINGS, Encoding, bom_sniff
 from .decision import Decision
 from .detect import detect, first_non_ascii, is_utf_8
@@ -77,3 +79,22 @@ def suspect_label(body: bytes, decision: Decision, *, url: str | None = None) ->
     if detected is None or detected is encoding or not _decodes_cleanly(detected, window, cut):
         return None
     return "undecodable"
+
+
+def content_decision(body: bytes, decision: Decision, kind: str, *, url: str | None = None) -> Decision:
+    """The decision that overrules a suspect label (*kind*, from :func:`suspect_label` for the
+    same *body* and *decision*) with the content's encoding, for crawls that value clean text over
+    browser fidelity: UTF-8 for kind ``"utf-8"``, else ``detect(body, "full", url)`` (UTF-8 for a
+    body with nothing to detect, such as an all-ASCII ``iso-2022-kr`` page).
+
+    The result has ``source`` ``"content"`` and confidence ``"tentative"`` (like the detector's,
+    HTML §13.2.3.2 step 8: the content is evidence, not a declaration), and keeps the ``label`` and
+    ``offset`` of the overruled label. Never raises for bytes input.
+
+    >>> from scrapy_whatwg_encoding import sniff
+    >>> body = "<p>naïve café</p>".encode("utf-8")
+    >>> content_decision(body, sniff(body, content_type="text/html; charset=latin1"), "utf-8").as_dict()
+    {'encoding': 'UTF-8', 'confidence': 'tentative', 'source': 'content', 'label': 'latin1', 'offset': None}
+    """
+    encoding = _UTF_8 if kind == "utf-8" else detect(body, "full", url) or _UTF_8
+    return dataclasses.replace(decision, encoding=encoding, confidence="tentative", source="content")
