@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 
 from ..encoding import ENCODINGS, Encoding, bom_sniff
+from ..encoding.tables.single_byte import SINGLE_BYTE
 from .decision import Decision
 from .detect import detect, first_non_ascii, is_utf_8
 
@@ -30,6 +31,8 @@ KINDS = ("utf-8", "replacement", "x-user-defined", "undecodable")
 SUSPECT_LIMIT = 64 * 1024
 _CONTEXT = 16  # bytes kept before the first non-ASCII byte (a multi-byte sequence may start there)
 _UTF_8, _UTF_16 = ENCODINGS["UTF-8"], (ENCODINGS["UTF-16BE"], ENCODINGS["UTF-16LE"])
+#: Single-byte encodings that map every byte (windows-1252, KOI8-R, ...): they never decode to U+FFFD.
+_TOTAL = frozenset(ENCODINGS[name] for name, high in SINGLE_BYTE.items() if "\ufffd" not in high)
 
 
 def _decodes_cleanly(encoding: Encoding, data: bytes, cut: bool) -> bool:
@@ -70,6 +73,8 @@ def suspect_label(body: bytes, decision: Decision, *, url: str | None = None) ->
         return "x-user-defined"
     if is_utf_8(body, first):
         return None if encoding is _UTF_8 else "utf-8"
+    if encoding in _TOTAL:
+        return None  # no byte is an error: nothing to decode
     start = max(first - _CONTEXT, 0)
     window = body[start:start + SUSPECT_LIMIT]
     cut = start + SUSPECT_LIMIT < len(body)
