@@ -26,9 +26,9 @@ from scrapy.http import TextResponse
 from scrapy.utils.job import job_dir
 
 from ..sniffing import sniff
-from ..sniffing.mislabel import content_decision, suspect_label
+from ..sniffing.mislabel import content_decision, suspect_label_and_text
 from . import scrapy_default
-from .compat import explicit_encoding, with_encoding
+from .compat import cache_text, explicit_encoding, with_encoding
 from .kind import document_kind, response_class
 from .memory import SiteMemory
 from .report import Report
@@ -123,9 +123,10 @@ class WhatwgEncodingMiddleware:
             override=override, likely=self.memory.likely(url) if self.memory is not None else None,
             detector=config.detector, prescan_bytes=config.prescan_bytes,
         )
-        suspect = suspect_label(body, decision, url=url)  # issue 11: a label the content contradicts
+        # Issue 11: a label the content contradicts (text: the body decoded, if the check did it).
+        suspect, text = suspect_label_and_text(body, decision, url=url)
         if suspect is not None and config.suspect_labels == "content":
-            decision = content_decision(body, decision, suspect, url=url)
+            decision, text = content_decision(body, decision, suspect, url=url), None
         is_text = isinstance(response, TextResponse)
         explicit = explicit_encoding(response) if is_text else None
         scrapy_name = explicit or scrapy_default.scrapy_encoding(content_type, body, is_text)
@@ -133,6 +134,8 @@ class WhatwgEncodingMiddleware:
         cls, as_dict = whatwg_class(response_class(kind, response)), decision.as_dict()
         # Everything that may fail is done: from here on the response changes.
         new = with_encoding(response, cls, decision.encoding.codec_name)
+        if text is not None:
+            cache_text(new, text)  # response.text needs no second decode
         meta["whatwg_encoding"] = as_dict
         if self.memory is not None:
             self.memory.learn(url, decision)
