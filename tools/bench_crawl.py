@@ -17,7 +17,8 @@ and once as plain ``text/html`` (labels only in the document, or none at all).
    header), *in-document* (no header charset, a BOM / <meta> / XML declaration), *unlabeled* (no
    label anywhere: Scrapy guesses, the add-on detects). Prints µs/page and ratio (ours / Scrapy;
    below 1.0 = cheaper than Scrapy), and how much of ours is ``sniff()`` itself and the suspect-label
-   check (``sniffing.mislabel.suspect_label``, run by the middleware on label-decided pages).
+   check (``sniffing.mislabel.suspect_label``, run by the middleware on label-decided pages; the
+   decode it may do is the one ``.text`` then reuses, so "ours" pays it once).
 """
 from __future__ import annotations
 
