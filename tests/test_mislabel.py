@@ -5,11 +5,19 @@ from __future__ import annotations
 import pytest
 from cases import corpus_cases
 
-from scrapy_whatwg_encoding import ENCODINGS, sniff
+from scrapy_whatwg_encoding import ENCODINGS, decode, sniff
 from scrapy_whatwg_encoding.encoding.tables.single_byte import SINGLE_BYTE
 from scrapy_whatwg_encoding.sniffing.decision import SOURCES, Decision
 from scrapy_whatwg_encoding.sniffing.detect import detect
-from scrapy_whatwg_encoding.sniffing.mislabel import _TOTAL, KINDS, LABEL_SOURCES, content_decision, suspect_label
+from scrapy_whatwg_encoding.sniffing.mislabel import (
+    _TOTAL,
+    KINDS,
+    LABEL_SOURCES,
+    WHOLE_LIMIT,
+    content_decision,
+    suspect_label,
+    suspect_label_and_text,
+)
 
 UTF_8_PAGE = "<!DOCTYPE html><title>Café</title><p>naïve — déjà vu, 日本語</p>".encode()
 
@@ -89,6 +97,22 @@ def test_single_byte_labels_skip_the_decode_only_when_no_byte_is_an_error():
     # ISO-8859-7 leaves 0xAE, 0xD2, 0xFF unmapped: Russian text (я is 0xFF in windows-1251) shows it.
     for path, body in corpus("windows-1251")[:3]:
         assert suspect_label(body, served(body, "iso-8859-7"), url="http://example.ru/") == "undecodable", path
+
+
+def test_the_text_of_the_check_is_the_decoded_body():
+    # What the middleware keeps as response.text: exactly the "decode" hook's text, or None.
+    kept = 0
+    for name, path, body in corpus_cases():
+        for charset in (name, "utf-8", "shift_jis"):
+            decision = served(body, charset)
+            kind, text = suspect_label_and_text(body, decision)
+            assert kind == suspect_label(body, decision), path
+            if text is not None:
+                kept += 1
+                assert text == decode(body, decision.encoding)[0], (path, charset)
+    assert kept > 100
+    big = UTF_8_PAGE + b"<p>\xff</p>" * (WHOLE_LIMIT // 4)  # longer than WHOLE_LIMIT: a window only
+    assert suspect_label_and_text(big, served(big, "utf-8"), url="http://example.com/")[1] is None
 
 
 def test_content_decision_per_kind():

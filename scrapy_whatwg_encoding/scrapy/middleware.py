@@ -8,8 +8,9 @@ the ``Content-Type`` header, the URL and the settings, then returns the response
 ``response.text == decode(body, decision.encoding)[0]``; ``response.body`` is unchanged and
 ``response.meta["whatwg_encoding"] == decision.as_dict()``. A label the content contradicts
 (:func:`~scrapy_whatwg_encoding.sniffing.mislabel.suspect_label`) is counted and logged, and
-overruled (source ``"content"``) with ``WHATWG_ENCODING_SUSPECT_LABELS = "content"``. Any exception
-inside is logged once per kind, counted in ``whatwg_encoding/errors``, and the response goes on as Scrapy made it.
+overruled (source ``"content"``) with ``WHATWG_ENCODING_SUSPECT_LABELS = "content"``. Any
+exception inside is logged once per kind, counted in ``whatwg_encoding/errors``, and the response
+goes on as Scrapy made it.
 
 Request meta: ``whatwg_encoding_override`` (a label: the user override, sniffing step 2),
 ``whatwg_encoding_locale`` (a language tag for this request), ``dont_sniff_encoding`` (leave the

@@ -6,11 +6,10 @@ Stats keys: ``whatwg_encoding/responses``, ``whatwg_encoding/source/<source>``,
 ``whatwg_encoding/scrapy_default_unknown`` (Scrapy would have guessed statistically; not replayed),
 ``whatwg_encoding/errors`` and ``whatwg_encoding/errors/<exception class>``,
 ``whatwg_encoding/suspect_label`` and ``whatwg_encoding/suspect_label/<kind>`` (a label the content
-contradicts, see :mod:`scrapy_whatwg_encoding.sniffing.mislabel`; the first :data:`SUSPECT_LOGGED` URLs
-of each kind are logged at WARNING, or INFO when the page was decoded with the content's encoding).
-Decision counters
-reach the stats collector in batches (every :data:`FLUSH_EVERY` decisions and at spider close):
-Scrapy's stats calls cost more than the rest of the bookkeeping.
+contradicts, see :mod:`scrapy_whatwg_encoding.sniffing.mislabel`; the first :data:`SUSPECT_LOGGED`
+URLs of each kind are logged at WARNING, or INFO when the page was decoded with the content's
+encoding). Decision counters reach the stats collector in batches (every :data:`FLUSH_EVERY`
+decisions and at spider close): Scrapy's stats calls cost more than the rest of the bookkeeping.
 
 With ``WHATWG_ENCODING_REPORT`` set, the same decisions also feed a bounded
 :class:`~scrapy_whatwg_encoding.report.ReportData`, written as HTML at spider close

@@ -94,7 +94,7 @@ def suspect_label_and_text(body: bytes, decision: Decision, *, url: str | None =
         clean = "\ufffd" not in text
     else:
         start = max(first - _CONTEXT, 0)
-        text, data, cut = None, body[start:start + SUSPECT_LIMIT], True
+        text, data, cut = None, body[start:start + SUSPECT_LIMIT], start + SUSPECT_LIMIT < len(body)
         clean = _decodes_cleanly(encoding, data, cut)
     if clean or encoding is _UTF_8 and is_utf_8(body, first):  # U+FFFD itself is valid UTF-8
         return None, text
