@@ -5,9 +5,19 @@ from __future__ import annotations
 import pytest
 from cases import corpus_cases
 
-from scrapy_whatwg_encoding import ENCODINGS, sniff
+from scrapy_whatwg_encoding import ENCODINGS, decode, sniff
+from scrapy_whatwg_encoding.encoding.tables.single_byte import SINGLE_BYTE
 from scrapy_whatwg_encoding.sniffing.decision import SOURCES, Decision
-from scrapy_whatwg_encoding.sniffing.mislabel import KINDS, LABEL_SOURCES, suspect_label
+from scrapy_whatwg_encoding.sniffing.detect import detect
+from scrapy_whatwg_encoding.sniffing.mislabel import (
+    _TOTAL,
+    KINDS,
+    LABEL_SOURCES,
+    WHOLE_LIMIT,
+    content_decision,
+    suspect_label,
+    suspect_label_and_text,
+)
 
 UTF_8_PAGE = "<!DOCTYPE html><title>Café</title><p>naïve — déjà vu, 日本語</p>".encode()
 
@@ -77,6 +87,49 @@ def test_undecodable_under_the_label():
             assert suspect_label(body, served(body, "utf-8"), url="http://example.com/") == "undecodable", path
     for path, body in corpus("EUC-KR")[:3]:
         assert suspect_label(body, served(body, "shift_jis")) == "undecodable", path
+
+
+def test_single_byte_labels_skip_the_decode_only_when_no_byte_is_an_error():
+    # The fast path (no decode for encodings that map all 256 bytes) is exact: exactly those.
+    for name in SINGLE_BYTE:
+        encoding = ENCODINGS[name]
+        assert (encoding in _TOTAL) == ("\ufffd" not in encoding.decode(bytes(range(256)))), name
+    # ISO-8859-7 leaves 0xAE, 0xD2, 0xFF unmapped: Russian text (я is 0xFF in windows-1251) shows it.
+    for path, body in corpus("windows-1251")[:3]:
+        assert suspect_label(body, served(body, "iso-8859-7"), url="http://example.ru/") == "undecodable", path
+
+
+def test_the_text_of_the_check_is_the_decoded_body():
+    # What the middleware keeps as response.text: exactly the "decode" hook's text, or None.
+    kept = 0
+    for name, path, body in corpus_cases():
+        for charset in (name, "utf-8", "shift_jis"):
+            decision = served(body, charset)
+            kind, text = suspect_label_and_text(body, decision)
+            assert kind == suspect_label(body, decision), path
+            if text is not None:
+                kept += 1
+                assert text == decode(body, decision.encoding)[0], (path, charset)
+    assert kept > 100
+    big = UTF_8_PAGE + b"<p>\xff</p>" * (WHOLE_LIMIT // 4)  # longer than WHOLE_LIMIT: a window only
+    assert suspect_label_and_text(big, served(big, "utf-8"), url="http://example.com/")[1] is None
+
+
+def test_content_decision_per_kind():
+    latin1 = served(UTF_8_PAGE, "iso-8859-1")
+    assert content_decision(UTF_8_PAGE, latin1, "utf-8") == Decision(
+        ENCODINGS["UTF-8"], "tentative", "content", "iso-8859-1", None)
+    assert latin1.source == "transport"  # Decision stays immutable: a new one is returned
+    ascii_kr = b"<p>\x1b$)Cplain</p>"
+    assert content_decision(ascii_kr, served(ascii_kr, "iso-2022-kr"), "replacement").encoding.name == "UTF-8"
+    for name, kind, charset in (("windows-1252", "x-user-defined", "x-user-defined"),
+                                ("windows-1251", "undecodable", "utf-8"), ("EUC-KR", "undecodable", "shift_jis")):
+        for path, body in [(path, body) for path, body in corpus(name) if not body.isascii()][:2]:
+            decision = served(body, charset)
+            assert suspect_label(body, decision, url="http://example.com/") == kind, path
+            overruled = content_decision(body, decision, kind, url="http://example.com/")
+            assert overruled.encoding == detect(body, "full", "http://example.com/") is not None, path
+            assert (overruled.source, overruled.label, overruled.offset) == ("content", charset, None)
 
 
 def test_legacy_under_another_legacy_label_is_not_detectable_by_errors():

@@ -15,12 +15,13 @@ from pathlib import Path
 from ..encoding import ENCODINGS, decode
 from ..report import ReportData, first_difference, render_html
 from ..sniffing import sniff
+from ..sniffing.mislabel import suspect_label
 from . import CliError
 from .kind import NAMES, DocumentKind, choose_kind
 from .scrapy_view import scrapy_inference
 
 FIELDS = ("path", "bytes", "content_type", "kind", "kind_from", "encoding", "confidence", "source", "label",
-          "offset", "scrapy_class", "scrapy_encoding", "scrapy_same_text", "expected", "source_label",
+          "offset", "suspect_label", "scrapy_class", "scrapy_encoding", "scrapy_same_text", "expected", "source_label",
           "exact", "correct", "scrapy_correct")
 
 
@@ -78,6 +79,7 @@ def audit_page(directory: Path, entry: dict, content_type_from: str, locale, det
     scrapy = scrapy_inference(body, content_type, file.resolve().as_uri())
     record = {"path": entry["path"], "bytes": len(body), "content_type": content_type,
               "kind": document.kind, "kind_from": document.origin, **decision.as_dict(),
+              "suspect_label": suspect_label(body, decision),
               "scrapy_class": scrapy["response_class"],
               "scrapy_encoding": scrapy["encoding"], "scrapy_same_text": scrapy["text"] == text,
               "expected": None, "source_label": entry.get("source_label"),
@@ -91,7 +93,8 @@ def audit_page(directory: Path, entry: dict, content_type_from: str, locale, det
     if report is not None:
         changed = not record["scrapy_same_text"]
         passage = first_difference(text, scrapy["text"]) if changed and report.wants_example(decision.source) else None
-        report.add(entry["path"], decision.as_dict(), scrapy["encoding"], changed, passage)
+        report.add(entry["path"], decision.as_dict(), scrapy["encoding"], changed, passage,
+                   suspect=record["suspect_label"] is not None)
     return record
 
 
@@ -136,7 +139,8 @@ def audit(directory: Path, *, manifest: str | None = None, content_type_from: st
 
 def summarize(pages: list[dict], with_manifest: bool) -> dict:
     """``{"pages", "by_kind": {kind: pages}, "by_source_encoding": [{"source", "encoding", "pages",
-    "scrapy_differs"}], "scrapy_differs", "accuracy": None or {"judged", "exact", "correct", "scrapy_correct",
+    "scrapy_differs"}], "scrapy_differs", "suspect_labels": {kind: pages} (the content contradicts
+    the label, see ``sniffing.mislabel``), "accuracy": None or {"judged", "exact", "correct", "scrapy_correct",
     "by_expected": [{"expected", "pages", "correct", "scrapy_correct"}]}, "no_web_encoding":
     None or {"pages", "source_labels": {label: n}, "decided": {encoding: n}}}``."""
     groups: Counter = Counter()
@@ -150,7 +154,9 @@ def summarize(pages: list[dict], with_manifest: bool) -> dict:
         "by_kind": dict(Counter(p["kind"] for p in pages).most_common()),
         "by_source_encoding": [{"source": s, "encoding": e, "pages": n, "scrapy_differs": differs[s, e]}
                                for (s, e), n in sorted(groups.items(), key=lambda i: (-i[1], i[0]))],
-        "scrapy_differs": sum(differs.values()), "accuracy": None, "no_web_encoding": None,
+        "scrapy_differs": sum(differs.values()),
+        "suspect_labels": dict(Counter(p["suspect_label"] for p in pages if p["suspect_label"]).most_common()),
+        "accuracy": None, "no_web_encoding": None,
     }
     if not with_manifest:
         return summary
@@ -208,6 +214,12 @@ def render_table(report: dict, verbose: bool = False) -> str:
     for row in summary["by_source_encoding"]:
         lines.append(f"  {row['source']:<16} {row['encoding']:<16} {row['pages']:>6} {row['scrapy_differs']:>15}")
     lines.append(f"  {'total':<33} {summary['pages']:>6} {summary['scrapy_differs']:>15}")
+    suspects = summary["suspect_labels"]
+    if suspects:
+        kinds = ", ".join(f"{kind} ×{n}" for kind, n in suspects.items())
+        lines += ["", f"Suspect labels (the content contradicts the label): {sum(suspects.values())} pages ({kinds})"]
+        lines += [f"  {p['path']}: {p['suspect_label']}, label {p['label']!r} ({p['source']}) → {p['encoding']}"
+                  for p in pages if p["suspect_label"]]
     shown = pages if verbose else [p for p in pages if not p["scrapy_same_text"]]
     lines += ["", ("All pages" if verbose else "Pages Scrapy alone decodes to a different text")
               + f": {len(shown)}"]

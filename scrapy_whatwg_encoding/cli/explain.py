@@ -8,7 +8,7 @@ from pathlib import Path
 from ..encoding import decode
 from .kind import NAMES, DocumentKind, choose_kind
 from .scrapy_view import first_difference, scrapy_inference
-from .steps import BOMS, explain_steps, matched_tag, xml_declaration_bytes
+from .steps import BOMS, explain_steps, matched_tag, suspect, xml_declaration_bytes
 
 PREVIEW = 200  # characters of decoded text shown
 CONTEXT = 40  # characters shown each side of the first difference when it lies beyond the preview
@@ -28,7 +28,8 @@ def explain(body: bytes, *, target: dict, scrapy_url: str, content_type: str | N
     other arguments are those of :func:`scrapy_whatwg_encoding.sniff`. Keys: ``input``, ``options``,
     ``kind`` (``"html"``, ``"xml"``, ``"text"``, ``"other"``), ``kind_from`` (where the kind comes
     from, for people, e.g. ``"from the file name .xml; --content-type overrides"``), ``steps`` (rows of
-    :func:`.steps.explain_steps`), ``decision`` (``Decision.as_dict()``), ``text`` (first
+    :func:`.steps.explain_steps`), ``decision`` (``Decision.as_dict()``), ``suspect_label`` (``None``,
+    or the content contradicts the label the decision came from: :func:`.steps.suspect`), ``text`` (first
     :data:`PREVIEW` characters), ``scrapy`` (``response_class``, ``encoding``, ``same_text``,
     ``first_difference``, ``text``: first characters of Scrapy's text, or None when equal,
     ``context`` / ``our_context``: the texts around the first difference when it lies beyond the
@@ -54,7 +55,7 @@ def explain(body: bytes, *, target: dict, scrapy_url: str, content_type: str | N
         scrapy["our_context"] = text[start:difference + CONTEXT]
     return {"input": {**target, "bytes": len(body)}, "options": options, "kind": explained["kind"],
             "kind_from": document.origin, "steps": explained["rows"], "decision": decision.as_dict(),
-            "text": text[:PREVIEW], "scrapy": scrapy}
+            "suspect_label": suspect(body, decision, url), "text": text[:PREVIEW], "scrapy": scrapy}
 
 
 def _quoted(text: str) -> str:
@@ -90,6 +91,11 @@ def render(report: dict) -> str:
               + (f", label {decision['label']!r}" if decision["label"] is not None else "")
               + (f", offset {decision['offset']}" if decision["offset"] is not None else ""),
               f"Text ({decision['encoding']}, first {PREVIEW} characters): {_quoted(report['text'])}"]
+    flagged = report["suspect_label"]
+    if flagged is not None:
+        lines.insert(-1, (f"Suspect label ({flagged['kind']}): {flagged['note']}; the standard's answer is the "
+                          f"label; WHATWG_ENCODING_SUSPECT_LABELS = \"content\" would decode as "
+                          f"{flagged['content_encoding']}"))
     scrapy = report["scrapy"]
     if scrapy["encoding"] is None:
         lines.append(f"Scrapy alone: a binary {scrapy['response_class']} (no text at all)")

@@ -12,6 +12,7 @@ import re
 from ..encoding import get_encoding
 from ..sniffing import PARSER_LIMIT, sniff_steps
 from ..sniffing.content_type import transport_charset
+from ..sniffing.mislabel import content_decision, suspect_label
 
 #: Every row of an explanation, in the order the algorithm considers them.
 ORDER = ("bom", "override", "transport", "prescan", "xml-declaration", "parser", "container",
@@ -21,6 +22,13 @@ TITLES = {
     "prescan": "prescan (<meta>)", "xml-declaration": "XML declaration", "parser": "parser change",
     "container": "container document", "likely": "likely encoding", "detector": "autodetection",
     "default": "default",
+}
+#: What each kind of suspect label (``sniffing.mislabel.KINDS``) means, for people.
+SUSPECT_NOTES = {
+    "utf-8": "the body is valid UTF-8 with non-ASCII bytes",
+    "replacement": "the label names the replacement encoding: the whole page decodes to one U+FFFD",
+    "x-user-defined": "x-user-defined turns every non-ASCII byte into a private-use character",
+    "undecodable": "the label's decoder gives U+FFFD where the detected encoding decodes the bytes cleanly",
 }
 MATCH_SHOWN = 200  # bytes of a matched declaration shown at most
 
@@ -54,6 +62,18 @@ def xml_declaration_bytes(body: bytes) -> bytes:
                 return body[: i + 2]
         return body[:MATCH_SHOWN]
     return matched_tag(body, 0)
+
+
+def suspect(body: bytes, decision, url: str | None = None) -> dict | None:
+    """Whether the label *decision* (a ``Decision`` for *body*) came from is contradicted by the
+    content (:func:`~scrapy_whatwg_encoding.sniffing.mislabel.suspect_label`): ``None``, or
+    ``{"kind", "note": SUSPECT_NOTES[kind], "content_encoding": the WHATWG name the setting
+    WHATWG_ENCODING_SUSPECT_LABELS = "content" would decode with}``."""
+    kind = suspect_label(body, decision, url=url)
+    if kind is None:
+        return None
+    return {"kind": kind, "note": SUSPECT_NOTES[kind],
+            "content_encoding": content_decision(body, decision, kind, url=url).encoding.name}
 
 
 def explain_steps(body: bytes, *, content_type: str | None = None, header: str | None = None,

@@ -6,8 +6,11 @@ the ``Content-Type`` header, the URL and the settings, then returns the response
 ``encoding=decision.encoding.codec_name`` and a class from :mod:`.responses` (as
 ``response.replace(cls=..., encoding=...)`` would, see :func:`.compat.with_encoding`), so that
 ``response.text == decode(body, decision.encoding)[0]``; ``response.body`` is unchanged and
-``response.meta["whatwg_encoding"] == decision.as_dict()``. Any exception inside is logged once per
-kind, counted in ``whatwg_encoding/errors``, and the response goes on as Scrapy made it.
+``response.meta["whatwg_encoding"] == decision.as_dict()``. A label the content contradicts
+(:func:`~scrapy_whatwg_encoding.sniffing.mislabel.suspect_label`) is counted and logged, and
+overruled (source ``"content"``) with ``WHATWG_ENCODING_SUSPECT_LABELS = "content"``. Any
+exception inside is logged once per kind, counted in ``whatwg_encoding/errors``, and the response
+goes on as Scrapy made it.
 
 Request meta: ``whatwg_encoding_override`` (a label: the user override, sniffing step 2),
 ``whatwg_encoding_locale`` (a language tag for this request), ``dont_sniff_encoding`` (leave the
@@ -24,8 +27,9 @@ from scrapy.http import TextResponse
 from scrapy.utils.job import job_dir
 
 from ..sniffing import sniff
+from ..sniffing.mislabel import content_decision, suspect_label_and_text
 from . import scrapy_default
-from .compat import explicit_encoding, with_encoding
+from .compat import cache_text, explicit_encoding, with_encoding
 from .kind import document_kind, response_class
 from .memory import SiteMemory
 from .report import Report
@@ -120,6 +124,10 @@ class WhatwgEncodingMiddleware:
             override=override, likely=self.memory.likely(url) if self.memory is not None else None,
             detector=config.detector, prescan_bytes=config.prescan_bytes,
         )
+        # Issue 11: a label the content contradicts (text: the body decoded, if the check did it).
+        suspect, text = suspect_label_and_text(body, decision, url=url)
+        if suspect is not None and config.suspect_labels == "content":
+            decision, text = content_decision(body, decision, suspect, url=url), None
         is_text = isinstance(response, TextResponse)
         explicit = explicit_encoding(response) if is_text else None
         scrapy_name = explicit or scrapy_default.scrapy_encoding(content_type, body, is_text)
@@ -127,9 +135,11 @@ class WhatwgEncodingMiddleware:
         cls, as_dict = whatwg_class(response_class(kind, response)), decision.as_dict()
         # Everything that may fail is done: from here on the response changes.
         new = with_encoding(response, cls, decision.encoding.codec_name)
+        if text is not None:
+            cache_text(new, text)  # response.text needs no second decode
         meta["whatwg_encoding"] = as_dict
         if self.memory is not None:
             self.memory.learn(url, decision)
-        self.report.decision(url, decision, changed, body, scrapy_name)
+        self.report.decision(url, decision, changed, body, scrapy_name, suspect)
         return new
 

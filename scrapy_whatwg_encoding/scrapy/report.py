@@ -4,9 +4,12 @@ at spider close, and errors logged once per kind.
 Stats keys: ``whatwg_encoding/responses``, ``whatwg_encoding/source/<source>``,
 ``whatwg_encoding/encoding/<WHATWG name>``, ``whatwg_encoding/changed_from_scrapy_default``,
 ``whatwg_encoding/scrapy_default_unknown`` (Scrapy would have guessed statistically; not replayed),
-``whatwg_encoding/errors`` and ``whatwg_encoding/errors/<exception class>``. Decision counters
-reach the stats collector in batches (every :data:`FLUSH_EVERY` decisions and at spider close):
-Scrapy's stats calls cost more than the rest of the bookkeeping.
+``whatwg_encoding/errors`` and ``whatwg_encoding/errors/<exception class>``,
+``whatwg_encoding/suspect_label`` and ``whatwg_encoding/suspect_label/<kind>`` (a label the content
+contradicts, see :mod:`scrapy_whatwg_encoding.sniffing.mislabel`; the first :data:`SUSPECT_LOGGED`
+URLs of each kind are logged at WARNING, or INFO when the page was decoded with the content's
+encoding). Decision counters reach the stats collector in batches (every :data:`FLUSH_EVERY`
+decisions and at spider close): Scrapy's stats calls cost more than the rest of the bookkeeping.
 
 With ``WHATWG_ENCODING_REPORT`` set, the same decisions also feed a bounded
 :class:`~scrapy_whatwg_encoding.report.ReportData`, written as HTML at spider close
@@ -30,6 +33,7 @@ from .scrapy_default import BINARY
 logger = logging.getLogger("scrapy_whatwg_encoding")
 PREFIX = "whatwg_encoding/"
 FLUSH_EVERY = 256
+SUSPECT_LOGGED = 5  # URLs logged per kind of suspect label; the others are only counted
 
 
 class Report:
@@ -45,8 +49,9 @@ class Report:
         self.changed = 0
         self.unknown = 0
         self.errors: Counter[str] = Counter()
-        # (source, encoding name, changed) → count, since the last flush
-        self._pending: Counter[tuple[str, str, bool | None]] = Counter()
+        self.suspects: Counter[str] = Counter()
+        # (source, encoding name, changed, suspect kind) → count, since the last flush
+        self._pending: Counter[tuple[str, str, bool | None, str | None]] = Counter()
         self._unflushed = 0
 
     def _inc(self, key: str) -> None:
@@ -57,7 +62,7 @@ class Report:
         """Add the decisions counted since the last flush to the totals and the stats collector."""
         pending, self._pending, self._unflushed = self._pending, Counter(), 0
         stats: Counter[str] = Counter()
-        for (source, name, changed), count in pending.items():
+        for (source, name, changed, suspect), count in pending.items():
             self.sources[source] += count
             self.encodings[name] += count
             stats["responses"] += count
@@ -69,19 +74,24 @@ class Report:
             elif changed is None:
                 self.unknown += count
                 stats["scrapy_default_unknown"] += count
+            if suspect is not None:
+                stats["suspect_label"] += count
+                stats["suspect_label/" + suspect] += count
         if self.stats is not None:
             for key, count in stats.items():
                 self.stats.inc_value(PREFIX + key, count)
 
     def decision(self, url: str, decision, changed: bool | None, body: bytes = b"",
-                 scrapy_name: str | None = None) -> None:
+                 scrapy_name: str | None = None, suspect: str | None = None) -> None:
         """Log and count one decision (a ``Decision``); *changed*: see ``scrapy_default.changed``;
         *body* and *scrapy_name* (``scrapy_default.scrapy_encoding``) give the HTML report's
-        examples."""
+        examples; *suspect*: the kind of suspect label (``sniffing.mislabel.KINDS``) or ``None``."""
         name, source = decision.encoding.name, decision.source
         if self.data is not None:
-            self._add_to_report(url, decision, changed, body, scrapy_name)
-        self._pending[(source, name, changed)] += 1
+            self._add_to_report(url, decision, changed, body, scrapy_name, suspect is not None)
+        if suspect is not None:
+            self._suspect(url, decision, suspect)
+        self._pending[(source, name, changed, suspect)] += 1
         self._unflushed += 1
         if self._unflushed >= FLUSH_EVERY:
             self.flush()
@@ -90,8 +100,22 @@ class Report:
                        "Encoding %s (%s, source %s, label %r, offset %s) for <%s>",
                        name, decision.confidence, source, decision.label, decision.offset, url)
 
+    def _suspect(self, url: str, decision, kind: str) -> None:
+        """Log one of the first :data:`SUSPECT_LOGGED` suspect labels of *kind*: at WARNING when
+        the page keeps the label's encoding (its text is likely garbled), else at INFO."""
+        self.suspects[kind] += 1
+        if self.suspects[kind] > SUSPECT_LOGGED:
+            return
+        overruled = decision.source == "content"
+        outcome = (f"decoded as {decision.encoding.name}, the content's encoding" if overruled else
+                   f"decoded as {decision.encoding.name}, the label's encoding (the standard's answer)")
+        logger.log(logging.INFO if overruled else logging.WARNING,
+                   "Suspect label %r (kind %s) on <%s>: the content contradicts it; %s "
+                   "[%d/%d logged; the others are only counted in %ssuspect_label/%s]",
+                   decision.label, kind, url, outcome, self.suspects[kind], SUSPECT_LOGGED, PREFIX, kind)
+
     def _add_to_report(self, url: str, decision, changed: bool | None, body: bytes,
-                       scrapy_name: str | None) -> None:
+                       scrapy_name: str | None, suspect: bool = False) -> None:
         """Count the decision in the HTML report's data; decode the body again (ours and
         Scrapy's) only while the decision's source still wants an example."""
         assert self.data is not None
@@ -106,7 +130,8 @@ class Report:
                 scrapy_name = f"{guessed.encoding} (Scrapy's guess)"
         except Exception:  # noqa: BLE001 — an example is optional; the page is still counted
             passage = None
-        self.data.add(url, decision.as_dict(), None if binary else scrapy_name, changed, passage)
+        self.data.add(url, decision.as_dict(), None if binary else scrapy_name, changed, passage,
+                      suspect=suspect)
 
     def write_html(self, title: str = "crawl") -> None:
         """Write the HTML report (if ``WHATWG_ENCODING_REPORT`` is set); an unwritable path is
@@ -144,6 +169,9 @@ class Report:
         lines = [(f"WHATWG encoding summary: {total} responses decided, {self.changed} decoded differently "
                   f"than Scrapy alone would have ({self.unknown} left to Scrapy's statistical guess, "
                   f"not compared), {sum(self.errors.values())} errors")]
+        if self.suspects:
+            kinds = ", ".join(f"{kind} ×{count}" for kind, count in self.suspects.most_common())
+            lines.append(f"  suspect labels (the content contradicts the label): {self.suspects.total()} ({kinds})")
         for title, counter in (("source", self.sources), ("encoding", self.encodings)):
             lines.append(f"  {title:<16} {'responses':>9}")
             lines += [f"  {key:<16} {count:>9}" for key, count in counter.most_common()]

@@ -15,6 +15,10 @@
   (see :mod:`scrapy_whatwg_encoding.report`).
 - ``WHATWG_ENCODING_REPORT_EXAMPLES`` (int ≥ 0, ``20``): example pages kept per decision source in
   that report.
+- ``WHATWG_ENCODING_SUSPECT_LABELS`` (str, ``"label"``): what to do with a page whose label the
+  content contradicts (see :mod:`scrapy_whatwg_encoding.sniffing.mislabel`): ``"label"`` decodes
+  it with the label's encoding, the standard's answer (the page is only counted and logged);
+  ``"content"`` decodes it with the content's encoding (decision source ``"content"``).
 
 The spider attribute ``whatwg_encoding_locale`` is a shortcut that wins over the setting.
 An invalid value raises :class:`InvalidSetting` (a ``ValueError`` naming the setting, the value and
@@ -34,6 +38,7 @@ from ..encoding import get_encoding
 from ..sniffing.locale import is_known_locale, locale_encoding
 
 DETECTORS = ("off", "browser", "full")
+SUSPECT_LABELS = ("label", "content")
 # A BCP 47 language tag, loosely: "ja", "zh-TW", "zh-Hant-HK", "pt_BR" ("_" is accepted as "-").
 _LANGUAGE_TAG = re.compile(r"[A-Za-z]{1,8}(?:[-_][A-Za-z0-9]{1,8})*")
 
@@ -47,6 +52,7 @@ DEFAULTS: dict[str, Any] = {
     "WHATWG_ENCODING_LOG_LEVEL": "DEBUG",
     "WHATWG_ENCODING_REPORT": None,
     "WHATWG_ENCODING_REPORT_EXAMPLES": 20,
+    "WHATWG_ENCODING_SUSPECT_LABELS": "label",
 }
 
 
@@ -73,6 +79,7 @@ class Config:
     log_level: int = logging.DEBUG
     report: str | None = None
     report_examples: int = 20
+    suspect_labels: str = "label"
 
 
 def check_locale(name: str, value: Any) -> str | None:
@@ -132,6 +139,13 @@ def _count(name: str, value: Any, least: int, unit: str) -> int:
     return number
 
 
+def _choice(settings, name: str, choices: tuple[str, ...]) -> str:
+    value = settings.get(name, DEFAULTS[name])
+    if value not in choices:
+        raise InvalidSetting(name, value, f"expected one of {', '.join(map(repr, choices))}")
+    return value
+
+
 def _path(name: str, value: Any) -> str | None:
     if value is None or value == "":
         return None
@@ -147,10 +161,7 @@ def read_config(settings, spider=None) -> Config:
     :class:`InvalidSetting` for the first bad value found.
     """
     get = lambda name: settings.get(name, DEFAULTS[name])
-    detector = get("WHATWG_ENCODING_DETECTOR")
-    if detector not in DETECTORS:
-        raise InvalidSetting("WHATWG_ENCODING_DETECTOR", detector,
-                             f"expected one of {', '.join(map(repr, DETECTORS))}")
+    detector = _choice(settings, "WHATWG_ENCODING_DETECTOR", DETECTORS)
     prescan = get("WHATWG_ENCODING_PRESCAN_BYTES")
     try:
         prescan_bytes = int(prescan)
@@ -177,4 +188,5 @@ def read_config(settings, spider=None) -> Config:
         report=_path("WHATWG_ENCODING_REPORT", get("WHATWG_ENCODING_REPORT")),
         report_examples=_count("WHATWG_ENCODING_REPORT_EXAMPLES", get("WHATWG_ENCODING_REPORT_EXAMPLES"),
                                0, "examples"),
+        suspect_labels=_choice(settings, "WHATWG_ENCODING_SUSPECT_LABELS", SUSPECT_LABELS),
     )

@@ -5,10 +5,11 @@ from dataclasses import dataclass
 
 from ..encoding import Encoding
 
-#: Where a decision came from, in the order the algorithm tries them (see ``sniff``).
+#: Where a decision came from, in the order the algorithm tries them (see ``sniff``), then
+#: ``"content"``, which ``sniff`` never returns (see :class:`Decision`).
 SOURCES = (
     "bom", "override", "transport", "prescan", "xml-declaration", "parser",
-    "container", "likely", "detector", "default",
+    "container", "likely", "detector", "default", "content",
 )
 
 
@@ -36,6 +37,12 @@ class Decision:
     - ``"likely"``: a likely encoding such as a host's remembered one (step 7; tentative);
     - ``"detector"``: autodetection (step 8; tentative);
     - ``"default"``: the user or locale default (step 9; tentative; UTF-8 for XML).
+
+    Outside the standard, ``"content"``: a label the content contradicts was overruled with the
+    content's encoding (``WHATWG_ENCODING_SUSPECT_LABELS = "content"``, see
+    :func:`~scrapy_whatwg_encoding.sniffing.mislabel.content_decision`; tentative; ``label`` and
+    ``offset`` are those of the overruled label). :func:`~scrapy_whatwg_encoding.sniff` never
+    returns it.
 
     >>> from scrapy_whatwg_encoding import sniff
     >>> decision = sniff(b'<html><meta charset="shift_jis">')

@@ -57,7 +57,6 @@ _CONTEXT = 256  # ASCII bytes kept before the first non-ASCII byte
 _CHUNK = 1 << 20  # whole-body scans go chunk by chunk (bounded memory)
 MODES = ("off", "browser", "full")
 
-_NON_ASCII = re.compile(rb"[\x80-\xff]")
 _TLD = re.compile(r"[a-z0-9-]+\Z")
 _utf_8_decode = codecs.utf_8_decode
 # chardetng-py renames two of chardetng's answers for Python's codecs: back to chardetng's own.
@@ -100,15 +99,17 @@ def tld_of(url: str | None) -> bytes | None:
 
 def first_non_ascii(body: bytes) -> int | None:
     """Offset of the first byte ≥ 0x80 in *body*, or ``None``; the whole body at C speed
-    (``bytes.isascii`` per MiB, then a regex search in the first chunk that is not ASCII)."""
+    (``bytes.isascii`` per MiB, then the ASCII decoder's error position in the first chunk that is
+    not ASCII: several times faster than a regex search)."""
     if body.isascii():
         return None
     for start in range(0, len(body), _CHUNK):
         chunk = body[start:start + _CHUNK]
         if not chunk.isascii():
-            found = _NON_ASCII.search(chunk)
-            assert found is not None
-            return start + found.start()
+            try:
+                chunk.decode("ascii")
+            except UnicodeDecodeError as error:
+                return start + error.start
     raise AssertionError("unreachable: the body is not ASCII")  # pragma: no cover
 
 

@@ -16,7 +16,10 @@ Kinds (:data:`KINDS`), checked in this order:
 """
 from __future__ import annotations
 
+import dataclasses
+
 from ..encoding import ENCODINGS, Encoding, bom_sniff
+from ..encoding.tables.single_byte import SINGLE_BYTE
 from .decision import Decision
 from .detect import detect, first_non_ascii, is_utf_8
 
@@ -24,10 +27,15 @@ from .detect import detect, first_non_ascii, is_utf_8
 #: the prescan or by the parser, an XML declaration.
 LABEL_SOURCES = frozenset({"transport", "prescan", "xml-declaration", "parser"})
 KINDS = ("utf-8", "replacement", "x-user-defined", "undecodable")
-#: Bytes decoded at most for the "undecodable" check, from just before the first non-ASCII byte.
+#: Bodies up to this size (bytes) are decoded whole for the "undecodable" check (and the text is
+#: returned, see :func:`suspect_label_and_text`); of a longer one, :data:`SUSPECT_LIMIT` bytes from
+#: just before the first non-ASCII byte.
+WHOLE_LIMIT = 1024 * 1024
 SUSPECT_LIMIT = 64 * 1024
 _CONTEXT = 16  # bytes kept before the first non-ASCII byte (a multi-byte sequence may start there)
 _UTF_8, _UTF_16 = ENCODINGS["UTF-8"], (ENCODINGS["UTF-16BE"], ENCODINGS["UTF-16LE"])
+#: Single-byte encodings that map every byte (windows-1252, KOI8-R, ...): they never decode to U+FFFD.
+_TOTAL = frozenset(ENCODINGS[name] for name, high in SINGLE_BYTE.items() if "\ufffd" not in high)
 
 
 def _decodes_cleanly(encoding: Encoding, data: bytes, cut: bool) -> bool:
@@ -45,7 +53,9 @@ def suspect_label(body: bytes, decision: Decision, *, url: str | None = None) ->
     bytes input.
 
     Cost: the first non-ASCII byte and UTF-8 validity are looked for over the whole body at C
-    speed, a MiB at a time; decoding and detection read at most :data:`SUSPECT_LIMIT` bytes.
+    speed, a MiB at a time. Nothing is decoded for the single-byte encodings that map every byte;
+    otherwise a body of at most :data:`WHOLE_LIMIT` bytes is decoded (the text
+    :func:`suspect_label_and_text` returns), of a longer one :data:`SUSPECT_LIMIT` bytes.
 
     >>> from scrapy_whatwg_encoding import sniff
     >>> body = "<p>naïve café</p>".encode("utf-8")
@@ -54,26 +64,60 @@ def suspect_label(body: bytes, decision: Decision, *, url: str | None = None) ->
     >>> suspect_label(body, sniff(body, content_type="text/html; charset=utf-8")) is None
     True
     """
+    return suspect_label_and_text(body, decision, url=url)[0]
+
+
+def suspect_label_and_text(body: bytes, decision: Decision, *, url: str | None = None
+                           ) -> tuple[str | None, str | None]:
+    """``(suspect_label(body, decision, url=url), text)``: *text* is ``decision.encoding.decode(body)``
+    (:class:`str`, equal to ``decode(body, decision.encoding)[0]``: no BOM here) when the check
+    decoded the whole body — so that a caller decoding the page anyway (the middleware's
+    ``response.text``) need not do it twice — else ``None``."""
     if decision.source not in LABEL_SOURCES or bom_sniff(body) is not None:
-        return None
+        return None, None
     encoding = decision.encoding
     if encoding is ENCODINGS["replacement"]:
-        return "replacement" if body else None
+        return ("replacement" if body else None), None
     first = first_non_ascii(body)
     if encoding in _UTF_16:
-        return "utf-8" if b"\x00" not in body and is_utf_8(body, first or 0) else None
+        return ("utf-8" if b"\x00" not in body and is_utf_8(body, first or 0) else None), None
     if first is None:
-        return None  # ASCII: every ASCII-compatible encoding gives the same text
+        return None, None  # ASCII: every ASCII-compatible encoding gives the same text
     if encoding is ENCODINGS["x-user-defined"]:
-        return "x-user-defined"
-    if is_utf_8(body, first):
-        return None if encoding is _UTF_8 else "utf-8"
-    start = max(first - _CONTEXT, 0)
-    window = body[start:start + SUSPECT_LIMIT]
-    cut = start + SUSPECT_LIMIT < len(body)
-    if _decodes_cleanly(encoding, window, cut):
-        return None
+        return "x-user-defined", None
+    if encoding is not _UTF_8 and is_utf_8(body, first):
+        return "utf-8", None
+    if encoding in _TOTAL:
+        return None, None  # no byte is an error: nothing to decode
+    if len(body) <= WHOLE_LIMIT:  # decode it all: the caller may keep the text
+        text, data, cut = encoding.decode(body), body, False
+        clean = "\ufffd" not in text
+    else:
+        start = max(first - _CONTEXT, 0)
+        text, data, cut = None, body[start:start + SUSPECT_LIMIT], start + SUSPECT_LIMIT < len(body)
+        clean = _decodes_cleanly(encoding, data, cut)
+    if clean or encoding is _UTF_8 and is_utf_8(body, first):  # U+FFFD itself is valid UTF-8
+        return None, text
     detected = detect(body, "full", url)
-    if detected is None or detected is encoding or not _decodes_cleanly(detected, window, cut):
-        return None
-    return "undecodable"
+    if detected is None or detected is encoding or not _decodes_cleanly(detected, data, cut):
+        return None, text
+    return "undecodable", text
+
+
+def content_decision(body: bytes, decision: Decision, kind: str, *, url: str | None = None) -> Decision:
+    """The decision that overrules a suspect label (*kind*, from :func:`suspect_label` for the
+    same *body* and *decision*) with the content's encoding, for crawls that value clean text over
+    browser fidelity: UTF-8 for kind ``"utf-8"``, else ``detect(body, "full", url)`` (UTF-8 for a
+    body with nothing to detect, such as an all-ASCII ``iso-2022-kr`` page).
+
+    The result has ``source`` ``"content"`` and confidence ``"tentative"`` (like the detector's,
+    HTML §13.2.3.2 step 8: the content is evidence, not a declaration), and keeps the ``label`` and
+    ``offset`` of the overruled label. Never raises for bytes input.
+
+    >>> from scrapy_whatwg_encoding import sniff
+    >>> body = "<p>naïve café</p>".encode("utf-8")
+    >>> content_decision(body, sniff(body, content_type="text/html; charset=latin1"), "utf-8").as_dict()
+    {'encoding': 'UTF-8', 'confidence': 'tentative', 'source': 'content', 'label': 'latin1', 'offset': None}
+    """
+    encoding = _UTF_8 if kind == "utf-8" else detect(body, "full", url) or _UTF_8
+    return dataclasses.replace(decision, encoding=encoding, confidence="tentative", source="content")
