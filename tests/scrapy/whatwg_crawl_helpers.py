@@ -39,7 +39,15 @@ class Server:
         return self.base + path
 
 
-class CollectSpider(scrapy.Spider):
+class StartRequests:
+    """Mixed into test spiders: Scrapy 2.13+ calls ``start()``, older Scrapy ``start_requests()``."""
+
+    async def start(self):
+        for request in self.start_requests():
+            yield request
+
+
+class CollectSpider(StartRequests, scrapy.Spider):
     """Requests ``requests`` (URLs or (URL, meta) pairs) and keeps every response it gets."""
 
     name = "collect"
@@ -49,11 +57,7 @@ class CollectSpider(scrapy.Spider):
         self.to_request = list(requests)
         self.responses = []
 
-    async def start(self):  # Scrapy 2.13+
-        for request in self.start_requests():
-            yield request
-
-    def start_requests(self):  # Scrapy < 2.13
+    def start_requests(self):
         for entry in self.to_request:
             url, meta = (entry, {}) if isinstance(entry, str) else entry
             yield scrapy.Request(url, meta=dict(meta), callback=self.parse, dont_filter=True)
