@@ -27,7 +27,7 @@ from scrapy.linkextractors import LinkExtractor as ScrapyLinkExtractor
 from scrapy.spiders import CrawlSpider, Rule
 from twisted.internet import reactor
 from twisted.web import resource, server
-from whatwg_crawl_helpers import StartRequests, crawl
+from whatwg_crawl_helpers import crawl
 
 from scrapy_whatwg_encoding import WhatwgEncodingMiddleware
 from scrapy_whatwg_encoding.scrapy.forms import form_encoding, form_request
@@ -96,7 +96,7 @@ class Site(resource.Resource):
         return page(name)
 
 
-class LinksAndForms(StartRequests, CrawlSpider):
+class LinksAndForms(CrawlSpider):
     name = "links_and_forms"
     rules = (Rule(LinkExtractor(allow=r"/echo"), callback="echo", cb_kwargs={"how": "crawlspider"}),)
 
@@ -106,7 +106,11 @@ class LinksAndForms(StartRequests, CrawlSpider):
         self.received = received
         self.responses: list = []  # (whatwg_crawl_helpers.crawl reads it)
 
-    def start_requests(self):
+    async def start(self):  # Scrapy 2.13+
+        for request in self.start_requests():
+            yield request
+
+    def start_requests(self):  # Scrapy < 2.13
         for url in self.to_request:
             yield scrapy.Request(url)
             name = url.rsplit("/", 1)[1][:-5]

@@ -18,11 +18,12 @@ from pathlib import Path
 from urllib.parse import quote, unquote_to_bytes
 
 import pytest_twisted
+import scrapy
 from scrapy import Request
 from scrapy.http import FormRequest, HtmlResponse
 from twisted.internet import reactor
 from twisted.web import resource, server
-from whatwg_crawl_helpers import CollectSpider, crawl
+from whatwg_crawl_helpers import crawl
 
 from scrapy_whatwg_encoding import WhatwgEncodingMiddleware, get_encoding
 
@@ -160,12 +161,21 @@ class _Pages(resource.Resource):
         return (DATA / "wpt" / page["test"]).read_bytes()
 
 
-class _FollowSample(CollectSpider):
+class _FollowSample(scrapy.Spider):
     name = "wpt_follow_sample"
 
     def __init__(self, requests=(), samples=None, received=None, **kwargs):
-        super().__init__(requests, **kwargs)
-        self.samples, self.received = samples, received
+        super().__init__(**kwargs)
+        self.to_request, self.samples, self.received = list(requests), samples, received
+        self.responses: list = []
+
+    async def start(self):  # Scrapy 2.13+
+        for request in self.start_requests():
+            yield request
+
+    def start_requests(self):  # Scrapy < 2.13
+        for url in self.to_request:
+            yield scrapy.Request(url)
 
     def parse(self, response):
         for cp, _ in self.samples[response.url.split("/", 3)[3]]:

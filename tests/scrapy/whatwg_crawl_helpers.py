@@ -39,15 +39,7 @@ class Server:
         return self.base + path
 
 
-class StartRequests:
-    """Mixed into test spiders: Scrapy 2.13+ calls ``start()``, older Scrapy ``start_requests()``."""
-
-    async def start(self):
-        for request in self.start_requests():
-            yield request
-
-
-class CollectSpider(StartRequests, scrapy.Spider):
+class CollectSpider(scrapy.Spider):
     """Requests ``requests`` (URLs or (URL, meta) pairs) and keeps every response it gets."""
 
     name = "collect"
@@ -57,7 +49,11 @@ class CollectSpider(StartRequests, scrapy.Spider):
         self.to_request = list(requests)
         self.responses = []
 
-    def start_requests(self):
+    async def start(self):  # Scrapy 2.13+
+        for request in self.start_requests():
+            yield request
+
+    def start_requests(self):  # Scrapy < 2.13
         for entry in self.to_request:
             url, meta = (entry, {}) if isinstance(entry, str) else entry
             yield scrapy.Request(url, meta=dict(meta), callback=self.parse, dont_filter=True)
