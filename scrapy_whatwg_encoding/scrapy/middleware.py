@@ -99,12 +99,20 @@ class WhatwgEncodingMiddleware:
     def process_response(self, request, response, spider=None):
         # spider: passed by Scrapy < 2.13 only (optional, so that newer Scrapy does not warn).
         if request.meta.get("dont_sniff_encoding"):
-            return response
+            return self._skip(request, response, "dont_sniff_encoding")
         try:
             return self._decide(request, response)
         except Exception as exc:  # noqa: BLE001 — never fail a crawl (issue 4, item 6)
             self.report.error(exc, response.url)
+            request.meta.pop("whatwg_encoding", None)
             return response
+
+    def _skip(self, request, response, reason: str):
+        """*response* as Scrapy made it; its meta keeps no decision of another response (a request
+        built with ``meta=response.meta`` copies the previous page's), and the skip is counted."""
+        request.meta.pop("whatwg_encoding", None)
+        self.report.skipped(reason)
+        return response
 
     def _decide(self, request, response):
         # Several Content-Type headers: combined as HTTP does, for Fetch's "extract a MIME type".
@@ -112,7 +120,7 @@ class WhatwgEncodingMiddleware:
         content_type = b", ".join(values).decode("latin-1") if values else None
         kind = document_kind(content_type, response)
         if kind is None:
-            return response
+            return self._skip(request, response, "not_a_document")
         meta, config, body = request.meta, self.config, response.body
         override = check_label("meta['whatwg_encoding_override']", meta.get("whatwg_encoding_override"))
         locale = config.locale

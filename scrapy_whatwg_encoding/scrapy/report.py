@@ -8,7 +8,8 @@ Stats keys: ``whatwg_encoding/responses``, ``whatwg_encoding/source/<source>``,
 ``whatwg_encoding/suspect_label`` and ``whatwg_encoding/suspect_label/<kind>`` (a label the content
 contradicts, see :mod:`scrapy_whatwg_encoding.sniffing.mislabel`; the first :data:`SUSPECT_LOGGED`
 URLs of each kind are logged at WARNING, or INFO when the page was decoded with the content's
-encoding). Decision counters reach the stats collector in batches (every :data:`FLUSH_EVERY`
+encoding), ``whatwg_encoding/skipped/<reason>`` (responses left as Scrapy made them:
+``not_a_document``, ``dont_sniff_encoding``). Decision counters reach the stats collector in batches (every :data:`FLUSH_EVERY`
 decisions and at spider close): Scrapy's stats calls cost more than the rest of the bookkeeping.
 
 With ``WHATWG_ENCODING_REPORT`` set, the same decisions also feed a bounded
@@ -148,6 +149,11 @@ class Report:
             return
         logger.info("Encoding report written to %s (%d bytes, %.3f s)", self.html_path,
                     len(document.encode("utf-8")), time.perf_counter() - started)
+
+    def skipped(self, reason: str) -> None:
+        """Count a response left as Scrapy made it, by *reason* (``not_a_document``,
+        ``dont_sniff_encoding``), in ``whatwg_encoding/skipped/<reason>`` (at once, not batched)."""
+        self._inc("skipped/" + reason)
 
     def error(self, exc: BaseException, url: str) -> None:
         """Count an exception raised while handling *url*; log it (with traceback) once per kind."""
