@@ -162,14 +162,7 @@ def read_config(settings, spider=None) -> Config:
     """
     get = lambda name: settings.get(name, DEFAULTS[name])
     detector = _choice(settings, "WHATWG_ENCODING_DETECTOR", DETECTORS)
-    prescan = get("WHATWG_ENCODING_PRESCAN_BYTES")
-    try:
-        prescan_bytes = int(prescan)
-        if isinstance(prescan, (float, bool)) or prescan_bytes < 1:
-            raise ValueError
-    except (TypeError, ValueError):
-        raise InvalidSetting("WHATWG_ENCODING_PRESCAN_BYTES", prescan,
-                             "expected a whole number of bytes ≥ 1") from None
+    prescan_bytes = _count("WHATWG_ENCODING_PRESCAN_BYTES", get("WHATWG_ENCODING_PRESCAN_BYTES"), 1, "bytes")
     locale_setting = "WHATWG_ENCODING_LOCALE"
     locale = check_locale(locale_setting, get(locale_setting))
     attribute = getattr(spider, "whatwg_encoding_locale", None) if spider is not None else None

@@ -101,6 +101,19 @@ def _iso_2022_jp_query(query: str, table: dict[int, str]) -> str:
     return "".join(parts)
 
 
+def _leaves_unchanged(query: str, output: Encoding) -> bool:
+    """Whether *output*'s encoder gives *query*'s own characters back (ASCII, and for ISO-2022-JP
+    no SO, SI or ESC): then nothing is percent-encoded beyond what Scrapy does itself."""
+    return query.isascii() and not (output is _ISO_2022_JP and _ISO_2022_JP_ERRORS.search(query))
+
+
+def _percent_encode_query(query: str, output: Encoding, table: dict[int, str]) -> str:
+    """*query* through one *output* encoder, percent-encoded with *table*."""
+    if output is _ISO_2022_JP:
+        return _iso_2022_jp_query(query, table)
+    return _stateless_query(query, output, table)
+
+
 def encode_query(url: str, encoding: Encoding) -> str:
     """Percent-encode *url*'s query as the URL parser does with ``encoding.output_encoding``.
 
@@ -125,18 +138,16 @@ def encode_query(url: str, encoding: Encoding) -> str:
     if not question:
         return url
     output = encoding.output_encoding
-    is_iso_2022_jp = output is _ISO_2022_JP
-    if query.isascii() and not (is_iso_2022_jp and _ISO_2022_JP_ERRORS.search(query)):
+    if _leaves_unchanged(query, output):
         return url
     scheme = _SCHEME.match(base)
     scheme_name = scheme.group().lower() if scheme else ""
     if scheme_name in _LEGACY_QUERY_SCHEMES:
         table = _SPECIAL_QUERY
     else:
-        output, is_iso_2022_jp = _UTF_8, False
+        output = _UTF_8
         table = _SPECIAL_QUERY if scheme_name in _UTF_8_SPECIAL_SCHEMES else _QUERY
-    query = _iso_2022_jp_query(query, table) if is_iso_2022_jp else _stateless_query(query, output, table)
-    return f"{base}?{query}{hash_}{fragment}"
+    return f"{base}?{_percent_encode_query(query, output, table)}{hash_}{fragment}"
 
 
 # --- A codec for w3lib's safe_url_string(url, encoding) --------------------------------------
@@ -151,14 +162,13 @@ def query_codec_name(encoding: Encoding) -> str:
     """The codec name whose encoder percent-encodes a query as the URL parser does with
     ``encoding.output_encoding`` (for ``w3lib.url.safe_url_string`` and the w3lib functions
     built on it, e.g. ``get_meta_refresh``). Returns a str that ``codecs.lookup`` resolves."""
-    return _QUERY_CODEC_PREFIX + _NAMES[encoding].lower()
+    return _QUERY_CODEC_PREFIX + encoding.name.lower()
 
 
 def _codec_key(name: str) -> str:
     return name.lower().replace("-", "_").replace(" ", "_")
 
 
-_NAMES = {encoding: name for name, encoding in ENCODINGS.items()}
 _QUERY_CODECS = {_codec_key(_QUERY_CODEC_PREFIX + name.lower()): encoding
                  for name, encoding in ENCODINGS.items()}
 
@@ -170,10 +180,7 @@ def _query_codec(name: str) -> codecs.CodecInfo | None:
     output = encoding.output_encoding
 
     def encode(text: str, errors: str = "strict") -> tuple[bytes, int]:
-        if text.isascii() and not (output is _ISO_2022_JP and _ISO_2022_JP_ERRORS.search(text)):
-            return text.encode("ascii"), len(text)
-        query = (_iso_2022_jp_query(text, _SPECIAL_QUERY) if output is _ISO_2022_JP
-                 else _stateless_query(text, output, _SPECIAL_QUERY))
+        query = text if _leaves_unchanged(text, output) else _percent_encode_query(text, output, _SPECIAL_QUERY)
         return query.encode("ascii"), len(text)
 
     def decode(data, errors="strict"):
