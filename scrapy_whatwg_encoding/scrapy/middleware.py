@@ -12,7 +12,8 @@ overruled (source ``"content"``) with ``WHATWG_ENCODING_SUSPECT_LABELS = "conten
 exception inside is logged once per kind, counted in ``whatwg_encoding/errors``, and the response
 goes on as Scrapy made it.
 
-Request meta: ``whatwg_encoding_override`` (a label: the user override, sniffing step 2),
+Request meta: ``whatwg_encoding_override`` (a label: the user override, sniffing step 2; wins over
+``WHATWG_ENCODING_OVERRIDES``, see :mod:`.overrides`),
 ``whatwg_encoding_locale`` (a language tag for this request), ``dont_sniff_encoding`` (leave the
 response alone).
 """
@@ -25,6 +26,7 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from scrapy.http import TextResponse
 from scrapy.utils.job import job_dir
+from twisted.internet.task import LoopingCall
 
 from ..sniffing import sniff
 from ..sniffing.mislabel import content_decision, suspect_label_and_text
@@ -32,7 +34,8 @@ from . import scrapy_default
 from .compat import cache_text, explicit_encoding, with_encoding
 from .kind import document_kind, response_class
 from .memory import SiteMemory
-from .report import Report
+from .overrides import override_for
+from .report import FLUSH_SECONDS, Report
 from .responses import whatwg_class
 from .settings import Config, InvalidSetting, check_label, check_locale, locale_warning, read_config
 
@@ -50,6 +53,7 @@ class WhatwgEncodingMiddleware:
         self.config = config or Config()
         self.report = Report(stats, self.config.log_level, self.config.report, self.config.report_examples)
         self.memory = memory
+        self._flusher = LoopingCall(self.report.flush)  # stats within FLUSH_SECONDS, see .report
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -89,8 +93,11 @@ class WhatwgEncodingMiddleware:
             self.config = dataclasses.replace(self.config, locale=locale, locale_setting=name)
         if self.memory is not None:
             self.memory.load()
+        self._flusher.start(FLUSH_SECONDS, now=False)
 
     def spider_closed(self, spider):
+        if self._flusher.running:
+            self._flusher.stop()
         self.report.log_summary()
         self.report.write_html(spider.name)
         if self.memory is not None:
@@ -122,11 +129,12 @@ class WhatwgEncodingMiddleware:
         if kind is None:
             return self._skip(request, response, "not_a_document")
         meta, config, body = request.meta, self.config, response.body
-        override = check_label("meta['whatwg_encoding_override']", meta.get("whatwg_encoding_override"))
+        url = response.url
+        override = (check_label("meta['whatwg_encoding_override']", meta.get("whatwg_encoding_override"))
+                    or override_for(config.overrides, url))
         locale = config.locale
         if meta.get("whatwg_encoding_locale") is not None:
             locale = check_locale("meta['whatwg_encoding_locale']", meta["whatwg_encoding_locale"])
-        url = response.url
         decision = sniff(
             body, content_type=content_type, url=url, locale=locale, default=config.default,
             override=override, likely=self.memory.likely(url) if self.memory is not None else None,

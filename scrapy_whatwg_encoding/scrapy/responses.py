@@ -6,8 +6,9 @@ followed by U+0000) — and decodes them with Python's codecs. These subclasses 
 ``scrapy_whatwg_encoding.decode(body, encoding)`` instead (BOM sniff, else the decided encoding), so
 ``.text``, ``.css()`` and ``.xpath()`` see exactly the text a browser sees. ``urljoin()`` (and so
 ``follow()``) encodes the query with the document's output encoding like a browser's URL parser.
-The ``encoding`` attribute is the decided encoding's ``codec_name``; if it is replaced by another
-codec name, Scrapy's own behaviour applies.
+The ``encoding`` attribute is the decided encoding's ``codec_name``. ``replace()`` keeps the class
+and the decision unless the body, the headers or the encoding change: then the decision is dropped
+(the result is Scrapy's own class, decoded as Scrapy would, and ``meta["whatwg_encoding"]`` goes).
 
 Each class is ``Whatwg<Base>(Base, WhatwgResponseMixin)`` with the overrides in its own body: the
 mixin comes *after* the Scrapy class and only marks the class (``isinstance``), so that a response
@@ -23,6 +24,8 @@ from .compat import cache_text, cached_text
 from .url import encode_query
 
 _BY_CODEC_NAME = {encoding.codec_name: encoding for encoding in ENCODINGS.values()}
+#: ``replace()`` arguments that make another document, whose encoding this decision does not know.
+DOCUMENT_ATTRIBUTES = frozenset({"body", "headers", "encoding"})
 
 
 class WhatwgResponseMixin:
@@ -55,9 +58,21 @@ def _make(base: type[TextResponse]) -> type[TextResponse]:
         encoding = whatwg_encoding(self)
         return joined if encoding is None else encode_query(joined, encoding)
 
+    def replace(self, *args, **kwargs):
+        """Like Scrapy's. A new ``body``, ``headers`` or ``encoding`` makes another document: unless
+        ``cls`` is given, the result is a plain *base* with Scrapy's own encoding (the one passed,
+        else Scrapy's inference), and the request's ``meta["whatwg_encoding"]`` is dropped."""
+        if len(args) > 1 or not DOCUMENT_ATTRIBUTES.isdisjoint(kwargs):
+            kwargs.setdefault("cls", base)
+            kwargs.setdefault("encoding", None)  # not this decision's codec name
+            if self.request is not None:
+                self.request.meta.pop("whatwg_encoding", None)
+        return super(sub, self).replace(*args, **kwargs)
+
     name = f"Whatwg{base.__name__}"
     namespace = {"__slots__": (), "__module__": __name__, "__doc__": f"{base.__name__} decoded as the standard says.",
-                 "whatwg_encoding": property(whatwg_encoding), "text": property(text), "urljoin": urljoin}
+                 "whatwg_encoding": property(whatwg_encoding), "text": property(text), "urljoin": urljoin,
+                 "replace": replace}
     sub: type[TextResponse] = type(name, (base, WhatwgResponseMixin), namespace)
     return sub
 

@@ -19,6 +19,8 @@
   content contradicts (see :mod:`scrapy_whatwg_encoding.sniffing.mislabel`): ``"label"`` decodes
   it with the label's encoding, the standard's answer (the page is only counted and logged);
   ``"content"`` decodes it with the content's encoding (decision source ``"content"``).
+- ``WHATWG_ENCODING_OVERRIDES`` (dict, ``{}``): host (and the hosts under it) → label, the user
+  override (step 2) for those sites (see :mod:`.overrides`).
 
 The spider attribute ``whatwg_encoding_locale`` is a shortcut that wins over the setting.
 An invalid value raises :class:`InvalidSetting` (a ``ValueError`` naming the setting, the value and
@@ -28,10 +30,12 @@ every response. A well-formed language tag that names no language (``"klingon"``
 """
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..encoding import get_encoding
@@ -53,6 +57,7 @@ DEFAULTS: dict[str, Any] = {
     "WHATWG_ENCODING_REPORT": None,
     "WHATWG_ENCODING_REPORT_EXAMPLES": 20,
     "WHATWG_ENCODING_SUSPECT_LABELS": "label",
+    "WHATWG_ENCODING_OVERRIDES": {},
 }
 
 
@@ -80,6 +85,8 @@ class Config:
     report: str | None = None
     report_examples: int = 20
     suspect_labels: str = "label"
+    #: ASCII lower-case host → label (``WHATWG_ENCODING_OVERRIDES``, see :func:`check_overrides`).
+    overrides: Mapping[str, str] = field(default_factory=dict)
 
 
 def check_locale(name: str, value: Any) -> str | None:
@@ -107,6 +114,34 @@ def check_label(name: str, value: Any) -> str | None:
     if not isinstance(value, str) or get_encoding(value) is None:
         raise InvalidSetting(name, value, "expected a label of the WHATWG Encoding Standard")
     return value
+
+
+def check_overrides(name: str, value: Any) -> dict[str, str]:
+    """Validate ``WHATWG_ENCODING_OVERRIDES`` (a mapping, or a JSON object string as ``-s`` gives
+    it): each key a host name (IDNA-encoded and lower-cased here), each value a label."""
+    expected = 'expected a dict of host → encoding label, such as {"legacy.example.jp": "shift_jis"}'
+    if isinstance(value, str) and value.strip():
+        try:
+            value = json.loads(value)
+        except ValueError:
+            raise InvalidSetting(name, value, expected) from None
+    if value is None or value == "":
+        return {}
+    if not isinstance(value, Mapping):
+        raise InvalidSetting(name, value, expected)
+    overrides = {}
+    for key, label in value.items():
+        host = key.strip().strip(".").lower() if isinstance(key, str) else ""
+        try:
+            host = host.encode("idna").decode("ascii")
+        except UnicodeError:
+            host = ""
+        if not host or any(c in host for c in "/:@?#[] "):
+            raise InvalidSetting(name, value, f"{key!r} is not a host name; {expected}")
+        if not isinstance(label, str) or get_encoding(label) is None:
+            raise InvalidSetting(name, value, f"{label!r} for {key!r} is not a label of the WHATWG Encoding Standard")
+        overrides[host] = label
+    return overrides
 
 
 def _bool(settings, name: str) -> bool:
@@ -182,4 +217,5 @@ def read_config(settings, spider=None) -> Config:
         report_examples=_count("WHATWG_ENCODING_REPORT_EXAMPLES", get("WHATWG_ENCODING_REPORT_EXAMPLES"),
                                0, "examples"),
         suspect_labels=_choice(settings, "WHATWG_ENCODING_SUSPECT_LABELS", SUSPECT_LABELS),
+        overrides=check_overrides("WHATWG_ENCODING_OVERRIDES", get("WHATWG_ENCODING_OVERRIDES")),
     )

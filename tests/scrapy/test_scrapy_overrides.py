@@ -82,3 +82,27 @@ def test_spider_locale_attribute_and_custom_settings(demo_server):
     check_decision(pl, locale="ru", default="ISO-8859-2", detector="off")
     assert (_meta(pl)["encoding"], _meta(pl)["source"]) == ("ISO-8859-2", "default")
     assert pl.css("h1::text").get() == "Bez etykiety: ISO-8859-2"
+
+
+@pytest_twisted.inlineCallbacks
+def test_site_overrides_setting(demo_server):
+    """WHATWG_ENCODING_OVERRIDES: the user override (step 2) by host, the port ignored; a request's
+    own override wins; another host is untouched."""
+    url = demo_server.url
+    localhost = url(UNLABELED_RU).replace("127.0.0.1", "localhost")
+    overrides = {"127.0.0.1": "koi8-r", "LOCALHOST.": "windows-1251"}
+    _, responses = yield crawl([
+        url(UNLABELED_FR),
+        (url("header/koi8-r.html"), {"whatwg_encoding_override": "windows-1252"}),
+        localhost,
+    ], settings={"WHATWG_ENCODING_DETECTOR": "off", "WHATWG_ENCODING_OVERRIDES": overrides})
+    fr, koi8, ru = (next(r for r in responses if r.url.endswith(p)) for p in
+                    (UNLABELED_FR, "koi8-r.html", UNLABELED_RU))
+    check_decision(fr, override="koi8-r", detector="off")
+    assert (_meta(fr)["encoding"], _meta(fr)["source"], _meta(fr)["label"]) == ("KOI8-R", "override", "koi8-r")
+    check_decision(koi8, override="windows-1252", detector="off")
+    assert (_meta(koi8)["encoding"], _meta(koi8)["source"]) == ("windows-1252", "override")
+    assert ru.url.startswith("http://localhost:")
+    check_decision(ru, override="windows-1251", detector="off")
+    assert (_meta(ru)["encoding"], _meta(ru)["source"]) == ("windows-1251", "override")
+    assert ru.css("h1::text").get() == "Без метки: windows-1251"

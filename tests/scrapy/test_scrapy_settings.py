@@ -18,6 +18,9 @@ BAD = [
     ("WHATWG_ENCODING_REMEMBER", "perhaps"),
     ("WHATWG_ENCODING_LOG_LEVEL", "LOUD"),
     ("WHATWG_ENCODING_ENABLED", "sometimes"),
+    ("WHATWG_ENCODING_OVERRIDES", {"legacy.example.jp": "latin-9000"}),
+    ("WHATWG_ENCODING_OVERRIDES", {"http://legacy.example.jp/": "shift_jis"}),
+    ("WHATWG_ENCODING_OVERRIDES", ["legacy.example.jp", "shift_jis"]),
 ]
 
 
