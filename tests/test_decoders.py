@@ -111,6 +111,13 @@ def test_decode_accepts_bytes_like(name):
     assert encoding.decode(memoryview(b"xx" + data)[2:]) == expected
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_all_ascii_input(name):
+    # Single-byte and multi-byte decoders take a shortcut for input without a byte >= 0x80.
+    for data in (bytes(range(0x80)), b"<p>plain ASCII</p>" * 100, b"\x1b$B0!\x1b(B" * 3):
+        assert ENCODINGS[name].decode(data) == ref_decode(name, data)
+
+
 # --- hypothesis -----------------------------------------------------------------------------------
 
 def _examples(name):

@@ -75,6 +75,8 @@ class FastDecoder:
     def __call__(self, data: Buffer) -> str:
         if not isinstance(data, bytes):
             data = bytes(data)
+        if data.isascii():  # each byte 00-7F is a token of its own, its code point (no ISO-2022-JP here)
+            return data.decode("ascii")
         # Decode around each ambiguous token that starts at a token boundary (most pages have none).
         if self.split_re is not None and self.split_re.search(data):
             done = 0

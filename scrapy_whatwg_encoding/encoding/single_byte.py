@@ -34,6 +34,8 @@ def codec(name: str) -> Codec:
     charmap_decode, charmap_encode = codecs.charmap_decode, codecs.charmap_encode
 
     def decode(data: Buffer) -> str:
+        if isinstance(data, bytes) and data.isascii():  # bytes 00-7F are their code points
+            return data.decode("ascii")  # ~10x the charmap decoder's speed
         return charmap_decode(data, "strict", decoding_table)[0]
 
     def encode(text: str) -> bytes:

@@ -129,7 +129,7 @@ def _scan(text: str, cutoff: int) -> tuple[Encoding, str, int, int] | None:
     tree: TreeBuilder | None = TreeBuilder()
     find = text.find
     # A starred pattern: it matches (maybe empty) at every position, never None.
-    skip = cast(Callable[[str, int], "re.Match[str]"], SKIP_UNINTERESTING.match)
+    skip = cast("Callable[[str, int], re.Match[str]]", SKIP_UNINTERESTING.match)  # (a string: not built per call)
     n = len(text)
     pos = 0
     while True:
