@@ -206,7 +206,8 @@ class CookieEcho(CollectSpider):
 def test_cookies_go_back_as_the_server_sent_them():
     """Why UTF-8: Scrapy's CookiesMiddleware decodes ``Set-Cookie`` as UTF-8 and writes the
     ``Cookie`` header with the request's encoding. A followed request sends the server's bytes
-    back, as browsers do (a windows-1251 request encoding would send ``city=\xcc\xee...``)."""
+    back, as browsers do (the ``whatwg-windows-1251`` encoding sent ``city=\\xcc\\xee...``, and
+    CPython's ``cp1251`` raises ``UnicodeEncodeError`` on a cookie with a ☃: the request is lost)."""
     site = server.Site(CookieSite())
     site.noisy = False
     port = reactor.listenTCP(0, site, interface="127.0.0.1")
