@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import pickle
+import re
 import shutil
 import subprocess
 import sys
@@ -153,11 +154,12 @@ def test_without_the_spider_middleware_scrapy_built_requests_are_lost(site, tmp_
     off = {"SPIDER_MIDDLEWARES": {"scrapy_whatwg_encoding.scrapy.portable.PortableRequestsMiddleware": None}}
     run(base, jobdir, "pause", tmp_path, off)
     in_queue = queued(jobdir, tmp_path)
-    assert sorted(d["encoding"] for d in in_queue).count("utf-8") == 10
+    assert sorted(d["encoding"] for d in in_queue) == ["utf-8"] * 10 + ["whatwg-shift_jis"] * 2 + [
+        "whatwg-windows-1251"] * 2
     del log[:]
     second, stderr = run(base, jobdir, "resume", tmp_path)
     assert "LookupError: unknown encoding: whatwg-" in stderr
     lost = browser_requests() - set(log)
-    assert {via for _, target, body in lost for via in ("extract", "from_response") if f"via={via}&" in target + body
-            } == {"extract", "from_response"}
-    assert len(lost) == 4 and second["stats"]["finish_reason"] == "finished"
+    assert sorted(re.search("via=([a-z_]+)", target + body)[1] for _, target, body in lost) == [
+        "extract", "extract", "from_response", "from_response"]
+    assert second["stats"]["finish_reason"] == "finished"  # (as the issue says)

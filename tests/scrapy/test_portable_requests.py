@@ -104,6 +104,8 @@ def test_requests_survive_a_process_without_the_package(label, tmp_path):
     with warnings.catch_warnings():  # from_response: deprecated in Scrapy 2.19, still widely used
         warnings.simplefilter("ignore")
         scrapy_form = FormRequest.from_response(response, formid="post")
+        scrapy_get = FormRequest.from_response(response, formid="get")
+        scrapy_post = FormRequest.from_response(response, formid="post", formdata={"extra": text})
     links = LinkExtractor().extract_links(response)
 
     made = {
@@ -130,6 +132,9 @@ def test_requests_survive_a_process_without_the_package(label, tmp_path):
     assert "%" in made["follow"].url.split("?")[1]
     post = made["from_response, spider middleware"]
     assert (post.url, post.method, post.body) == (scrapy_form.url, "POST", scrapy_form.body)
+    # (the forms have no accept-charset and an ASCII action: form_request encodes as Scrapy does)
+    for mine, scrapys in ((made["form_request get"], scrapy_get), (made["form_request post"], scrapy_post)):
+        assert (mine.url, mine.method, mine.body) == (scrapys.url, scrapys.method, scrapys.body)
     assert [r.url for r in made["follow_all"]] == [r.url for r in made["LinkExtractor + Request"]]
 
     # Before the spider middleware, Scrapy's own paths carry the whatwg-* name and are lost.
@@ -149,7 +154,7 @@ def test_meta_refresh_request_survives(label, tmp_path):
     response = WhatwgEncodingMiddleware().process_response(
         original, HtmlResponse(url, body=body, headers=headers, request=original))
     spider = inspect.signature(ScrapyMetaRefreshMiddleware.process_response).parameters.get("spider")
-    spider_args = (scrapy.Spider("s"),) if spider and spider.default is inspect.Parameter.empty else ()  # Scrapy < 2.13
+    spider_args = (scrapy.Spider("s"),) if spider and spider.default is inspect.Parameter.empty else ()  # older Scrapy
     redirect = MetaRefreshMiddleware.from_crawler(get_crawler()).process_response(original, response, *spider_args)
     assert isinstance(redirect, scrapy.Request) and redirect.url.startswith("http://example.com/r?q=")
     assert "%" in redirect.url
