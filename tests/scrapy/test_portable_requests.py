@@ -200,7 +200,7 @@ class CookieEcho(CollectSpider):
     name = "cookie_echo"
 
     def parse(self, response):
-        assert response.whatwg_encoding.name == "windows-1251"
+        self.responses.append(response)
         yield response.follow("/echo", self.echo)
 
     def echo(self, response):
@@ -217,8 +217,9 @@ def test_cookies_go_back_as_the_server_sent_them():
     site.noisy = False
     port = reactor.listenTCP(0, site, interface="127.0.0.1")
     try:
-        _, (echo,) = yield crawl([f"http://127.0.0.1:{port.getHost().port}/page"], spider_cls=CookieEcho)
+        _, (echo, page) = yield crawl([f"http://127.0.0.1:{port.getHost().port}/page"], spider_cls=CookieEcho)
     finally:
         yield port.stopListening()
+    assert page.whatwg_encoding.name == "windows-1251"
     assert echo.request.encoding == "utf-8"
     assert echo.body == "city=Москва".encode()
