@@ -3,16 +3,20 @@ from __future__ import annotations
 
 from .compat import setdefault_component
 from .middleware import ORDER, WhatwgEncodingMiddleware
+from .portable import ORDER as PORTABLE_ORDER
+from .portable import PortableRequestsMiddleware
 from .settings import DEFAULTS
 
 
 class Addon:
     """Scrapy add-on: adds :class:`WhatwgEncodingMiddleware` to ``DOWNLOADER_MIDDLEWARES`` at order
-    580 unless the project already lists it (then the project's order stands), and sets the
+    580 unless the project already lists it (then the project's order stands), likewise
+    :class:`.portable.PortableRequestsMiddleware` to ``SPIDER_MIDDLEWARES`` at 10, and sets the
     ``WHATWG_ENCODING_*`` defaults with the ``"addon"`` priority so that project, spider
     (``custom_settings``) and command-line settings override them."""
 
     def update_settings(self, settings) -> None:
         setdefault_component(settings, "DOWNLOADER_MIDDLEWARES", WhatwgEncodingMiddleware, ORDER)
+        setdefault_component(settings, "SPIDER_MIDDLEWARES", PortableRequestsMiddleware, PORTABLE_ORDER)
         for name, value in DEFAULTS.items():
             settings.set(name, value, priority="addon")

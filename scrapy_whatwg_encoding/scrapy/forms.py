@@ -27,6 +27,7 @@ from scrapy.http import FormRequest
 from scrapy.utils.response import get_base_url
 
 from ..encoding import Encoding, get_encoding
+from .portable import portable_request
 from .url import encode_query
 
 _ASCII_WHITESPACE = "\t\n\x0c\r "
@@ -81,8 +82,9 @@ def form_request(response, formname: str | None = None, formid: str | None = Non
                  formxpath: str | None = None, formcss: str | None = None, **kwargs: Any) -> FormRequest:
     """``FormRequest.from_response(response, ...)`` (same arguments and result type) with the
     form's encoding picked as the HTML standard says; an explicit ``encoding=`` wins. The
-    action URL's query is encoded with the document's encoding, as the URL parser does.
-    Raises ``ValueError`` like ``from_response``."""
+    action URL's query is encoded with the document's encoding, as the URL parser does. The
+    request's own ``encoding`` is portable (:func:`.portable.portable_request`): URL and body
+    keep the form encoding's bytes. Raises ``ValueError`` like ``from_response``."""
     form = find_form(response, formname, formid, formnumber, formxpath, formcss)
     encoding = form_encoding(response, form)
     if encoding is not None:
@@ -93,5 +95,6 @@ def form_request(response, formname: str | None = None, formid: str | None = Non
         kwargs["url"] = encode_query(urljoin(get_base_url(response), action), document)
     with warnings.catch_warnings():  # deprecated in Scrapy 2.19 in favour of form2request
         warnings.simplefilter("ignore", ScrapyDeprecationWarning)
-        return FormRequest.from_response(response, formname=formname, formid=formid, formnumber=formnumber,
-                                         formxpath=formxpath, formcss=formcss, **kwargs)
+        request = FormRequest.from_response(response, formname=formname, formid=formid, formnumber=formnumber,
+                                            formxpath=formxpath, formcss=formcss, **kwargs)
+    return portable_request(request)

@@ -50,6 +50,7 @@ from scrapy.utils.response import get_base_url
 from w3lib.html import get_meta_refresh
 
 from ..encoding import Encoding
+from .portable import portable_request
 from .url import encode_query, query_codec_name
 
 
@@ -85,7 +86,8 @@ class LinkExtractor(ScrapyLinkExtractor):
 
 class MetaRefreshMiddleware(ScrapyMetaRefreshMiddleware):
     """Scrapy's ``MetaRefreshMiddleware`` whose redirect URL carries the browser's query for
-    responses decided by the encoding middleware (same settings)."""
+    responses decided by the encoding middleware (same settings); the redirect request's
+    encoding is portable (:func:`.portable.portable_request`)."""
 
     def __init__(self, settings):
         super().__init__(settings)
@@ -101,4 +103,4 @@ class MetaRefreshMiddleware(ScrapyMetaRefreshMiddleware):
             return result
         _, url = get_meta_refresh(response.text[:4096], get_base_url(response), query_codec_name(encoding),
                                   ignore_tags=self.ignore_tags)
-        return result if url is None else result.replace(url=url)
+        return portable_request(result if url is None else result.replace(url=url))

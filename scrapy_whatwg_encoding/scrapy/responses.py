@@ -9,6 +9,8 @@ followed by U+0000) — and decodes them with Python's codecs. These subclasses 
 The ``encoding`` attribute is the decided encoding's ``codec_name``. ``replace()`` keeps the class
 and the decision unless the body, the headers or the encoding change: then the decision is dropped
 (the result is Scrapy's own class, decoded as Scrapy would, and ``meta["whatwg_encoding"]`` goes).
+``follow()`` (and so ``follow_all()``) returns its request with a portable encoding (see
+:mod:`.portable`): same URL and body, no ``whatwg-…`` name.
 
 Each class is ``Whatwg<Base>(Base, WhatwgResponseMixin)`` with the overrides in its own body: the
 mixin comes *after* the Scrapy class and only marks the class (``isinstance``), so that a response
@@ -21,6 +23,7 @@ from scrapy.http import HtmlResponse, TextResponse, XmlResponse
 
 from ..encoding import ENCODINGS, Encoding, decode
 from .compat import cache_text, cached_text
+from .portable import portable_request
 from .url import encode_query
 
 _BY_CODEC_NAME = {encoding.codec_name: encoding for encoding in ENCODINGS.values()}
@@ -35,7 +38,8 @@ class WhatwgResponseMixin:
 
 
 def _make(base: type[TextResponse]) -> type[TextResponse]:
-    """``Whatwg<base>``: *base* with ``whatwg_encoding``, ``text`` and ``urljoin`` overridden."""
+    """``Whatwg<base>``: *base* with ``whatwg_encoding``, ``text``, ``urljoin``, ``replace`` and ``follow``
+    overridden."""
 
     def whatwg_encoding(self) -> Encoding | None:
         """The decided :class:`Encoding`, or ``None`` if ``encoding`` is not one of its codec names."""
@@ -69,10 +73,14 @@ def _make(base: type[TextResponse]) -> type[TextResponse]:
                 self.request.meta.pop("whatwg_encoding", None)
         return super(sub, self).replace(*args, **kwargs)
 
+    def follow(self, *args, **kwargs):
+        """Scrapy's ``follow()`` (same arguments); the request's encoding is portable."""
+        return portable_request(super(sub, self).follow(*args, **kwargs))
+
     name = f"Whatwg{base.__name__}"
     namespace = {"__slots__": (), "__module__": __name__, "__doc__": f"{base.__name__} decoded as the standard says.",
                  "whatwg_encoding": property(whatwg_encoding), "text": property(text), "urljoin": urljoin,
-                 "replace": replace}
+                 "replace": replace, "follow": follow}
     sub: type[TextResponse] = type(name, (base, WhatwgResponseMixin), namespace)
     return sub
 

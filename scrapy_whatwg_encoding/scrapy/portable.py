@@ -1,0 +1,73 @@
+"""Requests that stay usable in a process that never imported this package.
+
+A request built from a decided response gets the response's ``encoding`` from Scrapy
+(``TextResponse.follow()``, ``FormRequest.from_response()``, ``Request(url, encoding=response.encoding)``):
+a ``whatwg-…`` codec name that only this package registers. Serialized with ``Request.to_dict()``
+(JOBDIR disk queues, scrapy-redis) and rebuilt elsewhere, its ``__init__`` calls
+``safe_url_string(url, encoding)``, which raises ``LookupError`` and the scheduler drops it.
+
+:func:`portable_request` keeps the URL and body as they were built (the WHATWG encoder's bytes)
+and gives the request the encoding ``utf-8``. Scrapy uses ``Request.encoding`` only for text given
+*later*: a non-ASCII URL in ``replace(url=...)``, a str body, str header values (its
+``CookiesMiddleware`` decodes ``Set-Cookie`` as UTF-8 and writes ``Cookie`` with it). UTF-8 is
+every codec registry's and encodes every string; it gives cookies back as the server sent them,
+and it is what the URL Standard uses for a URL not parsed against a document and what Scrapy's
+``Request`` defaults to. CPython's codec of the page's encoding would raise
+``UnicodeEncodeError`` for every character the encoding lacks (the WHATWG encoder writes
+``&#N;``), and many disagree with the WHATWG encoder on others (``shift_jis`` raises on 454
+characters Shift_JIS encodes, ``cp1251`` on U+0098: ``tools/stdlib_encoder_agreement.py``).
+URLs to encode like the page's links come from ``response.urljoin()``.
+"""
+from __future__ import annotations
+
+import codecs
+from collections.abc import AsyncIterator, Iterable
+from typing import Any, TypeVar
+
+from scrapy import Request
+
+from ..encoding import ENCODINGS
+from .url import query_codec_name
+
+#: The encoding :func:`portable_request` gives requests (a name every Python resolves).
+PORTABLE_ENCODING = "utf-8"
+#: Spider middleware order of :class:`PortableRequestsMiddleware`: near the engine, so that it
+#: sees the requests of every other spider middleware.
+ORDER = 10
+
+_PACKAGE_CODECS = frozenset(
+    name for encoding in ENCODINGS.values() for name in (encoding.codec_name, query_codec_name(encoding)))
+
+_R = TypeVar("_R", bound=Request)
+
+
+def portable_request(request: _R) -> _R:
+    """*request* itself, or when its ``encoding`` is a codec name of this package, a copy
+    (``request.replace``, same class) with ``encoding="utf-8"`` and the same URL, method, body,
+    headers, callbacks and meta. The one helper every request-building path of the package uses."""
+    try:
+        name = codecs.lookup(request.encoding).name
+    except LookupError:  # (the request could not have been built; leave it to Scrapy)
+        return request
+    return request.replace(encoding=PORTABLE_ENCODING) if name in _PACKAGE_CODECS else request
+
+
+def _portable(output: Any) -> Any:
+    return portable_request(output) if isinstance(output, Request) else output
+
+
+class PortableRequestsMiddleware:
+    """Spider middleware (installed by the add-on at order 10): every request a callback yields
+    goes through :func:`portable_request`, e.g. ``FormRequest.from_response(response)`` and
+    ``Request(url, encoding=response.encoding)`` on a decided response. Items pass unchanged."""
+
+    def process_spider_output(self, response, result: Iterable[Any], spider=None) -> Iterable[Any]:
+        """Scrapy's hook; older Scrapy passes *spider*, newer does not."""
+        for output in result:
+            yield _portable(output)
+
+    async def process_spider_output_async(self, response, result: AsyncIterator[Any],
+                                          spider=None) -> AsyncIterator[Any]:
+        """The asynchronous form of :meth:`process_spider_output`."""
+        async for output in result:
+            yield _portable(output)
