@@ -69,6 +69,18 @@ def consistent_sites(manifest: list[dict]) -> dict[str, list[tuple[str, bytes, s
     return sites
 
 
+def write_site(pages, root: pathlib.Path) -> None:
+    """Write *pages* (as :func:`consistent_sites` gives them) to *root* with a ``pages.json`` giving
+    each one's Content-Type and true encoding: a site the demo server serves
+    (``python -m demo.site_server ROOT`` in example_project/)."""
+    described = {}
+    for path, body, content_type, truth in pages:
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_bytes(body)
+        described[path] = {"content_type": content_type, "expect": truth}
+    (root / "pages.json").write_text(json.dumps(described, indent=1), "utf-8")
+
+
 def decide(pages, memory: SiteMemory | None, url: str = "http://127.0.0.1:8000/") -> dict[str, str]:
     """Each page's decided encoding name, in the given order, as the middleware decides."""
     found = {}

@@ -11,10 +11,12 @@ The rule (also in docs/settings.rst):
 2. *When it applies.* Only to a page of that host that declares nothing (the decision came from
    the detector or the default), whose bytes are neither all ASCII nor valid UTF-8 (valid UTF-8 is
    virtually never meant as something else), that the remembered encoding decodes without error
-   and to text with a non-ASCII letter (punctuation alone says nothing of a language), and — when the detector answered — whose text in the remembered encoding differs from the
-   detector's in at most :data:`SIBLING_SHARE` of its non-ASCII characters: encodings that close
-   (KOI8-R/KOI8-U, ISO-8859-7/windows-1253, ISO-8859-2/windows-1250, windows-1250/windows-1252 for
-   Hungarian) are where a statistical detector cannot tell; where it reads another script it wins.
+   and to text with a non-ASCII letter (punctuation alone says nothing of a language), and — when
+   the detector answered — whose text in the remembered encoding differs from the detector's in at
+   most :data:`SIBLING_SHARE` of the non-ASCII characters of :data:`SIBLING_WINDOW` bytes:
+   encodings that close (KOI8-R/KOI8-U, ISO-8859-7/windows-1253, ISO-8859-2/windows-1250,
+   windows-1250/windows-1252 for Hungarian) are where a statistical detector cannot tell; where it
+   reads another script, it wins.
 
 Declarations are counts per host and encoding in a store (:class:`Store`): adding counts commutes,
 so several processes (a scrapy-redis fleet, or two crawls on one JOBDIR) merge without losing any.
@@ -29,7 +31,9 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import operator
 import os
+import re
 import tempfile
 import time
 from collections.abc import Mapping
@@ -56,6 +60,8 @@ MIN_DECLARATIONS = 3
 #: Largest share of the non-ASCII characters in which the remembered encoding's text may differ
 #: from the detector's (tools/remember_accuracy.py: the sibling pairs of the corpus differ in 0-0.46).
 SIBLING_SHARE = 0.25
+#: Bytes, from the first non-ASCII one, in which letters are looked for and siblings compared.
+SIBLING_WINDOW = 16 * 1024
 FILE_NAME = "whatwg_encoding_memory.json"
 #: The file store writes after this many declarations, or this many seconds after the last write.
 WRITE_EVERY = 100
@@ -64,6 +70,7 @@ WRITE_SECONDS = 60.0
 REDIS_PREFIX = "whatwg_encoding:memory:"
 
 Counts = dict[str, int]
+_NON_ASCII_LETTER = re.compile(r"(?![\x00-\x7f])[^\W\d_]")
 
 
 def host_of(url: str) -> str:
@@ -88,9 +95,10 @@ def siblings(text: str, other: str, share: float = SIBLING_SHARE) -> bool:
     characters (position by position; texts of different lengths are not siblings)."""
     if len(text) != len(other):
         return False
-    non_ascii = sum(1 for char in other if char > "\x7f")
-    differing = sum(1 for a, b in zip(text, other) if a != b)
-    return differing <= share * non_ascii
+    if text == other:
+        return True
+    non_ascii = len(other) - len(other.encode("ascii", "ignore"))
+    return sum(map(operator.ne, text, other)) <= share * non_ascii
 
 
 class Store(Protocol):
@@ -261,10 +269,13 @@ class SiteMemory:
         encoding = remembered(counts, self.least) if counts else None
         if encoding is None or encoding is decision.encoding or encoding.name in _NOT_COUNTED:
             return None
-        text = encoding.decode(body)
-        if "\ufffd" in text or not any(char > "\x7f" and char.isalpha() for char in text):
-            return None  # an error, or no letter (only punctuation): nothing says the host's language
-        if decision.source == "detector" and not siblings(text, decision.encoding.decode(body), self.share):
+        if "\ufffd" in encoding.decode(body):
+            return None
+        window = body[first:first + SIBLING_WINDOW]
+        text = encoding.decode(window)
+        if not _NON_ASCII_LETTER.search(text):
+            return None  # no letter (only punctuation): nothing says the host's language
+        if decision.source == "detector" and not siblings(text, decision.encoding.decode(window), self.share):
             return None
         self._inc("applied")
         return encoding

@@ -11,16 +11,15 @@ tools/remember_accuracy.py gives the same figures for every crawl order.
 """
 from __future__ import annotations
 
-import json
 import sys
 
 import pytest_twisted
-from whatwg_crawl_helpers import CORPUS, REPO, Server, SiteMap, check_decision, crawl, whatwg_stats
+from whatwg_crawl_helpers import REPO, Server, SiteMap, check_decision, crawl, whatwg_stats
 
 from scrapy_whatwg_encoding import get_encoding
 
 sys.path.insert(0, str(REPO / "tools"))
-from remember_accuracy import strip_declarations
+from remember_accuracy import consistent_sites, write_site
 
 CONSISTENT = ("KOI8-R", "ISO-8859-7", "ISO-8859-2")
 
@@ -52,24 +51,17 @@ def test_mixed_host_never_worse(corpus_server, corpus_manifest):
     assert runs[0] == runs[1]
 
 
-def _consistent_servers(tmp_path, manifest):
+def _consistent_servers(root, manifest):
     """A server (a host) per encoding in CONSISTENT: even pages labeled, odd pages stripped."""
     servers, labeled, stripped, truth = [], [], [], {}
+    sites = consistent_sites(manifest)
     for name in CONSISTENT:
-        root, pages = tmp_path / name, {}
-        entries = sorted((e for e in manifest if e["encoding"] == name), key=lambda e: e["path"])
-        for index, entry in enumerate(entries):
-            body = (CORPUS / entry["path"]).read_bytes()
-            (root / entry["path"]).parent.mkdir(parents=True, exist_ok=True)
-            (root / entry["path"]).write_bytes(strip_declarations(body) if index % 2 else body)
-            content_type = "text/html" if index % 2 else f"text/html; charset={name}"
-            pages[entry["path"]] = {"content_type": content_type, "expect": name}
-        (root / "pages.json").write_text(json.dumps(pages), "utf-8")
-        server = Server(SiteMap.load(root))
+        write_site(sites[name], root / name)
+        server = Server(SiteMap.load(root / name))
         servers.append(server)
-        for index, entry in enumerate(entries):
-            url = server.url(entry["path"])
-            (stripped if index % 2 else labeled).append(url)
+        for path, _, content_type, _ in sites[name]:
+            url = server.url(path)
+            (labeled if "charset" in content_type else stripped).append(url)
             truth[url] = name
     return servers, labeled, stripped, truth
 
