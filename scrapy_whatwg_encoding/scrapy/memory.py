@@ -138,7 +138,8 @@ class FileStore(LocalStore):
     process that uses it: read when opened; every *every* declarations or *seconds* seconds, and at
     close, the declarations not yet written are added to what the file holds *then* (another
     process may have written), under a lock file on POSIX, and the sum replaces the file
-    atomically (a temporary file, then ``os.replace``). A file it cannot read counts as empty."""
+    atomically (a temporary file, then ``os.replace``) and becomes what ``get`` answers from: other
+    processes' declarations are seen at the next write. A file it cannot read counts as empty."""
 
     def __init__(self, path: str | os.PathLike, every: int = WRITE_EVERY, seconds: float = WRITE_SECONDS):
         super().__init__()
@@ -200,7 +201,7 @@ class FileStore(LocalStore):
             return {}
         hosts: dict[str, Counts] = {}
         for host, counts in (data.get("hosts") or {}).items() if isinstance(data, dict) else ():
-            if isinstance(counts, str):  # the format before 0.2: host → last declared label
+            if isinstance(counts, str):  # the earlier format: host → last declared label
                 counts = {counts: 1}
             for label, count in counts.items() if isinstance(counts, dict) else ():
                 encoding = get_encoding(label) if isinstance(label, str) else None
