@@ -138,8 +138,8 @@ class FileStore(LocalStore):
     process that uses it: read when opened; every *every* declarations or *seconds* seconds, and at
     close, the declarations not yet written are added to what the file holds *then* (another
     process may have written), under a lock file on POSIX, and the sum replaces the file
-    atomically (a temporary file, then ``os.replace``) and becomes what ``get`` answers from: other
-    processes' declarations are seen at the next write. A file it cannot read counts as empty."""
+    atomically (a temporary file, then ``os.replace``). ``get`` reads the file again when it has
+    changed since (another process wrote it). A file it cannot read counts as empty."""
 
     def __init__(self, path: str | os.PathLike, every: int = WRITE_EVERY, seconds: float = WRITE_SECONDS):
         super().__init__()
@@ -147,7 +147,19 @@ class FileStore(LocalStore):
         self.pending: dict[str, Counts] = {}
         self.unwritten = 0
         self.written_at = time.monotonic()
+        self.seen: tuple | None = None  # the file's identity when last read (each write is a new file)
         self.hosts = self._read()
+
+    def get(self, host: str) -> Counts:
+        try:
+            changed = _identity(self.path) != self.seen
+        except OSError:
+            changed = False
+        if changed:
+            self.hosts = self._read()
+            for name, counts in self.pending.items():
+                _add(self.hosts, name, counts)
+        return super().get(host)
 
     def merge(self, host: str, counts: Mapping[str, int]) -> None:
         super().merge(host, counts)
@@ -193,6 +205,7 @@ class FileStore(LocalStore):
 
     def _read(self) -> dict[str, Counts]:
         try:
+            self.seen = _identity(self.path)
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             return {}
@@ -208,6 +221,11 @@ class FileStore(LocalStore):
                 if encoding is not None and isinstance(count, int) and count > 0:
                     _add(hosts, str(host), {encoding.name: count})
         return hosts
+
+
+def _identity(path: Path) -> tuple[int, int, int]:
+    status = path.stat()
+    return status.st_ino, status.st_mtime_ns, status.st_size
 
 
 class RedisStore:

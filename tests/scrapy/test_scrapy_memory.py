@@ -134,7 +134,14 @@ def test_file_store_merges_with_the_file_and_writes_periodically(tmp_path):
     first.merge("b:80", {"GBK": 1})
     first.close()
     assert FileStore(path).hosts == {"a:80": {"KOI8-R": 2, "UTF-8": 1}, "b:80": {"GBK": 2}}
-    assert first.get("a:80") == {"KOI8-R": 2, "UTF-8": 1}  # what the file said at the last write
+    assert first.get("a:80") == {"KOI8-R": 2, "UTF-8": 1}
+    third = FileStore(path)
+    third.merge("c:80", {"KOI8-R": 1})  # pending, not written
+    second.close()  # nothing pending: nothing written
+    first.merge("d:80", {"KOI8-R": 1})
+    first.close()
+    assert third.get("d:80") == {"KOI8-R": 1}  # the file changed: read again
+    assert third.get("c:80") == {"KOI8-R": 1}  # its own pending declarations kept
     assert sorted(p.name for p in tmp_path.iterdir()) == [FILE_NAME, FILE_NAME + ".lock"]
 
 
