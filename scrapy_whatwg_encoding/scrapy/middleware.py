@@ -20,6 +20,7 @@ response alone).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 
 from scrapy import signals
@@ -33,7 +34,7 @@ from ..sniffing.mislabel import content_decision, suspect_label_and_text
 from . import scrapy_default
 from .compat import cache_text, explicit_encoding, with_encoding
 from .kind import document_kind, response_class
-from .memory import SiteMemory
+from .memory import SiteMemory, open_store
 from .overrides import override_for
 from .report import FLUSH_SECONDS, Report
 from .responses import whatwg_class
@@ -74,7 +75,9 @@ class WhatwgEncodingMiddleware:
         warning = locale_warning(config.locale_setting, config.locale)
         if warning:
             logger.warning("%s", warning, extra={"crawler": crawler})
-        memory = SiteMemory.in_job_dir(job_dir(crawler.settings)) if config.remember else None
+        memory = None
+        if config.remember:
+            memory = SiteMemory(open_store(config.remember_store, job_dir(crawler.settings)), crawler.stats)
         middleware = cls(config, crawler.stats, memory)
         crawler.signals.connect(middleware.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(middleware.spider_closed, signal=signals.spider_closed)
@@ -91,8 +94,6 @@ class WhatwgEncodingMiddleware:
                 if warning:
                     logger.warning("%s", warning, extra={"spider": spider})
             self.config = dataclasses.replace(self.config, locale=locale, locale_setting=name)
-        if self.memory is not None:
-            self.memory.load()
         self._flusher.start(FLUSH_SECONDS, now=False)
 
     def spider_closed(self, spider):
@@ -101,7 +102,7 @@ class WhatwgEncodingMiddleware:
         self.report.log_summary()
         self.report.write_html(spider.name)
         if self.memory is not None:
-            self.memory.save()
+            self.memory.close()
 
     def process_response(self, request, response, spider=None):
         # spider: passed by Scrapy < 2.13 only (optional, so that newer Scrapy does not warn).
@@ -135,11 +136,15 @@ class WhatwgEncodingMiddleware:
         locale = config.locale
         if meta.get("whatwg_encoding_locale") is not None:
             locale = check_locale("meta['whatwg_encoding_locale']", meta["whatwg_encoding_locale"])
-        decision = sniff(
-            body, content_type=content_type, url=url, locale=locale, default=config.default,
-            override=override, likely=self.memory.likely(url) if self.memory is not None else None,
-            detector=config.detector, prescan_bytes=config.prescan_bytes,
+        decide = functools.partial(
+            sniff, body, content_type=content_type, url=url, locale=locale, default=config.default,
+            override=override, detector=config.detector, prescan_bytes=config.prescan_bytes,
         )
+        decision = decide()
+        if self.memory is not None:  # WHATWG_ENCODING_REMEMBER: only where the rule lets it (.memory)
+            likely = self.memory.likely(url, body, decision)
+            if likely is not None:
+                decision = decide(likely=likely)
         # Issue 11: a label the content contradicts (text: the body decoded, if the check did it).
         suspect, text = suspect_label_and_text(body, decision, url=url)
         if suspect is not None and config.suspect_labels == "content":
@@ -155,7 +160,7 @@ class WhatwgEncodingMiddleware:
             cache_text(new, text)  # response.text needs no second decode
         meta["whatwg_encoding"] = as_dict
         if self.memory is not None:
-            self.memory.learn(url, decision)
+            self.memory.learn(url, decision, trusted=suspect is None)
         self.report.decision(url, decision, changed, body, scrapy_name, suspect)
         return new
 

@@ -9,6 +9,9 @@
 - ``WHATWG_ENCODING_PRESCAN_BYTES`` (int ≥ 1, ``1024``): bytes the prescan examines (step 5).
 - ``WHATWG_ENCODING_REMEMBER`` (bool, ``False``): per-host likely encoding (step 7), kept in
   ``JOBDIR`` (see :mod:`.memory`).
+- ``WHATWG_ENCODING_REMEMBER_STORE`` (str | None, ``None``): where that memory lives: ``None`` for
+  the ``JOBDIR`` file (or this process without ``JOBDIR``), a ``redis://``, ``rediss://`` or
+  ``unix://`` URL for a Redis server shared by a fleet (needs the ``redis`` extra).
 - ``WHATWG_ENCODING_LOG_LEVEL`` (level name or number, ``"DEBUG"``): level of the one log line
   per decision.
 - ``WHATWG_ENCODING_REPORT`` (str | None, ``None``): path of an HTML report written at spider close
@@ -53,6 +56,7 @@ DEFAULTS: dict[str, Any] = {
     "WHATWG_ENCODING_DETECTOR": "full",
     "WHATWG_ENCODING_PRESCAN_BYTES": 1024,
     "WHATWG_ENCODING_REMEMBER": False,
+    "WHATWG_ENCODING_REMEMBER_STORE": None,
     "WHATWG_ENCODING_LOG_LEVEL": "DEBUG",
     "WHATWG_ENCODING_REPORT": None,
     "WHATWG_ENCODING_REPORT_EXAMPLES": 20,
@@ -81,6 +85,7 @@ class Config:
     detector: str = "full"
     prescan_bytes: int = 1024
     remember: bool = False
+    remember_store: str | None = None
     log_level: int = logging.DEBUG
     report: str | None = None
     report_examples: int = 20
@@ -189,6 +194,26 @@ def _path(name: str, value: Any) -> str | None:
     return os.fspath(value)
 
 
+def check_store(name: str, value: Any) -> str | None:
+    """Validate a site memory store: ``None``/``""`` → ``None``, or a Redis URL (the ``redis``
+    package must be installed and parse it)."""
+    if value is None or value == "":
+        return None
+    expected = 'expected None or a Redis URL such as "redis://localhost:6379/0"'
+    if not isinstance(value, str) or value.partition("://")[0].lower() not in ("redis", "rediss", "unix"):
+        raise InvalidSetting(name, value, expected)
+    try:
+        from redis.connection import parse_url
+    except ImportError:
+        raise InvalidSetting(name, value, "the redis package is missing: pip install "
+                                          "'scrapy-whatwg-encoding[redis]'") from None
+    try:
+        parse_url(value)
+    except ValueError:
+        raise InvalidSetting(name, value, expected) from None
+    return value
+
+
 def read_config(settings, spider=None) -> Config:
     """Read and validate every ``WHATWG_ENCODING_*`` setting (a Scrapy ``BaseSettings``).
 
@@ -212,6 +237,7 @@ def read_config(settings, spider=None) -> Config:
         detector=detector,
         prescan_bytes=prescan_bytes,
         remember=_bool(settings, "WHATWG_ENCODING_REMEMBER"),
+        remember_store=check_store("WHATWG_ENCODING_REMEMBER_STORE", get("WHATWG_ENCODING_REMEMBER_STORE")),
         log_level=_log_level(get("WHATWG_ENCODING_LOG_LEVEL")),
         report=_path("WHATWG_ENCODING_REPORT", get("WHATWG_ENCODING_REPORT")),
         report_examples=_count("WHATWG_ENCODING_REPORT_EXAMPLES", get("WHATWG_ENCODING_REPORT_EXAMPLES"),

@@ -1,31 +1,38 @@
-"""WHATWG_ENCODING_REMEMBER: a host's last declared encoding is the likely encoding (sniffing step 7)
-of its unlabeled pages, persisted in JOBDIR so that a resumed crawl remembers; off by default."""
+"""WHATWG_ENCODING_REMEMBER with JOBDIR: a host's declarations are counted in
+``JOBDIR/whatwg_encoding_memory.json`` so that a resumed crawl remembers; the memory never overrides
+valid UTF-8 nor a page the detector reads in another script (tests/scrapy/test_scrapy_remember_corpus.py:
+where it does apply)."""
 from __future__ import annotations
 
 import json
 
 import pytest_twisted
-from whatwg_crawl_helpers import check_decision, crawl
+from whatwg_crawl_helpers import check_decision, crawl, whatwg_stats
 
-from scrapy_whatwg_encoding.scrapy.memory import FILE_NAME, host_of
+from scrapy_whatwg_encoding.scrapy.memory import FILE_NAME, MIN_DECLARATIONS, host_of
 
 
 @pytest_twisted.inlineCallbacks
 def test_remember_persists_in_jobdir(demo_server, tmp_path):
     settings = {"JOBDIR": str(tmp_path), "WHATWG_ENCODING_REMEMBER": True}
-    _, (koi8,) = yield crawl([demo_server.url("header/koi8-r.html")], settings=settings)
-    assert koi8.meta["whatwg_encoding"]["source"] == "transport"
+    _, pages = yield crawl([demo_server.url("header/koi8-r.html")] * MIN_DECLARATIONS, settings=settings)
+    assert {p.meta["whatwg_encoding"]["source"] for p in pages} == {"transport"}
     saved = json.loads((tmp_path / FILE_NAME).read_text("utf-8"))
-    assert saved == {"hosts": {host_of(demo_server.base): "KOI8-R"}}
+    assert saved == {"hosts": {host_of(demo_server.base): {"KOI8-R": MIN_DECLARATIONS}}}
 
-    # A new crawl (a resumed job): the unlabeled page gets the remembered encoding before detection.
-    _, (page,) = yield crawl([demo_server.url("unlabeled/ru-windows-1251.html")], settings=settings)
-    check_decision(page, likely="KOI8-R")
-    assert page.meta["whatwg_encoding"] == {"encoding": "KOI8-R", "confidence": "tentative",
-                                            "source": "likely", "label": page.meta["whatwg_encoding"]["label"],
-                                            "offset": None}
+    # A new crawl (the job resumed) knows the host as KOI8-R, yet valid UTF-8 stays UTF-8 and a
+    # windows-1251 page (another alphabet in KOI8-R) stays with the detector: the memory is not used.
+    crawler, (hindi, russian) = yield crawl(
+        [demo_server.url("unlabeled/hi-utf-8.html"), demo_server.url("unlabeled/ru-windows-1251.html")],
+        settings=settings)
+    for page, encoding in ((hindi, "UTF-8"), (russian, "windows-1251")):
+        check_decision(page)
+        assert page.meta["whatwg_encoding"]["encoding"] == encoding
+        assert page.meta["whatwg_encoding"]["source"] == "detector"
+    assert "whatwg_encoding/memory/applied" not in whatwg_stats(crawler)
+    assert json.loads((tmp_path / FILE_NAME).read_text("utf-8")) == saved  # nothing declared: nothing new
 
-    # Without REMEMBER (the default) the same job directory changes nothing: order-independent.
+    # Without REMEMBER (the default) the same job directory changes nothing.
     _, (again,) = yield crawl([demo_server.url("unlabeled/ru-windows-1251.html")],
                               settings={"JOBDIR": str(tmp_path)})
     check_decision(again)
