@@ -10,7 +10,8 @@ the ``Content-Type`` header, the URL and the settings, then returns the response
 (:func:`~scrapy_whatwg_encoding.sniffing.mislabel.suspect_label`) is counted and logged, and
 overruled (source ``"content"``) with ``WHATWG_ENCODING_SUSPECT_LABELS = "content"``. Any
 exception inside is logged once per kind, counted in ``whatwg_encoding/errors``, and the response
-goes on as Scrapy made it.
+goes on as Scrapy made it. A page its download handler already decoded (scrapy-playwright, see
+:mod:`.handler`) keeps the handler's text and is never sniffed (source ``"handler"``).
 
 Request meta: ``whatwg_encoding_override`` (a label: the user override, sniffing step 2; wins over
 ``WHATWG_ENCODING_OVERRIDES``, see :mod:`.overrides`),
@@ -29,10 +30,11 @@ from scrapy.http import TextResponse
 from scrapy.utils.job import job_dir
 from twisted.internet.task import LoopingCall
 
-from ..sniffing import sniff
+from ..sniffing import Decision, sniff
 from ..sniffing.mislabel import content_decision, suspect_label_and_text
 from . import scrapy_default
 from .compat import cache_text, explicit_encoding, with_encoding
+from .handler import handler_encoding, handler_whatwg_encoding
 from .kind import document_kind, response_class
 from .memory import SiteMemory, open_store
 from .overrides import override_for
@@ -129,6 +131,9 @@ class WhatwgEncodingMiddleware:
         kind = document_kind(content_type, response)
         if kind is None:
             return self._skip(request, response, "not_a_document")
+        name = handler_encoding(request, response) if isinstance(response, TextResponse) else None
+        if name is not None:
+            return self._keep_handler_text(request, response, kind, name)
         meta, config, body = request.meta, self.config, response.body
         url = response.url
         override = (check_label("meta['whatwg_encoding_override']", meta.get("whatwg_encoding_override"))
@@ -162,5 +167,20 @@ class WhatwgEncodingMiddleware:
         if self.memory is not None:
             self.memory.learn(url, decision, trusted=suspect is None)
         self.report.decision(url, decision, changed, body, scrapy_name, suspect)
+        return new
+
+    def _keep_handler_text(self, request, response: TextResponse, kind: str, name: str):
+        """The download handler decoded the page and gave its encoding *name* (see :mod:`.handler`):
+        its text stays. The response gets the WHATWG encoding that gives the same text (source
+        ``"handler"``, certain), or is left as the handler made it when none does."""
+        found = handler_whatwg_encoding(response, name)
+        if found is None:
+            return self._skip(request, response, "handler_encoding")
+        encoding, text = found
+        decision = Decision(encoding, "certain", "handler", name)
+        new = with_encoding(response, whatwg_class(response_class(kind, response)), encoding.codec_name)
+        cache_text(new, text)
+        request.meta["whatwg_encoding"] = decision.as_dict()
+        self.report.decision(response.url, decision, False, response.body, name)
         return new
 

@@ -13,7 +13,7 @@ import functools
 
 from w3lib.encoding import html_body_declared_encoding, http_content_type_encoding, read_bom
 
-from ..encoding import Encoding
+from ..encoding import ENCODINGS, Encoding, get_encoding
 
 # Python codec names that decode like one WHATWG encoding on the bytes they both define
 # (w3lib translates several of these before decoding).
@@ -25,7 +25,7 @@ _FAMILY = {
     "tis-620": "cp874", "iso8859-11": "cp874", "iso8859-9": "cp1254",
     "utf-8-sig": "utf-8",
 }
-_WHATWG_TO_PYTHON = {"ISO-8859-8-I": "iso8859-8", "x-mac-cyrillic": "mac-cyrillic"}
+_WHATWG_TO_PYTHON = {"ISO-8859-8-I": "iso8859-8", "x-mac-cyrillic": "mac-cyrillic", "windows-874": "cp874"}
 _NOT_ASCII_COMPATIBLE = frozenset({"UTF-16BE", "UTF-16LE", "replacement"})
 BINARY = "binary"  # Scrapy made a plain Response: no text at all
 
@@ -61,6 +61,23 @@ def scrapy_encoding(content_type: str | None, body: bytes, is_text: bool) -> str
     return "utf-8"
 
 
+@functools.lru_cache(maxsize=64)
+def whatwg_for_codec(name: str) -> Encoding | None:
+    """The WHATWG encoding for a Python codec name given to Scrapy (``"utf-8"``, ``"cp1251"``,
+    ``"euc_jp"``, ``"mac-cyrillic"``, ``"whatwg-shift_jis"``): the encoding *name* is a label of,
+    else the one whose Python codec is of the same family (see ``changed``) or whose
+    ``codec_name`` it is, else ``None``. Their decoders may still differ
+    on some bytes (Python's ``latin-1`` and windows-1252 on 0x80-0x9F).
+
+    >>> whatwg_for_codec("cp1251"), whatwg_for_codec("euc_jp"), whatwg_for_codec("cp437")
+    (<Encoding windows-1251>, <Encoding EUC-JP>, None)
+    """
+    encoding = get_encoding(name)
+    if encoding is None:
+        encoding = _BY_FAMILY.get(_family(name))
+    return encoding
+
+
 def changed(scrapy_name: str | None, encoding: Encoding, body: bytes) -> bool | None:
     """Whether Scrapy's decoding (``scrapy_name``, from :func:`scrapy_encoding`) gives another text
     than *encoding*, judged by encoding family; ``None`` if unknown."""
@@ -75,3 +92,11 @@ def changed(scrapy_name: str | None, encoding: Encoding, body: bytes) -> bool | 
         return True
     # ASCII bytes decode alike in every ASCII-compatible encoding, except ISO-2022-JP's escapes.
     return encoding.name == "ISO-2022-JP" and b"\x1b" in body
+
+
+# Python codec family → WHATWG encoding (the first listed wins: ISO-8859-8 over ISO-8859-8-I, GBK
+# over gb18030, whose decoders are the same), and each encoding's own codec name.
+_BY_FAMILY: dict[str, Encoding] = {}
+for _encoding in ENCODINGS.values():
+    _BY_FAMILY.setdefault(_family(_WHATWG_TO_PYTHON.get(_encoding.name, _encoding.name)), _encoding)
+    _BY_FAMILY[_encoding.codec_name] = _encoding

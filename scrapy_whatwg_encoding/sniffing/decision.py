@@ -6,10 +6,10 @@ from dataclasses import dataclass
 from ..encoding import Encoding
 
 #: Where a decision came from, in the order the algorithm tries them (see ``sniff``), then
-#: ``"content"``, which ``sniff`` never returns (see :class:`Decision`).
+#: ``"content"`` and ``"handler"``, which ``sniff`` never returns (see :class:`Decision`).
 SOURCES = (
     "bom", "override", "transport", "prescan", "xml-declaration", "parser",
-    "container", "likely", "detector", "default", "content",
+    "container", "likely", "detector", "default", "content", "handler",
 )
 
 
@@ -41,8 +41,10 @@ class Decision:
     Outside the standard, ``"content"``: a label the content contradicts was overruled with the
     content's encoding (``WHATWG_ENCODING_SUSPECT_LABELS = "content"``, see
     :func:`~scrapy_whatwg_encoding.sniffing.mislabel.content_decision`; tentative; ``label`` and
-    ``offset`` are those of the overruled label). :func:`~scrapy_whatwg_encoding.sniff` never
-    returns it.
+    ``offset`` are those of the overruled label); and ``"handler"``: the Scrapy download handler
+    that built the response had decoded the page and gave its encoding (a browser's DOM
+    re-encoded, :mod:`scrapy_whatwg_encoding.scrapy.handler`; certain; ``label`` is the name it
+    gave). :func:`~scrapy_whatwg_encoding.sniff` returns neither.
 
     >>> from scrapy_whatwg_encoding import sniff
     >>> decision = sniff(b'<html><meta charset="shift_jis">')
