@@ -43,7 +43,8 @@ class HandlerEncodingMiddleware:
         # spider: passed by Scrapy < 2.13 only.
         encoding = explicit_encoding(response) if isinstance(response, TextResponse) else None
         if encoding is None:
-            _GIVEN.pop(request, None)  # a retried request may have had one
+            if _GIVEN:  # (a plain crawl never records anything: skip the weak reference)
+                _GIVEN.pop(request, None)  # a retried request may have had one
         else:
             _GIVEN[request] = (encoding, response.body)
         return response
@@ -55,7 +56,7 @@ def handler_encoding(request: Request, response: TextResponse) -> str | None:
     response's constructor argument, on the same body, and a codec Python knows (Scrapy ignores
     any other). ``None`` otherwise — then the encoding, if any, is Scrapy's inference. Consumes
     the record."""
-    given = _GIVEN.pop(request, None)
+    given = _GIVEN.pop(request, None) if _GIVEN else None
     if given is None or explicit_encoding(response) != given[0] or response.body != given[1]:
         return None
     try:

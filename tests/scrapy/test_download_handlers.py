@@ -21,9 +21,11 @@ import pytest_twisted
 import scrapy
 from scrapy.http import HtmlResponse, TextResponse
 from twisted.internet import defer
+from w3lib.encoding import http_content_type_encoding
 from whatwg_crawl_helpers import Server, SiteMap, check_decision, crawl, whatwg_stats
 
-from scrapy_whatwg_encoding import decode, get_encoding, sniff
+from scrapy_whatwg_encoding import ENCODINGS, decode, get_encoding, sniff
+from scrapy_whatwg_encoding.scrapy.scrapy_default import changed, whatwg_for_codec
 from scrapy_whatwg_encoding.scrapy.responses import WhatwgHtmlResponse, WhatwgResponseMixin
 
 HERE = Path(__file__).resolve().parent
@@ -262,3 +264,17 @@ def test_custom_handler_encoding_is_kept(replaced):
     assert stats["whatwg_encoding/source/handler"] == 3
     assert stats["whatwg_encoding/skipped/handler_encoding"] == 1
     assert stats["whatwg_encoding/responses"] == 4
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS.values(), ids=lambda encoding: encoding.name)
+def test_codec_names_map_back(encoding):
+    """The Python codec name Scrapy (w3lib) makes of each encoding's label, and the encoding's own
+    codec name, map back to it (GBK and gb18030 share a decoder); Scrapy's decoding with that name
+    counts as the same family (not ``changed_from_scrapy_default``)."""
+    assert whatwg_for_codec(encoding.codec_name) is encoding
+    python_name = http_content_type_encoding(f"text/html; charset={encoding.name}")
+    if python_name is None:  # w3lib knows no such codec (ISO-8859-8-I, x-mac-cyrillic, ...)
+        return
+    found = whatwg_for_codec(python_name)
+    assert found is encoding or {found.name, encoding.name} == {"GBK", "gb18030"}, python_name
+    assert changed(python_name, encoding, bytes(range(0xA0, 0xB0))) is False, python_name
