@@ -183,4 +183,3 @@ class WhatwgEncodingMiddleware:
         request.meta["whatwg_encoding"] = decision.as_dict()
         self.report.decision(response.url, decision, False, response.body, name)
         return new
-

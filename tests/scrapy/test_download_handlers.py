@@ -25,8 +25,8 @@ from w3lib.encoding import http_content_type_encoding
 from whatwg_crawl_helpers import Server, SiteMap, check_decision, crawl, whatwg_stats
 
 from scrapy_whatwg_encoding import ENCODINGS, decode, get_encoding, sniff
-from scrapy_whatwg_encoding.scrapy.scrapy_default import changed, whatwg_for_codec
 from scrapy_whatwg_encoding.scrapy.responses import WhatwgHtmlResponse, WhatwgResponseMixin
+from scrapy_whatwg_encoding.scrapy.scrapy_default import changed, whatwg_for_codec
 
 HERE = Path(__file__).resolve().parent
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
