@@ -6,7 +6,8 @@
 - the trap: a middleware that ``replace()``\\ s a plain HTTP response bakes Scrapy's inferred
   encoding into ``encoding=``; the add-on still sniffs (where Scrapy's inference and the
   standard differ);
-- a custom download handler (and Scrapy's own ``data:`` handler) that passes ``encoding=``.
+- a custom download handler (and Scrapy's own ``data:`` handler, and a middleware's
+  ``process_request``) that passes ``encoding=``.
 """
 from __future__ import annotations
 
@@ -218,14 +219,27 @@ class RenderingHandler:
             return defer.succeed(self._response(request))
 
 
+class CannedMiddleware:
+    """Answers ``canned`` requests from ``process_request``, as a rendering service's middleware
+    would, with an explicit ``encoding=``: the decision of the response's builder too."""
+
+    def process_request(self, request, spider=None):
+        if not request.meta.get("canned"):
+            return None
+        return HtmlResponse(request.url, headers={"Content-Type": "text/html; charset=iso-8859-1"},
+                            body="<title>Ελληνικά</title>".encode(), encoding="utf-8", request=request)
+
+
 @pytest.mark.parametrize("replaced", [False, True], ids=["as-built", "replaced-on-the-way"])
 @pytest_twisted.inlineCallbacks
 def test_custom_handler_encoding_is_kept(replaced):
-    settings = {"DOWNLOAD_HANDLERS": {"rendered": RenderingHandler}}
+    settings = {"DOWNLOAD_HANDLERS": {"rendered": RenderingHandler}, "DOWNLOADER_MIDDLEWARES": {CannedMiddleware: 650}}
     if replaced:  # a replace() that keeps body and encoding keeps the handler's decision
-        settings["DOWNLOADER_MIDDLEWARES"] = {ReplacingMiddleware: 700}
+        settings["DOWNLOADER_MIDDLEWARES"][ReplacingMiddleware] = 700
     data_url = "data:text/html;charset=windows-1251,<title>%CF%F0%E8%E2%E5%F2</title>"
-    crawler, responses = yield crawl([f"rendered://site/{path}" for path in RENDERED] + [data_url], settings=settings)
+    canned = ("http://canned.invalid/", {"canned": True})
+    crawler, responses = yield crawl([f"rendered://site/{path}" for path in RENDERED] + [data_url, canned],
+                                     settings=settings)
     by_path = {r.url.rsplit("/", 1)[1]: r for r in responses if r.url.startswith("rendered:")}
     assert set(by_path) == set(RENDERED)
 
@@ -260,10 +274,15 @@ def test_custom_handler_encoding_is_kept(replaced):
                                             "source": "handler", "label": "windows-1251", "offset": None}
     assert data.css("title::text").get() == "Привет"
 
+    # A response a middleware's process_request built with encoding=.
+    canned = next(r for r in responses if r.url.startswith("http://canned"))
+    assert (canned.meta["whatwg_encoding"]["source"], canned.whatwg_encoding.name) == ("handler", "UTF-8")
+    assert canned.css("title::text").get() == "Ελληνικά"
+
     stats = whatwg_stats(crawler)
-    assert stats["whatwg_encoding/source/handler"] == 3
+    assert stats["whatwg_encoding/source/handler"] == 4
     assert stats["whatwg_encoding/skipped/handler_encoding"] == 1
-    assert stats["whatwg_encoding/responses"] == 4
+    assert stats["whatwg_encoding/responses"] == 5
 
 
 @pytest.mark.parametrize("encoding", ENCODINGS.values(), ids=lambda encoding: encoding.name)
