@@ -66,8 +66,8 @@ def whatwg_for_codec(name: str) -> Encoding | None:
     """The WHATWG encoding for a Python codec name given to Scrapy (``"utf-8"``, ``"cp1251"``,
     ``"euc_jp"``, ``"mac-cyrillic"``, ``"whatwg-shift_jis"``): the encoding *name* is a label of,
     else the one whose Python codec is of the same family (see ``changed``) or whose
-    ``codec_name`` it is, else ``None``. Their decoders may still differ
-    on some bytes (Python's ``latin-1`` and windows-1252 on 0x80-0x9F).
+    ``codec_name`` it is, else ``None``. Their decoders may still differ on some bytes (Python's
+    ``latin-1`` and windows-1252 on 0x80-0x9F).
 
     >>> whatwg_for_codec("cp1251"), whatwg_for_codec("euc_jp"), whatwg_for_codec("cp437")
     (<Encoding windows-1251>, <Encoding EUC-JP>, None)
@@ -94,9 +94,14 @@ def changed(scrapy_name: str | None, encoding: Encoding, body: bytes) -> bool | 
     return encoding.name == "ISO-2022-JP" and b"\x1b" in body
 
 
-# Python codec family → WHATWG encoding (the first listed wins: ISO-8859-8 over ISO-8859-8-I, GBK
-# over gb18030, whose decoders are the same), and each encoding's own codec name.
-_BY_FAMILY: dict[str, Encoding] = {}
-for _encoding in ENCODINGS.values():
-    _BY_FAMILY.setdefault(_family(_WHATWG_TO_PYTHON.get(_encoding.name, _encoding.name)), _encoding)
-    _BY_FAMILY[_encoding.codec_name] = _encoding
+def _by_family() -> dict[str, Encoding]:
+    """Python codec family → WHATWG encoding (the first listed wins: ISO-8859-8 over ISO-8859-8-I,
+    GBK over gb18030, whose decoders are the same), and each encoding's own codec name."""
+    found: dict[str, Encoding] = {}
+    for encoding in ENCODINGS.values():
+        found.setdefault(_family(_WHATWG_TO_PYTHON.get(encoding.name, encoding.name)), encoding)
+        found[encoding.codec_name] = encoding
+    return found
+
+
+_BY_FAMILY = _by_family()
