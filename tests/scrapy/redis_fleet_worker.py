@@ -63,14 +63,14 @@ def main(worker: str, queue_url: str, store_url: str, output: str) -> None:
         "SCHEDULER_PERSIST": True,
         "REDIS_URL": queue_url,
         "MAX_IDLE_TIME_BEFORE_CLOSE": 0,
-        # One request at a time, one every half second: neither worker drains the queue alone.
+        # One request at a time, one every half second: a round takes one worker alone some 10 s, and
+        # an idle worker looks at the queue on every heartbeat of Scrapy's engine (5 s): both take part.
         "CONCURRENT_REQUESTS": 1,
         "DOWNLOAD_DELAY": 0.5,
         # (Scrapy 2.19 replaced RANDOMIZE_DOWNLOAD_DELAY with DOWNLOAD_DELAY_JITTER.)
         **({"DOWNLOAD_DELAY_JITTER": 0} if hasattr(default_settings, "DOWNLOAD_DELAY_JITTER")
            else {"RANDOMIZE_DOWNLOAD_DELAY": False}),
         "CLOSESPIDER_TIMEOUT": 300,  # (a safety net only: the test sets DONE_KEY)
-        "USER_AGENT": f"fleet-worker-{worker}",
     }
     del settings["TWISTED_REACTOR"]  # this process installs Scrapy's default
     process = CrawlerProcess(settings)
