@@ -1,9 +1,15 @@
 """Fixtures: HTTP servers on 127.0.0.1 for the bundled demo site and for ``tests/data/corpus`` (served as
-``text/html`` without a charset, and with the manifest's charset)."""
+``text/html`` without a charset, and with the manifest's charset); a real redis-server per module."""
 from __future__ import annotations
 
+import shutil
+import sys
+
 import pytest
-from whatwg_crawl_helpers import BUNDLED_SITE, CORPUS, Server, SiteMap, load_manifest
+from whatwg_crawl_helpers import BUNDLED_SITE, CORPUS, REPO, Server, SiteMap, load_manifest
+
+# A script the tests run as a process, not a test module (without scrapy-redis it cannot be imported).
+collect_ignore = ["redis_fleet_worker.py"]
 
 
 def _server(site):
@@ -32,3 +38,17 @@ def corpus_server(corpus_manifest):
 @pytest.fixture(scope="session")
 def corpus_labeled_server(corpus_manifest):
     yield from _server(SiteMap.load(CORPUS, "manifest"))
+
+
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory):
+    """A ``redis-server`` of this module's own, started here (tools/remember_store_latency.py);
+    its URL, database 0. Skips where the ``redis`` package or ``redis-server`` is missing."""
+    pytest.importorskip("redis", reason="the redis package is missing (pip install -e '.[test]')")
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed (apt-get install redis-server)")
+    sys.path.insert(0, str(REPO / "tools"))
+    from remember_store_latency import redis_server
+
+    with redis_server(tmp_path_factory.mktemp("redis")) as url:
+        yield url

@@ -27,7 +27,7 @@ from scrapy.linkextractors import LinkExtractor as ScrapyLinkExtractor
 from scrapy.spiders import CrawlSpider, Rule
 from twisted.internet import reactor
 from twisted.web import resource, server
-from whatwg_crawl_helpers import crawl
+from whatwg_crawl_helpers import SAFE, browser_query, crawl
 
 from scrapy_whatwg_encoding import WhatwgEncodingMiddleware
 from scrapy_whatwg_encoding.scrapy.forms import form_encoding, form_request
@@ -38,31 +38,6 @@ ENCODINGS = {"Shift_JIS": "shift_jis", "windows-1251": "cp1251", "EUC-KR": "euc_
              "ISO-2022-JP": "iso2022_jp", "gb18030": "gb18030"}
 LINK_TEXT = "日本ж☃"  # ☃ is in none of them but gb18030; 日本 is not in windows-1251
 FORM_TEXT = "東京"
-# Special-query percent-encode set: C0 controls, space, " # ' < > and bytes above 0x7E.
-SAFE = "".join(chr(b) for b in range(0x21, 0x7F) if chr(b) not in "\"#'<>")
-
-
-def browser_query(text: str, python_codec: str) -> str:
-    """Percent-encode after encoding, with Python's codec as the encoder: runs of representable
-    characters go through one encoder (ISO-2022-JP's escapes), errors become %26%23N%3B."""
-    out, run = [], ""
-    for char in text + "\0":
-        try:
-            char.encode(python_codec)
-            ok = char != "\0"
-        except UnicodeEncodeError:
-            ok = False
-        if ok:
-            run += char
-            continue
-        if run:
-            out.append(quote(run.encode(python_codec), safe=SAFE))
-            run = ""
-        if char != "\0":
-            out.append(f"%26%23{ord(char)}%3B")
-    return "".join(out)
-
-
 def canonical(target: str) -> str:
     """w3lib's safe_url_string percent-encodes a few bytes a browser leaves raw in a query
     (``\\``, ``{``, ``|``, ...): the server gets the same bytes. Undo that for the comparison,

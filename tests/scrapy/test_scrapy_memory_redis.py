@@ -3,31 +3,19 @@ started here (skipped where it is not installed): every process of a fleet share
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from contextlib import ExitStack
 
-import pytest
-from whatwg_crawl_helpers import REPO, load_manifest
+from whatwg_crawl_helpers import REPO, load_manifest, serve_in_process
 
 from scrapy_whatwg_encoding import sniff
 from scrapy_whatwg_encoding.scrapy.memory import REDIS_PREFIX, RedisStore
 
 sys.path.insert(0, str(REPO / "tools"))
 from remember_accuracy import consistent_sites, write_site
-from remember_store_latency import redis_server
 
 HERE = REPO / "tests" / "scrapy"
-
-
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory):
-    pytest.importorskip("redis", reason="the redis package is missing (pip install -e '.[test]')")
-    if shutil.which("redis-server") is None:
-        pytest.skip("redis-server is not installed (apt-get install redis-server)")
-    with redis_server(tmp_path_factory.mktemp("redis")) as url:
-        yield url
 
 
 def test_redis_store_adds_across_clients(redis_url):
@@ -39,15 +27,6 @@ def test_redis_store_adds_across_clients(redis_url):
     assert second.get("nobody.example") == {}
     first.close()
     second.close()
-
-
-def _serve(root, stack: ExitStack) -> str:
-    """The demo site server over *root* in its own process; its base URL."""
-    server = subprocess.Popen([sys.executable, "-m", "demo.site_server", str(root), "0"],
-                              cwd=REPO / "example_project", stdout=subprocess.PIPE, text=True)
-    stack.callback(server.wait, 10)
-    stack.callback(server.terminate)
-    return server.stdout.readline().strip()
 
 
 def _fleet(redis_url: str, *url_lists: list[str]) -> list[dict]:
@@ -70,7 +49,7 @@ def test_two_crawler_processes_learn_from_each_other(redis_url, tmp_path):
     with ExitStack() as stack:
         for name in ("KOI8-R", "ISO-8859-7"):
             write_site(sites[name], tmp_path / name)
-            base = _serve(tmp_path / name, stack)
+            base = serve_in_process(tmp_path / name, stack)
             for path, body, content_type, _ in sites[name]:
                 url = base + path
                 (labeled if "charset" in content_type else stripped).setdefault(name, []).append(url)

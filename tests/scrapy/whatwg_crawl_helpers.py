@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import codecs
 import json
+import subprocess
 import sys
+from contextlib import ExitStack
 from pathlib import Path
+from urllib.parse import quote
 
 import scrapy
 from scrapy.crawler import CrawlerRunner
@@ -28,6 +31,10 @@ BASE_SETTINGS = {
     "ROBOTSTXT_OBEY": False,
     "CONCURRENT_REQUESTS": 16,
 }
+
+
+# Special-query percent-encode set: C0 controls, space, " # ' < > and bytes above 0x7E.
+SAFE = "".join(chr(b) for b in range(0x21, 0x7F) if chr(b) not in "\"#'<>")
 
 
 class Server:
@@ -90,3 +97,34 @@ def check_decision(response, **sniff_kwargs):
     assert codecs.lookup(response.encoding) is codecs.lookup(encoding.codec_name)
     assert response.text == decode(response.body, encoding)[0], response.url
     return encoding
+
+
+def serve_in_process(root, stack: ExitStack) -> str:
+    """The demo site server over the directory *root* in its own process (stopped when *stack*
+    closes); its base URL."""
+    server = subprocess.Popen([sys.executable, "-m", "demo.site_server", str(root), "0"],
+                              cwd=REPO / "example_project", stdout=subprocess.PIPE, text=True)
+    stack.callback(server.wait, 10)
+    stack.callback(server.terminate)
+    return server.stdout.readline().strip()
+
+
+def browser_query(text: str, python_codec: str) -> str:
+    """Percent-encode after encoding, with Python's codec as the encoder: runs of representable
+    characters go through one encoder (ISO-2022-JP's escapes), errors become %26%23N%3B."""
+    out, run = [], ""
+    for char in text + "\0":
+        try:
+            char.encode(python_codec)
+            ok = char != "\0"
+        except UnicodeEncodeError:
+            ok = False
+        if ok:
+            run += char
+            continue
+        if run:
+            out.append(quote(run.encode(python_codec), safe=SAFE))
+            run = ""
+        if char != "\0":
+            out.append(f"%26%23{ord(char)}%3B")
+    return "".join(out)
