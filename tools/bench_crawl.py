@@ -78,34 +78,50 @@ def serve() -> None:
 
 # --- 1. throughput ------------------------------------------------------------------------
 
-def throughput(args) -> list[tuple[str, float]]:
+def start_server() -> tuple[subprocess.Popen, str]:
+    """:func:`serve` in its own process; the process and the base URL of its pages."""
+    proc = subprocess.Popen([sys.executable, __file__, "--serve"], stdout=subprocess.PIPE, text=True)
+    return proc, f"http://127.0.0.1:{proc.stdout.readline().strip()}/p/"
+
+
+def bench_spider(base: str, pages: int, read_title: bool):
+    """A spider class requesting ``base + str(i)`` for i < *pages*; its callback reads the title
+    through a selector (decoding the text) when *read_title*."""
     import scrapy
-    from scrapy.crawler import CrawlerRunner
     from scrapy.http import TextResponse
+
+    class Bench(scrapy.Spider):
+        name = "bench"
+
+        async def start(self):
+            for i in range(pages):
+                yield scrapy.Request(f"{base}{i}", dont_filter=True)
+
+        def parse(self, response):
+            if read_title and isinstance(response, TextResponse):
+                response.xpath("//title/text()").get()
+
+    return Bench
+
+
+def crawl_settings(concurrency: int) -> dict:
+    """The settings both benchmarks crawl with (no add-on)."""
+    return {"LOG_LEVEL": "ERROR", "CONCURRENT_REQUESTS": concurrency, "CONCURRENT_REQUESTS_PER_DOMAIN": concurrency,
+            "TELNETCONSOLE_ENABLED": False, "REMOTE_CONTROL_ENABLED": False, "ROBOTSTXT_OBEY": False}
+
+
+def throughput(args) -> list[tuple[str, float]]:
+    from scrapy.crawler import CrawlerRunner
     from scrapy.utils.log import configure_logging
     from scrapy.utils.reactor import install_reactor
 
     install_reactor("twisted.internet.asyncioreactor.AsyncioSelectorReactor")
     from twisted.internet import defer, reactor
 
-    proc = subprocess.Popen([sys.executable, __file__, "--serve"], stdout=subprocess.PIPE, text=True)
-    base = f"http://127.0.0.1:{proc.stdout.readline().strip()}/p/"
-
-    class Bench(scrapy.Spider):
-        name = "bench"
-
-        async def start(self):
-            for i in range(args.pages):
-                yield scrapy.Request(f"{base}{i}", dont_filter=True)
-
-        def parse(self, response):
-            if args.callback == "text" and isinstance(response, TextResponse):
-                response.xpath("//title/text()").get()
-
+    proc, base = start_server()
+    Bench = bench_spider(base, args.pages, args.callback == "text")
     configure_logging({"LOG_LEVEL": "ERROR"})
-    common = {"LOG_LEVEL": "ERROR", "CONCURRENT_REQUESTS": args.concurrency,
-              "CONCURRENT_REQUESTS_PER_DOMAIN": args.concurrency, "TELNETCONSOLE_ENABLED": False,
-              "REMOTE_CONTROL_ENABLED": False, "ROBOTSTXT_OBEY": False}
+    common = crawl_settings(args.concurrency)
     runs = []
 
     @defer.inlineCallbacks

@@ -13,13 +13,11 @@ from __future__ import annotations
 import argparse
 import logging
 import re
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-BENCH_CRAWL = Path(__file__).resolve().parent / "bench_crawl.py"
 WRITTEN = re.compile(r"Encoding report written to .* \((\d+) bytes, ([\d.]+) s\)")
 
 
@@ -41,33 +39,21 @@ def main() -> None:
     parser.add_argument("--out", help="where to write the report (default: a temporary file)")
     args = parser.parse_args()
 
-    import scrapy
+    from bench_crawl import bench_spider, crawl_settings, start_server
     from scrapy.crawler import CrawlerRunner
     from scrapy.utils.reactor import install_reactor
 
     install_reactor("twisted.internet.asyncioreactor.AsyncioSelectorReactor")
     from twisted.internet import defer, reactor
 
-    server = subprocess.Popen([sys.executable, str(BENCH_CRAWL), "--serve"], stdout=subprocess.PIPE, text=True)
-    base = f"http://127.0.0.1:{server.stdout.readline().strip()}/p/"
+    server, base = start_server()
     out = args.out or str(Path(tempfile.mkdtemp()) / "report.html")
     handler = _Written()
     logging.getLogger("scrapy_whatwg_encoding").addHandler(handler)
 
-    class Bench(scrapy.Spider):
-        name = "bench"
-
-        async def start(self):
-            for i in range(args.pages):
-                yield scrapy.Request(f"{base}{i}", dont_filter=True)
-
-        def parse(self, response):
-            pass
-
-    common = {"ADDONS": {"scrapy_whatwg_encoding.Addon": 0}, "LOG_LEVEL": "ERROR",
-              "WHATWG_ENCODING_LOG_LEVEL": "DEBUG", "CONCURRENT_REQUESTS": args.concurrency,
-              "CONCURRENT_REQUESTS_PER_DOMAIN": args.concurrency, "TELNETCONSOLE_ENABLED": False,
-              "REMOTE_CONTROL_ENABLED": False, "ROBOTSTXT_OBEY": False}
+    Bench = bench_spider(base, args.pages, read_title=False)
+    common = {**crawl_settings(args.concurrency), "ADDONS": {"scrapy_whatwg_encoding.Addon": 0},
+              "WHATWG_ENCODING_LOG_LEVEL": "DEBUG"}
     rates: dict[str, float] = {}
 
     @defer.inlineCallbacks

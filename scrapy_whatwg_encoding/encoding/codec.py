@@ -17,7 +17,8 @@ if TYPE_CHECKING:
     from ._typing import Buffer
 
 
-def _key(name: str) -> str:
+def codec_key(name: str) -> str:
+    """*name* as Python's codec registry compares names (lower case, ``-`` and spaces as ``_``)."""
     return name.lower().replace("-", "_").replace(" ", "_")
 
 
@@ -41,12 +42,18 @@ def _codec_info(encoding: Encoding) -> codecs.CodecInfo:
                             incrementaldecoder=IncrementalDecoder)
 
 
-_BY_KEY = {_key(e.codec_name): e for e in ENCODINGS.values()}
+_BY_KEY = {codec_key(e.codec_name): e for e in ENCODINGS.values()}
 _CACHE: dict[str, codecs.CodecInfo] = {}
 
 
+def from_codec_name(name: str) -> Encoding | None:
+    """The :class:`Encoding` whose ``codec_name`` *name* (a str) is, as the codec registry
+    spells names (``"whatwg-shift_jis"``, ``"WHATWG_Shift-JIS"``), or ``None``."""
+    return _BY_KEY.get(codec_key(name))
+
+
 def _search(name: str) -> codecs.CodecInfo | None:
-    encoding = _BY_KEY.get(_key(name))
+    encoding = from_codec_name(name)
     if encoding is None:
         return None
     info = _CACHE.get(encoding.name)

@@ -56,7 +56,7 @@ class WhatwgEncodingMiddleware:
         self.config = config or Config()
         self.report = Report(stats, self.config.log_level, self.config.report, self.config.report_examples)
         self.memory = memory
-        self._flusher = LoopingCall(self.report.flush)  # stats within FLUSH_SECONDS, see .report
+        self._flusher: LoopingCall | None = None  # made when the spider opens (it imports the reactor)
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -96,10 +96,11 @@ class WhatwgEncodingMiddleware:
                 if warning:
                     logger.warning("%s", warning, extra={"spider": spider})
             self.config = dataclasses.replace(self.config, locale=locale, locale_setting=name)
+        self._flusher = LoopingCall(self.report.flush)  # stats within FLUSH_SECONDS, see .report
         self._flusher.start(FLUSH_SECONDS, now=False)
 
     def spider_closed(self, spider):
-        if self._flusher.running:
+        if self._flusher is not None and self._flusher.running:
             self._flusher.stop()
         self.report.log_summary()
         self.report.write_html(spider.name)

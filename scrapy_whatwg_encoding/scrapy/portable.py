@@ -26,17 +26,15 @@ from typing import Any, TypeVar
 
 from scrapy import Request
 
-from ..encoding import ENCODINGS
-from .url import query_codec_name
-
 #: The encoding :func:`portable_request` gives requests (a name every Python resolves).
 PORTABLE_ENCODING = "utf-8"
 #: Spider middleware order of :class:`PortableRequestsMiddleware`: near the engine, so that it
 #: sees the requests of every other spider middleware.
 ORDER = 10
 
-_PACKAGE_CODECS = frozenset(
-    name for encoding in ENCODINGS.values() for name in (encoding.codec_name, query_codec_name(encoding)))
+#: The prefix of every codec name this package registers (``Encoding.codec_name`` and the
+#: query codecs of :mod:`.url`); no other codec registry uses it.
+_PACKAGE_PREFIX = "whatwg-"
 
 _R = TypeVar("_R", bound=Request)
 
@@ -49,7 +47,7 @@ def portable_request(request: _R) -> _R:
         name = codecs.lookup(request.encoding).name
     except LookupError:  # (the request could not have been built; leave it to Scrapy)
         return request
-    return request.replace(encoding=PORTABLE_ENCODING) if name in _PACKAGE_CODECS else request
+    return request.replace(encoding=PORTABLE_ENCODING) if name.startswith(_PACKAGE_PREFIX) else request
 
 
 def _portable(output: Any) -> Any:

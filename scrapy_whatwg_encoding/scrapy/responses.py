@@ -21,12 +21,12 @@ from __future__ import annotations
 
 from scrapy.http import HtmlResponse, TextResponse, XmlResponse
 
-from ..encoding import ENCODINGS, Encoding, decode
+from ..encoding import Encoding, decode
+from ..encoding.codec import from_codec_name
 from .compat import cache_text, cached_text
 from .portable import portable_request
 from .url import encode_query
 
-_BY_CODEC_NAME = {encoding.codec_name: encoding for encoding in ENCODINGS.values()}
 #: ``replace()`` arguments that make another document, whose encoding this decision does not know.
 DOCUMENT_ATTRIBUTES = frozenset({"body", "headers", "encoding"})
 
@@ -43,7 +43,7 @@ def _make(base: type[TextResponse]) -> type[TextResponse]:
 
     def whatwg_encoding(self) -> Encoding | None:
         """The decided :class:`Encoding`, or ``None`` if ``encoding`` is not one of its codec names."""
-        return _BY_CODEC_NAME.get(self.encoding)  # encoding was given: no inference runs
+        return from_codec_name(self.encoding)  # encoding was given: no inference runs
 
     def text(self) -> str:
         """Body as str: ``decode(body, encoding)[0]`` (Encoding Standard §6 "decode"), cached."""

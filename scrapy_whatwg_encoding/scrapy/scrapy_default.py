@@ -14,6 +14,7 @@ import functools
 from w3lib.encoding import html_body_declared_encoding, http_content_type_encoding, read_bom
 
 from ..encoding import ENCODINGS, Encoding, get_encoding
+from ..encoding.codec import from_codec_name
 
 # Python codec names that decode like one WHATWG encoding on the bytes they both define
 # (w3lib translates several of these before decoding).
@@ -72,10 +73,7 @@ def whatwg_for_codec(name: str) -> Encoding | None:
     >>> whatwg_for_codec("cp1251"), whatwg_for_codec("euc_jp"), whatwg_for_codec("cp437")
     (<Encoding windows-1251>, <Encoding EUC-JP>, None)
     """
-    encoding = get_encoding(name)
-    if encoding is None:
-        encoding = _BY_FAMILY.get(_family(name))
-    return encoding
+    return get_encoding(name) or from_codec_name(name) or _BY_FAMILY.get(_family(name))
 
 
 def changed(scrapy_name: str | None, encoding: Encoding, body: bytes) -> bool | None:
@@ -96,11 +94,10 @@ def changed(scrapy_name: str | None, encoding: Encoding, body: bytes) -> bool | 
 
 def _by_family() -> dict[str, Encoding]:
     """Python codec family → WHATWG encoding (the first listed wins: ISO-8859-8 over ISO-8859-8-I,
-    GBK over gb18030, whose decoders are the same), and each encoding's own codec name."""
+    GBK over gb18030, whose decoders are the same)."""
     found: dict[str, Encoding] = {}
     for encoding in ENCODINGS.values():
         found.setdefault(_family(_WHATWG_TO_PYTHON.get(encoding.name, encoding.name)), encoding)
-        found[encoding.codec_name] = encoding
     return found
 
 

@@ -23,6 +23,7 @@ import codecs
 import re
 
 from ..encoding import ENCODINGS, Encoding
+from ..encoding.codec import codec_key
 
 _NON_ASCII_RUN = re.compile(r"([^\x00-\x7f]+)")
 _ISO_2022_JP = ENCODINGS["ISO-2022-JP"]
@@ -165,16 +166,12 @@ def query_codec_name(encoding: Encoding) -> str:
     return _QUERY_CODEC_PREFIX + encoding.name.lower()
 
 
-def _codec_key(name: str) -> str:
-    return name.lower().replace("-", "_").replace(" ", "_")
-
-
-_QUERY_CODECS = {_codec_key(_QUERY_CODEC_PREFIX + name.lower()): encoding
+_QUERY_CODECS = {codec_key(_QUERY_CODEC_PREFIX + name.lower()): encoding
                  for name, encoding in ENCODINGS.items()}
 
 
 def _query_codec(name: str) -> codecs.CodecInfo | None:
-    encoding = _QUERY_CODECS.get(_codec_key(name))
+    encoding = _QUERY_CODECS.get(codec_key(name))
     if encoding is None:
         return None
     output = encoding.output_encoding

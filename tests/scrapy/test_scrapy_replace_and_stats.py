@@ -2,6 +2,8 @@
 (issue 12, item 4): real crawls against the demo site."""
 from __future__ import annotations
 
+import subprocess
+import sys
 from typing import ClassVar
 
 import pytest_twisted
@@ -66,3 +68,12 @@ def test_decision_counters_reach_the_stats_during_the_crawl(demo_server):
     # Both responses were decided before the second callback; one by its header.
     assert SlowSecondPage.seen_in_stats == [2, 1]
     assert crawler.stats.get_value("whatwg_encoding/responses") == 2
+
+
+def test_building_the_middleware_installs_no_reactor():
+    """The stats timer is made when the spider opens: a middleware built before a crawl (a script,
+    a benchmark) must not install Twisted's default reactor, which would refuse Scrapy's asyncio one."""
+    code = ("import sys; from scrapy_whatwg_encoding import WhatwgEncodingMiddleware; "
+            "WhatwgEncodingMiddleware(); print('twisted.internet.reactor' in sys.modules)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"
