@@ -16,7 +16,7 @@ import scrapy
 from scrapy.http import HtmlResponse, Request, Response, TextResponse, XmlResponse
 from twisted.internet import defer
 from twisted.web import resource, server
-from whatwg_crawl_helpers import Server, SiteMap, crawl, whatwg_stats
+from whatwg_crawl_helpers import REPO, Server, SiteMap, crawl, whatwg_stats
 
 from scrapy_whatwg_encoding import ENCODINGS, WhatwgEncodingMiddleware, decode
 from scrapy_whatwg_encoding.scrapy.responses import WhatwgResponseMixin
@@ -304,3 +304,12 @@ def test_the_cache_header_from_a_site_is_not_trusted():
         port.stopListening()
     assert response.meta["whatwg_encoding"]["source"] == "transport"  # the site's (lying) header
     assert b"X-Whatwg-Encoding-Handler" not in response.headers
+
+
+def test_docs_give_the_table_of_encoding_names():
+    """docs/responses.rst carries the table ``tools/codec_name_table.py`` computes: each encoding's
+    ``response.encoding`` and how Python's codec decodes compared with the standard's decoder."""
+    sys.path.insert(0, str(REPO / "tools"))
+    from codec_name_table import table
+
+    assert table() in (REPO / "docs" / "responses.rst").read_text("utf-8")
