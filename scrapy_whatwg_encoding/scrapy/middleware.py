@@ -37,10 +37,10 @@ from .compat import cache_text, explicit_encoding, with_encoding
 from .handler import handler_encoding, handler_whatwg_encoding
 from .kind import document_kind, response_class
 from .memory import SiteMemory, open_store
-from .overrides import override_for
+from .overrides import override_for, request_override
 from .report import FLUSH_SECONDS, Report
 from .responses import whatwg_class
-from .settings import Config, InvalidSetting, check_label, check_locale, locale_warning, read_config
+from .settings import Config, InvalidSetting, check_locale, locale_warning, read_config
 
 logger = logging.getLogger("scrapy_whatwg_encoding")
 
@@ -137,8 +137,7 @@ class WhatwgEncodingMiddleware:
             return self._keep_handler_text(request, response, kind, name)
         meta, config, body = request.meta, self.config, response.body
         url = response.url
-        override = (check_label("meta['whatwg_encoding_override']", meta.get("whatwg_encoding_override"))
-                    or override_for(config.overrides, url))
+        override = request_override(meta, url, self.report) or override_for(config.overrides, url)
         locale = config.locale
         if meta.get("whatwg_encoding_locale") is not None:
             locale = check_locale("meta['whatwg_encoding_locale']", meta["whatwg_encoding_locale"])

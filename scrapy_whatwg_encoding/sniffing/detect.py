@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import codecs
 import re
+from collections.abc import Iterator
 from types import ModuleType
 from urllib.parse import urlsplit
 
@@ -53,12 +54,22 @@ STAT_LIMIT = 4 * 1024
 UCHARDET_LIMIT = 512
 #: uchardet's own confidence (0-1) below which its answer is not taken: it says it is guessing.
 UCHARDET_CONFIDENCE = 0.5
+#: Stray bytes in UTF-8 (issue 21): a body that is not valid UTF-8 is still UTF-8 when it has at
+#: least ``STRAY_RULE[0]`` valid multi-byte sequences and at most ``max(STRAY_RULE[1],
+#: STRAY_RULE[2] % of them)`` invalid ones. Measured by tools/stray_bytes.py (docs/algorithm.rst):
+#: no legacy corpus page, slice of one (128 B - 8 KiB) or hypothesis-generated legacy text meets
+#: it (with 5 valid sequences or more, they have at most 2.2 (corpus) or 4 (generated) valid
+#: sequences per invalid one; the rule asks for 10).
+STRAY_RULE = (5, 2, 10)
 _CONTEXT = 256  # ASCII bytes kept before the first non-ASCII byte
 _CHUNK = 1 << 20  # whole-body scans go chunk by chunk (bounded memory)
 MODES = ("off", "browser", "full")
 
 _TLD = re.compile(r"[a-z0-9-]+\Z")
 _utf_8_decode = codecs.utf_8_decode
+_utf_8_incremental = codecs.getincrementaldecoder("utf-8")
+_ASCII = bytes(range(0x80))
+_REPLACEMENT = "\ufffd".encode()
 # chardetng-py renames two of chardetng's answers for Python's codecs: back to chardetng's own.
 _CHARDETNG_NAMES = {"cp874": "windows-874", "gb18030": "GBK"}
 # uchardet's names that are no label of the Encoding Standard, for the WHATWG encoding with the
@@ -128,6 +139,40 @@ def is_utf_8(body: bytes, start: int = 0) -> bool:
     return True
 
 
+def utf_8_sequences(body: bytes, start: int = 0) -> Iterator[tuple[int, int, int]]:
+    """Decode ``body[start:]`` as UTF-8 (Encoding Standard's UTF-8 decoder: one error per maximal
+    invalid subpart, as Python's ``"replace"`` counts them) a chunk at a time, at C speed, yielding
+    after each chunk the running ``(valid multi-byte sequences, invalid sequences, bytes left)``.
+    An incomplete sequence at the end of the body is one invalid sequence."""
+    decoder = _utf_8_incremental("replace")
+    valid = invalid = 0
+    tail = b""  # the previous chunk's last 2 bytes: a U+FFFD encoded in the body may straddle chunks
+    end = len(body)
+    while start < end:
+        chunk = body[start:start + _CHUNK]
+        start += len(chunk)
+        text = decoder.decode(chunk, start >= end)
+        # U+FFFD from errors = all U+FFFD less the ones the body encodes (EF BF BD is always valid);
+        # ASCII bytes decode to themselves and never belong to an invalid sequence.
+        errors = text.count("\ufffd") - (tail + chunk).count(_REPLACEMENT)
+        non_ascii = len(text) - len(chunk) + len(chunk.translate(None, _ASCII))
+        valid += non_ascii - errors
+        invalid += errors
+        tail = chunk[-2:]
+        yield valid, invalid, end - start
+
+
+def mostly_utf_8(body: bytes, start: int = 0) -> bool:
+    """Whether ``body[start:]`` is UTF-8 with a few stray bytes by :data:`STRAY_RULE` (whole body,
+    at C speed; it stops as soon as the invalid sequences are too many for any rest of the body)."""
+    least, errors, percent = STRAY_RULE
+    valid = invalid = 0
+    for valid, invalid, left in utf_8_sequences(body, start):
+        if invalid * 100 > max(errors * 100, percent * (valid + (left + 3) // 2)):  # a sequence has 2+ bytes
+            return False
+    return valid >= least and invalid * 100 <= max(errors * 100, percent * valid)
+
+
 def _chardetng(data: bytes, tld: bytes | None, last: bool = True) -> tuple[bool, Encoding | None]:
     """chardetng over *data*: (a non-ASCII byte was seen, its guess without UTF-8)."""
     detector = EncodingDetector()
@@ -193,7 +238,7 @@ def detect(body: bytes, mode: str = "full", url: str | None = None) -> Encoding 
     first = first_non_ascii(body)
     if first is None:
         return _iso_2022_jp(body, tld)
-    if is_utf_8(body, first):
+    if is_utf_8(body, first) or mostly_utf_8(body, first):
         return ENCODINGS["UTF-8"]
     start = max(first - _CONTEXT, 0)
     window = body[start:start + STAT_LIMIT]
