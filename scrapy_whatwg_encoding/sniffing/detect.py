@@ -158,7 +158,7 @@ def utf_8_sequences(body: bytes, start: int = 0) -> Iterator[tuple[int, int, int
         non_ascii = len(text) - len(chunk) + len(chunk.translate(None, _ASCII))
         valid += non_ascii - errors
         invalid += errors
-        tail = chunk[-2:]
+        tail = (tail + chunk)[-2:]
         yield valid, invalid, end - start
 
 
