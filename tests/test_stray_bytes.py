@@ -34,8 +34,7 @@ UTF_8_PAGES = [(path, decode(unlabeled(body), ENCODINGS[name])[0].lstrip("\ufeff
 
 def counts(data: bytes, chunk: int | None = None) -> tuple[int, int]:
     with chunk_size(chunk or detect_module._CHUNK):
-        found = list(utf_8_sequences(data))
-    return found[-1][:2] if found else (0, 0)
+        return utf_8_sequences(data)
 
 
 @contextlib.contextmanager
@@ -62,6 +61,25 @@ def test_counts_agree_with_python_at_every_chunk_size(data, chunk):
     assert counts(data, chunk) == python_counts(data)
 
 
+@settings(max_examples=400, deadline=None)
+@given(data=st.binary(max_size=80) | st.text(max_size=30).map(lambda t: t.encode("utf-8", "surrogatepass")),
+       chunk=st.integers(1, 9))
+def test_byte_counts_bound_the_sequences(data, chunk):
+    """What mostly_utf_8 rules out from byte counts cannot pass the rule: never-valid bytes are at
+    most the invalid sequences, the continuation bytes are the leads' due within 3 per invalid one,
+    and there is a lead byte per valid sequence; the answer is the same at every chunk size."""
+    valid, invalid = python_counts(data)
+    leads = sum(0xC2 <= byte <= 0xF4 for byte in data)
+    due = sum(1 if byte < 0xE0 else 2 if byte < 0xF0 else 3 for byte in data if 0xC2 <= byte <= 0xF4)
+    assert sum(byte in (0xC0, 0xC1) or byte >= 0xF5 for byte in data) <= invalid
+    assert abs(sum(0x80 <= byte <= 0xBF for byte in data) - due) <= 3 * invalid
+    assert valid <= leads
+    least, errors, percent = STRAY_RULE
+    rule = valid >= least and invalid * 100 <= max(errors * 100, percent * valid)
+    with chunk_size(chunk):
+        assert mostly_utf_8(data) is rule
+
+
 def test_counts_of_known_inputs():
     assert counts(b"") == counts(b"ascii") == (0, 0)
     assert counts("é日本\U0001f600".encode()) == (4, 0)
@@ -70,11 +88,13 @@ def test_counts_of_known_inputs():
     assert counts(b"\xf0\x9f\x98") == (0, 1)  # one truncated sequence at the end: one error
     assert counts(b"\xe2\x80\x9d\x93x\x94") == (1, 2)  # windows-1252 smart quotes
     assert counts(b"\xc0\xaf") == (0, 2)  # an overlong form: one error per byte, as the standard says
+    for chunk in (1, 2, 3):  # an encoded U+FFFD or an error cut by chunk boundaries
+        assert counts("\ufffd\ufffd".encode() + b"\xe2\x80" + "\ufffd".encode(), chunk) == (3, 1)
 
 
 def test_the_rule():
     least, errors, percent = STRAY_RULE
-    assert STRAY_RULE == (5, 2, 10)
+    assert (least, errors, percent) == (5, 2, 10)
 
     def body(valid: int, invalid: int) -> bytes:
         return b"<p>" + "é".encode() * valid + b" \xe9" * invalid
@@ -82,11 +102,21 @@ def test_the_rule():
     assert not mostly_utf_8(body(least - 1, 1)) and mostly_utf_8(body(least, 1))
     assert mostly_utf_8(body(least, errors)) and not mostly_utf_8(body(least, errors + 1))
     assert mostly_utf_8(body(1000, 100)) and not mostly_utf_8(body(1000, 101))
-    # The early exit (too many errors for any rest of the body) gives the same answer.
     with chunk_size(16):
         assert mostly_utf_8(body(1000, 100)) and not mostly_utf_8(body(1000, 101))
-        assert not mostly_utf_8(b"\xe9" * 100 + "é".encode() * 500)
-        assert mostly_utf_8(b"\xe9" * 5 + "é".encode() * 50)
+
+
+def test_the_head_meets_the_rule_on_its_own(monkeypatch):
+    """Past STRAY_HEAD bytes (1 MiB; 64 here) the whole body must meet the rule, and its head too."""
+    monkeypatch.setattr(detect_module, "STRAY_HEAD", 64)
+    e_acute = "é".encode()
+    assert mostly_utf_8(e_acute * 100 + b"\xe9" * 2)  # the head (32 é) is clean; 2 errors are always allowed
+    assert mostly_utf_8(e_acute * 100 + b"\xe9" * 10) and not mostly_utf_8(e_acute * 100 + b"\xe9" * 11)
+    assert not mostly_utf_8(e_acute * 10 + b"\xe9" * 4 + e_acute * 1000)  # 4 errors in a head of 30 sequences
+    assert mostly_utf_8(e_acute * 40 + b"\xe9" * 4 + e_acute * 1000)  # the same 4 past the head
+    assert mostly_utf_8(b"\xe9" + e_acute * 40)  # the head ends between two sequences
+    with chunk_size(7):
+        assert mostly_utf_8(e_acute * 100 + b"\xe9" * 10) and not mostly_utf_8(e_acute * 100 + b"\xe9" * 11)
 
 
 def test_issue_21_page():
@@ -128,9 +158,8 @@ def test_corpus_texts_as_utf_8_with_stray_bytes(defect):
         while middle < len(body) and body[middle] & 0xC0 == 0x80:
             middle += 1
         damaged = body[:middle] + defect + body[middle:]
-        valid, invalid = counts(damaged)
         found = detect(damaged, "full")
-        if valid < STRAY_RULE[0]:
+        if counts(damaged)[0] < STRAY_RULE[0]:
             continue
         decided += 1
         assert found is UTF_8, path
