@@ -8,7 +8,7 @@ V valid multi-byte sequences, I invalid sequences (the U+FFFD a UTF-8 decoder ma
 "V >= N and I <= max(k, p% of V)" is judged on:
 
 - UTF-8 pages with stray bytes (what should become UTF-8): the corpus's UTF-8 pages without a BOM and
-  every other corpus page transcoded to UTF-8 (its true text, 172 pages in 20 scripts), each with,
+  every other corpus page transcoded to UTF-8 (its true text), each with,
   at seeded random positions: n random bytes 0x80-0xFF (n = 1, 2, 5, 10, 20, 50), the body cut inside
   a multi-byte sequence, one latin-1 word (``caf\\xe9``), and 1 or 5 windows-1252 smart-quote pairs;
 - legacy text (what must not become UTF-8): the corpus's legacy pages whole, every slice of them of

@@ -12,10 +12,11 @@ Modes:
   input with ISO-2022-JP escape sequences, which Firefox uses too.
 - ``"full"``: for crawlers, which have the whole body. What is cheap looks at the *entire* body at
   C speed: no non-ASCII byte gives ``None`` (or ISO-2022-JP, as in ``"browser"``); valid UTF-8
-  from end to end gives UTF-8. Only the statistical part is capped, to :data:`STAT_LIMIT` bytes
-  from just before the first non-ASCII byte. The rule there: chardetng (Firefox's detector, with
-  the URL's TLD) names the encoding; where its repertoire has a gap — it answers windows-1252 or a
-  Cyrillic encoding, what it says for x-mac-cyrillic (which it never answers) and for Central
+  from end to end gives UTF-8, and so does UTF-8 with a few stray bytes (:data:`STRAY_RULE`, see
+  :func:`mostly_utf_8`; chardetng rules UTF-8 out at the first invalid byte). Only the statistical
+  part is capped, to :data:`STAT_LIMIT` bytes from just before the first non-ASCII byte. The rule
+  there: chardetng (Firefox's detector, with the URL's TLD) names the encoding; where its
+  repertoire has a gap — it answers windows-1252 or a Cyrillic encoding, what it says for x-mac-cyrillic (which it never answers) and for Central
   European text from a generic domain — uchardet may overrule it, if at least
   :data:`UCHARDET_CONFIDENCE` sure of a legacy Web encoding in which those bytes decode without
   error and to other text, over its first :data:`UCHARDET_LIMIT` bytes (uchardet costs ~1 µs a
@@ -201,8 +202,9 @@ def _may_meet_rule(data: bytes) -> bool:
     classes = data.translate(_BYTE_CLASSES, _ASCII)  # the non-ASCII bytes' roles
     two, three, four, never = (classes.count(role) for role in (b"2", b"3", b"4", b"x"))
     continuations = len(classes) - two - three - four - never
-    most = max(errors, percent * (two + three + four) // 100)  # invalid sequences the rule could allow
-    return two + three + four >= least and never <= most and abs(continuations - two - 2 * three - 3 * four) <= 3 * most
+    leads = two + three + four
+    most = max(errors, percent * leads // 100)  # the invalid sequences the rule could allow
+    return leads >= least and never <= most and abs(continuations - two - 2 * three - 3 * four) <= 3 * most
 
 
 def _chardetng(data: bytes, tld: bytes | None, last: bool = True) -> tuple[bool, Encoding | None]:
