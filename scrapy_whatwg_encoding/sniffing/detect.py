@@ -11,18 +11,19 @@ Modes:
   Input without a non-ASCII byte gives ``None``, except chardetng's ISO-2022-JP guess for 7-bit
   input with ISO-2022-JP escape sequences, which Firefox uses too.
 - ``"full"``: for crawlers, which have the whole body. What is cheap looks at the *entire* body at
-  C speed: no non-ASCII byte gives ``None`` (or ISO-2022-JP, as in ``"browser"``); valid UTF-8 from
-  end to end gives UTF-8, and so does UTF-8 with a few stray bytes (:data:`STRAY_RULE`, see
-  :func:`mostly_utf_8`; chardetng rules UTF-8 out at the first invalid byte). Only the statistical
-  part is capped, to :data:`STAT_LIMIT` bytes from just before the first non-ASCII byte. The rule
-  there: chardetng (Firefox's detector, with the URL's TLD) names the encoding; where its
-  repertoire has a gap — it answers windows-1252 or a Cyrillic encoding, what it says for
-  x-mac-cyrillic (which it never answers) and for Central European text from a generic domain —
-  uchardet may overrule it, if at least :data:`UCHARDET_CONFIDENCE` sure of a legacy Web encoding
-  in which those bytes decode without error and to other text, over its first
-  :data:`UCHARDET_LIMIT` bytes (uchardet costs ~1 µs a byte, so it is asked only there, and over
-  less).
+  C speed: no non-ASCII byte gives ``None`` (or ISO-2022-JP, as in ``"browser"``); valid UTF-8
+  from end to end gives UTF-8. Only the statistical part is capped, to :data:`STAT_LIMIT` bytes
+  from just before the first non-ASCII byte. The rule there: chardetng (Firefox's detector, with
+  the URL's TLD) names the encoding; where its repertoire has a gap — it answers windows-1252 or a
+  Cyrillic encoding, what it says for x-mac-cyrillic (which it never answers) and for Central
+  European text from a generic domain — uchardet may overrule it, if at least
+  :data:`UCHARDET_CONFIDENCE` sure of a legacy Web encoding in which those bytes decode without
+  error and to other text, over its first :data:`UCHARDET_LIMIT` bytes (uchardet costs ~1 µs a
+  byte, so it is asked only there, and over less).
   (tools/sniff_accuracy.py measures the rule and each detector alone on tests/data/corpus.)
+
+In ``"full"`` mode UTF-8 with a few stray bytes is UTF-8 too (:data:`STRAY_RULE`, see
+:func:`mostly_utf_8`), over the whole body: chardetng rules UTF-8 out at its first invalid byte.
 """
 from __future__ import annotations
 
