@@ -4,8 +4,6 @@
 - ``WHATWG_ENCODING_LOCALE`` (str | None, ``None``): a language tag choosing the default encoding
   (sniffing step 9); ``None`` is the "all other locales" row, windows-1252.
 - ``WHATWG_ENCODING_DEFAULT`` (str | None, ``None``): a label, the user default (step 9).
-  Here and in ``WHATWG_ENCODING_OVERRIDES``, a label of the replacement encoding is invalid: every
-  document would decode to a single U+FFFD.
 - ``WHATWG_ENCODING_DETECTOR`` (str, ``"full"``): autodetection (step 8): ``"off"``,
   ``"browser"`` or ``"full"``.
 - ``WHATWG_ENCODING_PRESCAN_BYTES`` (int ≥ 1, ``1024``): bytes the prescan examines (step 5).
@@ -31,7 +29,9 @@ The spider attribute ``whatwg_encoding_locale`` is a shortcut that wins over the
 An invalid value raises :class:`InvalidSetting` (a ``ValueError`` naming the setting, the value and
 the allowed values) when the middleware is built, so the crawl fails at start-up rather than on
 every response. A well-formed language tag that names no language (``"klingon"``) is accepted:
-:func:`locale_warning` says which encoding it falls back to.
+:func:`locale_warning` says which encoding it falls back to. A label of the replacement encoding
+(``"iso-2022-kr"``) is an invalid value wherever a label is expected: every document would decode
+to a single U+FFFD (see :func:`label_problem`).
 """
 from __future__ import annotations
 

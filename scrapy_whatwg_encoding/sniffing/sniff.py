@@ -207,8 +207,7 @@ def sniff(body: bytes, *, content_type: str | bytes | None = None, url: str | No
         ``(encoding or label, origin URL)`` pair; used only when its origin is *url*'s.
     :param likely: a likely encoding (step 7), a label or an :class:`Encoding`.
     :param detector: autodetection (step 8): ``"off"`` (none), ``"browser"`` (what Firefox
-        shows: chardetng, never UTF-8) or ``"full"`` (valid UTF-8, or UTF-8 with a few stray
-        bytes, first; then chardetng).
+        shows: chardetng, never UTF-8) or ``"full"`` (valid UTF-8 first, then chardetng).
     :param prescan_bytes: how many bytes (not characters) of *body* the ``<meta>`` prescan
         examines; 1024 as the standard suggests.
     :param parser_limit: how many characters of decoded text the parser step searches for a
