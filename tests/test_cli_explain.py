@@ -309,4 +309,3 @@ def test_help_names_the_command_as_invoked():
         assert "python -m" not in done.stdout
     done = subprocess.run([str(script), "explain"], check=False, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and done.stderr.startswith("usage: scrapy-whatwg-encoding explain ")
-
