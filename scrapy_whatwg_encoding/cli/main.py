@@ -76,9 +76,9 @@ def run_explain(args, fetched=None, config=None) -> str:
 
     config = fetched.config if fetched is not None else config or Config()
     try:
-        locale = check_locale("--locale", args.locale) if args.locale is not None else config.locale
         check_label("--default", args.default)  # as WHATWG_ENCODING_DEFAULT
         check_label("--override", args.override)  # as WHATWG_ENCODING_OVERRIDES' labels
+        locale = check_locale("--locale", args.locale) if args.locale is not None else config.locale
     except InvalidSetting as exc:
         raise CliError(str(exc), 2) from None
     if fetched is not None:
