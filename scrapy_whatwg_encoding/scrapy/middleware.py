@@ -43,10 +43,10 @@ from .compat import cache_text, explicit_encoding, with_encoding
 from .handler import handler_whatwg_encoding, settle
 from .kind import document_kind, is_compressed, response_class
 from .memory import SiteMemory, open_store
-from .overrides import chosen_override, override_for
+from .overrides import chosen_override, override_for, request_override
 from .report import FLUSH_SECONDS, Report
 from .responses import decided_class, scrapy_class
-from .settings import Config, InvalidSetting, check_label, check_locale, locale_warning, read_config
+from .settings import Config, InvalidSetting, check_locale, locale_warning, read_config
 
 logger = logging.getLogger("scrapy_whatwg_encoding")
 
@@ -178,8 +178,7 @@ class WhatwgEncodingMiddleware:
             if override is None:
                 return self._skip(request, response, "chosen_encoding")  # Scrapy decodes with it
         else:
-            override = (check_label("meta['whatwg_encoding_override']", meta.get("whatwg_encoding_override"))
-                        or override_for(config.overrides, url))
+            override = request_override(meta, url, self.report) or override_for(config.overrides, url)
         locale = config.locale
         if meta.get("whatwg_encoding_locale") is not None:
             locale = check_locale("meta['whatwg_encoding_locale']", meta["whatwg_encoding_locale"])
