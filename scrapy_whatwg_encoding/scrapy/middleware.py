@@ -78,8 +78,10 @@ class WhatwgEncodingMiddleware:
         if warning:
             logger.warning("%s", warning, extra={"crawler": crawler})
         memory = None
-        if config.remember:
-            memory = SiteMemory(open_store(config.remember_store, job_dir(crawler.settings)), crawler.stats)
+        if config.remember:  # no connection yet: the memory's own thread makes it (see .memory)
+            memory = SiteMemory(open_store(config.remember_store, job_dir(crawler.settings)), crawler.stats,
+                                max_hosts=config.remember_max_hosts)
+            crawler.signals.connect(memory.spider_opened, signal=signals.spider_opened)
         middleware = cls(config, crawler.stats, memory)
         crawler.signals.connect(middleware.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(middleware.spider_closed, signal=signals.spider_closed)
@@ -100,12 +102,26 @@ class WhatwgEncodingMiddleware:
         self._flusher.start(FLUSH_SECONDS, now=False)
 
     def spider_closed(self, spider):
+        """Stop the stats flusher, log the summary, write the HTML report, save the memory: each
+        step runs whatever an earlier one raised (logged, counted in ``whatwg_encoding/close_errors``).
+        Returns the memory's Deferred (the crawl's end waits for the save, the reactor does not)."""
+        steps = [("the stats flusher", self._stop_flusher), ("the summary", self.report.log_summary),
+                 ("the report", lambda: self.report.write_html(spider.name))]
+        if self.memory is not None:
+            steps.append(("the site memory", lambda: self.memory.spider_closed(spider)))
+        result = None
+        for name, step in steps:
+            try:
+                result = step()
+            except Exception:  # noqa: BLE001 — the next steps (the memory's save) still run
+                logger.exception("Closing %s failed; the other steps go on", name, extra={"spider": spider})
+                if self.report.stats is not None:
+                    self.report.stats.inc_value("whatwg_encoding/close_errors")
+        return result
+
+    def _stop_flusher(self) -> None:
         if self._flusher is not None and self._flusher.running:
             self._flusher.stop()
-        self.report.log_summary()
-        self.report.write_html(spider.name)
-        if self.memory is not None:
-            self.memory.close()
 
     def process_response(self, request, response, spider=None):
         # spider: passed by Scrapy < 2.13 only (optional, so that newer Scrapy does not warn).
