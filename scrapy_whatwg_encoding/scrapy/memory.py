@@ -352,25 +352,29 @@ class SiteMemory:
             concurrent.futures.wait([future], timeout)
         return self._closed(future)
 
-    def spider_opened(self, spider=None):
+    async def spider_opened(self, spider=None) -> None:
         """Signal handler: start the exchanges; the crawl waits for the first read at most
-        :data:`START_SECONDS` (a Deferred; the reactor does not wait)."""
+        :data:`START_SECONDS` (the reactor does not wait)."""
+        from scrapy.utils.defer import maybe_deferred_to_future
         from twisted.internet.task import LoopingCall
 
         future = self.open()
         if future is None:
-            return None
+            return
         self._loop = LoopingCall(self.sync)
         self._loop.start(SYNC_SECONDS, now=False)
-        return deferred(future, START_SECONDS).addCallback(lambda _: self.sync() and None)
+        await maybe_deferred_to_future(deferred(future, START_SECONDS))
+        self.sync()
 
-    def spider_closed(self, spider=None):
-        """Signal handler: :meth:`close` as a Deferred that the crawl's end waits for, at most
-        :data:`CLOSE_SECONDS` (the reactor does not wait)."""
+    async def spider_closed(self, spider=None) -> bool:
+        """:meth:`close` for the crawl's end, which waits for it at most :data:`CLOSE_SECONDS`
+        (the reactor does not wait); ``True`` if saved."""
+        from scrapy.utils.defer import maybe_deferred_to_future
+
         future = self._close()
-        if future is None:
-            return self._closed(None) and None
-        return deferred(future, CLOSE_SECONDS).addCallback(lambda _: self._closed(future) and None)
+        if future is not None:
+            await maybe_deferred_to_future(deferred(future, CLOSE_SECONDS))
+        return self._closed(future)
 
     def _close(self) -> Future | None:
         if self._loop is not None and self._loop.running:

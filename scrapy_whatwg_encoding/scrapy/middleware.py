@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import inspect
 import logging
 
 from scrapy import signals
@@ -101,23 +102,23 @@ class WhatwgEncodingMiddleware:
         self._flusher = LoopingCall(self.report.flush)  # stats within FLUSH_SECONDS, see .report
         self._flusher.start(FLUSH_SECONDS, now=False)
 
-    def spider_closed(self, spider):
-        """Stop the stats flusher, log the summary, write the HTML report, save the memory: each
-        step runs whatever an earlier one raised (logged, counted in ``whatwg_encoding/close_errors``).
-        Returns the memory's Deferred (the crawl's end waits for the save, the reactor does not)."""
+    async def spider_closed(self, spider):
+        """Stop the stats flusher, log the summary, write the HTML report, save the site memory:
+        each step runs whatever an earlier one raised (logged, counted in
+        ``whatwg_encoding/close_errors``). The crawl's end waits for the save; the reactor does not."""
         steps = [("the stats flusher", self._stop_flusher), ("the summary", self.report.log_summary),
                  ("the report", lambda: self.report.write_html(spider.name))]
         if self.memory is not None:
             steps.append(("the site memory", lambda: self.memory.spider_closed(spider)))
-        result = None
         for name, step in steps:
             try:
                 result = step()
-            except Exception:  # noqa: BLE001 — the next steps (the memory's save) still run
+                if inspect.isawaitable(result):
+                    await result
+            except Exception:  # the next steps (the memory's save) still run
                 logger.exception("Closing %s failed; the other steps go on", name, extra={"spider": spider})
                 if self.report.stats is not None:
                     self.report.stats.inc_value("whatwg_encoding/close_errors")
-        return result
 
     def _stop_flusher(self) -> None:
         if self._flusher is not None and self._flusher.running:

@@ -1,15 +1,26 @@
 """WHATWG_ENCODING_REMEMBER with JOBDIR: a host's declarations are counted in
-``JOBDIR/whatwg_encoding_memory.json`` so that a resumed crawl remembers; the memory never overrides
+``JOBDIR/whatwg_encoding_memory.sqlite3`` so that a resumed crawl remembers; the memory never overrides
 valid UTF-8 nor a page the detector reads in another script (tests/scrapy/test_scrapy_remember_corpus.py:
 where it does apply)."""
 from __future__ import annotations
 
-import json
+import sqlite3
 
 import pytest_twisted
 from whatwg_crawl_helpers import check_decision, crawl, whatwg_stats
 
-from scrapy_whatwg_encoding.scrapy.memory import FILE_NAME, MIN_DECLARATIONS, host_of
+from scrapy_whatwg_encoding.scrapy.memory import MIN_DECLARATIONS, host_of
+from scrapy_whatwg_encoding.scrapy.memory_sqlite import FILE_NAME
+
+
+def saved(path) -> dict:
+    """host → encoding → declarations in the database at *path*, read with sqlite3 itself."""
+    with sqlite3.connect(path) as db:
+        rows = db.execute("SELECT host, encoding, declarations FROM counts").fetchall()
+    found: dict = {}
+    for host, name, count in rows:
+        found.setdefault(host, {})[name] = count
+    return found
 
 
 @pytest_twisted.inlineCallbacks
@@ -17,8 +28,8 @@ def test_remember_persists_in_jobdir(demo_server, tmp_path):
     settings = {"JOBDIR": str(tmp_path), "WHATWG_ENCODING_REMEMBER": True}
     _, pages = yield crawl([demo_server.url("header/koi8-r.html")] * MIN_DECLARATIONS, settings=settings)
     assert {p.meta["whatwg_encoding"]["source"] for p in pages} == {"transport"}
-    saved = json.loads((tmp_path / FILE_NAME).read_text("utf-8"))
-    assert saved == {"hosts": {host_of(demo_server.base): {"KOI8-R": MIN_DECLARATIONS}}}
+    first = saved(tmp_path / FILE_NAME)
+    assert first == {host_of(demo_server.base): {"KOI8-R": MIN_DECLARATIONS}}
 
     # A new crawl (the job resumed) knows the host as KOI8-R, yet valid UTF-8 stays UTF-8 and a
     # windows-1251 page (another alphabet in KOI8-R) stays with the detector: the memory is not used.
@@ -30,7 +41,7 @@ def test_remember_persists_in_jobdir(demo_server, tmp_path):
         assert page.meta["whatwg_encoding"]["encoding"] == encoding
         assert page.meta["whatwg_encoding"]["source"] == "detector"
     assert "whatwg_encoding/memory/applied" not in whatwg_stats(crawler)
-    assert json.loads((tmp_path / FILE_NAME).read_text("utf-8")) == saved  # nothing declared: nothing new
+    assert saved(tmp_path / FILE_NAME) == first  # nothing declared: nothing new
 
     # Without REMEMBER (the default) the same job directory changes nothing.
     _, (again,) = yield crawl([demo_server.url("unlabeled/ru-windows-1251.html")],
