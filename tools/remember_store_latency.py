@@ -36,10 +36,15 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+class RedisURL(str):
+    process: subprocess.Popen
+
+
 @contextlib.contextmanager
-def redis_server(directory: str | pathlib.Path, timeout: float = 20.0):
+def redis_server(directory: str | pathlib.Path, timeout: float = 20.0, *options: str, password: str | None = None):
     """A ``redis-server`` listening on 127.0.0.1 (a free port), with no persistence, in
-    *directory*; yields its URL (``redis://127.0.0.1:PORT/0``). Raises ``FileNotFoundError`` if
+    *directory*, with more command-line *options* and a *password* if given; yields its URL
+    (``redis://127.0.0.1:PORT/0``, without the password); the process is ``url.process``. Raises ``FileNotFoundError`` if
     ``redis-server`` is not on PATH, ``RuntimeError`` if it does not answer within *timeout* s."""
     import redis
 
@@ -50,10 +55,11 @@ def redis_server(directory: str | pathlib.Path, timeout: float = 20.0):
         port = free_port()
         process = subprocess.Popen(
             [executable, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(directory),
-             "--save", "", "--appendonly", "no"],
+             "--save", "", "--appendonly", "no", *options, *(["--requirepass", password] if password else [])],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        url = f"redis://127.0.0.1:{port}/0"
-        client = redis.Redis.from_url(url)
+        url = RedisURL(f"redis://127.0.0.1:{port}/0")
+        url.process = process
+        client = redis.Redis.from_url(url, password=password)
         deadline = time.monotonic() + timeout
         try:
             while process.poll() is None and time.monotonic() < deadline:

@@ -64,7 +64,7 @@ SYNC_SECONDS = 1.0
 REFRESH_SECONDS = 5.0
 #: Seconds the crawl's start waits for the store's first read, and its end for the last write.
 START_SECONDS = 1.0
-CLOSE_SECONDS = 10.0
+CLOSE_SECONDS = 5.0
 
 Counts = dict[str, int]
 _NON_ASCII_LETTER = re.compile(r"(?![\x00-\x7f])[^\W\d_]")
@@ -386,7 +386,7 @@ class SiteMemory:
             self._take(*job)
             job = None
         batch, self.pending = self.pending, {}
-        future = self._worker.submit(_final, self.store, batch, job)
+        future = self._worker.submit(_final, self.store, batch, job, time.monotonic() + CLOSE_SECONDS)
         self._worker.stop()
         self._worker = None
         self._final = (future, batch, job)
@@ -420,16 +420,23 @@ class SiteMemory:
             self.stats.inc_value(f"whatwg_encoding/memory/{name}", count)
 
 
-def _final(store: Store, batch: dict[str, Counts], job) -> int:
+def _final(store: Store, batch: dict[str, Counts], job, deadline: float) -> int:
     """In the memory's thread, at the end: add *batch* (and the batch of the exchange *job* that
-    was under way, had it failed), then close *store*; the declarations written."""
+    was under way, had it failed), tried again every half second until *deadline* (a
+    ``time.monotonic()``), then close *store*; the declarations written."""
     batch = {host: dict(counts) for host, counts in batch.items()}
     if job is not None and job[0].exception() is not None:
         for host, counts in job[1].items():
             add_counts(batch, host, counts)
     try:
-        if batch:
-            store.exchange(batch, ())
+        while batch:
+            try:
+                store.exchange(batch, ())
+                break
+            except Exception:
+                if time.monotonic() + 0.5 >= deadline:
+                    raise
+                time.sleep(0.5)
     finally:
         store.close()
     return sum(sum(counts.values()) for counts in batch.values())
