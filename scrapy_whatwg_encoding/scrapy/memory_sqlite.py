@@ -65,10 +65,12 @@ class SQLiteStore:
 
     def preload(self, limit: int) -> dict[str, Counts]:
         """Counts of at most *limit* hosts (the first in host order), read when the crawl starts."""
-        db = self._open()
         found: dict[str, Counts] = {}
-        query = "SELECT * FROM counts WHERE host IN (SELECT DISTINCT host FROM counts LIMIT ?)"
-        self._collect(found, db.execute(query, (limit,)))
+        rows = self._open().execute("SELECT * FROM counts ORDER BY host")
+        for host, name, count in rows:
+            if host not in found and len(found) >= limit:
+                break
+            self._collect(found, [(host, name, count)])
         return found
 
     def close(self) -> None:
@@ -115,6 +117,7 @@ class SQLiteStore:
         db = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False)
         try:
             db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")  # with WAL: never corrupt; a power loss may undo the last batches
             columns = [row[1] for row in db.execute("PRAGMA table_info(counts)")]
             if columns not in ([], _COLUMNS):
                 logger.warning("%s: the table 'counts' has columns %s, not %s; it counts as empty and "
