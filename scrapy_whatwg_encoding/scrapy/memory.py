@@ -55,8 +55,8 @@ MIN_DECLARATIONS = 3
 SIBLING_SHARE = 0.25
 #: Bytes, from the first non-ASCII one, in which letters are looked for and siblings compared.
 SIBLING_WINDOW = 16 * 1024
-#: Hosts kept in RAM (``WHATWG_ENCODING_REMEMBER_MAX_HOSTS``): about 0.4 kB each
-#: (tools/remember_memory_rss.py).
+#: Hosts kept in RAM (``WHATWG_ENCODING_REMEMBER_MAX_HOSTS``): about 0.37 kB each
+#: (tools/remember_faults_bench.py --part rss).
 MAX_HOSTS = 20_000
 #: Seconds between exchanges with the store; a host's counts are read again when asked about
 #: REFRESH_SECONDS after the last read (another process may have added to them).
