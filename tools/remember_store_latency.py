@@ -22,7 +22,6 @@ import json
 import pathlib
 import shutil
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile

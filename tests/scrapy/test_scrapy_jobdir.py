@@ -15,8 +15,11 @@ from scrapy_whatwg_encoding.scrapy.memory_sqlite import FILE_NAME
 
 def saved(path) -> dict:
     """host → encoding → declarations in the database at *path*, read with sqlite3 itself."""
-    with sqlite3.connect(path) as db:
+    db = sqlite3.connect(path)
+    try:
         rows = db.execute("SELECT host, encoding, declarations FROM counts").fetchall()
+    finally:
+        db.close()
     found: dict = {}
     for host, name, count in rows:
         found.setdefault(host, {})[name] = count
@@ -48,3 +51,17 @@ def test_remember_persists_in_jobdir(demo_server, tmp_path):
                               settings={"JOBDIR": str(tmp_path)})
     check_decision(again)
     assert again.meta["whatwg_encoding"]["source"] == "detector"
+
+
+@pytest_twisted.inlineCallbacks
+def test_memory_is_saved_whatever_the_report_raises(demo_server, tmp_path, caplog):
+    """Issue 20: a report path with a NUL byte (ValueError, not OSError) fails its step at spider
+    close; the memory is still saved, and the error is logged and counted."""
+    settings = {"JOBDIR": str(tmp_path), "WHATWG_ENCODING_REMEMBER": True,
+                "WHATWG_ENCODING_REPORT": str(tmp_path / "report\x00.html")}
+    crawler, pages = yield crawl([demo_server.url("header/koi8-r.html")] * 50, settings=settings)
+    assert len(pages) == 50
+    assert saved(tmp_path / FILE_NAME) == {host_of(demo_server.base): {"KOI8-R": 50}}
+    assert crawler.stats.get_value("whatwg_encoding/close_errors") == 1
+    assert "Closing the report failed" in caplog.text
+    assert sorted(p.name for p in tmp_path.iterdir() if "whatwg" in p.name) == [FILE_NAME]  # no -wal, .tmp

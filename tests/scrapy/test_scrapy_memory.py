@@ -118,8 +118,11 @@ def test_only_trusted_declarations_are_counted():
 def _rows(path) -> dict:
     import sqlite3
 
-    with sqlite3.connect(path) as db:
+    db = sqlite3.connect(path)
+    try:
         rows = db.execute("SELECT host, encoding, declarations FROM counts").fetchall()
+    finally:
+        db.close()
     found: dict = {}
     for host, name, count in rows:
         found.setdefault(host, {})[name] = count
