@@ -28,6 +28,7 @@ and to read the hosts asked about, whose counts reach the view at the next excha
 from __future__ import annotations
 
 import concurrent.futures
+import functools
 import logging
 import operator
 import re
@@ -103,16 +104,20 @@ def clean_counts(pairs: Iterable[tuple[Any, Any]]) -> Counts:
     pairs that are not a label and a positive whole number (bytes or text allowed) are left out."""
     counts: Counts = {}
     for label, count in pairs:
-        if isinstance(label, bytes):
-            label = label.decode("utf-8", "replace")
-        encoding = get_encoding(label) if isinstance(label, str) else None
+        name = _name_of(label.decode("utf-8", "replace") if isinstance(label, bytes) else label)
         try:
             count = int(count) if isinstance(count, (int, bytes, str)) and not isinstance(count, bool) else 0
         except ValueError:
             count = 0
-        if encoding is not None and count > 0:
-            counts[encoding.name] = counts.get(encoding.name, 0) + count
+        if name is not None and count > 0:
+            counts[name] = counts.get(name, 0) + count
     return counts
+
+
+@functools.lru_cache(maxsize=512)
+def _name_of(label: Any) -> str | None:
+    encoding = get_encoding(label) if isinstance(label, str) else None
+    return encoding.name if encoding is not None else None
 
 
 def add_counts(table: dict[str, Counts], host: str, counts: Mapping[str, int]) -> None:

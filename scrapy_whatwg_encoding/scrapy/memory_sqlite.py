@@ -65,13 +65,12 @@ class SQLiteStore:
 
     def preload(self, limit: int) -> dict[str, Counts]:
         """Counts of at most *limit* hosts (the first in host order), read when the crawl starts."""
-        found: dict[str, Counts] = {}
-        rows = self._open().execute("SELECT * FROM counts ORDER BY host")
-        for host, name, count in rows:
-            if host not in found and len(found) >= limit:
+        raw: dict[str, list] = {}
+        for host, name, count in self._open().execute("SELECT * FROM counts ORDER BY host"):
+            if host not in raw and len(raw) >= limit:
                 break
-            self._collect(found, [(host, name, count)])
-        return found
+            raw.setdefault(host, []).append((name, count))
+        return {host: clean_counts(pairs) for host, pairs in raw.items() if isinstance(host, str)}
 
     def close(self) -> None:
         if self.db is not None:
