@@ -119,7 +119,7 @@ def crawl(args) -> None:
                         runner = CrawlerRunner(settings)
                         crawler = runner.create_crawler(Bench)
                         received: list[float] = []
-                        crawler.signals.connect(lambda **_: received.append(time.perf_counter()),
+                        crawler.signals.connect(lambda received=received, **_: received.append(time.perf_counter()),
                                                 signal=signals.response_received, weak=False)
                         start = time.perf_counter()
                         yield runner.crawl(crawler)
