@@ -166,7 +166,7 @@ def store(args) -> None:
                 starts.append(time.perf_counter() - start)
                 batch = {f"host-{(round_ * 100 + n) * 997 % hosts}.example": {"KOI8-R": 1} for n in range(100)}
                 start = time.perf_counter()
-                opened.exchange(batch, batch.keys())
+                opened.exchange([(str(round_), batch)], batch.keys())
                 writes.append(time.perf_counter() - start)
                 opened.close()
             size = path.stat().st_size / 2**20

@@ -97,12 +97,12 @@ def round_trips(store, rounds: int) -> dict[str, float]:
     host = host_of(url)
     times = {}
     start = time.perf_counter()
-    for _ in range(rounds):
-        store.exchange({host: {"KOI8-R": 1}}, ())
+    for n in range(rounds):
+        store.exchange([(f"{host}-{n}", {host: {"KOI8-R": 1}})], ())
     times["learn"] = time.perf_counter() - start
     start = time.perf_counter()
     for _ in range(rounds):
-        store.exchange({}, [host])
+        store.exchange([], [host])
     times["get"] = time.perf_counter() - start
     memory = SiteMemory(None)
     memory.add(host, {"KOI8-R": MIN_DECLARATIONS})

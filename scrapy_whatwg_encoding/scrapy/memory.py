@@ -33,6 +33,7 @@ import logging
 import operator
 import re
 import time
+import uuid
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from concurrent.futures import Future
@@ -68,6 +69,8 @@ START_SECONDS = 1.0
 CLOSE_SECONDS = 5.0
 
 Counts = dict[str, int]
+#: A batch of declarations: an id (the same when it is sent again) and host → counts.
+Batch = tuple[str, dict[str, Counts]]
 _NON_ASCII_LETTER = re.compile(r"(?![\x00-\x7f])[^\W\d_]")
 
 
@@ -157,8 +160,10 @@ class Store(Protocol):
 
     where: str
 
-    def exchange(self, batch: Mapping[str, Mapping[str, int]], hosts: Iterable[str]) -> dict[str, Counts]:
-        """Add *batch* (host → encoding name → declarations); the counts of *hosts* (absent: none)."""
+    def exchange(self, batches: list[Batch], hosts: Iterable[str]) -> dict[str, Counts]:
+        """Add each of *batches* (an id, and host → encoding name → declarations) once — a batch
+        sent again after a failure is not added twice, whatever the failure — and read the counts
+        of *hosts* (absent: none)."""
 
     def preload(self, limit: int) -> dict[str, Counts]:
         """The counts of at most *limit* hosts, to start with."""
@@ -205,9 +210,10 @@ class SiteMemory:
         self.hosts: OrderedDict[str, Counts] = OrderedDict()  # the view, least recently used first
         self._read_at: dict[str, float] = {}  # host → when its counts were last read from the store
         self.pending: dict[str, Counts] = {}  # declarations not yet sent to the store
+        self.unsent: list[Batch] = []  # batches of failed exchanges, sent again as they are
         self.wanted: set[str] = set()  # hosts to read from the store
         self._worker = Worker() if store is not None else None
-        self._job: tuple[Future, dict[str, Counts], set[str] | None] | None = None
+        self._job: tuple[Future, list[Batch], set[str] | None] | None = None
         self._breaker = Breaker()
         self._logged: set[str] = set()
         self._loop: Any = None
@@ -297,24 +303,36 @@ class SiteMemory:
                 return None
             self._take(*self._job)
             self._job = None
-        if self._worker is None or not (self.pending or self.wanted):
+        if self._worker is None or not (self.pending or self.wanted or self.unsent):
             return None
         if not self._breaker.allows():
             self.wanted.clear()  # asked again later; declarations wait in pending
             return None
-        batch, hosts = self.pending, self.wanted | self.pending.keys()
-        self.pending, self.wanted = {}, set()
-        future = self._worker.submit(_timed, self.store.exchange, batch, hosts)  # type: ignore[union-attr]
-        self._job = (future, batch, hosts)
+        batches, hosts = self._batches(), set(self.wanted)
+        self.wanted = set()
+        for _, batch in batches:
+            hosts.update(batch)
+        future = self._worker.submit(_timed, self.store.exchange, batches, hosts)  # type: ignore[union-attr]
+        self._job = (future, batches, hosts)
         return future
 
-    def _take(self, future: Future, batch: dict[str, Counts], hosts: set[str] | None) -> None:
+    def _batches(self) -> list[Batch]:
+        """The batches to send: those that failed, and the pending declarations as a new one."""
+        batches, self.unsent = self.unsent, []
+        if self.pending:
+            batches.append((uuid.uuid4().hex, self.pending))
+            self.pending = {}
+        return batches
+
+    def _take(self, future: Future, batches: list[Batch], hosts: set[str] | None) -> None:
         try:
             found, seconds = future.result()
         except Exception as exc:  # noqa: BLE001 — a store error never fails the crawl
             self._failed(exc)
-            for host, counts in batch.items():
-                self._pend(host, counts)  # tried again at the next exchange
+            self.unsent = batches + self.unsent  # sent again as they are at the next exchange
+            while sum(len(batch) for _, batch in self.unsent) > self.max_hosts:
+                _, lost = self.unsent.pop(0)
+                self._inc("dropped", sum(sum(counts.values()) for counts in lost.values()))
             return
         self._breaker.succeeded()
         self._inc("store_calls")
@@ -326,8 +344,9 @@ class SiteMemory:
             row = self._row(host)
             row.clear()
             row.update(found.get(host, {}))
-            for name, count in self.pending.get(host, {}).items():  # learned after the exchange began
-                row[name] = row.get(name, 0) + count
+            for batch in [self.pending] + [batch for _, batch in self.unsent]:  # not in the store yet
+                for name, count in batch.get(host, {}).items():
+                    row[name] = row.get(name, 0) + count
             self._read_at[host] = now
 
     def _failed(self, exc: Exception) -> None:
@@ -346,7 +365,7 @@ class SiteMemory:
         if self._worker is None or self._job is not None:
             return None
         future = self._worker.submit(_timed, self.store.preload, self.max_hosts)  # type: ignore[union-attr]
-        self._job = (future, {}, None)
+        self._job = (future, [], None)
         return future
 
     def close(self, timeout: float | None = CLOSE_SECONDS) -> bool:
@@ -390,11 +409,11 @@ class SiteMemory:
         if job is not None and job[0].done():
             self._take(*job)
             job = None
-        batch, self.pending = self.pending, {}
-        future = self._worker.submit(_final, self.store, batch, job, time.monotonic() + CLOSE_SECONDS)
+        batches = self._batches()
+        future = self._worker.submit(_final, self.store, batches, job, time.monotonic() + CLOSE_SECONDS)
         self._worker.stop()
         self._worker = None
-        self._final = (future, batch, job)
+        self._final = (future, batches, job)
         return future
 
     def _closed(self, future: Future | None) -> bool:
@@ -402,12 +421,14 @@ class SiteMemory:
             return True
         if future.done() and future.exception() is None:
             return True
-        _, batch, job = self._final
-        lost = {host: dict(counts) for host, counts in batch.items()}
+        _, batches, job = self._final
         if job is not None and not (job[0].done() and job[0].exception() is None):
-            for host, counts in job[1].items():
-                add_counts(lost, host, counts)
-        declarations = sum(sum(counts.values()) for counts in lost.values())
+            batches = job[1] + batches
+        lost: set[str] = set()
+        declarations = 0
+        for _, batch in batches:
+            lost.update(batch)
+            declarations += sum(sum(counts.values()) for counts in batch.values())
         reason = f"it did not answer within {CLOSE_SECONDS:g} s" if not future.done() else repr(future.exception())
         self._inc("dropped", declarations)
         if declarations:
@@ -425,18 +446,16 @@ class SiteMemory:
             self.stats.inc_value(f"whatwg_encoding/memory/{name}", count)
 
 
-def _final(store: Store, batch: dict[str, Counts], job, deadline: float) -> int:
-    """In the memory's thread, at the end: add *batch* (and the batch of the exchange *job* that
+def _final(store: Store, batches: list[Batch], job, deadline: float) -> int:
+    """In the memory's thread, at the end: send *batches* (after those of the exchange *job* that
     was under way, had it failed), tried again every half second until *deadline* (a
     ``time.monotonic()``), then close *store*; the declarations written."""
-    batch = {host: dict(counts) for host, counts in batch.items()}
     if job is not None and job[0].exception() is not None:
-        for host, counts in job[1].items():
-            add_counts(batch, host, counts)
+        batches = job[1] + batches
     try:
-        while batch:
+        while batches:
             try:
-                store.exchange(batch, ())
+                store.exchange(batches, ())
                 break
             except Exception:
                 if time.monotonic() + 0.5 >= deadline:
@@ -444,4 +463,4 @@ def _final(store: Store, batch: dict[str, Counts], job, deadline: float) -> int:
                 time.sleep(0.5)
     finally:
         store.close()
-    return sum(sum(counts.values()) for counts in batch.values())
+    return sum(sum(sum(counts.values()) for counts in batch.values()) for _, batch in batches)

@@ -6,13 +6,21 @@ is not retried (the memory retries at its next exchange, or leaves the store alo
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from .memory import Counts, clean_counts
+from .memory import Batch, Counts, clean_counts
 
 #: Redis key of a host's hash (encoding name → declarations).
 REDIS_PREFIX = "whatwg_encoding:memory:"
+#: Redis key that marks a batch of declarations as added (see :meth:`RedisStore.exchange`).
+BATCH_PREFIX = "whatwg_encoding:batch:"
+# KEYS[1]: the batch's mark; ARGV: key, field, count, key, field, count, ...
+_ADD_ONCE = """
+if not redis.call('SET', KEYS[1], 1, 'NX', 'EX', 86400) then return 0 end
+for i = 1, #ARGV, 3 do redis.call('HINCRBY', ARGV[i], ARGV[i + 1], ARGV[i + 2]) end
+return 1
+"""
 #: Seconds to connect and to wait for each answer, unless the URL says otherwise
 #: (``?socket_connect_timeout=…&socket_timeout=…``).
 TIMEOUT_SECONDS = 2.0
@@ -58,22 +66,25 @@ class RedisStore:
         self.prefix = prefix
         self.where = f"Redis {redis.connection.parse_url(url).get('host', url)}"
 
-    def exchange(self, batch: Mapping[str, Mapping[str, int]], hosts: Iterable[str]) -> dict[str, Counts]:
-        """Add *batch* (host → encoding name → declarations) and read *hosts*' counts, in one
-        pipelined round trip; a key that is not a hash of counts reads as empty."""
+    def exchange(self, batches: list[Batch], hosts: Iterable[str]) -> dict[str, Counts]:
+        """Add *batches* (ids, host → encoding name → declarations) and read *hosts*' counts, in
+        one pipelined round trip. Each batch is one Lua script (atomic) that adds it only if its
+        id is new (a key :data:`BATCH_PREFIX` + id, kept a day): a batch whose answer timed out
+        after Redis had added it is not added twice when sent again. A key that is not a hash of
+        counts reads as empty."""
         hosts = list(hosts)
         with self.client.pipeline(transaction=False) as pipe:
-            for host, counts in batch.items():
-                for name, count in counts.items():
-                    pipe.hincrby(self.prefix + host, name, count)
+            for batch_id, batch in batches:
+                triples = [part for host, counts in batch.items() for name, count in counts.items()
+                           for part in (self.prefix + host, name, count)]
+                pipe.eval(_ADD_ONCE, 1, BATCH_PREFIX + batch_id, *triples)
             for host in hosts:
                 pipe.hgetall(self.prefix + host)
             results = pipe.execute(raise_on_error=False)
-        written = results[:len(results) - len(hosts)]
-        for result in written:
+        for result in results[:len(batches)]:
             if isinstance(result, Exception):
                 raise result
-        return {host: _counts(found) for host, found in zip(hosts, results[len(written):])}
+        return {host: _counts(found) for host, found in zip(hosts, results[len(batches):])}
 
     def preload(self, limit: int) -> dict[str, Counts]:
         """Counts of at most *limit* hosts (in no particular order), read when the crawl starts."""

@@ -14,10 +14,10 @@ import json
 import logging
 import os
 import sqlite3
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from pathlib import Path
 
-from .memory import Counts, add_counts, clean_counts, host_of
+from .memory import Batch, Counts, add_counts, clean_counts, host_of
 
 logger = logging.getLogger(__name__)
 
@@ -43,12 +43,13 @@ class SQLiteStore:
         self.db: sqlite3.Connection | None = None
         self._inode: int | None = None
 
-    def exchange(self, batch: Mapping[str, Mapping[str, int]], hosts: Iterable[str]) -> dict[str, Counts]:
-        """Add *batch* (host → encoding name → declarations) in one transaction; read *hosts*' counts."""
-        db = self._open()
-        rows = [(host, name, count) for host, counts in batch.items() for name, count in counts.items()]
+    def exchange(self, batches: list[Batch], hosts: Iterable[str]) -> dict[str, Counts]:
+        """Add *batches* (ids, host → encoding name → declarations) in one transaction (which
+        commits all or nothing, so a batch sent again is never added twice); read *hosts*' counts."""
+        rows = [(host, name, count) for _, batch in batches for host, counts in batch.items()
+                for name, count in counts.items()]
         try:
-            self._add(db, rows)
+            self._add(self._open(), rows)
         except sqlite3.OperationalError:
             raise  # locked, disk full, read-only: the memory tries again later
         except sqlite3.DatabaseError as exc:  # the file became something else: made anew

@@ -132,8 +132,8 @@ def _rows(path) -> dict:
 def test_sqlite_store_adds_across_stores(tmp_path):
     path = tmp_path / "job" / FILE_NAME
     first, second = SQLiteStore(path), SQLiteStore(path)
-    assert first.exchange({"a": {"KOI8-R": 2}}, ["a", "b"]) == {"a": {"KOI8-R": 2}}
-    assert second.exchange({"a": {"UTF-8": 1}, "b": {"GBK": 1}}, ["a"]) == {"a": {"KOI8-R": 2, "UTF-8": 1}}
+    assert first.exchange([("1", {"a": {"KOI8-R": 2}})], ["a", "b"]) == {"a": {"KOI8-R": 2}}
+    assert second.exchange([("2", {"a": {"UTF-8": 1}, "b": {"GBK": 1}})], ["a"]) == {"a": {"KOI8-R": 2, "UTF-8": 1}}
     assert first.preload(10) == {"a": {"KOI8-R": 2, "UTF-8": 1}, "b": {"GBK": 1}}
     assert first.preload(1) == {"a": {"KOI8-R": 2, "UTF-8": 1}}  # at most 1 host
     first.close()
@@ -148,7 +148,7 @@ def test_two_processes_share_one_database(tmp_path):
         from scrapy_whatwg_encoding.scrapy.memory_sqlite import SQLiteStore
         store = SQLiteStore({str(tmp_path / FILE_NAME)!r})
         for n in range(150):
-            store.exchange({{"shared": {{sys.argv[1]: 1}}}}, ["shared"])
+            store.exchange([(f"{{n}}", {{"shared": {{sys.argv[1]: 1}}}})], ["shared"])
         store.close()
     """)
     processes = [subprocess.Popen([sys.executable, "-c", script, name]) for name in ("KOI8-R", "GBK")]
@@ -169,16 +169,16 @@ def test_unreadable_database_counts_as_empty_and_is_repaired(tmp_path, caplog, c
     else:
         path.write_bytes(content)
     store = SQLiteStore(path)
-    assert store.exchange({"a": {"KOI8-R": 1}}, ["a", "example.com"]) == {"a": {"KOI8-R": 1}}
+    assert store.exchange([("1", {"a": {"KOI8-R": 1}})], ["a", "example.com"]) == {"a": {"KOI8-R": 1}}
     store.close()
     assert _rows(path) == {"a": {"KOI8-R": 1}}
     assert len([r for r in caplog.records if r.levelname == "WARNING"]) == 1
     # Replaced by something else while open: made anew at the next write, nothing later lost.
     store = SQLiteStore(path)
-    store.exchange({"a": {"KOI8-R": 1}}, ())
+    store.exchange([("1", {"a": {"KOI8-R": 1}})], ())
     (tmp_path / "garbage").write_bytes(b"garbage" * 100)
     (tmp_path / "garbage").replace(path)
-    store.exchange({"a": {"KOI8-R": 1}}, ())
+    store.exchange([("1", {"a": {"KOI8-R": 1}})], ())
     store.close()
     assert _rows(path) == {"a": {"KOI8-R": 1}}
 
@@ -203,7 +203,7 @@ def test_json_file_of_earlier_versions_is_migrated(tmp_path, caplog, text, expec
 def test_database_gets_the_umask_mode(tmp_path):
     old = os.umask(0o002)
     try:
-        SQLiteStore(tmp_path / FILE_NAME).exchange({"a": {"GBK": 1}}, ())
+        SQLiteStore(tmp_path / FILE_NAME).exchange([("1", {"a": {"GBK": 1}})], ())
     finally:
         os.umask(old)
     assert (tmp_path / FILE_NAME).stat().st_mode & 0o777 == 0o664

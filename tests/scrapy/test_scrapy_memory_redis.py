@@ -21,9 +21,12 @@ HERE = REPO / "tests" / "scrapy"
 def test_redis_store_adds_across_clients(redis_url):
     """Two clients (two processes' stores) add to one count; nothing is lost between them."""
     first, second = RedisStore(redis_url), RedisStore(redis_url)
-    first.exchange({"shared.example": {"KOI8-R": 2}}, ())
-    assert second.exchange({"shared.example": {"KOI8-R": 1, "UTF-8": 1}}, ["shared.example", "nobody.example"]) == {
+    first.exchange([("1", {"shared.example": {"KOI8-R": 2}})], ())
+    assert second.exchange([("2", {"shared.example": {"KOI8-R": 1, "UTF-8": 1}})], ["shared.example", "nobody.example"]) == {
         "shared.example": {"KOI8-R": 3, "UTF-8": 1}, "nobody.example": {}}
+    # A batch sent again (its answer timed out after Redis had added it) is not added twice.
+    assert first.exchange([("2", {"shared.example": {"KOI8-R": 1}})], ["shared.example"]) == {
+        "shared.example": {"KOI8-R": 3, "UTF-8": 1}}
     first.close()
     second.close()
 
