@@ -410,7 +410,9 @@ class SiteMemory:
             self._take(*job)
             job = None
         batches = self._batches()
-        future = self._worker.submit(_final, self.store, batches, job, time.monotonic() + CLOSE_SECONDS)
+        # Tried again until CLOSE_SECONDS (a paused server), or once if the store is left alone.
+        deadline = time.monotonic() + (CLOSE_SECONDS if self._breaker.allows() else 0.0)
+        future = self._worker.submit(_final, self.store, batches, job, deadline)
         self._worker.stop()
         self._worker = None
         self._final = (future, batches, job)
