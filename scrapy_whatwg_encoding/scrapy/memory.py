@@ -349,7 +349,7 @@ class SiteMemory:
                     row[name] = row.get(name, 0) + count
             self._read_at[host] = now
 
-    def _failed(self, exc: Exception) -> None:
+    def _failed(self, exc: BaseException | None) -> None:
         self._inc("store_errors")
         where = getattr(self.store, "where", type(self.store).__name__)
         self._once(type(exc).__name__, "Site memory store %s failed (%s: %s); pages are decided with "
@@ -421,6 +421,9 @@ class SiteMemory:
     def _closed(self, future: Future | None) -> bool:
         if future is None:
             return True
+        job = self._final[2]
+        if job is not None and job[0].done() and job[0].exception() is not None:
+            self._failed(job[0].exception())  # the exchange under way at the close failed too
         if future.done() and future.exception() is None:
             return True
         _, batches, job = self._final
