@@ -10,7 +10,7 @@ import sys
 import textwrap
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from scrapy.utils.test import get_crawler
 from whatwg_crawl_helpers import CORPUS, REPO
@@ -90,6 +90,7 @@ def test_punctuation_alone_says_nothing():
     assert _memory({"windows-1255": 10}).likely(URL, body, decision) is None
 
 
+@settings(deadline=None)  # three sniffs per example: speed is for tools/, not for a deadline here
 @given(st.text(min_size=1).filter(lambda text: not text.isascii()), st.sampled_from(LEGACY))
 def test_valid_utf_8_is_never_overridden(text, encoding):
     body = text.encode("utf-8")
