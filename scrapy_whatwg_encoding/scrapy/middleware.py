@@ -186,10 +186,12 @@ class WhatwgEncodingMiddleware:
         meta, config, body = request.meta, self.config, response.body
         if is_compressed(response.headers, body):
             return self._skip(request, response, "compressed")
+        chosen = explicit_encoding(response) if isinstance(response, TextResponse) else None
+        if handler_name is None and chosen is not None and scrapy_class(response) is None:
+            handler_name = chosen  # a plugin's class (scrapy-zyte-api's): its builder's encoding
         if handler_name is not None:
             return self._keep_handler_text(request, response, kind, handler_name)  # type: ignore[arg-type]
         url = response.url
-        chosen = explicit_encoding(response) if isinstance(response, TextResponse) else None
         if chosen is not None:  # a middleware or the spider chose it (Scrapy's recipe): the user override
             override = chosen_override(chosen)
             if override is None:
