@@ -55,6 +55,13 @@ def test_pages_are_the_issues_cases():
 
 
 def test_http_cache_second_run_is_served_from_the_cache(interop_results):
+    """The second run is served from the cache and, with the add-on, gives the items of the live run.
+    Scrapy alone loses a rendered page's decision in the cache (issue 21, item 5): the cache rebuilds
+    scrapy-zyte-api's browserHtml response without its ``encoding="utf-8"``, and the site's header
+    decodes the DOM's UTF-8 (``test_items_identical_or_the_browsers_text`` compares those items)."""
+    def without_cached(items):
+        return sorted(sorted((k, str(v)) for k, v in i.items() if k != "cached") for i in items)
+
     for feature in ("httpcache_fs", "httpcache_dbm", "zyte_api_httpcache"):
         for mode in ("on", "off"):
             result = _result(interop_results, mode, feature)
@@ -62,9 +69,8 @@ def test_http_cache_second_run_is_served_from_the_cache(interop_results):
             assert not any(i["cached"] for i in first["items"]) and all(i["cached"] for i in second["items"])
             assert second["stats"]["httpcache/hit"] == first["stats"]["httpcache/miss"] > 0, (feature, mode)
             assert "httpcache/miss" not in second["stats"], (feature, mode)
-            strip = [sorted((k, str(v)) for k, v in i.items() if k != "cached") for i in first["items"]]
-            assert sorted(strip) == sorted(sorted((k, str(v)) for k, v in i.items() if k != "cached")
-                                           for i in second["items"]), (feature, mode)
+            if mode == "on" or feature != "zyte_api_httpcache":
+                assert without_cached(first["items"]) == without_cached(second["items"]), (feature, mode)
 
 
 def test_robots_txt_is_obeyed(interop_results):
