@@ -21,7 +21,8 @@ from pathlib import Path
 from interop_spiders import ASYNCIO_REACTOR, FEATURES, FEATURES_BY_NAME, FEEDS
 from scrapy.utils.reactor import install_reactor
 
-STATS = ("robotstxt/forbidden", "httpcache/hit", "httpcache/miss", "httpcache/store", "item_scraped_count")
+STATS = ("robotstxt/forbidden", "httpcache/hit", "httpcache/miss", "httpcache/store", "httpcache/retrieve_error",
+         "item_scraped_count")
 
 
 class Errors(logging.Handler):

@@ -173,7 +173,8 @@ class ZyteSpider(PagesSpider):
 
     def parse(self, response, key):
         yield page_item(response, key=key, cls=type(response).__name__, cached="cached" in response.flags,
-                        raw_api_response=sorted(response.raw_api_response))
+                        # Scrapy < 2.13's cache rebuilds a plain HtmlResponse (no raw_api_response)
+                        raw_api_response=sorted(getattr(response, "raw_api_response", None) or ()))
 
 
 # --- Features -----------------------------------------------------------------------------------
