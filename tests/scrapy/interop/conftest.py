@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from interop_spiders import COUNTS
 
 HERE = Path(__file__).resolve().parent
-COUNTS: dict[str, dict] = {}  # feature → compare_items' counts, for the terminal summary
 
 
 @pytest.fixture(scope="session")

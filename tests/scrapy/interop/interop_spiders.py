@@ -11,6 +11,7 @@ import csv
 import io
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import unquote, urlparse
 
@@ -268,6 +269,9 @@ def truth(kind: str, page: str, base: str) -> dict[Any, dict]:
 
 
 # --- Comparing the crawls ---------------------------------------------------------------------------
+
+COUNTS: dict[str, dict] = {}  # feature → compare_items' counts, for the terminal summary (conftest.py)
+HERE = Path(__file__).resolve().parent
 
 def truth_item(kind: str, item: dict, base: str) -> dict:
     """The fields the browser's text gives for *item* (its page, its key)."""

@@ -11,9 +11,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from conftest import COUNTS, HERE
 from interop_site import PAGES
-from interop_spiders import compare_items
+from interop_spiders import COUNTS, HERE, compare_items
 
 SETTINGS = """import os
 SPIDER_MODULES = ["interop_project.spiders"]

@@ -5,9 +5,8 @@ is better, and there it is the browser's text (``decode(body, expected)``, inter
 from __future__ import annotations
 
 import pytest
-from conftest import COUNTS
 from interop_site import PAGES
-from interop_spiders import FEATURES, compare_items, page_fields
+from interop_spiders import COUNTS, FEATURES, compare_items, page_fields
 from scrapy.selector import Selector
 
 from scrapy_whatwg_encoding import get_encoding, sniff
