@@ -26,15 +26,26 @@ def interop_base():
 
 
 @pytest.fixture(scope="session")
-def interop_results(interop_base, tmp_path_factory):
-    """``{"on": {feature: result}, "off": {...}}`` (see interop_crawl.py)."""
+def interop_crawls(interop_base, tmp_path_factory):
+    """The two crawl processes (add-on on and off), started; their output directory."""
     out = tmp_path_factory.mktemp("interop")
     crawls = {mode: subprocess.Popen([sys.executable, str(HERE / "interop_crawl.py"), mode, interop_base, str(out)],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
               for mode in ("on", "off")}
+    yield crawls, out
+    for crawl in crawls.values():
+        if crawl.poll() is None:
+            crawl.kill()
+            crawl.communicate()
+
+
+@pytest.fixture(scope="session")
+def interop_results(interop_crawls):
+    """``{"on": {feature: result}, "off": {...}}`` (see interop_crawl.py)."""
+    crawls, out = interop_crawls
     results = {}
     for mode, crawl in crawls.items():
-        _, stderr = crawl.communicate(timeout=400)
+        _, stderr = crawl.communicate(timeout=600)
         assert crawl.returncode == 0 and (out / f"{mode}.json").exists(), stderr[-4000:]
         results[mode] = json.loads((out / f"{mode}.json").read_text("utf-8"))
     return results

@@ -43,23 +43,33 @@ def project(tmp_path_factory):
     return root
 
 
-def scrapy(project: Path, mode: str, *args: str, view_to: Path | None = None) -> bytes:
+def scrapy(project: Path, mode: str, args: list[str], view_to: Path | None) -> bytes:
     env = {**os.environ, "INTEROP_ADDON": mode,
            "PYTHONPATH": os.pathsep.join([str(HERE), str(project), os.environ.get("PYTHONPATH", "")])}
     if view_to is not None:
         env["BROWSER"] = f"{sys.executable} {project / 'browser.py'} %s {view_to}"
     result = subprocess.run([sys.executable, "-m", "scrapy", *args], cwd=project, env=env, capture_output=True,
-                            timeout=120, check=False)
+                            timeout=300, check=False)
     assert result.returncode == 0, result.stderr.decode(errors="replace")[-3000:]
     return result.stdout
 
 
-def both(project, *args, **kwargs) -> dict[str, bytes]:
-    """The command's output with the add-on on and off (run side by side)."""
-    with ThreadPoolExecutor(2) as pool:
-        runs = {mode: pool.submit(scrapy, project, mode, *args, **{k: v(mode) for k, v in kwargs.items()})
-                for mode in ("on", "off")}
-        return {mode: run.result() for mode, run in runs.items()}
+@pytest.fixture(scope="module")
+def commands(project, interop_base, interop_crawls):
+    """Every command's output with the add-on on and off: ``{name: {mode: Future of stdout}}``. The
+    commands run side by side, and beside the crawls (each is a process that mostly waits)."""
+    runs = {"fetch": ["fetch", "--nolog", interop_base + "unlabeled.html"],
+            "view": ["view", "--nolog", interop_base + "lying-header.html"],
+            "parse": ["parse", "--nolog", "--spider", "pages", "-c", "parse", interop_base + "lying-header.html"],
+            **{f"shell {page}": ["shell", "--nolog", interop_base + page, "-c", SHELL_CODE] for page in SHELL_PAGES}}
+    with ThreadPoolExecutor(2 * len(runs)) as pool:
+        yield {name: {mode: pool.submit(scrapy, project, mode, args,
+                                        project / f"view-{mode}.html" if name == "view" else None)
+                      for mode in ("on", "off")} for name, args in runs.items()}
+
+
+def both(commands, name: str) -> dict[str, bytes]:
+    return {mode: future.result() for mode, future in commands[name].items()}
 
 
 def record(feature: str, counts: dict) -> None:
@@ -67,15 +77,15 @@ def record(feature: str, counts: dict) -> None:
                        COUNTS.get(feature, {}).get("better", []) + v for k, v in counts.items()}
 
 
-def test_fetch_prints_the_same_bytes(project, interop_base):
-    out = both(project, "fetch", "--nolog", interop_base + "unlabeled.html")
+def test_fetch_prints_the_same_bytes(commands):
+    out = both(commands, "fetch")
     assert out["on"] == out["off"] == PAGES["unlabeled.html"].body + b"\n"
     record("command_fetch", {"compared": 1, "identical": 1, "better": []})
 
 
-def test_view_writes_the_same_file(project, interop_base, tmp_path):
-    out = both(project, "view", "--nolog", interop_base + "lying-header.html", view_to=lambda m: tmp_path / m)
-    on, off = (tmp_path / "on").read_bytes(), (tmp_path / "off").read_bytes()
+def test_view_writes_the_same_file(commands, project, interop_base):
+    out = both(commands, "view")
+    on, off = (project / "view-on.html").read_bytes(), (project / "view-off.html").read_bytes()
     # The page's bytes with a <base> (Scrapy 2.11 puts a NUL in place of <head>: a bug of its own).
     assert on == off and f'<base href="{interop_base}lying-header.html">'.encode() in on
     assert PAGES["lying-header.html"].body.split(b"<head>")[1] in on
@@ -84,8 +94,8 @@ def test_view_writes_the_same_file(project, interop_base, tmp_path):
 
 
 @pytest.mark.parametrize("page", SHELL_PAGES)
-def test_shell_c(project, interop_base, page):
-    out = both(project, "shell", "--nolog", interop_base + page, "-c", SHELL_CODE)
+def test_shell_c(commands, interop_base, page):
+    out = both(commands, f"shell {page}")
     items = {}
     for mode, stdout in out.items():
         title, text = ast.literal_eval(stdout.decode().strip().splitlines()[-1])
@@ -93,9 +103,8 @@ def test_shell_c(project, interop_base, page):
     record("command_shell", compare_items("html", items["on"], items["off"], interop_base))
 
 
-def test_parse(project, interop_base):
-    out = both(project, "parse", "--nolog", "--spider", "pages", "-c", "parse",
-               interop_base + "lying-header.html")
+def test_parse(commands, interop_base):
+    out = both(commands, "parse")
     items = {}
     for mode, stdout in out.items():
         text = stdout.decode()
