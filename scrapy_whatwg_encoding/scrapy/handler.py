@@ -56,25 +56,27 @@ class HandlerEncodingMiddleware:
     def process_response(self, request: Request, response: Response, spider=None) -> Response:
         # spider: passed by Scrapy < 2.13 only.
         cls = type(response)
-        if CACHE_HEADER in response.headers:
-            _read_cache_header(response)
+        cached = "cached" in response.flags
+        if not cached and CACHE_HEADER in response.headers:
+            del response.headers[CACHE_HEADER]  # sent by the site: not ours
         if cls in SCRAPY_TEXT_CLASSES and compat.IN_PLACE:
+            if cached:
+                _from_cache(response)
             given = explicit_encoding(response)
-            if given is not None and "cached" not in response.flags:
+            if given is not None and not cached:
                 response.headers[CACHE_HEADER] = given  # for the HTTP cache, below
             with_encoding(response, undecided_class(cls), given)
         return response
 
 
-def _read_cache_header(response: Response) -> None:
-    """Give a response the HTTP cache served the encoding its download handler gave it (the
-    header); remove the header from any other response (it did not come from this middleware)."""
-    if ("cached" not in response.flags or type(response) not in SCRAPY_TEXT_CLASSES or not compat.IN_PLACE
-            or explicit_encoding(response) is not None):
-        del response.headers[CACHE_HEADER]
-        return
-    name = response.headers[CACHE_HEADER].decode("latin-1")  # type: ignore[union-attr]
-    with_encoding(response, type(response), name)  # type: ignore[arg-type]
+def _from_cache(response: Response) -> None:
+    """A response Scrapy's HTTP cache served carries the encoding Scrapy 2.19+ stored with it
+    (Scrapy's inference, which nobody chose) or none: it gets its download handler's, from the
+    header, or none."""
+    header = response.headers.get(CACHE_HEADER)
+    name = header.decode("latin-1") if header else None
+    if explicit_encoding(response) != name:
+        with_encoding(response, type(response), name)  # type: ignore[arg-type]
 
 
 def settle(response: Response) -> str | None:

@@ -2,16 +2,19 @@
 HTML standard's encoding sniffing algorithm picks (DESIGN.md, Scrapy layer).
 
 For each such response it runs :func:`scrapy_whatwg_encoding.sniff` on the decompressed body with
-the ``Content-Type`` header, the URL and the settings, then returns the response with
-``encoding=decision.encoding.codec_name`` and a class from :mod:`.responses` (as
-``response.replace(cls=..., encoding=...)`` would, see :func:`.compat.with_encoding`), so that
+the ``Content-Type`` header, the URL and the settings, then gives the response (in place where
+Scrapy allows, see :func:`.compat.with_encoding`) a class of :mod:`.responses` made for the decided
+encoding and, as ``encoding``, the name Scrapy alone reports for it, so that
 ``response.text == decode(body, decision.encoding)[0]``; ``response.body`` is unchanged and
-``response.meta["whatwg_encoding"] == decision.as_dict()``. A label the content contradicts
+``response.meta["whatwg_encoding"] == decision.as_dict()``. A plugin's text class keeps its class
+and gets the text; a plugin's binary class, and a body still compressed, are left alone. An
+encoding a middleware or the spider gave the response on purpose is the user override; one its
+download handler gave it (scrapy-playwright, see :mod:`.handler`) keeps the handler's text and is
+never sniffed (source ``"handler"``). A label the content contradicts
 (:func:`~scrapy_whatwg_encoding.sniffing.mislabel.suspect_label`) is counted and logged, and
 overruled (source ``"content"``) with ``WHATWG_ENCODING_SUSPECT_LABELS = "content"``. Any
 exception inside is logged once per kind, counted in ``whatwg_encoding/errors``, and the response
-goes on as Scrapy made it. A page its download handler already decoded (scrapy-playwright, see
-:mod:`.handler`) keeps the handler's text and is never sniffed (source ``"handler"``).
+goes on as Scrapy made it.
 
 Request meta: ``whatwg_encoding_override`` (a label: the user override, sniffing step 2; wins over
 ``WHATWG_ENCODING_OVERRIDES``, see :mod:`.overrides`),

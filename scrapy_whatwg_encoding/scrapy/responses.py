@@ -56,6 +56,19 @@ class UndecidedMixin:
     __slots__ = ()
 
 
+def _as_scrapy_class(base: type[TextResponse]) -> dict:
+    """A ``to_dict()`` (Scrapy 2.19+; what its HTTP cache stores) that names *base*, Scrapy's
+    class, so that the dict is read back without this package (by another process, or a crawl
+    without the add-on)."""
+    if not hasattr(base, "to_dict"):
+        return {}
+
+    def to_dict(self) -> dict:
+        return {**base.to_dict(self), "_class": f"{base.__module__}.{base.__name__}"}
+
+    return {"to_dict": to_dict}
+
+
 def _make_decided(base: type[TextResponse]) -> type[TextResponse]:
     """``Whatwg<base>``: *base* with ``text``, ``urljoin`` and ``replace`` overridden; the decided
     encoding is the ``whatwg_encoding`` class attribute of its subclasses."""
@@ -86,7 +99,7 @@ def _make_decided(base: type[TextResponse]) -> type[TextResponse]:
         return super(cls, self).replace(*args, **kwargs)
 
     namespace = {"__slots__": (), "__module__": __name__, "__doc__": f"{base.__name__} decoded as the standard says.",
-                 "text": property(text), "urljoin": urljoin, "replace": replace}
+                 "text": property(text), "urljoin": urljoin, "replace": replace, **_as_scrapy_class(base)}
     cls: type[TextResponse] = type(f"Whatwg{base.__name__}", (base, WhatwgResponseMixin), namespace)
     return cls
 
@@ -125,7 +138,7 @@ def _make_undecided(base: type[TextResponse]) -> type[TextResponse]:
             kwargs["cls"] = plain if chosen else undecided_class(plain)
         return super(cls, self).replace(*args, **kwargs)
 
-    namespace = {"__slots__": (), "__module__": __name__, "replace": replace,
+    namespace = {"__slots__": (), "__module__": __name__, "replace": replace, **_as_scrapy_class(base),
                  "__doc__": f"A {base.__name__} the encoding middleware has not decided yet."}
     cls: type[TextResponse] = type(f"Undecided{base.__name__}", (base, UndecidedMixin), namespace)
     return cls

@@ -29,6 +29,11 @@ _FAMILY = {
 }
 # Encodings whose name w3lib does not resolve, but whose decoder a Python codec has.
 _WHATWG_TO_PYTHON = {"ISO-8859-8-I": "iso8859-8", "x-mac-cyrillic": "mac-cyrillic", "windows-874": "cp874"}
+# Python's names for codecs that lxml (libxml2) does not know under that name: an alias of the
+# same Python codec that both read (tests/scrapy/test_drop_in.py checks every name in both).
+_READABLE = {"euc_jp": "euc-jp", "iso2022_jp": "iso-2022-jp", "iso2022_kr": "iso-2022-kr",
+             "utf-16-be": "utf-16be", "utf-16-le": "utf-16le", "mac-roman": "macintosh",
+             "mac-cyrillic": "maccyrillic"}
 #: Encodings no Python codec decodes: Scrapy alone reads ``x-user-defined`` as no label at all,
 #: and decodes a label of ``replacement`` with Python's codec of the same name (``hz``,
 #: ``iso2022_kr``) where it has one.
@@ -72,7 +77,8 @@ def scrapy_codec_name(encoding: Encoding) -> str | None:
     """The name Scrapy alone reports as ``response.encoding`` for a page in *encoding*: the
     Python codec name w3lib's ``resolve_encoding`` gives for the encoding's name (``"cp1251"``,
     ``"utf-8"``, ``"cp932"`` for Shift_JIS, ``"gb18030"`` for GBK), the codec of the same decoder
-    where w3lib knows no such name (``"iso8859-8"`` for ISO-8859-8-I, ``"mac-cyrillic"``), and
+    where w3lib knows no such name (``"iso8859-8"`` for ISO-8859-8-I), spelled as lxml reads it
+    where Python's spelling is not (``"euc-jp"``, ``"macintosh"``, ``"maccyrillic"``), and
     ``None`` for :data:`NO_PYTHON_CODEC` (then ``response.encoding`` is Scrapy's own inference,
     see :func:`scrapy_inference`).
     docs/responses.rst tabulates it, with where Python's codec decodes otherwise than the standard.
@@ -88,7 +94,8 @@ def scrapy_inference(response) -> str:
     """The ``encoding`` Scrapy alone infers for *response* (a ``TextResponse``), from a plain copy
     of Scrapy's ``HtmlResponse`` with the same URL, headers and body (so *response*'s own caches
     stay untouched). It may run Scrapy's statistical guess: only for :data:`NO_PYTHON_CODEC`."""
-    return HtmlResponse(response.url, headers=response.headers, body=response.body).encoding
+    name = HtmlResponse(response.url, headers=response.headers, body=response.body).encoding
+    return _READABLE.get(name, name)
 
 
 @functools.lru_cache(maxsize=64)
@@ -131,8 +138,14 @@ def _by_family() -> dict[str, Encoding]:
 
 
 _BY_FAMILY = _by_family()
-_SCRAPY_CODEC_NAMES = {
-    encoding: None if encoding.name in NO_PYTHON_CODEC
-    else resolve_encoding(encoding.name) or _WHATWG_TO_PYTHON[encoding.name]
-    for encoding in ENCODINGS.values()
-}
+
+
+def _scrapy_codec_names() -> dict[Encoding, str | None]:
+    names: dict[Encoding, str | None] = {}
+    for encoding in ENCODINGS.values():
+        name = resolve_encoding(encoding.name) or _WHATWG_TO_PYTHON.get(encoding.name)
+        names[encoding] = None if name is None or encoding.name in NO_PYTHON_CODEC else _READABLE.get(name, name)
+    return names
+
+
+_SCRAPY_CODEC_NAMES = _scrapy_codec_names()
