@@ -39,6 +39,12 @@ def page_item(response, key: str | None = None, **extra) -> dict[str, Any]:
     return {"page": page_of(response.url), "key": key, **page_fields(response), **extra}
 
 
+def class_name(response) -> str:
+    """The response's class as a user sees it: the add-on may re-class Scrapy's own classes (issue 21,
+    item 2) into subclasses of its own, which count as the Scrapy class they extend."""
+    return next(c.__name__ for c in type(response).__mro__ if not c.__module__.startswith("scrapy_whatwg_encoding"))
+
+
 def node_item(page: str, key: int, node) -> dict[str, Any]:
     return {"page": page, "key": key, **{name: node.xpath(f"{name}/text()").get()
                                          for name in ("title", "link", "description")}}
@@ -156,7 +162,7 @@ class SplashSpider(PagesSpider):
 
     def parse(self, response, key):
         data = getattr(response, "data", {})
-        yield page_item(response, key=key, cls=type(response).__name__, url=response.url,
+        yield page_item(response, key=key, cls=class_name(response), url=response.url,
                         real_url=page_of(response.real_url), png=len(data.get("png", "")),
                         table=data.get("table"), cookiejar=hasattr(response, "cookiejar"))
 
@@ -173,7 +179,7 @@ class ZyteSpider(PagesSpider):
                                      cb_kwargs={"key": next(iter(query))})
 
     def parse(self, response, key):
-        yield page_item(response, key=key, cls=type(response).__name__, cached="cached" in response.flags,
+        yield page_item(response, key=key, cls=class_name(response), cached="cached" in response.flags,
                         # Scrapy < 2.13's cache rebuilds a plain HtmlResponse (no raw_api_response)
                         raw_api_response=sorted(getattr(response, "raw_api_response", None) or ()))
 
