@@ -149,7 +149,14 @@ class LoaderSpider(PagesSpider):
 
 class SplashSpider(PagesSpider):
     name = "splash"
-    LUA = "function main(splash) ... return {html=splash:html(), headers=..., table=...} end"
+    # The usual script (the stand-in answers with the table it returns).
+    LUA = """function main(splash, args)
+  assert(splash:go(args.url))
+  local entries = splash:history()
+  local last = entries[#entries].response
+  return {html=splash:html(), headers=last.headers, http_status=last.status, url=splash:url(),
+          table={title=splash:evaljs("document.title"), length=#splash:html()}}
+end"""
 
     def start_requests(self):
         from scrapy_splash import SplashRequest
@@ -219,7 +226,6 @@ def _settings_splash():
 
 ZYTE = {"ADDONS": {"scrapy_zyte_api.Addon": 500}, "ZYTE_API_URL": "{base}zyte/", "ZYTE_API_KEY": "interop",
         "ZYTE_API_TRANSPARENT_MODE": False}
-FEEDS_XML = ("xmlfeed_iternodes", "xmlfeed_xml", "xmlfeed_html")
 
 FEATURES = [
     *[Feature(f"xmlfeed_{it}", type(f"Feed_{it}", (FeedSpider,), {"iterator": it}),
