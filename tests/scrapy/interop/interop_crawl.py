@@ -52,15 +52,15 @@ def skip_reason(feature) -> str | None:
     return None
 
 
-def fill(value, base: str, out: Path):
-    """``{base}``, ``{chromium}`` and ``{out}`` in setting values."""
+def fill(value, base: str):
+    """``{base}`` and ``{chromium}`` in setting values."""
     if isinstance(value, str):
         chromium = shutil.which("chromium") or shutil.which("chromium-browser") or ""
-        return value.replace("{base}", base).replace("{chromium}", chromium).replace("{out}", str(out))
+        return value.replace("{base}", base).replace("{chromium}", chromium)
     if isinstance(value, dict):
-        return {k: fill(v, base, out) for k, v in value.items()}
+        return {k: fill(v, base) for k, v in value.items()}
     if isinstance(value, list):
-        return [fill(v, base, out) for v in value]
+        return [fill(v, base) for v in value]
     return value
 
 
@@ -112,7 +112,7 @@ def main(mode: str, base: str, out_dir: str, *names: str) -> None:
                 continue
             settings = {"TWISTED_REACTOR": ASYNCIO_REACTOR, "LOG_LEVEL": "INFO", "TELNETCONSOLE_ENABLED": False,
                         "ROBOTSTXT_OBEY": False, "HTTPCACHE_DIR": str(out / f"cache-{feature.name}"),
-                        **fill(feature.settings, base, out)}
+                        **fill(feature.settings, base)}
             if feature.name == "feeds":
                 settings["FEEDS"] = {str(out / f"items.{fmt}"): {"format": {"jsonl": "jsonlines"}.get(fmt, fmt)}
                                      for fmt in FEEDS}

@@ -19,7 +19,8 @@ EXPECTED_ITEMS = {
     "zyte_api": 10, "zyte_api_httpcache": 10, "impersonate": 8,
 }
 KINDS = {f.name: f.truth_kind for f in FEATURES}
-# Only scrapy-impersonate may be missing (it needs Scrapy 2.13.4+ and curl_cffi's wheels).
+# Only scrapy-impersonate may be missing (curl_cffi's binary wheels; on Scrapy < 2.13.4 pip picks
+# scrapy-impersonate 1.4, which works); scrapy-splash 0.11 does not import on Scrapy 2.19.
 MAY_BE_ABSENT = {"impersonate"}
 
 
