@@ -9,7 +9,8 @@ Stats keys: ``whatwg_encoding/responses``, ``whatwg_encoding/source/<source>``,
 contradicts, see :mod:`scrapy_whatwg_encoding.sniffing.mislabel`; the first :data:`SUSPECT_LOGGED`
 URLs of each kind are logged at WARNING, or INFO when the page was decoded with the content's
 encoding), ``whatwg_encoding/skipped/<reason>`` (responses left as Scrapy made them:
-``not_a_document``, ``dont_sniff_encoding``, ``handler_encoding``). Decision counters reach the stats collector in one batch per
+``not_a_document``, ``dont_sniff_encoding``, ``handler_encoding``, ``chosen_encoding``,
+``binary_response_class``, ``compressed``). Decision counters reach the stats collector in one batch per
 :data:`FLUSH_SECONDS` (the middleware calls :meth:`Report.flush` on a timer, and at spider close):
 a Scrapy stats call costs about 2.3 µs (Scrapy 2.19), five of them per response would be a tenth of
 the middleware's cost on a labeled page.
@@ -150,7 +151,8 @@ class Report:
 
     def skipped(self, reason: str) -> None:
         """Count a response left as Scrapy made it, by *reason* (``not_a_document``,
-        ``dont_sniff_encoding``, ``handler_encoding``), in ``whatwg_encoding/skipped/<reason>`` (at once, not batched)."""
+        ``dont_sniff_encoding``, ``handler_encoding``, ``chosen_encoding``, ``binary_response_class``,
+        ``compressed``), in ``whatwg_encoding/skipped/<reason>`` (at once, not batched)."""
         self._inc("skipped/" + reason)
 
     def error(self, exc: BaseException, url: str) -> None:
