@@ -5,12 +5,14 @@ grammar's documents (tools/differential/grammar.py), into one JSON-lines file.
 
 A threaded HTTP server on 127.0.0.1 serves ``/doc/<index>`` with the document's own
 Content-Type (regenerated from the seed on each request); ``recorder.mjs`` (Node,
-puppeteer-core, ``npm install`` in this folder) drives each browser with several tabs at once.
-Each browser's run starts and ends with a check that scripting is off (``<noscript>`` parses as
-markup, the page's ``<script>`` does not run); the recording fails if it is not. The output: a
-first line ``{"seed", "count", "browsers": {name: version}, "docs_per_second": {...}}``, then
-one line per document ``{"i": index, "family": ..., "firefox": name, "chromium": name}`` (a
-name, or ``null`` where the load failed: a download, a time-out).
+puppeteer-core, ``npm install`` in this folder) drives both browsers at once, each with
+``--tabs`` pages loading at the same time. Each browser's run starts and ends with a check that
+scripting is off (``<noscript>`` parses as markup, the page's ``<script>`` does not run); the
+recording stops if it is not. Answers are appended to ``OUT.<browser>.raw`` as they come, so an
+interrupted run resumes where it stopped. The output: a first line ``{"seed", "start", "count",
+"host", "browsers": {name: version}, "docs_per_second": {...}, "tabs"}``, then one line per
+document ``{"i": index, "family": ..., "firefox": name, "chromium": name}`` (a name, or ``null``
+where the load failed: a download, a time-out).
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ import json
 import pathlib
 import subprocess
 import sys
+import tempfile
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -32,6 +35,7 @@ NOSCRIPT_CHECK = (b"<!doctype html><title>t</title><body><noscript><p id=inside>
 
 
 def serve(seed: int) -> ThreadingHTTPServer:
+    """The document server on 127.0.0.1: ``/doc/<index>`` is document *index* of *seed*."""
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self):  # noqa: N802 (http.server's name)
             if self.path == "/noscript-check":
@@ -57,27 +61,46 @@ def serve(seed: int) -> ThreadingHTTPServer:
     return server
 
 
-def record(browser: str, origin: str, start: int, count: int, tabs: int, progress=None) -> tuple[dict, dict]:
-    """Run recorder.mjs; returns ({index: characterSet or None}, the closing check line)."""
-    process = subprocess.Popen(["node", str(HERE / "recorder.mjs"), browser, origin, str(start), str(count),
-                                str(tabs)], stdout=subprocess.PIPE, text=True, cwd=HERE)
-    answers: dict[int, str | None] = {}
+def record(browser: str, origin: str, indices: list[int], tabs: int, raw: pathlib.Path) -> dict:
+    """Run recorder.mjs over *indices*, appending its answer lines to *raw*; returns the closing
+    check line (browser version, speed). Raises SystemExit if scripting was on or it failed."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as listing:
+        json.dump(indices, listing)
+    process = subprocess.Popen(["node", str(HERE / "recorder.mjs"), browser, origin, listing.name, str(tabs)],
+                               stdout=subprocess.PIPE, text=True, cwd=HERE)
     checks = []
     assert process.stdout is not None
-    for line in process.stdout:
-        item = json.loads(line)
-        if "check" in item:
-            checks.append(item)
-            if not item["check"]["scriptingOff"]:
-                process.kill()
-                raise SystemExit(f"{browser}: scripting is not off: {item}")
-            continue
-        answers[item["i"]] = item.get("cs")
-        if progress and len(answers) % 1000 == 0:
-            progress(f"{browser}: {len(answers)}/{count}")
+    with raw.open("a", encoding="utf-8") as out:
+        for done, line in enumerate(process.stdout):
+            item = json.loads(line)
+            if "check" in item:
+                checks.append(item)
+                if not item["check"]["scriptingOff"]:
+                    process.kill()
+                    raise SystemExit(f"{browser}: scripting is not off: {item}")
+                out.write(json.dumps(item) + "\n")
+            else:
+                out.write(json.dumps({"i": item["i"], "cs": item.get("cs")}) + "\n")
+            out.flush()
+            if done % 1000 == 0:
+                print(f"{browser}: {done}/{len(indices)}", file=sys.stderr, flush=True)
+    pathlib.Path(listing.name).unlink()
     if process.wait() != 0 or len(checks) != 2:
         raise SystemExit(f"{browser}: recorder failed (exit {process.returncode})")
-    return answers, checks[-1]
+    return checks[-1]
+
+
+def read_raw(raw: pathlib.Path) -> tuple[dict[int, str | None], list[dict]]:
+    """The answers and check lines recorded so far in *raw*."""
+    answers, checks = {}, []
+    if raw.exists():
+        for line in raw.read_text(encoding="utf-8").splitlines():
+            item = json.loads(line)
+            if "check" in item:
+                checks.append(item)
+            else:
+                answers[item["i"]] = item["cs"]
+    return answers, checks
 
 
 def main(argv=None) -> int:
@@ -87,34 +110,51 @@ def main(argv=None) -> int:
     parser.add_argument("--start", type=int, default=0)
     parser.add_argument("--tabs", type=int, default=6, help="pages loading at once, per browser")
     parser.add_argument("--browsers", default="firefox,chromium")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="host name in the URLs (resolved to 127.0.0.1 in the browsers), for TLD hints")
+    parser.add_argument("--family", help="record only the first --count documents of this family")
     parser.add_argument("--out", required=True)
     args = parser.parse_args(argv)
+    if args.family:
+        indices = [i for i, family, _, _ in grammar.documents(args.seed, 50 * args.count, args.start)
+                   if family == args.family][:args.count]
+    else:
+        indices = list(range(args.start, args.start + args.count))
+    browsers = args.browsers.split(",")
+    raws = {browser: pathlib.Path(f"{args.out}.{browser}.raw") for browser in browsers}
     server = serve(args.seed)
-    origin = f"http://127.0.0.1:{server.server_address[1]}"
-    results, versions, speed, checks = {}, {}, {}, {}
+    origin = f"http://{args.host}:{server.server_address[1]}"
 
-    def run(browser):  # the browsers record at the same time, each with --tabs pages
-        results[browser], checks[browser] = record(browser, origin, args.start, args.count, args.tabs,
-                                                   progress=lambda s: print(s, file=sys.stderr, flush=True))
+    def run(browser):  # the browsers record at the same time
+        done = read_raw(raws[browser])[0]
+        todo = [i for i in indices if i not in done]
+        if todo:
+            record(browser, origin, todo, args.tabs, raws[browser])
 
-    threads = [threading.Thread(target=run, args=(b,)) for b in args.browsers.split(",")]
+    threads = [threading.Thread(target=run, args=(browser,)) for browser in browsers]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    for browser in args.browsers.split(","):
-        answers, check = results[browser], checks[browser]
-        versions[browser] = check["check"]["browser"]
-        speed[browser] = round(check["docsPerSecond"], 1)
-        print(f"{browser} {versions[browser]}: {args.count} documents, {speed[browser]} docs/s, "
-              f"{sum(v is None for v in answers.values())} failed loads", file=sys.stderr)
     server.shutdown()
+    results, versions, speed = {}, {}, {}
+    for browser in browsers:
+        answers, checks = read_raw(raws[browser])
+        missing = [i for i in indices if i not in answers]
+        if missing:
+            raise SystemExit(f"{browser}: {len(missing)} documents not recorded")
+        results[browser] = answers
+        versions[browser] = checks[-1]["check"]["browser"]
+        runs = [c for c in checks if "docsPerSecond" in c]
+        speed[browser] = round(sum(c["docs"] for c in runs) / sum(c["seconds"] for c in runs), 1)
+        print(f"{browser} {versions[browser]}: {len(indices)} documents, {speed[browser]} docs/s, "
+              f"{sum(answers[i] is None for i in indices)} failed loads", file=sys.stderr)
     with open(args.out, "w", encoding="utf-8") as out:
-        out.write(json.dumps({"seed": args.seed, "start": args.start, "count": args.count,
+        out.write(json.dumps({"seed": args.seed, "start": args.start, "count": len(indices), "host": args.host,
                               "browsers": versions, "docs_per_second": speed, "tabs": args.tabs}) + "\n")
-        for index in range(args.start, args.start + args.count):
+        for index in indices:
             line = {"i": index, "family": grammar.document(args.seed, index)[0]}
-            line.update({browser: results[browser].get(index) for browser in results})
+            line.update({browser: results[browser][index] for browser in browsers})
             out.write(json.dumps(line, separators=(",", ":")) + "\n")
     return 0
 

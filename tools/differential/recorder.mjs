@@ -1,5 +1,5 @@
 // Load documents in one headless browser and print {"i": index, "cs": document.characterSet} lines.
-// Usage: node recorder.mjs firefox|chromium ORIGIN START COUNT [TABS]
+// Usage: node recorder.mjs firefox|chromium ORIGIN INDICES.json [TABS]  (a JSON array of document indices)
 // ORIGIN serves GET /doc/<index> (record.py's server on 127.0.0.1) and GET /noscript-check.
 // Scripting is off through the browsers' own preferences (Firefox: javascript.enabled; Chromium:
 // the profile's JavaScript content setting); the first and last lines check that it is:
@@ -9,9 +9,13 @@ import os from 'node:os';
 import path from 'node:path';
 import puppeteer from 'puppeteer-core';
 
-const [which, origin, startArg, countArg, tabsArg = '6'] = process.argv.slice(2);
-const start = Number(startArg), count = Number(countArg), tabs = Number(tabsArg);
+const [which, origin, indicesFile, tabsArg = '6'] = process.argv.slice(2);
+const indices = JSON.parse(fs.readFileSync(indicesFile, 'utf8'));
+const count = indices.length, tabs = Number(tabsArg);
 const firefox = which === 'firefox';
+// A host name other than 127.0.0.1 in ORIGIN (for the detector's TLD hint) resolves to 127.0.0.1.
+const host = new URL(origin).hostname;
+const named = host !== '127.0.0.1';
 let userDataDir;
 if (!firefox) {
   userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'differential-chromium-'));
@@ -28,13 +32,16 @@ const browser = await puppeteer.launch({
   protocolTimeout: 120000,
   userDataDir,
   args: firefox ? [] : ['--no-sandbox', '--lang=en-US', '--disable-gpu', '--disable-extensions',
-    '--no-first-run', '--disable-background-networking'],
+    '--no-first-run', '--disable-background-networking',
+    ...(named ? [`--host-resolver-rules=MAP ${host} 127.0.0.1`] : [])],
   extraPrefsFirefox: {
     'javascript.enabled': false,
     'intl.accept_languages': 'en-US, en',
     'intl.locale.requested': 'en-US',
     'browser.download.open_pdf_attachments_inline': false,
     'devtools.jsonview.enabled': false,
+    ...(named ? {'network.dns.localDomains': host, 'dom.security.https_first': false,
+      'dom.security.https_first_pbm': false, 'dom.security.https_first_schemeless': false} : {}),
   },
 });
 const out = (obj) => process.stdout.write(JSON.stringify(obj) + '\n');
@@ -81,12 +88,11 @@ async function load(page, index) {
 
 const first = await browser.newPage();
 out({check: await check(first)});
-let next = start;
-const end = start + count;
+let next = 0;
 const t0 = Date.now();
 async function worker(page) {
-  while (next < end) {
-    const index = next++;
+  while (next < count) {
+    const index = indices[next++];
     out(await load(page, index));
   }
 }
