@@ -106,20 +106,21 @@ def chromium_meta_encoding(span: str) -> tuple[Encoding, str] | None:
     return None if encoding is None else (encoding, label)
 
 
-def chromium_meta(body: bytes, limit: int) -> tuple[Encoding, str, int] | None:
-    """Chromium's ``<meta>`` scan of *body* (at most *limit* bytes): ``(encoding, label, byte
-    offset of the "<")`` or ``None``. No UTF-16 or x-user-defined adjustment here."""
+def chromium_meta(body: bytes, limit: int, head: int = UNCONDITIONAL) -> tuple[Encoding, str, int] | None:
+    """Chromium's ``<meta>`` scan of *body* (at most *limit* bytes; *head* bytes whatever the
+    markup): ``(encoding, label, byte offset of the "<")`` or ``None``. No UTF-16 or
+    x-user-defined adjustment here."""
     text = bytes(body[:limit]).decode("latin-1")  # markup is ASCII: one character per byte
     n = len(text)
     in_head = True
     pos = 0
     while True:
-        if not in_head and pos >= UNCONDITIONAL:
+        if not in_head and pos >= head:
             return None
         lt = text.find("<", pos)
         if lt < 0:
             return None
-        if lt > pos and not in_head and lt >= UNCONDITIONAL:
+        if lt > pos and not in_head and lt >= head:
             return None  # the character token before this "<" ended the scan
         c = text[lt + 1:lt + 2]
         if c in _ALPHA or (c == "/" and text[lt + 2:lt + 3] in _ALPHA):
@@ -146,7 +147,7 @@ def chromium_meta(body: bytes, limit: int) -> tuple[Encoding, str, int] | None:
                 continue
             if close < 0:
                 return None
-            if close > pos and not in_head and close >= UNCONDITIONAL:
+            if close > pos and not in_head and close >= head:
                 return None
             pos = close
         elif text.startswith("<!--", lt):
@@ -272,12 +273,12 @@ def tree_metas(text: str):
             pos = lt + 1
 
 
-def firefox_meta(body: bytes, limit: int) -> tuple[Encoding, str, int] | None:
-    """Firefox's ``<meta>`` scan of *body* (at most *limit* bytes): ``(encoding, label, byte
-    offset of the "<")`` or ``None``."""
+def firefox_meta(body: bytes, limit: int, head: int = UNCONDITIONAL) -> tuple[Encoding, str, int] | None:
+    """Firefox's ``<meta>`` scan of *body* (at most *limit* bytes; *head* bytes whatever the
+    insertion mode): ``(encoding, label, byte offset of the "<")`` or ``None``."""
     text = bytes(body[:limit]).decode("latin-1")
     for lt, _, span, mode in tree_metas(text):
-        late = lt >= UNCONDITIONAL
+        late = lt >= head
         if late and mode not in _FIREFOX_LATE_MODES and mode != "in template":
             continue
         found = firefox_meta_encoding(span)
