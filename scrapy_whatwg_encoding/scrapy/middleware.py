@@ -15,8 +15,9 @@ goes on as Scrapy made it. A page its download handler already decoded (scrapy-p
 
 Request meta: ``whatwg_encoding_override`` (a label: the user override, sniffing step 2; wins over
 ``WHATWG_ENCODING_OVERRIDES``, see :mod:`.overrides`),
-``whatwg_encoding_locale`` (a language tag for this request), ``dont_sniff_encoding`` (leave the
-response alone).
+``whatwg_encoding_locale`` (a language tag for this request), ``whatwg_encoding_profile``
+(``"standard"`` or ``"browsers"`` for this request), ``dont_sniff_encoding`` (leave the response
+alone).
 """
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ from .memory import SiteMemory, open_store
 from .overrides import override_for
 from .report import FLUSH_SECONDS, Report
 from .responses import whatwg_class
-from .settings import Config, InvalidSetting, check_label, check_locale, locale_warning, read_config
+from .settings import Config, InvalidSetting, check_label, check_locale, locale_warning, read_config, request_profile
 
 logger = logging.getLogger("scrapy_whatwg_encoding")
 
@@ -144,7 +145,7 @@ class WhatwgEncodingMiddleware:
             locale = check_locale("meta['whatwg_encoding_locale']", meta["whatwg_encoding_locale"])
         decide = functools.partial(
             sniff, body, content_type=content_type, url=url, locale=locale, default=config.default,
-            override=override, detector=config.detector, prescan_bytes=config.prescan_bytes,
+            override=override, prescan_bytes=config.prescan_bytes, **request_profile(config, meta),
         )
         decision = decide()
         if self.memory is not None:  # WHATWG_ENCODING_REMEMBER: only where the rule lets it (.memory)

@@ -277,16 +277,22 @@ def firefox_meta(body: bytes, limit: int, head: int = UNCONDITIONAL) -> tuple[En
     """Firefox's ``<meta>`` scan of *body* (at most *limit* bytes; *head* bytes whatever the
     insertion mode): ``(encoding, label, byte offset of the "<")`` or ``None``."""
     text = bytes(body[:limit]).decode("latin-1")
+    # Seen twice (tools/differential): after a meta in template contents that declares an
+    # encoding (a failing one too), no late meta counts.
+    stopped = False
     for lt, _, span, mode in tree_metas(text):
         late = lt >= head
-        if late and mode not in _FIREFOX_LATE_MODES and mode != "in template":
-            continue
-        found = firefox_meta_encoding(span)
-        if found is not None:
-            if late and mode == "in template":
-                return None  # seen once (tools/differential): no later meta counts either
-            return found[0], found[1], lt
+        if not late or (not stopped and mode in _FIREFOX_LATE_MODES):
+            found = firefox_meta_encoding(span)
+            if found is not None:
+                return found[0], found[1], lt
+        stopped = stopped or (mode == "in template" and _declares(span))
     return None
+
+
+def _declares(span: str) -> bool:
+    attrs = dict(attribute_list(span))
+    return "charset" in attrs or attrs.get("http-equiv", "").lower() == "content-type"
 
 
 # Insertion modes in which Firefox honours a meta that starts after the first 1024 bytes.

@@ -228,14 +228,14 @@ def _browser_prescan(run: _Run, scan, limit: int) -> Decision | None:
 def _browsers(run: _Run, standard: Decision, parser_limit: int) -> Decision:
     """The browsers profile: Firefox's and Chromium's answer where the two models agree; where
     they do not, the standard's answer if one of them gives it, else Chromium's."""
-    kind = "text" if run.kind == "other" and run.essence in _SHOWN_AS_TEXT else run.kind
-    if kind != run.kind:
-        firefox = chromium = _browser_decision(run, kind, None, parser_limit)
-    elif kind != "html" or standard.source in ("bom", "override", "transport"):
+    if run.kind == "other" and run.essence in _SHOWN_AS_TEXT:
+        run.kind = "text"  # this run ends here
+        firefox = chromium = _browser_decision(run, "text", None, parser_limit)
+    elif run.kind != "html" or standard.source in ("bom", "override", "transport"):
         return standard  # no <meta> is read: both browsers follow the standard here
     else:
-        firefox = _browser_decision(run, kind, firefox_meta, parser_limit)
-        chromium = _browser_decision(run, kind, chromium_meta, parser_limit)
+        firefox = _browser_decision(run, "html", firefox_meta, parser_limit)
+        chromium = _browser_decision(run, "html", chromium_meta, parser_limit)
     if firefox.encoding is chromium.encoding:
         return standard if standard.encoding is chromium.encoding else chromium
     return standard if standard.encoding in (firefox.encoding, chromium.encoding) else chromium

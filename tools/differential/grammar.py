@@ -258,7 +258,7 @@ def _xml(rng):
         f"<?xml encoding={quote}{label}{quote}?>",
         f"<?xml version=\"1.0\" encoding={quote}{label}{quote}",
         f"<?XML version=\"1.0\" encoding={quote}{label}{quote}?>",
-        f"<?xml  version=\"1.0\"?>", f"<?xml version=\"1.0\" standalone=\"yes\" encoding=\"{label}\"?>",
+        "<?xml  version=\"1.0\"?>", f"<?xml version=\"1.0\" standalone=\"yes\" encoding=\"{label}\"?>",
         f" <?xml version=\"1.0\" encoding=\"{label}\"?>",
         f"<?xml version=\"1.0\" encoding=\"{label}\"" + " " * rng.randrange(900, 1200) + "?>",
     ))

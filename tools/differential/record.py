@@ -28,7 +28,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-import grammar  # noqa: E402
+import grammar
 
 NOSCRIPT_CHECK = (b"<!doctype html><title>t</title><body><noscript><p id=inside>x</p></noscript>"
                   b"<script>document.title = 'script ran'</script>")
@@ -37,7 +37,7 @@ NOSCRIPT_CHECK = (b"<!doctype html><title>t</title><body><noscript><p id=inside>
 def serve(seed: int) -> ThreadingHTTPServer:
     """The document server on 127.0.0.1: ``/doc/<index>`` is document *index* of *seed*."""
     class Handler(BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802 (http.server's name)
+        def do_GET(self):
             if self.path == "/noscript-check":
                 content_type, body = "text/html", NOSCRIPT_CHECK
             elif self.path.startswith("/doc/") and self.path[5:].isdigit():
@@ -146,7 +146,8 @@ def main(argv=None) -> int:
         results[browser] = answers
         versions[browser] = checks[-1]["check"]["browser"]
         runs = [c for c in checks if "docsPerSecond" in c]
-        speed[browser] = round(sum(c["docs"] for c in runs) / sum(c["seconds"] for c in runs), 1)
+        # docs/s over the finished runs (an unfinished one, stopped and resumed, has no closing line)
+        speed[browser] = round(sum(c["docs"] for c in runs) / sum(c["seconds"] for c in runs), 1) if runs else None
         print(f"{browser} {versions[browser]}: {len(indices)} documents, {speed[browser]} docs/s, "
               f"{sum(answers[i] is None for i in indices)} failed loads", file=sys.stderr)
     with open(args.out, "w", encoding="utf-8") as out:
