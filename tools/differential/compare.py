@@ -22,12 +22,12 @@ import sys
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-import grammar  # noqa: E402
+import grammar
 
-from scrapy_whatwg_encoding import get_encoding, sniff  # noqa: E402
-from scrapy_whatwg_encoding.sniffing import browsers  # noqa: E402
-from scrapy_whatwg_encoding.sniffing.content_type import content_type_facts  # noqa: E402
-from scrapy_whatwg_encoding.sniffing.meta_charset import meta_encoding  # noqa: E402
+from scrapy_whatwg_encoding import get_encoding, sniff
+from scrapy_whatwg_encoding.sniffing import browsers
+from scrapy_whatwg_encoding.sniffing.content_type import content_type_facts
+from scrapy_whatwg_encoding.sniffing.meta_charset import meta_encoding
 
 _HEAD_MODES = ("initial", "before html", "before head", "in head", "in head noscript")
 
@@ -83,9 +83,9 @@ def standard_cause(body: bytes, content_type: str, standard, answer: str) -> str
             return f"<meta> {where} that the tokenizer does not see (raw text, noscript, comment, attribute)"
         span, mode = found
         ff, ch = browsers.firefox_meta_encoding(span), browsers.chromium_meta_encoding(span)
-        if ff is None and ch is None or (ff and meta_encoding(ff[0]).name) != standard.encoding.name:
-            if standard.offset < 1024 or mode in _HEAD_MODES:
-                return _reading(span, standard.encoding.name)
+        read_otherwise = ff is None and ch is None or (ff and meta_encoding(ff[0]).name) != standard.encoding.name
+        if read_otherwise and (standard.offset < 1024 or mode in _HEAD_MODES):
+            return _reading(span, standard.encoding.name)
         if standard.source == "parser":
             return f"late <meta> ({mode})" if mode not in _HEAD_MODES else "late <meta> in head"
         return "other <meta> read first by the browsers"
