@@ -28,6 +28,7 @@ from scrapy_whatwg_encoding import get_encoding, sniff
 from scrapy_whatwg_encoding.sniffing import browsers
 from scrapy_whatwg_encoding.sniffing.content_type import content_type_facts
 from scrapy_whatwg_encoding.sniffing.meta_charset import meta_encoding
+from scrapy_whatwg_encoding.sniffing.sniff import sniff_steps
 
 _HEAD_MODES = ("initial", "before html", "before head", "in head", "in head noscript")
 
@@ -57,13 +58,18 @@ def _reading(span: str, standard: str) -> str:
     """Why the browsers read a meta's attributes otherwise than the standard (*standard*: the
     encoding name the standard got from it)."""
     names = [n for n, _ in browsers.attribute_list(span)]
+    if "charset" in names and "content" in names:
+        return "a charset attribute beside http-equiv and content"
     if "&" in span:
         return "character reference in an attribute value"
     if len(names) != len(set(names)):
         return "duplicated attribute"
-    if "charset" in names and "content" in names:
-        return "a charset attribute beside http-equiv and content"
     return "meta attribute reading"
+
+
+def _in_noscript(text: str, offset: int) -> bool:
+    before = text[:offset].lower()
+    return before.rfind("<noscript") > before.rfind("</noscript")
 
 
 def standard_cause(body: bytes, content_type: str, standard, answer: str) -> str:
@@ -76,6 +82,9 @@ def standard_cause(body: bytes, content_type: str, standard, answer: str) -> str
             return "7-bit ISO-2022-JP detection"
         return "detector"
     text = body[:1 << 16].decode("latin-1")
+    chosen = browsers.chromium_meta(body, 1 << 16) or browsers.firefox_meta(body, 1 << 16)
+    if chosen is not None and _in_noscript(text, chosen[2]):
+        return "<noscript> content is markup (scripting disabled)"
     if standard.source in ("prescan", "parser"):
         found = _meta_at(text, standard.offset)
         if found is None:
@@ -89,7 +98,10 @@ def standard_cause(body: bytes, content_type: str, standard, answer: str) -> str
         if standard.source == "parser":
             return f"late <meta> ({mode})" if mode not in _HEAD_MODES else "late <meta> in head"
         return "other <meta> read first by the browsers"
-    chosen = browsers.chromium_meta(body, 1 << 16) or browsers.firefox_meta(body, 1 << 16)
+    parser = sniff_steps(body, content_type=content_type, detector="browser")["parser"]
+    certain = _meta_at(text, parser[2]) if parser is not None else None  # the meta that made it certain
+    if certain is not None and _reading(certain[0], "") == "a charset attribute beside http-equiv and content":
+        return "a charset attribute beside http-equiv and content"
     if chosen is not None:
         span, mode = _meta_at(text, chosen[2]) or ("", "?")
         if chosen[2] < 1024:
@@ -141,8 +153,13 @@ def compare(path) -> dict:
         if firefox != chromium:
             result["disagree"][browsers_cause(body, content_type, firefox, chromium)] += 1
             want = standard.encoding.name if standard.encoding.name in (firefox, chromium) else chromium
-            result["profile_on_disagreement"]["as the rule says" if profile.encoding.name == want
-                                              else "other"] += 1
+            if profile.encoding.name == want:
+                verdict = "as the rule says"
+            elif profile.source == "detector" and firefox == profile.encoding.name:
+                verdict = "Chromium's detector (not modelled): chardetng's answer, Firefox's"
+            else:
+                verdict = "other"
+            result["profile_on_disagreement"][verdict] += 1
             continue
         result["agree"] += 1
         if standard.encoding.name != firefox:
