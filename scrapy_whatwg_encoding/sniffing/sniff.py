@@ -7,7 +7,6 @@ import logging
 from collections.abc import Iterator
 
 from ..encoding import ENCODINGS, Encoding, bom_sniff, get_encoding
-from .browsers import chromium_meta, firefox_meta
 from .change import PARSER_LIMIT, change_the_encoding, parser_meta
 from .container import container_encoding
 from .content_type import content_type_facts, parse_mime_type
@@ -228,6 +227,8 @@ def _browser_prescan(run: _Run, scan, limit: int) -> Decision | None:
 def _browsers(run: _Run, standard: Decision, parser_limit: int) -> Decision:
     """The browsers profile: Firefox's and Chromium's answer where the two models agree; where
     they do not, the standard's answer if one of them gives it, else Chromium's."""
+    from .browsers import chromium_meta, firefox_meta  # on first use: the standard profile never needs it
+
     if run.kind == "other" and run.essence in _SHOWN_AS_TEXT:
         run.kind = "text"  # this run ends here
         firefox = chromium = _browser_decision(run, "text", None, parser_limit)
