@@ -11,7 +11,8 @@ Neither browser runs the standard's byte-level prescan (§13.2.3.2 step 5) nor h
 - Firefox runs its tree builder (scripting disabled) and honours the first ``meta`` that the "in
   head" rules process and that starts in the first 1024 bytes (so a ``meta`` in an SVG ``title``
   counts, one in an HTML ``title`` does not), or later, one processed in the "in head" or "in
-  head noscript" insertion mode. It reads the first of duplicated attributes, a ``charset``
+  head noscript" insertion mode (none after a ``meta`` in template contents that declares an
+  encoding, even a failing one). It reads the first of duplicated attributes, a ``charset``
   attribute alone when there is one, and stops reading ``content`` at a ``charset`` not followed
   by ``=``.
 
@@ -25,7 +26,7 @@ import re
 from ..encoding import Encoding, get_encoding
 from ._html.charrefs import decode_attribute_value
 from ._html.elements import META, RAWTEXT, RCDATA, SCRIPT
-from ._html.tokenizer import COMMENT_END, TAG, classify_text, raw_text_end, script_data_end, tag_name
+from ._html.tokenizer import ATTRIBUTES, COMMENT_END, TAG, classify_text, raw_text_end, script_data_end, tag_name
 from ._html.tree import TreeBuilder
 
 _WS = "\t\n\x0c\r "
@@ -36,17 +37,13 @@ UNCONDITIONAL = 1024
 _CHROMIUM_HEAD = frozenset(("script", "noscript", "style", "link", "meta", "object", "title", "base"))
 _RCDATA = frozenset(("title", "textarea"))
 _RAWTEXT = frozenset(("style", "xmp", "iframe", "noembed", "noframes"))
-_ATTRIBUTES = re.compile(
-    r"[\t\n\x0c\r /]*([^\t\n\x0c\r />][^\t\n\x0c\r /=>]*)"
-    r"(?:[\t\n\x0c\r ]*=[\t\n\x0c\r ]*(?:\"([^\"]*)\"|'([^']*)'|([^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*)|))?"
-)
 
 
 def attribute_list(span: str) -> list[tuple[str, str]]:
     """Every attribute of a tag (TAG group 3) in order, duplicates included: lowercased names,
     values with character references decoded."""
     found = []
-    for match in _ATTRIBUTES.finditer(span):
+    for match in ATTRIBUTES.finditer(span):
         name = match.group(1)
         if not name:
             continue
