@@ -90,6 +90,8 @@ DIFFERENCES = [
     (b'<meta http-equiv="Content-Type" content="charset; charset=koi8-r">', "text/html", "KOI8-R", "KOI8-R"),
     (b'<svg><title><meta charset="koi8-r"></title></svg>', "text/html", "KOI8-R", "KOI8-R"),
     (b'<head><template></template>' + PAD + b'<meta charset="koi8-r">', "text/html", "KOI8-R", "KOI8-R"),
+    (b'<meta charset="" charset="koi8-r">', "text/html", "windows-1252", "windows-1252"),
+    (b'<?xml version="1.0" encoding="utf-16le"?><a/>', "application/xml", "UTF-8", "UTF-8"),
 ]
 
 

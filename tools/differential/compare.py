@@ -97,6 +97,8 @@ def standard_cause(body: bytes, content_type: str, standard, answer: str) -> str
             return _reading(span, standard.encoding.name)
         if standard.source == "parser":
             return f"late <meta> ({mode})" if mode not in _HEAD_MODES else "late <meta> in head"
+        if chosen is not None and "&" in (_meta_at(text, chosen[2]) or ("",))[0]:
+            return "character reference in an attribute value"
         return "other <meta> read first by the browsers"
     parser = sniff_steps(body, content_type=content_type, detector="browser")["parser"]
     certain = _meta_at(text, parser[2]) if parser is not None else None  # the meta that made it certain
@@ -116,6 +118,11 @@ def browsers_cause(body: bytes, content_type: str, firefox: str, chromium: str) 
     """Why Firefox and Chromium disagree on a document (from the two models)."""
     if firefox is None or chromium is None:
         return "a load failed"
+    _, kind, charset = content_type_facts(content_type)
+    if kind == "xml":
+        return "XML declaration naming UTF-16 in ASCII bytes (Chromium: UTF-8)"
+    if charset is None and "charset" in content_type.lower():
+        return "Content-Type charset that Fetch rejects (Chromium reads it)"
     ff = browsers.firefox_meta(body, 1 << 16)
     ch = browsers.chromium_meta(body, 1 << 16)
     if ff is None and ch is None:
