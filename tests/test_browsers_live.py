@@ -18,9 +18,9 @@ from scrapy_whatwg_encoding import sniff
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools" / "differential"))
 
-import compare  # noqa: E402
-import grammar  # noqa: E402
-import record  # noqa: E402
+import compare
+import grammar
+import record
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ANSWERS = ROOT / "tests" / "data" / "browsers" / "answers.jsonl.gz"
