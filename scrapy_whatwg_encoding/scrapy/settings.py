@@ -104,7 +104,6 @@ class Config:
     #: ASCII lower-case host → label (``WHATWG_ENCODING_OVERRIDES``, see :func:`check_overrides`).
     overrides: Mapping[str, str] = field(default_factory=dict)
 
-
     def detector_for(self, profile: str) -> str:
         """The detector mode for a request sniffed in *profile* (a valid profile): the setting's
         if it was set, else the profile's own. Raises :class:`InvalidSetting` for ``"full"``
