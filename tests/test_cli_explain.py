@@ -309,3 +309,16 @@ def test_help_names_the_command_as_invoked():
         assert "python -m" not in done.stdout
     done = subprocess.run([str(script), "explain"], check=False, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and done.stderr.startswith("usage: scrapy-whatwg-encoding explain ")
+
+
+def test_profile_option(tmp_path):
+    page = write(tmp_path, b'<title><meta charset="koi8-r"></title>')
+    assert explain_json(page)["decision"]["encoding"] == "KOI8-R"
+    report = explain_json(page, "--profile", "browsers")
+    assert report["decision"]["encoding"] == "windows-1252"
+    assert (report["options"]["profile"], report["options"]["detector"]) == ("browsers", "browser")
+    assert "profile: browsers" in run("explain", str(page), "--profile", "browsers").stdout
+    wrong = run("explain", str(page), "--profile", "browsers", "--detector", "full")
+    assert wrong.returncode == 2 and "contradicts" in wrong.stderr
+    audited = json.loads(run("audit", str(tmp_path), "--profile", "browsers", "--json", "--no-progress").stdout)
+    assert audited["profile"] == "browsers" and audited["pages"][0]["encoding"] == "windows-1252"

@@ -68,13 +68,14 @@ def page_kind(entry: dict, content_type_from: str, content_type: str | None = No
 
 
 def audit_page(directory: Path, entry: dict, content_type_from: str, locale, detector,
-               content_type: str | None = None, report: ReportData | None = None) -> dict:
+               content_type: str | None = None, report: ReportData | None = None,
+               profile: str = "standard") -> dict:
     """One record (keys :data:`FIELDS`) for the manifest *entry* (or ``{"path"}``); counted in
     *report* (the HTML report's data) when given."""
     file = directory / entry["path"]
     body = file.read_bytes()
     content_type, document = page_kind(entry, content_type_from, content_type)
-    decision = sniff(body, content_type=document.content_type, locale=locale, detector=detector)
+    decision = sniff(body, content_type=document.content_type, locale=locale, detector=detector, profile=profile)
     text = decode(body, decision.encoding)[0]
     scrapy = scrapy_inference(body, content_type, file.resolve().as_uri())
     record = {"path": entry["path"], "bytes": len(body), "content_type": content_type,
@@ -100,9 +101,9 @@ def audit_page(directory: Path, entry: dict, content_type_from: str, locale, det
 
 def audit(directory: Path, *, manifest: str | None = None, content_type_from: str = "none",
           content_type: str | None = None, locale: str | None = None, detector: str = "full",
-          progress: bool = True, report: ReportData | None = None) -> dict:
-    """Audit *directory*; returns ``{"directory", "manifest", "content_type_from", "content_type",
-    "locale", "detector", "pages": [record, ...], "unreadable": [{"path", "error"}], "summary": {...}}``
+          progress: bool = True, report: ReportData | None = None, profile: str = "standard") -> dict:
+    """Audit *directory* (pages sniffed in *profile*); returns ``{"directory", "manifest",
+    "content_type_from", "content_type", "locale", "detector", "profile", "pages": [record, ...], "unreadable": [{"path", "error"}], "summary": {...}}``
     (see :func:`summarize`). Each page is read with *content_type* (``None``: none, each file's name
     then chooses the kind, see :func:`.kind.choose_kind`) or, with ``content_type_from="manifest"``,
     ``text/html`` and its manifest charset. A progress bar (tqdm, on stderr) is shown when *progress*
@@ -128,12 +129,13 @@ def audit(directory: Path, *, manifest: str | None = None, content_type_from: st
     for entry in tqdm(_pages(directory, entries, manifest_path), desc="audit", unit="page",
                       disable=None if progress else True, leave=False):
         try:
-            pages.append(audit_page(directory, entry, content_type_from, locale, detector, content_type, report))
+            pages.append(audit_page(directory, entry, content_type_from, locale, detector, content_type, report,
+                                    profile))
         except OSError as exc:
             unreadable.append({"path": entry["path"], "error": exc.strerror or str(exc)})
     return {"directory": str(directory), "manifest": str(manifest_path) if manifest_path else None,
             "content_type_from": content_type_from, "content_type": content_type, "locale": locale,
-            "detector": detector,
+            "detector": detector, "profile": profile,
             "pages": pages, "unreadable": unreadable, "summary": summarize(pages, entries is not None)}
 
 

@@ -17,7 +17,7 @@ CONTEXT = 40  # characters shown each side of the first difference when it lies 
 def explain(body: bytes, *, target: dict, scrapy_url: str, content_type: str | None = None,
             document: DocumentKind | None = None, url: str | None = None, locale: str | None = None,
             default: str | None = None, override: str | None = None, likely: str | None = None,
-            detector: str = "full", prescan_bytes: int = 1024) -> dict:
+            detector: str | None = None, prescan_bytes: int = 1024, profile: str = "standard") -> dict:
     """The explanation of *body* (bytes) as a JSON-ready dict.
 
     *target* describes the input (``{"path": ...}`` or ``{"url": ..., "status": ...}``) and is
@@ -36,11 +36,11 @@ def explain(body: bytes, *, target: dict, scrapy_url: str, content_type: str | N
     preview, else None)."""
     options = {"content_type": content_type, "url": url, "locale": locale, "default": default,
                "override": override, "likely": likely, "detector": detector,
-               "prescan_bytes": prescan_bytes}
+               "prescan_bytes": prescan_bytes, "profile": profile}
     document = document or choose_kind(content_type)
     explained = explain_steps(body, content_type=document.content_type, header=content_type, url=url,
                               locale=locale, default=default, override=override, likely=likely,
-                              detector=detector, prescan_bytes=prescan_bytes)
+                              detector=detector, prescan_bytes=prescan_bytes, profile=profile)
     decision = explained["decision"]
     text = decode(body, decision.encoding)[0]
     scrapy = scrapy_inference(body, content_type, scrapy_url)
@@ -71,7 +71,8 @@ def render(report: dict) -> str:
     lines = [f"{where}  ({source['bytes']} bytes{status})",
              f"Document kind: {NAMES[report['kind']]} ({report['kind_from']})",
              (f"Content-Type: {options['content_type'] or '(none)'}   locale: {options['locale'] or '(none)'}"
-             f"   detector: {options['detector']}   prescan: {options['prescan_bytes']} bytes")]
+             f"   detector: {options['detector']}   prescan: {options['prescan_bytes']} bytes"
+             f"   profile: {options.get('profile', 'standard')}")]
     if source.get("url"):
         lines.append(f"Server's Content-Type: {source['content_type'] or '(none)'}; {source['middleware']}")
     lines.append("")

@@ -13,6 +13,7 @@ from . import CliError
 
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 DETECTORS = ("off", "browser", "full")
+PROFILES = ("standard", "browsers")  # scrapy_whatwg_encoding.sniffing.sniff.PROFILES (not imported: a fast --help)
 
 
 def is_url(target: str) -> bool:
@@ -47,7 +48,11 @@ def add_explain_options(parser: argparse.ArgumentParser, *, with_url: bool = Tru
     parser.add_argument("--default", metavar="LABEL", help="an encoding label used instead of the locale's default")
     parser.add_argument("--override", metavar="LABEL", help="user override (sniffing step 2)")
     parser.add_argument("--likely", metavar="LABEL", help="likely encoding (sniffing step 7)")
-    parser.add_argument("--detector", choices=DETECTORS, help="autodetection mode (default: full)")
+    parser.add_argument("--profile", choices=PROFILES,
+                        help="standard: the HTML standard's algorithm (default); browsers: what Firefox and "
+                             "Chromium agree on where they leave it")
+    parser.add_argument("--detector", choices=DETECTORS,
+                        help="autodetection mode (default: the profile's, full or browser)")
     parser.add_argument("--prescan-bytes", type=_positive, metavar="N", help="bytes the prescan examines (default 1024)")
     if with_url:
         parser.add_argument("--url", help="for a path: the URL the page came from (its TLD hints the detector)")
@@ -70,7 +75,7 @@ def run_explain(args, fetched=None, config=None) -> str:
     """Explain ``args.target`` (a path, or a URL already downloaded as *fetched*, a
     :class:`.fetch.Fetched`) with the options in *args* and, for those not given, *config* (a
     ``scrapy.settings.Config``; the fetch's own for a URL); returns the text or JSON to print."""
-    from ..scrapy.settings import Config, InvalidSetting, check_label, check_locale
+    from ..scrapy.settings import Config, InvalidSetting, check_label, check_locale, profile_detector
     from .explain import explain, render
     from .kind import choose_kind
 
@@ -79,6 +84,9 @@ def run_explain(args, fetched=None, config=None) -> str:
         check_label("--default", args.default)  # as WHATWG_ENCODING_DEFAULT
         check_label("--override", args.override)  # as WHATWG_ENCODING_OVERRIDES' labels
         locale = check_locale("--locale", args.locale) if args.locale is not None else config.locale
+        profile = args.profile or config.profile
+        detector = (profile_detector("--detector", profile, args.detector) if args.detector
+                    else config.detector_for(profile))
     except InvalidSetting as exc:
         raise CliError(str(exc), 2) from None
     if fetched is not None:
@@ -99,7 +107,7 @@ def run_explain(args, fetched=None, config=None) -> str:
         body, target=target, scrapy_url=scrapy_url, content_type=content_type, document=document, url=url,
         locale=locale, default=args.default if args.default is not None else config.default,
         override=args.override, likely=args.likely,
-        detector=args.detector or config.detector,
+        detector=detector, profile=profile,
         prescan_bytes=args.prescan_bytes or config.prescan_bytes)
     if getattr(args, "html", None):
         from .explain import write_html
@@ -145,11 +153,17 @@ def _explain_command(args) -> str:
 
 def _audit_command(args) -> str:
     from ..report import ReportData
+    from ..scrapy.settings import InvalidSetting, profile_detector
     from .audit import audit, render_csv, render_table, write_html
 
+    profile = args.profile or "standard"
+    try:
+        detector = profile_detector("--detector", profile, args.detector)
+    except InvalidSetting as exc:
+        raise CliError(str(exc), 2) from None
     data = ReportData(args.html_examples) if args.html else None
     report = audit(Path(args.directory), manifest=args.manifest, content_type_from=args.content_type_from,
-                   content_type=args.content_type, locale=args.locale, detector=args.detector or "full",
+                   content_type=args.content_type, locale=args.locale, detector=detector, profile=profile,
                    progress=not args.no_progress, report=data)
     if data is not None:
         _write(write_html, report, data, args.html)
@@ -191,7 +205,9 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     audit.add_argument("--content-type", metavar="VALUE",
                        help="one Content-Type header value for every page (instead of the file names)")
     audit.add_argument("--locale", metavar="TAG", help="language tag for the default encoding")
-    audit.add_argument("--detector", choices=DETECTORS, help="autodetection mode (default: full)")
+    audit.add_argument("--profile", choices=PROFILES, help="standard (default) or browsers (see explain)")
+    audit.add_argument("--detector", choices=DETECTORS,
+                       help="autodetection mode (default: the profile's, full or browser)")
     output = audit.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="summary and one record per page as JSON")
     output.add_argument("--csv", action="store_true", help="one CSV row per page")

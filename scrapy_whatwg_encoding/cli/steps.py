@@ -79,8 +79,9 @@ def suspect(body: bytes, decision, url: str | None = None) -> dict | None:
 def explain_steps(body: bytes, *, content_type: str | None = None, header: str | None = None,
                   url: str | None = None, locale: str | None = None, default: str | None = None,
                   override: str | None = None, likely: str | None = None,
-                  detector: str = "full", prescan_bytes: int = 1024) -> dict:
-    """Run the algorithm on *body* (bytes) and describe every step.
+                  detector: str | None = None, prescan_bytes: int = 1024, profile: str = "standard") -> dict:
+    """Run the algorithm on *body* (bytes) and describe every step (the standard's steps; in the
+    browsers *profile* the final decision may come from the browsers' consensus instead).
 
     *content_type* is what :func:`~scrapy_whatwg_encoding.sniff` gets (it may stand for a file's
     kind, see :mod:`.kind`); *header* is the Content-Type header value the page came with (``None``:
@@ -95,7 +96,7 @@ def explain_steps(body: bytes, *, content_type: str | None = None, header: str |
     Raises ``ValueError`` for an unknown *detector*."""
     result = sniff_steps(body, content_type=content_type, url=url, locale=locale, default=default,
                          override=override, likely=likely, detector=detector,
-                         prescan_bytes=prescan_bytes)
+                         prescan_bytes=prescan_bytes, profile=profile)
     kind, chosen, decision = result["kind"], result["chosen"], result["decision"]
     found = dict(result["steps"])
     rows = {name: {"step": name, "title": TITLES[name], "applies": True, "found": None, "note": "",

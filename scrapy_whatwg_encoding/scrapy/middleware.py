@@ -18,8 +18,9 @@ goes on as Scrapy made it.
 
 Request meta: ``whatwg_encoding_override`` (a label: the user override, sniffing step 2; wins over
 ``WHATWG_ENCODING_OVERRIDES``, see :mod:`.overrides`),
-``whatwg_encoding_locale`` (a language tag for this request), ``dont_sniff_encoding`` (leave the
-response alone).
+``whatwg_encoding_locale`` (a language tag for this request), ``whatwg_encoding_profile``
+(``"standard"`` or ``"browsers"`` for this request), ``dont_sniff_encoding`` (leave the response
+alone).
 """
 from __future__ import annotations
 
@@ -47,7 +48,7 @@ from .memory import SiteMemory, open_store
 from .overrides import chosen_override, override_for, request_override
 from .report import FLUSH_SECONDS, Report
 from .responses import decided_class, scrapy_class
-from .settings import Config, InvalidSetting, check_locale, locale_warning, read_config
+from .settings import Config, InvalidSetting, check_locale, locale_warning, read_config, request_profile
 
 logger = logging.getLogger("scrapy_whatwg_encoding")
 
@@ -187,7 +188,7 @@ class WhatwgEncodingMiddleware:
         if is_compressed(response.headers, body):
             return self._skip(request, response, "compressed")
         chosen = explicit_encoding(response) if isinstance(response, TextResponse) else None
-        if handler_name is None and chosen is not None and scrapy_class(response) is None:
+        if handler_name is None and chosen is not None and scrapy_class(response) is None:  # type: ignore[arg-type]
             handler_name = chosen  # a plugin's class (scrapy-zyte-api's): its builder's encoding
         if handler_name is not None:
             return self._keep_handler_text(request, response, kind, handler_name)  # type: ignore[arg-type]
@@ -201,9 +202,11 @@ class WhatwgEncodingMiddleware:
         locale = config.locale
         if meta.get("whatwg_encoding_locale") is not None:
             locale = check_locale("meta['whatwg_encoding_locale']", meta["whatwg_encoding_locale"])
+        profile = request_profile(config, meta)
         decide = functools.partial(
             sniff, body, content_type=content_type, url=url, locale=locale, default=config.default,
-            override=override, detector=config.detector, prescan_bytes=config.prescan_bytes,
+            override=override, prescan_bytes=config.prescan_bytes, profile=profile["profile"],
+            detector=profile["detector"],
         )
         decision = decide()
         if self.memory is not None:  # WHATWG_ENCODING_REMEMBER: only where the rule lets it (.memory)

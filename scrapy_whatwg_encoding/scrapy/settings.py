@@ -4,8 +4,13 @@
 - ``WHATWG_ENCODING_LOCALE`` (str | None, ``None``): a language tag choosing the default encoding
   (sniffing step 9); ``None`` is the "all other locales" row, windows-1252.
 - ``WHATWG_ENCODING_DEFAULT`` (str | None, ``None``): a label, the user default (step 9).
-- ``WHATWG_ENCODING_DETECTOR`` (str, ``"full"``): autodetection (step 8): ``"off"``,
-  ``"browser"`` or ``"full"``.
+- ``WHATWG_ENCODING_PROFILE`` (str, ``"standard"``): ``"standard"``, the HTML standard's
+  algorithm, or ``"browsers"``, what Firefox and Chromium agree on where they leave it (see
+  ``sniff(profile=...)`` and docs/browsers.rst). Per request: ``meta["whatwg_encoding_profile"]``.
+- ``WHATWG_ENCODING_DETECTOR`` (str | None, ``None``): autodetection (step 8): ``"off"``,
+  ``"browser"`` or ``"full"``; ``None`` is the profile's: ``"full"`` for ``"standard"``,
+  ``"browser"`` for ``"browsers"``. ``"full"`` with ``"browsers"`` is invalid (browsers never
+  detect UTF-8).
 - ``WHATWG_ENCODING_PRESCAN_BYTES`` (int ≥ 1, ``1024``): bytes the prescan examines (step 5).
 - ``WHATWG_ENCODING_REMEMBER`` (bool, ``False``): per-host likely encoding (step 7), kept in
   ``JOBDIR`` (see :mod:`.memory`).
@@ -47,6 +52,7 @@ from typing import Any
 
 from ..encoding import get_encoding
 from ..sniffing.locale import is_known_locale, locale_encoding
+from ..sniffing.sniff import PROFILES
 
 DETECTORS = ("off", "browser", "full")
 SUSPECT_LABELS = ("label", "content")
@@ -57,7 +63,8 @@ DEFAULTS: dict[str, Any] = {
     "WHATWG_ENCODING_ENABLED": True,
     "WHATWG_ENCODING_LOCALE": None,
     "WHATWG_ENCODING_DEFAULT": None,
-    "WHATWG_ENCODING_DETECTOR": "full",
+    "WHATWG_ENCODING_PROFILE": "standard",
+    "WHATWG_ENCODING_DETECTOR": None,
     "WHATWG_ENCODING_PRESCAN_BYTES": 1024,
     "WHATWG_ENCODING_REMEMBER": False,
     "WHATWG_ENCODING_REMEMBER_STORE": None,
@@ -87,7 +94,11 @@ class Config:
     #: Where ``locale`` came from, for messages: the setting or the spider attribute.
     locale_setting: str = "WHATWG_ENCODING_LOCALE"
     default: str | None = None
+    profile: str = "standard"
+    #: The detector mode for ``profile`` (``WHATWG_ENCODING_DETECTOR``, or the profile's own).
     detector: str = "full"
+    #: ``WHATWG_ENCODING_DETECTOR`` was set (not ``None``): it holds for every profile.
+    detector_set: bool = False
     prescan_bytes: int = 1024
     remember: bool = False
     remember_store: str | None = None
@@ -98,6 +109,33 @@ class Config:
     suspect_labels: str = "label"
     #: ASCII lower-case host → label (``WHATWG_ENCODING_OVERRIDES``, see :func:`check_overrides`).
     overrides: Mapping[str, str] = field(default_factory=dict)
+
+    def detector_for(self, profile: str) -> str:
+        """The detector mode for a request sniffed in *profile* (a valid profile): the setting's
+        if it was set, else the profile's own. Raises :class:`InvalidSetting` for ``"full"``
+        with ``"browsers"``."""
+        if self.detector_set or profile == self.profile:
+            return profile_detector("WHATWG_ENCODING_DETECTOR", profile, self.detector)
+        return profile_detector("WHATWG_ENCODING_DETECTOR", profile, None)
+
+
+def check_profile(name: str, value: Any) -> str:
+    """Validate a profile value (setting, request meta, CLI option): one of :data:`PROFILES`."""
+    if value not in PROFILES:
+        raise InvalidSetting(name, value, f"expected one of {', '.join(map(repr, PROFILES))}")
+    return value
+
+
+def profile_detector(name: str, profile: str, detector: str | None) -> str:
+    """The detector mode for *profile* when *detector* (a mode or ``None``) is asked for:
+    ``None`` gives the profile's own (``"full"`` or ``"browser"``). Raises
+    :class:`InvalidSetting` naming *name* for ``"full"`` with ``"browsers"``."""
+    if detector is None:
+        return "full" if profile == "standard" else "browser"
+    if profile == "browsers" and detector == "full":
+        raise InvalidSetting(name, detector, 'it contradicts the "browsers" profile, whose browsers never '
+                                             'detect UTF-8: use "browser" or "off", or leave it unset')
+    return detector
 
 
 def check_locale(name: str, value: Any) -> str | None:
@@ -201,6 +239,15 @@ def _count(name: str, value: Any, least: int, unit: str) -> int:
     return number
 
 
+def request_profile(config: Config, meta: Mapping) -> dict[str, str]:
+    """``sniff()``'s ``profile`` and ``detector`` for a request: ``meta["whatwg_encoding_profile"]``
+    when given (validated: :class:`InvalidSetting`), else the setting's."""
+    profile = config.profile
+    if meta.get("whatwg_encoding_profile") is not None:
+        profile = check_profile("meta['whatwg_encoding_profile']", meta["whatwg_encoding_profile"])
+    return {"profile": profile, "detector": config.detector_for(profile)}
+
+
 def _choice(settings, name: str, choices: tuple[str, ...]) -> str:
     value = settings.get(name, DEFAULTS[name])
     if value not in choices:
@@ -246,7 +293,11 @@ def read_config(settings, spider=None) -> Config:
     :class:`InvalidSetting` for the first bad value found.
     """
     get = lambda name: settings.get(name, DEFAULTS[name])
-    detector = _choice(settings, "WHATWG_ENCODING_DETECTOR", DETECTORS)
+    profile = check_profile("WHATWG_ENCODING_PROFILE", get("WHATWG_ENCODING_PROFILE"))
+    detector_value = get("WHATWG_ENCODING_DETECTOR")
+    if detector_value is not None:
+        _choice(settings, "WHATWG_ENCODING_DETECTOR", DETECTORS)
+    detector = profile_detector("WHATWG_ENCODING_DETECTOR", profile, detector_value)
     prescan_bytes = _count("WHATWG_ENCODING_PRESCAN_BYTES", get("WHATWG_ENCODING_PRESCAN_BYTES"), 1, "bytes")
     locale_setting = "WHATWG_ENCODING_LOCALE"
     locale = check_locale(locale_setting, get(locale_setting))
@@ -259,7 +310,9 @@ def read_config(settings, spider=None) -> Config:
         locale=locale,
         locale_setting=locale_setting,
         default=check_label("WHATWG_ENCODING_DEFAULT", get("WHATWG_ENCODING_DEFAULT")),
+        profile=profile,
         detector=detector,
+        detector_set=detector_value is not None,
         prescan_bytes=prescan_bytes,
         remember=_bool(settings, "WHATWG_ENCODING_REMEMBER"),
         remember_store=check_store("WHATWG_ENCODING_REMEMBER_STORE", get("WHATWG_ENCODING_REMEMBER_STORE")),

@@ -9,9 +9,12 @@ Modes:
   from the start of the body, guesses again over the whole body at its end and reloads the page
   if the guess changed, so the whole-body guess is what it shows (tools/browser_check measured it).
   Input without a non-ASCII byte gives ``None``, except chardetng's ISO-2022-JP guess for 7-bit
-  input with ISO-2022-JP escape sequences, which Firefox uses too.
+  input with ISO-2022-JP escape sequences that decodes to JIS text (see :func:`has_jis_text`).
+  Firefox ESR 153 and Chromium 156 no longer detect 7-bit ISO-2022-JP at all (tools/differential),
+  which the ``"browsers"`` profile follows; the standard leaves detectors open and a crawler
+  keeps a real Japanese page readable.
 - ``"full"``: for crawlers, which have the whole body. What is cheap looks at the *entire* body at
-  C speed: no non-ASCII byte gives ``None`` (or ISO-2022-JP, as in ``"browser"``); valid UTF-8
+  C speed: no non-ASCII byte gives ``None`` (or ISO-2022-JP with JIS text, as in ``"browser"``); valid UTF-8
   from end to end gives UTF-8. Only the statistical part is capped, to :data:`STAT_LIMIT` bytes
   from just before the first non-ASCII byte. The rule there: chardetng (Firefox's detector, with
   the URL's TLD) names the encoding; where its repertoire has a gap — it answers windows-1252 or a
@@ -245,16 +248,27 @@ def _uchardet(data: bytes, last: bool) -> Encoding | None:
     return None if "\ufffd" in (text if last else text[:-1]) else encoding
 
 
+def has_jis_text(data: bytes) -> bool:
+    """Whether *data* (7-bit bytes) decoded as ISO-2022-JP has a character outside ASCII other
+    than U+FFFD: some escape sequence switches to a Japanese character set and text follows. A
+    page whose only escape switches *to* ASCII (``ESC ( B``) has none: it is no ISO-2022-JP page,
+    though chardetng guesses so (both browsers say windows-1252)."""
+    text = ENCODINGS["ISO-2022-JP"].decode(data)
+    return not text.replace("\ufffd", "").isascii()
+
+
 def _iso_2022_jp(body: bytes, tld: bytes | None) -> Encoding | None:
     """chardetng's ISO-2022-JP guess for *body* without a non-ASCII byte (it sees the escape
     sequences although ``feed()`` says no non-ASCII byte was seen), over :data:`STAT_LIMIT` bytes
-    from just before the first ESC; else ``None``."""
+    from just before the first ESC, when that window has JIS text (:func:`has_jis_text`); else
+    ``None``."""
     escape = body.find(b"\x1b")
     if escape < 0:
         return None
     start = max(escape - _CONTEXT, 0)
-    guess = _chardetng(body[start:start + STAT_LIMIT], tld, start + STAT_LIMIT >= len(body))[1]
-    return guess if guess is ENCODINGS["ISO-2022-JP"] else None
+    window = body[start:start + STAT_LIMIT]
+    guess = _chardetng(window, tld, start + STAT_LIMIT >= len(body))[1]
+    return guess if guess is ENCODINGS["ISO-2022-JP"] and has_jis_text(window) else None
 
 
 def detect(body: bytes, mode: str = "full", url: str | None = None) -> Encoding | None:
@@ -270,7 +284,9 @@ def detect(body: bytes, mode: str = "full", url: str | None = None) -> Encoding 
     tld = tld_of(url)
     if mode == "browser":
         seen, guess = _chardetng(body[:DETECT_LIMIT], tld)
-        return guess if seen or guess is ENCODINGS["ISO-2022-JP"] else None
+        if seen:
+            return guess
+        return guess if guess is ENCODINGS["ISO-2022-JP"] and has_jis_text(body[:DETECT_LIMIT]) else None
     first = first_non_ascii(body)
     if first is None:
         return _iso_2022_jp(body, tld)

@@ -13,10 +13,17 @@ from .content_type import content_type_facts, parse_mime_type
 from .decision import Decision
 from .detect import MODES, detect
 from .locale import locale_encoding
+from .meta_charset import meta_encoding
 from .prescan import prescan_result
-from .xml_encoding import xml_declared_encoding
+from .xml_encoding import get_xml_encoding, xml_declared_encoding
 
 logger = logging.getLogger(__name__)
+
+#: ``"standard"``: the HTML standard's algorithm; ``"browsers"``: what Firefox and Chromium agree
+#: on, where they leave it (see :func:`sniff` and docs/browsers.rst).
+PROFILES = ("standard", "browsers")
+# MIME types that neither kind of document covers but that both browsers show as plain text.
+_SHOWN_AS_TEXT = frozenset(("text/css",))
 
 # The steps each kind of document goes through, in order.
 STEPS = {
@@ -74,6 +81,7 @@ class _Run:
         "content_type",
         "default_",
         "detector_",
+        "essence",
         "kind",
         "likely_",
         "locale",
@@ -86,7 +94,7 @@ class _Run:
     def __init__(self, body, content_type, url, locale, default, override, parent, likely,
                  detector, prescan_bytes):
         self.body = body
-        _, self.kind, self.charset = content_type_facts(content_type)
+        self.essence, self.kind, self.charset = content_type_facts(content_type)
         self.content_type = content_type
         self.url = url
         self.locale = locale
@@ -154,9 +162,22 @@ _METHODS = {kind: tuple(getattr(_Run, name.replace("-", "_")) for name in names)
             for kind, names in STEPS.items()}
 
 
-def _run(body, content_type, url, locale, default, override, parent, likely, detector, prescan_bytes):
+def _detector_for(detector: str | None, profile: str) -> str:
+    """The detector mode for *profile*: ``None`` is ``"full"`` (standard) or ``"browser"``
+    (browsers); ``"full"`` contradicts the browsers profile (browsers never detect UTF-8)."""
+    if profile not in PROFILES:
+        raise ValueError(f"profile must be one of {PROFILES}, not {profile!r}")
+    if detector is None:
+        return "full" if profile == "standard" else "browser"
     if detector not in MODES:
         raise ValueError(f"detector must be one of {MODES}, not {detector!r}")
+    if profile == "browsers" and detector == "full":
+        raise ValueError('detector "full" contradicts profile "browsers" (browsers never detect UTF-8): '
+                         'use detector "browser" or "off"')
+    return detector
+
+
+def _run(body, content_type, url, locale, default, override, parent, likely, detector, prescan_bytes):
     if not isinstance(body, bytes):
         body = bytes(body)
     return _Run(body, content_type, url, locale, default, override, parent, likely, detector,
@@ -173,10 +194,59 @@ def _parser_step(run: _Run, decision: Decision, parser_limit: int) -> tuple[Deci
     return change_the_encoding(decision, *found), found
 
 
+def _browser_decision(run: _Run, kind: str, scan, limit: int) -> Decision:
+    """The algorithm as one browser runs it (*scan*: its ``<meta>`` scan, late metas included, so
+    no parser step follows): no 7-bit ISO-2022-JP detection either (tools/differential)."""
+    for name, step in zip(STEPS[kind], _METHODS[kind]):
+        if name == "prescan":
+            decision = _browser_prescan(run, scan, limit)
+        else:
+            decision = step(run)
+            if name == "detector" and decision is not None and decision.encoding.name == "ISO-2022-JP" \
+                    and run.body.isascii():
+                decision = None
+        if decision is not None:
+            return decision
+    raise AssertionError("the default step always decides")  # pragma: no cover
+
+
+def _browser_prescan(run: _Run, scan, limit: int) -> Decision | None:
+    body = run.body
+    if body.startswith((b"<\x00?\x00x\x00", b"\x00<\x00?\x00x")):  # UTF-16 XML declarations
+        return run.prescan()
+    found = scan(body, max(limit, run.prescan_bytes), run.prescan_bytes)
+    if found is not None:
+        encoding, label, offset = found
+        if offset < run.prescan_bytes:
+            return Decision(meta_encoding(encoding), "tentative", "prescan", label, offset)
+        return Decision(meta_encoding(encoding), "certain", "parser", label, offset)
+    xml = get_xml_encoding(body)
+    return None if xml is None else Decision(xml[0], "tentative", "xml-declaration", xml[1], 0)
+
+
+def _browsers(run: _Run, standard: Decision, parser_limit: int) -> Decision:
+    """The browsers profile: Firefox's and Chromium's answer where the two models agree; where
+    they do not, the standard's answer if one of them gives it, else Chromium's."""
+    from .browsers import chromium_meta, firefox_meta  # on first use: the standard profile never needs it
+
+    if run.kind == "other" and run.essence in _SHOWN_AS_TEXT:
+        run.kind = "text"  # this run ends here
+        firefox = chromium = _browser_decision(run, "text", None, parser_limit)
+    elif run.kind != "html" or standard.source in ("bom", "override", "transport"):
+        return standard  # no <meta> is read: both browsers follow the standard here
+    else:
+        firefox = _browser_decision(run, "html", firefox_meta, parser_limit)
+        chromium = _browser_decision(run, "html", chromium_meta, parser_limit)
+    if firefox.encoding is chromium.encoding:
+        return standard if standard.encoding is chromium.encoding else chromium
+    return standard if standard.encoding in (firefox.encoding, chromium.encoding) else chromium
+
+
 def sniff(body: bytes, *, content_type: str | bytes | None = None, url: str | None = None,
           locale: str | None = None, default: str | Encoding | None = None,
           override: str | Encoding | None = None, parent=None, likely: str | Encoding | None = None,
-          detector: str = "full", prescan_bytes: int = 1024, parser_limit: int = PARSER_LIMIT) -> Decision:
+          detector: str | None = None, prescan_bytes: int = 1024, parser_limit: int = PARSER_LIMIT,
+          profile: str = "standard") -> Decision:
     r"""Determine the character encoding of *body* as a browser would, with the whole body at
     hand: the HTML standard's encoding sniffing algorithm (HTML §13.2.3.2,
     https://html.spec.whatwg.org/multipage/parsing.html#encoding-sniffing-algorithm) followed by
@@ -207,14 +277,23 @@ def sniff(body: bytes, *, content_type: str | bytes | None = None, url: str | No
         ``(encoding or label, origin URL)`` pair; used only when its origin is *url*'s.
     :param likely: a likely encoding (step 7), a label or an :class:`Encoding`.
     :param detector: autodetection (step 8): ``"off"`` (none), ``"browser"`` (what Firefox
-        shows: chardetng, never UTF-8) or ``"full"`` (valid UTF-8 first, then chardetng).
+        shows: chardetng, never UTF-8) or ``"full"`` (valid UTF-8 first, then chardetng);
+        ``None`` (default) is ``"full"`` in the standard profile and ``"browser"`` in the
+        browsers profile.
     :param prescan_bytes: how many bytes (not characters) of *body* the ``<meta>`` prescan
         examines; 1024 as the standard suggests.
     :param parser_limit: how many characters of decoded text the parser step searches for a
         ``<meta>`` (default :data:`PARSER_LIMIT`, 65,536); 0 turns the step off.
+    :param profile: ``"standard"`` (default): the standard's algorithm as above; ``"browsers"``:
+        where Firefox and Chromium agree, their answer; where they disagree, the standard's answer
+        if one of them gives it, else Chromium's (every difference: docs/browsers.rst). Their
+        ``<meta>`` scans replace the prescan and the parser step, 7-bit ISO-2022-JP is never
+        detected, and ``text/css`` is read as plain text.
     :returns: the :class:`Decision`.
-    :raises ValueError: for a *detector* that is not one of the three modes. Nothing else
-        raises: a label that "get an encoding" fails on is ignored (that step finds nothing).
+    :raises ValueError: for a *detector* that is not one of the three modes, an unknown
+        *profile*, or detector ``"full"`` with profile ``"browsers"`` (browsers never detect
+        UTF-8). Nothing else raises: a label that "get an encoding" fails on is ignored (that
+        step finds nothing).
 
     The work is bounded whatever the body's size (by *prescan_bytes*, *parser_limit* and the
     detector's 1 MiB limit).
@@ -228,31 +307,41 @@ def sniff(body: bytes, *, content_type: str | bytes | None = None, url: str | No
     Decision(encoding=<Encoding Shift_JIS>, confidence='tentative', source='default', label=None, offset=None)
     >>> sniff(b'<?xml version="1.0" encoding="ISO-8859-2"?><a/>', content_type="application/xml").as_dict()
     {'encoding': 'ISO-8859-2', 'confidence': 'certain', 'source': 'xml-declaration', 'label': 'ISO-8859-2', 'offset': 0}
+    >>> page = b'<title><meta charset="koi8-r"></title>'  # a <meta> in a title: text, for a browser
+    >>> sniff(page).encoding.name, sniff(page, profile="browsers").encoding.name
+    ('KOI8-R', 'windows-1252')
     """
+    detector = _detector_for(detector, profile)
     run = _run(body, content_type, url, locale, default, override, parent, likely, detector,
                prescan_bytes)
     for step in _METHODS[run.kind]:
         decision = step(run)
         if decision is not None:
-            return _parser_step(run, decision, parser_limit)[0]
+            decision = _parser_step(run, decision, parser_limit)[0]
+            return decision if profile == "standard" else _browsers(run, decision, parser_limit)
     raise AssertionError("the default step always decides")  # pragma: no cover
 
 
-def sniff_steps(body: bytes, *, parser_limit: int = PARSER_LIMIT, **options) -> dict:
+def sniff_steps(body: bytes, *, parser_limit: int = PARSER_LIMIT, profile: str = "standard", **options) -> dict:
     """Every step's finding, for explaining a decision (same arguments as :func:`sniff`).
 
     Returns ``{"kind": "html" | "xml" | "text" | "other", "steps": [(step name, Decision or
     None), ...] for every step of the kind (all run, even after the one that decided),
     "chosen": the first step's Decision, "parser": (Encoding, label, byte offset) or None,
-    "decision": the final Decision (equal to ``sniff(body, **options)``)}``."""
+    "decision": the final Decision (equal to ``sniff(body, **options)``), "profile": *profile*,
+    "standard": the standard profile's Decision}``: the steps are the standard's; in the
+    browsers profile "decision" may differ from "standard"."""
     names = ("content_type", "url", "locale", "default", "override", "parent", "likely",
              "detector", "prescan_bytes")
     unknown = set(options) - set(names)
     if unknown:
         raise TypeError(f"unexpected keyword arguments {sorted(unknown)}")
-    args = {"detector": "full", "prescan_bytes": 1024, **{n: None for n in names[:7]}, **options}
+    args = {"detector": None, "prescan_bytes": 1024, **{n: None for n in names[:7]}, **options}
+    args["detector"] = _detector_for(args["detector"], profile)
     run = _run(body, *(args[n] for n in names))
     steps = list(run.steps())
     chosen = next(decision for _, decision in steps if decision is not None)
-    decision, found = _parser_step(run, chosen, parser_limit)
-    return {"kind": run.kind, "steps": steps, "chosen": chosen, "parser": found, "decision": decision}
+    standard, found = _parser_step(run, chosen, parser_limit)
+    decision = standard if profile == "standard" else _browsers(run, standard, parser_limit)
+    return {"kind": run.kind, "steps": steps, "chosen": chosen, "parser": found, "decision": decision,
+            "profile": profile, "standard": standard}

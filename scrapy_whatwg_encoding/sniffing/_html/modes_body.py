@@ -153,8 +153,11 @@ class BodyMode:
         elif name == "iframe":
             self.frameset_ok = False
             return RAWTEXT
-        elif name in ("noembed", "noscript"):
+        elif name == "noembed" or (name == "noscript" and self.scripting):
             return RAWTEXT
+        elif name == "noscript":  # scripting disabled: "any other start tag"
+            self._reconstruct()
+            self._insert(name)
         elif name == "select":
             if self._in_scope("select"):
                 self._pop_until(("select",))

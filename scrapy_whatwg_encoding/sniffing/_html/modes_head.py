@@ -1,6 +1,6 @@
-"""The "initial", "before html", "before head", "in head" and "after head" insertion modes
-(HTML §13.2.6.4.1-4, 6), start and end tags. "in head noscript" (§13.2.6.4.5) is never entered:
-the scripting flag is enabled, so ``noscript`` is a RAWTEXT element."""
+"""The "initial", "before html", "before head", "in head", "in head noscript" and "after head"
+insertion modes (HTML §13.2.6.4.1-6), start and end tags. "in head noscript" is entered only with
+the scripting flag disabled (the browsers' models); enabled, ``noscript`` is a RAWTEXT element."""
 from __future__ import annotations
 
 from .elements import HEAD_RULES, META, RAWTEXT, RCDATA, SCRIPT, STOP, THOROUGH
@@ -39,6 +39,10 @@ class HeadModes:
             return META
         if name == "title":
             return RCDATA
+        if name == "noscript" and not self.scripting:
+            self._insert("noscript")
+            self.mode = "in head noscript"
+            return None
         if name in ("noscript", "noframes", "style"):
             return RAWTEXT
         if name == "script":
@@ -53,6 +57,28 @@ class HeadModes:
         self.stack.pop()  # the head element
         self.mode = "after head"
         return self._start(name, span, sc)
+
+    def _start_in_head_noscript(self, name, span, sc):  # §13.2.6.4.5
+        if name == "html":
+            return self._body_start(name, span, sc)
+        if name in ("basefont", "bgsound", "link", "meta", "noframes", "style"):
+            return self._start_in_head(name, span, sc)
+        if name in ("head", "noscript"):
+            return None
+        self._leave_noscript()
+        return self._start(name, span, sc)
+
+    def _leave_noscript(self):
+        self.stack.pop()
+        self.mode = "in head"
+
+    def _end_in_head_noscript(self, name):
+        if name == "noscript":
+            self._leave_noscript()
+        elif name == "br":
+            self._leave_noscript()
+            return self._end(name)
+        return None
 
     def _start_after_head(self, name, span, sc):
         if name == "html":

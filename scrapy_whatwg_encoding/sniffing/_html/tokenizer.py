@@ -33,7 +33,7 @@ TAG = re.compile(
     r"(?P<tail>[\t\n\x0c\r /]*)>"
 )
 # Attributes inside an already matched TAG group 3 (name, then one of the three value forms).
-_ATTRIBUTES = re.compile(
+ATTRIBUTES = re.compile(
     r"[\t\n\x0c\r /]*([^\t\n\x0c\r />][^\t\n\x0c\r /=>]*)"
     r"(?:[\t\n\x0c\r ]*=[\t\n\x0c\r ]*(?:\"([^\"]*)\"|'([^']*)'|([^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*)|))?"
 )
@@ -50,7 +50,7 @@ def attributes(span: str) -> dict[str, str]:
     """Attributes of a tag (TAG group 3): lowercased names, the first of duplicates kept, values
     with character references decoded as in an attribute (HTML §13.2.5.72) and NUL -> U+FFFD."""
     found: dict[str, str] = {}
-    for match in _ATTRIBUTES.finditer(span):
+    for match in ATTRIBUTES.finditer(span):
         name = match.group(1)
         if not name:
             continue

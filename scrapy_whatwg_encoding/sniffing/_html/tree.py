@@ -1,4 +1,5 @@
-"""A DOM-less HTML tree builder (HTML §13.2.6), scripting flag enabled, non-fragment case.
+"""A DOM-less HTML tree builder (HTML §13.2.6), non-fragment case, scripting flag enabled unless
+asked (the browser models in ..browsers run it disabled).
 
 It keeps exactly the state that decides whether a later ``meta`` start tag reaches the "in head"
 rules and which tokenizer state each start tag switches to: the stack of open elements (name,
@@ -35,7 +36,8 @@ _TABLE_TEXT = frozenset(("table", "tbody", "template", "tfoot", "thead", "tr"))
 class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, FormattingElements):
     """Tree construction state; feed it tokens in document order."""
 
-    def __init__(self) -> None:
+    def __init__(self, scripting: bool = True) -> None:
+        self.scripting = scripting  # the scripting flag (§13.2.3.5)
         self.stack: list[El] = []
         self.afe: list[El | None] = []  # None is a marker
         self.mode = "initial"
@@ -259,6 +261,9 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         if mode == "before head":
             self.head = self._insert("head")
             self.mode = mode = "in head"
+        if mode == "in head noscript":  # "anything else": pop the noscript, reprocess "in head"
+            self._leave_noscript()
+            mode = "in head"
         if mode == "in head":
             self.stack.pop()
             self.mode = mode = "after head"
@@ -274,7 +279,7 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
 
 
 _MODES = (
-    "initial", "before html", "before head", "in head", "after head", "in body", "in table",
+    "initial", "before html", "before head", "in head", "in head noscript", "after head", "in body", "in table",
     "in caption", "in column group", "in table body", "in row", "in cell", "in template",
     "after body", "after after body",
 )

@@ -1,0 +1,296 @@
+"""What Chromium and Firefox do where they leave the HTML standard's sniffing algorithm: models
+of each browser's ``<meta>`` scan, measured on generated documents (tools/differential).
+
+Neither browser runs the standard's byte-level prescan (§13.2.3.2 step 5) nor hands every later
+``<meta>`` to "change the encoding" (§13.2.3.4):
+
+- Chromium (``HTMLMetaCharsetParser``) runs its tokenizer, with the tokenizer states that start
+  tags switch to (``noscript`` content is markup), over the first 1024 bytes, and on past them as
+  long as it has seen only tags that may stand in a ``head``. The first ``meta`` that names an
+  encoding decides; nothing later does.
+- Firefox runs its tree builder (scripting disabled) and honours the first ``meta`` that the "in
+  head" rules process and that starts in the first 1024 bytes (so a ``meta`` in an SVG ``title``
+  counts, one in an HTML ``title`` does not), or later, one processed in the "in head" or "in
+  head noscript" insertion mode (none after a ``meta`` in template contents that declares an
+  encoding, even a failing one). It reads the first of duplicated attributes, a ``charset``
+  attribute alone when there is one, and stops reading ``content`` at a ``charset`` not followed
+  by ``=``.
+
+These models serve the ``"browsers"`` profile (:mod:`.sniff`); each is tested against the
+recorded answers of its browser (tests/data/browsers).
+"""
+from __future__ import annotations
+
+import re
+
+from ..encoding import Encoding, get_encoding
+from ._html.charrefs import decode_attribute_value
+from ._html.elements import META, RAWTEXT, RCDATA, SCRIPT
+from ._html.tokenizer import ATTRIBUTES, COMMENT_END, TAG, classify_text, raw_text_end, script_data_end, tag_name
+from ._html.tree import TreeBuilder
+
+_WS = "\t\n\x0c\r "
+_ALPHA = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+#: Bytes scanned whatever the markup (both browsers).
+UNCONDITIONAL = 1024
+# Start tags that keep Chromium's scan "in the head section" (html and head only as start tags).
+_CHROMIUM_HEAD = frozenset(("script", "noscript", "style", "link", "meta", "object", "title", "base"))
+_RCDATA = frozenset(("title", "textarea"))
+_RAWTEXT = frozenset(("style", "xmp", "iframe", "noembed", "noframes"))
+
+
+def attribute_list(span: str) -> list[tuple[str, str]]:
+    """Every attribute of a tag (TAG group 3) in order, duplicates included: lowercased names,
+    values with character references decoded."""
+    found = []
+    for match in ATTRIBUTES.finditer(span):
+        name = match.group(1)
+        if not name:
+            continue
+        value = match.group(2)
+        if value is None:
+            value = match.group(3)
+            if value is None:
+                value = match.group(4) or ""
+        if "&" in value:
+            value = decode_attribute_value(value)
+        found.append((tag_name(name), value.replace("\x00", "\ufffd")))
+    return found
+
+
+def _extract_charset(value: str) -> str:
+    """Chromium's ``ExtractCharset``: the label after ``charset=`` in a ``content`` value, or ""."""
+    lower = value.lower()
+    n = len(value)
+    position = 0
+    while True:
+        position = lower.find("charset", position)
+        if position < 0:
+            return ""
+        position += 7
+        while position < n and value[position] <= " ":
+            position += 1
+        if position >= n or value[position] != "=":
+            continue
+        position += 1
+        while position < n and value[position] <= " ":
+            position += 1
+        quote = value[position] if position < n and value[position] in "\"'" else ""
+        if quote:
+            position += 1
+        if position >= n:
+            return ""
+        end = position
+        while end < n and (value[end] != quote if quote else (value[end] > " " and value[end] not in "\"';")):
+            end += 1
+        if quote and end >= n:
+            return ""
+        return value[position:end]
+
+
+def chromium_meta_encoding(span: str) -> tuple[Encoding, str] | None:
+    """Chromium's ``EncodingFromMetaAttributes`` as measured: the last of duplicated attributes
+    wins; a ``charset`` attribute, even empty or failing, decides alone; else ``http-equiv`` =
+    "content-type" with a ``content`` whose ``charset=`` value is read (:func:`_extract_charset`)."""
+    attrs = dict(attribute_list(span))
+    if "charset" in attrs:
+        label = attrs["charset"].strip(_WS)
+    elif attrs.get("http-equiv", "").lower() == "content-type" and "content" in attrs:
+        label = _extract_charset(attrs["content"]).strip(_WS)
+    else:
+        return None
+    encoding = get_encoding(label)
+    return None if encoding is None else (encoding, label)
+
+
+def chromium_meta(body: bytes, limit: int, head: int = UNCONDITIONAL) -> tuple[Encoding, str, int] | None:
+    """Chromium's ``<meta>`` scan of *body* (at most *limit* bytes; *head* bytes whatever the
+    markup): ``(encoding, label, byte offset of the "<")`` or ``None``. No UTF-16 or
+    x-user-defined adjustment here."""
+    text = bytes(body[:limit]).decode("latin-1")  # markup is ASCII: one character per byte
+    n = len(text)
+    in_head = True
+    pos = 0
+    while True:
+        if not in_head and pos >= head:
+            return None
+        lt = text.find("<", pos)
+        if lt < 0:
+            return None
+        if lt > pos and not in_head and lt >= head:
+            return None  # the character token before this "<" ended the scan
+        c = text[lt + 1:lt + 2]
+        if c in _ALPHA or (c == "/" and text[lt + 2:lt + 3] in _ALPHA):
+            match = TAG.match(text, lt)
+            if match is None:
+                return None  # end of input inside a tag
+            pos = match.end()
+            end_tag, name, span = match.group(1), tag_name(match.group(2)), match.group(3)
+            if not end_tag and name == "meta":
+                found = chromium_meta_encoding(span)
+                if found is not None:
+                    return found[0], found[1], lt
+            if name not in _CHROMIUM_HEAD and (end_tag or name not in ("html", "head")):
+                in_head = False
+            if end_tag:
+                continue
+            if name in _RCDATA or name in _RAWTEXT:
+                close = raw_text_end(text, pos, name)
+            elif name == "script":
+                close = script_data_end(text, pos)
+            elif name == "plaintext":
+                return None
+            else:
+                continue
+            if close < 0:
+                return None
+            if close > pos and not in_head and close >= head:
+                return None
+            pos = close
+        elif text.startswith("<!--", lt):
+            if text.startswith(">", lt + 4):
+                pos = lt + 5
+            elif text.startswith("->", lt + 4):
+                pos = lt + 6
+            else:
+                match = COMMENT_END.search(text, lt + 4)
+                if match is None:
+                    return None
+                pos = match.end()
+        elif c in ("!", "?") or (c == "/" and lt + 2 < n):
+            if text.startswith("</>", lt):
+                pos = lt + 3
+                continue
+            gt = text.find(">", lt + 2)
+            if gt < 0:
+                return None
+            pos = gt + 1
+        else:
+            pos = lt + 1
+
+
+def firefox_extract_charset(value: str) -> tuple[Encoding, str] | None:
+    """Firefox's reading of a ``content`` value: like the standard's algorithm for extracting a
+    character encoding from a meta element, except that a ``charset`` not followed (after
+    whitespace) by ``=`` ends the search instead of looking for the next one."""
+    match = _FIREFOX_CONTENT.search(value)
+    if match is None or match.group(1) is None:
+        return None
+    raw = match.group(1)
+    if raw[:1] in ("\"", "'"):
+        end = raw.find(raw[0], 1)
+        if end < 0:
+            return None
+        label = raw[1:end]
+    else:
+        label = re.split(r"[\t\n\x0c\r ;]", raw, maxsplit=1)[0]
+    encoding = get_encoding(label)
+    return None if encoding is None else (encoding, label.strip(_WS))
+
+
+_FIREFOX_CONTENT = re.compile(r"charset[\t\n\x0c\r ]*(?:=[\t\n\x0c\r ]*(.*))?", re.IGNORECASE | re.ASCII | re.DOTALL)
+
+
+def firefox_meta_encoding(span: str) -> tuple[Encoding, str] | None:
+    """Firefox's reading of a ``meta`` tag's attributes: the first of duplicated attributes; a
+    ``charset`` attribute decides alone (a failing one leaves ``http-equiv`` unread); else
+    ``http-equiv`` = "content-type" with a ``content`` (see :func:`firefox_extract_charset`)."""
+    attrs: dict[str, str] = {}
+    for name, value in attribute_list(span):
+        attrs.setdefault(name, value)
+    if "charset" in attrs:
+        label = attrs["charset"].strip(_WS)
+        encoding = get_encoding(label)
+        return None if encoding is None else (encoding, label)
+    if attrs.get("http-equiv", "").lower() == "content-type" and "content" in attrs:
+        return firefox_extract_charset(attrs["content"])
+    return None
+
+
+def tree_metas(text: str):
+    """Each ``meta`` start tag that the tree builder, scripting disabled, processes with the "in
+    head" rules: ``(offset of "<", offset after ">", attribute span, insertion mode before)``."""
+    from .parser import _markup_declaration  # the comment / DOCTYPE / CDATA rules, shared
+
+    tree = TreeBuilder(scripting=False)
+    n = len(text)
+    pos = 0
+    while True:
+        lt = text.find("<", pos)
+        if lt < 0:
+            return
+        if lt > pos:
+            tree.characters(*classify_text(text, pos, lt))
+        c = text[lt + 1:lt + 2]
+        if c in _ALPHA or (c == "/" and text[lt + 2:lt + 3] in _ALPHA):
+            match = TAG.match(text, lt)
+            if match is None:
+                return
+            pos = match.end()
+            slash, name, span, tail = match.group(1, 2, 3, "tail")
+            name = tag_name(name)
+            if slash:
+                tree.end_tag(name)
+                continue
+            mode = tree.mode
+            action = tree.start_tag(name, span, tail.endswith("/"))
+            if action is None:
+                continue
+            if action == META:
+                yield lt, pos, span, mode
+                continue
+            if action == RCDATA or action == RAWTEXT:
+                close = raw_text_end(text, pos, name)
+            elif action == SCRIPT:
+                close = script_data_end(text, pos)
+            else:  # PLAINTEXT, STOP
+                return
+            if close < 0:
+                return
+            match = TAG.match(text, close)
+            if match is None:
+                return
+            pos = match.end()
+        elif c == "!":
+            pos = _markup_declaration(text, lt, tree.in_foreign(), tree)
+            if pos < 0:
+                return
+        elif c == "/" or c == "?":
+            if text.startswith("/>", lt + 1):
+                pos = lt + 3
+                continue
+            if c == "/" and lt + 2 >= n:
+                return
+            gt = text.find(">", lt + 2 if c == "/" else lt + 1)
+            if gt < 0:
+                return
+            pos = gt + 1
+        else:
+            tree.characters(False, False, True)
+            pos = lt + 1
+
+
+def firefox_meta(body: bytes, limit: int, head: int = UNCONDITIONAL) -> tuple[Encoding, str, int] | None:
+    """Firefox's ``<meta>`` scan of *body* (at most *limit* bytes; *head* bytes whatever the
+    insertion mode): ``(encoding, label, byte offset of the "<")`` or ``None``."""
+    text = bytes(body[:limit]).decode("latin-1")
+    # Seen twice (tools/differential): after a meta in template contents that declares an
+    # encoding (a failing one too), no late meta counts.
+    stopped = False
+    for lt, _, span, mode in tree_metas(text):
+        late = lt >= head
+        if not late or (not stopped and mode in _FIREFOX_LATE_MODES):
+            found = firefox_meta_encoding(span)
+            if found is not None:
+                return found[0], found[1], lt
+        stopped = stopped or (mode == "in template" and _declares(span))
+    return None
+
+
+def _declares(span: str) -> bool:
+    attrs = dict(attribute_list(span))
+    return "charset" in attrs or attrs.get("http-equiv", "").lower() == "content-type"
+
+
+# Insertion modes in which Firefox honours a meta that starts after the first 1024 bytes.
+_FIREFOX_LATE_MODES = frozenset(("in head", "in head noscript", "before head", "before html", "initial"))

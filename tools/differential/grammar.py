@@ -1,0 +1,374 @@
+"""A seeded grammar of HTML documents for the browser differential check (issue 18).
+
+``document(seed, index)`` builds one document, ``(family, content_type, body)``, from a random
+generator seeded with ``(seed, index)`` only, so any document can be rebuilt on its own and the
+recorded answers in tests/data/browsers/ need only the seed. The families:
+
+- ``ct``: Content-Type charset parameters (valid, unknown, quoted, empty, repeated) over metas;
+- ``bom``: UTF-8/UTF-16 byte order marks against labels;
+- ``xml``: ``<?xml ... encoding=...?>`` declarations at the start of text/html;
+- ``prescan``: ``<meta>`` variants in the first 1024 bytes (quoting, duplicated attributes,
+  character references, ``charset`` beside ``http-equiv``, ``content`` oddities), after
+  comments, processing instructions, bogus tags and raw-text elements;
+- ``late``: the same ``<meta>`` variants after byte 1024, in every tree-builder context (head,
+  after head, body, table, select, template, svg, math, frameset, noscript, raw text ...);
+- ``jis``: unlabeled 7-bit pages with ISO-2022-JP (and other) escape sequences;
+- ``kind``: text/plain, XML and other MIME types with the same markup;
+- ``detector``: unlabeled non-ASCII text in legacy encodings.
+
+Only the standard library is used, and only ``random.Random`` methods whose results are fixed
+across Python versions (``random``, ``choice``, ``randrange``), so a seed means the same
+documents on every supported Python.
+"""
+from __future__ import annotations
+
+import random
+
+FAMILIES = ("ct", "bom", "xml", "prescan", "late", "jis", "kind", "detector")
+_WEIGHTS = (2, 1, 2, 6, 8, 2, 1, 1)
+
+# Labels: one or two per encoding family, odd spellings, and labels that are no label at all.
+LABELS = (
+    "utf-8", "UTF-8", " utf8 ", "unicode-1-1-utf-8", "windows-1252", "latin1", "iso-8859-1", "ascii",
+    "iso-8859-2", "ISO_8859-2", "koi8-r", "KOI8-U", "windows-1251", "ibm866", "iso-8859-7",
+    "iso-8859-8", "iso-8859-8-i", "windows-874", "x-mac-cyrillic", "macintosh",
+    "shift_jis", "sjis", "euc-jp", "iso-2022-jp", "gbk", "gb2312", "gb18030", "big5", "euc-kr",
+    "utf-16", "utf-16le", "utf-16be", "x-user-defined", "iso-2022-kr", "replacement", "hz-gb-2312",
+    "foo", "utf-7", "x-sjis", "\"koi8-r\"", "koi8-r;", "", "utf-32", "latin-2", "cp1252",
+)
+_GOOD = tuple(label for label in LABELS if label not in
+              ("foo", "utf-7", "\"koi8-r\"", "koi8-r;", "", "utf-32", "latin-2", "replacement",
+               "utf-16", "utf-16le", "utf-16be", "x-user-defined", "iso-2022-kr", "hz-gb-2312"))
+
+# Tree-builder contexts for a <meta>: (opening markup, closing markup).
+CONTEXTS = (
+    ("<head>", "</head>"), ("", ""), ("<html>", ""), ("<html><head>", ""),
+    ("<head></head>", ""), ("<head></head>\n", ""), ("<body>", ""), ("<p>text ", "</p>"),
+    ("<table>", "</table>"), ("<table><tr><td>", "</td></tr></table>"), ("<table><tr>", "</table>"),
+    ("<select>", "</select>"), ("<select><option>", "</select>"), ("<template>", "</template>"),
+    ("<head><template>", "</template>"), ("<svg>", "</svg>"), ("<math>", "</math>"),
+    ("<svg><foreignObject>", "</foreignObject></svg>"), ("<math><mi>", "</mi></math>"),
+    ("<frameset>", "</frameset>"), ("<head><noscript>", "</noscript>"), ("<noscript>", "</noscript>"),
+    ("<body><noscript>", "</noscript>"), ("<title>", "</title>"), ("<textarea>", "</textarea>"),
+    ("<style>", "</style>"), ("<script>", "</script>"), ("<xmp>", "</xmp>"), ("<iframe>", "</iframe>"),
+    ("<noembed>", "</noembed>"), ("<noframes>", "</noframes>"), ("<plaintext>", ""),
+    ("<!-- ", " -->"), ("<![CDATA[", "]]>"), ("<svg><![CDATA[", "]]></svg>"), ("<colgroup>", ""),
+    ("</head><body>", ""), ("<body></body></html>", ""), ("<frameset></frameset>", ""),
+    ("<head><title>t</title>", ""), ("<div><object>", "</object></div>"), ("<a>", "</a>"),
+    ("<head><style>x</style>", ""), ("<head><script>var a='<!--';</script>", ""),
+    ("<script><!--<script>", "</script>"),
+)
+_WORDS = ("lorem", "ipsum", "dolor", "sit", "amet", "consectetur", "adipiscing", "elit", "sed", "do")
+
+
+def document(seed: int, index: int) -> tuple[str, str, bytes]:
+    """The document number *index* of *seed*: ``(family, Content-Type header value, body bytes)``."""
+    rng = random.Random(seed * 1_000_003 + index)
+    family = _weighted(rng, FAMILIES, _WEIGHTS)
+    content_type, body = _BUILDERS[family](rng)
+    return family, content_type, body
+
+
+def documents(seed: int, count: int, start: int = 0):
+    """``(index, family, content_type, body)`` for documents *start* … *start + count - 1*."""
+    for index in range(start, start + count):
+        yield (index, *document(seed, index))
+
+
+def _weighted(rng, items, weights):
+    point = rng.random() * sum(weights)
+    for item, weight in zip(items, weights):
+        point -= weight
+        if point < 0:
+            return item
+    return items[-1]
+
+
+def _chance(rng, p: float) -> bool:
+    return rng.random() < p
+
+
+def _label(rng, good: float = 0.8) -> str:
+    return rng.choice(_GOOD) if _chance(rng, good) else rng.choice(LABELS)
+
+
+def _ws(rng) -> str:
+    return rng.choice(("", "", "", " ", "  ", "\t", "\n", "\x0c", "\r\n"))
+
+
+def _quote(rng, value: str) -> str:
+    q = rng.choice(('"', '"', "'", ""))
+    return f"{q}{value}{q}" if q or (value and not any(c in value for c in " \t\n>\"'")) else f'"{value}"'
+
+
+def _charref(rng, value: str) -> str:
+    """*value* with one character written as a character reference."""
+    if not value:
+        return "&amp;"
+    i = rng.randrange(len(value))
+    c = value[i]
+    ref = rng.choice((f"&#{ord(c)};", f"&#x{ord(c):x};", f"&#X{ord(c):X}", f"&#{ord(c)}"))
+    if c == "-" and _chance(rng, 0.3):
+        ref = "&dash;"
+    return value[:i] + ref + value[i + 1:]
+
+
+def _content(rng, label: str) -> str:
+    """A content attribute value naming *label*, in one of the ways pages (mis)write it."""
+    form = rng.randrange(14)
+    if form == 0:
+        return f"text/html; charset={label}"
+    if form == 1:
+        return f"text/html;charset={label}"
+    if form == 2:
+        return f"text/html; charset = {label}"
+    if form == 3:
+        return f"text/html; charset='{label}'"
+    if form == 4:
+        return f'text/html; charset="{label}'
+    if form == 5:
+        return f"charset; charset={label}"
+    if form == 6:
+        return f"text/html; charsetx={label}"
+    if form == 7:
+        return f"text/html; charset={label}; charset={_label(rng)}"
+    if form == 8:
+        return f"text/html; CHARSET={label}"
+    if form == 9:
+        return f"text/html; foo=charset; charset={label}"
+    if form == 10:
+        return f"charset {label}"
+    if form == 11:
+        return f"text/html; charset={label} x"
+    if form == 12:
+        return f"text/html;charset=\"{label}\";charset={_label(rng)}"
+    return f"text/html; charset={_charref(rng, label)}" if _chance(rng, 0.5) else f"{label}"
+
+
+def meta(rng, label: str | None = None) -> str:
+    """A ``<meta>`` start tag asking (or seeming to ask) for *label*."""
+    label = _label(rng) if label is None else label
+    name = rng.choice(("meta", "meta", "meta", "META", "Meta"))
+    sep = rng.choice((" ", " ", "\n", "\t", "/", " /"))
+    end = rng.choice((">", ">", ">", "/>", " />", " >"))
+    form = rng.randrange(12)
+    if form <= 3:
+        attrs = f"charset={_quote(rng, label)}"
+    elif form <= 6:
+        he = rng.choice(("content-type", "Content-Type", "CONTENT-TYPE", " content-type", "content-type ", "refresh"))
+        pair = [f"http-equiv={_quote(rng, he)}", f"content={_quote(rng, _content(rng, label))}"]
+        if _chance(rng, 0.4):
+            pair.reverse()
+        attrs = " ".join(pair)
+    elif form == 7:  # a failing or valid charset beside http-equiv
+        first = rng.choice(("bogus", "", "utf-7", _label(rng)))
+        attrs = (f"charset={_quote(rng, first)} http-equiv=content-type "
+                 f"content={_quote(rng, _content(rng, label))}")
+        if _chance(rng, 0.5):
+            attrs = (f"http-equiv=content-type content={_quote(rng, _content(rng, label))} "
+                     f"charset={_quote(rng, first)}")
+    elif form == 8:  # duplicated attributes
+        other = _label(rng)
+        attrs = rng.choice((f"charset={label} charset={other}",
+                            f"http-equiv=content-type content=\"charset={label}\" content=\"charset={other}\"",
+                            f"charset=\"{label}\" CHARSET=\"{other}\""))
+    elif form == 9:  # character references in the value
+        attrs = f"charset={_quote(rng, _charref(rng, label))}"
+    elif form == 10:  # content without http-equiv, or http-equiv without content
+        attrs = rng.choice((f"content=\"text/html; charset={label}\"",
+                            "http-equiv=content-type", f"name=charset content={label}"))
+    else:  # spacing and odd attribute syntax
+        attrs = rng.choice((f"charset = {label}", f"charset= \"{label}\"", f"x=\"y\" charset={label}",
+                            f"charset{label}", f"a charset={label}", f"charset={label}x"
+                            if label else "charset=", f"'x' charset={label}"))
+    return f"<{name}{sep}{attrs}{_ws(rng)}{end}"
+
+
+def _text(rng, n: int) -> str:
+    out = []
+    size = 0
+    while size < n:
+        word = rng.choice(_WORDS)
+        out.append(word)
+        size += len(word) + 1
+    return " ".join(out)[:n]
+
+
+def _pad(rng, n: int) -> str:
+    """About *n* bytes of ASCII filler that the prescan and the tree builder pass over."""
+    if n <= 0:
+        return ""
+    kind = rng.randrange(5)
+    if kind == 0:
+        return f"<!-- {_text(rng, max(n - 9, 0))} -->"
+    if kind == 1:
+        return " " * n
+    if kind == 2:
+        return f"<script>{_text(rng, max(n - 17, 0))}</script>"
+    if kind == 3:
+        return f"<style>{_text(rng, max(n - 15, 0))}</style>"
+    return f"<link rel=x href=\"{_text(rng, max(n - 20, 0))}\">"
+
+
+def _junk(rng) -> str:
+    """Markup before a meta that the prescan and the tokenizer read differently."""
+    return rng.choice((
+        "<!-- <meta charset=koi8-r> -->", "<!--> <p>", "<!---> x", "<!-- a -- b -->", "<? pi ?>",
+        "<!doctype html>", "<!DOCTYPE html PUBLIC \"-//W3C//DTD HTML 4.01//EN\">", "<p title=\">\">",
+        "<p title='<meta charset=koi8-r>'>", "</p foo=\">\">", "<a <meta charset=koi8-r>>",
+        "<title>x</title>", "<script>document.write('x')</script>", "<style>p{}</style>",
+        "<textarea><meta charset=koi8-r></textarea>", "<xmp><meta charset=koi8-r></xmp>",
+        "<noscript><meta charset=koi8-r></noscript>", "<title><meta charset=koi8-r></title>",
+        "<script><meta charset=koi8-r></script>", "<iframe><meta charset=koi8-r></iframe>",
+        "<noembed><meta charset=koi8-r></noembed>", "<noframes><meta charset=koi8-r></noframes>",
+        "<style><meta charset=koi8-r></style>", "<!--[if IE]><meta charset=koi8-r><![endif]-->",
+        "<base href=/>", "<link rel=stylesheet href=a.css>", "<div>", "<svg><title><meta charset=koi8-r></title></svg>",
+        "<template><meta charset=koi8-r></template>", "</ p>", "<3", "< meta charset=koi8-r>",
+        "<metacharset=koi8-r>", "<meta/charset=koi8-r/>", "",
+    ))
+
+
+def _ct(rng):
+    """Content-Type charsets over metas."""
+    value = rng.choice(("text/html; charset={}", "text/html;charset={}", "text/html; charset=\"{}\"",
+                        "text/html; charset='{}'", "text/html; charset={}; charset=koi8-r",
+                        "text/html; charset=\"{}", "TEXT/HTML; CHARSET={}", "text/html; foo=\"a;charset=b\"; charset={}",
+                        "text/html;charset={};x", "text/html; charset= {}", "text/html ; charset={}"))
+    body = f"<!doctype html><html><head>{meta(rng) if _chance(rng, 0.7) else ''}<title>t</title></head><body>x</body></html>"
+    return value.format(_label(rng, 0.6)), body.encode("ascii")
+
+
+def _bom(rng):
+    bom, codec = rng.choice(((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"),
+                             (b"\xef\xbb", "utf-8"), (b"\xff\xfe\x00\x00", "utf-16-le")))
+    ct = "text/html" if _chance(rng, 0.5) else f"text/html; charset={_label(rng)}"
+    markup = f"<html><head>{meta(rng) if _chance(rng, 0.6) else ''}</head><body>x \u00e9\u4e2d</body></html>"
+    if _chance(rng, 0.3):
+        markup = f"<?xml version=\"1.0\" encoding=\"{_label(rng)}\"?>" + markup
+    encode = codec if _chance(rng, 0.8) else rng.choice(("utf-8", "utf-16-le", "utf-16-be"))
+    return ct, bom + markup.encode(encode, "xmlcharrefreplace")
+
+
+def _xml(rng):
+    quote = rng.choice(('"', "'", '"', ""))
+    label = _label(rng, 0.6)
+    decl = rng.choice((
+        f"<?xml version=\"1.0\" encoding={quote}{label}{quote}?>",
+        f"<?xml version='1.0' encoding = {quote}{label}{quote} ?>",
+        f"<?xml encoding={quote}{label}{quote}?>",
+        f"<?xml version=\"1.0\" encoding={quote}{label}{quote}",
+        f"<?XML version=\"1.0\" encoding={quote}{label}{quote}?>",
+        "<?xml  version=\"1.0\"?>", f"<?xml version=\"1.0\" standalone=\"yes\" encoding=\"{label}\"?>",
+        f" <?xml version=\"1.0\" encoding=\"{label}\"?>",
+        f"<?xml version=\"1.0\" encoding=\"{label}\"" + " " * rng.randrange(900, 1200) + "?>",
+    ))
+    rest = ""
+    if _chance(rng, 0.5):
+        rest = _place(rng, meta(rng), rng.choice((0, 100, 1100, 2000)))
+    ct = "text/html" if _chance(rng, 0.85) else f"text/html; charset={_label(rng)}"
+    return ct, (decl + "\n<html>" + rest + "<body>x</body></html>").encode("latin-1")
+
+
+def _place(rng, markup: str, at: int, context=None) -> str:
+    """*markup* in a tree-builder context, after filler that ends about *at* bytes in."""
+    opening, closing = context if context is not None else rng.choice(CONTEXTS)
+    head = _junk(rng) if _chance(rng, 0.5) else ""
+    if _chance(rng, 0.2):
+        head = "<!doctype html>" + head
+    filler = _pad(rng, at - len(head) - len(opening))
+    if _chance(rng, 0.5):  # filler inside the context instead of before it
+        return head + opening + filler + markup + closing
+    return head + filler + opening + markup + closing
+
+
+def _prescan(rng):
+    metas = [meta(rng) for _ in range(1 if _chance(rng, 0.7) else 2)]
+    parts = []
+    for m in metas:
+        if _chance(rng, 0.6):
+            parts.append(_junk(rng))
+        parts.append(m if _chance(rng, 0.6) else _place(rng, m, rng.randrange(0, 900)))
+    body = "".join(parts) + "<p>" + _text(rng, rng.randrange(10, 200))
+    return "text/html", body.encode("ascii", "xmlcharrefreplace")
+
+
+def _late(rng):
+    at = rng.choice((rng.randrange(900, 1100), rng.randrange(1000, 1030), rng.randrange(1100, 3000),
+                     rng.randrange(3000, 9000)))
+    context = rng.choice(CONTEXTS)
+    head = ""
+    if _chance(rng, 0.25):  # an early meta that fails or names another encoding
+        head = meta(rng, rng.choice(("bogus", "replacement", "x-user-defined", _label(rng))))
+    if _chance(rng, 0.15):
+        head = f"<?xml version=\"1.0\" encoding=\"{rng.choice(('iso-2022-kr', 'utf-16', 'koi8-r', 'bogus'))}\"?>" + head
+    body = head + _place(rng, meta(rng), at, context)
+    if _chance(rng, 0.3):
+        body += _place(rng, meta(rng), rng.randrange(0, 1500))
+    body += "<p>" + _text(rng, rng.randrange(0, 100))
+    ct = "text/html" if _chance(rng, 0.95) else f"text/html; charset={rng.choice(('bogus', ''))}"
+    return ct, body.encode("ascii", "xmlcharrefreplace")
+
+
+def _jis(rng):
+    escapes = (b"\x1b(B", b"\x1b(J", b"\x1b$B", b"\x1b$@", b"\x1b(I", b"\x1b$)C", b"\x1b$A", b"\x1b(",
+               b"\x1b$", b"\x1b", b"\x1b(D", b"\x1b$(D")
+    jis = (b"\x24\x22", b"\x30\x21", b"\x46\x7c\x4b\x5c", b"\x21\x21", b"\x7f\x7f", b"\x24\x22\x24\x24\x24\x26")
+    parts = [b"<p>", _text(rng, rng.randrange(0, 60)).encode()]
+    for _ in range(rng.randrange(1, 4)):
+        kind = rng.randrange(5)
+        if kind == 0:
+            parts.append(rng.choice(escapes))
+        elif kind == 1:
+            parts += [b"\x1b$B", rng.choice(jis), b"\x1b(B"]
+        elif kind == 2:
+            parts += [rng.choice((b"\x1b$B", b"\x1b$@")), rng.choice(jis), rng.choice((b"", b"\x1b(B", b"\x1b(J"))]
+        elif kind == 3:
+            parts += [b"\x1b(I", rng.choice((b"\x31\x32", b"\x21")), b"\x1b(B"]
+        else:
+            parts.append(b"\x1b(B" * rng.randrange(1, 3))
+        parts.append(_text(rng, rng.randrange(0, 40)).encode())
+    if _chance(rng, 0.2):
+        parts.append(b"\xe9" if _chance(rng, 0.5) else b"\xe3\x81\x82")
+    if _chance(rng, 0.15):
+        parts.insert(0, meta(rng).encode("latin-1"))
+    return "text/html", b"".join(parts)
+
+
+def _kind(rng):
+    ct = rng.choice(("text/plain", "text/plain; charset={}", "application/xml", "text/xml; charset={}",
+                     "application/xhtml+xml", "image/svg+xml", "text/css",
+                     "text/html; x=y", "text/html;", "TEXT/HTML"))
+    body = f"{meta(rng)}<p>x</p>"
+    if "xml" in ct and _chance(rng, 0.7):
+        body = f"<?xml version=\"1.0\" encoding=\"{_label(rng)}\"?><html xmlns=\"http://www.w3.org/1999/xhtml\">{meta(rng)}</html>"
+    return ct.format(_label(rng)), body.encode("ascii", "xmlcharrefreplace")
+
+
+_SAMPLES = {
+    "windows-1252": "Café déjà vu, naïve façade, über Straße",
+    "windows-1251": "Съешь же ещё этих мягких французских булок",
+    "KOI8-R": "Съешь же ещё этих мягких французских булок",
+    "Shift_JIS": "いろはにほへと ちりぬるを 日本語のテキストです",
+    "EUC-JP": "いろはにほへと ちりぬるを 日本語のテキストです",
+    "GBK": "我能吞下玻璃而不伤身体，中文文本",
+    "Big5": "我能吞下玻璃而不傷身體，中文文本",
+    "EUC-KR": "나는 유리를 먹을 수 있어요 한국어",
+    "windows-1250": "Příliš žluťoučký kůň úpěl ďábelské ódy",
+    "ISO-8859-7": "Ξεσκεπάζω την ψυχοφθόρα βδελυγμία",
+    "UTF-8": "Ünïcödé 日本語 текст",
+}
+
+
+def _detector(rng):
+    name = rng.choice(tuple(_SAMPLES))
+    text = " ".join(_SAMPLES[name] for _ in range(rng.randrange(1, 6)))
+    data = text.encode({"GBK": "gbk", "Big5": "big5", "KOI8-R": "koi8-r"}.get(name, name.lower().replace("_", "-")
+                       .replace("windows-", "cp")), "xmlcharrefreplace")
+    markup = b"<p>" + data + b"</p>"
+    if _chance(rng, 0.3):
+        markup = meta(rng).encode("latin-1") + markup
+    return "text/html", markup
+
+
+_BUILDERS = {"ct": _ct, "bom": _bom, "xml": _xml, "prescan": _prescan, "late": _late, "jis": _jis,
+             "kind": _kind, "detector": _detector}
