@@ -9,10 +9,11 @@ import re
 import sys
 from pathlib import Path
 
+from ..sniffing.decision import DETECTOR_MODES
 from . import CliError
 
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
-DETECTORS = ("off", "browser", "full")
+DETECTORS = DETECTOR_MODES
 
 
 def is_url(target: str) -> bool:

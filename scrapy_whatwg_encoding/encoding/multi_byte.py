@@ -51,7 +51,8 @@ class FastDecoder:
         self.split_re = re.compile(b"|".join(map(re.escape, splits))) if splits else None
         # A split token in the bytes is looked for (a slower search) only where the C codec's
         # text has its output, or, for an ASCII output, the bytes have its first byte.
-        self.split_marks, self.split_leads = set(), set()
+        self.split_marks: set[str] = set()
+        self.split_leads: set[bytes] = set()
         for token in splits:
             output = token.decode(c_codec)
             if output.isascii():

@@ -42,6 +42,7 @@ from typing import Protocol
 from urllib.parse import urlsplit
 
 from ..encoding import Encoding, get_encoding
+from ..sniffing.decision import DECLARED_SOURCES, UNDECLARED_SOURCES
 from ..sniffing.detect import first_non_ascii, is_utf_8
 
 try:
@@ -51,10 +52,6 @@ except ImportError:  # pragma: no cover — not POSIX: the file store writes wit
 
 logger = logging.getLogger(__name__)
 
-#: Decision sources that are declarations (counted) and that mean "nothing declared" (memory may apply).
-DECLARED_SOURCES = frozenset({"bom", "transport", "prescan", "xml-declaration", "parser"})
-UNDECLARED_SOURCES = frozenset({"detector", "default"})
-_NOT_COUNTED = frozenset({"UTF-16BE", "UTF-16LE", "replacement"})
 #: Declarations of one encoding (and of no other) before a host is remembered.
 MIN_DECLARATIONS = 3
 #: Largest share of the non-ASCII characters in which the remembered encoding's text may differ
@@ -286,7 +283,7 @@ class SiteMemory:
             return None
         counts = self._call("get", host_of(url))
         encoding = remembered(counts, self.least) if counts else None
-        if encoding is None or encoding is decision.encoding or encoding.name in _NOT_COUNTED:
+        if encoding is None or encoding is decision.encoding or encoding.output_encoding is not encoding:
             return None
         if "\ufffd" in encoding.decode(body):
             return None
@@ -302,7 +299,7 @@ class SiteMemory:
     def learn(self, url: str, decision, trusted: bool = True) -> None:
         """Count *decision* (a ``Decision``) for *url*'s host if it is a declaration (rule 1);
         *trusted* is false for a label the content contradicts (not counted)."""
-        if trusted and decision.source in DECLARED_SOURCES and decision.encoding.name not in _NOT_COUNTED:
+        if trusted and decision.source in DECLARED_SOURCES and decision.encoding.output_encoding is decision.encoding:
             self._call("merge", host_of(url), {decision.encoding.name: 1})
 
     def close(self) -> None:

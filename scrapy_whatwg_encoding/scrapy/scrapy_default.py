@@ -27,7 +27,6 @@ _FAMILY = {
     "utf-8-sig": "utf-8",
 }
 _WHATWG_TO_PYTHON = {"ISO-8859-8-I": "iso8859-8", "x-mac-cyrillic": "mac-cyrillic", "windows-874": "cp874"}
-_NOT_ASCII_COMPATIBLE = frozenset({"UTF-16BE", "UTF-16LE", "replacement"})
 BINARY = "binary"  # Scrapy made a plain Response: no text at all
 
 
@@ -86,10 +85,13 @@ def changed(scrapy_name: str | None, encoding: Encoding, body: bytes) -> bool | 
     ours = _family(_WHATWG_TO_PYTHON.get(encoding.name, encoding.name))
     if _family(scrapy_name) == ours:
         return False
-    if encoding.name in _NOT_ASCII_COMPATIBLE or not body.isascii():
+    if not body.isascii():
         return True
-    # ASCII bytes decode alike in every ASCII-compatible encoding, except ISO-2022-JP's escapes.
-    return encoding.name == "ISO-2022-JP" and b"\x1b" in body
+    # ASCII bytes decode alike in every ASCII-compatible encoding, and in ISO-2022-JP without an
+    # escape; UTF-16 and replacement (no encoder) decode them differently.
+    if encoding.is_ascii_compatible:
+        return False
+    return encoding.output_encoding is not encoding or b"\x1b" in body
 
 
 def _by_family() -> dict[str, Encoding]:
