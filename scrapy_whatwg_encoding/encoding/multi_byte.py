@@ -115,7 +115,8 @@ class FastDecoder:
         if data.isascii():  # each byte 00-7F is a token of its own, its code point (no ISO-2022-JP here)
             return data.decode("ascii")
         text = str(data, self.c_codec, self.errors)
-        if not (any(c in text for c in self.split_marks) or any(b in data for b in self.split_leads)):
+        if not self.splits or not (any(c in text for c in self.split_marks)
+                                   or any(b in data for b in self.split_leads)):
             return self._fix(text)  # most pages: no ambiguous token
         # Decode around each ambiguous token that starts at a token boundary (most pages have none).
         if self.split_re is not None and self.split_re.search(data):
