@@ -4,7 +4,9 @@ A decoder here runs at C speed on CPython's own CJK codec and stays exact: the s
 steps are kept as a *step* function, ``step(data, i) -> (text, next_i)``, that decodes the one
 token starting at ``data[i]`` from the decoder's initial state (including end-of-queue and
 "restore" of bytes). The C codec's error handler calls *step*, so every error and every sequence
-CPython rejects gets the standard's output and resumes exactly where the standard does.
+CPython rejects gets the standard's output and resumes exactly where the standard does; a page in
+a wrong encoding repeats a few such tokens, so the handler caches *step*'s results by the bytes
+it reads (tests/test_decoder_fast_path.py checks every leading byte with every next byte).
 Where CPython's codec accepts a sequence but decodes it differently, ``tools/generate_tables.py``
 listed those tokens (``tables/multi_byte_fixes.py``): a code point CPython produces only for such
 tokens is translated afterwards (*fixes*); a token whose CPython output is ambiguous (*splits*) is
@@ -26,7 +28,7 @@ if TYPE_CHECKING:
 # fourths are 0x30–0x39), Big5's at 0x40, EUC-KR's at 0x41, EUC-JP's at 0xA1.
 _SYNC = (b"\n", b"<", b">", b" ", b'"', b"'", b"=", b"/")
 
-_CACHE_SIZE = 4096  # tokens of errors remembered per decoder (about 0.4 MB at most)
+_CACHE_SIZE = 1024  # steps remembered per decoder (about 0.2 MB at most)
 
 Step = Callable[[bytes, int], "tuple[str, int]"]
 
