@@ -12,6 +12,8 @@
 - ``WHATWG_ENCODING_REMEMBER_STORE`` (str | None, ``None``): where that memory lives: ``None`` for
   the ``JOBDIR`` file (or this process without ``JOBDIR``), a ``redis://``, ``rediss://`` or
   ``unix://`` URL for a Redis server shared by a fleet (needs the ``redis`` extra).
+- ``WHATWG_ENCODING_REMEMBER_MAX_HOSTS`` (int ≥ 1, ``20000``): hosts that memory keeps in RAM
+  (least recently used first out; the store keeps them all).
 - ``WHATWG_ENCODING_LOG_LEVEL`` (level name or number, ``"DEBUG"``): level of the one log line
   per decision.
 - ``WHATWG_ENCODING_REPORT`` (str | None, ``None``): path of an HTML report written at spider close
@@ -29,7 +31,9 @@ The spider attribute ``whatwg_encoding_locale`` is a shortcut that wins over the
 An invalid value raises :class:`InvalidSetting` (a ``ValueError`` naming the setting, the value and
 the allowed values) when the middleware is built, so the crawl fails at start-up rather than on
 every response. A well-formed language tag that names no language (``"klingon"``) is accepted:
-:func:`locale_warning` says which encoding it falls back to.
+:func:`locale_warning` says which encoding it falls back to. A label of the replacement encoding
+(``"iso-2022-kr"``) is an invalid value wherever a label is expected: every document would decode
+to a single U+FFFD (see :func:`label_problem`).
 """
 from __future__ import annotations
 
@@ -57,6 +61,7 @@ DEFAULTS: dict[str, Any] = {
     "WHATWG_ENCODING_PRESCAN_BYTES": 1024,
     "WHATWG_ENCODING_REMEMBER": False,
     "WHATWG_ENCODING_REMEMBER_STORE": None,
+    "WHATWG_ENCODING_REMEMBER_MAX_HOSTS": 20_000,
     "WHATWG_ENCODING_LOG_LEVEL": "DEBUG",
     "WHATWG_ENCODING_REPORT": None,
     "WHATWG_ENCODING_REPORT_EXAMPLES": 20,
@@ -86,6 +91,7 @@ class Config:
     prescan_bytes: int = 1024
     remember: bool = False
     remember_store: str | None = None
+    remember_max_hosts: int = 20_000
     log_level: int = logging.DEBUG
     report: str | None = None
     report_examples: int = 20
@@ -112,12 +118,27 @@ def locale_warning(name: str, locale: str | None) -> str | None:
             f"default to {locale_encoding(locale).name} (the \"all other locales\" row)")
 
 
+def label_problem(value: Any) -> str | None:
+    """Why *value* cannot be a label to decode with, or ``None`` when it can: it is no label
+    (``get an encoding`` fails), or a label of the replacement encoding (``"iso-2022-kr"``,
+    ``"hz-gb-2312"``, ...), which decodes every document to a single U+FFFD (Encoding Standard §4.2)."""
+    encoding = get_encoding(value) if isinstance(value, str) else None
+    if encoding is None:
+        return "expected a label of the WHATWG Encoding Standard"
+    if encoding.name == "replacement":
+        return ("a label of the replacement encoding, which decodes every document to a single U+FFFD; "
+                "expected a label of an encoding that decodes text, such as \"utf-8\"")
+    return None
+
+
 def check_label(name: str, value: Any) -> str | None:
-    """Validate an encoding label (``get an encoding`` must succeed); ``None``/``""`` → ``None``."""
+    """Validate an encoding label (``get an encoding`` must succeed, and not to the replacement
+    encoding: see :func:`label_problem`); ``None``/``""`` → ``None``."""
     if value is None or value == "":
         return None
-    if not isinstance(value, str) or get_encoding(value) is None:
-        raise InvalidSetting(name, value, "expected a label of the WHATWG Encoding Standard")
+    problem = label_problem(value)
+    if problem is not None:
+        raise InvalidSetting(name, value, problem)
     return value
 
 
@@ -143,8 +164,9 @@ def check_overrides(name: str, value: Any) -> dict[str, str]:
             host = ""
         if not host or any(c in host for c in "/:@?#[] "):
             raise InvalidSetting(name, value, f"{key!r} is not a host name; {expected}")
-        if not isinstance(label, str) or get_encoding(label) is None:
-            raise InvalidSetting(name, value, f"{label!r} for {key!r} is not a label of the WHATWG Encoding Standard")
+        problem = label_problem(label)
+        if problem is not None:
+            raise InvalidSetting(name, value, f"{label!r} for {key!r}: {problem}")
         overrides[host] = label
     return overrides
 
@@ -196,21 +218,24 @@ def _path(name: str, value: Any) -> str | None:
 
 def check_store(name: str, value: Any) -> str | None:
     """Validate a site memory store: ``None``/``""`` → ``None``, or a Redis URL (the ``redis``
-    package must be installed and parse it)."""
+    package must be installed; see :func:`.memory_redis.check_url`: the database, if given, must
+    be a whole number)."""
     if value is None or value == "":
         return None
     expected = 'expected None or a Redis URL such as "redis://localhost:6379/0"'
     if not isinstance(value, str) or value.partition("://")[0].lower() not in ("redis", "rediss", "unix"):
         raise InvalidSetting(name, value, expected)
     try:
-        from redis.connection import parse_url
+        import redis  # noqa: F401
     except ImportError:
         raise InvalidSetting(name, value, "the redis package is missing: pip install "
                                           "'scrapy-whatwg-encoding[redis]'") from None
+    from .memory_redis import check_url
+
     try:
-        parse_url(value)
-    except ValueError:
-        raise InvalidSetting(name, value, expected) from None
+        check_url(value)
+    except ValueError as exc:
+        raise InvalidSetting(name, value, f"{exc}; {expected}") from None
     return value
 
 
@@ -238,6 +263,8 @@ def read_config(settings, spider=None) -> Config:
         prescan_bytes=prescan_bytes,
         remember=_bool(settings, "WHATWG_ENCODING_REMEMBER"),
         remember_store=check_store("WHATWG_ENCODING_REMEMBER_STORE", get("WHATWG_ENCODING_REMEMBER_STORE")),
+        remember_max_hosts=_count("WHATWG_ENCODING_REMEMBER_MAX_HOSTS", get("WHATWG_ENCODING_REMEMBER_MAX_HOSTS"),
+                                  1, "hosts"),
         log_level=_log_level(get("WHATWG_ENCODING_LOG_LEVEL")),
         report=_path("WHATWG_ENCODING_REPORT", get("WHATWG_ENCODING_REPORT")),
         report_examples=_count("WHATWG_ENCODING_REPORT_EXAMPLES", get("WHATWG_ENCODING_REPORT_EXAMPLES"),
