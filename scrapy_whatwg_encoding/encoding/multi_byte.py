@@ -92,9 +92,9 @@ class FastDecoder:
 
         def token(data: bytes, i: int, key: bytes) -> tuple[str, int]:
             text, end = step(data, i)
-            if len(cache) >= _CACHE_SIZE:
-                cache.clear()
-            cache[key] = hit = (text, end - i)
+            hit = (text, end - i)
+            if len(cache) < _CACHE_SIZE:  # the first ones seen stay: a wrong encoding repeats them
+                cache[key] = hit
             return hit
 
         return handle
