@@ -9,10 +9,11 @@ import re
 import sys
 from pathlib import Path
 
+from ..sniffing.decision import DETECTOR_MODES
 from . import CliError
 
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
-DETECTORS = ("off", "browser", "full")
+DETECTORS = DETECTOR_MODES
 PROFILES = ("standard", "browsers")  # scrapy_whatwg_encoding.sniffing.sniff.PROFILES (not imported: a fast --help)
 
 

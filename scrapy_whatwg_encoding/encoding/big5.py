@@ -53,4 +53,4 @@ def codec(name: str) -> Codec:
     """(decode, encode) for Big5."""
     from .tables.multi_byte_fixes import FIXES
 
-    return FastDecoder("Big5", "big5hkscs", step, *FIXES["Big5"]), table_encoder(_encoder_table())
+    return FastDecoder("Big5", "big5hkscs", step, *FIXES["Big5"]), table_encoder(_encoder_table)

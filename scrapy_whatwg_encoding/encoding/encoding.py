@@ -26,6 +26,9 @@ _FAMILY = {
 }
 # Encodings without an encoder (§4.1 note): their output encoding is UTF-8 (§4.3).
 _NO_ENCODER = frozenset({"replacement", "UTF-16BE", "UTF-16LE"})
+_UTF_16 = frozenset({"UTF-16BE", "UTF-16LE"})
+# Where bytes 0x00–0x7F are not always the ASCII characters, each alone.
+_NOT_ASCII_COMPATIBLE = _UTF_16 | {"ISO-2022-JP", "replacement"}
 
 
 class Encoding:
@@ -48,9 +51,18 @@ class Encoding:
     '日本'
     >>> shift_jis.encode("日本")
     b'\\x93\\xfa\\x96{'
+
+    Properties of the encoding are predicates (:class:`bool` attributes), so that no module
+    spells out name sets:
+
+    >>> shift_jis.is_ascii_compatible, shift_jis.is_single_byte, shift_jis.is_utf16
+    (True, False, False)
+    >>> [e.name for e in ENCODINGS.values() if not e.is_ascii_compatible]
+    ['ISO-2022-JP', 'replacement', 'UTF-16BE', 'UTF-16LE']
     """
 
-    __slots__ = ("_codec", "_module", "codec_name", "name")
+    __slots__ = ("_codec", "_module", "codec_name", "is_ascii_compatible", "is_single_byte",
+                 "is_utf16", "name")
 
     #: The standard's name of the encoding (:class:`str`), spelled exactly as the standard does:
     #: ``"UTF-8"``, ``"Shift_JIS"``, ``"windows-1252"``, ``"x-user-defined"``.
@@ -62,12 +74,26 @@ class Encoding:
     #: Scrapy's ``TextResponse(encoding=enc.codec_name)`` give the standard's text. The codec's
     #: ``errors`` argument is ignored: decoding always replaces, encoding is always "html" mode.
     codec_name: str
+    #: ``True`` for UTF-16BE and UTF-16LE (:class:`bool`): the encodings a ``<meta>`` or a
+    #: frame's parent cannot switch to or from (HTML §13.2.3.2-§13.2.3.4), that have no encoder.
+    is_utf16: bool
+    #: ``True`` for the legacy single-byte encodings (§9) and x-user-defined (§14.5) (:class:`bool`):
+    #: each byte decodes alone, to one code point.
+    is_single_byte: bool
+    #: ``False`` for UTF-16BE, UTF-16LE, ISO-2022-JP and replacement, ``True`` for the others
+    #: (:class:`bool`, as encoding_rs's ``is_ascii_compatible``): in these a byte 0x00–0x7F that
+    #: starts a token is that ASCII code point in every decoder state, so ASCII markup below
+    #: 0x40 (``<``, ``=``, quotes) can be searched for in the bytes.
+    is_ascii_compatible: bool
 
     def __init__(self, name: str):
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "codec_name", "whatwg-" + name.lower())
         object.__setattr__(self, "_module", _FAMILY.get(name, "single_byte"))
         object.__setattr__(self, "_codec", None)
+        object.__setattr__(self, "is_utf16", name in _UTF_16)
+        object.__setattr__(self, "is_single_byte", name not in _FAMILY or name == "x-user-defined")
+        object.__setattr__(self, "is_ascii_compatible", name not in _NOT_ASCII_COMPATIBLE)
 
     def __setattr__(self, key, value):
         raise AttributeError("Encoding objects are immutable")

@@ -53,4 +53,4 @@ def codec(name: str) -> Codec:
     """(decode, encode) for EUC-JP."""
     from .tables.multi_byte_fixes import FIXES
 
-    return FastDecoder("EUC-JP", "euc_jp", step, *FIXES["EUC-JP"]), table_encoder(_encoder_table())
+    return FastDecoder("EUC-JP", "euc_jp", step, *FIXES["EUC-JP"], reach=lambda lead: 3 if lead == 0x8F else 2), table_encoder(_encoder_table)

@@ -39,4 +39,4 @@ def codec(name: str) -> Codec:
     """(decode, encode) for EUC-KR."""
     from .tables.multi_byte_fixes import FIXES
 
-    return FastDecoder("EUC-KR", "cp949", step, *FIXES["EUC-KR"]), table_encoder(_encoder_table())
+    return FastDecoder("EUC-KR", "cp949", step, *FIXES["EUC-KR"]), table_encoder(_encoder_table)

@@ -83,11 +83,10 @@ def _four_bytes(code_point: int) -> bytes:
 
 
 def _gb18030_encoder() -> Encoder:
-    get = _two_byte_table(False).get
-
     def encode(text: str) -> bytes:
         if text.isascii():
             return text.encode("ascii")
+        get = _two_byte_table(False).get  # built on the first non-ASCII encode
         out: list[bytes] = []
         for c in text:
             if c < "\x80":
@@ -107,10 +106,11 @@ def _gb18030_encoder() -> Encoder:
 def _decoder() -> FastDecoder:
     from .tables.multi_byte_fixes import FIXES
 
-    return FastDecoder("gb18030", "gbk", step, *FIXES["gb18030"])
+    # A token's bytes: four when the second byte is 0x30–0x39 (§10.2.1 step 5).
+    return FastDecoder("gb18030", "gbk", step, *FIXES["gb18030"], reach=lambda lead: 4)
 
 
 def codec(name: str) -> Codec:
     """(decode, encode) for "gb18030" or "GBK": GBK's decoder is gb18030's (§10.1.1)."""
-    encode = table_encoder(_two_byte_table(True)) if name == "GBK" else _gb18030_encoder()
+    encode = table_encoder(lambda: _two_byte_table(True)) if name == "GBK" else _gb18030_encoder()
     return _decoder(), encode

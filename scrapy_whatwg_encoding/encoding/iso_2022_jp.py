@@ -15,6 +15,7 @@ from __future__ import annotations
 import codecs
 import functools
 import re
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -54,17 +55,16 @@ def _run_decoders() -> dict[bytes, Callable[[bytes], str]]:
             _JIS0208: lambda run: jis0208(run.translate(_TO_EUC_JP))}
 
 
-# What CPython's codec decodes differently: an escape other than the four, two escapes in a row,
-# a jis0208 run with a byte outside 0x21–0x7E (CPython passes controls through), SO and SI.
-# (Separate patterns, each starting with ESC, search fastest.)
-_BAD_ESCAPE = re.compile(rb"\x1b(?:(?!\(B|\(J|\$@|\$B)|..\x1b)", re.DOTALL)
-# (?=(X*))\1 is X*+ (no backtracking) for Python 3.10.
-_BAD_JIS0208_RUN = re.compile(rb"\x1b\$[@B](?=([\x21-\x7e]*))\1[^\x1b\x21-\x7e]")
+# What CPython's codec decodes differently, found in one search from each ESC: a jis0208 run with
+# a byte outside 0x21–0x7E (CPython passes controls through), an escape other than the four, two
+# escapes in a row; and SO and SI anywhere. X*+ (no backtracking) is (?=(X*))\1 before Python 3.11.
+_RUN = rb"[\x21-\x7e]*+" if sys.version_info >= (3, 11) else rb"(?=([\x21-\x7e]*))\1"
+_DIFFERENT = re.compile(rb"\x1b(?:\$[@B]" + _RUN + rb"[^\x1b\x21-\x7e]|(?!\(B|\(J|\$@|\$B)|..\x1b)",
+                        re.DOTALL)
 
 
 def _simple(data: bytes) -> bool:
-    return not (b"\x0e" in data or b"\x0f" in data or _BAD_ESCAPE.search(data)
-                or _BAD_JIS0208_RUN.search(data))
+    return not (b"\x0e" in data or b"\x0f" in data or _DIFFERENT.search(data))
 
 
 @functools.cache

@@ -4,7 +4,9 @@ A decoder here runs at C speed on CPython's own CJK codec and stays exact: the s
 steps are kept as a *step* function, ``step(data, i) -> (text, next_i)``, that decodes the one
 token starting at ``data[i]`` from the decoder's initial state (including end-of-queue and
 "restore" of bytes). The C codec's error handler calls *step*, so every error and every sequence
-CPython rejects gets the standard's output and resumes exactly where the standard does.
+CPython rejects gets the standard's output and resumes exactly where the standard does; a page in
+a wrong encoding repeats a few such tokens, so the handler caches *step*'s results by the bytes
+it reads (tests/test_decoder_fast_path.py checks every leading byte with every next byte).
 Where CPython's codec accepts a sequence but decodes it differently, ``tools/generate_tables.py``
 listed those tokens (``tables/multi_byte_fixes.py``): a code point CPython produces only for such
 tokens is translated afterwards (*fixes*); a token whose CPython output is ambiguous (*splits*) is
@@ -26,6 +28,8 @@ if TYPE_CHECKING:
 # fourths are 0x30–0x39), Big5's at 0x40, EUC-KR's at 0x41, EUC-JP's at 0xA1.
 _SYNC = (b"\n", b"<", b">", b" ", b'"', b"'", b"=", b"/")
 
+_CACHE_SIZE = 1024  # steps remembered per decoder (about 0.2 MB at most)
+
 Step = Callable[[bytes, int], "tuple[str, int]"]
 
 
@@ -36,29 +40,64 @@ class FastDecoder:
     """
 
     def __init__(self, name: str, c_codec: str, step: Step, fixes: dict[str, str],
-                 splits: tuple[bytes, ...]):
+                 splits: tuple[bytes, ...], reach: Callable[[int], int] = lambda lead: 2):
         self.c_codec = c_codec
         self.step = step
+        # How many bytes *step* reads from each leading byte; results of *step* are cached.
+        self.reach = bytes(map(reach, range(256)))
+        self.cache: dict[bytes, tuple[str, int]] = {}
         self.errors = f"whatwg-{name.lower()}-decode"
-        codecs.register_error(self.errors, self._handle)
+        codecs.register_error(self.errors, self._handler())
         self.fixes = fixes
         self.splits = splits
         self.split_re = re.compile(b"|".join(map(re.escape, splits))) if splits else None
+        # A split token in the bytes is looked for (a slower search) only where the C codec's
+        # text has its output, or, for an ASCII output, the bytes have its first byte.
+        self.split_marks: set[str] = set()
+        self.split_leads: set[bytes] = set()
+        for token in splits:
+            output = token.decode(c_codec)
+            if output.isascii():
+                self.split_leads.add(token[:1])
+            else:
+                self.split_marks.update(c for c in output if not c.isascii())
 
-    def _handle(self, exc: UnicodeError) -> tuple[str, int]:
-        if not isinstance(exc, UnicodeDecodeError):
-            raise exc
-        data = exc.object
-        text, i = self.step(data, exc.start)
-        if text != "\ufffd":
-            return text, i
-        # Errors come in runs (binary data, a wrong encoding): step through the run here rather
-        # than in one handler call each; every step starts at a token boundary, so this is exact.
-        parts, end = [text], min(len(data), i + 4096)
-        while i < end and data[i] >= 0x80:
-            text, i = self.step(data, i)
-            parts.append(text)
-        return "".join(parts), i
+    def _handler(self) -> Callable[[UnicodeError], tuple[str, int]]:
+        """The C codec's error handler: the standard's steps from the error on. A wrong encoding
+        makes an error every few bytes, so this is one closure (each call costs), and the steps'
+        results are cached, keyed by the bytes a step reads (a shorter key only at the end)."""
+        step, reach, cache = self.step, self.reach, self.cache
+
+        def handle(exc: UnicodeError) -> tuple[str, int]:
+            if type(exc) is not UnicodeDecodeError:
+                raise exc
+            data, i = exc.object, exc.start
+            key = data[i:i + reach[data[i]]]
+            hit = cache.get(key)
+            if hit is None:
+                hit = token(data, i, key)
+            text, i = hit[0], i + hit[1]
+            if text != "\ufffd" or i >= len(data) or data[i] < 0x80:
+                return text, i
+            # Errors come in runs (binary data): step through the run here rather than in one
+            # handler call each, up to and including the first token that is not an error (the
+            # C codec decodes on from there); every step starts at a token boundary.
+            parts, end = [text], min(len(data), i + 4096)
+            while i < end and data[i] >= 0x80 and text == "\ufffd":
+                key = data[i:i + reach[data[i]]]
+                text, n = cache.get(key) or token(data, i, key)
+                parts.append(text)
+                i += n
+            return "".join(parts), i
+
+        def token(data: bytes, i: int, key: bytes) -> tuple[str, int]:
+            text, end = step(data, i)
+            hit = (text, end - i)
+            if len(cache) < _CACHE_SIZE:  # the first ones seen stay: a wrong encoding repeats them
+                cache[key] = hit
+            return hit
+
+        return handle
 
     def _fix(self, text: str) -> str:
         present = [c for c in self.fixes if c in text]  # each test is one fast C scan
@@ -77,6 +116,10 @@ class FastDecoder:
             data = bytes(data)
         if data.isascii():  # each byte 00-7F is a token of its own, its code point (no ISO-2022-JP here)
             return data.decode("ascii")
+        text = str(data, self.c_codec, self.errors)
+        if not self.splits or not (any(c in text for c in self.split_marks)
+                                   or any(b in data for b in self.split_leads)):
+            return self._fix(text)  # most pages: no ambiguous token
         # Decode around each ambiguous token that starts at a token boundary (most pages have none).
         if self.split_re is not None and self.split_re.search(data):
             done = 0
@@ -90,7 +133,7 @@ class FastDecoder:
             if parts:
                 parts.append(self._c_decode(data[done:]))
                 return "".join(parts)
-        return self._c_decode(data)
+        return self._fix(text)
 
     def _at_boundary(self, data: bytes, known: int, position: int) -> bool:
         """Does a token start at *position*? Tokenize forward from the last sync byte (or *known*,
@@ -106,15 +149,19 @@ def html_error_mode(char: str) -> bytes:
     return b"&#%d;" % ord(char)
 
 
-def table_encoder(table: dict[str, bytes]) -> Encoder:
-    """Encoder for a stateless encoding given code point -> bytes for every non-ASCII code point it
-    encodes; ASCII encodes as itself, lone surrogates as U+FFFD, anything else in "html" mode."""
-
-    get = ({chr(b): bytes([b]) for b in range(0x80)} | table).get
+def table_encoder(build: Callable[[], dict[str, bytes]]) -> Encoder:
+    """Encoder for a stateless encoding; *build()* gives code point -> bytes for every non-ASCII
+    code point it encodes, and is called on the first non-ASCII encode (decoding never builds
+    an encoder's table). ASCII encodes as itself, lone surrogates as U+FFFD, anything else in
+    "html" mode."""
+    get = None
 
     def encode(text: str) -> bytes:
+        nonlocal get
         if text.isascii():
             return text.encode("ascii")
+        if get is None:
+            get = ({chr(b): bytes([b]) for b in range(0x80)} | build()).get
         return b"".join([get(c) or html_error_mode("\ufffd" if "\ud800" <= c <= "\udfff" else c)
                          for c in text])
 

@@ -52,4 +52,4 @@ def codec(name: str) -> Codec:
     """(decode, encode) for Shift_JIS."""
     from .tables.multi_byte_fixes import FIXES
 
-    return FastDecoder("Shift_JIS", "cp932", step, *FIXES["Shift_JIS"]), table_encoder(_encoder_table())
+    return FastDecoder("Shift_JIS", "cp932", step, *FIXES["Shift_JIS"]), table_encoder(_encoder_table)

@@ -41,15 +41,12 @@ from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from ..encoding import Encoding, get_encoding
+from ..sniffing.decision import DECLARED_SOURCES, UNDECLARED_SOURCES
 from ..sniffing.detect import first_non_ascii, is_utf_8
 from .memory_sync import Breaker, Worker, deferred
 
 logger = logging.getLogger(__name__)
 
-#: Decision sources that are declarations (counted) and that mean "nothing declared" (memory may apply).
-DECLARED_SOURCES = frozenset({"bom", "transport", "prescan", "xml-declaration", "parser"})
-UNDECLARED_SOURCES = frozenset({"detector", "default"})
-_NOT_COUNTED = frozenset({"UTF-16BE", "UTF-16LE", "replacement"})
 #: Declarations of one encoding (and of no other) before a host is remembered.
 MIN_DECLARATIONS = 3
 #: Largest share of the non-ASCII characters in which the remembered encoding's text may differ
@@ -230,7 +227,7 @@ class SiteMemory:
             return None
         counts = self.counts(host_of(url))
         encoding = remembered(counts, self.least) if counts else None
-        if encoding is None or encoding is decision.encoding or encoding.name in _NOT_COUNTED:
+        if encoding is None or encoding is decision.encoding or encoding.output_encoding is not encoding:
             return None
         if "\ufffd" in encoding.decode(body):
             return None
@@ -246,7 +243,7 @@ class SiteMemory:
     def learn(self, url: str, decision, trusted: bool = True) -> None:
         """Count *decision* (a ``Decision``) for *url*'s host if it is a declaration (rule 1);
         *trusted* is false for a label the content contradicts (not counted)."""
-        if trusted and decision.source in DECLARED_SOURCES and decision.encoding.name not in _NOT_COUNTED:
+        if trusted and decision.source in DECLARED_SOURCES and decision.encoding.output_encoding is decision.encoding:
             host, counts = host_of(url), {decision.encoding.name: 1}
             self.add(host, counts)
             if self.store is not None:

@@ -41,6 +41,37 @@ FLUSH_SECONDS = 1.0
 SUSPECT_LOGGED = 5  # URLs logged per kind of suspect label; the others are only counted
 
 
+URL_SHOWN = 60  # characters of a URL in a log line (lines stay under ~200 characters)
+
+
+def short_url(url: str) -> str:
+    """*url* as log lines show it: at most :data:`URL_SHOWN` characters, the middle elided."""
+    if len(url) <= URL_SHOWN:
+        return url
+    half = (URL_SHOWN - 1) // 2
+    return f"{url[:half]}…{url[-half:]}"
+
+
+class _DecisionLine:
+    """The per-decision log message's argument, formatted only if a handler emits the record
+    (``Encoding Shift_JIS (certain, source prescan, label 'shift_jis', offset 40) for <URL>``);
+    fields without a value (a label, an offset) are left out."""
+
+    __slots__ = ("decision", "url")
+
+    def __init__(self, decision, url: str):
+        self.decision, self.url = decision, url
+
+    def __str__(self) -> str:
+        d = self.decision
+        fields = [d.confidence, f"source {d.source}"]
+        if d.label is not None:
+            fields.append(f"label {d.label!r}")
+        if d.offset is not None:
+            fields.append(f"offset {d.offset}")
+        return f"{d.encoding.name} ({', '.join(fields)}) for <{short_url(self.url)}>"
+
+
 class Report:
     """Counts decisions for one crawl. *stats* is the crawler's stats collector (or ``None``)."""
 
@@ -97,10 +128,8 @@ class Report:
         if suspect is not None:
             self._suspect(url, decision, suspect)
         self._pending[(source, name, changed, suspect)] += 1
-        if logger.isEnabledFor(self.log_level):
-            logger.log(self.log_level,
-                       "Encoding %s (%s, source %s, label %r, offset %s) for <%s>",
-                       name, decision.confidence, source, decision.label, decision.offset, url)
+        if logger.isEnabledFor(self.log_level):  # nothing is formatted when the level is off
+            logger.log(self.log_level, "Encoding %s", _DecisionLine(decision, url))
 
     def _suspect(self, url: str, decision, kind: str) -> None:
         """Log one of the first :data:`SUSPECT_LOGGED` suspect labels of *kind*: at WARNING when
@@ -109,12 +138,10 @@ class Report:
         if self.suspects[kind] > SUSPECT_LOGGED:
             return
         overruled = decision.source == "content"
-        outcome = (f"decoded as {decision.encoding.name}, the content's encoding" if overruled else
-                   f"decoded as {decision.encoding.name}, the label's encoding (the standard's answer)")
         logger.log(logging.INFO if overruled else logging.WARNING,
-                   "Suspect label %r (kind %s) on <%s>: the content contradicts it; %s "
-                   "[%d/%d logged; the others are only counted in %ssuspect_label/%s]",
-                   decision.label, kind, url, outcome, self.suspects[kind], SUSPECT_LOGGED, PREFIX, kind)
+                   "Suspect label %r (%s) on <%s>: decoded as %s, the %s encoding [%d/%d logged; counted in %ssuspect_label]",
+                   decision.label, kind, short_url(url), decision.encoding.name,
+                   "content's" if overruled else "label's", self.suspects[kind], SUSPECT_LOGGED, PREFIX)
 
     def _add_to_report(self, url: str, decision, changed: bool | None, body: bytes,
                        scrapy_name: str | None, suspect: bool = False) -> None:

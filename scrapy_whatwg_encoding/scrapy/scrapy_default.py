@@ -38,7 +38,6 @@ _READABLE = {"euc_jp": "euc-jp", "iso2022_jp": "iso-2022-jp", "iso2022_kr": "iso
 #: and decodes a label of ``replacement`` with Python's codec of the same name (``hz``,
 #: ``iso2022_kr``) where it has one.
 NO_PYTHON_CODEC = frozenset({"replacement", "x-user-defined"})
-_NOT_ASCII_COMPATIBLE = frozenset({"UTF-16BE", "UTF-16LE", "replacement"})
 BINARY = "binary"  # Scrapy made a plain Response: no text at all
 
 
@@ -122,10 +121,13 @@ def changed(scrapy_name: str | None, encoding: Encoding, body: bytes) -> bool | 
     ours = _family(_WHATWG_TO_PYTHON.get(encoding.name, encoding.name))
     if _family(scrapy_name) == ours:
         return False
-    if encoding.name in _NOT_ASCII_COMPATIBLE or not body.isascii():
+    if not body.isascii():
         return True
-    # ASCII bytes decode alike in every ASCII-compatible encoding, except ISO-2022-JP's escapes.
-    return encoding.name == "ISO-2022-JP" and b"\x1b" in body
+    # ASCII bytes decode alike in every ASCII-compatible encoding, and in ISO-2022-JP without an
+    # escape; UTF-16 and replacement (no encoder) decode them differently.
+    if encoding.is_ascii_compatible:
+        return False
+    return encoding.output_encoding is not encoding or b"\x1b" in body
 
 
 def _by_family() -> dict[str, Encoding]:

@@ -18,10 +18,6 @@ from .meta_charset import meta_encoding
 #: lies beyond it is not looked for (html5lib-tests put metas after up to 8 KiB of comments).
 PARSER_LIMIT = 64 * 1024
 
-_UTF_16 = frozenset({"UTF-16BE", "UTF-16LE"})
-# Encodings where "<meta" in the text is exactly the bytes "<meta" (ASCII bytes are never part
-# of a multi-byte sequence and every other byte yields a character), so bytes can be searched.
-_NOT_ASCII_LITERAL = frozenset({"UTF-16BE", "UTF-16LE", "ISO-2022-JP", "replacement"})
 # A meta that asks to change the encoding has a "charset" or "http-equiv" attribute name;
 # attribute names never contain character references, so both are literal in the source.
 # (?i) folds ASCII letters only in a bytes pattern; sre searches it ~20% faster than
@@ -60,7 +56,9 @@ def parser_meta(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT) -> t
         return None  # the replacement decoder yields at most one U+FFFD
     max_bytes = 4 * limit + 16
     window = _FIRST_WINDOW
-    literal = encoding.name not in _NOT_ASCII_LITERAL
+    # In an ASCII-compatible encoding "<meta" in the text is exactly the bytes "<meta" ("<" is
+    # never part of a multi-byte sequence and every other byte yields a character).
+    literal = encoding.is_ascii_compatible
     if literal:  # the same check on the bytes, before decoding anything
         meta = find_meta_bytes(body, 0, max_bytes)
         if meta < 0 or not has_hint_bytes(body, meta, max_bytes):
@@ -110,14 +108,13 @@ def byte_offset(body: bytes, encoding: Encoding, text: str, index: int) -> int:
     UTF-16 by counting code units; ISO-2022-JP by checking candidate ``<`` bytes with the
     decoder; others by counting ``<``, since there a 0x3C byte always decodes to "<" and nothing
     else does (the Encoding Standard never masks an ASCII byte)."""
-    name = encoding.name
-    if name in _UTF_16:
+    if encoding.is_utf16:
         return 2 * index + 2 * len(_ASTRAL.findall(text, 0, index))
     before = text.count("<", 0, index)
     position = -1
     for _ in range(before + 1):
         position = body.find(b"<", position + 1)
-    if name == "ISO-2022-JP":
+    if not encoding.is_ascii_compatible:  # ISO-2022-JP
         # A 0x3C byte in a two-byte state is not "<": try the candidates in order.
         prefix = text[:index]
         while position >= 0 and encoding.decode(body[:position]) != prefix:
@@ -132,7 +129,7 @@ def _certain(decision: Decision) -> Decision:
 def change_the_encoding(current: Decision, new: Encoding, label: str | None, offset: int | None) -> Decision:
     """Changing the encoding while parsing (HTML §13.2.3.4), steps 1–6, for a tentative
     *current* decision and the *new* encoding a ``<meta>`` at byte *offset* asked for."""
-    if current.encoding.name in _UTF_16:  # step 1
+    if current.encoding.is_utf16:  # step 1
         return _certain(current)
     new = meta_encoding(new)  # steps 2-3
     if new is current.encoding:  # step 4

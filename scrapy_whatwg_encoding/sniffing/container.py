@@ -53,6 +53,6 @@ def container_encoding(
     else:
         label = str(given)
         encoding = get_encoding(label)
-    if encoding is None or encoding.name in ("UTF-16BE", "UTF-16LE"):
+    if encoding is None or encoding.is_utf16:
         return None
     return encoding, label

@@ -2,15 +2,30 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal, get_args
 
 from ..encoding import Encoding
 
-#: Where a decision came from, in the order the algorithm tries them (see ``sniff``), then
+# The decision's vocabulary, defined here once; other modules import these names.
+#: Where a decision came from (see :class:`Decision`).
+Source = Literal["bom", "override", "transport", "prescan", "xml-declaration", "parser",
+                 "container", "likely", "detector", "default", "content", "handler"]
+#: The confidence of HTML §13.2.3.1.
+Confidence = Literal["certain", "tentative"]
+#: Autodetection (step 8) modes, see :mod:`scrapy_whatwg_encoding.sniffing.detect`.
+DetectorMode = Literal["off", "browser", "full"]
+
+#: Every :data:`Source`, in the order the algorithm tries them (see ``sniff``), then
 #: ``"content"`` and ``"handler"``, which ``sniff`` never returns (see :class:`Decision`).
-SOURCES = (
-    "bom", "override", "transport", "prescan", "xml-declaration", "parser",
-    "container", "likely", "detector", "default", "content", "handler",
-)
+SOURCES: tuple[Source, ...] = get_args(Source)
+CONFIDENCES: tuple[Confidence, ...] = get_args(Confidence)
+DETECTOR_MODES: tuple[DetectorMode, ...] = get_args(DetectorMode)
+#: The detector mode of ``sniff``, the CLI and the ``WHATWG_ENCODING_DETECTOR`` setting by default.
+DEFAULT_DETECTOR: DetectorMode = "full"
+#: Sources that are declarations in the body or the transport (site memory counts them), and
+#: those that mean "nothing was declared".
+DECLARED_SOURCES: frozenset[Source] = frozenset({"bom", "transport", "prescan", "xml-declaration", "parser"})
+UNDECLARED_SOURCES: frozenset[Source] = frozenset({"detector", "default"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,10 +70,10 @@ class Decision:
     #: The :class:`~scrapy_whatwg_encoding.Encoding` to decode the body with, through the
     #: "decode" hook (:func:`scrapy_whatwg_encoding.decode`), so that a BOM still wins.
     encoding: Encoding
-    #: ``"certain"`` or ``"tentative"`` (HTML §13.2.3.1, "confidence").
-    confidence: str
+    #: ``"certain"`` or ``"tentative"`` (HTML §13.2.3.1, "confidence"; a :data:`Confidence`).
+    confidence: Confidence
     #: Which step decided: one of :data:`SOURCES` (see above).
-    source: str
+    source: Source
     #: The label text (:class:`str`) that "get an encoding" matched, as the step saw it with
     #: ASCII whitespace stripped (``"shift_jis"``, ``"x-sjis"``), or ``None`` (BOM, detector,
     #: locale default, or an :class:`~scrapy_whatwg_encoding.Encoding` passed in).

@@ -38,6 +38,7 @@ from urllib.parse import urlsplit
 from chardetng_py.detector import EncodingDetector
 
 from ..encoding import ENCODINGS, Encoding, get_encoding
+from .decision import DETECTOR_MODES, DetectorMode
 
 _cchardet: ModuleType | None
 try:  # faust-cchardet is a dependency; without it "full" falls back to chardetng alone
@@ -71,7 +72,7 @@ STRAY_RULE = (5, 2, 10)
 STRAY_HEAD = 1 << 20
 _CONTEXT = 256  # ASCII bytes kept before the first non-ASCII byte
 _CHUNK = 1 << 20  # whole-body scans go chunk by chunk (bounded memory)
-MODES = ("off", "browser", "full")
+MODES = DETECTOR_MODES
 
 _TLD = re.compile(r"[a-z0-9-]+\Z")
 _utf_8_decode = codecs.utf_8_decode
@@ -90,7 +91,7 @@ _UCHARDET_NAMES = {"mac-cyrillic": "x-mac-cyrillic", "maccyrillic": "x-mac-cyril
                    "gb18030": "GBK"}
 # Answers the statistical step never takes: UTF-8 was decided over the whole body before it, a
 # BOM-less UTF-16 is no detector's business, and the replacement encoding decodes nothing.
-_NOT_DETECTED = frozenset(ENCODINGS[name] for name in ("UTF-8", "UTF-16BE", "UTF-16LE", "replacement"))
+_NOT_DETECTED = frozenset(e for e in ENCODINGS.values() if e.name == "UTF-8" or e.output_encoding is not e)
 # chardetng's answers that uchardet may overrule: its generic fallback, and the Cyrillic
 # encodings it answers for x-mac-cyrillic, which it lacks.
 _GAPS = frozenset(ENCODINGS[name] for name in ("windows-1252", "windows-1251", "KOI8-U", "ISO-8859-5", "IBM866"))
@@ -271,7 +272,7 @@ def _iso_2022_jp(body: bytes, tld: bytes | None) -> Encoding | None:
     return guess if guess is ENCODINGS["ISO-2022-JP"] and has_jis_text(window) else None
 
 
-def detect(body: bytes, mode: str = "full", url: str | None = None) -> Encoding | None:
+def detect(body: bytes, mode: DetectorMode = "full", url: str | None = None) -> Encoding | None:
     """Autodetect *body*'s encoding (bytes) in *mode* (see the module docstring), *url* giving
     the TLD hint. Returns an encoding or ``None`` (nothing detected: mode ``"off"`` or input
     without a non-ASCII byte nor ISO-2022-JP escapes). The statistical work is bounded by

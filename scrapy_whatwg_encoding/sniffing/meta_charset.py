@@ -48,7 +48,7 @@ def extract_meta_charset(s: str) -> tuple[Encoding, str] | None:
 def meta_encoding(encoding: Encoding) -> Encoding:
     """The encoding a ``<meta>`` really gets: UTF-16BE/LE become UTF-8 and x-user-defined becomes
     windows-1252 (prescan, the ``<meta>`` case; "change the encoding", steps 2–3)."""
-    if encoding.name in ("UTF-16BE", "UTF-16LE"):
+    if encoding.is_utf16:
         return ENCODINGS["UTF-8"]
     if encoding.name == "x-user-defined":
         return ENCODINGS["windows-1252"]

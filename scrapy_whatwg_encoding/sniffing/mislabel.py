@@ -33,7 +33,7 @@ KINDS = ("utf-8", "replacement", "x-user-defined", "undecodable")
 WHOLE_LIMIT = 1024 * 1024
 SUSPECT_LIMIT = 64 * 1024
 _CONTEXT = 16  # bytes kept before the first non-ASCII byte (a multi-byte sequence may start there)
-_UTF_8, _UTF_16 = ENCODINGS["UTF-8"], (ENCODINGS["UTF-16BE"], ENCODINGS["UTF-16LE"])
+_UTF_8 = ENCODINGS["UTF-8"]
 #: Single-byte encodings that map every byte (windows-1252, KOI8-R, ...): they never decode to U+FFFD.
 _TOTAL = frozenset(ENCODINGS[name] for name, high in SINGLE_BYTE.items() if "\ufffd" not in high)
 
@@ -79,7 +79,7 @@ def suspect_label_and_text(body: bytes, decision: Decision, *, url: str | None =
     if encoding is ENCODINGS["replacement"]:
         return ("replacement" if body else None), None
     first = first_non_ascii(body)
-    if encoding in _UTF_16:
+    if encoding.is_utf16:
         return ("utf-8" if b"\x00" not in body and is_utf_8(body, first or 0) else None), None
     if first is None:
         return None, None  # ASCII: every ASCII-compatible encoding gives the same text

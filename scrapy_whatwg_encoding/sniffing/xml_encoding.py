@@ -16,7 +16,6 @@ import re
 
 from ..encoding import ENCODINGS, Encoding, get_encoding
 
-_UTF_16 = (ENCODINGS["UTF-16BE"], ENCODINGS["UTF-16LE"])
 #: XML 1.0 Appendix F: the first bytes of ``<?`` in the two UTF-16 forms, without a BOM.
 _UTF_16_FORMS = ((b"\x00<\x00?", "UTF-16BE"), (b"<\x00?\x00", "UTF-16LE"))
 # Steps "While the byte at encodingPosition is less than or equal to 0x20, advance", then
@@ -56,7 +55,7 @@ def get_xml_encoding(data: bytes) -> tuple[Encoding, str] | None:
     encoding = get_encoding(label)
     if encoding is None:
         return None
-    if encoding in _UTF_16:
+    if encoding.is_utf16:
         encoding = ENCODINGS["UTF-8"]
     return encoding, label
 

@@ -1,0 +1,68 @@
+"""The multi-byte decoders' fast path (CPython's C codec, its error handler's cache of the
+standard's steps, the encoder tables built on demand) equals the spec-literal reference decoder
+(tests/reference.py) where it matters: error-dense input (a page in the wrong encoding), every
+leading byte with every next byte after a warm cache, and tables loaded lazily.
+"""
+from __future__ import annotations
+
+import json
+import pathlib
+import subprocess
+import sys
+
+import pytest
+from reference import ref_decode
+
+from scrapy_whatwg_encoding import ENCODINGS
+
+CORPUS = pathlib.Path(__file__).parent / "data" / "corpus"
+CJK = ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR", "ISO-2022-JP"]
+# Bytes after a two-byte window that change what a step reads: none, C0, a four-byte second,
+# ASCII, DEL, the high half's edges.
+AFTER = [b"", b"\x00", b"\x30", b"\x39", b"\x40", b"\x7f", b"\x80", b"\xa1", b"\xfe", b"\xff"]
+
+
+def _pages(encoding: str) -> list[bytes]:
+    manifest = json.loads((CORPUS / "manifest.json").read_text())
+    return [(CORPUS / e["path"]).read_bytes() for e in manifest if e["encoding"] == encoding]
+
+
+@pytest.mark.parametrize("source", ["windows-1251", "windows-1252", "EUC-KR", "Shift_JIS"])
+@pytest.mark.parametrize("name", CJK)
+def test_mislabeled_pages_equal_reference(source, name):
+    """Real pages decoded with a wrong CJK encoding: an error every few bytes, each resolved by
+    the error handler (and its cache); the text equals the reference decoder's."""
+    pages = _pages(source)
+    assert pages
+    for data in pages[:6]:
+        assert ENCODINGS[name].decode(data) == ref_decode(name, data)
+
+
+@pytest.mark.parametrize("name", ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"])
+def test_every_two_bytes_then_every_continuation(name):
+    """Every leading byte 0x80–0xFF, every next byte, then each of AFTER: the same two bytes
+    followed by different bytes in one input, so a cached step is reused where a longer token
+    (EUC-JP 0x8F, gb18030 four bytes) or the end of the input decides differently."""
+    decode = ENCODINGS[name].decode
+    for lead in range(0x80, 0x100):
+        for after in AFTER:
+            data = b"".join(bytes((lead, second)) + after + b"\n" for second in range(256))
+            assert decode(data) == ref_decode(name, data), (hex(lead), after)
+            tail = bytes((lead,)) + after  # the window cut by the end of the input
+            assert decode(tail) == ref_decode(name, tail)
+
+
+def test_decoding_builds_no_encoder_table():
+    """Encoding Standard §4.1: decoding needs only the index; the encoder's table of code point →
+    bytes is built on the first encode (a fresh interpreter, so nothing is loaded before)."""
+    script = """
+import sys
+from scrapy_whatwg_encoding import ENCODINGS
+from scrapy_whatwg_encoding.encoding import indexes
+for name in ("Big5", "EUC-JP", "Shift_JIS", "gb18030", "GBK", "EUC-KR", "ISO-2022-JP"):
+    ENCODINGS[name].decode(b"\\x1b$B0!\\x1b(B\\xa4\\xa4\\x8f\\xa2\\xb7\\x81\\x30\\x81\\x30")
+assert indexes.pointers.cache_info().currsize == 0, indexes.pointers.cache_info()
+assert ENCODINGS["Big5"].encode("\\u4e00") == b"\\xa4@"
+assert indexes.pointers.cache_info().currsize == 1
+"""
+    subprocess.run([sys.executable, "-c", script], check=True)
