@@ -62,8 +62,7 @@ class HandlerEncodingMiddleware:
         if not isinstance(response, TextResponse) or not compat.IN_PLACE:
             return response
         if cached:
-            if cls in SCRAPY_TEXT_CLASSES:  # (Scrapy < 2.19's cache rebuilds Scrapy's classes)
-                _from_cache(response)
+            _from_cache(response)
         else:
             given = explicit_encoding(response)  # a plugin's class too (scrapy-zyte-api's)
             if given is not None:
@@ -74,9 +73,10 @@ class HandlerEncodingMiddleware:
 
 
 def _from_cache(response: Response) -> None:
-    """A response Scrapy's HTTP cache served carries the encoding Scrapy 2.19+ stored with it
-    (Scrapy's inference, which nobody chose) or none: it gets its download handler's, from the
-    header, or none."""
+    """A response Scrapy's HTTP cache served (of Scrapy's class, or from Scrapy 2.19 on of the
+    class it was stored with) carries the encoding Scrapy 2.19+ stored with it (Scrapy's
+    inference, which nobody chose) or none: it gets its download handler's, from the header, or
+    none."""
     header = response.headers.get(CACHE_HEADER)
     name = header.decode("latin-1") if header else None
     if explicit_encoding(response) != name:
