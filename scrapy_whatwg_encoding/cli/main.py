@@ -9,6 +9,7 @@ import re
 import sys
 from pathlib import Path
 
+from .. import __version__
 from . import CliError
 
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
@@ -52,6 +53,8 @@ def add_explain_options(parser: argparse.ArgumentParser, *, with_url: bool = Tru
     if with_url:
         parser.add_argument("--url", help="for a path: the URL the page came from (its TLD hints the detector)")
     parser.add_argument("--json", action="store_true", help="print the explanation as JSON")
+    parser.add_argument("--html", metavar="FILE", help="also write the explanation as an HTML page, "
+                        "the matched bytes marked")
 
 
 def read_path(target: str) -> bytes:
@@ -165,6 +168,7 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
                     "(WHATWG Encoding Standard, HTML encoding sniffing algorithm).",
         epilog="Exit status: 0 success, 1 a file, directory or URL could not be read, 2 usage error "
                "(an invalid option or WHATWG_ENCODING_* setting).")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     explain = commands.add_parser(
         "explain", help="show every step of the decision for one page (a file or a URL)",
@@ -172,8 +176,6 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
                     "fetched with Scrapy (the project's settings when run inside a Scrapy project).")
     explain.add_argument("target", metavar="PATH_OR_URL")
     add_explain_options(explain)
-    explain.add_argument("--html", metavar="FILE", help="also write the explanation as an HTML page, "
-                         "the matched bytes marked")
     audit = commands.add_parser(
         "audit", help="decide every page of a directory; compare with Scrapy and a manifest",
         description="Run the algorithm over every file of a directory (or every manifest entry) and "
