@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 import logging
+import shutil
 import sys
 from pathlib import Path
 
 import pytest
 import pytest_twisted
-from whatwg_crawl_helpers import Server, SiteMap, crawl, whatwg_stats
+from whatwg_crawl_helpers import CollectSpider, Server, SiteMap, crawl, whatwg_stats
 
 from scrapy_whatwg_encoding.scrapy import middleware
 from scrapy_whatwg_encoding.scrapy import report as scrapy_report
@@ -137,16 +138,40 @@ def test_errors_are_counted_per_host_and_kind(demo_server, tmp_path, monkeypatch
     assert whatwg_stats(crawler)["whatwg_encoding/errors"] == failed
 
 
+class RemovesReportDirectory(CollectSpider):
+    """Removes the report's directory while the crawl runs (after the start-up check)."""
+
+    name = "removes_report_directory"
+    directory = None
+
+    def parse(self, response):
+        shutil.rmtree(self.directory)
+        super().parse(response)
+
+
 @pytest_twisted.inlineCallbacks
-def test_unwritable_report_is_logged_not_raised(demo_server, tmp_path, caplog):
+def test_report_that_cannot_be_written_at_close_is_logged_not_raised(demo_server, tmp_path, caplog):
     caplog.set_level(logging.INFO)
-    report = tmp_path / "no-such-directory" / "report.html"
-    crawler, responses = yield crawl([demo_server.url("meta/shift_jis.html")],
-                             settings={"WHATWG_ENCODING_REPORT": str(report)})
+    RemovesReportDirectory.directory = tmp_path / "gone"
+    RemovesReportDirectory.directory.mkdir()
+    report = RemovesReportDirectory.directory / "report.html"
+    crawler, responses = yield crawl([demo_server.url("meta/shift_jis.html")], spider_cls=RemovesReportDirectory,
+                                     settings={"WHATWG_ENCODING_REPORT": str(report)})
     assert len(responses) == 1 and crawler.stats.get_value("finish_reason") == "finished"
     assert not report.exists()
     assert any("Cannot write the encoding report" in r.getMessage() for r in caplog.records
                if r.levelno == logging.ERROR)
+
+
+@pytest.mark.parametrize("where", ["no-such-directory/report.html", "a-directory", "a-file/report.html"])
+@pytest_twisted.inlineCallbacks
+def test_report_path_is_checked_at_start(demo_server, tmp_path, where):
+    (tmp_path / "a-directory").mkdir()
+    (tmp_path / "a-file").write_text("")
+    report = str(tmp_path / where)
+    with pytest.raises(InvalidSetting, match="WHATWG_ENCODING_REPORT: invalid value") as info:
+        yield crawl([demo_server.url("meta/shift_jis.html")], settings={"WHATWG_ENCODING_REPORT": report})
+    assert repr(report) in str(info.value)
 
 
 @pytest.mark.parametrize(("name", "value"), [
