@@ -18,7 +18,7 @@ from ..sniffing import sniff
 from ..sniffing.mislabel import suspect_label
 from . import CliError
 from .kind import NAMES, DocumentKind, choose_kind
-from .scrapy_view import scrapy_inference
+from .scrapy_view import crawl_skips, scrapy_inference
 
 FIELDS = ("path", "bytes", "content_type", "kind", "kind_from", "encoding", "confidence", "source", "label",
           "offset", "suspect_label", "scrapy_class", "scrapy_encoding", "scrapy_same_text", "expected", "source_label",
@@ -70,10 +70,16 @@ def page_kind(entry: dict, content_type_from: str, content_type: str | None = No
 def audit_page(directory: Path, entry: dict, content_type_from: str, locale, detector,
                content_type: str | None = None, report: ReportData | None = None) -> dict:
     """One record (keys :data:`FIELDS`) for the manifest *entry* (or ``{"path"}``); counted in
-    *report* (the HTML report's data) when given."""
+    *report* (the HTML report's data) when given. A page a crawl would leave as Scrapy made it
+    (:func:`.scrapy_view.crawl_skips`: a PDF, JSON or image file...) gives ``{"path", "skipped":
+    reason}`` instead, and is not counted."""
     file = directory / entry["path"]
     body = file.read_bytes()
     content_type, document = page_kind(entry, content_type_from, content_type)
+    typed = content_type if content_type is not None else document.content_type if document.kind == "other" else None
+    skipped = crawl_skips(body, typed, file.resolve().as_uri())
+    if skipped is not None:
+        return {"path": entry["path"], "skipped": skipped}
     decision = sniff(body, content_type=document.content_type, locale=locale, detector=detector)
     text = decode(body, decision.encoding)[0]
     scrapy = scrapy_inference(body, content_type, file.resolve().as_uri())
@@ -102,7 +108,8 @@ def audit(directory: Path, *, manifest: str | None = None, content_type_from: st
           content_type: str | None = None, locale: str | None = None, detector: str = "full",
           progress: bool = True, report: ReportData | None = None) -> dict:
     """Audit *directory*; returns ``{"directory", "manifest", "content_type_from", "content_type",
-    "locale", "detector", "pages": [record, ...], "unreadable": [{"path", "error"}], "summary": {...}}``
+    "locale", "detector", "pages": [record, ...], "skipped": [{"path", "skipped"}] (pages a crawl
+    would leave as Scrapy made them), "unreadable": [{"path", "error"}], "summary": {...}}``
     (see :func:`summarize`). Each page is read with *content_type* (``None``: none, each file's name
     then chooses the kind, see :func:`.kind.choose_kind`) or, with ``content_type_from="manifest"``,
     ``text/html`` and its manifest charset. A progress bar (tqdm, on stderr) is shown when *progress*
@@ -124,17 +131,19 @@ def audit(directory: Path, *, manifest: str | None = None, content_type_from: st
     if content_type_from == "manifest" and content_type is not None:
         raise CliError("--content-type-from manifest and --content-type exclude each other", 2)
     manifest_path, entries = load_manifest(directory, manifest) if manifest else (None, None)
-    pages, unreadable = [], []
+    pages, unreadable, skipped = [], [], []
     for entry in tqdm(_pages(directory, entries, manifest_path), desc="audit", unit="page",
                       disable=None if progress else True, leave=False):
         try:
-            pages.append(audit_page(directory, entry, content_type_from, locale, detector, content_type, report))
+            record = audit_page(directory, entry, content_type_from, locale, detector, content_type, report)
+            (skipped if "skipped" in record else pages).append(record)
         except OSError as exc:
             unreadable.append({"path": entry["path"], "error": exc.strerror or str(exc)})
     return {"directory": str(directory), "manifest": str(manifest_path) if manifest_path else None,
             "content_type_from": content_type_from, "content_type": content_type, "locale": locale,
             "detector": detector,
-            "pages": pages, "unreadable": unreadable, "summary": summarize(pages, entries is not None)}
+            "pages": pages, "skipped": skipped, "unreadable": unreadable,
+            "summary": summarize(pages, entries is not None)}
 
 
 def summarize(pages: list[dict], with_manifest: bool) -> dict:
@@ -253,6 +262,9 @@ def render_table(report: dict, verbose: bool = False) -> str:
             decided = ", ".join(f"{k} ×{v}" for k, v in unknown["decided"].items())
             lines += ["", (f"No Web encoding (manifest encoding null, not judged): {unknown['pages']} pages "
                           f"({labels}); decided as {decided}")]
+    if report["skipped"]:
+        lines += ["", f"Skipped (a crawl leaves them as Scrapy made them): {len(report['skipped'])}"]
+        lines += [f"  {p['path']}: {p['skipped']}" for p in report["skipped"]]
     if report["unreadable"]:
         lines += ["", f"Unreadable files: {len(report['unreadable'])}"]
         lines += [f"  {u['path']}: {u['error']}" for u in report["unreadable"]]

@@ -110,11 +110,11 @@ def run_explain(args, fetched=None, config=None) -> str:
 
 def middleware_note(fetched) -> str:
     """What the add-on's middleware does with a fetched response, in the crawl's settings."""
-    does = "sniffs it" if fetched.kind else "leaves it untouched (not HTML, XML or text)"
+    does = "sniffs it" if fetched.kind else "leaves it untouched: not HTML, XML or text"
     if fetched.middleware:
         return f"the add-on's middleware {does}"
-    would = "would sniff it" if fetched.kind else "would leave it untouched (not HTML, XML or text)"
-    return f"the add-on is not enabled in these settings (its middleware {would})"
+    would = "would sniff it" if fetched.kind else "would leave it untouched: not HTML, XML or text"
+    return f"the add-on is not enabled in these settings; its middleware {would}"
 
 
 def _write(writer, *args) -> None:
