@@ -131,7 +131,9 @@ def audit(directory: Path, *, manifest: str | None = None, content_type_from: st
     if content_type_from == "manifest" and content_type is not None:
         raise CliError("--content-type-from manifest and --content-type exclude each other", 2)
     manifest_path, entries = load_manifest(directory, manifest) if manifest else (None, None)
-    pages, unreadable, skipped = [], [], []
+    pages: list[dict] = []
+    skipped: list[dict] = []
+    unreadable: list[dict] = []
     for entry in tqdm(_pages(directory, entries, manifest_path), desc="audit", unit="page",
                       disable=None if progress else True, leave=False):
         try:
