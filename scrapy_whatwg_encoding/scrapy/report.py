@@ -53,6 +53,7 @@ class Report:
         self.unknown = 0
         self.errors: Counter[str] = Counter()
         self.suspects: Counter[str] = Counter()
+        self.skips: Counter[str] = Counter()  # responses left as Scrapy made them, by reason
         # (source, encoding name, changed, suspect kind) → count, since the last flush
         self._pending: Counter[tuple[str, str, bool | None, str | None]] = Counter()
 
@@ -150,7 +151,9 @@ class Report:
 
     def skipped(self, reason: str) -> None:
         """Count a response left as Scrapy made it, by *reason* (``not_a_document``,
-        ``dont_sniff_encoding``, ``handler_encoding``), in ``whatwg_encoding/skipped/<reason>`` (at once, not batched)."""
+        ``dont_sniff_encoding``, ``handler_encoding``), in ``whatwg_encoding/skipped/<reason>`` (at once,
+        not batched) and in the closing summary."""
+        self.skips[reason] += 1
         self._inc("skipped/" + reason)
 
     def error(self, exc: BaseException, url: str) -> None:
@@ -173,6 +176,9 @@ class Report:
         lines = [(f"WHATWG encoding summary: {total} responses decided, {self.changed} decoded differently "
                   f"than Scrapy alone would have ({self.unknown} left to Scrapy's statistical guess, "
                   f"not compared), {sum(self.errors.values())} errors")]
+        if self.skips:
+            reasons = ", ".join(f"{reason} ×{count}" for reason, count in self.skips.most_common())
+            lines.append(f"  skipped (left as Scrapy made them): {self.skips.total()} ({reasons})")
         if self.suspects:
             kinds = ", ".join(f"{kind} ×{count}" for kind, count in self.suspects.most_common())
             lines.append(f"  suspect labels (the content contradicts the label): {self.suspects.total()} ({kinds})")
