@@ -3,9 +3,8 @@ the skip is counted by reason (``whatwg_encoding/skipped/<reason>``): real crawl
 request is built with ``meta=response.meta`` from a decided page (a common idiom)."""
 from __future__ import annotations
 
-import logging
-
 import json
+import logging
 
 import pytest
 import pytest_twisted
