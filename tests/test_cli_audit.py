@@ -131,7 +131,7 @@ def test_text_table(manifest):
     assert (f"Document kinds: XML {kinds['xml']}, plain text {kinds['text']}, HTML {kinds['html']} "
             "(from each file's name; --content-type overrides)") in out
     assert f"No Web encoding (manifest encoding null, not judged): {unknown} pages" in out
-    assert "Pages Scrapy alone decodes to a different text" in out
+    assert "Pages that differ from Scrapy alone" in out
 
 
 def test_directory_without_manifest(tmp_path):

@@ -81,7 +81,7 @@ def test_scrapy_difference_is_shown(tmp_path):
     assert report["scrapy"]["first_difference"] == 0
     assert report["scrapy"]["text"] == scrapy.text[:200]
     text = run("explain", path).stdout
-    assert "a different text (first difference at character 0)" in text
+    assert "differs from Scrapy alone (first difference at character 0)" in text
     assert "Text (Scrapy, first 200 characters)" in text
 
 

@@ -221,10 +221,10 @@ def render_table(report: dict, verbose: bool = False) -> str:
                      + ("; --content-type overrides)" if header == "none" else ")"))
     if report["manifest"]:
         lines.append(f"Manifest: {report['manifest']}")
-    lines += ["", f"  {'source':<16} {'encoding':<16} {'pages':>6} {'Scrapy differs':>15}"]
+    lines += ["", f"  {'source':<16} {'encoding':<16} {'pages':>6} {'differs from Scrapy alone':>26}"]
     for row in summary["by_source_encoding"]:
-        lines.append(f"  {row['source']:<16} {row['encoding']:<16} {row['pages']:>6} {row['scrapy_differs']:>15}")
-    lines.append(f"  {'total':<33} {summary['pages']:>6} {summary['scrapy_differs']:>15}")
+        lines.append(f"  {row['source']:<16} {row['encoding']:<16} {row['pages']:>6} {row['scrapy_differs']:>26}")
+    lines.append(f"  {'total':<33} {summary['pages']:>6} {summary['scrapy_differs']:>26}")
     suspects = summary["suspect_labels"]
     if suspects:
         kinds = ", ".join(f"{kind} ×{n}" for kind, n in suspects.items())
@@ -232,7 +232,7 @@ def render_table(report: dict, verbose: bool = False) -> str:
         lines += [f"  {p['path']}: {p['suspect_label']}, label {p['label']!r} ({p['source']}) → {p['encoding']}"
                   for p in pages if p["suspect_label"]]
     shown = pages if verbose else [p for p in pages if not p["scrapy_same_text"]]
-    lines += ["", ("All pages" if verbose else "Pages Scrapy alone decodes to a different text")
+    lines += ["", ("All pages" if verbose else "Pages that differ from Scrapy alone")
               + f": {len(shown)}"]
     if shown:
         width = min(max(len(p["path"]) for p in shown), 60)

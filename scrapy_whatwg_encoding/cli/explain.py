@@ -118,10 +118,11 @@ def render(report: dict) -> str:
     if scrapy["encoding"] is None:
         lines.append(f"Scrapy alone: a binary {scrapy['response_class']} (no text at all)")
     elif scrapy["same_text"]:
-        lines.append(f"Scrapy alone: {scrapy['response_class']}, encoding {scrapy['encoding']}: the same text")
+        lines.append(f"Scrapy alone: {scrapy['response_class']}, encoding {scrapy['encoding']}: the same text, "
+                     "does not differ from Scrapy alone")
     else:
         lines += [(f"Scrapy alone: {scrapy['response_class']}, encoding {scrapy['encoding']}: "
-                  f"a different text (first difference at character {scrapy['first_difference']})"),
+                  f"differs from Scrapy alone (first difference at character {scrapy['first_difference']})"),
                   f"Text (Scrapy, first {PREVIEW} characters): {_quoted(scrapy['text'])}"]
         if scrapy["context"] is not None:
             lines += [f"Around character {scrapy['first_difference']}: ours   {_quoted(scrapy['our_context'])}",

@@ -74,7 +74,7 @@ def test_report_of_hostile_pages_is_inert(hostile_server, tmp_path):
     stats = whatwg_stats(crawler)
     cards = _cards(tree)
     assert cards["pages decided"] == stats["whatwg_encoding/responses"] == len(HOSTILE_PAGES)
-    assert cards["text differs from Scrapy alone"] == stats["whatwg_encoding/changed_from_scrapy_default"] == 2
+    assert cards["differs from Scrapy alone"] == stats["whatwg_encoding/changed_from_scrapy_default"] == 2
 
 
 @pytest_twisted.inlineCallbacks
@@ -87,7 +87,7 @@ def test_report_counts_equal_the_stats(demo_server, tmp_path):
     tree = assert_inert(report.read_text("utf-8"))
     cards = _cards(tree)
     assert cards["pages decided"] == stats["whatwg_encoding/responses"]
-    assert cards["text differs from Scrapy alone"] == stats["whatwg_encoding/changed_from_scrapy_default"]
+    assert cards["differs from Scrapy alone"] == stats["whatwg_encoding/changed_from_scrapy_default"]
     assert cards["not compared"] == stats["whatwg_encoding/scrapy_default_unknown"]
     assert cards["errors"] == 0 and cards["hosts"] == 1
     bars = {}
@@ -99,7 +99,7 @@ def test_report_counts_equal_the_stats(demo_server, tmp_path):
                                                                                   "whatwg_encoding/encoding/"))}
     assert bars == expected
     [host] = table_rows(section(tree, "hosts"))
-    assert host[:3] == ["127.0.0.1", str(cards["pages decided"]), str(cards["text differs from Scrapy alone"])]
+    assert host[:3] == ["127.0.0.1", str(cards["pages decided"]), str(cards["differs from Scrapy alone"])]
     shown = table_rows(section(tree, "differences"))
     assert shown and all(row[0].startswith(demo_server.base) for row in shown)
 
