@@ -332,3 +332,17 @@ def describe_mismatches(name: str, compared: int, mismatches, limit: int = 5) ->
     for group, data, expected, got in mismatches[:limit]:
         lines.append(f"  [{group}] input {data.hex(' ')}: expected {expected!r}, got {got!r}")
     return "\n".join(lines)
+
+
+def stray_byte_page() -> tuple[bytes, str]:
+    """Issue 21's real-world case rebuilt (item 6): an unlabeled UTF-8 page of about 37 KB (no
+    ``<meta>``, no BOM) with 3,600 two-byte and 1,200 three-byte sequences (``é à ë ”``) and one
+    stray byte, a latin-1 ``é`` (``caf\\xe9``) in the middle. Returns ``(body, the text its author
+    wrote with U+FFFD for the stray byte)``. ``”`` (``E2 80 9D``) holds 0x9D, which Python's cp1252
+    lacks: Scrapy alone tries UTF-8, then cp1252, and falls back to ASCII (10,801 U+FFFD)."""
+    head = ("<!DOCTYPE html>\n<html lang=fr><head><title>Carnet de voyage</title>\n"
+            + "<link rel=stylesheet href=/style.css>\n" * 20 + "</head><body>\n")
+    paragraphs = ["<p>Thé à Noël ? Oui”</p>\n"] * 1200
+    paragraphs[600] = "<p>Au caf\udce9 : thé à Noël ? Oui”</p>\n"  # the stray byte, as a surrogate escape
+    text = head + "".join(paragraphs) + "</body></html>\n"
+    return text.encode("utf-8", "surrogateescape"), text.replace("\udce9", "\ufffd")

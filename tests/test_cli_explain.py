@@ -45,6 +45,17 @@ def write(tmp_path, body: bytes, name="page.html") -> pathlib.Path:
     return path
 
 
+@pytest.mark.parametrize(("option", "value"), [("--default", "iso-2022-kr"), ("--override", "hz-gb-2312"),
+                                               ("--default", "latin-9000"), ("--override", "bogus")])
+def test_labels_that_cannot_work_are_usage_errors(tmp_path, option, value):
+    """Issue 21, item 7: as the settings they stand for, one line and exit status 2."""
+    done = run("explain", write(tmp_path, b"<p>caf\xe9</p>"), option, value)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(f"error: {option}: invalid value {value!r} (")
+    assert done.stderr.count("\n") == 1
+    assert ("replacement encoding" in done.stderr) == (value in ("iso-2022-kr", "hz-gb-2312"))
+
+
 def test_prescan_meta_offset_and_matched_bytes(tmp_path):
     meta = b'<meta http-equiv="Content-Type" content="text/html; charset=koi8-r">'
     body = b"<!doctype html><html><head><title>x</title>" + meta + b"</head><body>\xf0\xd2\xc9\xd7\xc5\xd4</body>"

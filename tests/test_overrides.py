@@ -1,13 +1,18 @@
 """``WHATWG_ENCODING_OVERRIDES`` host matching (:func:`override_for`) and validation
-(:func:`check_overrides`); the real crawl is in tests/scrapy/test_scrapy_overrides.py."""
+(:func:`check_overrides`, and for every label :func:`label_problem`); the real crawl is in tests/scrapy/test_scrapy_overrides.py."""
 from __future__ import annotations
+
+import json
+import pathlib
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from scrapy_whatwg_encoding.scrapy.overrides import override_for
-from scrapy_whatwg_encoding.scrapy.settings import InvalidSetting, check_overrides
+from scrapy_whatwg_encoding.scrapy.settings import InvalidSetting, check_label, check_overrides, label_problem
+
+DATA = pathlib.Path(__file__).resolve().parent / "data"
 
 OVERRIDES = check_overrides("X", {"example.jp": "shift_jis", "Legacy.Example.JP": "euc-jp", "bücher.de": "latin1"})
 
@@ -53,3 +58,37 @@ def test_invalid_values(value):
 def test_json_string_from_the_command_line():
     assert check_overrides("X", '{"example.jp": "sjis"}') == {"example.jp": "sjis"}
     assert check_overrides("X", None) == check_overrides("X", {}) == {}
+
+
+# --- Labels that cannot work (issue 21, item 7) ---------------------------------------------------
+
+def _labels() -> dict[str, list[str]]:
+    """Every label of the standard (tests/data/whatwg-encoding/encodings.json), by encoding name."""
+    groups = json.loads((DATA / "whatwg-encoding" / "encodings.json").read_text("utf-8"))
+    return {e["name"]: e["labels"] for group in groups for e in group["encodings"]}
+
+
+def test_every_label_of_the_replacement_encoding_is_refused():
+    labels = _labels()
+    assert sorted(labels["replacement"]) == ["csiso2022kr", "hz-gb-2312", "iso-2022-cn", "iso-2022-cn-ext",
+                                             "iso-2022-kr", "replacement"]
+    for name, group in labels.items():
+        for label in group + [label.upper() for label in group]:
+            problem = label_problem(label)
+            if name != "replacement":
+                assert problem is None, label
+                assert check_label("WHATWG_ENCODING_DEFAULT", label) == label
+                continue
+            assert "replacement encoding" in problem and "U+FFFD" in problem, label
+            with pytest.raises(InvalidSetting) as info:
+                check_label("WHATWG_ENCODING_DEFAULT", label)
+            assert str(info.value).startswith(f"WHATWG_ENCODING_DEFAULT: invalid value {label!r} (a label of "
+                                              "the replacement encoding") and "\n" not in str(info.value)
+            with pytest.raises(InvalidSetting, match=f"^WHATWG_ENCODING_OVERRIDES: .*'{label}' for 'example.kr': "
+                                                     "a label of the replacement encoding"):
+                check_overrides("WHATWG_ENCODING_OVERRIDES", {"example.kr": label})
+
+
+@pytest.mark.parametrize("value", ["latin-9000", "", " ", None, 1252, b"utf-8", "utf-8\x00"])
+def test_values_that_are_no_label(value):
+    assert label_problem(value) == "expected a label of the WHATWG Encoding Standard"

@@ -62,30 +62,49 @@ def test_python_codecs_of_those_names_would_decode_the_payloads():
         assert text != "\ufffd" and "<" in text
 
 
-@pytest.mark.parametrize("where", ["transport", "prescan", "override", "xml"])
+@pytest.mark.parametrize("where", ["transport", "prescan", "xml"])
 def test_replacement_through_sniff_and_the_middleware(where):
+    """A page's label of the replacement encoding (header, <meta>, XML declaration) makes it one
+    U+FFFD. (A request's override naming it cannot work: the middleware ignores it, see below.)"""
     payload = PAYLOADS["hz"]
-    content_type, meta, body = "text/html", {}, payload
+    content_type, body = "text/html", payload
     if where == "transport":
         content_type = "text/html; charset=HZ-GB-2312"
     elif where == "prescan":
         body = b"<meta charset=iso-2022-kr>" + PAYLOADS["iso2022_kr"]
-    elif where == "override":
-        meta = {"whatwg_encoding_override": "csiso2022kr"}
     else:
         content_type, body = "application/xml", b'<?xml version="1.0" encoding="iso-2022-cn"?>' + payload
     response = HtmlResponse("https://example.com/", body=body, headers={"Content-Type": content_type})
-    request = Request(response.url, meta=meta)
+    request = Request(response.url)
     out = WhatwgEncodingMiddleware().process_response(request, response)
     assert request.meta["whatwg_encoding"]["encoding"] == "replacement"
     assert out.text == "\ufffd"
-    assert codecs.lookup(out.encoding) is codecs.lookup(ENCODINGS["replacement"].codec_name)
+    assert out.whatwg_encoding is ENCODINGS["replacement"]
+    # No Python codec decodes as replacement: ``encoding`` is what Scrapy alone infers (for code
+    # that decodes the body itself, as without the add-on); the text and selectors are the standard's.
+    alone = HtmlResponse(response.url, body=body, headers={"Content-Type": content_type}).encoding
+    assert codecs.lookup(out.encoding).name == codecs.lookup(alone).name  # (spelled as lxml reads it)
     assert out.body == body
     assert out.css("script").getall() == []  # nothing of the payload reaches the selectors
     # Scrapy alone, told the same label, would have used Python's codec and seen the markup.
     if where == "transport":
         alone = TextResponse(response.url, body=body, headers={"Content-Type": content_type})
         assert "<script>" in alone.text
+
+
+@pytest.mark.parametrize("label", REPLACEMENT_LABELS)
+def test_request_override_naming_the_replacement_encoding_is_ignored(label, caplog):
+    """Issue 21, item 7: sniff() takes any label as the user override, as the standard's step 2
+    does; the middleware ignores a request's override naming the replacement encoding, with a
+    WARNING (no browser offers it as a user override: it would only blank the page)."""
+    body = b"<p>caf\xe9</p>"
+    assert sniff(body, override=label).encoding.name == "replacement"
+    response = HtmlResponse("https://example.com/", body=body, headers={"Content-Type": "text/html"})
+    request = Request(response.url, meta={"whatwg_encoding_override": label})
+    out = WhatwgEncodingMiddleware().process_response(request, response)
+    assert request.meta["whatwg_encoding"] == sniff(body, url=response.url).as_dict()
+    assert out.text == "<p>café</p>"
+    assert [r.levelname for r in caplog.records] == ["WARNING"] and label in caplog.records[0].getMessage()
 
 
 def test_shift_jis_82_22_keeps_the_quote():

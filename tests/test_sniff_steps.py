@@ -59,7 +59,9 @@ def test_detector_ascii_falls_through():
 def test_full_mode_utf8_and_cut_sequence():
     text = ("текст " * 1000).encode("utf-8")
     assert detect(text, "full") is ENCODINGS["UTF-8"]
-    assert detect(text + b"\xd1", "full") is not ENCODINGS["UTF-8"]  # truncated at the real end
+    # Truncated at the real end: one invalid sequence in 5,000, UTF-8 with a stray byte (issue 21).
+    assert detect(text + b"\xd1", "full") is ENCODINGS["UTF-8"]
+    assert detect(text + b"\xd1", "browser") is not ENCODINGS["UTF-8"]
     assert detect(text, "browser") is not ENCODINGS["UTF-8"]
 
 
@@ -70,7 +72,9 @@ def test_full_mode_judges_utf8_over_the_whole_body(monkeypatch):
     monkeypatch.setattr(detect_module, "DETECT_LIMIT", 1001)
     text = ("текст " * 1000).encode("utf-8")  # cut inside a sequence at byte 1001
     assert detect(text, "full") is ENCODINGS["UTF-8"]
-    assert detect(text + b"\xff", "full") is not ENCODINGS["UTF-8"]  # one invalid byte far beyond the caps
+    # Invalid bytes far beyond the caps: 500 in 5,000 sequences are still "a few" (issue 21), 501 not.
+    assert detect(text + b"\xff" * 500, "full") is ENCODINGS["UTF-8"]
+    assert detect(text + b"\xff" * 501, "full") is not ENCODINGS["UTF-8"]
 
 
 def test_tld_hint_is_used():

@@ -73,12 +73,14 @@ def run_explain(args, fetched=None, config=None) -> str:
     """Explain ``args.target`` (a path, or a URL already downloaded as *fetched*, a
     :class:`.fetch.Fetched`) with the options in *args* and, for those not given, *config* (a
     ``scrapy.settings.Config``; the fetch's own for a URL); returns the text or JSON to print."""
-    from ..scrapy.settings import Config, InvalidSetting, check_locale
+    from ..scrapy.settings import Config, InvalidSetting, check_label, check_locale
     from .explain import explain, render
     from .kind import choose_kind
 
     config = fetched.config if fetched is not None else config or Config()
     try:
+        check_label("--default", args.default)  # as WHATWG_ENCODING_DEFAULT
+        check_label("--override", args.override)  # as WHATWG_ENCODING_OVERRIDES' labels
         locale = check_locale("--locale", args.locale) if args.locale is not None else config.locale
     except InvalidSetting as exc:
         raise CliError(str(exc), 2) from None

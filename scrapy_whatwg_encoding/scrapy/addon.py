@@ -13,8 +13,8 @@ class Addon:
     """Scrapy add-on: adds :class:`WhatwgEncodingMiddleware` to ``DOWNLOADER_MIDDLEWARES`` at order
     580 unless the project already lists it (then the project's order stands), likewise
     :class:`~.handler.HandlerEncodingMiddleware` at :data:`~.handler.HANDLER_ORDER`, above every
-    other (it tells the encoding a download handler gave a response from one a middleware's
-    ``replace()`` baked in), and :class:`.portable.PortableRequestsMiddleware` to
+    other (it tells the encoding a download handler gave a response, or a middleware chose, from
+    Scrapy's inference that ``replace()`` copies), and :class:`.portable.PortableRequestsMiddleware` to
     ``SPIDER_MIDDLEWARES`` at 10, and sets the
     ``WHATWG_ENCODING_*`` defaults with the ``"addon"`` priority so that project, spider
     (``custom_settings``) and command-line settings override them."""

@@ -45,7 +45,7 @@ def _probe_fresh_caches() -> dict[str, Any] | None:
         return None
 
 
-def _reset(response: TextResponse, cls: type, encoding: str, fresh: dict[str, Any]) -> None:
+def _reset(response: TextResponse, cls: type, encoding: str | None, fresh: dict[str, Any]) -> None:
     response.__class__ = cls
     response._encoding = encoding  # type: ignore[attr-defined]
     for name, value in fresh.items():
@@ -83,16 +83,27 @@ def copy_response(response: Response, cls: type[Response], **changes: Any) -> Re
     return cls(**kwargs, **changes)
 
 
-def with_encoding(response: Response, cls: type[TextResponse], encoding: str) -> TextResponse:
-    """*response* as a *cls* with ``encoding=encoding`` (a codec name).
+def with_encoding(response: Response, cls: type[TextResponse], encoding: str | None) -> TextResponse:
+    """*response* as a *cls* with ``encoding=encoding`` (a codec name, or ``None``: Scrapy's
+    inference when read).
 
-    A ``TextResponse`` whose class *cls* subclasses (same layout: *cls* only adds methods) is
-    changed in place when :data:`IN_PLACE`: the class, the encoding and the caches; this saves a
-    new object and its headers on every response. Anything else gets :func:`copy_response`."""
-    if _FRESH is not None and isinstance(response, TextResponse) and issubclass(cls, type(response)):
+    A ``TextResponse`` whose class and *cls* have the same layout (one subclasses the other and
+    the classes between add no slots, as the classes of :mod:`.responses` do) is changed in place
+    when :data:`IN_PLACE`: the class, the encoding and the caches; this saves a new object and its
+    headers on every response. Anything else gets :func:`copy_response`."""
+    if _FRESH is not None and isinstance(response, TextResponse) and _same_layout(type(response), cls):
         _reset(response, cls, encoding, _FRESH)
         return response
     return copy_response(response, cls, encoding=encoding)  # type: ignore[return-value]
+
+
+def _same_layout(a: type, b: type) -> bool:
+    if not issubclass(a, b):
+        if not issubclass(b, a):
+            return False
+        a, b = b, a
+    mro = a.__mro__
+    return all(k.__dict__.get("__slots__") == () for k in mro[:mro.index(b)])
 
 
 def setdefault_component(settings, name: str, component: type, order: int) -> None:

@@ -1,4 +1,4 @@
-"""Responses whose builder already decoded the page (issue 12): keep the builder's text.
+"""What a response carried when it entered the downloader middleware chain (issues 12 and 21).
 
 A download handler that renders pages (scrapy-playwright, Zyte API's ``browserHtml``) serializes
 the browser's DOM to text and encodes it again, in the header's or the ``<meta>``'s charset when
@@ -7,63 +7,96 @@ is no longer the document's bytes: sniffing them would read a UTF-8 body through
 ``charset=iso-8859-1`` header. Scrapy's own HTTP handlers never pass ``encoding=`` (its ``data:``
 handler passes the URL's ``charset`` parameter, the transport's label).
 
-A response that reaches :class:`~.middleware.WhatwgEncodingMiddleware` may carry an ``encoding``
-nobody chose, though: ``Response.replace()`` copies ``response.encoding``, so a middleware that
-replaces a response on its way (``replace(url=...)``) bakes Scrapy's *inferred* encoding into
-the new response's constructor argument. :class:`HandlerEncodingMiddleware`, which the add-on
-installs at :data:`HANDLER_ORDER` above every other middleware, records the encoding the response
-had when it entered the middleware chain (from its download handler, or from a ``process_request``
-that returned it); :func:`handler_encoding` trusts an encoding only if it is that one, on the same
-bytes.
+On the way to :class:`~.middleware.WhatwgEncodingMiddleware`, other middlewares may replace the
+response. Scrapy's ``replace()`` copies ``response.encoding``, Scrapy's *inference*, into the
+copy's constructor; Scrapy's documentation also recommends ``replace(encoding=...)`` to correct a
+lying header, a *deliberate* choice. :class:`HandlerEncodingMiddleware`, which the add-on installs
+at :data:`HANDLER_ORDER` above every other middleware, tells them apart: it gives each response of
+Scrapy's own classes an undecided class (:func:`.responses.undecided_class`) whose copies keep the
+constructor's encoding unless one is passed. So at the encoding middleware, an undecided response
+with an encoding carries its download handler's (:func:`handler_encoding`), and any other response
+with an encoding was given it on purpose (the user override).
+
+Scrapy's HTTP cache stores a response's headers and body, not its encoding: the middleware writes
+the handler's encoding in the header :data:`CACHE_HEADER`, which the cache stores (it runs below, at
+900), reads it back from responses the cache serves (flag ``"cached"``), and the encoding middleware
+removes it. The same header on a response from the network is not trusted, and is removed.
 """
 from __future__ import annotations
 
 import codecs
-from weakref import WeakKeyDictionary
 
+from scrapy.exceptions import NotConfigured
 from scrapy.http import Request, Response, TextResponse
 
 from ..encoding import Encoding, decode
-from .compat import explicit_encoding
+from . import compat
+from .compat import explicit_encoding, with_encoding
+from .responses import SCRAPY_TEXT_CLASSES, UndecidedMixin, scrapy_base, undecided_class
 from .scrapy_default import whatwg_for_codec
 
 #: Order of :class:`HandlerEncodingMiddleware` in ``DOWNLOADER_MIDDLEWARES``: above every other
 #: middleware (Scrapy's highest is 900), so that its ``process_response`` runs first.
 HANDLER_ORDER = 1_000_000
-
-# request → (encoding, body) of the response its builder gave an encoding; read once at 580.
-_GIVEN: WeakKeyDictionary[Request, tuple[str, bytes]] = WeakKeyDictionary()
+#: Response header carrying a download handler's encoding through Scrapy's HTTP cache.
+CACHE_HEADER = b"X-Whatwg-Encoding-Handler"
 
 
 class HandlerEncodingMiddleware:
-    """Downloader middleware that records the ``encoding`` a response was built with, before any
-    other middleware can replace the response. Changes nothing."""
+    """Downloader middleware: marks responses of Scrapy's own classes undecided (a class change in
+    place, see :mod:`.responses`) and carries a handler's encoding through the HTTP cache. Body,
+    URL, status and flags are unchanged."""
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        if not crawler.settings.getbool("WHATWG_ENCODING_ENABLED", True):
+            raise NotConfigured  # the encoding middleware is off: nothing may stay undecided
+        return cls()
 
     def process_response(self, request: Request, response: Response, spider=None) -> Response:
         # spider: passed by Scrapy < 2.13 only.
-        encoding = explicit_encoding(response) if isinstance(response, TextResponse) else None
-        if encoding is None:
-            if _GIVEN:  # (a plain crawl never records anything: skip the weak reference)
-                _GIVEN.pop(request, None)  # a retried request may have had one
-        else:
-            _GIVEN[request] = (encoding, response.body)
+        cls = type(response)
+        cached = "cached" in response.flags
+        if not cached and CACHE_HEADER in response.headers:
+            del response.headers[CACHE_HEADER]  # sent by the site: not ours
+        if cls in SCRAPY_TEXT_CLASSES and compat.IN_PLACE:
+            if cached:
+                _from_cache(response)
+            given = explicit_encoding(response)
+            if given is not None and not cached:
+                response.headers[CACHE_HEADER] = given  # for the HTTP cache, below
+            with_encoding(response, undecided_class(cls), given)
         return response
 
 
-def handler_encoding(request: Request, response: TextResponse) -> str | None:
-    """The encoding name (str) the builder of *response* gave it, if it still describes
-    *response*: recorded by :class:`HandlerEncodingMiddleware` for *request*, still the
-    response's constructor argument, on the same body, and a codec Python knows (Scrapy ignores
-    any other). ``None`` otherwise — then the encoding, if any, is Scrapy's inference. Consumes
-    the record."""
-    given = _GIVEN.pop(request, None) if _GIVEN else None
-    if given is None or explicit_encoding(response) != given[0] or response.body != given[1]:
+def _from_cache(response: Response) -> None:
+    """A response Scrapy's HTTP cache served carries the encoding Scrapy 2.19+ stored with it
+    (Scrapy's inference, which nobody chose) or none: it gets its download handler's, from the
+    header, or none."""
+    header = response.headers.get(CACHE_HEADER)
+    name = header.decode("latin-1") if header else None
+    if explicit_encoding(response) != name:
+        with_encoding(response, type(response), name)  # type: ignore[arg-type]
+
+
+def settle(response: Response) -> str | None:
+    """Undo what :class:`HandlerEncodingMiddleware` did to *response* (in place: its Scrapy class
+    again, no :data:`CACHE_HEADER`) and return the encoding name (str) its download handler gave
+    it: its constructor encoding if it is still undecided (so no middleware chose another since)
+    and Python knows the codec (an unknown name is dropped: Scrapy ignores it too). ``None``
+    otherwise."""
+    if CACHE_HEADER in response.headers:
+        del response.headers[CACHE_HEADER]
+    if not isinstance(response, UndecidedMixin):
         return None
-    try:
-        codecs.lookup(given[0])
-    except LookupError:
-        return None
-    return given[0]
+    name = explicit_encoding(response)
+    if name is not None:
+        try:
+            codecs.lookup(name)
+        except LookupError:
+            name = None  # no decision (Scrapy ignores such a name too): the page is sniffed
+    with_encoding(response, scrapy_base(type(response)), name)  # type: ignore[arg-type]
+    return name
 
 
 def handler_whatwg_encoding(response: TextResponse, name: str) -> tuple[Encoding, str] | None:

@@ -31,13 +31,28 @@ def document_kind(content_type: str | None, response: Response) -> str | None:
     return None if kind == "other" else kind
 
 
-def response_class(kind: str, response: Response) -> type[TextResponse]:
-    """The class for *kind*, unless Scrapy already chose a specific text class.
-
-    Scrapy's binary check makes a plain ``Response`` of many UTF-16 bodies, and a body it cannot
-    place further becomes a generic ``TextResponse``: both get the class for *kind*
-    (``HtmlResponse``, ``XmlResponse``, ``TextResponse``); other ``TextResponse`` subclasses stay."""
-    cls = type(response)
-    if cls is Response or cls is TextResponse or not issubclass(cls, TextResponse):
+def response_class(kind: str, cls: type[Response]) -> type[TextResponse]:
+    """The class of Scrapy's own for a *kind* document whose response is of Scrapy's class *cls*:
+    *cls* if it is a specific text class (``HtmlResponse``, ``XmlResponse``), else the class for
+    *kind* (``HtmlResponse``, ``XmlResponse``, ``TextResponse``). Scrapy's binary check makes a
+    plain ``Response`` of many UTF-16 bodies, and a body it cannot place further becomes a generic
+    ``TextResponse``."""
+    if cls is Response or cls is TextResponse:
         return _CLASS[kind]
-    return cls
+    return cls  # type: ignore[return-value]
+
+
+# Content codings Scrapy's HttpCompressionMiddleware may leave (it removes those it decoded).
+_IDENTITY = frozenset({b"", b"identity"})
+# Magic bytes of compressed data: gzip (RFC 1952 §2.3.1), zstd (RFC 8878 §3.1.1); neither starts
+# a text document. (Brotli has none; zlib's and bzip2's are plausible starts of text.)
+_COMPRESSED_STARTS = (b"\x1f\x8b", b"\x28\xb5\x2f\xfd")
+
+
+def is_compressed(headers, body: bytes) -> bool:
+    """Whether *body* is still compressed: a ``Content-Encoding`` other than ``identity`` is left
+    in *headers* (Scrapy's ``Headers``), or the body starts with gzip's or zstd's magic bytes."""
+    codings = headers.getlist(b"Content-Encoding")
+    if codings and any(c.strip().lower() not in _IDENTITY for v in codings for c in v.split(b",")):
+        return True
+    return body.startswith(_COMPRESSED_STARTS)

@@ -2,16 +2,19 @@
 HTML standard's encoding sniffing algorithm picks (DESIGN.md, Scrapy layer).
 
 For each such response it runs :func:`scrapy_whatwg_encoding.sniff` on the decompressed body with
-the ``Content-Type`` header, the URL and the settings, then returns the response with
-``encoding=decision.encoding.codec_name`` and a class from :mod:`.responses` (as
-``response.replace(cls=..., encoding=...)`` would, see :func:`.compat.with_encoding`), so that
+the ``Content-Type`` header, the URL and the settings, then gives the response (in place where
+Scrapy allows, see :func:`.compat.with_encoding`) a class of :mod:`.responses` made for the decided
+encoding and, as ``encoding``, the name Scrapy alone reports for it, so that
 ``response.text == decode(body, decision.encoding)[0]``; ``response.body`` is unchanged and
-``response.meta["whatwg_encoding"] == decision.as_dict()``. A label the content contradicts
+``response.meta["whatwg_encoding"] == decision.as_dict()``. A plugin's text class keeps its class
+and gets the text; a plugin's binary class, and a body still compressed, are left alone. An
+encoding a middleware or the spider gave the response on purpose is the user override; one its
+download handler gave it (scrapy-playwright, see :mod:`.handler`) keeps the handler's text and is
+never sniffed (source ``"handler"``). A label the content contradicts
 (:func:`~scrapy_whatwg_encoding.sniffing.mislabel.suspect_label`) is counted and logged, and
 overruled (source ``"content"``) with ``WHATWG_ENCODING_SUSPECT_LABELS = "content"``. Any
 exception inside is logged once per kind, counted in ``whatwg_encoding/errors``, and the response
-goes on as Scrapy made it. A page its download handler already decoded (scrapy-playwright, see
-:mod:`.handler`) keeps the handler's text and is never sniffed (source ``"handler"``).
+goes on as Scrapy made it.
 
 Request meta: ``whatwg_encoding_override`` (a label: the user override, sniffing step 2; wins over
 ``WHATWG_ENCODING_OVERRIDES``, see :mod:`.overrides`),
@@ -25,28 +28,53 @@ import functools
 import logging
 
 from scrapy import signals
+from scrapy.downloadermiddlewares.httpcompression import HttpCompressionMiddleware
 from scrapy.exceptions import NotConfigured
-from scrapy.http import TextResponse
+from scrapy.http import Response, TextResponse
 from scrapy.utils.job import job_dir
+from scrapy.utils.misc import load_object
 from twisted.internet.task import LoopingCall
 
+from ..encoding import Encoding, decode
 from ..sniffing import Decision, sniff
 from ..sniffing.mislabel import content_decision, suspect_label_and_text
 from . import scrapy_default, startup
 from .compat import cache_text, explicit_encoding, with_encoding
-from .handler import handler_encoding, handler_whatwg_encoding
-from .kind import document_kind, response_class
+from .handler import handler_whatwg_encoding, settle
+from .kind import document_kind, is_compressed, response_class
 from .memory import SiteMemory, open_store
-from .overrides import override_for
+from .overrides import chosen_override, override_for, request_override
 from .report import FLUSH_SECONDS, Report
-from .responses import whatwg_class
-from .settings import Config, InvalidSetting, check_label, check_locale, locale_warning, read_config
+from .responses import decided_class, scrapy_class
+from .settings import Config, InvalidSetting, check_locale, locale_warning, read_config
 
 logger = logging.getLogger("scrapy_whatwg_encoding")
 
 #: Default order in ``DOWNLOADER_MIDDLEWARES``: below HttpCompressionMiddleware (590), so that
 #: ``process_response`` sees decompressed bodies.
 ORDER = 580
+
+
+def compression_order_warning(settings, cls: type) -> str | None:
+    """A warning (str) when *cls* (the middleware) sits above ``HttpCompressionMiddleware`` in
+    ``DOWNLOADER_MIDDLEWARES`` (its ``process_response`` would see compressed bodies, which it
+    then skips), else ``None``."""
+    orders = {}
+    for key, order in settings.getwithbase("DOWNLOADER_MIDDLEWARES").items():
+        try:
+            component = load_object(key) if isinstance(key, str) else key
+        except Exception:  # noqa: BLE001, S112 — Scrapy reports a bad path itself
+            continue
+        if order is not None and isinstance(component, type):
+            if issubclass(component, cls):
+                orders["ours"] = order
+            elif issubclass(component, HttpCompressionMiddleware):
+                orders["compression"] = order
+    if orders.get("ours", 0) > orders.get("compression", float("inf")):
+        return (f"{cls.__name__} is at order {orders['ours']}, above HttpCompressionMiddleware "
+                f"({orders['compression']}): it sees compressed bodies and leaves them undecided "
+                f"(whatwg_encoding/skipped/compressed); give it an order below, e.g. {ORDER}")
+    return None
 
 
 class WhatwgEncodingMiddleware:
@@ -76,6 +104,9 @@ class WhatwgEncodingMiddleware:
                         extra={"crawler": crawler})
             raise NotConfigured  # without a message: Scrapy would log it as a WARNING
         warning = locale_warning(config.locale_setting, config.locale)
+        if warning:
+            logger.warning("%s", warning, extra={"crawler": crawler})
+        warning = compression_order_warning(crawler.settings, cls)
         if warning:
             logger.warning("%s", warning, extra={"crawler": crawler})
         memory = None
@@ -110,10 +141,11 @@ class WhatwgEncodingMiddleware:
 
     def process_response(self, request, response, spider=None):
         # spider: passed by Scrapy < 2.13 only (optional, so that newer Scrapy does not warn).
-        if request.meta.get("dont_sniff_encoding"):
-            return self._skip(request, response, "dont_sniff_encoding")
         try:
-            return self._decide(request, response)
+            handler_name = settle(response)
+            if request.meta.get("dont_sniff_encoding"):
+                return self._skip(request, response, "dont_sniff_encoding")
+            return self._decide(request, response, handler_name)
         except Exception as exc:  # noqa: BLE001 — never fail a crawl (issue 4, item 6)
             self.report.error(exc, response.url)
             request.meta.pop("whatwg_encoding", None)
@@ -126,20 +158,28 @@ class WhatwgEncodingMiddleware:
         self.report.skipped(reason)
         return response
 
-    def _decide(self, request, response):
+    def _decide(self, request, response, handler_name: str | None):
         # Several Content-Type headers: combined as HTTP does, for Fetch's "extract a MIME type".
         values = response.headers.getlist(b"Content-Type")
         content_type = b", ".join(values).decode("latin-1") if values else None
         kind = document_kind(content_type, response)
         if kind is None:
             return self._skip(request, response, "not_a_document")
-        name = handler_encoding(request, response) if isinstance(response, TextResponse) else None
-        if name is not None:
-            return self._keep_handler_text(request, response, kind, name)
+        if type(response) is not Response and not isinstance(response, TextResponse):
+            return self._skip(request, response, "binary_response_class")  # a plugin's: its data stays
         meta, config, body = request.meta, self.config, response.body
+        if is_compressed(response.headers, body):
+            return self._skip(request, response, "compressed")
+        if handler_name is not None:
+            return self._keep_handler_text(request, response, kind, handler_name)  # type: ignore[arg-type]
         url = response.url
-        override = (check_label("meta['whatwg_encoding_override']", meta.get("whatwg_encoding_override"))
-                    or override_for(config.overrides, url))
+        chosen = explicit_encoding(response) if isinstance(response, TextResponse) else None
+        if chosen is not None:  # a middleware or the spider chose it (Scrapy's recipe): the user override
+            override = chosen_override(chosen)
+            if override is None:
+                return self._skip(request, response, "chosen_encoding")  # Scrapy decodes with it
+        else:
+            override = request_override(meta, url, self.report) or override_for(config.overrides, url)
         locale = config.locale
         if meta.get("whatwg_encoding_locale") is not None:
             locale = check_locale("meta['whatwg_encoding_locale']", meta["whatwg_encoding_locale"])
@@ -157,18 +197,31 @@ class WhatwgEncodingMiddleware:
         if suspect is not None and config.suspect_labels == "content":
             decision, text = content_decision(body, decision, suspect, url=url), None
         is_text = isinstance(response, TextResponse)
-        explicit = explicit_encoding(response) if is_text else None
-        scrapy_name = explicit or scrapy_default.scrapy_encoding(content_type, body, is_text)
+        scrapy_name = chosen or scrapy_default.scrapy_encoding(content_type, body, is_text)
         changed = scrapy_default.changed(scrapy_name, decision.encoding, body)
-        cls, as_dict = whatwg_class(response_class(kind, response)), decision.as_dict()
+        as_dict = decision.as_dict()
         # Everything that may fail is done: from here on the response changes.
-        new = with_encoding(response, cls, decision.encoding.codec_name)
-        if text is not None:
-            cache_text(new, text)  # response.text needs no second decode
+        new = self._apply(response, kind, decision.encoding, text)
         meta["whatwg_encoding"] = as_dict
         if self.memory is not None:
             self.memory.learn(url, decision, trusted=suspect is None)
         self.report.decision(url, decision, changed, body, scrapy_name, suspect)
+        return new
+
+    @staticmethod
+    def _apply(response, kind: str, encoding: Encoding, text: str | None):
+        """*response* with the decided *encoding*: a class of Scrapy's own becomes the decided
+        class (see :mod:`.responses`); a plugin's text class keeps its class and gets the text.
+        ``encoding`` is the name Scrapy alone reports (:func:`.scrapy_default.scrapy_codec_name`,
+        else Scrapy's inference)."""
+        own = scrapy_class(response) if isinstance(response, TextResponse) else Response
+        cls = decided_class(response_class(kind, own), encoding) if own is not None else type(response)
+        name = scrapy_default.scrapy_codec_name(encoding) or scrapy_default.scrapy_inference(response)
+        new = with_encoding(response, cls, name)
+        if text is None and own is None:
+            text = decode(new.body, encoding)[0]  # the plugin's class decodes with Python's codec
+        if text is not None:
+            cache_text(new, text)  # response.text needs no second decode
         return new
 
     def _keep_handler_text(self, request, response: TextResponse, kind: str, name: str):
@@ -180,8 +233,7 @@ class WhatwgEncodingMiddleware:
             return self._skip(request, response, "handler_encoding")
         encoding, text = found
         decision = Decision(encoding, "certain", "handler", name)
-        new = with_encoding(response, whatwg_class(response_class(kind, response)), encoding.codec_name)
-        cache_text(new, text)
+        new = self._apply(response, kind, encoding, text)
         request.meta["whatwg_encoding"] = decision.as_dict()
         self.report.decision(response.url, decision, False, response.body, name)
         return new

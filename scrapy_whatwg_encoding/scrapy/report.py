@@ -5,11 +5,13 @@ Stats keys: ``whatwg_encoding/responses``, ``whatwg_encoding/source/<source>``,
 ``whatwg_encoding/encoding/<WHATWG name>``, ``whatwg_encoding/changed_from_scrapy_default``,
 ``whatwg_encoding/scrapy_default_unknown`` (Scrapy would have guessed statistically; not replayed),
 ``whatwg_encoding/errors`` and ``whatwg_encoding/errors/<exception class>``,
+``whatwg_encoding/invalid_override`` (a request's ``whatwg_encoding_override`` that cannot work),
 ``whatwg_encoding/suspect_label`` and ``whatwg_encoding/suspect_label/<kind>`` (a label the content
 contradicts, see :mod:`scrapy_whatwg_encoding.sniffing.mislabel`; the first :data:`SUSPECT_LOGGED`
 URLs of each kind are logged at WARNING, or INFO when the page was decoded with the content's
 encoding), ``whatwg_encoding/skipped/<reason>`` (responses left as Scrapy made them:
-``not_a_document``, ``dont_sniff_encoding``, ``handler_encoding``). Decision counters reach the stats collector in one batch per
+``not_a_document``, ``dont_sniff_encoding``, ``handler_encoding``, ``chosen_encoding``,
+``binary_response_class``, ``compressed``). Decision counters reach the stats collector in one batch per
 :data:`FLUSH_SECONDS` (the middleware calls :meth:`Report.flush` on a timer, and at spider close):
 a Scrapy stats call costs about 2.3 µs (Scrapy 2.19), five of them per response would be a tenth of
 the middleware's cost on a labeled page.
@@ -51,6 +53,7 @@ class Report:
         self.errors: Counter[str] = Counter()
         self.suspects: Counter[str] = Counter()
         self.skips: Counter[str] = Counter()  # responses left as Scrapy made them, by reason
+        self.warned: set[tuple[str, str]] = set()  # (key, value) of the warnings logged
         # (source, encoding name, changed, suspect kind) → count, since the last flush
         self._pending: Counter[tuple[str, str, bool | None, str | None]] = Counter()
 
@@ -145,10 +148,19 @@ class Report:
 
     def skipped(self, reason: str) -> None:
         """Count a response left as Scrapy made it, by *reason* (``not_a_document``,
-        ``dont_sniff_encoding``, ``handler_encoding``), in ``whatwg_encoding/skipped/<reason>`` (at once,
-        not batched) and in the closing summary."""
+        ``dont_sniff_encoding``, ``handler_encoding``, ``chosen_encoding``, ``binary_response_class``,
+        ``compressed``), in ``whatwg_encoding/skipped/<reason>`` (at once, not batched) and in the
+        closing summary."""
         self.skips[reason] += 1
         self._inc("skipped/" + reason)
+
+    def warning(self, key: str, message: str, once: str) -> None:
+        """Count a request option that cannot work in ``whatwg_encoding/<key>`` (at once) and log
+        *message* as a WARNING the first time for each *once* (e.g. the option's value)."""
+        self._inc(key)
+        if (key, once) not in self.warned:
+            self.warned.add((key, once))
+            logger.warning("%s", message)
 
     def error(self, exc: BaseException, url: str) -> None:
         """Count an exception raised while handling *url*; log it (with traceback) once per kind."""

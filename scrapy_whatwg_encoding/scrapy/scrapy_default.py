@@ -17,7 +17,14 @@ from __future__ import annotations
 import codecs
 import functools
 
-from w3lib.encoding import html_body_declared_encoding, html_to_unicode, http_content_type_encoding, read_bom
+from scrapy.http import HtmlResponse
+from w3lib.encoding import (
+    html_body_declared_encoding,
+    html_to_unicode,
+    http_content_type_encoding,
+    read_bom,
+    resolve_encoding,
+)
 
 from ..encoding import ENCODINGS, Encoding, decode, get_encoding
 from ..encoding.codec import from_codec_name
@@ -32,7 +39,17 @@ _FAMILY = {
     "tis-620": "cp874", "iso8859-11": "cp874", "iso8859-9": "cp1254",
     "utf-8-sig": "utf-8",
 }
+# Encodings whose name w3lib does not resolve, but whose decoder a Python codec has.
 _WHATWG_TO_PYTHON = {"ISO-8859-8-I": "iso8859-8", "x-mac-cyrillic": "mac-cyrillic", "windows-874": "cp874"}
+# Python's names for codecs that lxml (libxml2) does not know under that name: an alias of the
+# same Python codec that both read (tests/scrapy/test_drop_in.py checks every name in both).
+_READABLE = {"euc_jp": "euc-jp", "iso2022_jp": "iso-2022-jp", "iso2022_kr": "iso-2022-kr",
+             "utf-16-be": "utf-16be", "utf-16-le": "utf-16le", "mac-roman": "macintosh",
+             "mac-cyrillic": "maccyrillic"}
+#: Encodings no Python codec decodes: Scrapy alone reads ``x-user-defined`` as no label at all,
+#: and decodes a label of ``replacement`` with Python's codec of the same name (``hz``,
+#: ``iso2022_kr``) where it has one.
+NO_PYTHON_CODEC = frozenset({"replacement", "x-user-defined"})
 _NOT_ASCII_COMPATIBLE = frozenset({"UTF-16BE", "UTF-16LE", "replacement"})
 # Decoders that keep state across bytes (the others are the standard's single-byte encodings).
 _MULTI_BYTE = frozenset({"UTF-8", "GBK", "gb18030", "Big5", "EUC-JP", "ISO-2022-JP", "Shift_JIS", "EUC-KR"})
@@ -68,6 +85,31 @@ def scrapy_encoding(content_type: str | None, body: bytes, is_text: bool) -> str
     except UnicodeDecodeError:
         return None
     return "utf-8"
+
+
+def scrapy_codec_name(encoding: Encoding) -> str | None:
+    """The name Scrapy alone reports as ``response.encoding`` for a page in *encoding*: the
+    Python codec name w3lib's ``resolve_encoding`` gives for the encoding's name (``"cp1251"``,
+    ``"utf-8"``, ``"cp932"`` for Shift_JIS, ``"gb18030"`` for GBK), the codec of the same decoder
+    where w3lib knows no such name (``"iso8859-8"`` for ISO-8859-8-I), spelled as lxml reads it
+    where Python's spelling is not (``"euc-jp"``, ``"macintosh"``, ``"maccyrillic"``), and
+    ``None`` for :data:`NO_PYTHON_CODEC` (then ``response.encoding`` is Scrapy's own inference,
+    see :func:`scrapy_inference`).
+    docs/responses.rst tabulates it, with where Python's codec decodes otherwise than the standard.
+
+    >>> from scrapy_whatwg_encoding import ENCODINGS
+    >>> [scrapy_codec_name(ENCODINGS[name]) for name in ("windows-1251", "Shift_JIS", "x-user-defined")]
+    ['cp1251', 'cp932', None]
+    """
+    return _SCRAPY_CODEC_NAMES[encoding]
+
+
+def scrapy_inference(response) -> str:
+    """The ``encoding`` Scrapy alone infers for *response* (a ``TextResponse``), from a plain copy
+    of Scrapy's ``HtmlResponse`` with the same URL, headers and body (so *response*'s own caches
+    stay untouched). It may run Scrapy's statistical guess: only for :data:`NO_PYTHON_CODEC`."""
+    name = HtmlResponse(response.url, headers=response.headers, body=response.body).encoding
+    return _READABLE.get(name, name)
 
 
 @functools.lru_cache(maxsize=64)
@@ -137,3 +179,14 @@ def _by_family() -> dict[str, Encoding]:
 
 
 _BY_FAMILY = _by_family()
+
+
+def _scrapy_codec_names() -> dict[Encoding, str | None]:
+    names: dict[Encoding, str | None] = {}
+    for encoding in ENCODINGS.values():
+        name = resolve_encoding(encoding.name) or _WHATWG_TO_PYTHON.get(encoding.name)
+        names[encoding] = None if name is None or encoding.name in NO_PYTHON_CODEC else _READABLE.get(name, name)
+    return names
+
+
+_SCRAPY_CODEC_NAMES = _scrapy_codec_names()

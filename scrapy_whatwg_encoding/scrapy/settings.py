@@ -32,7 +32,9 @@ the closest known one (see :mod:`.startup`): every setting has its default here.
 An invalid value raises :class:`InvalidSetting` (a ``ValueError`` naming the setting, the value and
 the allowed values) when the middleware is built, so the crawl fails at start-up rather than on
 every response. A well-formed language tag that names no language (``"klingon"``) is accepted:
-:func:`locale_warning` says which encoding it falls back to.
+:func:`locale_warning` says which encoding it falls back to. A label of the replacement encoding
+(``"iso-2022-kr"``) is an invalid value wherever a label is expected: every document would decode
+to a single U+FFFD (see :func:`label_problem`).
 """
 from __future__ import annotations
 
@@ -115,12 +117,27 @@ def locale_warning(name: str, locale: str | None) -> str | None:
             f"default to {locale_encoding(locale).name} (the \"all other locales\" row)")
 
 
+def label_problem(value: Any) -> str | None:
+    """Why *value* cannot be a label to decode with, or ``None`` when it can: it is no label
+    (``get an encoding`` fails), or a label of the replacement encoding (``"iso-2022-kr"``,
+    ``"hz-gb-2312"``, ...), which decodes every document to a single U+FFFD (Encoding Standard §4.2)."""
+    encoding = get_encoding(value) if isinstance(value, str) else None
+    if encoding is None:
+        return "expected a label of the WHATWG Encoding Standard"
+    if encoding.name == "replacement":
+        return ("a label of the replacement encoding, which decodes every document to a single U+FFFD; "
+                "expected a label of an encoding that decodes text, such as \"utf-8\"")
+    return None
+
+
 def check_label(name: str, value: Any) -> str | None:
-    """Validate an encoding label (``get an encoding`` must succeed); ``None``/``""`` → ``None``."""
+    """Validate an encoding label (``get an encoding`` must succeed, and not to the replacement
+    encoding: see :func:`label_problem`); ``None``/``""`` → ``None``."""
     if value is None or value == "":
         return None
-    if not isinstance(value, str) or get_encoding(value) is None:
-        raise InvalidSetting(name, value, "expected a label of the WHATWG Encoding Standard")
+    problem = label_problem(value)
+    if problem is not None:
+        raise InvalidSetting(name, value, problem)
     return value
 
 
@@ -146,8 +163,9 @@ def check_overrides(name: str, value: Any) -> dict[str, str]:
             host = ""
         if not host or any(c in host for c in "/:@?#[] "):
             raise InvalidSetting(name, value, f"{key!r} is not a host name; {expected}")
-        if not isinstance(label, str) or get_encoding(label) is None:
-            raise InvalidSetting(name, value, f"{label!r} for {key!r} is not a label of the WHATWG Encoding Standard")
+        problem = label_problem(label)
+        if problem is not None:
+            raise InvalidSetting(name, value, f"{label!r} for {key!r}: {problem}")
         overrides[host] = label
     return overrides
 

@@ -21,6 +21,9 @@ Modes:
   error and to other text, over its first :data:`UCHARDET_LIMIT` bytes (uchardet costs ~1 µs a
   byte, so it is asked only there, and over less).
   (tools/sniff_accuracy.py measures the rule and each detector alone on tests/data/corpus.)
+
+In ``"full"`` mode UTF-8 with a few stray bytes is UTF-8 too (:data:`STRAY_RULE`, see
+:func:`mostly_utf_8`), over the whole body: chardetng rules UTF-8 out at its first invalid byte.
 """
 from __future__ import annotations
 
@@ -53,12 +56,28 @@ STAT_LIMIT = 4 * 1024
 UCHARDET_LIMIT = 512
 #: uchardet's own confidence (0-1) below which its answer is not taken: it says it is guessing.
 UCHARDET_CONFIDENCE = 0.5
+#: Stray bytes in UTF-8 (issue 21): a body that is not valid UTF-8 is still UTF-8 when it has at
+#: least ``STRAY_RULE[0]`` valid multi-byte sequences and at most ``max(STRAY_RULE[1],
+#: STRAY_RULE[2] % of them)`` invalid ones. Measured by tools/stray_bytes.py (docs/algorithm.rst):
+#: no legacy corpus page, slice of one (128 B - 8 KiB) or hypothesis-generated legacy text meets
+#: it (with 5 valid sequences or more, they have at most 2.2 (corpus) or 4 (generated) valid
+#: sequences per invalid one; the rule asks for 10).
+STRAY_RULE = (5, 2, 10)
+#: Bytes from the first non-ASCII byte that must meet :data:`STRAY_RULE` on their own too: they bound
+#: the work on a legacy body (~5 ns a byte for byte counts), whatever its size.
+STRAY_HEAD = 1 << 20
 _CONTEXT = 256  # ASCII bytes kept before the first non-ASCII byte
 _CHUNK = 1 << 20  # whole-body scans go chunk by chunk (bounded memory)
 MODES = ("off", "browser", "full")
 
 _TLD = re.compile(r"[a-z0-9-]+\Z")
 _utf_8_decode = codecs.utf_8_decode
+_utf_8_incremental = codecs.getincrementaldecoder("utf-8")
+_ASCII = bytes(range(0x80))
+_REPLACEMENT = "\ufffd".encode()
+# Each non-ASCII byte's role in UTF-8: c(ontinuation), lead of a 2-, 3- or 4-byte sequence, or
+# x: never valid (C0, C1, F5-FF).
+_BYTE_CLASSES = bytes(range(0x80)) + b"c" * 64 + b"xx" + b"2" * 30 + b"3" * 16 + b"4" * 5 + b"x" * 11
 # chardetng-py renames two of chardetng's answers for Python's codecs: back to chardetng's own.
 _CHARDETNG_NAMES = {"cp874": "windows-874", "gb18030": "GBK"}
 # uchardet's names that are no label of the Encoding Standard, for the WHATWG encoding with the
@@ -128,6 +147,68 @@ def is_utf_8(body: bytes, start: int = 0) -> bool:
     return True
 
 
+def utf_8_sequences(body: bytes, start: int = 0, valid: bool = True) -> tuple[int, int]:
+    """``(valid multi-byte sequences, invalid sequences)`` of ``body[start:]`` decoded as UTF-8
+    (the Encoding Standard's UTF-8 decoder: one error, one U+FFFD, per maximal invalid subpart, as
+    Python's ``"replace"`` counts them; an incomplete sequence at the end is one), at C speed a
+    chunk at a time; with *valid* false the first number is 0, not counted (faster). Decoding
+    errors costs ~50 ns a byte: see :func:`mostly_utf_8`."""
+    decoder = _utf_8_incremental("replace")
+    multi_byte = invalid = 0
+    tail = b""  # the last 2 bytes before the chunk: an encoded U+FFFD may straddle chunks
+    end = len(body)
+    while start < end:
+        chunk = body[start:start + _CHUNK]
+        start += len(chunk)
+        text = decoder.decode(chunk, start >= end)
+        # U+FFFD from errors = all U+FFFD less the ones the body encodes (EF BF BD is always valid);
+        # ASCII bytes decode to themselves and never belong to an invalid sequence.
+        errors = text.count("\ufffd")
+        if errors:
+            errors -= chunk.count(_REPLACEMENT) + (tail + chunk[:2]).count(_REPLACEMENT)
+        if valid:
+            multi_byte += len(text) - len(chunk) + len(chunk.translate(None, _ASCII)) - errors
+        invalid += errors
+        tail = (tail + chunk)[-2:]
+    return multi_byte, invalid
+
+
+def mostly_utf_8(body: bytes, start: int = 0) -> bool:
+    """Whether ``body[start:]`` is UTF-8 with a few stray bytes: it meets :data:`STRAY_RULE`, and
+    so does its first :data:`STRAY_HEAD` bytes (a legacy body is ruled out there, whatever its size).
+
+    Counting the sequences (:func:`utf_8_sequences`) is slow on legacy text, which is mostly
+    errors, so the head's byte counts rule out first what cannot pass (:func:`_may_meet_rule`)."""
+    end = min(start + STRAY_HEAD, len(body))
+    while start < end < len(body) and 0x80 <= body[end] < 0xC0:
+        end -= 1  # the head ends between two sequences
+    head = body[start:end]
+    if not _may_meet_rule(head) or not _meets_rule(*utf_8_sequences(head)):
+        return False
+    # The head has enough valid sequences: the whole body's need counting only past STRAY_RULE[1] errors.
+    return (end == len(body) or utf_8_sequences(body, start, valid=False)[1] <= STRAY_RULE[1]
+            or _meets_rule(*utf_8_sequences(body, start)))
+
+
+def _meets_rule(valid: int, invalid: int) -> bool:
+    least, errors, percent = STRAY_RULE
+    return valid >= least and invalid * 100 <= max(errors * 100, percent * valid)
+
+
+def _may_meet_rule(data: bytes) -> bool:
+    """``False`` when the byte counts of *data* show that it cannot meet :data:`STRAY_RULE`
+    (~5 ns a byte): each valid sequence has one lead byte (C2-F4) and exactly the continuation
+    bytes (80-BF) its lead asks for, while an invalid sequence holds at most one byte that is never
+    valid (C0, C1, F5-FF) and moves the continuation count off the leads' by at most 3."""
+    least, errors, percent = STRAY_RULE
+    classes = data.translate(_BYTE_CLASSES, _ASCII)  # the non-ASCII bytes' roles
+    two, three, four, never = (classes.count(role) for role in (b"2", b"3", b"4", b"x"))
+    continuations = len(classes) - two - three - four - never
+    leads = two + three + four
+    most = max(errors, percent * leads // 100)  # the invalid sequences the rule could allow
+    return leads >= least and never <= most and abs(continuations - two - 2 * three - 3 * four) <= 3 * most
+
+
 def _chardetng(data: bytes, tld: bytes | None, last: bool = True) -> tuple[bool, Encoding | None]:
     """chardetng over *data*: (a non-ASCII byte was seen, its guess without UTF-8)."""
     detector = EncodingDetector()
@@ -193,7 +274,7 @@ def detect(body: bytes, mode: str = "full", url: str | None = None) -> Encoding 
     first = first_non_ascii(body)
     if first is None:
         return _iso_2022_jp(body, tld)
-    if is_utf_8(body, first):
+    if is_utf_8(body, first) or mostly_utf_8(body, first):
         return ENCODINGS["UTF-8"]
     start = max(first - _CONTEXT, 0)
     window = body[start:start + STAT_LIMIT]

@@ -27,7 +27,7 @@ from whatwg_crawl_helpers import Server, SiteMap, check_decision, crawl, whatwg_
 
 from scrapy_whatwg_encoding import ENCODINGS, decode, get_encoding, sniff
 from scrapy_whatwg_encoding.scrapy.responses import WhatwgHtmlResponse, WhatwgResponseMixin
-from scrapy_whatwg_encoding.scrapy.scrapy_default import changed, whatwg_for_codec
+from scrapy_whatwg_encoding.scrapy.scrapy_default import changed, scrapy_codec_name, whatwg_for_codec
 
 HERE = Path(__file__).resolve().parent
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -98,7 +98,7 @@ def test_playwright_pages_keep_the_browsers_text(browser_crawl):
         assert response["decision"] == {"encoding": name, "confidence": "certain", "source": "handler",
                                         "label": label, "offset": None}, path
         encoding = get_encoding(name)
-        assert (response["class"], response["encoding"]) == ("WhatwgHtmlResponse", encoding.codec_name), path
+        assert (response["class"], response["encoding"]) == ("WhatwgHtmlResponse", scrapy_codec_name(encoding)), path
         body = response["body"].encode("latin-1")
         # The text Scrapy alone gives with the handler's encoding, and the standard's decode.
         scrapy_alone = TextResponse(response["url"], body=body, encoding=label).text

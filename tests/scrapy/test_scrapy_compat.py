@@ -16,9 +16,9 @@ from whatwg_crawl_helpers import check_decision, crawl, whatwg_stats
 
 from scrapy_whatwg_encoding import WhatwgEncodingMiddleware, get_encoding
 from scrapy_whatwg_encoding.scrapy import compat
-from scrapy_whatwg_encoding.scrapy.responses import WhatwgHtmlResponse, WhatwgTextResponse, whatwg_class
+from scrapy_whatwg_encoding.scrapy.responses import WhatwgHtmlResponse, WhatwgTextResponse, decided_class
 
-KOI8_R = get_encoding("koi8-r").codec_name
+KOI8_R = get_encoding("koi8-r")
 BODY = "<html><head><title>Привет</title></head><body><p>мир</p></body></html>".encode("koi8-r")
 
 
@@ -37,10 +37,10 @@ def test_in_place_change_resets_every_cache():
     response = HtmlResponse("http://x/", body=BODY, headers={"Content-Type": "text/html"})
     stale_text, stale_title = response.text, response.css("title::text").get()  # Scrapy guessed
     assert stale_title != "Привет"
-    cls = whatwg_class(HtmlResponse)
-    out = compat.with_encoding(response, cls, KOI8_R)
-    assert out is response and type(out) is WhatwgHtmlResponse
-    assert out.encoding == KOI8_R and out.whatwg_encoding is get_encoding("koi8-r")
+    cls = decided_class(HtmlResponse, KOI8_R)
+    out = compat.with_encoding(response, cls, "koi8-r")
+    assert out is response and type(out) is cls and isinstance(out, WhatwgHtmlResponse)
+    assert out.encoding == "koi8-r" and out.whatwg_encoding is KOI8_R
     assert out.text != stale_text and out.css("title::text").get() == "Привет"
     assert out.xpath("//p/text()").get() == "мир"
     assert out.body == BODY
@@ -48,7 +48,7 @@ def test_in_place_change_resets_every_cache():
     data = json.dumps({"k": "ж"}, ensure_ascii=False).encode("koi8-r")
     text = TextResponse("http://x/", body=data, encoding="latin-1")
     assert text.text != '{"k": "ж"}'
-    out = compat.with_encoding(text, whatwg_class(TextResponse), KOI8_R)
+    out = compat.with_encoding(text, decided_class(TextResponse, KOI8_R), "koi8-r")
     assert out.text == '{"k": "ж"}' and out.selector.root is not None
 
 
@@ -67,14 +67,14 @@ def test_fallback_copy_keeps_every_attribute_without_inference(cls, monkeypatch)
     response = _full_response(cls)
     if issubclass(cls, TextResponse):
         monkeypatch.setattr(cls, "_body_inferred_encoding", lambda self: pytest.fail("inference ran"))
-    target = whatwg_class(cls if cls is not Response else HtmlResponse)
-    out = compat.with_encoding(response, target, KOI8_R)
+    target = decided_class(cls if cls is not Response else HtmlResponse, KOI8_R)
+    out = compat.with_encoding(response, target, "koi8-r")
     assert out is not response and type(out) is target
     names = [name for name in type(response).attributes if name != "encoding"]
     assert {"url", "status", "headers", "body", "flags", "request", "certificate", "ip_address"} <= set(names)
     for name in names:
         assert getattr(out, name) == getattr(response, name), name
-    assert out.encoding == KOI8_R and out.css("title::text").get() == "Привет"
+    assert out.encoding == "koi8-r" and out.css("title::text").get() == "Привет"
 
 
 def test_component_helper_matches_scrapy(monkeypatch):

@@ -26,7 +26,7 @@ def test_injected_errors_leave_the_crawl_running(demo_server, monkeypatch, caplo
     caplog.set_level(logging.INFO)
     paths = [p for p in demo_server.site.pages if p.startswith(("unlabeled/", "meta/", "header/"))]
     requests = [demo_server.url(p) for p in paths]
-    requests.append((demo_server.url("bom/utf-8-bom.html"), {"whatwg_encoding_override": "no-such-label"}))
+    requests.append((demo_server.url("bom/utf-8-bom.html"), {"whatwg_encoding_locale": "no such tag"}))
     crawler, responses = yield crawl(requests)
     assert len(responses) == len(paths) + 1
     failed = [r for r in responses if "/unlabeled/" in r.url or "/meta/" in r.url or "bom" in r.url]
@@ -43,5 +43,5 @@ def test_injected_errors_leave_the_crawl_running(demo_server, monkeypatch, caplo
     assert stats["whatwg_encoding/errors/InvalidSetting"] == 1
     logged = [r for r in caplog.records if r.name == "scrapy_whatwg_encoding" and r.levelno == logging.ERROR]
     assert len(logged) == 3  # once per kind: RuntimeError, KeyError, InvalidSetting
-    assert any("no-such-label" in str(r.exc_info[1]) for r in logged)
+    assert any("no such tag" in str(r.exc_info[1]) for r in logged)
     assert crawler.stats.get_value("finish_reason") == "finished"

@@ -2,11 +2,12 @@
 and the request meta keys whatwg_encoding_override, whatwg_encoding_locale, dont_sniff_encoding."""
 from __future__ import annotations
 
+import logging
 from typing import ClassVar
 
 import pytest_twisted
 from scrapy.http import HtmlResponse
-from whatwg_crawl_helpers import CollectSpider, check_decision, crawl
+from whatwg_crawl_helpers import CollectSpider, check_decision, crawl, whatwg_stats
 
 from scrapy_whatwg_encoding.scrapy.responses import WhatwgResponseMixin
 
@@ -106,3 +107,40 @@ def test_site_overrides_setting(demo_server):
     check_decision(ru, override="windows-1251", detector="off")
     assert (_meta(ru)["encoding"], _meta(ru)["source"]) == ("windows-1251", "override")
     assert ru.css("h1::text").get() == "Без метки: windows-1251"
+
+
+@pytest_twisted.inlineCallbacks
+def test_request_override_that_cannot_work(demo_server, caplog):
+    """Issue 21, item 7: a request's override that is a label of the replacement encoding (every
+    page one U+FFFD) or no label at all is ignored: the page is decided as without the key (the
+    site override still applies), counted in whatwg_encoding/invalid_override, and logged as a
+    WARNING once per value."""
+    caplog.set_level(logging.INFO)
+    url = demo_server.url
+    bad = ["iso-2022-kr", "iso-2022-kr", "HZ-GB-2312", "bogus"]
+    requests = [(url(f"{UNLABELED_RU}?{i}"), {"whatwg_encoding_override": value}) for i, value in enumerate(bad)]
+    requests.append((url("header/koi8-r.html"), {"whatwg_encoding_override": "windows-1252"}))  # a good one
+    crawler, responses = yield crawl(requests, settings={"WHATWG_ENCODING_DETECTOR": "off",
+                                                         "WHATWG_ENCODING_OVERRIDES": {"127.0.0.1": "koi8-r"}})
+    assert len(responses) == 5
+    for response in responses:
+        if UNLABELED_RU in response.url:  # the site's override, not the request's
+            check_decision(response, override="koi8-r", detector="off")
+            assert (_meta(response)["encoding"], _meta(response)["source"]) == ("KOI8-R", "override")
+            assert "\ufffd" not in response.text
+        else:
+            check_decision(response, override="windows-1252", detector="off")
+            assert _meta(response)["source"] == "override"
+    stats = whatwg_stats(crawler)
+    assert stats["whatwg_encoding/invalid_override"] == 4
+    assert "whatwg_encoding/errors" not in stats
+    warned = sorted(r.getMessage() for r in caplog.records if r.name == "scrapy_whatwg_encoding"
+                    and r.levelno == logging.WARNING)
+    assert len(warned) == 3, warned  # once per value
+    replacement = ("(a label of the replacement encoding, which decodes every document to a single U+FFFD; "
+                   "expected a label of an encoding that decodes text, such as \"utf-8\")")
+    assert warned[0].startswith("meta['whatwg_encoding_override']: invalid value 'HZ-GB-2312' " + replacement)
+    assert warned[1].startswith("meta['whatwg_encoding_override']: invalid value 'bogus' (expected a label of "
+                                "the WHATWG Encoding Standard); <http://127.0.0.1:")
+    assert warned[2].startswith("meta['whatwg_encoding_override']: invalid value 'iso-2022-kr' " + replacement)
+    assert all(line.endswith("is decoded without it") for line in warned)

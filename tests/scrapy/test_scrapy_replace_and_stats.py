@@ -36,9 +36,12 @@ def test_replace_keeps_the_decision_only_for_the_same_document(demo_server):
     assert replaced.encoding == "koi8-r" and replaced.css("title::text").get() == "Привет"
     assert "whatwg_encoding" not in replaced.meta and "whatwg_encoding" not in page.meta
     assert page.text == moved.text  # the decided response itself is unchanged
-    # New headers (another charset) or an explicit encoding: the same.
+    # New headers or an explicit encoding: the same; Scrapy's replace() copies ``encoding`` (the
+    # name Scrapy alone reports for the decided encoding) unless one is passed, as without the add-on.
     cp1251 = page.replace(headers={"Content-Type": "text/html; charset=windows-1251"})
-    assert type(cp1251) is HtmlResponse and cp1251.encoding == "cp1251"
+    assert type(cp1251) is HtmlResponse and cp1251.encoding == "koi8-r"
+    assert HtmlResponse(page.url, body=page.body, headers=page.headers).replace(
+        headers={"Content-Type": "text/html; charset=windows-1251"}).encoding == "koi8-r"
     assert page.replace(encoding="utf-8").encoding == "utf-8"
     # An explicit class wins (the caller asked for it).
     assert type(page.replace(body=other, cls=type(page))) is type(page)

@@ -85,6 +85,18 @@ def test_known_setting_names_come_from_the_defaults_table(monkeypatch):
     assert [w.split()[0] for w in startup.unknown_settings(names)] == ["whatwg_encoding_locale"]
 
 
+def test_replacement_label_as_default_stops_the_crawl_with_one_line():
+    """Issue 21, item 7: a label of the replacement encoding would make every unlabeled page one U+FFFD."""
+    result = scrapy_crawl("-s", "WHATWG_ENCODING_DEFAULT=iso-2022-kr")
+    problems = _problems(result.stderr)
+    assert problems, result.stderr[-3000:]
+    assert problems[0].endswith(
+        "[scrapy_whatwg_encoding] ERROR: WHATWG_ENCODING_DEFAULT: invalid value 'iso-2022-kr' (a label of the "
+        "replacement encoding, which decodes every document to a single U+FFFD; expected a label of an "
+        "encoding that decodes text, such as \"utf-8\"); the crawl stops"), result.stderr[-3000:]
+    assert "Spider opened" not in result.stderr
+
+
 def test_unknown_locale_is_a_warning_naming_the_fallback(tmp_path):
     page = tmp_path / "page.html"
     page.write_bytes(b"<title>caf\xe9</title>")

@@ -12,6 +12,7 @@ from scrapy_whatwg_encoding.scrapy.settings import InvalidSetting
 BAD = [
     ("WHATWG_ENCODING_DETECTOR", "chardet"),
     ("WHATWG_ENCODING_DEFAULT", "latin-9000"),
+    ("WHATWG_ENCODING_DEFAULT", "iso-2022-kr"),  # the replacement encoding: every page one U+FFFD
     ("WHATWG_ENCODING_LOCALE", "not a locale"),
     ("WHATWG_ENCODING_PRESCAN_BYTES", 0),
     ("WHATWG_ENCODING_PRESCAN_BYTES", "many"),
@@ -22,6 +23,7 @@ BAD = [
     ("WHATWG_ENCODING_LOG_LEVEL", "LOUD"),
     ("WHATWG_ENCODING_ENABLED", "sometimes"),
     ("WHATWG_ENCODING_OVERRIDES", {"legacy.example.jp": "latin-9000"}),
+    ("WHATWG_ENCODING_OVERRIDES", {"legacy.example.cn": "hz-gb-2312"}),
     ("WHATWG_ENCODING_OVERRIDES", {"http://legacy.example.jp/": "shift_jis"}),
     ("WHATWG_ENCODING_OVERRIDES", ["legacy.example.jp", "shift_jis"]),
 ]

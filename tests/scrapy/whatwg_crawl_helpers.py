@@ -14,6 +14,7 @@ import scrapy
 from scrapy.crawler import CrawlerRunner
 
 from scrapy_whatwg_encoding import decode, get_encoding, sniff
+from scrapy_whatwg_encoding.scrapy.scrapy_default import scrapy_codec_name
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "tests" / "data"
@@ -94,9 +95,18 @@ def check_decision(response, **sniff_kwargs):
                      url=response.url, **sniff_kwargs)
     assert decision == expected.as_dict(), response.url
     encoding = get_encoding(decision["encoding"])
-    assert codecs.lookup(response.encoding) is codecs.lookup(encoding.codec_name)
-    assert response.text == decode(response.body, encoding)[0], response.url
+    check_decided(response, encoding)
     return encoding
+
+
+def check_decided(response, encoding):
+    """*response* is decided as *encoding*: the exact text, and as ``encoding`` the name Scrapy
+    alone reports for it, which Python resolves without the package."""
+    assert response.whatwg_encoding is encoding, response.url
+    assert response.text == decode(response.body, encoding)[0], response.url
+    name = scrapy_codec_name(encoding)
+    if name is not None:
+        assert response.encoding == name and not codecs.lookup(name).name.startswith("whatwg-")
 
 
 def serve_in_process(root, stack: ExitStack) -> str:
