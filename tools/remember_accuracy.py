@@ -4,7 +4,7 @@ tests/data/corpus (manifest.json gives each file's true encoding; ``null`` ones 
 Usage: python tools/remember_accuracy.py [--orders N] [--least K] [--share S]
 
 Two kinds of site, each page decided exactly as the middleware does (``sniff``; with memory, the
-rule of :mod:`scrapy_whatwg_encoding.scrapy.memory` over a :class:`LocalStore`, then ``learn``):
+rule of :mod:`scrapy_whatwg_encoding.scrapy.memory` over no store (this process only), then ``learn``):
 
 - *mixed*: the whole corpus served from one host as ``text/html`` without a charset (as
   tests/scrapy/test_scrapy_corpus.py serves it): the host declares some 15 encodings;
@@ -29,7 +29,7 @@ import statistics
 
 from scrapy_whatwg_encoding import ENCODINGS, sniff
 from scrapy_whatwg_encoding.scrapy import memory as site_memory
-from scrapy_whatwg_encoding.scrapy.memory import LocalStore, SiteMemory
+from scrapy_whatwg_encoding.scrapy.memory import SiteMemory
 from scrapy_whatwg_encoding.sniffing.mislabel import suspect_label_and_text
 
 CORPUS = pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "corpus"
@@ -118,7 +118,7 @@ def measure(pages, orders: int, least: int, share: float) -> dict:
         runs[f"random {seed}"] = shuffled
     on, text_on = {}, []
     for name, order in runs.items():
-        found = decide(order, SiteMemory(LocalStore(), least=least, share=share))
+        found = decide(order, SiteMemory(least=least, share=share))
         on[name] = right(pages, found)
         text_on.append(right_text(pages, found))
     values = list(on.values())
@@ -145,9 +145,9 @@ def worst_case(pages, least: int, share: float, url: str = "http://127.0.0.1:800
         for name, count in declared.items():
             if count < least:
                 continue
-            store = LocalStore()
-            store.merge("127.0.0.1:8000", {name: least})
-            likely = SiteMemory(store, least=least, share=share).likely(url + path, body, decision)
+            memory = SiteMemory(least=least, share=share)
+            memory.add("127.0.0.1:8000", {name: least})
+            likely = memory.likely(url + path, body, decision)
             if likely is None:
                 continue
             if decision.encoding.name == truth != likely.name:

@@ -5,10 +5,13 @@ the ``accept-charset`` attribute is split on ASCII whitespace, the first token t
 encoding" recognises gives the encoding; without one (no attribute, or no token recognised) the
 document's encoding is used; then "get an output encoding" (UTF-16BE/LE and replacement → UTF-8).
 
-``FormRequest.from_response`` cannot reach this by itself: it encodes with
-``kwargs.setdefault("encoding", response.encoding)``, and ``response.encoding`` must stay the
-page's exact decoder. Its ``encoding`` argument is public, so :func:`form_request` finds the
-same ``<form>`` as Scrapy (same arguments), picks its encoding and passes it on::
+``FormRequest.from_response`` cannot reach this by itself: it ignores ``accept-charset`` and
+encodes with ``kwargs.setdefault("encoding", response.encoding)``, which on a decided response is
+Python's codec name, as with Scrapy alone (``cp932`` for Shift_JIS): it raises
+``UnicodeEncodeError`` for a character the encoding lacks, where a browser sends ``&#N;``, and
+differs from the standard's encoder on others. Its ``encoding`` argument is public, so
+:func:`form_request` finds the same ``<form>`` as Scrapy (same arguments), picks its encoding and
+passes on its ``codec_name`` (the Encoding Standard's encoder)::
 
     from scrapy_whatwg_encoding.scrapy.forms import form_request
 

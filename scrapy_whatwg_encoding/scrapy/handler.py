@@ -44,8 +44,8 @@ CACHE_HEADER = b"X-Whatwg-Encoding-Handler"
 
 class HandlerEncodingMiddleware:
     """Downloader middleware: marks responses of Scrapy's own classes undecided (a class change in
-    place, see :mod:`.responses`) and carries a handler's encoding through the HTTP cache. Body,
-    URL, status and flags are unchanged."""
+    place, see :mod:`.responses`) and carries a handler's encoding through the HTTP cache (for a
+    plugin's class too). Body, URL, status and flags are unchanged."""
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -59,13 +59,17 @@ class HandlerEncodingMiddleware:
         cached = "cached" in response.flags
         if not cached and CACHE_HEADER in response.headers:
             del response.headers[CACHE_HEADER]  # sent by the site: not ours
-        if cls in SCRAPY_TEXT_CLASSES and compat.IN_PLACE:
-            if cached:
+        if not isinstance(response, TextResponse) or not compat.IN_PLACE:
+            return response
+        if cached:
+            if cls in SCRAPY_TEXT_CLASSES:  # (Scrapy < 2.19's cache rebuilds Scrapy's classes)
                 _from_cache(response)
-            given = explicit_encoding(response)
-            if given is not None and not cached:
+        else:
+            given = explicit_encoding(response)  # a plugin's class too (scrapy-zyte-api's)
+            if given is not None:
                 response.headers[CACHE_HEADER] = given  # for the HTTP cache, below
-            with_encoding(response, undecided_class(cls), given)
+        if cls in SCRAPY_TEXT_CLASSES:
+            with_encoding(response, undecided_class(cls), explicit_encoding(response))
         return response
 
 

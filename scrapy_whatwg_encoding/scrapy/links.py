@@ -3,15 +3,16 @@
 Why a subclass is needed: Scrapy's ``LinkExtractor`` (and so ``CrawlSpider``) resolves each
 ``href`` and passes it to ``w3lib.url.safe_url_string(url, encoding=response.encoding)``, which
 encodes the query with ``str.encode(response.encoding)`` and percent-encodes the bytes with a safe
-set that keeps ``&`` and ``;``. ``response.encoding`` must stay the codec that decodes the page
-exactly (``response.text``, selectors), and a codec can only answer an unrepresentable character
-with bytes (the Encoding Standard's "html" error mode, ``&#N;``) or an exception — which
-LinkExtractor catches as a bad URL and drops the link. So the URL Standard's ``%26%23N%3B`` can
-not come out of that call whatever codec is registered, and ``process_value`` (the one public
-per-link hook) sees the URL but not the response. :class:`LinkExtractor` below is Scrapy's, with
-a ``process_value`` that knows the response being read: it percent-encodes the query as the URL
-parser does with the page's output encoding (:func:`.url.encode_query`), and w3lib then leaves the
-ASCII result as it is. Use it wherever you build a link extractor, e.g. in ``CrawlSpider`` rules::
+set that keeps ``&`` and ``;``. A decided response's ``encoding`` is Python's codec name, as with
+Scrapy alone: Python's codec raises ``UnicodeEncodeError`` for a character the encoding lacks,
+which LinkExtractor catches as a bad URL and drops the link (Scrapy alone does the same), and
+disagrees with the standard's encoder on others. The URL Standard's ``%26%23N%3B`` cannot come out
+of that call, and ``process_value`` (the one public per-link hook) sees the URL but not the
+response. :class:`LinkExtractor` below is Scrapy's, with a ``process_value`` that knows the
+response being read: it percent-encodes the query as the URL parser does with the page's output
+encoding (:func:`.url.encode_query`), and w3lib then leaves the ASCII result as it is (for a
+UTF-16 page, whose Python codec would re-encode even ASCII, it reads a copy whose ``encoding`` is
+:func:`.url.query_codec_name`). Use it wherever you build a link extractor, e.g. in ``CrawlSpider`` rules::
 
     from scrapy_whatwg_encoding.scrapy.links import LinkExtractor
 
@@ -28,9 +29,10 @@ a sitemap in another encoding no public hook sees both the response and its entr
 Meta refresh has the same cause as LinkExtractor: Scrapy's ``MetaRefreshMiddleware`` calls
 ``w3lib.html.get_meta_refresh(text, base, response.encoding)``, which ends in the same
 ``safe_url_string``. :class:`MetaRefreshMiddleware` below keeps every decision of Scrapy's
-(intervals, ``METAREFRESH_*`` settings, schemes) and re-reads the URL with
-:func:`.url.query_codec_name`'s codec. Replace Scrapy's with it, below the encoding middleware
-(580) so that it sees decided responses::
+(intervals, ``METAREFRESH_*`` settings, schemes): it hands Scrapy's code a copy of the decided
+response (same class and text) whose ``encoding`` is :func:`.url.query_codec_name`, whose encoder
+percent-encodes the query as the URL parser does. Replace Scrapy's with it, below the encoding
+middleware (580) so that it sees decided responses::
 
     DOWNLOADER_MIDDLEWARES = {
         "scrapy.downloadermiddlewares.redirect.MetaRefreshMiddleware": None,
@@ -39,15 +41,15 @@ Meta refresh has the same cause as LinkExtractor: Scrapy's ``MetaRefreshMiddlewa
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urljoin
 
-from scrapy import Request
 from scrapy.downloadermiddlewares.redirect import MetaRefreshMiddleware as ScrapyMetaRefreshMiddleware
+from scrapy.http import TextResponse
 from scrapy.linkextractors import LinkExtractor as ScrapyLinkExtractor
 from scrapy.utils.response import get_base_url
-from w3lib.html import get_meta_refresh
 
 from ..encoding import Encoding
 from .portable import portable_request
@@ -78,10 +80,19 @@ class LinkExtractor(ScrapyLinkExtractor):
         previous = self._encoding, self._base_url
         self._encoding = getattr(response, "whatwg_encoding", None)
         self._base_url = get_base_url(response) if self._encoding is not None else ""
+        if self._encoding is not None and not _keeps_ascii(response.encoding):
+            response = query_reader(response, self._encoding)  # UTF-16: w3lib would encode the query in it
         try:
             return super().extract_links(response)
         finally:
             self._encoding, self._base_url = previous
+
+
+@functools.lru_cache(maxsize=64)
+def _keeps_ascii(codec_name: str) -> bool:
+    """Whether Python's codec *codec_name* encodes ASCII as itself (not UTF-16's codecs), so that
+    ``safe_url_string`` leaves an ASCII URL as it is."""
+    return "?a=b".encode(codec_name) == b"?a=b"
 
 
 class MetaRefreshMiddleware(ScrapyMetaRefreshMiddleware):
@@ -89,18 +100,21 @@ class MetaRefreshMiddleware(ScrapyMetaRefreshMiddleware):
     responses decided by the encoding middleware (same settings); the redirect request's
     encoding is portable (:func:`.portable.portable_request`)."""
 
-    def __init__(self, settings):
-        super().__init__(settings)
-        self.ignore_tags = tuple(settings.getlist("METAREFRESH_IGNORE_TAGS"))
-
     def process_response(self, request, response, spider=None):
         """Scrapy's ``process_response``; a meta-refresh redirect gets the browser's URL."""
         # Scrapy < 2.14 requires (and passes) spider; newer Scrapy passes nothing.
         args = (spider,) if spider is not None else ()
-        result = super().process_response(request, response, *args)
         encoding = getattr(response, "whatwg_encoding", None)
-        if encoding is None or not isinstance(result, Request) or result is request:
-            return result
-        _, url = get_meta_refresh(response.text[:4096], get_base_url(response), query_codec_name(encoding),
-                                  ignore_tags=self.ignore_tags)
-        return portable_request(result if url is None else result.replace(url=url))
+        if encoding is None:
+            return super().process_response(request, response, *args)
+        reader = query_reader(response, encoding)
+        result = super().process_response(request, reader, *args)
+        return response if result is reader else portable_request(result)
+
+
+def query_reader(response: TextResponse, encoding: Encoding) -> TextResponse:
+    """A copy of the decided *response* (same class, so the same exact ``text``) whose
+    ``encoding`` is :func:`.url.query_codec_name`: Scrapy's code that reads a URL from the page
+    with ``safe_url_string(url, response.encoding)`` then gets the URL parser's query."""
+    # TextResponse.replace: Scrapy's own (the decided class's drops the decision on a new encoding).
+    return TextResponse.replace(response, encoding=query_codec_name(encoding))

@@ -18,36 +18,31 @@ The rule (also in docs/settings.rst):
    windows-1250/windows-1252 for Hungarian) are where a statistical detector cannot tell; where it
    reads another script, it wins.
 
-Declarations are counts per host and encoding in a store (:class:`Store`): adding counts commutes,
-so several processes (a scrapy-redis fleet, or two crawls on one JOBDIR) merge without losing any.
-Stores: :class:`LocalStore` (this process only), :class:`FileStore` (``JOBDIR/``:data:`FILE_NAME`:
-merged with the file's counts and written atomically every :data:`WRITE_EVERY` declarations or
-:data:`WRITE_SECONDS` seconds, and at close) and :class:`RedisStore` (``WHATWG_ENCODING_REMEMBER_STORE
-= "redis://…"``; one Redis hash per host, ``HINCRBY``). The store is asked only for pages that
-could use the memory (rule 2 before the store) and written only for declarations.
+Declarations are counts per host and encoding. :class:`SiteMemory` decides from a view of them in
+RAM (at most :data:`MAX_HOSTS` hosts, least recently used first out) and never waits for a store:
+a store (:mod:`.memory_sqlite` in ``JOBDIR``, :mod:`.memory_redis` for a fleet) is called in the
+memory's own thread (:mod:`.memory_sync`), once every :data:`SYNC_SECONDS`, to add the
+declarations learned since (adding counts commutes, so several processes merge without losing any)
+and to read the hosts asked about, whose counts reach the view at the next exchange.
 """
 from __future__ import annotations
 
-import contextlib
-import json
+import concurrent.futures
+import functools
 import logging
 import operator
-import os
 import re
-import tempfile
 import time
-from collections.abc import Mapping
-from pathlib import Path
-from typing import Protocol
+import uuid
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping
+from concurrent.futures import Future
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from ..encoding import Encoding, get_encoding
 from ..sniffing.detect import first_non_ascii, is_utf_8
-
-try:
-    import fcntl
-except ImportError:  # pragma: no cover — not POSIX: the file store writes without a lock
-    fcntl = None  # type: ignore[assignment]
+from .memory_sync import Breaker, Worker, deferred
 
 logger = logging.getLogger(__name__)
 
@@ -62,20 +57,77 @@ MIN_DECLARATIONS = 3
 SIBLING_SHARE = 0.25
 #: Bytes, from the first non-ASCII one, in which letters are looked for and siblings compared.
 SIBLING_WINDOW = 16 * 1024
-FILE_NAME = "whatwg_encoding_memory.json"
-#: The file store writes after this many declarations, or this many seconds after the last write.
-WRITE_EVERY = 100
-WRITE_SECONDS = 60.0
-#: Redis key of a host's hash (encoding name → declarations).
-REDIS_PREFIX = "whatwg_encoding:memory:"
+#: Hosts kept in RAM (``WHATWG_ENCODING_REMEMBER_MAX_HOSTS``): about 0.37 kB each
+#: (tools/remember_faults_bench.py --part rss).
+MAX_HOSTS = 20_000
+#: Seconds between exchanges with the store; a host's counts are read again when asked about
+#: REFRESH_SECONDS after the last read (another process may have added to them).
+SYNC_SECONDS = 1.0
+REFRESH_SECONDS = 5.0
+#: Seconds the crawl's start waits for the store's first read, and its end for the last write.
+START_SECONDS = 1.0
+CLOSE_SECONDS = 5.0
 
 Counts = dict[str, int]
+#: A batch of declarations: an id (the same when it is sent again) and host → counts.
+Batch = tuple[str, dict[str, Counts]]
 _NON_ASCII_LETTER = re.compile(r"(?![\x00-\x7f])[^\W\d_]")
 
 
+_DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443, "ftp": 21}
+
+
 def host_of(url: str) -> str:
-    """The URL's host (lower-case; port included so that two local servers stay apart)."""
-    return urlsplit(url).netloc.lower()
+    """The key a page of *url* is remembered under: the URL's host, lower-case and IDNA-encoded,
+    with the port when it is not the scheme's default (two servers on one machine stay apart),
+    as the URL Standard's ``host`` getter gives it. Never the user name or password.
+
+    >>> host_of("http://user:secret@Bücher.Example:8080/a"), host_of("https://[::1]:443/")
+    ('xn--bcher-kva.example:8080', '[::1]')
+    """
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    try:
+        host = host.encode("idna").decode("ascii")
+    except UnicodeError:
+        pass  # not a valid IDNA name: kept as it is (lower-case)
+    if ":" in host:
+        host = f"[{host}]"
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    if port is not None and port != _DEFAULT_PORTS.get(parts.scheme.lower()):
+        host += f":{port}"
+    return host
+
+
+def clean_counts(pairs: Iterable[tuple[Any, Any]]) -> Counts:
+    """Declaration counts from a store's (label, count) pairs: labels become encoding names;
+    pairs that are not a label and a positive whole number (bytes or text allowed) are left out."""
+    counts: Counts = {}
+    for label, count in pairs:
+        name = _name_of(label.decode("utf-8", "replace") if isinstance(label, bytes) else label)
+        try:
+            count = int(count) if isinstance(count, (int, bytes, str)) and not isinstance(count, bool) else 0
+        except ValueError:
+            count = 0
+        if name is not None and count > 0:
+            counts[name] = counts.get(name, 0) + count
+    return counts
+
+
+@functools.lru_cache(maxsize=512)
+def _name_of(label: Any) -> str | None:
+    encoding = get_encoding(label) if isinstance(label, str) else None
+    return encoding.name if encoding is not None else None
+
+
+def add_counts(table: dict[str, Counts], host: str, counts: Mapping[str, int]) -> None:
+    """Add *counts* to *table*'s row of *host*."""
+    row = table.setdefault(host, {})
+    for name, count in counts.items():
+        row[name] = row.get(name, 0) + count
 
 
 def remembered(counts: Mapping[str, int], least: int = MIN_DECLARATIONS) -> Encoding | None:
@@ -101,180 +153,72 @@ def siblings(text: str, other: str, share: float = SIBLING_SHARE) -> bool:
     return sum(map(operator.ne, text, other)) <= share * non_ascii
 
 
+
 class Store(Protocol):
-    """Where declaration counts live: ``get`` a host's counts, ``merge`` (add) counts into it."""
+    """Where declaration counts live (:mod:`.memory_sqlite`, :mod:`.memory_redis`). Called only
+    from the memory's thread; any exception is a failure of the store. ``where``: for messages."""
 
-    def get(self, host: str) -> Counts: ...
+    where: str
 
-    def merge(self, host: str, counts: Mapping[str, int]) -> None: ...
+    def exchange(self, batches: list[Batch], hosts: Iterable[str]) -> dict[str, Counts]:
+        """Add each of *batches* (an id, and host → encoding name → declarations) once — a batch
+        sent again after a failure is not added twice, whatever the failure — and read the counts
+        of *hosts* (absent: none)."""
+
+    def preload(self, limit: int) -> dict[str, Counts]:
+        """The counts of at most *limit* hosts, to start with."""
 
     def close(self) -> None: ...
 
 
-def _add(table: dict[str, Counts], host: str, counts: Mapping[str, int]) -> None:
-    row = table.setdefault(host, {})
-    for name, count in counts.items():
-        row[name] = row.get(name, 0) + count
-
-
-class LocalStore:
-    """Counts in this process only (no JOBDIR, no Redis)."""
-
-    def __init__(self) -> None:
-        self.hosts: dict[str, Counts] = {}
-
-    def get(self, host: str) -> Counts:
-        return self.hosts.get(host, {})
-
-    def merge(self, host: str, counts: Mapping[str, int]) -> None:
-        _add(self.hosts, host, counts)
-
-    def close(self) -> None:
-        pass
-
-
-class FileStore(LocalStore):
-    """Counts in a JSON file (``{"hosts": {host: {encoding: declarations}}}``) shared by every
-    process that uses it: read when opened; every *every* declarations or *seconds* seconds, and at
-    close, the declarations not yet written are added to what the file holds *then* (another
-    process may have written), under a lock file on POSIX, and the sum replaces the file
-    atomically (a temporary file, then ``os.replace``). ``get`` reads the file again when it has
-    changed since (another process wrote it). A file it cannot read counts as empty."""
-
-    def __init__(self, path: str | os.PathLike, every: int = WRITE_EVERY, seconds: float = WRITE_SECONDS):
-        super().__init__()
-        self.path, self.every, self.seconds = Path(path), every, seconds
-        self.pending: dict[str, Counts] = {}
-        self.unwritten = 0
-        self.written_at = time.monotonic()
-        self.seen: tuple | None = None  # the file's identity when last read (each write is a new file)
-        self.hosts = self._read()
-
-    def get(self, host: str) -> Counts:
-        try:
-            changed = _identity(self.path) != self.seen
-        except OSError:
-            changed = False
-        if changed:
-            self.hosts = self._read()
-            for name, counts in self.pending.items():
-                _add(self.hosts, name, counts)
-        return super().get(host)
-
-    def merge(self, host: str, counts: Mapping[str, int]) -> None:
-        super().merge(host, counts)
-        _add(self.pending, host, counts)
-        self.unwritten += 1
-        if self.unwritten >= self.every or time.monotonic() - self.written_at >= self.seconds:
-            self.write()
-
-    def write(self) -> None:
-        """Add the pending declarations to the file's counts and replace the file atomically."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self._lock():
-            hosts = self._read()
-            for host, counts in self.pending.items():
-                _add(hosts, host, counts)
-            fd, tmp = tempfile.mkstemp(prefix=self.path.name, suffix=".tmp", dir=self.path.parent)
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as file:
-                    json.dump({"hosts": hosts}, file, indent=1, sort_keys=True)
-                os.replace(tmp, self.path)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
-                raise
-        self.hosts, self.pending, self.unwritten = hosts, {}, 0
-        self.written_at = time.monotonic()
-
-    def close(self) -> None:
-        if self.pending:
-            self.write()
-
-    @contextlib.contextmanager
-    def _lock(self):
-        if fcntl is None:  # pragma: no cover
-            yield
-            return
-        with open(self.path.with_name(self.path.name + ".lock"), "a") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(lock, fcntl.LOCK_UN)
-
-    def _read(self) -> dict[str, Counts]:
-        try:
-            self.seen = _identity(self.path)
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            return {}
-        except (OSError, ValueError) as exc:
-            logger.warning("Could not read %s (%s): starting from no site memory", self.path, exc)
-            return {}
-        hosts: dict[str, Counts] = {}
-        for host, counts in (data.get("hosts") or {}).items() if isinstance(data, dict) else ():
-            if isinstance(counts, str):  # the earlier format: host → last declared label
-                counts = {counts: 1}
-            for label, count in counts.items() if isinstance(counts, dict) else ():
-                encoding = get_encoding(label) if isinstance(label, str) else None
-                if encoding is not None and isinstance(count, int) and count > 0:
-                    _add(hosts, str(host), {encoding.name: count})
-        return hosts
-
-
-def _identity(path: Path) -> tuple[int, int, int]:
-    status = path.stat()
-    return status.st_ino, status.st_mtime_ns, status.st_size
-
-
-class RedisStore:
-    """Counts in Redis, shared by every process that uses the same server and database: one hash
-    per host (key :data:`REDIS_PREFIX` + host, field encoding name, value declarations), read with
-    ``HGETALL`` and added to with ``HINCRBY`` (atomic). Needs the ``redis`` package (the
-    ``redis`` extra); *url* is what ``redis.Redis.from_url`` accepts."""
-
-    def __init__(self, url: str, prefix: str = REDIS_PREFIX):
-        import redis
-
-        self.client = redis.Redis.from_url(url)
-        self.prefix = prefix
-
-    def get(self, host: str) -> Counts:
-        found = self.client.hgetall(self.prefix + host)
-        return {name.decode() if isinstance(name, bytes) else name: int(count) for name, count in found.items()}
-
-    def merge(self, host: str, counts: Mapping[str, int]) -> None:
-        with self.client.pipeline(transaction=False) as pipe:
-            for name, count in counts.items():
-                pipe.hincrby(self.prefix + host, name, count)
-            pipe.execute()
-
-    def close(self) -> None:
-        self.client.close()
-
-
-def open_store(store: str | None, job_dir: str | None) -> Store:
+def open_store(store: str | None, job_dir: str | None) -> Store | None:
     """The store for the setting ``WHATWG_ENCODING_REMEMBER_STORE`` (*store*: a Redis URL or
-    ``None``) and ``JOBDIR`` (*job_dir*): Redis, else the JOBDIR file, else this process only."""
+    ``None``) and ``JOBDIR`` (*job_dir*): Redis, else the JOBDIR database, else ``None`` (the
+    memory lasts for this process). Makes no connection (the memory's thread does)."""
     if store:
+        from .memory_redis import RedisStore
+
         return RedisStore(store)
     if job_dir:
-        return FileStore(Path(job_dir) / FILE_NAME)
-    return LocalStore()
+        from .memory_sqlite import FILE_NAME, SQLiteStore
+
+        return SQLiteStore(f"{job_dir}/{FILE_NAME}")
+    return None
+
+
+def _timed(function, *args):
+    start = time.perf_counter()
+    return function(*args), time.perf_counter() - start
 
 
 class SiteMemory:
-    """The rule (module docstring) over a :class:`Store`. Store errors never reach the crawl: each
-    is counted in the stat ``whatwg_encoding/memory/store_errors`` (the first of a kind is logged
-    as a WARNING) and the page is decided as without memory. Stats: ``whatwg_encoding/memory/
-    store_calls`` and ``store_us`` (time in the store, µs), ``applied`` (pages decided with it)."""
+    """The rule (module docstring) over a view of the declaration counts in RAM, kept in step with
+    a :class:`Store` (or none: this process only) without ever waiting for it.
+
+    Store errors never reach the crawl: each failed exchange is counted in the stat
+    ``whatwg_encoding/memory/store_errors`` (the first of a kind logged as a WARNING) and its
+    declarations are tried again at the next; after :data:`.memory_sync.BREAKER_FAILURES` failures
+    in a row the store is left alone for a while (``store_off``, logged once) and pages are decided
+    with what this process knows. Stats: ``store_calls`` (exchanges), ``store_us`` (their time in
+    the store's thread, µs), ``applied`` (pages decided with memory), ``evicted`` (hosts dropped
+    from RAM), ``dropped`` (declarations never saved: too many hosts waiting, or the store failed
+    at the end)."""
 
     def __init__(self, store: Store | None = None, stats=None, least: int = MIN_DECLARATIONS,
-                 share: float = SIBLING_SHARE):
-        self.store: Store = store if store is not None else LocalStore()
-        self.stats, self.least, self.share = stats, least, share
+                 share: float = SIBLING_SHARE, max_hosts: int = MAX_HOSTS):
+        self.store, self.stats, self.least, self.share, self.max_hosts = store, stats, least, share, max_hosts
+        self.hosts: OrderedDict[str, Counts] = OrderedDict()  # the view, least recently used first
+        self._read_at: dict[str, float] = {}  # host → when its counts were last read from the store
+        self.pending: dict[str, Counts] = {}  # declarations not yet sent to the store
+        self.unsent: list[Batch] = []  # batches of failed exchanges, sent again as they are
+        self.wanted: set[str] = set()  # hosts to read from the store
+        self._worker = Worker() if store is not None else None
+        self._job: tuple[Future, list[Batch], set[str] | None] | None = None
+        self._breaker = Breaker()
         self._logged: set[str] = set()
+        self._loop: Any = None
+
+    # --- the rule -------------------------------------------------------------------------
 
     def likely(self, url: str, body: bytes, decision) -> Encoding | None:
         """The encoding to decide *body* (bytes, from *url*) with as its likely encoding, given
@@ -284,7 +228,7 @@ class SiteMemory:
         first = first_non_ascii(body)
         if first is None or is_utf_8(body, first):
             return None
-        counts = self._call("get", host_of(url))
+        counts = self.counts(host_of(url))
         encoding = remembered(counts, self.least) if counts else None
         if encoding is None or encoding is decision.encoding or encoding.name in _NOT_COUNTED:
             return None
@@ -303,28 +247,225 @@ class SiteMemory:
         """Count *decision* (a ``Decision``) for *url*'s host if it is a declaration (rule 1);
         *trusted* is false for a label the content contradicts (not counted)."""
         if trusted and decision.source in DECLARED_SOURCES and decision.encoding.name not in _NOT_COUNTED:
-            self._call("merge", host_of(url), {decision.encoding.name: 1})
+            host, counts = host_of(url), {decision.encoding.name: 1}
+            self.add(host, counts)
+            if self.store is not None:
+                self._pend(host, counts)
 
-    def close(self) -> None:
-        self._call("close")
+    # --- the view -------------------------------------------------------------------------
 
-    def _call(self, method: str, *args):
-        start = time.perf_counter()
-        try:
-            return getattr(self.store, method)(*args)
-        except Exception as exc:  # noqa: BLE001 — a store error never fails the crawl
-            self._inc("store_errors")
-            kind = f"{method}:{type(exc).__name__}"
-            if kind not in self._logged:
-                self._logged.add(kind)
-                logger.warning("Site memory store %s failed (%s: %s); pages are decided without it",
-                               method, type(exc).__name__, exc)
+    def counts(self, host: str) -> Counts:
+        """*host*'s counts as this process knows them now; asks the store for them at the next
+        exchange if they were not read in the last :data:`REFRESH_SECONDS`."""
+        counts = self.hosts.get(host)
+        if counts is not None:
+            self.hosts.move_to_end(host)
+        if (self.store is not None and len(self.wanted) < self.max_hosts
+                and time.monotonic() - self._read_at.get(host, -REFRESH_SECONDS) >= REFRESH_SECONDS):
+            self.wanted.add(host)
+        return counts or {}
+
+    def add(self, host: str, counts: Mapping[str, int]) -> None:
+        """Add *counts* to *host*'s row of the view (not to the store)."""
+        row = self._row(host)
+        for name, count in counts.items():
+            row[name] = row.get(name, 0) + count
+
+    def _row(self, host: str) -> Counts:
+        row = self.hosts.get(host)
+        if row is not None:
+            self.hosts.move_to_end(host)
+            return row
+        row = self.hosts[host] = {}
+        while len(self.hosts) > self.max_hosts:
+            old, _ = self.hosts.popitem(last=False)
+            self._read_at.pop(old, None)
+            self._inc("evicted")
+        return row
+
+    def _pend(self, host: str, counts: Mapping[str, int]) -> None:
+        if host not in self.pending and len(self.pending) >= self.max_hosts:
+            self._inc("dropped", sum(counts.values()))
+            self._once("dropped", "Site memory: more than %d hosts wait for the store; further "
+                                  "declarations are not saved (counted in whatwg_encoding/memory/dropped)",
+                       self.max_hosts)
+            return
+        add_counts(self.pending, host, counts)
+
+    # --- the store ------------------------------------------------------------------------
+
+    def sync(self) -> Future | None:
+        """Take in the result of the last exchange with the store if it is done, and start the
+        next if none is under way (and the store is not left alone): the declarations learned
+        since, and a read of the hosts asked about (and written). Returns its future, or ``None``."""
+        if self._job is not None:
+            if not self._job[0].done():
+                return None
+            self._take(*self._job)
+            self._job = None
+        if self._worker is None or not (self.pending or self.wanted or self.unsent):
             return None
-        finally:
-            self._inc("store_calls")
-            self._inc("store_us", round((time.perf_counter() - start) * 1e6))
+        if not self._breaker.allows():
+            self.wanted.clear()  # asked again later; declarations wait in pending
+            return None
+        batches, hosts = self._batches(), set(self.wanted)
+        self.wanted = set()
+        for _, batch in batches:
+            hosts.update(batch)
+        future = self._worker.submit(_timed, self.store.exchange, batches, hosts)  # type: ignore[union-attr]
+        self._job = (future, batches, hosts)
+        return future
+
+    def _batches(self) -> list[Batch]:
+        """The batches to send: those that failed, and the pending declarations as a new one."""
+        batches, self.unsent = self.unsent, []
+        if self.pending:
+            batches.append((uuid.uuid4().hex, self.pending))
+            self.pending = {}
+        return batches
+
+    def _take(self, future: Future, batches: list[Batch], hosts: set[str] | None) -> None:
+        try:
+            found, seconds = future.result()
+        except Exception as exc:  # noqa: BLE001 — a store error never fails the crawl
+            self._failed(exc)
+            self.unsent = batches + self.unsent  # sent again as they are at the next exchange
+            while sum(len(batch) for _, batch in self.unsent) > self.max_hosts:
+                _, lost = self.unsent.pop(0)
+                self._inc("dropped", sum(sum(counts.values()) for counts in lost.values()))
+            return
+        self._breaker.succeeded()
+        self._inc("store_calls")
+        self._inc("store_us", round(seconds * 1e6))
+        now = time.monotonic()
+        for host in found if hosts is None else hosts:
+            if hosts is None and host in self.hosts:
+                continue  # a preload never replaces what this process already read
+            row = self._row(host)
+            row.clear()
+            row.update(found.get(host, {}))
+            for batch in [self.pending] + [batch for _, batch in self.unsent]:  # not in the store yet
+                for name, count in batch.get(host, {}).items():
+                    row[name] = row.get(name, 0) + count
+            self._read_at[host] = now
+
+    def _failed(self, exc: BaseException | None) -> None:
+        self._inc("store_errors")
+        where = getattr(self.store, "where", type(self.store).__name__)
+        self._once(type(exc).__name__, "Site memory store %s failed (%s: %s); pages are decided with "
+                                       "what this process knows", where, type(exc).__name__, exc)
+        if self._breaker.failed():
+            self._inc("store_off")
+            self._once("off", "Site memory store %s failed %d times in a row; it is left alone for "
+                              "%d s or more at a time (counted in whatwg_encoding/memory/store_off)",
+                       where, self._breaker.in_a_row, self._breaker.seconds)
+
+    def open(self) -> Future | None:
+        """Start reading up to ``max_hosts`` hosts' counts from the store (in its thread)."""
+        if self._worker is None or self._job is not None:
+            return None
+        future = self._worker.submit(_timed, self.store.preload, self.max_hosts)  # type: ignore[union-attr]
+        self._job = (future, [], None)
+        return future
+
+    def close(self, timeout: float | None = CLOSE_SECONDS) -> bool:
+        """Write the declarations not yet in the store and close it, waiting at most *timeout*
+        seconds (outside the reactor: tools, tests); ``True`` if saved. See :meth:`spider_closed`."""
+        future = self._close()
+        if future is not None:
+            concurrent.futures.wait([future], timeout)
+        return self._closed(future)
+
+    async def spider_opened(self, spider=None) -> None:
+        """Signal handler: start the exchanges; the crawl waits for the first read at most
+        :data:`START_SECONDS` (the reactor does not wait)."""
+        from scrapy.utils.defer import maybe_deferred_to_future
+        from twisted.internet.task import LoopingCall
+
+        future = self.open()
+        if future is None:
+            return
+        self._loop = LoopingCall(self.sync)
+        self._loop.start(SYNC_SECONDS, now=False)
+        await maybe_deferred_to_future(deferred(future, START_SECONDS))
+        self.sync()
+
+    async def spider_closed(self, spider=None) -> bool:
+        """:meth:`close` for the crawl's end, which waits for it at most :data:`CLOSE_SECONDS`
+        (the reactor does not wait); ``True`` if saved."""
+        from scrapy.utils.defer import maybe_deferred_to_future
+
+        future = self._close()
+        if future is not None:
+            await maybe_deferred_to_future(deferred(future, CLOSE_SECONDS))
+        return self._closed(future)
+
+    def _close(self) -> Future | None:
+        if self._loop is not None and self._loop.running:
+            self._loop.stop()
+        if self._worker is None:
+            return None
+        job, self._job = self._job, None
+        if job is not None and job[0].done():
+            self._take(*job)
+            job = None
+        batches = self._batches()
+        # Tried again until CLOSE_SECONDS (a paused server), or once if the store is left alone.
+        deadline = time.monotonic() + (CLOSE_SECONDS if self._breaker.allows() else 0.0)
+        future = self._worker.submit(_final, self.store, batches, job, deadline)
+        self._worker.stop()
+        self._worker = None
+        self._final = (future, batches, job)
+        return future
+
+    def _closed(self, future: Future | None) -> bool:
+        if future is None:
+            return True
+        job = self._final[2]
+        if job is not None and job[0].done() and job[0].exception() is not None:
+            self._failed(job[0].exception())  # the exchange under way at the close failed too
+        if future.done() and future.exception() is None:
+            return True
+        _, batches, job = self._final
+        if job is not None and not (job[0].done() and job[0].exception() is None):
+            batches = job[1] + batches
+        lost: set[str] = set()
+        declarations = 0
+        for _, batch in batches:
+            lost.update(batch)
+            declarations += sum(sum(counts.values()) for counts in batch.values())
+        reason = f"it did not answer within {CLOSE_SECONDS:g} s" if not future.done() else repr(future.exception())
+        self._inc("dropped", declarations)
+        if declarations:
+            logger.error("Site memory store %s: %d declarations of %d hosts were not saved (%s)",
+                         getattr(self.store, "where", "?"), declarations, len(lost), reason)
+        return False
+
+    def _once(self, kind: str, message: str, *args) -> None:
+        if kind not in self._logged:
+            self._logged.add(kind)
+            logger.warning(message, *args)
 
     def _inc(self, name: str, count: int = 1) -> None:
         if self.stats is not None:
             self.stats.inc_value(f"whatwg_encoding/memory/{name}", count)
 
+
+def _final(store: Store, batches: list[Batch], job, deadline: float) -> int:
+    """In the memory's thread, at the end: send *batches* (after those of the exchange *job* that
+    was under way, had it failed), tried again every half second until *deadline* (a
+    ``time.monotonic()``), then close *store*; the declarations written."""
+    if job is not None and job[0].exception() is not None:
+        batches = job[1] + batches
+    try:
+        while batches:
+            try:
+                store.exchange(batches, ())
+                break
+            except Exception:
+                if time.monotonic() + 0.5 >= deadline:
+                    raise
+                time.sleep(0.5)
+    finally:
+        store.close()
+    return sum(sum(sum(counts.values()) for counts in batch.values()) for _, batch in batches)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import inspect
 import logging
 
 from scrapy import signals
@@ -110,8 +111,10 @@ class WhatwgEncodingMiddleware:
         if warning:
             logger.warning("%s", warning, extra={"crawler": crawler})
         memory = None
-        if config.remember:
-            memory = SiteMemory(open_store(config.remember_store, job_dir(crawler.settings)), crawler.stats)
+        if config.remember:  # no connection yet: the memory's own thread makes it (see .memory)
+            memory = SiteMemory(open_store(config.remember_store, job_dir(crawler.settings)), crawler.stats,
+                                max_hosts=config.remember_max_hosts)
+            crawler.signals.connect(memory.spider_opened, signal=signals.spider_opened)
         middleware = cls(config, crawler.stats, memory)
         crawler.signals.connect(middleware.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(middleware.spider_closed, signal=signals.spider_closed)
@@ -131,13 +134,27 @@ class WhatwgEncodingMiddleware:
         self._flusher = LoopingCall(self.report.flush)  # stats within FLUSH_SECONDS, see .report
         self._flusher.start(FLUSH_SECONDS, now=False)
 
-    def spider_closed(self, spider):
+    async def spider_closed(self, spider):
+        """Stop the stats flusher, log the summary, write the HTML report, save the site memory:
+        each step runs whatever an earlier one raised (logged, counted in
+        ``whatwg_encoding/close_errors``). The crawl's end waits for the save; the reactor does not."""
+        steps = [("the stats flusher", self._stop_flusher), ("the summary", self.report.log_summary),
+                 ("the report", lambda: self.report.write_html(spider.name))]
+        if self.memory is not None:
+            steps.append(("the site memory", lambda: self.memory.spider_closed(spider)))
+        for name, step in steps:
+            try:
+                result = step()
+                if inspect.isawaitable(result):
+                    await result
+            except Exception:  # the next steps (the memory's save) still run
+                logger.exception("Closing %s failed; the other steps go on", name, extra={"spider": spider})
+                if self.report.stats is not None:
+                    self.report.stats.inc_value("whatwg_encoding/close_errors")
+
+    def _stop_flusher(self) -> None:
         if self._flusher is not None and self._flusher.running:
             self._flusher.stop()
-        self.report.log_summary()
-        self.report.write_html(spider.name)
-        if self.memory is not None:
-            self.memory.close()
 
     def process_response(self, request, response, spider=None):
         # spider: passed by Scrapy < 2.13 only (optional, so that newer Scrapy does not warn).
@@ -170,10 +187,12 @@ class WhatwgEncodingMiddleware:
         meta, config, body = request.meta, self.config, response.body
         if is_compressed(response.headers, body):
             return self._skip(request, response, "compressed")
+        chosen = explicit_encoding(response) if isinstance(response, TextResponse) else None
+        if handler_name is None and chosen is not None and scrapy_class(response) is None:
+            handler_name = chosen  # a plugin's class (scrapy-zyte-api's): its builder's encoding
         if handler_name is not None:
             return self._keep_handler_text(request, response, kind, handler_name)  # type: ignore[arg-type]
         url = response.url
-        chosen = explicit_encoding(response) if isinstance(response, TextResponse) else None
         if chosen is not None:  # a middleware or the spider chose it (Scrapy's recipe): the user override
             override = chosen_override(chosen)
             if override is None:

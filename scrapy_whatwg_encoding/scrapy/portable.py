@@ -1,10 +1,14 @@
 """Requests that stay usable in a process that never imported this package.
 
-A request built from a decided response gets the response's ``encoding`` from Scrapy
-(``TextResponse.follow()``, ``FormRequest.from_response()``, ``Request(url, encoding=response.encoding)``):
-a ``whatwg-…`` codec name that only this package registers. Serialized with ``Request.to_dict()``
-(JOBDIR disk queues, scrapy-redis) and rebuilt elsewhere, its ``__init__`` calls
-``safe_url_string(url, encoding)``, which raises ``LookupError`` and the scheduler drops it.
+A decided response's ``encoding`` is Python's codec name (``cp1251``, ``utf-8``), so the requests
+Scrapy builds from it (``TextResponse.follow()``, ``FormRequest.from_response()``,
+``Request(url, encoding=response.encoding)``) resolve in any process. The package's own codec
+names (``whatwg-…``: :attr:`Encoding.codec_name`, the Encoding Standard's encoder, and the query
+codecs of :mod:`.url`) are registered only where the package is imported. A request that carries
+one (those :func:`.forms.form_request` builds, or a user's
+``Request(url, encoding=response.whatwg_encoding.codec_name)``), serialized with
+``Request.to_dict()`` (JOBDIR disk queues, scrapy-redis) and rebuilt elsewhere, fails in
+``__init__``: ``safe_url_string(url, encoding)`` raises ``LookupError`` and the scheduler drops it.
 
 :func:`portable_request` keeps the URL and body as they were built (the WHATWG encoder's bytes)
 and gives the request the encoding ``utf-8``. Scrapy uses ``Request.encoding`` only for text given
@@ -56,8 +60,9 @@ def _portable(output: Any) -> Any:
 
 class PortableRequestsMiddleware:
     """Spider middleware (installed by the add-on at order 10): every request a callback yields
-    goes through :func:`portable_request`, e.g. ``FormRequest.from_response(response)`` and
-    ``Request(url, encoding=response.encoding)`` on a decided response. Items pass unchanged."""
+    goes through :func:`portable_request`, so that one given a ``whatwg-…`` codec name (e.g.
+    ``Request(url, encoding=response.whatwg_encoding.codec_name)``) gets ``utf-8``. Requests with
+    Python's codec names (Scrapy's own, built with ``response.encoding``) and items pass unchanged."""
 
     def process_spider_output(self, response, result: Iterable[Any], spider=None) -> Iterable[Any]:
         """Scrapy's hook; older Scrapy passes *spider*, newer does not."""

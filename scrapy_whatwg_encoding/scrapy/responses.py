@@ -37,6 +37,8 @@ from .url import encode_query
 
 #: Scrapy's own text classes: the only ones this layer changes the class of.
 SCRAPY_TEXT_CLASSES = (TextResponse, HtmlResponse, XmlResponse)
+# Index of ``encoding`` among ``TextResponse.follow()``'s positional arguments after ``url``.
+_FOLLOW_ENCODING = 6
 #: ``replace()`` arguments that make another document, whose encoding this decision does not know.
 DOCUMENT_ATTRIBUTES = frozenset({"body", "headers", "encoding"})
 
@@ -98,8 +100,18 @@ def _make_decided(base: type[TextResponse]) -> type[TextResponse]:
             kwargs["cls"] = decided_class(kwargs["cls"], self.whatwg_encoding)
         return super(cls, self).replace(*args, **kwargs)
 
+    def follow(self, url, *args, **kwargs):
+        """Like Scrapy's (``follow_all()`` calls it too). On a page whose output encoding is not
+        its encoding (UTF-16, replacement), whose Python codec would re-encode the URL's ASCII,
+        the request's encoding is UTF-8, the output encoding."""
+        if (len(args) <= _FOLLOW_ENCODING and kwargs.get("encoding") is None
+                and self.whatwg_encoding.output_encoding is not self.whatwg_encoding):
+            kwargs["encoding"] = "utf-8"
+        return super(cls, self).follow(url, *args, **kwargs)
+
     namespace = {"__slots__": (), "__module__": __name__, "__doc__": f"{base.__name__} decoded as the standard says.",
-                 "text": property(text), "urljoin": urljoin, "replace": replace, **_as_scrapy_class(base)}
+                 "text": property(text), "urljoin": urljoin, "replace": replace, "follow": follow,
+                 **_as_scrapy_class(base)}
     cls: type[TextResponse] = type(f"Whatwg{base.__name__}", (base, WhatwgResponseMixin), namespace)
     return cls
 

@@ -12,6 +12,8 @@
 - ``WHATWG_ENCODING_REMEMBER_STORE`` (str | None, ``None``): where that memory lives: ``None`` for
   the ``JOBDIR`` file (or this process without ``JOBDIR``), a ``redis://``, ``rediss://`` or
   ``unix://`` URL for a Redis server shared by a fleet (needs the ``redis`` extra).
+- ``WHATWG_ENCODING_REMEMBER_MAX_HOSTS`` (int ≥ 1, ``20000``): hosts that memory keeps in RAM
+  (least recently used first out; the store keeps them all).
 - ``WHATWG_ENCODING_LOG_LEVEL`` (level name or number, ``"DEBUG"``): level of the one log line
   per decision.
 - ``WHATWG_ENCODING_REPORT`` (str | None, ``None``): path of an HTML report written at spider close
@@ -62,6 +64,7 @@ DEFAULTS: dict[str, Any] = {
     "WHATWG_ENCODING_PRESCAN_BYTES": 1024,
     "WHATWG_ENCODING_REMEMBER": False,
     "WHATWG_ENCODING_REMEMBER_STORE": None,
+    "WHATWG_ENCODING_REMEMBER_MAX_HOSTS": 20_000,
     "WHATWG_ENCODING_LOG_LEVEL": "DEBUG",
     "WHATWG_ENCODING_REPORT": None,
     "WHATWG_ENCODING_REPORT_EXAMPLES": 20,
@@ -91,6 +94,7 @@ class Config:
     prescan_bytes: int = 1024
     remember: bool = False
     remember_store: str | None = None
+    remember_max_hosts: int = 20_000
     log_level: int = logging.DEBUG
     report: str | None = None
     report_examples: int = 20
@@ -234,21 +238,24 @@ def check_report_path(name: str, value: Any) -> str | None:
 
 def check_store(name: str, value: Any) -> str | None:
     """Validate a site memory store: ``None``/``""`` → ``None``, or a Redis URL (the ``redis``
-    package must be installed and parse it)."""
+    package must be installed; see :func:`.memory_redis.check_url`: the database, if given, must
+    be a whole number)."""
     if value is None or value == "":
         return None
     expected = 'expected None or a Redis URL such as "redis://localhost:6379/0"'
     if not isinstance(value, str) or value.partition("://")[0].lower() not in ("redis", "rediss", "unix"):
         raise InvalidSetting(name, value, expected)
     try:
-        from redis.connection import parse_url
+        import redis  # noqa: F401
     except ImportError:
         raise InvalidSetting(name, value, "the redis package is missing: pip install "
                                           "'scrapy-whatwg-encoding[redis]'") from None
+    from .memory_redis import check_url
+
     try:
-        parse_url(value)
-    except ValueError:
-        raise InvalidSetting(name, value, expected) from None
+        check_url(value)
+    except ValueError as exc:
+        raise InvalidSetting(name, value, f"{exc}; {expected}") from None
     return value
 
 
@@ -276,6 +283,8 @@ def read_config(settings, spider=None) -> Config:
         prescan_bytes=prescan_bytes,
         remember=_bool(settings, "WHATWG_ENCODING_REMEMBER"),
         remember_store=check_store("WHATWG_ENCODING_REMEMBER_STORE", get("WHATWG_ENCODING_REMEMBER_STORE")),
+        remember_max_hosts=_count("WHATWG_ENCODING_REMEMBER_MAX_HOSTS", get("WHATWG_ENCODING_REMEMBER_MAX_HOSTS"),
+                                  1, "hosts"),
         log_level=_log_level(get("WHATWG_ENCODING_LOG_LEVEL")),
         report=check_report_path("WHATWG_ENCODING_REPORT", get("WHATWG_ENCODING_REPORT")),
         report_examples=_count("WHATWG_ENCODING_REPORT_EXAMPLES", get("WHATWG_ENCODING_REPORT_EXAMPLES"),

@@ -4,7 +4,8 @@ JOBDIR PHASE STATS [SETTINGS_JSON]``):
 - ``pause``: with the add-on, reads the windows-1251 and Shift_JIS hubs, builds every kind of
   request from them (``follow``, ``follow_all``, ``form_request`` GET and POST,
   ``FormRequest.from_response``, the drop-in ``LinkExtractor`` + ``Request(url,
-  encoding=response.encoding)``), then pauses the engine, yields them all and closes the spider:
+  encoding=response.encoding)`` and + ``Request(url, encoding=response.whatwg_encoding.codec_name)``),
+  then pauses the engine, yields them all and closes the spider:
   they stay in JOBDIR's queue, none is downloaded;
 - ``resume``: no add-on, never imports ``scrapy_whatwg_encoding``; crawls what JOBDIR holds.
 
@@ -46,8 +47,9 @@ class PauseResume(scrapy.Spider):
 
         from scrapy_whatwg_encoding.scrapy.forms import form_request
         from scrapy_whatwg_encoding.scrapy.links import LinkExtractor
+        from scrapy_whatwg_encoding.scrapy.scrapy_default import scrapy_codec_name
 
-        assert response.encoding.startswith("whatwg-"), response.encoding
+        assert response.encoding == scrapy_codec_name(response.whatwg_encoding), response.encoding
         leaf = {"callback": self.parse_leaf}
         self.pending.append(response.follow(response.css("a.follow")[0], **leaf))
         self.pending.extend(response.follow_all(css="a.all", **leaf))
@@ -58,6 +60,8 @@ class PauseResume(scrapy.Spider):
             self.pending.append(FormRequest.from_response(response, formid="scrapy", **leaf))
         for link in LinkExtractor(restrict_css="a.extract").extract_links(response):
             self.pending.append(scrapy.Request(link.url, encoding=response.encoding, **leaf))
+        for link in LinkExtractor(restrict_css="a.codec").extract_links(response):
+            self.pending.append(scrapy.Request(link.url, encoding=response.whatwg_encoding.codec_name, **leaf))
         self.hubs_read += 1
         if self.hubs_read == len(HUBS):
             self.crawler.engine.pause()  # from here on nothing leaves the scheduler

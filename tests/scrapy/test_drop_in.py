@@ -243,6 +243,8 @@ RENDERED = {  # path → (Content-Type, body, the encoding the handler passes)
     "utf8-under-latin1": ("text/html; charset=iso-8859-1", "<title>Привет 東京</title>".encode(), "utf-8"),
     "sjis": ("text/html", '<meta charset="utf-8"><title>日本語</title>'.encode("shift_jis"), "shift_jis"),
     "plain": ("text/html; charset=koi8-r", "<title>Привет</title>".encode("koi8-r"), None),
+    # A plugin's class from its handler, as scrapy-zyte-api's browserHtml responses.
+    "plugin-utf8": ("text/html; charset=windows-1251", "<title>Привет 東京</title>".encode(), "utf-8"),
 }
 
 
@@ -257,9 +259,10 @@ class RenderingHandler:
         return cls()
 
     def _response(self, request):
-        content_type, body, encoding = RENDERED[request.url.rsplit("/", 1)[1]]
-        return HtmlResponse(request.url, headers={"Content-Type": content_type}, body=body, encoding=encoding,
-                            request=request)
+        path = request.url.rsplit("/", 1)[1]
+        content_type, body, encoding = RENDERED[path]
+        cls = PluginHtmlResponse if path.startswith("plugin") else HtmlResponse
+        return cls(request.url, headers={"Content-Type": content_type}, body=body, encoding=encoding, request=request)
 
     if scrapy.version_info >= (2, 14):
         async def download_request(self, request):
@@ -291,7 +294,9 @@ def test_handler_decisions_survive_the_http_cache(storage, tmp_path):
     assert by_path["utf8-under-latin1"].css("title::text").get() == "Привет 東京"
     assert by_path["sjis"].meta["whatwg_encoding"]["source"] == "handler"
     assert by_path["plain"].meta["whatwg_encoding"]["source"] == "transport"
-    assert whatwg_stats(crawler)["whatwg_encoding/source/handler"] == 2
+    assert by_path["plugin-utf8"].css("title::text").get() == "Привет 東京"
+    assert by_path["plugin-utf8"].meta["whatwg_encoding"]["source"] == "handler"
+    assert whatwg_stats(crawler)["whatwg_encoding/source/handler"] == 3
 
 
 @pytest_twisted.inlineCallbacks

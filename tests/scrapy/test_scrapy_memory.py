@@ -3,29 +3,22 @@ corpus pages, and the file store shared by several processes (the Redis store:
 test_scrapy_memory_redis.py)."""
 from __future__ import annotations
 
-import json
+import concurrent.futures
+import os
 import subprocess
 import sys
 import textwrap
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from scrapy.utils.test import get_crawler
 from whatwg_crawl_helpers import CORPUS, REPO
 
 from scrapy_whatwg_encoding import ENCODINGS, sniff
-from scrapy_whatwg_encoding.scrapy.memory import (
-    FILE_NAME,
-    MIN_DECLARATIONS,
-    FileStore,
-    LocalStore,
-    RedisStore,
-    SiteMemory,
-    host_of,
-    remembered,
-    siblings,
-)
+from scrapy_whatwg_encoding.scrapy.memory import MIN_DECLARATIONS, SiteMemory, host_of, remembered, siblings
+from scrapy_whatwg_encoding.scrapy.memory_redis import RedisStore
+from scrapy_whatwg_encoding.scrapy.memory_sqlite import FILE_NAME, JSON_NAME, SQLiteStore
 
 sys.path.insert(0, str(REPO / "tools"))
 from remember_accuracy import strip_declarations
@@ -36,10 +29,10 @@ LEGACY = [e for e in ENCODINGS.values() if e.name not in ("UTF-8", "UTF-16BE", "
 
 
 def _memory(counts: dict[str, int] | None = None, stats=None) -> SiteMemory:
-    store = LocalStore()
+    memory = SiteMemory(None, stats)
     if counts:
-        store.merge(host_of(URL), counts)
-    return SiteMemory(store, stats)
+        memory.add(host_of(URL), counts)
+    return memory
 
 
 def _stripped(path) -> bytes:
@@ -97,6 +90,7 @@ def test_punctuation_alone_says_nothing():
     assert _memory({"windows-1255": 10}).likely(URL, body, decision) is None
 
 
+@settings(deadline=None)  # three sniffs per example: speed is for tools/, not for a deadline here
 @given(st.text(min_size=1).filter(lambda text: not text.isascii()), st.sampled_from(LEGACY))
 def test_valid_utf_8_is_never_overridden(text, encoding):
     body = text.encode("utf-8")
@@ -117,77 +111,184 @@ def test_only_trusted_declarations_are_counted():
     memory.learn(URL, declared, trusted=False)  # a label the content contradicts
     memory.learn(URL, sniff(strip_declarations(page), url=URL))  # detected, not declared
     memory.learn(URL, sniff(b"\xff\xfea\x00", content_type="text/html"))  # UTF-16LE BOM
-    assert memory.store.get(host_of(URL)) == {}
+    assert memory.counts(host_of(URL)) == {}
     memory.learn(URL, declared)
-    assert memory.store.get(host_of(URL)) == {"KOI8-R": 1}
+    assert memory.counts(host_of(URL)) == {"KOI8-R": 1}
 
 
-def test_file_store_merges_with_the_file_and_writes_periodically(tmp_path):
-    path = tmp_path / FILE_NAME
-    first, second = FileStore(path, every=2), FileStore(path, every=2)
-    first.merge("a:80", {"KOI8-R": 1})
-    assert not path.exists()
-    first.merge("a:80", {"KOI8-R": 1})  # the second declaration: written
-    assert json.loads(path.read_text("utf-8")) == {"hosts": {"a:80": {"KOI8-R": 2}}}
-    second.merge("a:80", {"UTF-8": 1})
-    second.merge("b:80", {"GBK": 1})  # merged with what the first one wrote
-    first.merge("b:80", {"GBK": 1})
+def _rows(path) -> dict:
+    import sqlite3
+
+    db = sqlite3.connect(path)
+    try:
+        rows = db.execute("SELECT host, encoding, declarations FROM counts").fetchall()
+    finally:
+        db.close()
+    found: dict = {}
+    for host, name, count in rows:
+        found.setdefault(host, {})[name] = count
+    return found
+
+
+def test_sqlite_store_adds_across_stores(tmp_path):
+    path = tmp_path / "job" / FILE_NAME
+    first, second = SQLiteStore(path), SQLiteStore(path)
+    assert first.exchange([("1", {"a": {"KOI8-R": 2}})], ["a", "b"]) == {"a": {"KOI8-R": 2}}
+    assert second.exchange([("2", {"a": {"UTF-8": 1}, "b": {"GBK": 1}})], ["a"]) == {"a": {"KOI8-R": 2, "UTF-8": 1}}
+    assert first.preload(10) == {"a": {"KOI8-R": 2, "UTF-8": 1}, "b": {"GBK": 1}}
+    assert first.preload(1) == {"a": {"KOI8-R": 2, "UTF-8": 1}}  # at most 1 host
     first.close()
-    assert FileStore(path).hosts == {"a:80": {"KOI8-R": 2, "UTF-8": 1}, "b:80": {"GBK": 2}}
-    assert first.get("a:80") == {"KOI8-R": 2, "UTF-8": 1}
-    third = FileStore(path)
-    third.merge("c:80", {"KOI8-R": 1})  # pending, not written
-    second.close()  # nothing pending: nothing written
-    first.merge("d:80", {"KOI8-R": 1})
-    first.close()
-    assert third.get("d:80") == {"KOI8-R": 1}  # the file changed: read again
-    assert third.get("c:80") == {"KOI8-R": 1}  # its own pending declarations kept
-    assert sorted(p.name for p in tmp_path.iterdir()) == [FILE_NAME, FILE_NAME + ".lock"]
+    second.close()
+    assert sorted(p.name for p in path.parent.iterdir()) == [FILE_NAME]  # no -wal, -shm, .tmp left
 
 
-def test_file_store_writes_after_seconds(tmp_path):
-    store = FileStore(tmp_path / FILE_NAME, every=1000, seconds=0)
-    store.merge("a:80", {"KOI8-R": 1})
-    assert (tmp_path / FILE_NAME).exists()
-
-
-def test_file_store_reads_old_and_broken_files(tmp_path, caplog):
-    path = tmp_path / FILE_NAME
-    path.write_text('{"hosts": {"a:80": "koi8-r", "b:80": "no such label", "c:80": {"gbk": 2, "x": 1}}}')
-    assert FileStore(path).hosts == {"a:80": {"KOI8-R": 1}, "c:80": {"GBK": 2}}
-    path.write_text("{not json")
-    assert FileStore(path).hosts == {}
-    assert "Could not read" in caplog.text
-
-
-def test_two_processes_share_one_file(tmp_path):
-    """Two processes add declarations to one file at the same time (a write after every one):
-    none is lost (the lock and the merge), and the file is always whole JSON (os.replace)."""
+def test_two_processes_share_one_database(tmp_path):
+    """Two processes add a declaration at a time to one database, at once: none is lost."""
     script = textwrap.dedent(f"""
-        import json, sys
-        from scrapy_whatwg_encoding.scrapy.memory import FileStore
-        store = FileStore({str(tmp_path / FILE_NAME)!r}, every=1)
+        import sys
+        from scrapy_whatwg_encoding.scrapy.memory_sqlite import SQLiteStore
+        store = SQLiteStore({str(tmp_path / FILE_NAME)!r})
         for n in range(150):
-            store.merge("shared:80", {{sys.argv[1]: 1}})
-            json.loads(store.path.read_text("utf-8"))
+            store.exchange([(f"{{n}}", {{"shared": {{sys.argv[1]: 1}}}})], ["shared"])
         store.close()
     """)
     processes = [subprocess.Popen([sys.executable, "-c", script, name]) for name in ("KOI8-R", "GBK")]
     assert [p.wait(timeout=120) for p in processes] == [0, 0]
-    assert FileStore(tmp_path / FILE_NAME).get("shared:80") == {"KOI8-R": 150, "GBK": 150}
+    assert _rows(tmp_path / FILE_NAME) == {"shared": {"KOI8-R": 150, "GBK": 150}}
 
 
-def test_store_errors_never_reach_the_crawl(tmp_path):
+@pytest.mark.parametrize("content", [b"{not a database", b"SQLite format 3\x00" + b"\xff" * 200,
+                                     "table"])
+def test_unreadable_database_counts_as_empty_and_is_repaired(tmp_path, caplog, content):
+    path = tmp_path / FILE_NAME
+    if content == "table":  # a database, with a table of another shape
+        import sqlite3
+
+        with sqlite3.connect(path) as db:
+            db.execute("CREATE TABLE counts (hosts TEXT)")
+            db.execute("INSERT INTO counts VALUES ('example.com')")
+    else:
+        path.write_bytes(content)
+    store = SQLiteStore(path)
+    assert store.exchange([("1", {"a": {"KOI8-R": 1}})], ["a", "example.com"]) == {"a": {"KOI8-R": 1}}
+    store.close()
+    assert _rows(path) == {"a": {"KOI8-R": 1}}
+    assert len([r for r in caplog.records if r.levelname == "WARNING"]) == 1
+    # Replaced by something else while open: made anew at the next write, nothing later lost.
+    store = SQLiteStore(path)
+    store.exchange([("1", {"a": {"KOI8-R": 1}})], ())
+    (tmp_path / "garbage").write_bytes(b"garbage" * 100)
+    (tmp_path / "garbage").replace(path)
+    store.exchange([("1", {"a": {"KOI8-R": 1}})], ())
+    store.close()
+    assert _rows(path) == {"a": {"KOI8-R": 1}}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ('{"hosts": {"user:pw@a:80": "koi8-r", "b:80": "no such label", "c:8080": {"gbk": 2, "x": 1}}}',
+     {"a": {"KOI8-R": 1}, "c:8080": {"GBK": 2}}),
+    ('{"hosts": ["example.com"]}', {}),
+    ("[" * 100_000, {}),
+    ("{not json", {}),
+])
+def test_json_file_of_earlier_versions_is_migrated(tmp_path, caplog, text, expected):
+    (tmp_path / JSON_NAME).write_text(text)
+    (tmp_path / (JSON_NAME + ".lock")).write_text("")
+    store = SQLiteStore(tmp_path / FILE_NAME)
+    assert store.preload(10) == expected
+    store.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [FILE_NAME]
+    assert len([r for r in caplog.records if r.levelname == "WARNING"]) == (0 if expected else 1)
+
+
+def test_database_gets_the_umask_mode(tmp_path):
+    old = os.umask(0o002)
+    try:
+        SQLiteStore(tmp_path / FILE_NAME).exchange([("1", {"a": {"GBK": 1}})], ())
+    finally:
+        os.umask(old)
+    assert (tmp_path / FILE_NAME).stat().st_mode & 0o777 == 0o664
+
+
+def test_memory_saves_and_resumes_through_its_store(tmp_path):
+    """Declarations reach the store in the memory's thread (sync) and at close; a new memory on
+    the same store starts with them (preload), and a page of the host is decided with them."""
+    stats = get_crawler().stats
+    memory = SiteMemory(SQLiteStore(tmp_path / FILE_NAME), stats)
+    page = KOI8_R_PAGES[0].read_bytes()
+    declared = sniff(page, content_type="text/html; charset=koi8-r")
+    memory.learn(URL, declared)
+    memory.sync().result(timeout=10)  # type: ignore[union-attr]
+    assert _rows(tmp_path / FILE_NAME) == {host_of(URL): {"KOI8-R": 1}}
+    for _ in range(MIN_DECLARATIONS - 1):
+        memory.learn(URL, declared)
+    assert memory.close() is True
+    assert _rows(tmp_path / FILE_NAME) == {host_of(URL): {"KOI8-R": MIN_DECLARATIONS}}
+    resumed = SiteMemory(SQLiteStore(tmp_path / FILE_NAME), stats)
+    resumed.open().result(timeout=10)  # type: ignore[union-attr]
+    resumed.sync()
+    body = _stripped(KOI8_R_PAGES[1])
+    assert resumed.likely(URL + "x", body, sniff(body, url=URL + "x")) is ENCODINGS["KOI8-R"]
+    assert resumed.close() is True
+    assert stats.get_value("whatwg_encoding/memory/store_calls") == 2  # the exchange and the preload
+
+
+def test_hosts_in_ram_are_capped(tmp_path):
+    stats = get_crawler().stats
+    memory = SiteMemory(None, stats, max_hosts=3)
+    declared = sniff(b"", content_type="text/html; charset=koi8-r")
+    for n in range(5):
+        memory.learn(f"http://h{n}.example/", declared)
+    memory.counts("h2.example")  # used: kept
+    memory.learn("http://h5.example/", declared)
+    assert list(memory.hosts) == ["h4.example", "h2.example", "h5.example"]
+    assert stats.get_value("whatwg_encoding/memory/evicted") == 3
+
+
+def test_host_keys_carry_no_secret():
+    assert host_of("http://user:secret@EXAMPLE.com/") == "example.com"
+    assert host_of("https://user@example.com:443/a?b") == "example.com"
+    assert host_of("http://example.com:8080/") == "example.com:8080"
+    assert host_of("http://пример.рф/") == "xn--e1afmkfd.xn--p1ai"
+
+
+def test_store_errors_never_reach_the_crawl(tmp_path, caplog):
+    """A store that fails: each failed exchange counted, logged once per kind; after three in a
+    row the store is left alone (store_off, logged once); at close the loss is counted and logged."""
     stats = get_crawler().stats
     (tmp_path / "file").write_text("")
-    memory = SiteMemory(FileStore(tmp_path / "file" / FILE_NAME, every=1), stats)
-    memory.learn(URL, sniff(b"", content_type="text/html; charset=koi8-r"))  # cannot write: a file is in the way
-    memory.close()
-    nobody = SiteMemory(RedisStore("redis://127.0.0.1:9/0?socket_connect_timeout=1"), stats)
-    body = _stripped(KOI8_R_PAGES[1])
-    assert nobody.likely(URL, body, sniff(body, url=URL)) is None
+    memory = SiteMemory(SQLiteStore(tmp_path / "file" / FILE_NAME), stats)  # a file is in the way
+    declared = sniff(b"", content_type="text/html; charset=koi8-r")
+    for _ in range(4):
+        memory.learn(URL, declared)
+        future = memory.sync()
+        if future is not None:
+            concurrent.futures.wait([future], 10)
+    memory.sync()
+    assert memory.counts(host_of(URL)) == {"KOI8-R": 4}  # this process still knows
     assert stats.get_value("whatwg_encoding/memory/store_errors") == 3
+    assert stats.get_value("whatwg_encoding/memory/store_off") == 1
+    assert memory.close() is False
+    assert stats.get_value("whatwg_encoding/memory/dropped") == 4
+    nobody = SiteMemory(RedisStore("redis://127.0.0.1:9/0?socket_connect_timeout=1"), stats)
+    nobody.learn(URL, declared)
+    concurrent.futures.wait([nobody.sync()], 10)  # type: ignore[list-item]
+    nobody.sync()
+    assert stats.get_value("whatwg_encoding/memory/store_errors") == 4
+    assert nobody.close() is False
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert len(warnings) == 3, warnings  # NotADirectoryError / FileExistsError, left alone, ConnectionError
+    assert any("left alone" in w for w in warnings)
 
+
+@pytest.mark.parametrize("value", ["redis://localhost:6379/notadb", "redis://localhost:6379/1/2",
+                                   "redis://localhost:6379/0?db=x", "redis://localhost:port/0",
+                                   "unix:///tmp/redis.sock?db=one"])
+def test_store_setting_rejects(value):
+    from scrapy_whatwg_encoding.scrapy.settings import InvalidSetting, check_store
+
+    with pytest.raises(InvalidSetting, match="WHATWG_ENCODING_REMEMBER_STORE"):
+        check_store("WHATWG_ENCODING_REMEMBER_STORE", value)
 
 @pytest.mark.parametrize("value", ["redis://localhost:6379/0", "rediss://h:6380", "unix:///tmp/redis.sock", None, ""])
 def test_store_setting_accepts(value):

@@ -10,7 +10,7 @@ from contextlib import ExitStack
 from whatwg_crawl_helpers import REPO, load_manifest, serve_in_process
 
 from scrapy_whatwg_encoding import sniff
-from scrapy_whatwg_encoding.scrapy.memory import REDIS_PREFIX, RedisStore
+from scrapy_whatwg_encoding.scrapy.memory_redis import REDIS_PREFIX, RedisStore
 
 sys.path.insert(0, str(REPO / "tools"))
 from remember_accuracy import consistent_sites, write_site
@@ -21,10 +21,12 @@ HERE = REPO / "tests" / "scrapy"
 def test_redis_store_adds_across_clients(redis_url):
     """Two clients (two processes' stores) add to one count; nothing is lost between them."""
     first, second = RedisStore(redis_url), RedisStore(redis_url)
-    first.merge("shared.example", {"KOI8-R": 2})
-    second.merge("shared.example", {"KOI8-R": 1, "UTF-8": 1})
-    assert first.get("shared.example") == {"KOI8-R": 3, "UTF-8": 1}
-    assert second.get("nobody.example") == {}
+    first.exchange([("1", {"shared.example": {"KOI8-R": 2}})], ())
+    assert second.exchange([("2", {"shared.example": {"KOI8-R": 1, "UTF-8": 1}})], ["shared.example", "nobody.example"]) == {
+        "shared.example": {"KOI8-R": 3, "UTF-8": 1}, "nobody.example": {}}
+    # A batch sent again (its answer timed out after Redis had added it) is not added twice.
+    assert first.exchange([("2", {"shared.example": {"KOI8-R": 1}})], ["shared.example"]) == {
+        "shared.example": {"KOI8-R": 3, "UTF-8": 1}}
     first.close()
     second.close()
 

@@ -20,6 +20,10 @@ BAD = [
     ("WHATWG_ENCODING_REMEMBER_STORE", "http://localhost:6379/"),
     ("WHATWG_ENCODING_REMEMBER_STORE", "redis://localhost:port/0"),
     ("WHATWG_ENCODING_REMEMBER_STORE", 6379),
+    ("WHATWG_ENCODING_REMEMBER_STORE", "redis://localhost:6379/notadb"),  # redis-py alone: database 0
+    ("WHATWG_ENCODING_REMEMBER_STORE", "redis://localhost:6379/1/2"),  # redis-py alone: database 12
+    ("WHATWG_ENCODING_REMEMBER_MAX_HOSTS", 0),
+    ("WHATWG_ENCODING_REMEMBER_MAX_HOSTS", "many"),
     ("WHATWG_ENCODING_LOG_LEVEL", "LOUD"),
     ("WHATWG_ENCODING_ENABLED", "sometimes"),
     ("WHATWG_ENCODING_OVERRIDES", {"legacy.example.jp": "latin-9000"}),

@@ -1,8 +1,11 @@
 """Every URL-query and form expectation of the web-platform-tests (legacy-mb-* encode-href and
 encode-form tests, encoding/iso-2022-jp-encoder.html, html/.../query-encoding/) through the public
-paths of a response decided by the middleware: ``response.urljoin()`` and the form path
-(``FormRequest`` with the response's encoding, as ``from_response`` builds it); and a sample of
-every href page through ``response.follow()`` in a real crawl, checked on the server's side.
+paths of a response decided by the middleware: ``response.urljoin()`` and the drop-in form path
+(``FormRequest`` with the encoding :func:`~scrapy_whatwg_encoding.scrapy.forms.form_request` gives
+``from_response``: the form's output encoding, :func:`~scrapy_whatwg_encoding.scrapy.forms.form_encoding`);
+and a sample of every href page through ``response.follow()`` in a real crawl, checked on the
+server's side. (Scrapy's own ``FormRequest(..., encoding=response.encoding)`` uses Python's codec,
+as with Scrapy alone: tests/scrapy/test_scrapy_follow.py.)
 
 The expectations were computed ONCE by the tests' own JavaScript (tools/wpt_query_expectations.mjs,
 see tests/data/wpt-expectations/README.md). Each page's own comparison is kept: ``normalizeStr``
@@ -26,6 +29,7 @@ from twisted.web import resource, server
 from whatwg_crawl_helpers import crawl
 
 from scrapy_whatwg_encoding import WhatwgEncodingMiddleware, get_encoding
+from scrapy_whatwg_encoding.scrapy.forms import form_encoding
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 WPT_ORIGIN = "http://web-platform.test:8000/"
@@ -111,7 +115,7 @@ def run_page(page: dict) -> tuple[int, set]:
             chunk = cases[start:start + 400]
             value = separator.join(chr(cp) for cp, _ in chunk)
             request = FormRequest(WPT_ORIGIN + "common/blank.html", method="GET",
-                                  formdata={"input-0": value}, encoding=response.encoding)
+                                  formdata={"input-0": value}, encoding=form_encoding(response).codec_name)
             query = request.url.split("?", 1)[1]
             results = query[query.index("=") + 1:].split(quote(separator, safe=""))  # encodeURIComponent
             assert len(results) == len(chunk)

@@ -18,7 +18,9 @@ from pathlib import Path
 
 import scrapy
 from scrapy import signals
-from scrapy.http import FormRequest, TextResponse
+from scrapy.http import TextResponse
+
+from scrapy_whatwg_encoding.scrapy.forms import form_request
 
 from ..site_server import BUNDLED_SITE, SiteMap, start_server
 
@@ -84,10 +86,11 @@ class DemoSpider(scrapy.Spider):
         self.results.append(item)
         yield item
         if "form/" in response.url:  # forms and links encode queries in the page's output encoding
-            form = response.css("form")
-            yield FormRequest(response.urljoin(form.attrib["action"]), method="GET",
-                              formdata={"q": form.css("input[name=q]").attrib["value"] + " ☃"},
-                              encoding=response.encoding, callback=self.parse_echo, cb_kwargs={"what": "form"})
+            # (form_request: FormRequest.from_response with the form's encoding as HTML picks it;
+            # Scrapy's own, with Python's cp932, would raise UnicodeEncodeError on ☃)
+            value = response.css("form input[name=q]").attrib["value"]
+            yield form_request(response, formdata={"q": value + " ☃"}, callback=self.parse_echo,
+                               cb_kwargs={"what": "form"})
             yield response.follow(response.css("a#query::attr(href)").get(), callback=self.parse_echo,
                                   cb_kwargs={"what": "link"})
 

@@ -1,0 +1,173 @@
+"""Site memory in ``JOBDIR``: an SQLite database (Python's ``sqlite3``), table ``counts(host,
+encoding, declarations)``, shared by every process that opens it (WAL journal; a writer waits
+for another up to :data:`BUSY_SECONDS`). Adding a batch is one transaction of upserts, so its cost
+does not grow with the file. Called only from the memory's own thread (:mod:`.memory_sync`).
+
+A file that is not such a database (garbage, a table of another shape) counts as empty: one
+WARNING, and it is made anew. A JSON file of earlier versions (:data:`JSON_NAME`) is added to the
+database once and removed. The database file is created with the mode the umask gives; SQLite's
+``-wal`` and ``-shm`` files exist while a process has it open and are removed by the last to close.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sqlite3
+from collections.abc import Iterable
+from pathlib import Path
+
+from .memory import Batch, Counts, add_counts, clean_counts, host_of
+
+logger = logging.getLogger(__name__)
+
+FILE_NAME = "whatwg_encoding_memory.sqlite3"
+#: The file of versions before 0.2 (``{"hosts": {host: {encoding: declarations}}}``).
+JSON_NAME = "whatwg_encoding_memory.json"
+#: Seconds a write waits for another process's transaction to end.
+BUSY_SECONDS = 5.0
+_COLUMNS = ["host", "encoding", "declarations"]
+_CREATE = ("CREATE TABLE IF NOT EXISTS counts (host TEXT NOT NULL, encoding TEXT NOT NULL, "
+           "declarations INTEGER NOT NULL, PRIMARY KEY (host, encoding)) WITHOUT ROWID")
+_ADD = ("INSERT INTO counts VALUES (?, ?, ?) ON CONFLICT (host, encoding) "
+        "DO UPDATE SET declarations = declarations + excluded.declarations")
+_CHUNK = 500  # hosts per SELECT … IN (…), below SQLite's limit on parameters
+
+
+class SQLiteStore:
+    """Counts in the database at *path* (created with its directory when first used)."""
+
+    def __init__(self, path: str | os.PathLike):
+        self.path = Path(path)
+        self.where = str(self.path)
+        self.db: sqlite3.Connection | None = None
+        self._inode: int | None = None
+
+    def exchange(self, batches: list[Batch], hosts: Iterable[str]) -> dict[str, Counts]:
+        """Add *batches* (ids, host → encoding name → declarations) in one transaction (which
+        commits all or nothing, so a batch sent again is never added twice); read *hosts*' counts."""
+        rows = [(host, name, count) for _, batch in batches for host, counts in batch.items()
+                for name, count in counts.items()]
+        try:
+            self._add(self._open(), rows)
+        except sqlite3.OperationalError:
+            raise  # locked, disk full, read-only: the memory tries again later
+        except sqlite3.DatabaseError as exc:  # the file became something else: made anew
+            self._repair(exc)
+            self._add(self._open(), rows)
+        db = self._open()
+        found: dict[str, Counts] = {}
+        hosts = list(hosts)
+        for start in range(0, len(hosts), _CHUNK):
+            chunk = hosts[start:start + _CHUNK]
+            marks = ", ".join("?" * len(chunk))
+            self._collect(found, db.execute(f"SELECT * FROM counts WHERE host IN ({marks})", chunk))
+        return found
+
+    def preload(self, limit: int) -> dict[str, Counts]:
+        """Counts of at most *limit* hosts (the first in host order), read when the crawl starts."""
+        raw: dict[str, list] = {}
+        for host, name, count in self._open().execute("SELECT * FROM counts ORDER BY host"):
+            if host not in raw and len(raw) >= limit:
+                break
+            raw.setdefault(host, []).append((name, count))
+        return {host: clean_counts(pairs) for host, pairs in raw.items() if isinstance(host, str)}
+
+    def close(self) -> None:
+        if self.db is not None:
+            self.db.close()
+            self.db = None
+
+    @staticmethod
+    def _add(db: sqlite3.Connection, rows: list) -> None:
+        if rows:
+            with db:  # one transaction (commit, or rollback on an error)
+                db.execute("BEGIN IMMEDIATE")
+                db.executemany(_ADD, rows)
+
+    @staticmethod
+    def _collect(found: dict[str, Counts], rows) -> None:
+        for host, name, count in rows:
+            if isinstance(host, str):
+                add_counts(found, host, clean_counts([(name, count)]))
+
+    def _open(self) -> sqlite3.Connection:
+        """The connection, opened (again, if another process replaced the file) and checked."""
+        try:
+            inode = self.path.stat().st_ino
+        except OSError:
+            inode = None
+        if self.db is not None and inode == self._inode:
+            return self.db
+        self.close()
+        try:
+            self.db = self._connect()
+        except sqlite3.OperationalError:
+            raise
+        except sqlite3.DatabaseError as exc:  # not a database
+            self._repair(exc)
+            self.db = self._connect()
+        return self.db
+
+    def _connect(self) -> sqlite3.Connection:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        # Created here so that it gets the umask's mode (SQLite would make it 0644).
+        os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666))
+        self._inode = self.path.stat().st_ino
+        db = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")  # with WAL: never corrupt; a power loss may undo the last batches
+            columns = [row[1] for row in db.execute("PRAGMA table_info(counts)")]
+            if columns not in ([], _COLUMNS):
+                logger.warning("%s: the table 'counts' has columns %s, not %s; it counts as empty and "
+                               "is made anew", self.path, columns, _COLUMNS)
+                db.execute("DROP TABLE counts")
+            db.execute(_CREATE)
+            self._migrate(db)
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def _repair(self, exc: Exception) -> None:
+        logger.warning("%s is not a site memory database (%s); it counts as empty and is made anew",
+                       self.path, exc)
+        self.close()
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+
+    def _migrate(self, db: sqlite3.Connection) -> None:
+        """Add the counts of an earlier version's JSON file, then remove it (in one transaction)."""
+        path = self.path.with_name(JSON_NAME)
+        if not path.exists():
+            return
+        hosts = read_json(path)
+        with db:
+            db.execute("BEGIN IMMEDIATE")
+            if path.exists():  # not migrated by another process meanwhile
+                db.executemany(_ADD, [(host, name, count) for host, counts in hosts.items()
+                                      for name, count in counts.items()])
+                path.unlink()
+                Path(f"{path}.lock").unlink(missing_ok=True)
+
+
+def read_json(path: Path) -> dict[str, Counts]:
+    """The counts of an earlier version's JSON file; what is unreadable or of another shape counts
+    as empty (one WARNING). Keys (``user:password@host:port`` then) become hosts (:func:`host_of`)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError) as exc:
+        logger.warning("Could not read %s (%s): it counts as empty", path, exc)
+        return {}
+    hosts: dict[str, Counts] = {}
+    table = data.get("hosts") if isinstance(data, dict) else None
+    if not isinstance(table, dict):
+        logger.warning("%s is not a site memory file (no \"hosts\" object): it counts as empty", path)
+        return {}
+    for key, counts in table.items():
+        if isinstance(counts, str):  # the earliest format: host → last declared label
+            counts = {counts: 1}
+        if isinstance(counts, dict):
+            add_counts(hosts, host_of(f"http://{key}/"), clean_counts(counts.items()))
+    return hosts
