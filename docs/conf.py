@@ -13,10 +13,18 @@ version = ".".join(release.split(".")[:2])
 extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.doctest",
+    "sphinx.ext.extlinks",
     "sphinx.ext.viewcode",
+    "myst_parser",  # changelog.rst includes the repository's CHANGELOG.md
 ]
 
+# Links into Scrapy's documentation: :scrapy:`add-ons <topics/addons.html>`. Plain links rather than
+# intersphinx, whose inventory would be downloaded at build time (the build must work offline).
+extlinks = {"scrapy": ("https://docs.scrapy.org/en/latest/%s", "%s")}
+
 exclude_patterns = ["_build"]
+source_suffix = {".rst": "restructuredtext"}  # Markdown only where a page includes it
+suppress_warnings = ["myst.header"]  # CHANGELOG.md starts at "#", included below the page's title
 root_doc = "index"
 language = "en"
 

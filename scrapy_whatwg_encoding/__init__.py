@@ -16,10 +16,17 @@ imports Scrapy only when the Scrapy layer is used.
 """
 from __future__ import annotations
 
+import importlib.metadata
 from typing import TYPE_CHECKING
 
 from .encoding import ENCODINGS, Encoding, decode, get_encoding
 from .encoding import codec as _codec  # noqa: F401 — registers the exact codecs with Python's codec registry
+
+try:
+    #: The installed distribution's version (``pyproject.toml``), e.g. ``"0.2.0"``.
+    __version__ = importlib.metadata.version("scrapy-whatwg-encoding")
+except importlib.metadata.PackageNotFoundError:  # imported from a source tree that is not installed
+    __version__ = "0+unknown"
 
 if TYPE_CHECKING:  # what type checkers see of the lazily resolved names below
     from .scrapy import Addon, WhatwgEncodingMiddleware
@@ -34,8 +41,8 @@ _LAZY = {
 }
 
 __all__ = [
-    "ENCODINGS", "Addon", "Decision", "Encoding", "WhatwgEncodingMiddleware", "decode", "get_encoding", "prescan",
-    "sniff",
+    "ENCODINGS", "Addon", "Decision", "Encoding", "WhatwgEncodingMiddleware", "__version__", "decode", "get_encoding",
+    "prescan", "sniff",
 ]
 
 

@@ -3,4 +3,5 @@ import sys
 
 from .cli.main import main
 
-sys.exit(main(prog="python -m scrapy_whatwg_encoding"))
+if __name__ == "__main__":  # importing this module runs nothing
+    sys.exit(main(prog="python -m scrapy_whatwg_encoding"))

@@ -131,7 +131,7 @@ def test_text_table(manifest):
     assert (f"Document kinds: XML {kinds['xml']}, plain text {kinds['text']}, HTML {kinds['html']} "
             "(from each file's name; --content-type overrides)") in out
     assert f"No Web encoding (manifest encoding null, not judged): {unknown} pages" in out
-    assert "Pages Scrapy alone decodes to a different text" in out
+    assert "Pages that differ from Scrapy alone" in out
 
 
 def test_directory_without_manifest(tmp_path):
@@ -142,13 +142,40 @@ def test_directory_without_manifest(tmp_path):
     (tmp_path / ".hidden").write_bytes(b"ignored")
     done = run(tmp_path, "--json")
     report = json.loads(done.stdout)
-    assert [p["path"] for p in report["pages"]] == ["a/one.html", "three", "two.html"]
-    assert [p["encoding"] for p in report["pages"]] == ["EUC-KR", "windows-1252", "UTF-16LE"]
+    assert [p["path"] for p in report["pages"]] == ["a/one.html", "two.html"]
+    assert [p["encoding"] for p in report["pages"]] == ["EUC-KR", "UTF-16LE"]
     assert report["summary"]["accuracy"] is None and report["manifest"] is None
-    assert report["pages"][2]["scrapy_encoding"] == "utf-16-le" and report["pages"][2]["scrapy_same_text"]
-    # Scrapy alone takes control bytes without a type or an extension for binary: no text at all.
-    assert report["pages"][1]["scrapy_class"] == "Response" and report["pages"][1]["scrapy_encoding"] is None
-    assert report["pages"][1]["scrapy_same_text"] is False
+    assert report["pages"][1]["scrapy_encoding"] == "utf-16-le" and report["pages"][1]["scrapy_same_text"]
+    # Scrapy alone takes control bytes without a type or an extension for binary, and a crawl leaves
+    # such a response alone: the audit skips it too, and says so.
+    assert report["skipped"] == [
+        {"path": "three", "skipped": "not HTML, XML or text: Scrapy reads the body as binary (Response)"}]
+
+
+def test_what_a_crawl_skips_is_skipped(tmp_path):
+    """Issue 19: PDF, JSON and image files are not decided as HTML (a crawl skips them)."""
+    (tmp_path / "doc.pdf").write_bytes(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj << /Type /Catalog >>\n")
+    (tmp_path / "data.json").write_bytes('{"name": "café"}'.encode())
+    (tmp_path / "pixel.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    (tmp_path / "pixel-without-extension").write_bytes(b"GIF89a\x01\x00\x01\x00\x80\x00\x00")
+    (tmp_path / "page.html").write_bytes(b"<p>caf\xe9")
+    done = run(tmp_path, "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert [p["path"] for p in report["pages"]] == ["page.html"] and report["summary"]["pages"] == 1
+    assert {p["path"]: p["skipped"] for p in report["skipped"]} == {
+        "data.json": "not HTML, XML or text: the MIME type is application/json",
+        "doc.pdf": "not HTML, XML or text: the MIME type is application/pdf",
+        "pixel.png": "not HTML, XML or text: the MIME type is image/png",
+        "pixel-without-extension": "not HTML, XML or text: Scrapy reads the body as binary (Response)",
+    }
+    text = run(tmp_path).stdout
+    assert "Skipped (a crawl leaves them as Scrapy made them): 4" in text
+    assert "  doc.pdf: not HTML, XML or text: the MIME type is application/pdf" in text
+    assert "GBK" not in text and "doc.pdf  " not in text
+    # A Content-Type given for every page decides instead (the MIME type of --content-type).
+    report = json.loads(run(tmp_path, "--json", "--content-type", "application/json").stdout)
+    assert report["pages"] == [] and len(report["skipped"]) == 5
 
 
 def test_kind_from_file_names_and_content_type(tmp_path):

@@ -22,7 +22,7 @@ def test_readme_settings_table_matches_the_defaults():
 def test_readme_documents_the_commands_and_the_picture():
     readme = (ROOT / "README.md").read_text("utf-8")
     for text in ("python -m scrapy_whatwg_encoding explain", "python -m scrapy_whatwg_encoding audit",
-                 "scrapy sniff", "](docs/decision-flow.svg)", '"dont_sniff_encoding": True',
+                 "scrapy sniff", "/main/docs/decision-flow.svg)", '"dont_sniff_encoding": True',
                  'response.meta["whatwg_encoding"]', "whatwg_encoding/"):
         assert text in readme, text
 

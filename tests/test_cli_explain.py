@@ -28,6 +28,8 @@ def explain_json(path, *options) -> dict:
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     report = json.loads(done.stdout)
+    if report["skipped"] is not None:  # a crawl would skip it: no steps
+        return report
     assert [row["step"] for row in report["steps"]] == ORDER
     assert sum(row["decisive"] for row in report["steps"]) in (1, 2)  # the first finding (+ parser)
     return report
@@ -90,7 +92,7 @@ def test_scrapy_difference_is_shown(tmp_path):
     assert report["scrapy"]["first_difference"] == 0
     assert report["scrapy"]["text"] == scrapy.text[:200]
     text = run("explain", path).stdout
-    assert "a different text (first difference at character 0)" in text
+    assert "differs from Scrapy alone (first difference at character 0)" in text
     assert "Text (Scrapy, first 200 characters)" in text
 
 
@@ -322,3 +324,25 @@ def test_profile_option(tmp_path):
     assert wrong.returncode == 2 and "contradicts" in wrong.stderr
     audited = json.loads(run("audit", str(tmp_path), "--profile", "browsers", "--json", "--no-progress").stdout)
     assert audited["profile"] == "browsers" and audited["pages"][0]["encoding"] == "windows-1252"
+
+
+def test_what_a_crawl_skips_gets_no_decision(tmp_path):
+    """Issue 19: a PDF file (by its name), and a binary body without one, are skipped as a crawl
+    skips them; the text says so and prints no decision, the JSON has none."""
+    pdf = write(tmp_path, b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n", name="doc.pdf")
+    report = explain_json(pdf)
+    assert report["decision"] is None and report["steps"] == [] and report["kind"] == "other"
+    assert report["skipped"] == "not HTML, XML or text: the MIME type is application/pdf"
+    assert report["kind_from"] == "from the file name .pdf, application/pdf; --content-type overrides"
+    done = run("explain", str(pdf))
+    assert done.returncode == 0, done.stderr
+    assert "Decision:" not in done.stdout and "((" not in done.stdout and "))" not in done.stdout
+    assert ("Skipped: a crawl leaves this response as Scrapy made it (not HTML, XML or text: the MIME type is "
+            "application/pdf); no decision") in done.stdout
+    binary = write(tmp_path, b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", name="picture")
+    assert explain_json(binary)["skipped"] == "not HTML, XML or text: Scrapy reads the body as binary (Response)"
+    # --content-type decides the kind instead of the name: the same PDF bytes as HTML are decided.
+    assert explain_json(pdf, "--content-type", "text/html")["decision"]["source"] == "detector"
+    html = tmp_path / "skipped.html"
+    assert run("explain", str(pdf), "--html", str(html)).returncode == 0
+    assert "no decision" in html.read_text("utf-8")

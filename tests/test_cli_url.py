@@ -102,16 +102,23 @@ def test_explain_url_outside_a_project(server, tmp_path):
     assert report["options"]["locale"] is None and report["options"]["detector"] == "full"
     # Outside a project the add-on is not enabled: the explanation says what it would do.
     assert report["input"]["middleware_enabled"] is False
-    assert report["input"]["middleware"] == "the add-on is not enabled in these settings (its middleware would sniff it)"
+    assert report["input"]["middleware"] == "the add-on is not enabled in these settings; its middleware would sniff it"
     assert report["kind"] == "html" and report["kind_from"] == "from the server's Content-Type"
 
 
 def test_explain_says_what_the_middleware_would_leave_alone(server, tmp_path):
     report = as_json(run("explain", f"{server}/json", "--json", cwd=tmp_path))
-    assert report["input"]["middleware"] == ("the add-on is not enabled in these settings "
-                                             "(its middleware would leave it untouched (not HTML, XML or text))")
-    assert report["kind"] == "other" and report["decision"]["source"] == "default"
-    assert report["text"] == '{"a": "é"}'
+    assert report["input"]["middleware"] == ("the add-on is not enabled in these settings; "
+                                             "its middleware would leave it untouched: not HTML, XML or text")
+    # No decision printed for what a crawl skips (issue 19).
+    assert report["kind"] == "other" and report["decision"] is None and report["text"] is None
+    assert report["skipped"] == "not HTML, XML or text: the MIME type is application/json"
+    assert report["scrapy"]["response_class"] in ("TextResponse", "JsonResponse")  # JsonResponse: Scrapy 2.12+
+    done = run("explain", f"{server}/json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "Decision:" not in done.stdout and "))" not in done.stdout and "((" not in done.stdout
+    assert ("Skipped: a crawl leaves this response as Scrapy made it (not HTML, XML or text: the MIME type is "
+            "application/json); no decision") in done.stdout
 
 
 def test_url_is_fetched_with_scrapy(server, tmp_path):
@@ -124,6 +131,9 @@ def test_url_is_fetched_with_scrapy(server, tmp_path):
     assert report["decision"] == {"encoding": "KOI8-R", "confidence": "certain", "source": "transport",
                                   "label": "KOI8-R", "offset": None}
     assert report["text"] == "<p>Привет, мир</p>"
+    # The text output names the final URL too (issue 19).
+    lines = run("explain", f"{server}/moved", cwd=tmp_path).stdout.splitlines()
+    assert lines[0].startswith(f"{server}/moved  (") and lines[1] == f"Final URL: {server}/koi8  (redirected)"
 
 
 def test_project_settings_are_used(server, project):
@@ -163,12 +173,26 @@ def test_scrapy_sniff_reads_a_path_with_the_project_settings(project):
     assert report["input"]["path"] == "page.html" and report["decision"]["encoding"] == "Shift_JIS"
 
 
+def test_scrapy_sniff_takes_explains_options(project, tmp_path):
+    """Issue 19: docs/cli.rst says ``scrapy sniff`` takes ``explain``'s options, --html included."""
+    (project / "page.html").write_bytes(ASCII)
+    html = tmp_path / "sniff.html"
+    done = run("sniff", "page.html", "--html", str(html), "--detector", "off", cwd=project, module="scrapy")
+    assert done.returncode == 0, done.stderr
+    assert "Decision: " in done.stdout and "<h1>Encoding of page.html</h1>" in html.read_text("utf-8")
+    explain_help = run("explain", "--help", cwd=tmp_path).stdout
+    sniff_help = run("sniff", "--help", cwd=project, module="scrapy").stdout
+    for option in ("--content-type", "--locale", "--default", "--override", "--likely", "--detector",
+                   "--prescan-bytes", "--json", "--html"):
+        assert option in explain_help and option in sniff_help, option
+
+
 def test_scrapy_sniff_outside_a_project(server, tmp_path):
     done = run("sniff", f"{server}/koi8", cwd=tmp_path, module="scrapy")
     assert done.returncode == 0, done.stderr
     assert "the add-on's middleware sniffs it" not in done.stdout
-    assert ("Server's Content-Type: text/html; charset=KOI8-R; the add-on is not enabled in these settings "
-            "(its middleware would sniff it)") in done.stdout
+    assert ("Server's Content-Type: text/html; charset=KOI8-R; the add-on is not enabled in these settings; "
+            "its middleware would sniff it") in done.stdout
 
 
 def test_feed_kind_from_the_servers_content_type(server, tmp_path):

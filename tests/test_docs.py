@@ -1,6 +1,7 @@
 """The documentation stays true: the settings reference (docs/settings.rst) documents every
-``WHATWG_ENCODING_*`` setting with the default the code uses, and the README's relative links
-point at files of the repository (images included). (The docstring examples run as doctests: pytest's
+``WHATWG_ENCODING_*`` setting with the default the code uses and lists each in its summary table,
+and the README's links are absolute (it is the package index's long description) and those into
+the repository point at files that exist (images included). (The docstring examples run as doctests: pytest's
 ``--doctest-modules`` over the package, see pyproject.toml.)"""
 from __future__ import annotations
 
@@ -24,9 +25,30 @@ def test_settings_reference_documents_every_setting_with_its_default():
         assert sections[name] == _literal(value), name
 
 
-def test_readme_relative_links_exist():
+def test_settings_summary_table_lists_every_setting():
+    text = (ROOT / "docs" / "settings.rst").read_text("utf-8")
+    table = text[text.index(".. list-table::"):text.index("\n\n", text.index(":setting:"))]
+    listed = re.findall(r"^   \* - :setting:`(\w+)`\n     - ([^\n]+)$", table, re.MULTILINE)
+    assert [name for name, _ in listed] == list(dict.fromkeys(name for name, _ in listed))  # no duplicate
+    assert dict(listed) == {name: _literal(value) for name, value in DEFAULTS.items()}
+
+
+REPOSITORY = "https://github.com/scrapy-whatwg-encoding/scrapy-whatwg-encoding/blob/main/"
+RAW = "https://raw.githubusercontent.com/scrapy-whatwg-encoding/scrapy-whatwg-encoding/main/"
+
+
+def test_readme_links_are_absolute_and_exist():
     readme = (ROOT / "README.md").read_text("utf-8")
-    links = [link for link in re.findall(r"\]\(([^)#]+)\)", readme) if "://" not in link]
-    assert len(links) > 5
-    for link in links:
+    links = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", readme)
+    assert [link for link in links if "://" not in link] == []  # relative links break on PyPI
+    ours = [link.removeprefix(REPOSITORY).removeprefix(RAW) for link in links
+            if link.startswith((REPOSITORY, RAW))]
+    assert len(ours) > 5 and any(link.endswith(".png") for link in ours)
+    for link in ours:
         assert (ROOT / link).exists(), link
+
+
+def test_readme_starts_with_the_two_commands():
+    lines = (ROOT / "README.md").read_text("utf-8").splitlines()
+    assert lines[2:4] == ["Run the example crawl: `pip install -e . && cd example_project && scrapy crawl demo`",
+                          'Run the tests: `pip install -e ".[test]" && pytest`']

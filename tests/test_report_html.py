@@ -151,8 +151,8 @@ def test_sections_and_charts():
     svgs = [e for e in tree.iter() if local(e.tag) == "svg"]
     assert len(svgs) == 3
     bars = [e for e in svgs[0].iter() if local(e.tag) == "rect" and e.get("class") == "bar"]
-    assert sorted(text_of(b) for b in bars) == ["bom: 1 differs from Scrapy", "default: 1 differs from Scrapy",
-                                                "prescan: 1 differs from Scrapy"]
+    assert sorted(text_of(b) for b in bars) == ["bom: 1 differs from Scrapy alone", "default: 1 differs from Scrapy alone",
+                                                "prescan: 1 differs from Scrapy alone"]
     assert table_rows(section(tree, "accuracy")) == [["Shift_JIS", "10", "9", "6"]]
     assert table_rows(section(tree, "hosts"))[0][:3] == ["h.example", "2", "2"]
 

@@ -18,7 +18,7 @@ from ..sniffing import sniff
 from ..sniffing.mislabel import suspect_label
 from . import CliError
 from .kind import NAMES, DocumentKind, choose_kind
-from .scrapy_view import scrapy_inference
+from .scrapy_view import crawl_skips, scrapy_inference
 
 FIELDS = ("path", "bytes", "content_type", "kind", "kind_from", "encoding", "confidence", "source", "label",
           "offset", "suspect_label", "scrapy_class", "scrapy_encoding", "scrapy_same_text", "expected", "source_label",
@@ -71,10 +71,16 @@ def audit_page(directory: Path, entry: dict, content_type_from: str, locale, det
                content_type: str | None = None, report: ReportData | None = None,
                profile: str = "standard") -> dict:
     """One record (keys :data:`FIELDS`) for the manifest *entry* (or ``{"path"}``); counted in
-    *report* (the HTML report's data) when given."""
+    *report* (the HTML report's data) when given. A page a crawl would leave as Scrapy made it
+    (:func:`.scrapy_view.crawl_skips`: a PDF, JSON or image file...) gives ``{"path", "skipped":
+    reason}`` instead, and is not counted."""
     file = directory / entry["path"]
     body = file.read_bytes()
     content_type, document = page_kind(entry, content_type_from, content_type)
+    typed = content_type if content_type is not None else document.content_type if document.kind == "other" else None
+    skipped = crawl_skips(body, typed, file.resolve().as_uri())
+    if skipped is not None:
+        return {"path": entry["path"], "skipped": skipped}
     decision = sniff(body, content_type=document.content_type, locale=locale, detector=detector, profile=profile)
     text = decode(body, decision.encoding)[0]
     scrapy = scrapy_inference(body, content_type, file.resolve().as_uri())
@@ -103,7 +109,9 @@ def audit(directory: Path, *, manifest: str | None = None, content_type_from: st
           content_type: str | None = None, locale: str | None = None, detector: str = "full",
           progress: bool = True, report: ReportData | None = None, profile: str = "standard") -> dict:
     """Audit *directory* (pages sniffed in *profile*); returns ``{"directory", "manifest",
-    "content_type_from", "content_type", "locale", "detector", "profile", "pages": [record, ...], "unreadable": [{"path", "error"}], "summary": {...}}``
+    "content_type_from", "content_type", "locale", "detector", "profile", "pages": [record, ...],
+    "skipped": [{"path", "skipped"}] (pages a crawl would leave as Scrapy made them),
+    "unreadable": [{"path", "error"}], "summary": {...}}``
     (see :func:`summarize`). Each page is read with *content_type* (``None``: none, each file's name
     then chooses the kind, see :func:`.kind.choose_kind`) or, with ``content_type_from="manifest"``,
     ``text/html`` and its manifest charset. A progress bar (tqdm, on stderr) is shown when *progress*
@@ -125,18 +133,22 @@ def audit(directory: Path, *, manifest: str | None = None, content_type_from: st
     if content_type_from == "manifest" and content_type is not None:
         raise CliError("--content-type-from manifest and --content-type exclude each other", 2)
     manifest_path, entries = load_manifest(directory, manifest) if manifest else (None, None)
-    pages, unreadable = [], []
+    pages: list[dict] = []
+    skipped: list[dict] = []
+    unreadable: list[dict] = []
     for entry in tqdm(_pages(directory, entries, manifest_path), desc="audit", unit="page",
                       disable=None if progress else True, leave=False):
         try:
-            pages.append(audit_page(directory, entry, content_type_from, locale, detector, content_type, report,
-                                    profile))
+            record = audit_page(directory, entry, content_type_from, locale, detector, content_type, report,
+                                profile)
+            (skipped if "skipped" in record else pages).append(record)
         except OSError as exc:
             unreadable.append({"path": entry["path"], "error": exc.strerror or str(exc)})
     return {"directory": str(directory), "manifest": str(manifest_path) if manifest_path else None,
             "content_type_from": content_type_from, "content_type": content_type, "locale": locale,
             "detector": detector, "profile": profile,
-            "pages": pages, "unreadable": unreadable, "summary": summarize(pages, entries is not None)}
+            "pages": pages, "skipped": skipped, "unreadable": unreadable,
+            "summary": summarize(pages, entries is not None)}
 
 
 def summarize(pages: list[dict], with_manifest: bool) -> dict:
@@ -212,10 +224,10 @@ def render_table(report: dict, verbose: bool = False) -> str:
                      + ("; --content-type overrides)" if header == "none" else ")"))
     if report["manifest"]:
         lines.append(f"Manifest: {report['manifest']}")
-    lines += ["", f"  {'source':<16} {'encoding':<16} {'pages':>6} {'Scrapy differs':>15}"]
+    lines += ["", f"  {'source':<16} {'encoding':<16} {'pages':>6} {'differs from Scrapy alone':>26}"]
     for row in summary["by_source_encoding"]:
-        lines.append(f"  {row['source']:<16} {row['encoding']:<16} {row['pages']:>6} {row['scrapy_differs']:>15}")
-    lines.append(f"  {'total':<33} {summary['pages']:>6} {summary['scrapy_differs']:>15}")
+        lines.append(f"  {row['source']:<16} {row['encoding']:<16} {row['pages']:>6} {row['scrapy_differs']:>26}")
+    lines.append(f"  {'total':<33} {summary['pages']:>6} {summary['scrapy_differs']:>26}")
     suspects = summary["suspect_labels"]
     if suspects:
         kinds = ", ".join(f"{kind} ×{n}" for kind, n in suspects.items())
@@ -223,7 +235,7 @@ def render_table(report: dict, verbose: bool = False) -> str:
         lines += [f"  {p['path']}: {p['suspect_label']}, label {p['label']!r} ({p['source']}) → {p['encoding']}"
                   for p in pages if p["suspect_label"]]
     shown = pages if verbose else [p for p in pages if not p["scrapy_same_text"]]
-    lines += ["", ("All pages" if verbose else "Pages Scrapy alone decodes to a different text")
+    lines += ["", ("All pages" if verbose else "Pages that differ from Scrapy alone")
               + f": {len(shown)}"]
     if shown:
         width = min(max(len(p["path"]) for p in shown), 60)
@@ -255,6 +267,9 @@ def render_table(report: dict, verbose: bool = False) -> str:
             decided = ", ".join(f"{k} ×{v}" for k, v in unknown["decided"].items())
             lines += ["", (f"No Web encoding (manifest encoding null, not judged): {unknown['pages']} pages "
                           f"({labels}); decided as {decided}")]
+    if report["skipped"]:
+        lines += ["", f"Skipped (a crawl leaves them as Scrapy made them): {len(report['skipped'])}"]
+        lines += [f"  {p['path']}: {p['skipped']}" for p in report["skipped"]]
     if report["unreadable"]:
         lines += ["", f"Unreadable files: {len(report['unreadable'])}"]
         lines += [f"  {u['path']}: {u['error']}" for u in report["unreadable"]]

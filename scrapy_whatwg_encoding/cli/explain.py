@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..encoding import decode
 from .kind import NAMES, DocumentKind, choose_kind
-from .scrapy_view import first_difference, scrapy_inference
+from .scrapy_view import crawl_skips, first_difference, scrapy_inference
 from .steps import BOMS, explain_steps, matched_tag, suspect, xml_declaration_bytes
 
 PREVIEW = 200  # characters of decoded text shown
@@ -28,7 +28,9 @@ def explain(body: bytes, *, target: dict, scrapy_url: str, content_type: str | N
     other arguments are those of :func:`scrapy_whatwg_encoding.sniff`. Keys: ``input``, ``options``,
     ``kind`` (``"html"``, ``"xml"``, ``"text"``, ``"other"``), ``kind_from`` (where the kind comes
     from, for people, e.g. ``"from the file name .xml; --content-type overrides"``), ``steps`` (rows of
-    :func:`.steps.explain_steps`), ``decision`` (``Decision.as_dict()``), ``suspect_label`` (``None``,
+    :func:`.steps.explain_steps`), ``skipped`` (``None``, or why a crawl would leave the response as
+    Scrapy made it, :func:`.scrapy_view.crawl_skips`: then ``steps`` is empty and ``decision``,
+    ``suspect_label``, ``text`` are ``None``), ``decision`` (``Decision.as_dict()``), ``suspect_label`` (``None``,
     or the content contradicts the label the decision came from: :func:`.steps.suspect`), ``text`` (first
     :data:`PREVIEW` characters), ``scrapy`` (``response_class``, ``encoding``, ``same_text``,
     ``first_difference``, ``text``: first characters of Scrapy's text, or None when equal,
@@ -38,6 +40,14 @@ def explain(body: bytes, *, target: dict, scrapy_url: str, content_type: str | N
                "override": override, "likely": likely, "detector": detector,
                "prescan_bytes": prescan_bytes, "profile": profile}
     document = document or choose_kind(content_type)
+    typed = content_type if content_type is not None else document.content_type if document.kind == "other" else None
+    skipped = crawl_skips(body, typed, scrapy_url)
+    if skipped is not None:
+        scrapy = scrapy_inference(body, typed, scrapy_url)
+        scrapy.update(text=None, same_text=None, first_difference=None, context=None, our_context=None)
+        return {"input": {**target, "bytes": len(body)}, "options": options, "kind": document.kind,
+                "kind_from": document.origin, "skipped": skipped, "steps": [], "decision": None,
+                "suspect_label": None, "text": None, "scrapy": scrapy}
     explained = explain_steps(body, content_type=document.content_type, header=content_type, url=url,
                               locale=locale, default=default, override=override, likely=likely,
                               detector=detector, prescan_bytes=prescan_bytes, profile=profile)
@@ -54,7 +64,8 @@ def explain(body: bytes, *, target: dict, scrapy_url: str, content_type: str | N
         scrapy["context"] = scrapy_text[start:difference + CONTEXT]
         scrapy["our_context"] = text[start:difference + CONTEXT]
     return {"input": {**target, "bytes": len(body)}, "options": options, "kind": explained["kind"],
-            "kind_from": document.origin, "steps": explained["rows"], "decision": decision.as_dict(),
+            "kind_from": document.origin, "skipped": None, "steps": explained["rows"],
+            "decision": decision.as_dict(),
             "suspect_label": suspect(body, decision, url), "text": text[:PREVIEW], "scrapy": scrapy}
 
 
@@ -73,8 +84,15 @@ def render(report: dict) -> str:
              (f"Content-Type: {options['content_type'] or '(none)'}   locale: {options['locale'] or '(none)'}"
              f"   detector: {options['detector']}   prescan: {options['prescan_bytes']} bytes"
              f"   profile: {options.get('profile', 'standard')}")]
+    if source.get("final_url") and source["final_url"] != source.get("url"):
+        lines.insert(1, f"Final URL: {source['final_url']}  (redirected)")
     if source.get("url"):
         lines.append(f"Server's Content-Type: {source['content_type'] or '(none)'}; {source['middleware']}")
+    if report["skipped"] is not None:
+        scrapy = report["scrapy"]
+        return "\n".join([*lines, "", (f"Skipped: a crawl leaves this response as Scrapy made it "
+                                       f"({report['skipped']}); no decision"),
+                          f"Scrapy alone: {scrapy['response_class']}, encoding {scrapy['encoding'] or '(binary)'}"])
     lines.append("")
     for number, row in enumerate(report["steps"], 1):
         mark = "→" if row["decisive"] else " "
@@ -101,10 +119,11 @@ def render(report: dict) -> str:
     if scrapy["encoding"] is None:
         lines.append(f"Scrapy alone: a binary {scrapy['response_class']} (no text at all)")
     elif scrapy["same_text"]:
-        lines.append(f"Scrapy alone: {scrapy['response_class']}, encoding {scrapy['encoding']}: the same text")
+        lines.append(f"Scrapy alone: {scrapy['response_class']}, encoding {scrapy['encoding']}: the same text, "
+                     "does not differ from Scrapy alone")
     else:
         lines += [(f"Scrapy alone: {scrapy['response_class']}, encoding {scrapy['encoding']}: "
-                  f"a different text (first difference at character {scrapy['first_difference']})"),
+                  f"differs from Scrapy alone (first difference at character {scrapy['first_difference']})"),
                   f"Text (Scrapy, first {PREVIEW} characters): {_quoted(scrapy['text'])}"]
         if scrapy["context"] is not None:
             lines += [f"Around character {scrapy['first_difference']}: ours   {_quoted(scrapy['our_context'])}",

@@ -9,6 +9,7 @@ import re
 import sys
 from pathlib import Path
 
+from .. import __version__
 from ..sniffing.decision import DETECTOR_MODES
 from . import CliError
 
@@ -58,6 +59,8 @@ def add_explain_options(parser: argparse.ArgumentParser, *, with_url: bool = Tru
     if with_url:
         parser.add_argument("--url", help="for a path: the URL the page came from (its TLD hints the detector)")
     parser.add_argument("--json", action="store_true", help="print the explanation as JSON")
+    parser.add_argument("--html", metavar="FILE", help="also write the explanation as an HTML page, "
+                        "the matched bytes marked")
 
 
 def read_path(target: str) -> bytes:
@@ -118,11 +121,11 @@ def run_explain(args, fetched=None, config=None) -> str:
 
 def middleware_note(fetched) -> str:
     """What the add-on's middleware does with a fetched response, in the crawl's settings."""
-    does = "sniffs it" if fetched.kind else "leaves it untouched (not HTML, XML or text)"
+    does = "sniffs it" if fetched.kind else "leaves it untouched: not HTML, XML or text"
     if fetched.middleware:
         return f"the add-on's middleware {does}"
-    would = "would sniff it" if fetched.kind else "would leave it untouched (not HTML, XML or text)"
-    return f"the add-on is not enabled in these settings (its middleware {would})"
+    would = "would sniff it" if fetched.kind else "would leave it untouched: not HTML, XML or text"
+    return f"the add-on is not enabled in these settings; its middleware {would}"
 
 
 def _write(writer, *args) -> None:
@@ -182,6 +185,7 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
                     "(WHATWG Encoding Standard, HTML encoding sniffing algorithm).",
         epilog="Exit status: 0 success, 1 a file, directory or URL could not be read, 2 usage error "
                "(an invalid option or WHATWG_ENCODING_* setting).")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     explain = commands.add_parser(
         "explain", help="show every step of the decision for one page (a file or a URL)",
@@ -189,8 +193,6 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
                     "fetched with Scrapy (the project's settings when run inside a Scrapy project).")
     explain.add_argument("target", metavar="PATH_OR_URL")
     add_explain_options(explain)
-    explain.add_argument("--html", metavar="FILE", help="also write the explanation as an HTML page, "
-                         "the matched bytes marked")
     audit = commands.add_parser(
         "audit", help="decide every page of a directory; compare with Scrapy and a manifest",
         description="Run the algorithm over every file of a directory (or every manifest entry) and "

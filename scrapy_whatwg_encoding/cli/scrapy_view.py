@@ -6,6 +6,34 @@ from __future__ import annotations
 from scrapy.http import Headers, TextResponse
 from scrapy.responsetypes import responsetypes
 
+from ..scrapy.kind import document_kind
+from ..sniffing.content_type import content_type_facts
+
+
+def crawl_skips(body: bytes, content_type: str | None, url: str) -> str | None:
+    """Why a crawl would leave this response as Scrapy made it (the middleware's
+    ``skipped/not_a_document``: not HTML, XML or plain text), or ``None`` when it would decide it.
+    As in the crawl (:func:`scrapy_whatwg_encoding.scrapy.kind.document_kind`), the MIME type
+    decides (``application/pdf``, ``application/json``, ``image/png``...), and without one
+    Scrapy's own reading of the *url* (str: its file name extension, ``.pdf``, ``.json``,
+    ``.png``) and of the *body* (bytes: binary content, such as images and most PDF files).
+
+    >>> crawl_skips(b"\\x89PNG\\r\\n\\x1a\\n\\x00\\x00\\x00\\rIHDR", None, "file:///tmp/picture")
+    'not HTML, XML or text: Scrapy reads the body as binary (Response)'
+    >>> crawl_skips(b'{"a": 1}', "application/json", "file:///tmp/a.json")
+    'not HTML, XML or text: the MIME type is application/json'
+    >>> crawl_skips(b"<p>caf\\xe9", None, "file:///tmp/page") is None
+    True
+    """
+    headers = Headers({"Content-Type": content_type}) if content_type is not None else Headers()
+    cls = responsetypes.from_args(headers=headers, url=url, body=body)
+    if document_kind(content_type, cls(url, body=body, headers=headers)) is not None:
+        return None
+    essence, kind, _ = content_type_facts(content_type)
+    if kind == "other":
+        return f"not HTML, XML or text: the MIME type is {essence}"
+    return f"not HTML, XML or text: Scrapy reads the body as binary ({cls.__name__})"
+
 
 def scrapy_inference(body: bytes, content_type: str | None, url: str) -> dict:
     """``{"response_class": class name, "encoding": Python codec name or None (binary),

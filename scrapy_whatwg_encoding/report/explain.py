@@ -63,15 +63,22 @@ def render_explain_html(report: dict, body: bytes, spans: Sequence[tuple[str, in
     byte views. Every string is escaped."""
     source, decision, options = report["input"], report["decision"], report["options"]
     where = source.get("url") or source.get("path") or ""
+    settings = " · ".join(f"{text(k)}: {text(v)}" for k, v in options.items() if v is not None)
+    head = [f"<h1>Encoding of {text(where)}</h1>",
+            f'<p class="meta">{source["bytes"]} bytes, {text(report["kind"])} document · {settings}</p>']
+    if source.get("final_url") and source["final_url"] != source.get("url"):
+        head.append(f'<p class="meta">final URL (redirected): {text(source["final_url"])}</p>')
+    if report.get("skipped") is not None:
+        skipped = (f'<section id="decision"><h2>Skipped</h2><p>A crawl leaves this response as Scrapy made it '
+                   f"({text(report['skipped'])}); no decision.</p></section>")
+        return document(f"Encoding of {where}", [*head, skipped])
     rows = [_step_cells(n, row) for n, row in enumerate(report["steps"], 1)]
     windows = [_window(body, title, start, end) for title, start, end in spans]
     if not windows:
         windows = [(f"<h3>First {min(HEAD_BYTES, len(body))} bytes (nothing matched)</h3>"
                     f'<div class="bytes">{_bytes(body[:HEAD_BYTES])}</div>')]
-    settings = " · ".join(f"{text(k)}: {text(v)}" for k, v in options.items() if v is not None)
     return document(f"Encoding of {where}", [
-        f"<h1>Encoding of {text(where)}</h1>",
-        f'<p class="meta">{source["bytes"]} bytes, {text(report["kind"])} document · {settings}</p>',
+        *head,
         f'<section id="decision"><h2>Decision</h2><p><b>{text(decision["encoding"])}</b> '
         f'({text(decision["confidence"])}), source {text(decision["source"])}'
         + (f", label {text(repr(decision['label']))}" if decision["label"] is not None else "")

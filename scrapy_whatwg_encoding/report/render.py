@@ -41,8 +41,8 @@ def _card(label: str, value: object, note: str = "") -> str:
 def _summary(data: ReportData) -> str:
     return '<section id="summary"><div class="cards">' + "".join([
         _card("pages decided", data.pages),
-        _card("text differs from Scrapy alone", data.changed, _percent(data.changed, data.pages)),
-        _card("not compared", data.unknown, "Scrapy would guess"),
+        _card("differs from Scrapy alone", data.changed, _percent(data.changed, data.pages)),
+        _card("not compared", data.unknown, "Scrapy alone would guess"),
         _card("suspect labels", data.suspect),
         _card("errors", sum(data.errors.values()), "left as Scrapy made them"),
         _card("hosts", len(data.hosts)),
@@ -54,7 +54,7 @@ def _charts(data: ReportData) -> str:
                     data.unknown_sources[s])) for s, n in data.sources.most_common()]
     encodings = [(e, (n,)) for e, n in _top(data.encodings, ENCODING_BARS)]
     return ('<section id="charts"><h2>Decisions</h2><div class="charts">'
-            + bar_chart("Decisions per source", sources, ("same text as Scrapy", "differs from Scrapy", "not compared"))
+            + bar_chart("Decisions per source", sources, ("same text as Scrapy alone", "differs from Scrapy alone", "not compared"))
             + bar_chart("Decisions per encoding", encodings, ("pages",))
             + "</div></section>")
 
@@ -75,7 +75,7 @@ def _hosts(data: ReportData) -> str:
             other.encodings.update(row.encodings)
             other.sources.update(row.sources)
         shown.append((OTHER_HOSTS, other))
-    body = table(("host", "pages", "differs from Scrapy", "encodings", "sources", "suspect labels", "errors"),
+    body = table(("host", "pages", "differs from Scrapy alone", "encodings", "sources", "suspect labels", "errors"),
                  (_host_cells(host, row) for host, row in shown), numeric=(1, 2, 5, 6))
     return f'<section id="hosts"><h2>Hosts</h2>{body}</section>'
 
@@ -109,7 +109,7 @@ def _examples(data: ReportData) -> str:
     for source, examples in sorted(data.examples.items(), key=lambda item: -data.changed_sources[item[0]]):
         unknown = data.unknown_sources[source]
         parts.append(f"<h3>Source: {text(source)} — {data.changed_sources[source]} pages differ"
-                     + (f", {unknown} more not compared (Scrapy would guess)" if unknown else "")
+                     + (f", {unknown} more not compared (Scrapy alone would guess)" if unknown else "")
                      + f"; {len(examples)} shown</h3>")
         parts.append(table(("URL", "this algorithm", "Scrapy alone", "first difference", "our text",
                             "Scrapy's text"), (_example_cells(e) for e in examples)))

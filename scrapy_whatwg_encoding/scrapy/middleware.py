@@ -40,7 +40,7 @@ from twisted.internet.task import LoopingCall
 from ..encoding import Encoding, decode
 from ..sniffing import Decision, sniff
 from ..sniffing.mislabel import content_decision, suspect_label_and_text
-from . import scrapy_default
+from . import scrapy_default, startup
 from .compat import cache_text, explicit_encoding, with_encoding
 from .handler import handler_whatwg_encoding, settle
 from .kind import document_kind, is_compressed, response_class
@@ -94,12 +94,13 @@ class WhatwgEncodingMiddleware:
         allowed values) and raised as ``InvalidSetting`` (a ``ValueError``), which stops the crawl
         before it starts; a language tag the locale table does not know is a WARNING;
         ``WHATWG_ENCODING_ENABLED = False`` logs an INFO line and raises ``NotConfigured``."""
+        for warning in startup.unknown_settings(crawler.settings):
+            logger.warning("%s", warning, extra={"crawler": crawler})
         spider = getattr(crawler, "spider", None)
         try:
             config = read_config(crawler.settings, spider)
         except InvalidSetting as exc:
-            logger.error("%s; the crawl stops", exc, extra={"crawler": crawler})
-            raise
+            raise startup.stop(exc, crawler) from None
         if not config.enabled:
             logger.info("WHATWG encoding middleware disabled (WHATWG_ENCODING_ENABLED is False)",
                         extra={"crawler": crawler})

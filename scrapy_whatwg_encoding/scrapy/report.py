@@ -28,12 +28,9 @@ from collections import Counter
 from datetime import datetime, timezone
 from pathlib import Path
 
-from scrapy.http import TextResponse
-from w3lib.encoding import html_to_unicode
-
 from ..encoding import decode
 from ..report import ReportData, first_difference, render_html
-from .scrapy_default import BINARY
+from .scrapy_default import BINARY, scrapy_text
 
 logger = logging.getLogger("scrapy_whatwg_encoding")
 PREFIX = "whatwg_encoding/"
@@ -86,6 +83,7 @@ class Report:
         self.unknown = 0
         self.errors: Counter[str] = Counter()
         self.suspects: Counter[str] = Counter()
+        self.skips: Counter[str] = Counter()  # responses left as Scrapy made them, by reason
         self.warned: set[tuple[str, str]] = set()  # (key, value) of the warnings logged
         # (source, encoding name, changed, suspect kind) → count, since the last flush
         self._pending: Counter[tuple[str, str, bool | None, str | None]] = Counter()
@@ -146,17 +144,14 @@ class Report:
     def _add_to_report(self, url: str, decision, changed: bool | None, body: bytes,
                        scrapy_name: str | None, suspect: bool = False) -> None:
         """Count the decision in the HTML report's data; decode the body again (ours and
-        Scrapy's) only while the decision's source still wants an example."""
+        Scrapy's) only while the decision's source still wants an example. A page not compared
+        (Scrapy alone would guess) is counted as such, never shown as differing."""
         assert self.data is not None
         passage, source, binary = None, decision.source, scrapy_name == BINARY
         try:
             if changed and self.data.wants_example(source):
-                theirs = None if binary else html_to_unicode(f"charset={scrapy_name}", body)[1]
+                theirs = None if binary or scrapy_name is None else scrapy_text(scrapy_name, body)
                 passage = first_difference(decode(body, decision.encoding)[0], theirs)
-            elif changed is None and self.data.try_guess(source):  # run Scrapy's own guess
-                guessed = TextResponse(url, body=body)
-                passage = first_difference(decode(body, decision.encoding)[0], guessed.text)
-                scrapy_name = f"{guessed.encoding} (Scrapy's guess)"
         except Exception:  # noqa: BLE001 — an example is optional; the page is still counted
             passage = None
         self.data.add(url, decision.as_dict(), None if binary else scrapy_name, changed, passage,
@@ -181,7 +176,9 @@ class Report:
     def skipped(self, reason: str) -> None:
         """Count a response left as Scrapy made it, by *reason* (``not_a_document``,
         ``dont_sniff_encoding``, ``handler_encoding``, ``chosen_encoding``, ``binary_response_class``,
-        ``compressed``), in ``whatwg_encoding/skipped/<reason>`` (at once, not batched)."""
+        ``compressed``), in ``whatwg_encoding/skipped/<reason>`` (at once, not batched) and in the
+        closing summary."""
+        self.skips[reason] += 1
         self._inc("skipped/" + reason)
 
     def warning(self, key: str, message: str, once: str) -> None:
@@ -209,9 +206,11 @@ class Report:
         """The spider-close table: counts per source and per encoding."""
         self.flush()
         total = sum(self.sources.values())
-        lines = [(f"WHATWG encoding summary: {total} responses decided, {self.changed} decoded differently "
-                  f"than Scrapy alone would have ({self.unknown} left to Scrapy's statistical guess, "
-                  f"not compared), {sum(self.errors.values())} errors")]
+        lines = [(f"WHATWG encoding summary: {total} responses decided, {self.changed} differ from Scrapy alone, "
+                  f"{self.unknown} not compared (Scrapy alone would guess), {sum(self.errors.values())} errors")]
+        if self.skips:
+            reasons = ", ".join(f"{reason} ×{count}" for reason, count in self.skips.most_common())
+            lines.append(f"  skipped (left as Scrapy made them): {self.skips.total()} ({reasons})")
         if self.suspects:
             kinds = ", ".join(f"{kind} ×{count}" for kind, count in self.suspects.most_common())
             lines.append(f"  suspect labels (the content contradicts the label): {self.suspects.total()} ({kinds})")

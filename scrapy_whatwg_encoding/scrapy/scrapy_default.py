@@ -1,5 +1,11 @@
 """What Scrapy alone would have done with a response, for the ``changed_from_scrapy_default`` stat.
 
+One meaning everywhere (stats, closing summary, crawl report, ``explain``, ``audit``): a page
+*differs from Scrapy alone* when the text it gets (``response.text``) is not, character for
+character, the text Scrapy alone gives it (Scrapy's encoding inference, then w3lib's decoding with
+Python's codec, ``errors="replace"``); a binary response (no text) differs. When Scrapy alone would
+need its statistical guess, the crawl does not run it and the page is *not compared* (``None``).
+
 Scrapy's ``TextResponse`` picks, in order: a BOM (w3lib's, UTF-32 included), the ``Content-Type``
 charset, a ``<meta>``/XML declaration found by w3lib's regular expressions, then bytes that decode
 as ASCII (→ cp1252) or UTF-8, and only then a statistical guess (charset-normalizer). This module
@@ -12,9 +18,15 @@ import codecs
 import functools
 
 from scrapy.http import HtmlResponse
-from w3lib.encoding import html_body_declared_encoding, http_content_type_encoding, read_bom, resolve_encoding
+from w3lib.encoding import (
+    html_body_declared_encoding,
+    html_to_unicode,
+    http_content_type_encoding,
+    read_bom,
+    resolve_encoding,
+)
 
-from ..encoding import ENCODINGS, Encoding, get_encoding
+from ..encoding import ENCODINGS, Encoding, decode, get_encoding
 from ..encoding.codec import from_codec_name
 
 # Python codec names that decode like one WHATWG encoding on the bytes they both define
@@ -38,6 +50,9 @@ _READABLE = {"euc_jp": "euc-jp", "iso2022_jp": "iso-2022-jp", "iso2022_kr": "iso
 #: and decodes a label of ``replacement`` with Python's codec of the same name (``hz``,
 #: ``iso2022_kr``) where it has one.
 NO_PYTHON_CODEC = frozenset({"replacement", "x-user-defined"})
+_NOT_ASCII_COMPATIBLE = frozenset({"UTF-16BE", "UTF-16LE", "replacement"})
+# Decoders that keep state across bytes (the others are the standard's single-byte encodings).
+_MULTI_BYTE = frozenset({"UTF-8", "GBK", "gb18030", "Big5", "EUC-JP", "ISO-2022-JP", "Shift_JIS", "EUC-KR"})
 BINARY = "binary"  # Scrapy made a plain Response: no text at all
 
 
@@ -112,22 +127,46 @@ def whatwg_for_codec(name: str) -> Encoding | None:
 
 
 def changed(scrapy_name: str | None, encoding: Encoding, body: bytes) -> bool | None:
-    """Whether Scrapy's decoding (``scrapy_name``, from :func:`scrapy_encoding`) gives another text
-    than *encoding*, judged by encoding family; ``None`` if unknown."""
+    """Whether Scrapy's text (decoded with ``scrapy_name``, from :func:`scrapy_encoding`) differs
+    from *body* decoded with *encoding*; ``None`` if not compared (Scrapy would guess). Exact, and
+    cheap where it can be: other families differ on any non-ASCII byte; within a single-byte
+    family only the bytes the two decoders map differently can (:func:`_differing_bytes`); other
+    same-family pairs (multi-byte, UTF-16) are decoded both ways and compared."""
     if scrapy_name is None:
         return None
     if scrapy_name == BINARY:
         return True
     ours = _family(_WHATWG_TO_PYTHON.get(encoding.name, encoding.name))
-    if _family(scrapy_name) == ours:
-        return False
-    if not body.isascii():
-        return True
-    # ASCII bytes decode alike in every ASCII-compatible encoding, and in ISO-2022-JP without an
-    # escape; UTF-16 and replacement (no encoder) decode them differently.
-    if encoding.is_ascii_compatible:
-        return False
-    return encoding.output_encoding is not encoding or b"\x1b" in body
+    if _family(scrapy_name) != ours:
+        if encoding.name in _NOT_ASCII_COMPATIBLE or not body.isascii():
+            return True
+        # ASCII bytes decode alike in every ASCII-compatible encoding, except ISO-2022-JP's escapes.
+        return encoding.name == "ISO-2022-JP" and b"\x1b" in body
+    if ours == "utf-8" or (body.isascii() and encoding.name not in _NOT_ASCII_COMPATIBLE
+                           and encoding.name != "ISO-2022-JP"):
+        return False  # the same decoder (w3lib and the standard both replace maximal subparts)
+    differing = _differing_bytes(scrapy_name, encoding)
+    if differing is not None:
+        return bool(body.translate(None, differing[1]))  # is any of those bytes in the body?
+    return scrapy_text(scrapy_name, body) != decode(body, encoding)[0]
+
+
+def scrapy_text(scrapy_name: str, body: bytes) -> str:
+    """The text Scrapy alone gives *body* decoded with *scrapy_name* (a Python codec name from
+    :func:`scrapy_encoding`, not :data:`BINARY`): w3lib's ``html_to_unicode``, as ``TextResponse``
+    does (a BOM is removed, ``errors="replace"``)."""
+    return html_to_unicode(f"charset={scrapy_name}", body)[1]
+
+
+@functools.lru_cache(maxsize=128)
+def _differing_bytes(scrapy_name: str, encoding: Encoding) -> tuple[bytes, bytes] | None:
+    """For a single-byte *encoding*: ``(bytes on which Scrapy's decoding of scrapy_name and the
+    standard's decoder differ, every other byte)``, the second a ``bytes.translate`` deletion
+    table; ``None`` for other encodings (their decoders keep state across bytes)."""
+    if encoding.name in _NOT_ASCII_COMPATIBLE or encoding.name in _MULTI_BYTE:
+        return None
+    differ = bytes(b for b in range(256) if scrapy_text(scrapy_name, bytes([b])) != decode(bytes([b]), encoding)[0])
+    return differ, bytes(b for b in range(256) if b not in differ)
 
 
 def _by_family() -> dict[str, Encoding]:

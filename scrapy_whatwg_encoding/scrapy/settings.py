@@ -22,7 +22,8 @@
 - ``WHATWG_ENCODING_LOG_LEVEL`` (level name or number, ``"DEBUG"``): level of the one log line
   per decision.
 - ``WHATWG_ENCODING_REPORT`` (str | None, ``None``): path of an HTML report written at spider close
-  (see :mod:`scrapy_whatwg_encoding.report`).
+  (see :mod:`scrapy_whatwg_encoding.report`); its directory must exist and be writable when the
+  crawl starts.
 - ``WHATWG_ENCODING_REPORT_EXAMPLES`` (int ≥ 0, ``20``): example pages kept per decision source in
   that report.
 - ``WHATWG_ENCODING_SUSPECT_LABELS`` (str, ``"label"``): what to do with a page whose label the
@@ -33,6 +34,8 @@
   override (step 2) for those sites (see :mod:`.overrides`).
 
 The spider attribute ``whatwg_encoding_locale`` is a shortcut that wins over the setting.
+A ``WHATWG_ENCODING_*`` name that is not a key of :data:`DEFAULTS` is a WARNING at start-up naming
+the closest known one (see :mod:`.startup`): every setting has its default here.
 An invalid value raises :class:`InvalidSetting` (a ``ValueError`` naming the setting, the value and
 the allowed values) when the middleware is built, so the crawl fails at start-up rather than on
 every response. A well-formed language tag that names no language (``"klingon"``) is accepted:
@@ -263,6 +266,23 @@ def _path(name: str, value: Any) -> str | None:
     return os.fspath(value)
 
 
+def check_report_path(name: str, value: Any) -> str | None:
+    """Validate the report's path at start-up rather than when the spider closes: ``None``/``""`` →
+    ``None``, else a file path whose directory exists and is writable (the file itself is written
+    at spider close)."""
+    path = _path(name, value)
+    if path is None:
+        return None
+    directory = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise InvalidSetting(name, value, "expected a file path, not a directory")
+    if not os.path.isdir(directory):
+        raise InvalidSetting(name, value, f"its directory {directory} does not exist")
+    if not os.access(directory, os.W_OK | os.X_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise InvalidSetting(name, value, f"{path} cannot be written")
+    return path
+
+
 def check_store(name: str, value: Any) -> str | None:
     """Validate a site memory store: ``None``/``""`` → ``None``, or a Redis URL (the ``redis``
     package must be installed; see :func:`.memory_redis.check_url`: the database, if given, must
@@ -319,7 +339,7 @@ def read_config(settings, spider=None) -> Config:
         remember_max_hosts=_count("WHATWG_ENCODING_REMEMBER_MAX_HOSTS", get("WHATWG_ENCODING_REMEMBER_MAX_HOSTS"),
                                   1, "hosts"),
         log_level=_log_level(get("WHATWG_ENCODING_LOG_LEVEL")),
-        report=_path("WHATWG_ENCODING_REPORT", get("WHATWG_ENCODING_REPORT")),
+        report=check_report_path("WHATWG_ENCODING_REPORT", get("WHATWG_ENCODING_REPORT")),
         report_examples=_count("WHATWG_ENCODING_REPORT_EXAMPLES", get("WHATWG_ENCODING_REPORT_EXAMPLES"),
                                0, "examples"),
         suspect_labels=_choice(settings, "WHATWG_ENCODING_SUSPECT_LABELS", SUSPECT_LABELS),

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 import logging
+import shutil
 import sys
 from pathlib import Path
 
 import pytest
 import pytest_twisted
-from whatwg_crawl_helpers import Server, SiteMap, crawl, whatwg_stats
+from whatwg_crawl_helpers import CollectSpider, Server, SiteMap, crawl, whatwg_stats
 
 from scrapy_whatwg_encoding.scrapy import middleware
 from scrapy_whatwg_encoding.scrapy import report as scrapy_report
@@ -73,7 +74,7 @@ def test_report_of_hostile_pages_is_inert(hostile_server, tmp_path):
     stats = whatwg_stats(crawler)
     cards = _cards(tree)
     assert cards["pages decided"] == stats["whatwg_encoding/responses"] == len(HOSTILE_PAGES)
-    assert cards["text differs from Scrapy alone"] == stats["whatwg_encoding/changed_from_scrapy_default"] == 2
+    assert cards["differs from Scrapy alone"] == stats["whatwg_encoding/changed_from_scrapy_default"] == 2
 
 
 @pytest_twisted.inlineCallbacks
@@ -86,7 +87,7 @@ def test_report_counts_equal_the_stats(demo_server, tmp_path):
     tree = assert_inert(report.read_text("utf-8"))
     cards = _cards(tree)
     assert cards["pages decided"] == stats["whatwg_encoding/responses"]
-    assert cards["text differs from Scrapy alone"] == stats["whatwg_encoding/changed_from_scrapy_default"]
+    assert cards["differs from Scrapy alone"] == stats["whatwg_encoding/changed_from_scrapy_default"]
     assert cards["not compared"] == stats["whatwg_encoding/scrapy_default_unknown"]
     assert cards["errors"] == 0 and cards["hosts"] == 1
     bars = {}
@@ -98,7 +99,7 @@ def test_report_counts_equal_the_stats(demo_server, tmp_path):
                                                                                   "whatwg_encoding/encoding/"))}
     assert bars == expected
     [host] = table_rows(section(tree, "hosts"))
-    assert host[:3] == ["127.0.0.1", str(cards["pages decided"]), str(cards["text differs from Scrapy alone"])]
+    assert host[:3] == ["127.0.0.1", str(cards["pages decided"]), str(cards["differs from Scrapy alone"])]
     shown = table_rows(section(tree, "differences"))
     assert shown and all(row[0].startswith(demo_server.base) for row in shown)
 
@@ -137,16 +138,40 @@ def test_errors_are_counted_per_host_and_kind(demo_server, tmp_path, monkeypatch
     assert whatwg_stats(crawler)["whatwg_encoding/errors"] == failed
 
 
+class RemovesReportDirectory(CollectSpider):
+    """Removes the report's directory while the crawl runs (after the start-up check)."""
+
+    name = "removes_report_directory"
+    directory = None
+
+    def parse(self, response):
+        shutil.rmtree(self.directory)
+        super().parse(response)
+
+
 @pytest_twisted.inlineCallbacks
-def test_unwritable_report_is_logged_not_raised(demo_server, tmp_path, caplog):
+def test_report_that_cannot_be_written_at_close_is_logged_not_raised(demo_server, tmp_path, caplog):
     caplog.set_level(logging.INFO)
-    report = tmp_path / "no-such-directory" / "report.html"
-    crawler, responses = yield crawl([demo_server.url("meta/shift_jis.html")],
-                             settings={"WHATWG_ENCODING_REPORT": str(report)})
+    RemovesReportDirectory.directory = tmp_path / "gone"
+    RemovesReportDirectory.directory.mkdir()
+    report = RemovesReportDirectory.directory / "report.html"
+    crawler, responses = yield crawl([demo_server.url("meta/shift_jis.html")], spider_cls=RemovesReportDirectory,
+                                     settings={"WHATWG_ENCODING_REPORT": str(report)})
     assert len(responses) == 1 and crawler.stats.get_value("finish_reason") == "finished"
     assert not report.exists()
     assert any("Cannot write the encoding report" in r.getMessage() for r in caplog.records
                if r.levelno == logging.ERROR)
+
+
+@pytest.mark.parametrize("where", ["no-such-directory/report.html", "a-directory", "a-file/report.html"])
+@pytest_twisted.inlineCallbacks
+def test_report_path_is_checked_at_start(demo_server, tmp_path, where):
+    (tmp_path / "a-directory").mkdir()
+    (tmp_path / "a-file").write_text("")
+    report = str(tmp_path / where)
+    with pytest.raises(InvalidSetting, match="WHATWG_ENCODING_REPORT: invalid value") as info:
+        yield crawl([demo_server.url("meta/shift_jis.html")], settings={"WHATWG_ENCODING_REPORT": report})
+    assert repr(report) in str(info.value)
 
 
 @pytest.mark.parametrize(("name", "value"), [

@@ -27,17 +27,62 @@ def _problems(log: str) -> list[str]:
     return [line for line in log.splitlines() if PROBLEM.search(line)]
 
 
-def test_invalid_setting_stops_the_crawl_with_one_line():
-    result = scrapy_crawl("-s", "WHATWG_ENCODING_DETECTOR=fast")
-    problems = _problems(result.stderr)
-    assert problems, result.stderr[-3000:]
-    assert problems[0].endswith(
-        "[scrapy_whatwg_encoding] ERROR: WHATWG_ENCODING_DETECTOR: invalid value 'fast' "
-        "(expected one of 'off', 'browser', 'full'); the crawl stops"), result.stderr[-3000:]
+def _ours(log: str) -> list[str]:
+    return [line.split(" [scrapy_whatwg_encoding] ", 1)[1] for line in log.splitlines()
+            if " [scrapy_whatwg_encoding] " in line]
+
+
+def _stops_with(result: subprocess.CompletedProcess, error: str) -> None:
+    """The crawl stopped before it started, with *error* as the package's one line and no traceback."""
+    log = result.stderr
+    assert _ours(log) == [f"ERROR: {error}; the crawl stops"], log[-3000:]
+    assert "Task exception was never retrieved" not in log, log[-3000:]
+    # Scrapy < 2.14 runs a crawl in a Deferred: Twisted prints its unhandled failure to stderr
+    # itself, before Scrapy's logging (see scrapy.startup.stop); 2.14+ runs it in an asyncio task.
+    if scrapy.version_info >= (2, 14):
+        assert _problems(log) == [line for line in log.splitlines() if "[scrapy_whatwg_encoding] ERROR" in line]
+        assert "Traceback" not in log and "Unhandled error" not in log, log[-3000:]
     # Scrapy 2.14's "scrapy crawl" exits 0 whenever the spider was created, even if the crawl then
     # failed to start (its bootstrap_failed only checks for the spider); every other release exits 1.
-    assert result.returncode == (0 if scrapy.version_info[:2] == (2, 14) else 1), result.stderr[-3000:]
-    assert "Spider opened" not in result.stderr and "Serving" not in result.stderr
+    assert result.returncode == (0 if scrapy.version_info[:2] == (2, 14) else 1), log[-3000:]
+    assert "Spider opened" not in log and "Serving" not in log
+
+
+def test_invalid_setting_stops_the_crawl_with_one_line():
+    result = scrapy_crawl("-s", "WHATWG_ENCODING_DETECTOR=fast")
+    _stops_with(result, "WHATWG_ENCODING_DETECTOR: invalid value 'fast' (expected one of 'off', 'browser', 'full')")
+
+
+def test_report_directory_is_checked_at_start(tmp_path):
+    report = tmp_path / "missing" / "report.html"
+    result = scrapy_crawl("-s", f"WHATWG_ENCODING_REPORT={report}")
+    _stops_with(result, f"WHATWG_ENCODING_REPORT: invalid value {str(report)!r} "
+                        f"(its directory {report.parent} does not exist)")
+
+
+def test_misspelled_setting_is_a_warning_naming_the_closest(tmp_path):
+    page = tmp_path / "page.html"
+    page.write_bytes(b"<title>caf\xe9</title>")
+    result = scrapy_crawl("-s", "WHATWG_ENCODING_LOCAL=ja", "-s", "WHATWG_ENCODING_REPORTS=r.html",
+                          "-s", "WHATWG_ENCODING_FROBNICATE=1", "-a", f"start_urls={page.as_uri()}")
+    assert result.returncode == 0, result.stderr[-3000:]
+    warnings = [line for line in _ours(result.stderr) if line.startswith("WARNING: ")]
+    unknown = "is not a setting of scrapy-whatwg-encoding (ignored);"
+    assert warnings == [
+        f"WARNING: WHATWG_ENCODING_FROBNICATE {unknown} no setting has a close name",
+        f"WARNING: WHATWG_ENCODING_LOCAL {unknown} did you mean WHATWG_ENCODING_LOCALE?",
+        f"WARNING: WHATWG_ENCODING_REPORTS {unknown} did you mean WHATWG_ENCODING_REPORT?",
+    ], result.stderr[-3000:]
+    assert _problems(result.stderr) == []
+
+
+def test_known_setting_names_come_from_the_defaults_table(monkeypatch):
+    from scrapy_whatwg_encoding.scrapy import settings, startup
+
+    names = ["WHATWG_ENCODING_LOCALE", "WHATWG_ENCODING_NEW_ONE", "whatwg_encoding_locale", "OTHER"]
+    assert len(startup.unknown_settings(names)) == 2  # a new name, and a name in the wrong case
+    monkeypatch.setitem(settings.DEFAULTS, "WHATWG_ENCODING_NEW_ONE", 1)
+    assert [w.split()[0] for w in startup.unknown_settings(names)] == ["whatwg_encoding_locale"]
 
 
 def test_replacement_label_as_default_stops_the_crawl_with_one_line():

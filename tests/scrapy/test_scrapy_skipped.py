@@ -4,6 +4,7 @@ request is built with ``meta=response.meta`` from a decided page (a common idiom
 from __future__ import annotations
 
 import json
+import logging
 
 import pytest
 import pytest_twisted
@@ -45,7 +46,8 @@ class FollowWithMeta(CollectSpider):
 
 
 @pytest_twisted.inlineCallbacks
-def test_skipped_responses_carry_no_stale_decision(skip_server):
+def test_skipped_responses_carry_no_stale_decision(skip_server, caplog):
+    caplog.set_level(logging.INFO)
     crawler, responses = yield crawl([skip_server.url("page.html")], spider_cls=FollowWithMeta)
     by_path = {r.url.rsplit("/", 1)[1]: r for r in responses}
     assert set(by_path) == set(PAGES)
@@ -59,3 +61,6 @@ def test_skipped_responses_carry_no_stale_decision(skip_server):
     assert stats["whatwg_encoding/skipped/not_a_document"] == 2
     assert stats["whatwg_encoding/skipped/dont_sniff_encoding"] == 1
     assert stats["whatwg_encoding/responses"] == 1
+    # The closing summary counts them too, by reason (issue 19).
+    (summary,) = [r.getMessage() for r in caplog.records if "WHATWG encoding summary" in r.getMessage()]
+    assert "\n  skipped (left as Scrapy made them): 3 (not_a_document ×2, dont_sniff_encoding ×1)\n" in summary

@@ -1,0 +1,75 @@
+"""One meaning of "differs from Scrapy alone" (issue 19): the crawl's cheap judgement
+(``scrapy_default.changed``, behind the stats, the summary and the report) is exactly "Scrapy's
+``response.text`` is not our text", checked against Scrapy's own ``TextResponse`` on every single
+byte of every encoding and on the real pages of the corpus, each served with its true charset and
+with charset labels Scrapy reads differently; and ``explain`` says the same of a mislabeled page."""
+from __future__ import annotations
+
+import json
+import pathlib
+import subprocess
+import sys
+
+import pytest
+from scrapy.http import HtmlResponse
+
+from scrapy_whatwg_encoding import ENCODINGS, decode, sniff
+from scrapy_whatwg_encoding.scrapy.scrapy_default import changed, scrapy_encoding
+
+CORPUS = pathlib.Path(__file__).resolve().parents[1] / "data" / "corpus"
+# Labels whose Python codec is not the standard's decoder for the same encoding.
+LABELS = {"windows-1252": ["iso-8859-1", "windows-1252", "us-ascii"], "Shift_JIS": ["shift_jis", "cp932"],
+          "gb18030": ["gb2312", "gbk", "gb18030"], "Big5": ["big5", "big5hkscs"], "EUC-KR": ["euc-kr"],
+          "EUC-JP": ["euc-jp"], "ISO-8859-8-I": ["iso-8859-8-i", "iso-8859-8"], "windows-874": ["tis-620"]}
+
+
+def scrapys_text(body: bytes, content_type: str) -> str:
+    return HtmlResponse("http://example.com/", body=body, headers={"Content-Type": content_type}).text
+
+
+def judged(body: bytes, content_type: str, encoding) -> bool | None:
+    return changed(scrapy_encoding(content_type, body, True), encoding, body)
+
+
+@pytest.mark.parametrize("name", sorted(ENCODINGS))
+def test_every_single_byte_and_label(name):
+    encoding = ENCODINGS[name]
+    for label in [name, *LABELS.get(name, [])]:
+        content_type = f"text/html; charset={label}"
+        for byte in range(256):
+            body = b"<p>" + bytes([byte]) + b"</p>"
+            verdict = judged(body, content_type, encoding)
+            if verdict is not None:  # None: Scrapy alone would guess (a label Python lacks), not compared
+                assert verdict == (scrapys_text(body, content_type) != decode(body, encoding)[0]), (label, byte)
+
+
+def test_corpus_pages_under_their_labels():
+    manifest = json.loads((CORPUS / "manifest.json").read_text("utf-8"))
+    compared = differ = 0
+    for entry in manifest:
+        if entry.get("encoding") is None:
+            continue
+        body = (CORPUS / entry["path"]).read_bytes()
+        for label in [entry["encoding"], *LABELS.get(entry["encoding"], [])]:
+            content_type = f"text/html; charset={label}"
+            encoding = sniff(body, content_type=content_type).encoding  # as the crawl decides (a BOM wins)
+            verdict = judged(body, content_type, encoding)
+            if verdict is None:  # Scrapy alone would guess: not compared
+                continue
+            assert verdict == (scrapys_text(body, content_type) != decode(body, encoding)[0]), (entry["path"], label)
+            compared += 1
+            differ += verdict
+    assert compared > 250 and 0 < differ < compared
+
+
+def test_mislabeled_page_differs_in_the_crawl_judgement_and_in_explain(tmp_path):
+    """A UTF-8 page under charset=iso-8859-1 whose "Á" is C3 81: both decode it as windows-1252, but
+    Python's cp1252 has no 0x81 (U+FFFD) where the standard's has U+0081: the texts differ."""
+    body = "<p>Árvíztűrő tükörfúrógép</p>".encode()
+    content_type = "text/html; charset=iso-8859-1"
+    assert judged(body, content_type, ENCODINGS["windows-1252"]) is True
+    page = tmp_path / "page.html"
+    page.write_bytes(body)
+    done = subprocess.run([sys.executable, "-m", "scrapy_whatwg_encoding", "explain", str(page), "--json",
+                           "--content-type", content_type], capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout)["scrapy"]["same_text"] is False
