@@ -189,7 +189,7 @@ class WhatwgEncodingMiddleware:
         if is_compressed(response.headers, body):
             return self._skip(request, response, "compressed")
         chosen = explicit_encoding(response) if isinstance(response, TextResponse) else None
-        if handler_name is None and chosen is not None and scrapy_class(response) is None:  # type: ignore[arg-type]
+        if handler_name is None and chosen is not None and scrapy_class(response) is None:
             handler_name = chosen  # a plugin's class (scrapy-zyte-api's): its builder's encoding
         if handler_name is not None:
             return self._keep_handler_text(request, response, kind, handler_name)  # type: ignore[arg-type]

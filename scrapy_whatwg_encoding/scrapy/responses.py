@@ -29,7 +29,7 @@ classes; a plugin's response class stays the plugin's.
 """
 from __future__ import annotations
 
-from scrapy.http import HtmlResponse, TextResponse, XmlResponse
+from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
 
 from ..encoding import Encoding, decode
 from .compat import cache_text, cached_text, explicit_encoding
@@ -172,7 +172,7 @@ def scrapy_base(cls: type) -> type[TextResponse]:
     raise TypeError(f"{cls!r} is not a text response class")
 
 
-def scrapy_class(response: TextResponse) -> type[TextResponse] | None:
+def scrapy_class(response: Response) -> type[TextResponse] | None:
     """The class of Scrapy's own that *response* belongs to as this layer sees it: its class, or
     the Scrapy class behind an undecided or decided class; ``None`` for another class (a plugin's)."""
     cls = type(response)
