@@ -20,6 +20,8 @@ META = importlib.metadata.metadata("scrapy-whatwg-encoding")
 # What a build or a test run leaves in a tree, never part of the project.
 _LEFT_BY_RUNS = ("__pycache__", ".pytest_cache", ".hypothesis", "_build", ".egg-info", ".venv", ".venvs",
                  "build", "dist", ".scrapy", ".git")
+# Files a run writes: the example crawl's feed (README's first command, and tests that run it).
+_WRITTEN_BY_RUNS = {"example_project/items.jsonl"}
 
 
 def test_version_comes_from_the_package_metadata():
@@ -58,7 +60,7 @@ def _project_files() -> set[str]:
         dirs[:] = [d for d in dirs if not d.endswith(_LEFT_BY_RUNS)]
         found |= {str(Path(directory, name).relative_to(ROOT)) for name in files
                   if not name.endswith((".pyc", "PKG-INFO", "setup.cfg"))}
-    return found
+    return found - _WRITTEN_BY_RUNS
 
 
 def test_sdist_holds_every_project_file(tmp_path):
