@@ -24,9 +24,17 @@ from __future__ import annotations
 import re
 
 from ..encoding import Encoding, get_encoding
-from ._html.charrefs import decode_attribute_value
 from ._html.elements import META, RAWTEXT, RCDATA, SCRIPT
-from ._html.tokenizer import ATTRIBUTES, COMMENT_END, TAG, classify_text, raw_text_end, script_data_end, tag_name
+from ._html.tokenizer import (
+    ATTRIBUTES,
+    COMMENT_END,
+    TAG,
+    attribute_value,
+    classify_text,
+    raw_text_end,
+    script_data_end,
+    tag_name,
+)
 from ._html.tree import TreeBuilder
 
 _WS = "\t\n\x0c\r "
@@ -47,14 +55,7 @@ def attribute_list(span: str) -> list[tuple[str, str]]:
         name = match.group(1)
         if not name:
             continue
-        value = match.group(2)
-        if value is None:
-            value = match.group(3)
-            if value is None:
-                value = match.group(4) or ""
-        if "&" in value:
-            value = decode_attribute_value(value)
-        found.append((tag_name(name), value.replace("\x00", "\ufffd")))
+        found.append((tag_name(name), attribute_value(match)))
     return found
 
 

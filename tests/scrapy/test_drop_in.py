@@ -12,9 +12,8 @@ import sys
 
 import pytest
 import pytest_twisted
-import scrapy
+import test_download_handlers as download_handlers
 from scrapy.http import HtmlResponse, Request, Response, TextResponse, XmlResponse
-from twisted.internet import defer
 from twisted.web import resource, server
 from whatwg_crawl_helpers import REPO, Server, SiteMap, crawl, whatwg_stats
 
@@ -248,31 +247,15 @@ RENDERED = {  # path → (Content-Type, body, the encoding the handler passes)
 }
 
 
-class RenderingHandler:
-    """A download handler for ``rendered://site/<path>`` that builds an ``HtmlResponse`` with an
-    explicit ``encoding=``, as a browser-based handler does."""
-
-    lazy = False
-
-    @classmethod
-    def from_crawler(cls, crawler):
-        return cls()
+class RenderingHandler(download_handlers.RenderingHandler):
+    """test_download_handlers' handler for ``rendered://site/<path>``, serving :data:`RENDERED`
+    (a plugin's class for ``plugin-*`` paths)."""
 
     def _response(self, request):
         path = request.url.rsplit("/", 1)[1]
         content_type, body, encoding = RENDERED[path]
         cls = PluginHtmlResponse if path.startswith("plugin") else HtmlResponse
         return cls(request.url, headers={"Content-Type": content_type}, body=body, encoding=encoding, request=request)
-
-    if scrapy.version_info >= (2, 14):
-        async def download_request(self, request):
-            return self._response(request)
-
-        async def close(self):
-            pass
-    else:  # Deferred-based handlers (Scrapy < 2.14)
-        def download_request(self, request, spider):
-            return defer.succeed(self._response(request))
 
 
 @pytest.mark.parametrize("storage", ["filesystem", "dbm"])

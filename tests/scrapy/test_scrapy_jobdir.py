@@ -4,26 +4,11 @@ valid UTF-8 nor a page the detector reads in another script (tests/scrapy/test_s
 where it does apply)."""
 from __future__ import annotations
 
-import sqlite3
-
 import pytest_twisted
-from whatwg_crawl_helpers import check_decision, crawl, whatwg_stats
+from whatwg_crawl_helpers import check_decision, crawl, memory_rows, whatwg_stats
 
 from scrapy_whatwg_encoding.scrapy.memory import MIN_DECLARATIONS, host_of
 from scrapy_whatwg_encoding.scrapy.memory_sqlite import FILE_NAME
-
-
-def saved(path) -> dict:
-    """host → encoding → declarations in the database at *path*, read with sqlite3 itself."""
-    db = sqlite3.connect(path)
-    try:
-        rows = db.execute("SELECT host, encoding, declarations FROM counts").fetchall()
-    finally:
-        db.close()
-    found: dict = {}
-    for host, name, count in rows:
-        found.setdefault(host, {})[name] = count
-    return found
 
 
 @pytest_twisted.inlineCallbacks
@@ -31,7 +16,7 @@ def test_remember_persists_in_jobdir(demo_server, tmp_path):
     settings = {"JOBDIR": str(tmp_path), "WHATWG_ENCODING_REMEMBER": True}
     _, pages = yield crawl([demo_server.url("header/koi8-r.html")] * MIN_DECLARATIONS, settings=settings)
     assert {p.meta["whatwg_encoding"]["source"] for p in pages} == {"transport"}
-    first = saved(tmp_path / FILE_NAME)
+    first = memory_rows(tmp_path / FILE_NAME)
     assert first == {host_of(demo_server.base): {"KOI8-R": MIN_DECLARATIONS}}
 
     # A new crawl (the job resumed) knows the host as KOI8-R, yet valid UTF-8 stays UTF-8 and a
@@ -44,7 +29,7 @@ def test_remember_persists_in_jobdir(demo_server, tmp_path):
         assert page.meta["whatwg_encoding"]["encoding"] == encoding
         assert page.meta["whatwg_encoding"]["source"] == "detector"
     assert "whatwg_encoding/memory/applied" not in whatwg_stats(crawler)
-    assert saved(tmp_path / FILE_NAME) == first  # nothing declared: nothing new
+    assert memory_rows(tmp_path / FILE_NAME) == first  # nothing declared: nothing new
 
     # Without REMEMBER (the default) the same job directory changes nothing.
     _, (again,) = yield crawl([demo_server.url("unlabeled/ru-windows-1251.html")],
@@ -61,7 +46,7 @@ def test_memory_is_saved_whatever_the_report_raises(demo_server, tmp_path, caplo
                 "WHATWG_ENCODING_REPORT": str(tmp_path / "report\x00.html")}
     crawler, pages = yield crawl([demo_server.url("header/koi8-r.html")] * 50, settings=settings)
     assert len(pages) == 50
-    assert saved(tmp_path / FILE_NAME) == {host_of(demo_server.base): {"KOI8-R": 50}}
+    assert memory_rows(tmp_path / FILE_NAME) == {host_of(demo_server.base): {"KOI8-R": 50}}
     assert crawler.stats.get_value("whatwg_encoding/close_errors") == 1
     assert "Closing the report failed" in caplog.text
     assert sorted(p.name for p in tmp_path.iterdir() if "whatwg" in p.name) == [FILE_NAME]  # no -wal, .tmp

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scrapy.utils.test import get_crawler
-from whatwg_crawl_helpers import CORPUS, REPO
+from whatwg_crawl_helpers import CORPUS, REPO, memory_rows
 
 from scrapy_whatwg_encoding import ENCODINGS, sniff
 from scrapy_whatwg_encoding.scrapy.memory import MIN_DECLARATIONS, SiteMemory, host_of, remembered, siblings
@@ -116,19 +116,6 @@ def test_only_trusted_declarations_are_counted():
     assert memory.counts(host_of(URL)) == {"KOI8-R": 1}
 
 
-def _rows(path) -> dict:
-    import sqlite3
-
-    db = sqlite3.connect(path)
-    try:
-        rows = db.execute("SELECT host, encoding, declarations FROM counts").fetchall()
-    finally:
-        db.close()
-    found: dict = {}
-    for host, name, count in rows:
-        found.setdefault(host, {})[name] = count
-    return found
-
 
 def test_sqlite_store_adds_across_stores(tmp_path):
     path = tmp_path / "job" / FILE_NAME
@@ -154,7 +141,7 @@ def test_two_processes_share_one_database(tmp_path):
     """)
     processes = [subprocess.Popen([sys.executable, "-c", script, name]) for name in ("KOI8-R", "GBK")]
     assert [p.wait(timeout=120) for p in processes] == [0, 0]
-    assert _rows(tmp_path / FILE_NAME) == {"shared": {"KOI8-R": 150, "GBK": 150}}
+    assert memory_rows(tmp_path / FILE_NAME) == {"shared": {"KOI8-R": 150, "GBK": 150}}
 
 
 @pytest.mark.parametrize("content", [b"{not a database", b"SQLite format 3\x00" + b"\xff" * 200,
@@ -172,7 +159,7 @@ def test_unreadable_database_counts_as_empty_and_is_repaired(tmp_path, caplog, c
     store = SQLiteStore(path)
     assert store.exchange([("1", {"a": {"KOI8-R": 1}})], ["a", "example.com"]) == {"a": {"KOI8-R": 1}}
     store.close()
-    assert _rows(path) == {"a": {"KOI8-R": 1}}
+    assert memory_rows(path) == {"a": {"KOI8-R": 1}}
     assert len([r for r in caplog.records if r.levelname == "WARNING"]) == 1
     # Replaced by something else while open: made anew at the next write, nothing later lost.
     store = SQLiteStore(path)
@@ -181,7 +168,7 @@ def test_unreadable_database_counts_as_empty_and_is_repaired(tmp_path, caplog, c
     (tmp_path / "garbage").replace(path)
     store.exchange([("1", {"a": {"KOI8-R": 1}})], ())
     store.close()
-    assert _rows(path) == {"a": {"KOI8-R": 1}}
+    assert memory_rows(path) == {"a": {"KOI8-R": 1}}
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -219,11 +206,11 @@ def test_memory_saves_and_resumes_through_its_store(tmp_path):
     declared = sniff(page, content_type="text/html; charset=koi8-r")
     memory.learn(URL, declared)
     memory.sync().result(timeout=10)  # type: ignore[union-attr]
-    assert _rows(tmp_path / FILE_NAME) == {host_of(URL): {"KOI8-R": 1}}
+    assert memory_rows(tmp_path / FILE_NAME) == {host_of(URL): {"KOI8-R": 1}}
     for _ in range(MIN_DECLARATIONS - 1):
         memory.learn(URL, declared)
     assert memory.close() is True
-    assert _rows(tmp_path / FILE_NAME) == {host_of(URL): {"KOI8-R": MIN_DECLARATIONS}}
+    assert memory_rows(tmp_path / FILE_NAME) == {host_of(URL): {"KOI8-R": MIN_DECLARATIONS}}
     resumed = SiteMemory(SQLiteStore(tmp_path / FILE_NAME), stats)
     resumed.open().result(timeout=10)  # type: ignore[union-attr]
     resumed.sync()

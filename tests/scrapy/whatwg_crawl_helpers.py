@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import sqlite3
 import subprocess
 import sys
 from contextlib import ExitStack
@@ -138,3 +139,17 @@ def browser_query(text: str, python_codec: str) -> str:
         if char != "\0":
             out.append(f"%26%23{ord(char)}%3B")
     return "".join(out)
+
+
+def memory_rows(path) -> dict:
+    """host → encoding → declarations in the site memory's SQLite file at *path*, read with
+    sqlite3 itself."""
+    db = sqlite3.connect(path)
+    try:
+        rows = db.execute("SELECT host, encoding, declarations FROM counts").fetchall()
+    finally:
+        db.close()
+    found: dict = {}
+    for host, name, count in rows:
+        found.setdefault(host, {})[name] = count
+    return found

@@ -57,17 +57,21 @@ def attributes(span: str) -> dict[str, str]:
         name = name.translate(_LOWER)
         if name in found:
             continue  # "duplicate-attribute" parse error: the later one is dropped
-        value = match.group(2)
-        if value is None:
-            value = match.group(3)
-            if value is None:
-                value = match.group(4) or ""
-        if "&" in value:
-            value = decode_attribute_value(value)
-        if "\x00" in value:
-            value = value.replace("\x00", "\ufffd")
-        found[name] = value
+        found[name] = attribute_value(match)
     return found
+
+
+def attribute_value(match: re.Match) -> str:
+    """The value of an :data:`ATTRIBUTES` match (double-quoted, single-quoted or unquoted), with
+    character references decoded as in an attribute (HTML §13.2.5.72) and NUL -> U+FFFD."""
+    value = match.group(2)
+    if value is None:
+        value = match.group(3)
+        if value is None:
+            value = match.group(4) or ""
+    if "&" in value:
+        value = decode_attribute_value(value)
+    return value.replace("\x00", "\ufffd") if "\x00" in value else value
 
 
 # Comments (§13.2.5.43-52): "<!-->" and "<!--->" end at once, otherwise at the first "-->" or
