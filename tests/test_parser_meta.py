@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scrapy_whatwg_encoding.sniffing._html.tokenizer import TAG
-from scrapy_whatwg_encoding.sniffing.parser import find_parser_meta, scan_parser_meta
+from scrapy_whatwg_encoding.sniffing.parser_scan import find_parser_meta, scan_parser_meta
 
 DATA = pathlib.Path(__file__).resolve().parent / "data"
 BIG = 1 << 30

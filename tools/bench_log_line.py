@@ -1,8 +1,8 @@
-"""Benchmark: the per-decision log line's cost (``Report.decision`` with and without its line).
+"""Benchmark: the per-decision log line's cost (``Stats.decision`` with and without its line).
 
 Usage: python tools/bench_log_line.py [--runs 5] [--calls 20000]
 
-Times ``Report.decision`` (the counters, and the log line at DEBUG) three ways, interleaved:
+Times ``Stats.decision`` (the counters, and the log line at DEBUG) three ways, interleaved:
 the ``scrapy_whatwg_encoding`` logger's level above DEBUG (line disabled), at DEBUG with a handler
 that formats each record into memory (as Scrapy's log handler does), and the counters alone (the
 line's call removed). Prints µs per call, median and min–max over --runs runs, and the line's own
@@ -18,7 +18,7 @@ import time
 
 from scrapy_whatwg_encoding import sniff
 from scrapy_whatwg_encoding.scrapy import report as report_module
-from scrapy_whatwg_encoding.scrapy.report import Report
+from scrapy_whatwg_encoding.scrapy.stats import Stats
 
 URL = "https://www.example.com/some/path/page.html?id=12345"
 
@@ -44,7 +44,7 @@ def main():
     handler.setFormatter(logging.Formatter("%(asctime)s [%(name)s] %(levelname)s: %(message)s"))
     logger.addHandler(handler)
     decision = sniff(b"<meta charset=shift_jis>", content_type="text/html")
-    report = Report(None, logging.DEBUG)
+    report = Stats(None, logging.DEBUG)
     results = {"disabled": [], "enabled": [], "counters only": []}
     real_logger = report_module.logger
     for _ in range(args.runs):
@@ -58,7 +58,7 @@ def main():
         report_module.logger = real_logger
         handler.stream.seek(0)
         handler.stream.truncate()
-    print(f"Report.decision, µs per call: median (min–max) of {args.runs} interleaved runs")
+    print(f"Stats.decision, µs per call: median (min–max) of {args.runs} interleaved runs")
     base = statistics.median(results["counters only"])
     for label, values in results.items():
         extra = "" if label == "counters only" else f"   the line: {statistics.median(values) - base:+.2f} µs"

@@ -1,4 +1,4 @@
-"""Throughput of the parser step (sniffing.parser.find_parser_meta) against html5lib's tokenizer
+"""Throughput of the parser step (sniffing.parser_scan.find_parser_meta) against html5lib's tokenizer
 and tree builder on the corpus pages, side by side in one run.
 
 Each corpus file is decoded as windows-1252-like ISO-8859-1 (one character per byte) and cut to
@@ -23,7 +23,7 @@ import pathlib
 import sys
 import time
 
-from scrapy_whatwg_encoding.sniffing.parser import find_parser_meta
+from scrapy_whatwg_encoding.sniffing.parser_scan import find_parser_meta
 
 DATA = pathlib.Path(__file__).resolve().parents[1] / "tests" / "data"
 

@@ -46,9 +46,9 @@ from .handler import handler_whatwg_encoding, settle
 from .kind import document_kind, is_compressed, response_class
 from .memory import SiteMemory, open_store
 from .overrides import chosen_override, override_for, request_override
-from .report import FLUSH_SECONDS, Report
 from .responses import decided_class, scrapy_class
 from .settings import Config, InvalidSetting, check_locale, locale_warning, read_config, request_profile
+from .stats import FLUSH_SECONDS, Stats
 
 logger = logging.getLogger("scrapy_whatwg_encoding")
 
@@ -84,7 +84,7 @@ class WhatwgEncodingMiddleware:
 
     def __init__(self, config: Config | None = None, stats=None, memory: SiteMemory | None = None):
         self.config = config or Config()
-        self.report = Report(stats, self.config.log_level, self.config.report, self.config.report_examples)
+        self.report = Stats(stats, self.config.log_level, self.config.report, self.config.report_examples)
         self.memory = memory
         self._flusher: LoopingCall | None = None  # made when the spider opens (it imports the reactor)
 

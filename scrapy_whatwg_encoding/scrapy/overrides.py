@@ -62,7 +62,7 @@ def request_override(meta: Mapping, url: str, report) -> str | None:
     """The label of ``meta["whatwg_encoding_override"]``, or ``None`` when the key is missing or
     empty, or its value cannot work (no label, or a label of the replacement encoding, see
     ``settings.label_problem``): then the request has no override of its own (the setting still
-    applies), and *report* (a ``report.Report``) counts it in ``whatwg_encoding/invalid_override``
+    applies), and *report* (a ``stats.Stats``) counts it in ``whatwg_encoding/invalid_override``
     and logs a WARNING naming the value and *url* (once per value)."""
     value = meta.get("whatwg_encoding_override")
     if value is None or value == "":

@@ -211,7 +211,7 @@ def firefox_meta_encoding(span: str) -> tuple[Encoding, str] | None:
 def tree_metas(text: str):
     """Each ``meta`` start tag that the tree builder, scripting disabled, processes with the "in
     head" rules: ``(offset of "<", offset after ">", attribute span, insertion mode before)``."""
-    from .parser import _markup_declaration  # the comment / DOCTYPE / CDATA rules, shared
+    from .parser_scan import _markup_declaration  # the comment / DOCTYPE / CDATA rules, shared
 
     tree = TreeBuilder(scripting=False)
     n = len(text)

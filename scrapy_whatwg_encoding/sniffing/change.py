@@ -1,14 +1,13 @@
 """The parser step: the first ``<meta>`` the HTML tree builder acts on, and "change the
 encoding" (HTML §13.2.3.4, https://html.spec.whatwg.org/multipage/parsing.html#changing-the-encoding-while-parsing).
 
-The tokenizer and tree builder scan lives in :mod:`.parser` (``find_parser_meta``); this module
+The tokenizer and tree builder scan lives in :mod:`.parser_scan` (``find_parser_meta``); this module
 decodes the body with the tentative encoding, bounds the work, converts the character offset
 of the ``<meta>`` to a byte offset, and applies the standard's steps.
 """
 from __future__ import annotations
 
 import re
-from types import ModuleType
 
 from ..encoding import Encoding
 from .decision import Decision
@@ -30,20 +29,10 @@ _TAIL = 8  # characters at the end of a truncated decode that may differ from th
 
 
 def _find_parser_meta(text: str, limit: int) -> tuple[Encoding, str, int] | None:
-    """:func:`.parser.find_parser_meta` (the tokenizer and tree builder scan)."""
-    return _parser().find_parser_meta(text, limit)
+    """:func:`.parser_scan.find_parser_meta` (the tokenizer and tree builder scan)."""
+    from .parser_scan import find_parser_meta  # imported on first use: most bodies never need it
 
-
-def _parser() -> ModuleType:
-    global _PARSER
-    if _PARSER is None:
-        from . import parser  # imported on first use: most bodies never need it
-
-        _PARSER = parser
-    return _PARSER
-
-
-_PARSER: ModuleType | None = None
+    return find_parser_meta(text, limit)
 
 
 def parser_meta(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT) -> tuple[Encoding, str, int] | None:

@@ -8,7 +8,7 @@ import logging
 import pytest
 
 from scrapy_whatwg_encoding import ENCODINGS, sniff
-from scrapy_whatwg_encoding.scrapy.report import URL_SHOWN, Report, short_url
+from scrapy_whatwg_encoding.scrapy.stats import URL_SHOWN, Stats, short_url
 from scrapy_whatwg_encoding.sniffing.decision import Decision
 
 LONG_URL = "https://www.example.com/" + "a/" * 200 + "?q=" + "x" * 300 + "#end"
@@ -20,7 +20,7 @@ def _messages(caplog):
 
 def test_decision_line_leaves_out_empty_fields(caplog):
     caplog.set_level(logging.DEBUG, logger="scrapy_whatwg_encoding")
-    report = Report(None, logging.DEBUG)
+    report = Stats(None, logging.DEBUG)
     report.decision("https://example.com/", Decision(ENCODINGS["UTF-8"], "tentative", "detector"), False)
     report.decision("https://example.jp/", sniff(b"<!doctype html><meta charset=shift_jis>"), False)
     assert _messages(caplog) == [
@@ -31,7 +31,7 @@ def test_decision_line_leaves_out_empty_fields(caplog):
 
 def test_long_urls_keep_lines_short(caplog):
     caplog.set_level(logging.DEBUG, logger="scrapy_whatwg_encoding")
-    report = Report(None, logging.DEBUG)
+    report = Stats(None, logging.DEBUG)
     decision = sniff(b"caf\xc3\xa9", content_type="text/html; charset=iso-8859-1")
     report.decision(LONG_URL, decision, True, suspect="undecodable")
     report.decision(LONG_URL, Decision(ENCODINGS["UTF-8"], "tentative", "content", "iso-8859-1", 1024), True,
@@ -53,7 +53,7 @@ def test_nothing_is_formatted_while_the_level_is_off(caplog):
         def __getattr__(self, name):
             raise AssertionError(f"formatted: {name}")
 
-    report = Report(None, logging.DEBUG)
+    report = Stats(None, logging.DEBUG)
     report.decision("https://example.com/", Unformattable(), False)
     assert _messages(caplog) == []
     # At DEBUG the record is made, and formatting it (only then) reads the decision.

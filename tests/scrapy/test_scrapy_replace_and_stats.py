@@ -13,8 +13,8 @@ from twisted.internet import reactor
 from twisted.internet.task import deferLater
 from whatwg_crawl_helpers import CollectSpider, check_decision, crawl
 
-from scrapy_whatwg_encoding.scrapy.report import FLUSH_SECONDS
 from scrapy_whatwg_encoding.scrapy.responses import WhatwgResponseMixin
+from scrapy_whatwg_encoding.scrapy.stats import FLUSH_SECONDS
 
 KOI8 = "header/koi8-r.html"  # Content-Type: text/html; charset=koi8-r
 UNLABELED_RU = "unlabeled/ru-windows-1251.html"

@@ -14,8 +14,8 @@ import pytest_twisted
 from whatwg_crawl_helpers import Server, SiteMap, check_decision, crawl, whatwg_stats
 
 from scrapy_whatwg_encoding import ENCODINGS, decode
-from scrapy_whatwg_encoding.scrapy.report import SUSPECT_LOGGED
 from scrapy_whatwg_encoding.scrapy.settings import InvalidSetting
+from scrapy_whatwg_encoding.scrapy.stats import SUSPECT_LOGGED
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from report_checks import assert_inert, section, table_rows

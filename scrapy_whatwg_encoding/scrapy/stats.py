@@ -12,13 +12,13 @@ URLs of each kind are logged at WARNING, or INFO when the page was decoded with 
 encoding), ``whatwg_encoding/skipped/<reason>`` (responses left as Scrapy made them:
 ``not_a_document``, ``dont_sniff_encoding``, ``handler_encoding``, ``chosen_encoding``,
 ``binary_response_class``, ``compressed``). Decision counters reach the stats collector in one batch per
-:data:`FLUSH_SECONDS` (the middleware calls :meth:`Report.flush` on a timer, and at spider close):
+:data:`FLUSH_SECONDS` (the middleware calls :meth:`Stats.flush` on a timer, and at spider close):
 a Scrapy stats call costs about 2.3 µs (Scrapy 2.19), five of them per response would be a tenth of
 the middleware's cost on a labeled page.
 
 With ``WHATWG_ENCODING_REPORT`` set, the same decisions also feed a bounded
 :class:`~scrapy_whatwg_encoding.report.ReportData`, written as HTML at spider close
-(:meth:`Report.write_html`).
+(:meth:`Stats.write_html`).
 """
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ class _DecisionLine:
         return f"{d.encoding.name} ({', '.join(fields)}) for <{short_url(self.url)}>"
 
 
-class Report:
+class Stats:
     """Counts decisions for one crawl. *stats* is the crawler's stats collector (or ``None``)."""
 
     def __init__(self, stats, log_level: int, html_path: str | None = None, examples: int = 20):
