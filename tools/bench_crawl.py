@@ -1,6 +1,7 @@
 """Benchmark: Scrapy with vs without the add-on, side by side in one run.
 
 Usage: python tools/bench_crawl.py [--pages 2400] [--rounds 2] [--repeat 5] [--concurrency 32]
+       python tools/bench_crawl.py --rss [--pages 5000] [--runs 3] [--trace [N]]
 
 Pages: the public corpus (tests/data/corpus) and the bundled demo site, each served twice: once
 with the charset in ``Content-Type`` (labeled; the manifest's encoding, or the demo page's header)
@@ -19,11 +20,24 @@ and once as plain ``text/html`` (labels only in the document, or none at all).
    below 1.0 = cheaper than Scrapy), and how much of ours is ``sniff()`` itself and the suspect-label
    check (``sniffing.mislabel.suspect_label``, run by the middleware on label-decided pages; the
    decode it may do is the one ``.text`` then reuses, so "ours" pays it once).
+3. Peak memory (``--rss``, instead of 1 and 2): each crawl of ``--pages`` URLs (default 5,000) runs
+   in a fresh interpreter of its own, so that peaks do not mix; without and with the add-on
+   alternate (the first of each round alternating too), ``--runs`` times each. Prints, per crawl
+   process, the RSS after the imports and before the crawl and the peak RSS (``VmHWM`` of
+   ``/proc/self/status``, MB), then the medians, spread (min–max) and the ratio with / without.
+   The package's bytecode is compiled first (as an installed wheel's); ``--package-dir DIR`` crawls
+   with the package in DIR (e.g. ``git archive main scrapy_whatwg_encoding | tar -x -C DIR``).
+   ``--trace`` adds one traced crawl of each kind (``tracemalloc`` from interpreter start, so
+   import-time allocations count) and prints the Python memory still allocated after the crawl
+   grouped by file, the files where with and without differ most first.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import site
+import statistics
 import subprocess
 import sys
 import time
@@ -203,10 +217,128 @@ def per_response(args) -> dict[str, tuple[int, float, float, float, float]]:
     assert "whatwg_encoding/errors" not in middleware.report.stats.get_stats()
     return {k: tuple(v) for k, v in groups.items()}
 
+# --- 3. peak memory -----------------------------------------------------------------------
+
+def proc_status_mb(field: str) -> float:
+    """*field* (``VmRSS``, ``VmHWM``) of ``/proc/self/status``, in MB (2**20 bytes)."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) / 1024
+    raise LookupError(field)
+
+
+def crawl_once(args) -> None:
+    """One crawl in this (fresh) interpreter; prints a JSON line with its memory figures."""
+    if args.trace:
+        import tracemalloc
+
+        tracemalloc.start()
+    from scrapy.crawler import CrawlerRunner
+    from scrapy.utils.log import configure_logging
+    from scrapy.utils.reactor import install_reactor
+
+    install_reactor("twisted.internet.asyncioreactor.AsyncioSelectorReactor")
+    from twisted.internet import defer, reactor
+
+    Bench = bench_spider(args.crawl_once, args.pages, args.callback == "text")
+    configure_logging({"LOG_LEVEL": "ERROR"})
+    extra = {"ADDONS": {"scrapy_whatwg_encoding.Addon": 0}} if args.addon else {}
+    from importlib.util import find_spec
+
+    out: dict = {"before_mb": proc_status_mb("VmRSS"), "file": find_spec("scrapy_whatwg_encoding").origin}
+
+    @defer.inlineCallbacks
+    def run():
+        try:
+            runner = CrawlerRunner({**crawl_settings(args.concurrency), **extra})
+            crawler = runner.create_crawler(Bench)
+            cpu = time.process_time()
+            yield runner.crawl(crawler)
+            out["cpu_s"] = time.process_time() - cpu
+            stats = crawler.stats.get_stats()
+            assert stats.get("response_received_count") == args.pages, stats
+            if args.addon:
+                assert stats.get("whatwg_encoding/responses") == args.pages, stats
+                assert "whatwg_encoding/errors" not in stats, stats
+        finally:
+            reactor.stop()
+
+    reactor.callWhenRunning(run)
+    reactor.run()
+    out.update(peak_mb=proc_status_mb("VmHWM"), after_mb=proc_status_mb("VmRSS"))
+    if args.trace:
+        import gc
+        import tracemalloc
+
+        gc.collect()
+        out["traced_mb"] = tracemalloc.get_traced_memory()[0] / 2**20
+        out["by_file"] = {stat.traceback[0].filename: stat.size
+                          for stat in tracemalloc.take_snapshot().statistics("filename")}
+    print(json.dumps(out), flush=True)
+
+
+def peak_memory(args) -> None:
+    """Interleaved crawls, each in its own interpreter; prints the table of peaks and the ratio."""
+    from bench_memory import compile_package
+
+    python, env = [sys.executable], None
+    if args.package_dir:  # no site hooks (the editable install's), the package dir first
+        python.append("-S")
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([args.package_dir, *site.getsitepackages()]))
+    compile_package(python, env)
+    proc, base = start_server()
+    runs: dict[str, list[dict]] = {"without": [], "with": []}
+
+    def crawl(label: str, trace: bool = False) -> dict:
+        command = [*python, __file__, "--crawl-once", base, "--pages", str(args.pages),
+                   "--concurrency", str(args.concurrency), "--callback", args.callback]
+        command += ["--addon"] * (label == "with") + ["--trace"] * trace
+        output = subprocess.run(command, check=True, capture_output=True, text=True, env=env).stdout
+        row = json.loads(output.splitlines()[-1])
+        if not trace:
+            if not runs["with"] and not runs["without"]:
+                print(f"(package: {row['file']})")
+            runs[label].append(row)
+            print(f"  {label:<8} add-on  before crawl {row['before_mb']:6.1f} MB  peak {row['peak_mb']:6.1f} MB  "
+                  f"after {row['after_mb']:6.1f} MB  CPU {row['cpu_s']:5.1f} s", flush=True)
+        return row
+
+    print(f"Peak RSS, {args.pages} pages per crawl, concurrency {args.concurrency}, one interpreter per crawl")
+    try:
+        for i in range(args.runs):
+            for label in (("without", "with") if i % 2 == 0 else ("with", "without")):
+                crawl(label)
+        traced = {label: crawl(label, trace=True) for label in ("without", "with")} if args.trace else None
+    finally:
+        proc.terminate()
+        proc.wait()
+
+    def summary(key: str, label: str) -> str:
+        values = [row[key] for row in runs[label]]
+        return f"{statistics.median(values):6.1f} ({min(values):.1f}–{max(values):.1f})"
+
+    print(f"\n  {'MB, median (min–max)':<22} {'without':>18} {'with':>18} {'with − without':>15} {'ratio':>6}")
+    for key, name in (("before_mb", "RSS before the crawl"), ("peak_mb", "peak RSS (VmHWM)"),
+                      ("after_mb", "RSS after the crawl")):
+        without = statistics.median(row[key] for row in runs["without"])
+        with_ = statistics.median(row[key] for row in runs["with"])
+        print(f"  {name:<22} {summary(key, 'without'):>18} {summary(key, 'with'):>18} "
+              f"{with_ - without:>+15.1f} {with_ / without:>6.3f}")
+    if traced:
+        print(f"\nPython memory allocated after the crawl (tracemalloc from start, one traced crawl each): "
+              f"without {traced['without']['traced_mb']:.1f} MB, with {traced['with']['traced_mb']:.1f} MB")
+        files = set(traced["without"]["by_file"]) | set(traced["with"]["by_file"])
+        diff = sorted(((traced["with"]["by_file"].get(f, 0) - traced["without"]["by_file"].get(f, 0), f)
+                       for f in files), key=lambda d: -abs(d[0]))
+        print(f"  {'with − without KB':>18}  file")
+        for delta, name in diff[:args.trace]:
+            print(f"  {delta / 1024:>+18.1f}  {name}")
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--pages", type=int, default=2400)
+    parser.add_argument("--pages", type=int, help="URLs per crawl (default 2400; 5000 with --rss)")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--concurrency", type=int, default=32)
@@ -214,9 +346,23 @@ def main() -> None:
                         help="what the crawl's callback does: read the title (default) or nothing")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--skip-crawl", action="store_true", help="only the per-response part")
+    parser.add_argument("--rss", action="store_true", help="only the peak memory of crawls (default --pages 5000)")
+    parser.add_argument("--runs", type=int, default=3, help="crawls of each kind with --rss")
+    parser.add_argument("--trace", type=int, nargs="?", const=25, default=0,
+                        help="with --rss: one traced crawl each, the N files that differ most (default 25)")
+    parser.add_argument("--crawl-once", metavar="BASE", help=argparse.SUPPRESS)
+    parser.add_argument("--addon", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--package-dir", help="with --rss: crawl with the package found in this directory "
+                        "(e.g. an older commit, from git archive) instead")
     args = parser.parse_args()
     if args.serve:
         return serve()
+    if args.crawl_once:
+        return crawl_once(args)
+    if args.rss:
+        args.pages = args.pages or 5000
+        return peak_memory(args)
+    args.pages = args.pages or 2400
 
     print(f"Per-response cost (best of {args.repeat}), Scrapy .encoding+.text vs middleware+.text:")
     print(f"  {'group':<12} {'pages':>5} {'Scrapy µs':>10} {'ours µs':>10} {'ratio':>6}   (of ours: sniff() µs, suspect_label() µs)")

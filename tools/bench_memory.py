@@ -1,16 +1,25 @@
-"""Benchmark: memory and first-use latency of each multi-byte decoder and encoder.
+"""Benchmark: memory and latency of each decoder's first use, against CPython's nearest C codec.
 
 Usage: python tools/bench_memory.py [--runs 5] [--names Big5 EUC-JP ...] [--package-dir DIR]
 
 --package-dir DIR measures the package found in DIR instead (e.g. an older commit unpacked with
 ``git archive main scrapy_whatwg_encoding | tar -x -C DIR``), for a before/after table.
 
-Each measurement runs in a fresh interpreter (``python -c``) that imports the package, then
-decodes one real page (tests/data/corpus) with the encoding, then encodes its text: prints the
-Python memory the first decode and the first encode allocate and keep (tracemalloc, MB), the
-peak RSS growth of each step (MB, ru_maxrss), and the first decode's and first encode's CPU time
-(ms, table loading included; a second decode of the same page is given for comparison). Median
-of --runs fresh interpreters; the spread (min–max) of the times is shown too.
+Each measurement runs in a fresh interpreter (``python -c``) that decodes one real page
+(tests/data/corpus; the largest in the encoding, ISO-2022-JP an EUC-JP page re-encoded) and then
+encodes its text, either with the package (imported first: its import cost is printed once) or
+with CPython's nearest C codec (``bytes.decode(codec, "replace")``, the codec tools/bench_decoders.py
+compares with; its first use imports the codec's module). Printed per encoding:
+
+- *kept MB*: the Python memory the first decode allocates and keeps, the text itself left out
+  (modules, tables, caches; ``tracemalloc``, in a traced interpreter of its own),
+- *RSS MB*: the growth of the resident set (``VmRSS``) over the first decode (the text included),
+- *1st ms*: the CPU time of the first decode (modules and tables loaded on the way), and *2nd ms*
+  of a second decode of the same page; then the same for the first encode.
+
+The package's bytecode is compiled beforehand, as an installed wheel's is (not at each import).
+Times and RSS are the median of --runs untraced interpreters, ours and C's alternating, with the
+spread (min–max) of the first decode's time.
 """
 from __future__ import annotations
 
@@ -22,73 +31,130 @@ import site
 import statistics
 import subprocess
 import sys
+import tempfile
+
+from bench_decoders import corpus_inputs, corpus_pages, nearest
 
 CORPUS = pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "corpus"
 SCRIPT = r"""
-import json, resource, sys, time, tracemalloc
-name, path = sys.argv[1], sys.argv[2]
+import gc, json, sys, time
+name, c_codec, path, traced = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1"
 data = open(path, "rb").read()
-tracemalloc.start()
-import scrapy_whatwg_encoding
-from scrapy_whatwg_encoding import ENCODINGS
-enc = ENCODINGS[name]
+if traced:
+    import tracemalloc
+    tracemalloc.start()
+def kept():  # after a collection, so that no earlier garbage is counted as freed
+    if not traced:
+        return 0.0
+    gc.collect()
+    return tracemalloc.get_traced_memory()[0] / 2**20
 def rss():
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-out = {"file": scrapy_whatwg_encoding.__file__}
-m0, r0 = tracemalloc.get_traced_memory()[0], rss()
-t = time.process_time(); text = enc.decode(data); out["decode_ms"] = (time.process_time() - t) * 1e3
-m1, r1 = tracemalloc.get_traced_memory()[0], rss()
-t = time.process_time(); enc.decode(data); out["again_ms"] = (time.process_time() - t) * 1e3
-t = time.process_time(); enc.encode(text); out["encode_ms"] = (time.process_time() - t) * 1e3
-m2, r2 = tracemalloc.get_traced_memory()[0], rss()
-out.update(decode_mb=(m1 - m0) / 2**20, encode_mb=(m2 - m1) / 2**20, decode_rss=r1 - r0, encode_rss=r2 - r1)
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:")) / 1024
+out = {}
+if name != "-":  # ours: the package is imported first
+    m0, r0, t = kept(), rss(), time.process_time()
+    import scrapy_whatwg_encoding
+    out.update(import_ms=(time.process_time() - t) * 1e3, import_mb=kept() - m0, import_rss=rss() - r0,
+               file=scrapy_whatwg_encoding.__file__)
+    encoding = scrapy_whatwg_encoding.ENCODINGS[name]
+    decode, encode = encoding.decode, encoding.encode
+else:
+    def decode(data): return data.decode(c_codec, "replace")
+    def encode(text): return text.encode(c_codec, "xmlcharrefreplace")
+m0, r0 = kept(), rss()
+t = time.process_time(); text = decode(data); out["decode_ms"] = (time.process_time() - t) * 1e3
+r1 = rss()
+t = time.process_time(); decode(data); out["again_ms"] = (time.process_time() - t) * 1e3
+size = sys.getsizeof(text) / 2**20
+m1 = kept() - size
+t = time.process_time(); encoded = encode(text); out["encode_ms"] = (time.process_time() - t) * 1e3
+r2 = rss()
+t = time.process_time(); encode(text); out["encode_again_ms"] = (time.process_time() - t) * 1e3
+m2 = kept() - size - sys.getsizeof(encoded) / 2**20
+out.update(decode_mb=m1 - m0, encode_mb=m2 - m1, decode_rss=r1 - r0, encode_rss=r2 - r1)
 print(json.dumps(out))
 """
-PAGES = {"Big5": "Big5", "EUC-JP": "EUC-JP", "Shift_JIS": "Shift_JIS", "EUC-KR": "EUC-KR",
-         "gb18030": "GBK", "GBK": "GBK", "ISO-2022-JP": "EUC-JP"}
 
 
-def page(name: str) -> pathlib.Path:
-    manifest = json.loads((CORPUS / "manifest.json").read_text())
-    paths = [CORPUS / e["path"] for e in manifest if e["encoding"] == PAGES[name]]
-    return max(paths, key=lambda p: p.stat().st_size)
+def compile_package(command: list[str], env: dict | None) -> None:
+    """Compile the package's bytecode (its ``__pycache__``, ignored by git) as installing a wheel
+    does, so that child interpreters do not compile the source at each import (as they would
+    under PYTHONDONTWRITEBYTECODE). *command*: the interpreter and its options."""
+    code = ("import compileall, importlib.util, os; compileall.compile_dir(os.path.dirname("
+            "importlib.util.find_spec('scrapy_whatwg_encoding').origin), quiet=1)")
+    subprocess.run([*command, "-c", code], env=env, check=True, cwd="/")
+
+
+def pages(names: list[str], directory: pathlib.Path) -> dict[str, pathlib.Path]:
+    """name -> a file holding the largest corpus page in that encoding."""
+    inputs = corpus_inputs(corpus_pages(CORPUS))
+    result = {}
+    for name in names:
+        path = directory / f"{name}.html"
+        path.write_bytes(max(inputs[name], key=len))
+        result[name] = path
+    return result
+
+
+def default_names() -> list[str]:
+    """The encodings the corpus has pages of, and the multi-byte ones it has not (gb18030, ISO-2022-JP)."""
+    from scrapy_whatwg_encoding import get_encoding
+
+    own = {get_encoding(e["encoding"]).name for e in json.loads((CORPUS / "manifest.json").read_text())
+           if e["encoding"]}
+    return [*sorted(own, key=str.lower), "gb18030", "ISO-2022-JP"]
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--names", nargs="*", default=list(PAGES))
+    parser.add_argument("--names", nargs="*")
     parser.add_argument("--package-dir")
     args = parser.parse_args()
+    names = args.names or default_names()
     command, env = [sys.executable], None
     if args.package_dir:  # no site hooks (the editable install's), the package dir first
         command.append("-S")
         env = dict(os.environ, PYTHONPATH=os.pathsep.join([args.package_dir, *site.getsitepackages()]))
-    print(f"Median of {args.runs} fresh interpreters (spread of times min–max)")
-    print(f"{'encoding':12} {'decode MB':>9} {'RSS MB':>6} {'1st decode ms':>20} {'2nd ms':>6} "
-          f"{'encode MB':>9} {'RSS MB':>6} {'1st encode ms':>20}")
-    first = True
-    for name in args.names:
-        data_path = page(name)
-        if name == "ISO-2022-JP":  # an EUC-JP page re-encoded
-            from scrapy_whatwg_encoding import ENCODINGS
-            data_path = pathlib.Path("/tmp/bench_memory_iso2022jp.html")
-            data_path.write_bytes(ENCODINGS[name].encode(ENCODINGS["EUC-JP"].decode(page("EUC-JP").read_bytes())))
-        rows = [json.loads(subprocess.run([*command, "-c", SCRIPT, name, str(data_path)], check=True,
-                                          capture_output=True, text=True, env=env, cwd="/").stdout) for _ in range(args.runs)]
-        if first:
-            print(f"(package: {rows[0]['file']})")
-            first = False
 
-        def med(key, rows=rows):
-            return statistics.median(r[key] for r in rows)
+    def child(name: str, path: pathlib.Path, ours: bool, traced: bool) -> dict:
+        argv = [*command, "-c", SCRIPT, name if ours else "-", nearest(name), str(path), "1" if traced else "0"]
+        return json.loads(subprocess.run(argv, check=True, capture_output=True, text=True, env=env, cwd="/").stdout)
 
-        def spread(key, rows=rows):
-            values = [r[key] for r in rows]
-            return f"{med(key):6.1f} ({min(values):.1f}–{max(values):.1f})"
+    compile_package(command, env)
+    with tempfile.TemporaryDirectory() as directory:
+        paths = pages(names, pathlib.Path(directory))
+        rows: dict[tuple[str, bool], list[dict]] = {(name, ours): [] for name in names for ours in (True, False)}
+        for run in range(args.runs):
+            for name in names:
+                for ours in ((True, False) if run % 2 == 0 else (False, True)):
+                    rows[name, ours].append(child(name, paths[name], ours, traced=False))
+        traced = {(name, ours): child(name, paths[name], ours, traced=True) for name in names for ours in (True, False)}
 
-        print(f"{name:12} {med('decode_mb'):9.2f} {med('decode_rss'):6.1f} {spread('decode_ms'):>20} "
-              f"{med('again_ms'):6.2f} {med('encode_mb'):9.2f} {med('encode_rss'):6.1f} {spread('encode_ms'):>20}")
+    def med(key: str, name: str, ours: bool) -> float:
+        return statistics.median(r[key] for r in rows[name, ours])
+
+    def spread(key: str, name: str, ours: bool) -> str:
+        values = [r[key] for r in rows[name, ours]]
+        return f"{statistics.median(values):6.1f} ({min(values):.1f}–{max(values):.1f})"
+
+    first = rows[names[0], True]
+    print(f"package: {first[0]['file']}")
+    print(f"import scrapy_whatwg_encoding: {statistics.median(r['import_ms'] for r in first):.1f} ms CPU, "
+          f"RSS +{statistics.median(r['import_rss'] for r in first):.1f} MB, "
+          f"kept {traced[names[0], True]['import_mb']:.2f} MB (median of {args.runs})")
+    for step in ("decode", "encode"):
+        print(f"\nFirst {step} in a fresh interpreter: ours vs CPython's C codec "
+              f"(times and RSS: median of {args.runs}, spread of the first {step} min–max)")
+        print(f"{'encoding':14} {'C codec':12} | {'kept MB':>7} {'RSS MB':>6} {'1st ms':>20} {'2nd ms':>6} | "
+              f"{'kept MB':>7} {'RSS MB':>6} {'1st ms':>20} {'2nd ms':>6} | {'1st ours/C':>10}")
+        again = "again_ms" if step == "decode" else "encode_again_ms"
+        for name in names:
+            cells = [f"{traced[name, ours][f'{step}_mb']:7.2f} {med(f'{step}_rss', name, ours):6.1f} "
+                     f"{spread(f'{step}_ms', name, ours):>20} {med(again, name, ours):6.2f}" for ours in (True, False)]
+            ratio = med(f"{step}_ms", name, True) / max(med(f"{step}_ms", name, False), 1e-3)
+            print(f"{name:14} {nearest(name):12} | {cells[0]} | {cells[1]} | {ratio:10.1f}")
 
 
 if __name__ == "__main__":
