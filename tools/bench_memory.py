@@ -7,7 +7,7 @@ Usage: python tools/bench_memory.py [--runs 5] [--names Big5 EUC-JP ...] [--pack
 
 Each measurement runs in a fresh interpreter (``python -c``) that decodes one real page
 (tests/data/corpus; the largest in the encoding, ISO-2022-JP an EUC-JP page re-encoded) and then
-encodes its text, either with the package (imported first: its import cost is printed once) or
+encodes its text, either with the package (imported first: its import cost is printed first) or
 with CPython's nearest C codec (``bytes.decode(codec, "replace")``, the codec tools/bench_decoders.py
 compares with; its first use imports the codec's module). Printed per encoding:
 
@@ -53,10 +53,8 @@ def rss():
         return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:")) / 1024
 out = {}
 if name != "-":  # ours: the package is imported first
-    m0, r0, t = kept(), rss(), time.process_time()
     import scrapy_whatwg_encoding
-    out.update(import_ms=(time.process_time() - t) * 1e3, import_mb=kept() - m0, import_rss=rss() - r0,
-               file=scrapy_whatwg_encoding.__file__)
+    out["file"] = scrapy_whatwg_encoding.__file__
     encoding = scrapy_whatwg_encoding.ENCODINGS[name]
     decode, encode = encoding.decode, encoding.encode
 else:
@@ -75,6 +73,32 @@ m2 = kept() - size - sys.getsizeof(encoded) / 2**20
 out.update(decode_mb=m1 - m0, encode_mb=m2 - m1, decode_rss=r1 - r0, encode_rss=r2 - r1)
 print(json.dumps(out))
 """
+
+
+IMPORT_SCRIPT = r"""
+import gc, json, sys, time
+traced = sys.argv[2] == "1"
+if sys.argv[1] == "scrapy":  # what a crawl without the add-on has imported before the add-on's first import
+    import scrapy.crawler, scrapy.downloadermiddlewares.httpcompression, scrapy.http, scrapy.spiders
+if traced:
+    import tracemalloc
+    tracemalloc.start()
+def rss():
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:")) / 1024
+modules, r0, t = len(sys.modules), rss(), time.process_time()
+if sys.argv[1] == "scrapy":
+    import scrapy_whatwg_encoding.scrapy
+else:
+    import scrapy_whatwg_encoding
+out = {"ms": (time.process_time() - t) * 1e3, "rss": rss() - r0, "modules": len(sys.modules) - modules}
+if traced:
+    gc.collect()
+    out["kept"] = tracemalloc.get_traced_memory()[0] / 2**20
+print(json.dumps(out))
+"""
+IMPORTS = {"package": "import scrapy_whatwg_encoding (fresh interpreter)",
+           "scrapy": "import scrapy_whatwg_encoding.scrapy (Scrapy imported)"}
 
 
 def compile_package(command: list[str], env: dict | None) -> None:
@@ -139,11 +163,16 @@ def main():
         values = [r[key] for r in rows[name, ours]]
         return f"{statistics.median(values):6.1f} ({min(values):.1f}–{max(values):.1f})"
 
-    first = rows[names[0], True]
-    print(f"package: {first[0]['file']}")
-    print(f"import scrapy_whatwg_encoding: {statistics.median(r['import_ms'] for r in first):.1f} ms CPU, "
-          f"RSS +{statistics.median(r['import_rss'] for r in first):.1f} MB, "
-          f"kept {traced[names[0], True]['import_mb']:.2f} MB (median of {args.runs})")
+    print(f"package: {rows[names[0], True][0]['file']}")
+    print(f"Import cost (median of {args.runs} fresh interpreters; kept: tracemalloc, in one more)")
+    for kind, title in IMPORTS.items():
+        runs = [json.loads(subprocess.run([*command, "-c", IMPORT_SCRIPT, kind, "0"], check=True, capture_output=True,
+                                          text=True, env=env, cwd="/").stdout) for _ in range(args.runs)]
+        kept = json.loads(subprocess.run([*command, "-c", IMPORT_SCRIPT, kind, "1"], check=True, capture_output=True,
+                                         text=True, env=env, cwd="/").stdout)["kept"]
+        times = [r["ms"] for r in runs]
+        print(f"  {title:56} {statistics.median(times):6.1f} ms CPU ({min(times):.1f}–{max(times):.1f}), "
+              f"{runs[0]['modules']:3} modules, kept {kept:5.2f} MB, RSS +{statistics.median(r['rss'] for r in runs):.1f} MB")
     for step in ("decode", "encode"):
         print(f"\nFirst {step} in a fresh interpreter: ours vs CPython's C codec "
               f"(times and RSS: median of {args.runs}, spread of the first {step} min–max)")

@@ -27,10 +27,13 @@ import time
 from collections import Counter
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..encoding import decode
-from ..report import ReportData, first_difference, render_html
 from .scrapy_default import BINARY, scrapy_text
+
+if TYPE_CHECKING:
+    from ..report import ReportData
 
 logger = logging.getLogger("scrapy_whatwg_encoding")
 PREFIX = "whatwg_encoding/"
@@ -76,7 +79,11 @@ class Stats:
         self.stats = stats
         self.log_level = log_level
         self.html_path = html_path
-        self.data = ReportData(examples) if html_path else None
+        self.data: ReportData | None = None
+        if html_path:  # the report's modules load only for a crawl that writes one
+            from ..report import ReportData
+
+            self.data = ReportData(examples)
         self.sources: Counter[str] = Counter()
         self.encodings: Counter[str] = Counter()
         self.changed = 0
@@ -146,6 +153,8 @@ class Stats:
         """Count the decision in the HTML report's data; decode the body again (ours and
         Scrapy's) only while the decision's source still wants an example. A page not compared
         (Scrapy alone would guess) is counted as such, never shown as differing."""
+        from ..report import first_difference
+
         assert self.data is not None
         passage, source, binary = None, decision.source, scrapy_name == BINARY
         try:
@@ -162,6 +171,8 @@ class Stats:
         logged as an error, never raised."""
         if self.data is None or self.html_path is None:
             return
+        from ..report import render_html
+
         started = time.perf_counter()
         now = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
         document = render_html(self.data, title=title, details=[("written", now)])
