@@ -3,7 +3,13 @@ from __future__ import annotations
 
 import bisect
 import functools
-import pkgutil
+import os
+from typing import Any
+
+# The loader that imported this module reads the files beside it, on disk or in a zip archive
+# (importlib.resources or pkgutil would import ~20 or 3 more modules, 0.8 or 0.2 MB, on the first
+# multi-byte decode of a process that has not imported them).
+_LOADER: Any = __spec__.loader
 
 
 @functools.cache
@@ -11,11 +17,7 @@ def index(name: str) -> str:
     """The index *name* ("big5", "euc-kr", "gb18030", "jis0208", "jis0212") as a str: the character at
     position *pointer* is the index code point for pointer, ``"\\0"`` where pointer is not in the
     index (no index maps a pointer to U+0000)."""
-    # Read through the package's loader (a zip import too); importlib.resources would import ~20
-    # modules (0.8 MB, ~20 ms) on the first multi-byte decode of a process that has not.
-    data = pkgutil.get_data(__package__, f"tables/index-{name}.txt")
-    assert data is not None  # the package's loader reads files
-    return data.decode("utf-8")
+    return _LOADER.get_data(os.path.join(os.path.dirname(__file__), "tables", f"index-{name}.txt")).decode("utf-8")
 
 
 def code_point(name: str, pointer: int) -> str | None:
