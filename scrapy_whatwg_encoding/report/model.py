@@ -19,7 +19,7 @@ MAX_URL = 300  # characters of a URL kept in an example
 _AUTHORITY = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://([^/?#\\]*)")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Passage:
     """The first place where two texts differ: ``offset`` (characters) in both texts, and the
     passages around it, ``ours`` and ``theirs`` (``theirs`` is ``None`` when Scrapy made a binary
@@ -50,7 +50,7 @@ def first_difference(ours: str, theirs: str | None, context: int = CONTEXT) -> P
     return Passage(offset, start, ours[start:end], theirs[start:end])
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Example:
     """One page whose text differs from Scrapy's: URL, our decision (``Decision.as_dict()``),
     Scrapy's encoding (a Python codec name, or ``None`` for a binary response) and the passage."""
@@ -61,7 +61,7 @@ class Example:
     passage: Passage
 
 
-@dataclass
+@dataclass(slots=True)
 class HostRow:
     """Counters of one host (or of :data:`OTHER_HOSTS`)."""
 
