@@ -38,11 +38,11 @@ from scrapy.utils.misc import load_object
 from twisted.internet.task import LoopingCall
 
 from ..encoding import Encoding, decode
-from ..sniffing import Decision, sniff
-from ..sniffing.mislabel import content_decision, suspect_label_and_text
+from ..sniffing import Decision
+from ..sniffing.response import decide
 from . import scrapy_default, startup
-from .compat import cache_text, explicit_encoding, with_encoding
-from .handler import handler_whatwg_encoding, settle
+from .compat import cache_text, explicit_encoding, header_values, with_encoding
+from .handler import handler_whatwg_encoding, restore, settle
 from .kind import document_kind, is_compressed, response_class
 from .memory import SiteMemory, open_store
 from .overrides import chosen_override, override_for, request_override
@@ -51,6 +51,8 @@ from .settings import Config, InvalidSetting, check_locale, locale_warning, read
 from .stats import FLUSH_SECONDS, Stats
 
 logger = logging.getLogger("scrapy_whatwg_encoding")
+# (response class, kind, encoding) → (the class a decided response gets, whether it is of Scrapy's own).
+_TARGETS: dict[tuple[type, str, Encoding], tuple[type, bool]] = {}
 
 #: Default order in ``DOWNLOADER_MIDDLEWARES``: below HttpCompressionMiddleware (590), so that
 #: ``process_response`` sees decompressed bodies.
@@ -87,6 +89,8 @@ class WhatwgEncodingMiddleware:
         self.report = Stats(stats, self.config.log_level, self.config.report, self.config.report_examples)
         self.memory = memory
         self._flusher: LoopingCall | None = None  # made when the spider opens (it imports the reactor)
+        self._options_for: Config | None = None
+        self._options_cache: dict = {}
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -167,18 +171,18 @@ class WhatwgEncodingMiddleware:
         except Exception as exc:  # noqa: BLE001 — never fail a crawl (issue 4, item 6)
             self.report.error(exc, response.url)
             request.meta.pop("whatwg_encoding", None)
-            return response
+            return restore(response)
 
     def _skip(self, request, response, reason: str):
         """*response* as Scrapy made it; its meta keeps no decision of another response (a request
         built with ``meta=response.meta`` copies the previous page's), and the skip is counted."""
         request.meta.pop("whatwg_encoding", None)
         self.report.skipped(reason)
-        return response
+        return restore(response)
 
     def _decide(self, request, response, handler_name: str | None):
         # Several Content-Type headers: combined as HTTP does, for Fetch's "extract a MIME type".
-        values = response.headers.getlist(b"Content-Type")
+        values = header_values(response.headers, b"Content-Type")
         content_type = b", ".join(values).decode("latin-1") if values else None
         kind = document_kind(content_type, response)
         if kind is None:
@@ -200,35 +204,39 @@ class WhatwgEncodingMiddleware:
                 return self._skip(request, response, "chosen_encoding")  # Scrapy decodes with it
         else:
             override = request_override(meta, url, self.report) or override_for(config.overrides, url)
-        locale = config.locale
-        if meta.get("whatwg_encoding_locale") is not None:
-            locale = check_locale("meta['whatwg_encoding_locale']", meta["whatwg_encoding_locale"])
-        profile = request_profile(config, meta)
-        decide = functools.partial(
-            sniff, body, content_type=content_type, url=url, locale=locale, default=config.default,
-            override=override, prescan_bytes=config.prescan_bytes, profile=profile["profile"],
-            detector=profile["detector"],
-        )
-        decision = decide()
-        if self.memory is not None:  # WHATWG_ENCODING_REMEMBER: only where the rule lets it (.memory)
-            likely = self.memory.likely(url, body, decision)
-            if likely is not None:
-                decision = decide(likely=likely)
-        # Issue 11: a label the content contradicts (text: the body decoded, if the check did it).
-        suspect, text = suspect_label_and_text(body, decision, url=url)
-        if suspect is not None and config.suspect_labels == "content":
-            decision, text = content_decision(body, decision, suspect, url=url), None
+        options = self._options
+        if meta.get("whatwg_encoding_locale") is not None or meta.get("whatwg_encoding_profile") is not None:
+            options = self._request_options(meta)
+        likely = None if self.memory is None else functools.partial(self.memory.likely, url)
+        outcome = decide(body, content_type=content_type, url=url, override=override, likely=likely, **options)
+        decision, suspect, facts = outcome.decision, outcome.suspect, outcome.body
         is_text = isinstance(response, TextResponse)
-        scrapy_name = chosen or scrapy_default.scrapy_encoding(content_type, body, is_text)
-        changed = scrapy_default.changed(scrapy_name, decision.encoding, body)
+        scrapy_name = chosen or scrapy_default.scrapy_encoding(content_type, facts, is_text)
+        changed = scrapy_default.changed(scrapy_name, decision.encoding, facts)
         as_dict = decision.as_dict()
         # Everything that may fail is done: from here on the response changes.
-        new = self._apply(response, kind, decision.encoding, text)
+        new = self._apply(response, kind, decision.encoding, facts.decoded(decision.encoding))
         meta["whatwg_encoding"] = as_dict
         if self.memory is not None:
             self.memory.learn(url, decision, trusted=suspect is None)
         self.report.decision(url, decision, changed, body, scrapy_name, suspect)
         return new
+
+    @property
+    def _options(self) -> dict:
+        """``decide()``'s arguments from the settings (the same for every request without meta
+        keys of its own), made once per configuration."""
+        config = self.config
+        if self._options_for is not config:
+            self._options_for, self._options_cache = config, self._request_options({})
+        return self._options_cache
+
+    def _request_options(self, meta) -> dict:
+        config, locale = self.config, self.config.locale
+        if meta.get("whatwg_encoding_locale") is not None:
+            locale = check_locale("meta['whatwg_encoding_locale']", meta["whatwg_encoding_locale"])
+        return {"locale": locale, "default": config.default, "prescan_bytes": config.prescan_bytes,
+                "suspect_labels": config.suspect_labels, **request_profile(config, meta)}
 
     @staticmethod
     def _apply(response, kind: str, encoding: Encoding, text: str | None):
@@ -236,11 +244,16 @@ class WhatwgEncodingMiddleware:
         class (see :mod:`.responses`); a plugin's text class keeps its class and gets the text.
         ``encoding`` is the name Scrapy alone reports (:func:`.scrapy_default.scrapy_codec_name`,
         else Scrapy's inference)."""
-        own = scrapy_class(response) if isinstance(response, TextResponse) else Response
-        cls = decided_class(response_class(kind, own), encoding) if own is not None else type(response)
+        key = (type(response), kind, encoding)
+        target = _TARGETS.get(key)
+        if target is None:
+            scrapy_cls = scrapy_class(response) if isinstance(response, TextResponse) else Response
+            target = _TARGETS[key] = ((decided_class(response_class(kind, scrapy_cls), encoding), True)
+                                      if scrapy_cls is not None else (type(response), False))
+        cls, own = target
         name = scrapy_default.scrapy_codec_name(encoding) or scrapy_default.scrapy_inference(response)
         new = with_encoding(response, cls, name)
-        if text is None and own is None:
+        if text is None and not own:
             text = decode(new.body, encoding)[0]  # the plugin's class decodes with Python's codec
         if text is not None:
             cache_text(new, text)  # response.text needs no second decode

@@ -68,6 +68,15 @@ def parser_meta(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT) -> t
         window *= 2
 
 
+def may_have_parser_meta(body: bytes, limit: int = PARSER_LIMIT) -> bool:
+    """Whether :func:`parser_meta` may find a ``<meta>`` in *body* decoded with an ASCII-compatible
+    encoding: ``<meta`` and then ``charset`` or ``http-equiv`` (ASCII case-insensitive) lie in
+    the bytes it decodes. ``False`` means it finds none with any of them."""
+    max_bytes = 4 * limit + 16
+    meta = find_meta_bytes(body, 0, max_bytes)
+    return meta >= 0 and has_hint_bytes(body, meta, max_bytes)
+
+
 def find_meta_bytes(body: bytes, start: int, end: int) -> int:
     """Index of the first ``<meta`` (ASCII case-insensitive) in ``body[start:end]``, or -1."""
     match = _META_BYTES.search(body, start, end)
