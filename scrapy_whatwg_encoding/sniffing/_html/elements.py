@@ -34,7 +34,7 @@ class El:
 
     __slots__ = ("ip", "key", "name", "ns", "scope", "special")
 
-    def __init__(self, name, ns=HTML, key=None, ip=0):
+    def __init__(self, name: str, ns: int = HTML, key: str | None = None, ip: int = 0) -> None:
         self.name = name
         self.ns = ns
         self.ip = ip

@@ -21,6 +21,8 @@ modes_other.py, foreign.py, formatting.py.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
+
 from .doctype import doctype_is_quirky
 from .elements import HTML, HTML_IP, IMPLIED, MATHML, MATHML_TEXT_IP, TABLE_SECTIONS, El
 from .foreign import ForeignContent
@@ -53,7 +55,7 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         """The adjusted current node is not in the HTML namespace (CDATA sections allowed)."""
         return bool(self.stack) and self.stack[-1].ns != HTML
 
-    def _in_scope(self, name, extra=()):
+    def _in_scope(self, name: str, extra: Collection[str] = ()) -> bool:
         for el in reversed(self.stack):
             if el.ns == HTML:
                 if el.name == name:
@@ -64,7 +66,7 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
                 return False
         return False
 
-    def _in_table_scope(self, names):
+    def _in_table_scope(self, names: Collection[str]) -> bool:
         for el in reversed(self.stack):
             if el.ns == HTML:
                 if el.name in names:
@@ -73,27 +75,27 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
                     return False
         return False
 
-    def _has_template(self):
+    def _has_template(self) -> bool:
         return bool(self.template_modes)
 
-    def _current_is(self, name):
+    def _current_is(self, name: str) -> bool:
         el = self.stack[-1]
         return el.ns == HTML and el.name == name
 
     # -- stack operations ----------------------------------------------------------------------
-    def _insert(self, name, key=None):
+    def _insert(self, name: str, key: str | None = None) -> El:
         el = El(name, HTML, key)
         self.stack.append(el)
         return el
 
-    def _pop_until(self, names):
+    def _pop_until(self, names: Collection[str]) -> None:
         stack = self.stack
         while len(stack) > 1:
             el = stack.pop()
             if el.ns == HTML and el.name in names:
                 return
 
-    def _implied(self, exclude=None, names=IMPLIED):
+    def _implied(self, exclude: str | None = None, names: Collection[str] = IMPLIED) -> None:
         stack = self.stack
         while stack:
             el = stack[-1]
@@ -101,18 +103,18 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
                 return
             stack.pop()
 
-    def _close_p(self):
+    def _close_p(self) -> None:
         if self._in_scope("p", ("button",)):
             self._implied("p")
             self._pop_until(("p",))
 
-    def _clear_to(self, names):
+    def _clear_to(self, names: Collection[str]) -> None:
         stack = self.stack
         while len(stack) > 1 and not (stack[-1].ns == HTML and stack[-1].name in names):
             stack.pop()
 
     # -- reset the insertion mode appropriately (§13.2.4.1) ---------------------------------------
-    def _reset_mode(self):
+    def _reset_mode(self) -> None:
         stack = self.stack
         for k in range(len(stack) - 1, -1, -1):
             node = stack[k]
@@ -147,7 +149,7 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
             return
 
     # -- dispatcher (§13.2.6) ---------------------------------------------------------------------
-    def start_tag(self, name, span, self_closing):
+    def start_tag(self, name: str, span: str, self_closing: bool) -> int | None:
         stack = self.stack
         if stack:
             node = stack[-1]
@@ -161,14 +163,14 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
             return self._body_start(name, span, self_closing)
         return _START_RULES[self.mode](self, name, span, self_closing)
 
-    def end_tag(self, name):
+    def end_tag(self, name: str) -> None:
         if self.stack and self.stack[-1].ns != HTML:
             return self._foreign_end(name)
         if self.mode == "in body":
             return self._body_end(name)
         return _END_RULES[self.mode](self, name)
 
-    def tokenizer_only(self):
+    def tokenizer_only(self) -> bool:
         """No template and no foreign element is open (with no such start tag ahead, the tree
         builder can then no longer change which start tags are metas)."""
         if self.template_modes:
@@ -184,7 +186,7 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         self._foreign_seen = None
         return True
 
-    def text_matters(self):
+    def text_matters(self) -> bool:
         """Whether character tokens could change any state (else the scanner skips them): not in
         "in body" (or foreign content) with frameset-ok already "not ok" and nothing for
         "reconstruct the active formatting elements" to do."""
@@ -193,7 +195,7 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         afe = self.afe
         return bool(afe) and afe[-1] is not None and afe[-1] not in self.stack
 
-    def characters(self, ws, nul, other):
+    def characters(self, ws: bool, nul: bool, other: bool) -> None:
         stack = self.stack
         if stack:
             node = stack[-1]
@@ -203,26 +205,26 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
                 return
         self._chars(ws, nul, other)
 
-    def doctype(self, inner):
+    def doctype(self, inner: str | None) -> None:
         if self.mode == "initial":
             self.quirks = doctype_is_quirky(inner)
             self.mode = "before html"
 
     # -- reprocess a token in the current insertion mode (the rules are in the mixins) ---------------
-    def _start(self, name, span, sc):
+    def _start(self, name: str, span: str, sc: bool) -> int | None:
         mode = self.mode
         if mode == "in body":
             return self._body_start(name, span, sc)
         return _START_RULES[mode](self, name, span, sc)
 
-    def _end(self, name):
+    def _end(self, name: str) -> None:
         mode = self.mode
         if mode == "in body":
             return self._body_end(name)
         return _END_RULES[mode](self, name)
 
     # -- insertion modes: character tokens ----------------------------------------------------------
-    def _chars(self, ws, nul, other):
+    def _chars(self, ws: bool, nul: bool, other: bool) -> None:
         mode = self.mode
         if mode in ("in body", "in caption", "in cell", "in template"):
             if ws or other:
@@ -283,5 +285,5 @@ _MODES = (
     "in caption", "in column group", "in table body", "in row", "in cell", "in template",
     "after body", "after after body",
 )
-_START_RULES = {m: getattr(TreeBuilder, "_start_" + m.replace(" ", "_"), TreeBuilder._body_start) for m in _MODES}
-_END_RULES = {m: getattr(TreeBuilder, "_end_" + m.replace(" ", "_"), TreeBuilder._body_end) for m in _MODES}
+_START_RULES: dict[str, Callable[[TreeBuilder, str, str, bool], int | None]] = {m: getattr(TreeBuilder, "_start_" + m.replace(" ", "_"), TreeBuilder._body_start) for m in _MODES}
+_END_RULES: dict[str, Callable[[TreeBuilder, str], None]] = {m: getattr(TreeBuilder, "_end_" + m.replace(" ", "_"), TreeBuilder._body_end) for m in _MODES}
