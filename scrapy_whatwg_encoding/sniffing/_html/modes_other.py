@@ -3,7 +3,7 @@ start and end tags. The frameset modes are never entered: a ``frameset`` start t
 standard would act on makes the scanner stop (no later ``meta`` is processed there)."""
 from __future__ import annotations
 
-from .elements import HEAD_RULES
+from .elements import HEAD_RULES, InsertionMode
 from .state import TreeState
 
 
@@ -13,6 +13,7 @@ class OtherModes(TreeState):
     def _start_in_template(self, name: str, span: str, sc: bool) -> int | None:
         if name in HEAD_RULES:
             return self._start_in_head(name, span, sc)
+        mode: InsertionMode
         if name in ("caption", "colgroup", "tbody", "tfoot", "thead"):
             mode = "in table"
         elif name == "col":

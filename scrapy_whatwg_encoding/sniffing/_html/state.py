@@ -14,14 +14,14 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Collection
 
-    from .elements import El
+    from .elements import El, InsertionMode
 
     class TreeState:
         scripting: bool  # the scripting flag (§13.2.3.5)
         stack: list[El]  # the stack of open elements
         afe: list[El | None]  # the list of active formatting elements; None is a marker
-        mode: str  # the insertion mode
-        template_modes: list[str]  # the stack of template insertion modes
+        mode: InsertionMode
+        template_modes: list[InsertionMode]  # the stack of template insertion modes
         head: El | None  # the head element pointer
         form: El | None  # the form element pointer
         frameset_ok: bool

@@ -22,9 +22,10 @@ modes_other.py, foreign.py, formatting.py.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
+from typing import get_args
 
 from .doctype import doctype_is_quirky
-from .elements import HTML, HTML_IP, IMPLIED, MATHML, MATHML_TEXT_IP, TABLE_SECTIONS, El
+from .elements import HTML, HTML_IP, IMPLIED, MATHML, MATHML_TEXT_IP, TABLE_SECTIONS, El, InsertionMode
 from .foreign import ForeignContent
 from .formatting import FormattingElements
 from .modes_body import BodyMode
@@ -42,8 +43,8 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         self.scripting = scripting  # the scripting flag (§13.2.3.5)
         self.stack: list[El] = []
         self.afe: list[El | None] = []  # None is a marker
-        self.mode = "initial"
-        self.template_modes: list[str] = []
+        self.mode: InsertionMode = "initial"
+        self.template_modes: list[InsertionMode] = []
         self.head: El | None = None
         self.form: El | None = None
         self.frameset_ok = True
@@ -138,8 +139,7 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
                 self.mode = "in head"
             elif name == "body":
                 self.mode = "in body"
-            elif name == "frameset":
-                self.mode = "in frameset"
+            # (the "frameset" step never applies: no frameset element is inserted, the scanner stops)
             elif name == "html":
                 self.mode = "before head" if self.head is None else "after head"
             elif last:
@@ -280,10 +280,10 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         return None
 
 
-_MODES = (
-    "initial", "before html", "before head", "in head", "in head noscript", "after head", "in body", "in table",
-    "in caption", "in column group", "in table body", "in row", "in cell", "in template",
-    "after body", "after after body",
-)
-_START_RULES: dict[str, Callable[[TreeBuilder, str, str, bool], int | None]] = {m: getattr(TreeBuilder, "_start_" + m.replace(" ", "_"), TreeBuilder._body_start) for m in _MODES}
-_END_RULES: dict[str, Callable[[TreeBuilder, str], None]] = {m: getattr(TreeBuilder, "_end_" + m.replace(" ", "_"), TreeBuilder._body_end) for m in _MODES}
+_MODES: tuple[InsertionMode, ...] = get_args(InsertionMode)
+_START_RULES: dict[InsertionMode, Callable[[TreeBuilder, str, str, bool], int | None]] = {
+    m: getattr(TreeBuilder, "_start_" + m.replace(" ", "_"), TreeBuilder._body_start) for m in _MODES
+}
+_END_RULES: dict[InsertionMode, Callable[[TreeBuilder, str], None]] = {
+    m: getattr(TreeBuilder, "_end_" + m.replace(" ", "_"), TreeBuilder._body_end) for m in _MODES
+}
