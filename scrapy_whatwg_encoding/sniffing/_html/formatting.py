@@ -24,7 +24,7 @@ class FormattingElements(TreeState):
 
     def _push_afe(self, el: El) -> None:
         afe = self.afe
-        same = [  # the entries after the last marker (so no None among them)
+        same = [  # the entries after the last marker (no marker among them: the test only narrows)
             e for e in reversed(afe[self._after_marker():])
             if e is not None and e.name == el.name and _same_attributes(e.key, el.key)
         ]

@@ -76,9 +76,6 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
                     return False
         return False
 
-    def _has_template(self) -> bool:
-        return bool(self.template_modes)
-
     def _current_is(self, name: str) -> bool:
         el = self.stack[-1]
         return el.ns == HTML and el.name == name
