@@ -28,6 +28,7 @@ import dataclasses
 import functools
 import inspect
 import logging
+from collections.abc import Callable
 
 from scrapy import signals
 from scrapy.downloadermiddlewares.httpcompression import HttpCompressionMiddleware
@@ -109,12 +110,10 @@ class WhatwgEncodingMiddleware:
             logger.info("WHATWG encoding middleware disabled (WHATWG_ENCODING_ENABLED is False)",
                         extra={"crawler": crawler})
             raise NotConfigured  # without a message: Scrapy would log it as a WARNING
-        warning = locale_warning(config.locale_setting, config.locale)
-        if warning:
-            logger.warning("%s", warning, extra={"crawler": crawler})
-        warning = compression_order_warning(crawler.settings, cls)
-        if warning:
-            logger.warning("%s", warning, extra={"crawler": crawler})
+        for advice in (locale_warning(config.locale_setting, config.locale),
+                       compression_order_warning(crawler.settings, cls)):
+            if advice:
+                logger.warning("%s", advice, extra={"crawler": crawler})
         memory = None
         if config.remember:  # no connection yet: the memory's own thread makes it (see .memory)
             memory = SiteMemory(open_store(config.remember_store, job_dir(crawler.settings)), crawler.stats,
@@ -143,10 +142,12 @@ class WhatwgEncodingMiddleware:
         """Stop the stats flusher, log the summary, write the HTML report, save the site memory:
         each step runs whatever an earlier one raised (logged, counted in
         ``whatwg_encoding/close_errors``). The crawl's end waits for the save; the reactor does not."""
-        steps = [("the stats flusher", self._stop_flusher), ("the summary", self.report.log_summary),
-                 ("the report", lambda: self.report.write_html(spider.name))]
-        if self.memory is not None:
-            steps.append(("the site memory", lambda: self.memory.spider_closed(spider)))
+        steps: list[tuple[str, Callable[[], object]]] = [
+            ("the stats flusher", self._stop_flusher), ("the summary", self.report.log_summary),
+            ("the report", lambda: self.report.write_html(spider.name))]
+        memory = self.memory
+        if memory is not None:
+            steps.append(("the site memory", lambda: memory.spider_closed(spider)))
         for name, step in steps:
             try:
                 result = step()

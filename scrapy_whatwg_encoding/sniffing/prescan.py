@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from ..encoding import ENCODINGS, Encoding, get_encoding
+from .decision import Source
 from .meta_charset import extract_meta_charset, meta_encoding
 from .xml_encoding import get_xml_encoding
 
@@ -38,7 +39,7 @@ _SKIP_TAG = re.compile(rb"[^\t\n\x0c\r >]*(?:" + _ATTRIBUTE_NOCAPTURE + rb")*?[\
 _ANY_META = re.compile(rb"<[Mm][Ee][Tt][Aa][\t\n\x0c\r /]")
 
 
-def prescan_result(data: bytes, end: int = 1024) -> tuple[Encoding, str | None, int, str] | None:
+def prescan_result(data: bytes, end: int = 1024) -> tuple[Encoding, str | None, int, Source] | None:
     """Prescan ``data[:end]`` (bytes). Returns ``(encoding, label, byte offset, source)`` or
     ``None``: *source* is ``"prescan"`` for a ``<meta>`` (offset of its ``<``) and
     ``"xml-declaration"`` for the UTF-16 ``<?x`` check and "get an XML encoding" (offset 0).
