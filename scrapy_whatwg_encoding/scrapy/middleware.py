@@ -52,8 +52,9 @@ from .settings import Config, InvalidSetting, check_locale, locale_warning, read
 from .stats import FLUSH_SECONDS, Stats
 
 logger = logging.getLogger("scrapy_whatwg_encoding")
-# (response class, kind, encoding) → (the class a decided response gets, whether it is of Scrapy's own).
-_TARGETS: dict[tuple[type, str, Encoding], tuple[type, bool]] = {}
+# (response class, kind, encoding) → ((the class a decided response gets, whether it is of Scrapy's
+# own), the encoding name Scrapy alone reports, if Python has a codec).
+_TARGETS: dict[tuple[type, str, Encoding], tuple[tuple[type, bool], str | None]] = {}
 
 #: Default order in ``DOWNLOADER_MIDDLEWARES``: below HttpCompressionMiddleware (590), so that
 #: ``process_response`` sees decompressed bodies.
@@ -90,8 +91,7 @@ class WhatwgEncodingMiddleware:
         self.report = Stats(stats, self.config.log_level, self.config.report, self.config.report_examples)
         self.memory = memory
         self._flusher: LoopingCall | None = None  # made when the spider opens (it imports the reactor)
-        self._options_for: Config | None = None
-        self._options_cache: dict = {}
+        self._options = self._request_options({})  # decide()'s arguments for requests without meta keys
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -135,6 +135,7 @@ class WhatwgEncodingMiddleware:
                 if warning:
                     logger.warning("%s", warning, extra={"spider": spider})
             self.config = dataclasses.replace(self.config, locale=locale, locale_setting=name)
+            self._options = self._request_options({})
         self._flusher = LoopingCall(self.report.flush)  # stats within FLUSH_SECONDS, see .report
         self._flusher.start(FLUSH_SECONDS, now=False)
 
@@ -184,7 +185,7 @@ class WhatwgEncodingMiddleware:
     def _decide(self, request, response, handler_name: str | None):
         # Several Content-Type headers: combined as HTTP does, for Fetch's "extract a MIME type".
         values = header_values(response.headers, b"Content-Type")
-        content_type = b", ".join(values).decode("latin-1") if values else None
+        content_type = (values[0] if len(values) == 1 else b", ".join(values)).decode("latin-1") if values else None
         kind = document_kind(content_type, response)
         if kind is None:
             return self._skip(request, response, "not_a_document")
@@ -223,15 +224,6 @@ class WhatwgEncodingMiddleware:
         self.report.decision(url, decision, changed, body, scrapy_name, suspect)
         return new
 
-    @property
-    def _options(self) -> dict:
-        """``decide()``'s arguments from the settings (the same for every request without meta
-        keys of its own), made once per configuration."""
-        config = self.config
-        if self._options_for is not config:
-            self._options_for, self._options_cache = config, self._request_options({})
-        return self._options_cache
-
     def _request_options(self, meta) -> dict:
         config, locale = self.config, self.config.locale
         if meta.get("whatwg_encoding_locale") is not None:
@@ -250,10 +242,10 @@ class WhatwgEncodingMiddleware:
         if target is None:
             scrapy_cls = scrapy_class(response) if isinstance(response, TextResponse) else Response
             target = _TARGETS[key] = ((decided_class(response_class(kind, scrapy_cls), encoding), True)
-                                      if scrapy_cls is not None else (type(response), False))
-        cls, own = target
-        name = scrapy_default.scrapy_codec_name(encoding) or scrapy_default.scrapy_inference(response)
-        new = with_encoding(response, cls, name)
+                                      if scrapy_cls is not None else (type(response), False),
+                                      scrapy_default.scrapy_codec_name(encoding))
+        (cls, own), name = target
+        new = with_encoding(response, cls, name or scrapy_default.scrapy_inference(response))
         if text is None and not own:
             text = decode(new.body, encoding)[0]  # the plugin's class decodes with Python's codec
         if text is not None:

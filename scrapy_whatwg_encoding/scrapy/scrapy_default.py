@@ -55,6 +55,9 @@ _NOT_ASCII_COMPATIBLE = frozenset({"UTF-16BE", "UTF-16LE", "replacement"})
 # Decoders that keep state across bytes (the others are the standard's single-byte encodings).
 _MULTI_BYTE = frozenset({"UTF-8", "GBK", "gb18030", "Big5", "EUC-JP", "ISO-2022-JP", "Shift_JIS", "EUC-KR"})
 BINARY = "binary"  # Scrapy made a plain Response: no text at all
+# The one BOM w3lib reads that the standard's BOM sniff does not see at all (UTF-32LE's starts
+# with UTF-16LE's): a body that the BOM sniff finds none in has no w3lib BOM without it.
+_UTF_32_BE_BOM = b"\x00\x00\xfe\xff"
 
 
 @functools.lru_cache(maxsize=512)
@@ -64,6 +67,12 @@ def _family(python_name: str) -> str:
     except LookupError:
         return python_name.lower()
     return _FAMILY.get(name, name)
+
+
+@functools.lru_cache(maxsize=64)
+def _ours(encoding: Encoding) -> str:
+    """The Python codec family of *encoding*'s decoder (see ``changed``)."""
+    return _family(_WHATWG_TO_PYTHON.get(encoding.name, encoding.name))
 
 
 @functools.lru_cache(maxsize=256)
@@ -78,7 +87,8 @@ def scrapy_encoding(content_type: str | None, body: bytes | Body, is_text: bool)
         return BINARY
     facts = body if isinstance(body, Body) else Body(body)
     data = facts.data
-    name = read_bom(data)[0] or _header_encoding(content_type) or html_body_declared_encoding(data)
+    bom = read_bom(data)[0] if facts.bom is not None or data.startswith(_UTF_32_BE_BOM) else None
+    name = bom or _header_encoding(content_type) or html_body_declared_encoding(data)
     if name:
         return name
     if facts.is_ascii:
@@ -138,7 +148,7 @@ def changed(scrapy_name: str | None, encoding: Encoding, body: bytes | Body) -> 
         return True
     facts = body if isinstance(body, Body) else Body(body)
     data = facts.data
-    ours = _family(_WHATWG_TO_PYTHON.get(encoding.name, encoding.name))
+    ours = _ours(encoding)
     if _family(scrapy_name) != ours:
         if encoding.name in _NOT_ASCII_COMPATIBLE or not facts.is_ascii:
             return True

@@ -188,6 +188,7 @@ _METHODS = {kind: tuple(getattr(_Run, name.replace("-", "_")) for name in names)
             for kind, names in STEPS.items()}
 
 
+@functools.lru_cache(maxsize=64)  # the same few pairs on every call
 def _detector_for(detector: str | None, profile: str) -> str:
     """The detector mode for *profile*: ``None`` is ``"full"`` (standard) or ``"browser"``
     (browsers); ``"full"`` contradicts the browsers profile (browsers never detect UTF-8)."""
