@@ -1,6 +1,6 @@
 """Benchmark: the add-on against Scrapy alone per response, for each class of page of issue 17.
 
-Usage: python tools/bench_classes.py [--runs 5] [--repeat 3] [--only CLASS] [--profile CLASS]
+Usage: python tools/bench_classes.py [--runs 5] [--repeat 5] [--only CLASS] [--profile CLASS]
 
 Classes (built from the repo's own pages, tests/data/corpus with its manifest's true encodings
 and example_project/demo/site, see :func:`build_class`):
@@ -31,7 +31,10 @@ Times are ``perf_counter_ns``, best of ``--repeat`` per page (Scrapy and ours al
 call), summed per class; ``--runs`` runs interleave the two page by page. Prints per class: pages,
 bytes per page, µs per page of Scrapy and ours (median of runs), the ratio ours / Scrapy (median
 and min-max over the runs; below 1.00 = cheaper than Scrapy), the median over pages of the
-per-page ratio, and checks: ``text`` — pages where ours' ``response.text`` is the WHATWG decode
+per-page ratio, ``guess``: the pages on which Scrapy alone runs its statistical guess
+(charset-normalizer: an unlabeled non-UTF-8 page, or a label Python has no codec for, such as
+``x-mac-cyrillic``), which cost it far more than the others, and ``w/o``: the ratio without
+them; and checks: ``text`` — pages where ours' ``response.text`` is the WHATWG decode
 with its decision (must be all); ``true`` — pages where that decision is the page's true
 encoding; ``≠Scrapy`` — pages where Scrapy's text differs from ours.
 
@@ -50,6 +53,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Iterable
+from math import isnan, nan
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -282,12 +286,14 @@ class Checks:
     text: int = 0  # ours' text is the WHATWG decode with its decision
     true: int = 0  # ours' decision is the true encoding
     differs: int = 0  # Scrapy's text is not ours
+    guessed: list = dataclasses.field(default_factory=list)  # per page: Scrapy alone runs its statistical guess
     sources: dict = dataclasses.field(default_factory=dict)  # decision source → pages
 
 
 def check(pages: list[Page], ours: Ours) -> Checks:
     """Run both sides once on each page and compare (not timed)."""
     from scrapy_whatwg_encoding import ENCODINGS, decode
+    from scrapy_whatwg_encoding.scrapy.scrapy_default import scrapy_encoding
 
     checks = Checks()
     for page in pages:
@@ -298,6 +304,7 @@ def check(pages: list[Page], ours: Ours) -> Checks:
         checks.text += text == decode(page.body, ENCODINGS[decision["encoding"]])[0]
         checks.true += decision["encoding"] == page.encoding
         checks.differs += scrapy_side(page)() != text
+        checks.guessed.append(scrapy_encoding(page.content_type, page.body, True) is None)
     return checks
 
 
@@ -313,18 +320,21 @@ def measure(classes: dict[str, list[Page]], ours: Ours, runs: int, repeat: int,
     return times
 
 
-def summarize(pairs_by_run: list[list[tuple[int, int]]]) -> dict[str, float]:
-    """µs per page (median of runs), the ratio ours / Scrapy (median, min, max over runs) and the
-    median over pages of each page's ratio (its median time over runs, each side)."""
+def summarize(pairs_by_run: list[list[tuple[int, int]]], left_out: list[bool] | None = None) -> dict[str, float]:
+    """µs per page (median of runs), the ratio ours / Scrapy (median, min, max over runs), the
+    median over pages of each page's ratio (its median time over runs, each side), and the ratio
+    (median of runs) without the pages *left_out* marks (``nan`` if none is left)."""
     pages = len(pairs_by_run[0])
     scrapy = [sum(s for s, _ in run) for run in pairs_by_run]
     ours = [sum(o for _, o in run) for run in pairs_by_run]
     ratios = [o / s for s, o in zip(scrapy, ours)]
+    kept = [i for i in range(pages) if not (left_out and left_out[i])]
+    kept_ratios = [sum(run[i][1] for i in kept) / sum(run[i][0] for i in kept) for run in pairs_by_run] if kept else [nan]
     per_page = [statistics.median(run[i][1] for run in pairs_by_run) /
                 statistics.median(run[i][0] for run in pairs_by_run) for i in range(pages)]
     return {"scrapy_us": statistics.median(scrapy) / pages / 1000, "ours_us": statistics.median(ours) / pages / 1000,
             "ratio": statistics.median(ratios), "low": min(ratios), "high": max(ratios),
-            "page_ratio": statistics.median(per_page)}
+            "page_ratio": statistics.median(per_page), "kept_ratio": statistics.median(kept_ratios)}
 
 
 def profile(pages: list[Page], ours: Ours, rounds: int, scrapy: bool = False, top: int = 25) -> str:
@@ -362,7 +372,7 @@ def _short(path: str) -> str:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="interleaved runs (default 5)")
-    parser.add_argument("--repeat", type=int, default=3, help="calls per page and run, the best counts (default 3)")
+    parser.add_argument("--repeat", type=int, default=5, help="calls per page and run, the best counts (default 5)")
     parser.add_argument("--only", choices=sorted(CLASSES), action="append", help="a class (repeatable)")
     parser.add_argument("--profile", choices=sorted(CLASSES), metavar="CLASS",
                         help="profile ours on CLASS instead of timing")
@@ -387,14 +397,19 @@ def main(argv: list[str] | None = None) -> None:
     print(f"Per response, Scrapy .encoding + .text vs the add-on's middlewares + .text "
           f"({args.runs} interleaved runs × best of {args.repeat}; ratio < 1.00: ours is cheaper)")
     print(f"  {'class':<27} {'pages':>5} {'B/page':>7} {'Scrapy µs':>9} {'ours µs':>8} {'ratio':>5} "
-          f"{'(min-max)':>11} {'per-page':>8}  {'text':>7} {'true':>7} {'≠Scrapy':>7}")
+          f"{'(min-max)':>11} {'per-page':>8} {'guess':>5} {'w/o':>5}  {'text':>7} {'true':>7} {'≠Scrapy':>7}")
     for cls, pages in classes.items():
-        s, c = summarize(times[cls]), checks[cls]
+        c = checks[cls]
+        s = summarize(times[cls], c.guessed)
         size = sum(len(page.body) for page in pages) // len(pages)
         n = len(pages)
+        kept = "-" if isnan(s["kept_ratio"]) else f"{s['kept_ratio']:.2f}"
         print(f"  {cls}. {CLASSES[cls]:<24} {n:>5} {size:>7} {s['scrapy_us']:>9.1f} {s['ours_us']:>8.1f} "
-              f"{s['ratio']:>5.2f} {s['low']:>5.2f}-{s['high']:<5.2f} {s['page_ratio']:>8.2f}  "
-              f"{c.text:>3}/{n:<3} {c.true:>3}/{n:<3} {c.differs:>7}")
+              f"{s['ratio']:>5.2f} {s['low']:>5.2f}-{s['high']:<5.2f} {s['page_ratio']:>8.2f} "
+              f"{sum(c.guessed):>5} {kept:>5}  {c.text:>3}/{n:<3} {c.true:>3}/{n:<3} {c.differs:>7}")
+    decided = "; ".join(f"{cls}: " + ", ".join(f"{source} {n}" for source, n in sorted(c.sources.items()))
+                        for cls, c in checks.items())
+    print(f"  decided by: {decided}")
     print(f"  ({time.perf_counter() - started:.0f} s of timing)")
 
 

@@ -10,6 +10,7 @@ fails when a Scrapy release changes these internals.
 """
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from scrapy.http import Response, TextResponse
@@ -97,6 +98,7 @@ def with_encoding(response: Response, cls: type[TextResponse], encoding: str | N
     return copy_response(response, cls, encoding=encoding)  # type: ignore[return-value]
 
 
+@functools.lru_cache(maxsize=256)  # the same few class pairs on every response (3 calls each)
 def _same_layout(a: type, b: type) -> bool:
     if not issubclass(a, b):
         if not issubclass(b, a):
