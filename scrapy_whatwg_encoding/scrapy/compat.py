@@ -10,7 +10,6 @@ fails when a Scrapy release changes these internals.
 """
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from scrapy.http import Response, TextResponse
@@ -98,8 +97,19 @@ def with_encoding(response: Response, cls: type[TextResponse], encoding: str | N
     return copy_response(response, cls, encoding=encoding)  # type: ignore[return-value]
 
 
-@functools.lru_cache(maxsize=256)  # the same few class pairs on every response (3 calls each)
+_LAYOUTS: dict[tuple[type, type], bool] = {}  # the same few class pairs on every response, 3 times
+
+
 def _same_layout(a: type, b: type) -> bool:
+    found = _LAYOUTS.get((a, b))
+    if found is None:
+        if len(_LAYOUTS) >= 1024:  # classes made on the fly elsewhere: stay bounded
+            _LAYOUTS.clear()
+        found = _LAYOUTS[a, b] = _compare_layouts(a, b)
+    return found
+
+
+def _compare_layouts(a: type, b: type) -> bool:
     if not issubclass(a, b):
         if not issubclass(b, a):
             return False
