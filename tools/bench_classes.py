@@ -77,12 +77,11 @@ EXPECTED_SOURCE = {"a": "transport", "b": "transport", "c": "prescan", "d": "par
 @dataclasses.dataclass(frozen=True)
 class Source:
     """A real page: its name, bytes (labels stripped, see :func:`strip_labels`) and true
-    encoding (a WHATWG name); *transcoded*: a legacy page re-encoded as UTF-8."""
+    encoding (a WHATWG name)."""
 
     name: str
     body: bytes
     encoding: str
-    transcoded: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -125,8 +124,7 @@ def sources() -> list[Source]:
     entries += [(f"demo/{path}", DEMO / path, info["expect"])
                 for path, info in json.loads((DEMO / "pages.json").read_text("utf-8")).items()]
     for name, path, encoding in entries:
-        if encoding is None or not ENCODINGS[encoding].is_ascii_compatible or encoding == "UTF-8" and \
-                path.read_bytes().startswith((b"\xff\xfe", b"\xfe\xff")):
+        if encoding is None or not ENCODINGS[encoding].is_ascii_compatible:
             continue
         body = strip_labels(path.read_bytes())
         if not body.isascii():
@@ -139,10 +137,10 @@ def transcoded(legacy: Iterable[Source]) -> list[Source]:
     from scrapy_whatwg_encoding import ENCODINGS, decode
 
     return [Source(f"{s.name} (as UTF-8)", decode(s.body, ENCODINGS[s.encoding])[0].encode("utf-8"),
-                   "UTF-8", True) for s in legacy]
+                   "UTF-8") for s in legacy]
 
 
-_HEAD = re.compile(rb"(?i)<head[\t\n\x0c\r >][^>]*>|<head>")
+_HEAD = re.compile(rb"(?i)<head(?:[\t\n\x0c\r /][^>]*)?>")
 # Elements whose content is text to the tokenizer (a <meta> inside is no tag), and comments.
 _RAW_OPEN = re.compile(rb"(?i)<(script|style|title|textarea|xmp|iframe|noembed|noframes|noscript|plaintext)[\t\n\x0c\r />]|<!--")
 
@@ -199,7 +197,8 @@ def label_page(cls: str, source: Source) -> tuple[str, bytes] | None:
 
 def build_class(cls: str, native: list[Source] | None = None) -> list[Page]:
     """The pages of class *cls* (a-g), in a fixed order: UTF-8 pages (the corpus's, then the
-    legacy ones transcoded) for a and f, legacy pages for b and g, every native page for c, d, e; a body only once."""
+    legacy ones transcoded) for a and f, legacy pages for b and g, all of *native* (default:
+    :func:`sources`) for c, d and e; each body once."""
     native = sources() if native is None else native
     legacy = [s for s in native if s.encoding != "UTF-8"]
     utf_8 = [s for s in native if s.encoding == "UTF-8"]
