@@ -247,7 +247,7 @@ class Ours:
 
     def side(self, page: Page) -> Callable[[], str]:
         """A fresh response and request; the timed call returns ``response.text`` (the decision
-        is in ``request.meta["whatwg_encoding"]``)."""
+        is then in ``call.request.meta["whatwg_encoding"]``)."""
         from scrapy.http import HtmlResponse, Request
 
         response, request = HtmlResponse(page.url, headers=page.headers, body=page.body), Request(page.url)
@@ -255,10 +255,9 @@ class Ours:
 
         def call() -> str:
             handler.process_response(request, response)
-            text = middleware.process_response(request, response).text
-            call.meta = request.meta  # type: ignore[attr-defined]
-            return text
+            return middleware.process_response(request, response).text
 
+        call.request = request  # type: ignore[attr-defined]
         return call
 
     def errors(self) -> int:
@@ -298,7 +297,7 @@ def check(pages: list[Page], ours: Ours) -> Checks:
     for page in pages:
         call = ours.side(page)
         text = call()
-        decision = call.meta["whatwg_encoding"]  # type: ignore[attr-defined]
+        decision = call.request.meta["whatwg_encoding"]  # type: ignore[attr-defined]
         checks.sources[decision["source"]] = checks.sources.get(decision["source"], 0) + 1
         checks.text += text == decode(page.body, ENCODINGS[decision["encoding"]])[0]
         checks.true += decision["encoding"] == page.encoding
