@@ -47,7 +47,7 @@ from .handler import handler_whatwg_encoding, restore, settle
 from .kind import document_kind, is_compressed, response_class
 from .memory import SiteMemory, open_store
 from .overrides import chosen_override, override_for, request_override
-from .responses import decided_class, scrapy_class
+from .responses import UndecidedMixin, decided_class, scrapy_class
 from .settings import Config, InvalidSetting, check_locale, locale_warning, read_config, request_profile
 from .stats import FLUSH_SECONDS, Stats
 
@@ -194,7 +194,10 @@ class WhatwgEncodingMiddleware:
         meta, config, body = request.meta, self.config, response.body
         if is_compressed(response.headers, body):
             return self._skip(request, response, "compressed")
+        # An undecided response's own encoding is its handler's, which settle() read (None if unknown).
         chosen = explicit_encoding(response) if isinstance(response, TextResponse) else None
+        if isinstance(response, UndecidedMixin):
+            chosen = None
         if handler_name is None and chosen is not None and scrapy_class(response) is None:
             handler_name = chosen  # a plugin's class (scrapy-zyte-api's): its builder's encoding
         if handler_name is not None:
