@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from scrapy_whatwg_encoding import ENCODINGS, decode, sniff
 from scrapy_whatwg_encoding.sniffing import detect as detect_module
-from scrapy_whatwg_encoding.sniffing.detect import detect, first_non_ascii, from_uchardet, is_utf_8
+from scrapy_whatwg_encoding.sniffing.body import first_non_ascii, is_utf_8
+from scrapy_whatwg_encoding.sniffing.detect import detect, from_uchardet
 
 _XML_ENCODING = re.compile(rb"""(<\?xml[^>]*?)\s+encoding\s*=\s*(?:"[^"]*"|'[^']*')""", re.IGNORECASE)
 _META = re.compile(rb"<meta\b[^>]*charset[^>]*>", re.IGNORECASE)

@@ -7,6 +7,7 @@ from cases import corpus_cases
 
 from scrapy_whatwg_encoding import ENCODINGS, decode, sniff
 from scrapy_whatwg_encoding.encoding.tables.single_byte import SINGLE_BYTE
+from scrapy_whatwg_encoding.sniffing.body import Body
 from scrapy_whatwg_encoding.sniffing.decision import SOURCES, Decision
 from scrapy_whatwg_encoding.sniffing.detect import detect
 from scrapy_whatwg_encoding.sniffing.mislabel import (
@@ -16,7 +17,6 @@ from scrapy_whatwg_encoding.sniffing.mislabel import (
     WHOLE_LIMIT,
     content_decision,
     suspect_label,
-    suspect_label_and_text,
 )
 
 UTF_8_PAGE = "<!DOCTYPE html><title>Café</title><p>naïve — déjà vu, 日本語</p>".encode()
@@ -100,19 +100,23 @@ def test_single_byte_labels_skip_the_decode_only_when_no_byte_is_an_error():
 
 
 def test_the_text_of_the_check_is_the_decoded_body():
-    # What the middleware keeps as response.text: exactly the "decode" hook's text, or None.
+    # What the middleware keeps as response.text: exactly the "decode" hook's text, or nothing.
     kept = 0
     for name, path, body in corpus_cases():
         for charset in (name, "utf-8", "shift_jis"):
             decision = served(body, charset)
-            kind, text = suspect_label_and_text(body, decision)
+            facts = Body(body)
+            kind = suspect_label(facts, decision)
             assert kind == suspect_label(body, decision), path
+            text = facts.decoded(decision.encoding)
             if text is not None:
                 kept += 1
                 assert text == decode(body, decision.encoding)[0], (path, charset)
     assert kept > 100
     big = UTF_8_PAGE + b"<p>\xff</p>" * (WHOLE_LIMIT // 4)  # longer than WHOLE_LIMIT: a window only
-    assert suspect_label_and_text(big, served(big, "utf-8"), url="http://example.com/")[1] is None
+    facts = Body(big)
+    suspect_label(facts, served(big, "utf-8"), url="http://example.com/")
+    assert facts.decoded(ENCODINGS["UTF-8"]) is None
 
 
 def test_content_decision_per_kind():

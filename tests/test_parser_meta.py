@@ -3,14 +3,17 @@
 tokenizer and tree builder (tests/_html5lib_oracle.py) on generated documents."""
 from __future__ import annotations
 
+import importlib
 import json
 import pathlib
 
 import pytest
 from _html5lib_oracle import oracle_parser_meta
+from cases import corpus_cases
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scrapy_whatwg_encoding import ENCODINGS
 from scrapy_whatwg_encoding.sniffing._html.tokenizer import TAG
 from scrapy_whatwg_encoding.sniffing.parser_scan import find_parser_meta, scan_parser_meta
 
@@ -368,3 +371,61 @@ def test_corpus_pages_agree_with_html5lib():
         assert _mine(text) == oracle_parser_meta(text), path.name
         checked += 1
     assert checked > 0
+
+
+_change = importlib.import_module("scrapy_whatwg_encoding.sniffing.change")
+
+
+def _tokenizer_only(body, encoding):
+    """parser_meta with every tag through the tokenizer (its quick path off)."""
+    quick, _change._plain_meta = _change._plain_meta, lambda *args: None
+    try:
+        return _change.parser_meta(body, encoding)
+    finally:
+        _change._plain_meta = quick
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(_DOCUMENTS, _STRUCTURE), st.sampled_from(["windows-1252", "UTF-8", "Shift_JIS", "gb18030"]))
+def test_quick_path_is_the_tokenizer(html, name):
+    # The <meta> read from the bytes (prescan-like, issue 17) is the tokenizer's, label and offset included.
+    encoding = ENCODINGS[name]
+    body = html.encode(name if name != "windows-1252" else "cp1252", "ignore")
+    expected = _tokenizer_only(body, encoding)
+    assert _change.parser_meta(body, encoding) == expected
+
+
+@pytest.mark.parametrize(("html", "label"), [
+    # The tree builder acts on a meta the prescan reads as failing (charset invalid, content valid).
+    ('<meta charset=bogus http-equiv=content-type content="charset=koi8-r"><meta charset=utf-8>', "koi8-r"),
+    ('<meta charset="&#107;oi8-r"><meta charset=utf-8>', "koi8-r"),  # a character reference
+    ("<!-- --!><meta charset=koi8-r><!-- --><meta charset=utf-8>", "koi8-r"),  # the tokenizer's comment ends first
+    ("<title><meta charset=koi8-r></title><meta charset=utf-8>", "utf-8"),  # RCDATA
+    ('<meta name=x content="charset=koi8-r"><meta charset=utf-8>', "utf-8"),  # no http-equiv: neither acts
+    ("<svg><![CDATA[<meta charset=koi8-r>]]></svg><meta charset=utf-8>", "utf-8"),
+    ('<p title="<meta charset=koi8-r>"><meta charset=utf-8>', "utf-8"),
+    ("<meta charset=UTF-8>", "UTF-8"),  # the label as written
+])
+def test_quick_path_cases(html, label):
+    body = html.encode()
+    found = _change.parser_meta(body, ENCODINGS["windows-1252"])
+    assert found == _tokenizer_only(body, ENCODINGS["windows-1252"])
+    assert found[1] == label
+
+
+def test_quick_path_fires_on_the_corpus():
+    # Not a dead branch: on corpus pages given a <meta charset> early (after <head>) or late (at the
+    # first tag after byte 1100), most get it without the tokenizer, and always the tokenizer's.
+    fired = total = 0
+    meta = b'<meta charset="Windows-1251">'
+    for _, _, body in corpus_cases():
+        head = body.lower().find(b"<head>")
+        late = body.find(b"<", 1100)
+        for at in (head + 6 if head >= 0 else 0, late):
+            if at < 0:
+                continue
+            page, total = body[:at] + meta + body[at:], total + 1
+            expected = _tokenizer_only(page, ENCODINGS["windows-1252"])
+            assert _change.parser_meta(page, ENCODINGS["windows-1252"]) == expected
+            fired += _change._plain_meta(page, ENCODINGS["windows-1252"], 65536) is not None
+    assert total > 300 and fired > total // 2, (fired, total)

@@ -12,9 +12,10 @@ and once as plain ``text/html`` (labels only in the document, or none at all).
    without and with ``ADDONS = {"scrapy_whatwg_encoding.Addon": 0}``, alternating, ``--rounds``
    times each. Prints pages/s of each run (wall clock, and per CPU second of the crawling process,
    which other load on the machine disturbs less) and the ratios (with / without; 1.0 = no slowdown).
-2. Per-response cost, in process: Scrapy's own ``response.encoding`` + ``response.text`` against
-   ``WhatwgEncodingMiddleware.process_response`` (stats on) + ``.text`` on identical fresh
-   responses, best of ``--repeat`` per page, summed per group. Groups: *labeled* (charset in the
+2. Per-response cost, in process, timed as tools/bench_classes.py does (its ``best_pair``):
+   Scrapy's own ``response.encoding`` + ``response.text`` against the add-on's two middlewares
+   (stats on) + ``.text`` on identical fresh responses, best of ``--repeat`` per page, summed per
+   group (tools/bench_classes.py has the finer classes of issue 17). Groups: *labeled* (charset in the
    header), *in-document* (no header charset, a BOM / <meta> / XML declaration), *unlabeled* (no
    label anywhere: Scrapy guesses, the add-on detects). Prints µs/page and ratio (ours / Scrapy;
    below 1.0 = cheaper than Scrapy), and how much of ours is ``sniff()`` itself and the suspect-label
@@ -168,30 +169,21 @@ def throughput(args) -> list[tuple[str, float]]:
 # --- 2. per-response cost -----------------------------------------------------------------
 
 def per_response(args) -> dict[str, tuple[int, float, float, float, float]]:
-    from scrapy.http import HtmlResponse, Request
-    from scrapy.statscollectors import MemoryStatsCollector
+    from bench_classes import Ours, Page, best_pair  # the per-page timing of tools/bench_classes.py
 
-    from scrapy_whatwg_encoding import WhatwgEncodingMiddleware, sniff
-    from scrapy_whatwg_encoding.scrapy.settings import Config
+    from scrapy_whatwg_encoding import sniff
     from scrapy_whatwg_encoding.sniffing.mislabel import suspect_label
 
-    class _Crawler:  # what MemoryStatsCollector needs
-        class settings:
-            @staticmethod
-            def getbool(name, default=False):
-                return default
-
-    middleware = WhatwgEncodingMiddleware(Config(), MemoryStatsCollector(_Crawler()))
+    ours = Ours()
     groups: dict[str, list[float]] = {name: [0, 0.0, 0.0, 0.0, 0.0] for name in ("labeled", "in-document", "unlabeled")}
     clock = time.perf_counter
     for i, (name, body, content_type) in enumerate(load_pages()):
         url = f"http://127.0.0.1/p/{i}"
-        headers = {"Content-Type": content_type}
         decision = sniff(body, content_type=content_type, url=url)
         source = decision.source
         group = ("labeled" if source == "transport" else
                  "unlabeled" if source in ("detector", "default") else "in-document")
-        best_scrapy = best_ours = best_sniff = best_suspect = float("inf")
+        best_sniff = best_suspect = float("inf")
         for _ in range(args.repeat):
             start = clock()
             sniff(body, content_type=content_type, url=url)
@@ -199,22 +191,14 @@ def per_response(args) -> dict[str, tuple[int, float, float, float, float]]:
             start = clock()
             suspect_label(body, decision, url=url)
             best_suspect = min(best_suspect, clock() - start)
-            response = HtmlResponse(url, headers=headers, body=body)
-            start = clock()
-            response.encoding  # noqa: B018 — Scrapy's own inference
-            response.text  # noqa: B018
-            best_scrapy = min(best_scrapy, clock() - start)
-            response, request = HtmlResponse(url, headers=headers, body=body), Request(url)
-            start = clock()
-            middleware.process_response(request, response).text  # noqa: B018
-            best_ours = min(best_ours, clock() - start)
+        best_scrapy, best_ours = best_pair(Page(group, name, url, content_type, body, None), ours, args.repeat)
         entry = groups[group]
         entry[0] += 1
-        entry[1] += best_scrapy
-        entry[2] += best_ours
+        entry[1] += best_scrapy / 1e9
+        entry[2] += best_ours / 1e9
         entry[3] += best_sniff
         entry[4] += best_suspect
-    assert "whatwg_encoding/errors" not in middleware.report.stats.get_stats()
+    assert ours.errors() == 0
     return {k: tuple(v) for k, v in groups.items()}
 
 # --- 3. peak memory -----------------------------------------------------------------------
@@ -364,7 +348,7 @@ def main() -> None:
         return peak_memory(args)
     args.pages = args.pages or 2400
 
-    print(f"Per-response cost (best of {args.repeat}), Scrapy .encoding+.text vs middleware+.text:")
+    print(f"Per-response cost (best of {args.repeat}), Scrapy .encoding+.text vs the middlewares+.text:")
     print(f"  {'group':<12} {'pages':>5} {'Scrapy µs':>10} {'ours µs':>10} {'ratio':>6}   (of ours: sniff() µs, suspect_label() µs)")
     for group, (count, scrapy_s, ours_s, sniff_s, suspect_s) in per_response(args).items():
         if count:

@@ -15,9 +15,9 @@ Pages: tests/data/corpus (manifest.json), in four sets —
 Pages whose true encoding the Web platform lacks are left out.
 
 For each page and set, the best of ``--repeat`` interleaved runs of
-- ours:   what ``WhatwgEncodingMiddleware`` does for the text: ``d = sniff(body, ...)``, the
-  mislabel check ``suspect_label_and_text(body, d, ...)`` (issue 11), and
-  ``decode(body, d.encoding)`` only when the check did not already decode the whole body;
+- ours:   what ``WhatwgEncodingMiddleware`` does for the text: ``sniffing.response.decide``
+  (the sniffing steps and the mislabel check of issue 11 over one ``Body``), then the text,
+  decoded only if a step did not already decode it;
 - scrapy: ``r.encoding`` then ``r.text`` on a fresh ``HtmlResponse`` built outside the timer.
 Prints total time per set and the ratio ours / scrapy (lower is better; 1.0 = as fast), plus the
 median of per-page ratios; the whole measurement is done ``--runs`` times and the last lines give
@@ -37,8 +37,9 @@ import time
 
 from scrapy.http import HtmlResponse
 
-from scrapy_whatwg_encoding import decode, sniff
-from scrapy_whatwg_encoding.sniffing.mislabel import LABEL_SOURCES, suspect_label_and_text
+from scrapy_whatwg_encoding import sniff
+from scrapy_whatwg_encoding.sniffing.mislabel import LABEL_SOURCES
+from scrapy_whatwg_encoding.sniffing.response import decide
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from sniff_accuracy import CORPUS, strip_declarations
@@ -51,10 +52,8 @@ GOALS = {"unlabeled": 0.35, "as served": 0.2}
 
 def time_ours(body: bytes, content_type: str | None, detector: str) -> float:
     start = time.perf_counter()
-    decision = sniff(body, content_type=content_type, url=URL, detector=detector)
-    text = suspect_label_and_text(body, decision, url=URL)[1]
-    if text is None:
-        text = decode(body, decision.encoding)[0]
+    outcome = decide(body, content_type=content_type, url=URL, detector=detector)
+    outcome.body.text(outcome.decision.encoding)
     return time.perf_counter() - start
 
 

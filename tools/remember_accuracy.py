@@ -30,7 +30,7 @@ import statistics
 from scrapy_whatwg_encoding import ENCODINGS, sniff
 from scrapy_whatwg_encoding.scrapy import memory as site_memory
 from scrapy_whatwg_encoding.scrapy.memory import SiteMemory
-from scrapy_whatwg_encoding.sniffing.mislabel import suspect_label_and_text
+from scrapy_whatwg_encoding.sniffing.mislabel import suspect_label
 
 CORPUS = pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "corpus"
 _XML_ENCODING = re.compile(rb"""(<\?xml[^>]*?)\s+encoding\s*=\s*(?:"[^"]*"|'[^']*')""", re.IGNORECASE)
@@ -91,7 +91,7 @@ def decide(pages, memory: SiteMemory | None, url: str = "http://127.0.0.1:8000/"
             likely = memory.likely(page_url, body, decision)
             if likely is not None:
                 decision = sniff(body, content_type=content_type, url=page_url, likely=likely)
-            memory.learn(page_url, decision, trusted=suspect_label_and_text(body, decision, url=page_url)[0] is None)
+            memory.learn(page_url, decision, trusted=suspect_label(body, decision, url=page_url) is None)
         found[path] = decision.encoding.name
     return found
 

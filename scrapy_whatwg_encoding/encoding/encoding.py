@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from .tables.labels import NAMES
 
 if TYPE_CHECKING:
-    from ._typing import Buffer
+    from ._typing import Buffer, Codec
 
 # Which module implements each encoding's decoder and encoder (a module per spec section).
 _FAMILY = {
@@ -85,6 +85,9 @@ class Encoding:
     #: starts a token is that ASCII code point in every decoder state, so ASCII markup below
     #: 0x40 (``<``, ``=``, quotes) can be searched for in the bytes.
     is_ascii_compatible: bool
+    # Private: the module of the decoder and encoder, and its (decode, encode), loaded on first use.
+    _module: str
+    _codec: Codec | None
 
     def __init__(self, name: str):
         object.__setattr__(self, "name", name)

@@ -1,6 +1,6 @@
 """What the running Scrapy offers (2.11 to the newest), found once at import by feature detection.
 
-The only module of the package that touches Scrapy's private attributes. A ``TextResponse`` keeps
+The only module of the package that touches Scrapy's private attributes and internals. A ``TextResponse`` keeps
 the ``encoding`` given to its constructor in ``_encoding`` and its decoded text, selector, inferred
 encoding and JSON in ``_cached_*`` attributes (Scrapy 2.11 to 2.19). When a fresh probe response
 behaves that way, :func:`with_encoding` changes a response in place; otherwise it builds a new
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scrapy.http import Response, TextResponse
+from scrapy.http import Headers, Response, TextResponse
 from scrapy.utils.misc import load_object
 
 _PROBE_URL = "http://probe.invalid/"
@@ -40,7 +40,11 @@ def _probe_fresh_caches() -> dict[str, Any] | None:
         # A subclass that only adds methods (and a slot-less marker base after the Scrapy class,
         # as the response classes of .responses do) must accept the instance in place.
         _reset(probe, type("Probe", (TextResponse, _Marker), {"__slots__": ()}), "utf-8", fresh)
-        return fresh if probe.encoding == "utf-8" and probe.text == "é" and probe.css("*") else None
+        if probe.encoding != "utf-8" or probe.text != "é" or not probe.css("*"):
+            return None
+        # ... and then a sibling class of the same layout (undecided → decided, see .responses).
+        _reset(probe, type("Sibling", (TextResponse, _Marker), {"__slots__": ()}), "latin-1", fresh)
+        return fresh if probe.text == "Ã©" else None
     except Exception:  # noqa: BLE001 — any surprise means: do not touch the internals
         return None
 
@@ -55,6 +59,38 @@ def _reset(response: TextResponse, cls: type, encoding: str | None, fresh: dict[
 _FRESH = _probe_fresh_caches()
 #: Whether :func:`with_encoding` changes a ``TextResponse`` in place (the internals are as known).
 IN_PLACE = _FRESH is not None
+
+
+def _probe_raw_headers() -> bool:
+    """Whether ``Headers`` (a ``dict``) keeps each name as ``name.title()`` in bytes with a list
+    of values, so that :func:`header_values` may read the dict without normalizing the name."""
+    try:
+        probe = Headers([("content-TYPE", "text/html"), (b"x-a", [b"1", b"2"])])
+        return (dict.get(probe, b"Content-Type") == [b"text/html"] and dict.get(probe, b"X-A") == [b"1", b"2"]
+                and probe.getlist("content-type") == [b"text/html"])
+    except Exception:  # noqa: BLE001
+        return False
+
+
+#: Whether :func:`header_values` reads Scrapy's ``Headers`` directly.
+RAW_HEADERS = _probe_raw_headers()
+
+
+def header_values(headers, name: bytes) -> list[bytes]:
+    """``headers.getlist(name)`` for *name* already in title case (``b"Content-Type"``): the
+    values (a list of bytes, empty if none). Reads Scrapy's own ``Headers`` without normalizing
+    the name on every call (a subclass may normalize otherwise: it is asked)."""
+    if RAW_HEADERS and type(headers) is Headers:
+        return dict.get(headers, name) or []
+    return headers.getlist(name)
+
+
+def pop_header(headers, name: bytes) -> None:
+    """Remove the header *name* (title case, bytes) from *headers* if it is there."""
+    if RAW_HEADERS and type(headers) is Headers:
+        dict.pop(headers, name, None)
+    else:
+        headers.pop(name, None)
 
 
 def explicit_encoding(response: Response) -> str | None:
@@ -87,8 +123,9 @@ def with_encoding(response: Response, cls: type[TextResponse], encoding: str | N
     """*response* as a *cls* with ``encoding=encoding`` (a codec name, or ``None``: Scrapy's
     inference when read).
 
-    A ``TextResponse`` whose class and *cls* have the same layout (one subclasses the other and
-    the classes between add no slots, as the classes of :mod:`.responses` do) is changed in place
+    A ``TextResponse`` whose class and *cls* have the same layout (they extend a common base, or
+    one the other, by classes that add no slots, as the classes of :mod:`.responses` do) is
+    changed in place
     when :data:`IN_PLACE`: the class, the encoding and the caches; this saves a new object and its
     headers on every response. Anything else gets :func:`copy_response`."""
     if _FRESH is not None and isinstance(response, TextResponse) and _same_layout(type(response), cls):
@@ -97,13 +134,30 @@ def with_encoding(response: Response, cls: type[TextResponse], encoding: str | N
     return copy_response(response, cls, encoding=encoding)  # type: ignore[return-value]
 
 
+def mark(response: Response, cls: type) -> bool:
+    """Give *response* the class *cls*, in place, if it is a ``TextResponse`` of the same layout
+    (see :func:`with_encoding`) and :data:`IN_PLACE`: *cls* must decode as its class does (same
+    encoding, same text), as a marker class does, since no cache is reset. Returns whether it
+    did."""
+    if _FRESH is not None and isinstance(response, TextResponse) and _same_layout(type(response), cls):
+        response.__class__ = cls
+        return True
+    return False
+
+
 def _same_layout(a: type, b: type) -> bool:
-    if not issubclass(a, b):
-        if not issubclass(b, a):
-            return False
-        a, b = b, a
-    mro = a.__mro__
-    return all(k.__dict__.get("__slots__") == () for k in mro[:mro.index(b)])
+    """Whether *a* and *b* share a base that each extends by slot-less classes only (one may be
+    the base itself): then an instance can change between them in place. Kept per pair (a few
+    pairs, asked on every response)."""
+    found = _LAYOUTS.get((a, b))
+    if found is None:
+        base = next(k for k in a.__mro__ if issubclass(b, k))
+        found = _LAYOUTS[a, b] = all(k.__dict__.get("__slots__") == () for cls in (a, b)
+                                     for k in cls.__mro__[:cls.__mro__.index(base)])
+    return found
+
+
+_LAYOUTS: dict[tuple[type, type], bool] = {}
 
 
 def setdefault_component(settings, name: str, component: type, order: int) -> None:

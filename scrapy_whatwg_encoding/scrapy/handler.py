@@ -31,7 +31,7 @@ from scrapy.http import Request, Response, TextResponse
 
 from ..encoding import Encoding, decode
 from . import compat
-from .compat import explicit_encoding, with_encoding
+from .compat import explicit_encoding, mark, pop_header, with_encoding
 from .responses import SCRAPY_TEXT_CLASSES, UndecidedMixin, scrapy_base, undecided_class
 from .scrapy_default import whatwg_for_codec
 
@@ -57,8 +57,8 @@ class HandlerEncodingMiddleware:
         # spider: passed by Scrapy < 2.13 only.
         cls = type(response)
         cached = "cached" in response.flags
-        if not cached and CACHE_HEADER in response.headers:
-            del response.headers[CACHE_HEADER]  # sent by the site: not ours
+        if not cached:
+            pop_header(response.headers, CACHE_HEADER)  # sent by the site: not ours
         if not isinstance(response, TextResponse) or not compat.IN_PLACE:
             return response
         if cached:
@@ -68,38 +68,52 @@ class HandlerEncodingMiddleware:
             if given is not None:
                 response.headers[CACHE_HEADER] = given  # for the HTTP cache, below
         if cls in SCRAPY_TEXT_CLASSES:
-            with_encoding(response, undecided_class(cls), explicit_encoding(response))
+            mark(response, undecided_class(cls))  # the same text: no cache to reset
         return response
 
 
 def _from_cache(response: Response) -> None:
     """A response Scrapy's HTTP cache served (of Scrapy's class, or from Scrapy 2.19 on of the
     class it was stored with) carries the encoding Scrapy 2.19+ stored with it (Scrapy's
-    inference, which nobody chose) or none: it gets its download handler's, from the header, or
-    none."""
+    inference, which nobody chose) or none: it gets its download handler's, from the header
+    (then removed: the cache does not store a response it served), or none."""
     header = response.headers.get(CACHE_HEADER)
     name = header.decode("latin-1") if header else None
+    if header is not None:
+        pop_header(response.headers, CACHE_HEADER)
     if explicit_encoding(response) != name:
         with_encoding(response, type(response), name)  # type: ignore[arg-type]
 
 
 def settle(response: Response) -> str | None:
-    """Undo what :class:`HandlerEncodingMiddleware` did to *response* (in place: its Scrapy class
-    again, no :data:`CACHE_HEADER`) and return the encoding name (str) its download handler gave
-    it: its constructor encoding if it is still undecided (so no middleware chose another since)
-    and Python knows the codec (an unknown name is dropped: Scrapy ignores it too). ``None``
-    otherwise."""
-    if CACHE_HEADER in response.headers:
-        del response.headers[CACHE_HEADER]
+    """The encoding name (str) *response*'s download handler gave it: its constructor encoding if
+    it is still undecided (so no middleware chose another since) and Python knows the codec (an
+    unknown name is dropped: Scrapy ignores it too); ``None`` otherwise. Removes
+    :data:`CACHE_HEADER`. The response stays undecided: the encoding middleware gives it its
+    decided class, or its Scrapy class again (:func:`restore`)."""
     if not isinstance(response, UndecidedMixin):
+        pop_header(response.headers, CACHE_HEADER)
         return None
     name = explicit_encoding(response)
+    if name is not None:  # the header is there only with a handler's encoding (see above)
+        pop_header(response.headers, CACHE_HEADER)
+    return _known(name)
+
+
+def restore(response: Response) -> Response:
+    """*response*, in place, of its Scrapy class again if :class:`HandlerEncodingMiddleware` made
+    it undecided, with the encoding :func:`settle` returns (or none)."""
+    if isinstance(response, UndecidedMixin):
+        with_encoding(response, scrapy_base(type(response)), _known(explicit_encoding(response)))
+    return response
+
+
+def _known(name: str | None) -> str | None:
     if name is not None:
         try:
             codecs.lookup(name)
         except LookupError:
-            name = None  # no decision (Scrapy ignores such a name too): the page is sniffed
-    with_encoding(response, scrapy_base(type(response)), name)  # type: ignore[arg-type]
+            return None  # no decision (Scrapy ignores such a name too): the page is sniffed
     return name
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
 
 from ..sniffing.content_type import content_type_facts
+from .compat import header_values
 
 # Bytes a text document may start with even though Scrapy's binary check calls it binary:
 # the three BOMs and the UTF-16 XML declarations ("prescan for UTF-16 XML declarations").
@@ -52,7 +53,7 @@ _COMPRESSED_STARTS = (b"\x1f\x8b", b"\x28\xb5\x2f\xfd")
 def is_compressed(headers, body: bytes) -> bool:
     """Whether *body* is still compressed: a ``Content-Encoding`` other than ``identity`` is left
     in *headers* (Scrapy's ``Headers``), or the body starts with gzip's or zstd's magic bytes."""
-    codings = headers.getlist(b"Content-Encoding")
+    codings = header_values(headers, b"Content-Encoding")
     if codings and any(c.strip().lower() not in _IDENTITY for v in codings for c in v.split(b",")):
         return True
     return body.startswith(_COMPRESSED_STARTS)

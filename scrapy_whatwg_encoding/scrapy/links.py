@@ -47,7 +47,7 @@ from typing import Any
 from urllib.parse import urljoin
 
 from scrapy.downloadermiddlewares.redirect import MetaRefreshMiddleware as ScrapyMetaRefreshMiddleware
-from scrapy.http import TextResponse
+from scrapy.http import Request, TextResponse
 from scrapy.linkextractors import LinkExtractor as ScrapyLinkExtractor
 from scrapy.utils.response import get_base_url
 
@@ -109,7 +109,9 @@ class MetaRefreshMiddleware(ScrapyMetaRefreshMiddleware):
             return super().process_response(request, response, *args)
         reader = query_reader(response, encoding)
         result = super().process_response(request, reader, *args)
-        return response if result is reader else portable_request(result)
+        if isinstance(result, Request):  # the redirect; otherwise Scrapy returns the response it got
+            return portable_request(result)
+        return response if result is reader else result
 
 
 def query_reader(response: TextResponse, encoding: Encoding) -> TextResponse:

@@ -41,8 +41,8 @@ from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from ..encoding import Encoding, get_encoding
+from ..sniffing.body import Body
 from ..sniffing.decision import DECLARED_SOURCES, UNDECLARED_SOURCES
-from ..sniffing.detect import first_non_ascii, is_utf_8
 from .memory_sync import Breaker, Worker, deferred
 
 logger = logging.getLogger(__name__)
@@ -217,21 +217,23 @@ class SiteMemory:
 
     # --- the rule -------------------------------------------------------------------------
 
-    def likely(self, url: str, body: bytes, decision) -> Encoding | None:
-        """The encoding to decide *body* (bytes, from *url*) with as its likely encoding, given
-        the *decision* (a ``Decision``) made without memory; ``None`` where rule 2 says no."""
+    def likely(self, url: str, body: bytes | Body, decision) -> Encoding | None:
+        """The encoding to decide *body* (bytes or their ``Body``, from *url*) with as its likely
+        encoding (sniffing step 7), given the *decision* (a ``Decision``) made without memory;
+        ``None`` where rule 2 says no."""
         if decision.source not in UNDECLARED_SOURCES:
             return None
-        first = first_non_ascii(body)
-        if first is None or is_utf_8(body, first):
+        facts = body if isinstance(body, Body) else Body(body)
+        first = facts.first_non_ascii
+        if first is None or facts.is_utf_8:
             return None
         counts = self.counts(host_of(url))
         encoding = remembered(counts, self.least) if counts else None
         if encoding is None or encoding is decision.encoding or encoding.output_encoding is not encoding:
             return None
-        if "\ufffd" in encoding.decode(body):
+        if "\ufffd" in facts.text(encoding):
             return None
-        window = body[first:first + SIBLING_WINDOW]
+        window = facts.data[first:first + SIBLING_WINDOW]
         text = encoding.decode(window)
         if not _NON_ASCII_LETTER.search(text):
             return None  # no letter (only punctuation): nothing says the host's language

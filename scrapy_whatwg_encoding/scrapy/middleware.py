@@ -28,6 +28,7 @@ import dataclasses
 import functools
 import inspect
 import logging
+from collections.abc import Callable
 
 from scrapy import signals
 from scrapy.downloadermiddlewares.httpcompression import HttpCompressionMiddleware
@@ -38,19 +39,22 @@ from scrapy.utils.misc import load_object
 from twisted.internet.task import LoopingCall
 
 from ..encoding import Encoding, decode
-from ..sniffing import Decision, sniff
-from ..sniffing.mislabel import content_decision, suspect_label_and_text
+from ..sniffing import Decision
+from ..sniffing.response import decide
 from . import scrapy_default, startup
-from .compat import cache_text, explicit_encoding, with_encoding
-from .handler import handler_whatwg_encoding, settle
+from .compat import cache_text, explicit_encoding, header_values, with_encoding
+from .handler import handler_whatwg_encoding, restore, settle
 from .kind import document_kind, is_compressed, response_class
 from .memory import SiteMemory, open_store
 from .overrides import chosen_override, override_for, request_override
-from .responses import decided_class, scrapy_class
+from .responses import UndecidedMixin, decided_class, scrapy_class
 from .settings import Config, InvalidSetting, check_locale, locale_warning, read_config, request_profile
 from .stats import FLUSH_SECONDS, Stats
 
 logger = logging.getLogger("scrapy_whatwg_encoding")
+# (response class, kind, encoding) → ((the class a decided response gets, whether it is of Scrapy's
+# own), the encoding name Scrapy alone reports, if Python has a codec).
+_TARGETS: dict[tuple[type, str, Encoding], tuple[tuple[type, bool], str | None]] = {}
 
 #: Default order in ``DOWNLOADER_MIDDLEWARES``: below HttpCompressionMiddleware (590), so that
 #: ``process_response`` sees decompressed bodies.
@@ -87,6 +91,7 @@ class WhatwgEncodingMiddleware:
         self.report = Stats(stats, self.config.log_level, self.config.report, self.config.report_examples)
         self.memory = memory
         self._flusher: LoopingCall | None = None  # made when the spider opens (it imports the reactor)
+        self._options = self._request_options({})  # decide()'s arguments for requests without meta keys
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -105,12 +110,10 @@ class WhatwgEncodingMiddleware:
             logger.info("WHATWG encoding middleware disabled (WHATWG_ENCODING_ENABLED is False)",
                         extra={"crawler": crawler})
             raise NotConfigured  # without a message: Scrapy would log it as a WARNING
-        warning = locale_warning(config.locale_setting, config.locale)
-        if warning:
-            logger.warning("%s", warning, extra={"crawler": crawler})
-        warning = compression_order_warning(crawler.settings, cls)
-        if warning:
-            logger.warning("%s", warning, extra={"crawler": crawler})
+        for advice in (locale_warning(config.locale_setting, config.locale),
+                       compression_order_warning(crawler.settings, cls)):
+            if advice:
+                logger.warning("%s", advice, extra={"crawler": crawler})
         memory = None
         if config.remember:  # no connection yet: the memory's own thread makes it (see .memory)
             memory = SiteMemory(open_store(config.remember_store, job_dir(crawler.settings)), crawler.stats,
@@ -132,6 +135,7 @@ class WhatwgEncodingMiddleware:
                 if warning:
                     logger.warning("%s", warning, extra={"spider": spider})
             self.config = dataclasses.replace(self.config, locale=locale, locale_setting=name)
+            self._options = self._request_options({})
         self._flusher = LoopingCall(self.report.flush)  # stats within FLUSH_SECONDS, see .report
         self._flusher.start(FLUSH_SECONDS, now=False)
 
@@ -139,10 +143,12 @@ class WhatwgEncodingMiddleware:
         """Stop the stats flusher, log the summary, write the HTML report, save the site memory:
         each step runs whatever an earlier one raised (logged, counted in
         ``whatwg_encoding/close_errors``). The crawl's end waits for the save; the reactor does not."""
-        steps = [("the stats flusher", self._stop_flusher), ("the summary", self.report.log_summary),
-                 ("the report", lambda: self.report.write_html(spider.name))]
-        if self.memory is not None:
-            steps.append(("the site memory", lambda: self.memory.spider_closed(spider)))
+        steps: list[tuple[str, Callable[[], object]]] = [
+            ("the stats flusher", self._stop_flusher), ("the summary", self.report.log_summary),
+            ("the report", lambda: self.report.write_html(spider.name))]
+        memory = self.memory
+        if memory is not None:
+            steps.append(("the site memory", lambda: memory.spider_closed(spider)))
         for name, step in steps:
             try:
                 result = step()
@@ -167,19 +173,19 @@ class WhatwgEncodingMiddleware:
         except Exception as exc:  # noqa: BLE001 — never fail a crawl (issue 4, item 6)
             self.report.error(exc, response.url)
             request.meta.pop("whatwg_encoding", None)
-            return response
+            return restore(response)
 
     def _skip(self, request, response, reason: str):
         """*response* as Scrapy made it; its meta keeps no decision of another response (a request
         built with ``meta=response.meta`` copies the previous page's), and the skip is counted."""
         request.meta.pop("whatwg_encoding", None)
         self.report.skipped(reason)
-        return response
+        return restore(response)
 
     def _decide(self, request, response, handler_name: str | None):
         # Several Content-Type headers: combined as HTTP does, for Fetch's "extract a MIME type".
-        values = response.headers.getlist(b"Content-Type")
-        content_type = b", ".join(values).decode("latin-1") if values else None
+        values = header_values(response.headers, b"Content-Type")
+        content_type = (values[0] if len(values) == 1 else b", ".join(values)).decode("latin-1") if values else None
         kind = document_kind(content_type, response)
         if kind is None:
             return self._skip(request, response, "not_a_document")
@@ -188,7 +194,10 @@ class WhatwgEncodingMiddleware:
         meta, config, body = request.meta, self.config, response.body
         if is_compressed(response.headers, body):
             return self._skip(request, response, "compressed")
+        # An undecided response's own encoding is its handler's, which settle() read (None if unknown).
         chosen = explicit_encoding(response) if isinstance(response, TextResponse) else None
+        if isinstance(response, UndecidedMixin):
+            chosen = None
         if handler_name is None and chosen is not None and scrapy_class(response) is None:
             handler_name = chosen  # a plugin's class (scrapy-zyte-api's): its builder's encoding
         if handler_name is not None:
@@ -200,35 +209,30 @@ class WhatwgEncodingMiddleware:
                 return self._skip(request, response, "chosen_encoding")  # Scrapy decodes with it
         else:
             override = request_override(meta, url, self.report) or override_for(config.overrides, url)
-        locale = config.locale
-        if meta.get("whatwg_encoding_locale") is not None:
-            locale = check_locale("meta['whatwg_encoding_locale']", meta["whatwg_encoding_locale"])
-        profile = request_profile(config, meta)
-        decide = functools.partial(
-            sniff, body, content_type=content_type, url=url, locale=locale, default=config.default,
-            override=override, prescan_bytes=config.prescan_bytes, profile=profile["profile"],
-            detector=profile["detector"],
-        )
-        decision = decide()
-        if self.memory is not None:  # WHATWG_ENCODING_REMEMBER: only where the rule lets it (.memory)
-            likely = self.memory.likely(url, body, decision)
-            if likely is not None:
-                decision = decide(likely=likely)
-        # Issue 11: a label the content contradicts (text: the body decoded, if the check did it).
-        suspect, text = suspect_label_and_text(body, decision, url=url)
-        if suspect is not None and config.suspect_labels == "content":
-            decision, text = content_decision(body, decision, suspect, url=url), None
+        options = self._options
+        if meta.get("whatwg_encoding_locale") is not None or meta.get("whatwg_encoding_profile") is not None:
+            options = self._request_options(meta)
+        likely = None if self.memory is None else functools.partial(self.memory.likely, url)
+        outcome = decide(body, content_type=content_type, url=url, override=override, likely=likely, **options)
+        decision, suspect, facts = outcome.decision, outcome.suspect, outcome.body
         is_text = isinstance(response, TextResponse)
-        scrapy_name = chosen or scrapy_default.scrapy_encoding(content_type, body, is_text)
-        changed = scrapy_default.changed(scrapy_name, decision.encoding, body)
+        scrapy_name = chosen or scrapy_default.scrapy_encoding(content_type, facts, is_text)
+        changed = scrapy_default.changed(scrapy_name, decision.encoding, facts)
         as_dict = decision.as_dict()
         # Everything that may fail is done: from here on the response changes.
-        new = self._apply(response, kind, decision.encoding, text)
+        new = self._apply(response, kind, decision.encoding, facts.decoded(decision.encoding))
         meta["whatwg_encoding"] = as_dict
         if self.memory is not None:
             self.memory.learn(url, decision, trusted=suspect is None)
         self.report.decision(url, decision, changed, body, scrapy_name, suspect)
         return new
+
+    def _request_options(self, meta) -> dict:
+        config, locale = self.config, self.config.locale
+        if meta.get("whatwg_encoding_locale") is not None:
+            locale = check_locale("meta['whatwg_encoding_locale']", meta["whatwg_encoding_locale"])
+        return {"locale": locale, "default": config.default, "prescan_bytes": config.prescan_bytes,
+                "suspect_labels": config.suspect_labels, **request_profile(config, meta)}
 
     @staticmethod
     def _apply(response, kind: str, encoding: Encoding, text: str | None):
@@ -236,11 +240,16 @@ class WhatwgEncodingMiddleware:
         class (see :mod:`.responses`); a plugin's text class keeps its class and gets the text.
         ``encoding`` is the name Scrapy alone reports (:func:`.scrapy_default.scrapy_codec_name`,
         else Scrapy's inference)."""
-        own = scrapy_class(response) if isinstance(response, TextResponse) else Response
-        cls = decided_class(response_class(kind, own), encoding) if own is not None else type(response)
-        name = scrapy_default.scrapy_codec_name(encoding) or scrapy_default.scrapy_inference(response)
-        new = with_encoding(response, cls, name)
-        if text is None and own is None:
+        key = (type(response), kind, encoding)
+        target = _TARGETS.get(key)
+        if target is None:
+            scrapy_cls = scrapy_class(response) if isinstance(response, TextResponse) else Response
+            target = _TARGETS[key] = ((decided_class(response_class(kind, scrapy_cls), encoding), True)
+                                      if scrapy_cls is not None else (type(response), False),
+                                      scrapy_default.scrapy_codec_name(encoding))
+        (cls, own), name = target
+        new = with_encoding(response, cls, name or scrapy_default.scrapy_inference(response))
+        if text is None and not own:
             text = decode(new.body, encoding)[0]  # the plugin's class decodes with Python's codec
         if text is not None:
             cache_text(new, text)  # response.text needs no second decode

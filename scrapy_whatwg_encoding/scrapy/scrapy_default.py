@@ -28,6 +28,7 @@ from w3lib.encoding import (
 
 from ..encoding import ENCODINGS, Encoding, decode, get_encoding
 from ..encoding.codec import from_codec_name
+from ..sniffing.body import Body
 
 # Python codec names that decode like one WHATWG encoding on the bytes they both define
 # (w3lib translates several of these before decoding).
@@ -54,6 +55,9 @@ _NOT_ASCII_COMPATIBLE = frozenset({"UTF-16BE", "UTF-16LE", "replacement"})
 # Decoders that keep state across bytes (the others are the standard's single-byte encodings).
 _MULTI_BYTE = frozenset({"UTF-8", "GBK", "gb18030", "Big5", "EUC-JP", "ISO-2022-JP", "Shift_JIS", "EUC-KR"})
 BINARY = "binary"  # Scrapy made a plain Response: no text at all
+# The one BOM w3lib reads that the standard's BOM sniff does not see at all (UTF-32LE's starts
+# with UTF-16LE's): a body that the BOM sniff finds none in has no w3lib BOM without it.
+_UTF_32_BE_BOM = b"\x00\x00\xfe\xff"
 
 
 @functools.lru_cache(maxsize=512)
@@ -65,26 +69,31 @@ def _family(python_name: str) -> str:
     return _FAMILY.get(name, name)
 
 
+@functools.lru_cache(maxsize=64)
+def _ours(encoding: Encoding) -> str:
+    """The Python codec family of *encoding*'s decoder (see ``changed``)."""
+    return _family(_WHATWG_TO_PYTHON.get(encoding.name, encoding.name))
+
+
 @functools.lru_cache(maxsize=256)
 def _header_encoding(content_type: str | None) -> str | None:
     return http_content_type_encoding(content_type or "")  # the same few headers recur all crawl
 
 
-def scrapy_encoding(content_type: str | None, body: bytes, is_text: bool) -> str | None:
-    """The Python codec name Scrapy would decode *body* with, :data:`BINARY`, or ``None`` when
-    Scrapy would fall back to its statistical guess."""
+def scrapy_encoding(content_type: str | None, body: bytes | Body, is_text: bool) -> str | None:
+    """The Python codec name Scrapy would decode *body* (bytes or their ``Body``) with,
+    :data:`BINARY`, or ``None`` when Scrapy would fall back to its statistical guess."""
     if not is_text:
         return BINARY
-    name = read_bom(body)[0] or _header_encoding(content_type) or html_body_declared_encoding(body)
+    facts = body if isinstance(body, Body) else Body(body)
+    data = facts.data
+    bom = read_bom(data)[0] if facts.bom is not None or data.startswith(_UTF_32_BE_BOM) else None
+    name = bom or _header_encoding(content_type) or html_body_declared_encoding(data)
     if name:
         return name
-    if body.isascii():
+    if facts.is_ascii:
         return "cp1252"
-    try:
-        body.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    return "utf-8"
+    return "utf-8" if facts.is_utf_8 else None
 
 
 def scrapy_codec_name(encoding: Encoding) -> str | None:
@@ -126,9 +135,10 @@ def whatwg_for_codec(name: str) -> Encoding | None:
     return get_encoding(name) or from_codec_name(name) or _BY_FAMILY.get(_family(name))
 
 
-def changed(scrapy_name: str | None, encoding: Encoding, body: bytes) -> bool | None:
+def changed(scrapy_name: str | None, encoding: Encoding, body: bytes | Body) -> bool | None:
     """Whether Scrapy's text (decoded with ``scrapy_name``, from :func:`scrapy_encoding`) differs
-    from *body* decoded with *encoding*; ``None`` if not compared (Scrapy would guess). Exact, and
+    from *body* (bytes or their ``Body``) decoded with *encoding*; ``None`` if not compared
+    (Scrapy would guess). Exact, and
     cheap where it can be: other families differ on any non-ASCII byte; within a single-byte
     family only the bytes the two decoders map differently can (:func:`_differing_bytes`); other
     same-family pairs (multi-byte, UTF-16) are decoded both ways and compared."""
@@ -136,19 +146,21 @@ def changed(scrapy_name: str | None, encoding: Encoding, body: bytes) -> bool | 
         return None
     if scrapy_name == BINARY:
         return True
-    ours = _family(_WHATWG_TO_PYTHON.get(encoding.name, encoding.name))
+    facts = body if isinstance(body, Body) else Body(body)
+    data = facts.data
+    ours = _ours(encoding)
     if _family(scrapy_name) != ours:
-        if encoding.name in _NOT_ASCII_COMPATIBLE or not body.isascii():
+        if encoding.name in _NOT_ASCII_COMPATIBLE or not facts.is_ascii:
             return True
         # ASCII bytes decode alike in every ASCII-compatible encoding, except ISO-2022-JP's escapes.
-        return encoding.name == "ISO-2022-JP" and b"\x1b" in body
-    if ours == "utf-8" or (body.isascii() and encoding.name not in _NOT_ASCII_COMPATIBLE
+        return encoding.name == "ISO-2022-JP" and b"\x1b" in data
+    if ours == "utf-8" or (facts.is_ascii and encoding.name not in _NOT_ASCII_COMPATIBLE
                            and encoding.name != "ISO-2022-JP"):
         return False  # the same decoder (w3lib and the standard both replace maximal subparts)
     differing = _differing_bytes(scrapy_name, encoding)
     if differing is not None:
-        return bool(body.translate(None, differing[1]))  # is any of those bytes in the body?
-    return scrapy_text(scrapy_name, body) != decode(body, encoding)[0]
+        return bool(data.translate(None, differing[1]))  # is any of those bytes in the body?
+    return scrapy_text(scrapy_name, data) != facts.text(encoding)
 
 
 def scrapy_text(scrapy_name: str, body: bytes) -> str:

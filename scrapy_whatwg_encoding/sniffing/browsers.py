@@ -22,6 +22,7 @@ recorded answers of its browser (tests/data/browsers).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from ..encoding import Encoding, get_encoding
 from ._html.elements import META, RAWTEXT, RCDATA, SCRIPT
@@ -208,7 +209,7 @@ def firefox_meta_encoding(span: str) -> tuple[Encoding, str] | None:
     return None
 
 
-def tree_metas(text: str):
+def tree_metas(text: str) -> Iterator[tuple[int, int, str, str]]:
     """Each ``meta`` start tag that the tree builder, scripting disabled, processes with the "in
     head" rules: ``(offset of "<", offset after ">", attribute span, insertion mode before)``."""
     from .parser_scan import _markup_declaration  # the comment / DOCTYPE / CDATA rules, shared

@@ -12,6 +12,7 @@ import re
 from ..encoding import Encoding
 from .decision import Decision
 from .meta_charset import meta_encoding
+from .prescan import prescan_metas, tag_end
 
 #: Default bound of the parser step, in characters of decoded text: a ``<meta>`` whose ``<``
 #: lies beyond it is not looked for (html5lib-tests put metas after up to 8 KiB of comments).
@@ -23,6 +24,13 @@ PARSER_LIMIT = 64 * 1024
 # rb"<[Mm][Ee][Tt][Aa]" on tests/data/corpus, and both beat bytes.find of "<m".
 _META_BYTES = re.compile(rb"(?i)<meta")
 _META_TEXT = re.compile(r"<[Mm][Ee][Tt][Aa]")
+# Start tags after which the tokenizer or the tree builder reads markup otherwise than the prescan
+# (RCDATA, RAWTEXT, script data, PLAINTEXT, foreign content, template contents, framesets).
+_STATE_TAGS = re.compile(rb"(?i)<(title|textarea|style|xmp|iframe|noembed|noframes|noscript|script|plaintext"
+                         rb"|svg|math|template|frameset)[\t\n\x0c\r />]")
+_TEXT_ELEMENTS = frozenset((b"title", b"textarea", b"style", b"xmp", b"iframe", b"noembed", b"noframes",
+                            b"noscript", b"script"))
+_TAG_NAME_ENDS = (b"\t", b"\n", b"\x0c", b"\r", b" ", b"/", b">")
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 _FIRST_WINDOW = 8192  # bytes decoded first; doubled while no meta is found
 _TAIL = 8  # characters at the end of a truncated decode that may differ from the full decode
@@ -52,6 +60,9 @@ def parser_meta(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT) -> t
         meta = find_meta_bytes(body, 0, max_bytes)
         if meta < 0 or not has_hint_bytes(body, meta, max_bytes):
             return None
+        found = _plain_meta(body, encoding, limit)
+        if found is not None:
+            return found
         window = meta + 1024  # most often the first meta is the one: tokenize just that far
     while True:
         window = min(window, max_bytes)
@@ -66,6 +77,65 @@ def parser_meta(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT) -> t
         if whole or window >= max_bytes or safe >= limit:
             return None
         window *= 2
+
+
+def _plain_meta(body: bytes, encoding: Encoding, limit: int) -> tuple[Encoding, str, int] | None:
+    """The ``<meta>`` the tree builder acts on first, read from the bytes where they show that the
+    tokenizer sees what the prescan's loop sees; ``None`` when they do not (the tokenizer decides).
+
+    For an ASCII-compatible *encoding* the two read a tag alike (same attribute rules; a byte
+    below 0x40 is never part of a multi-byte sequence); the tokenizer's comments end no later
+    than the prescan's, and other ``<!``, ``</``, ``<?`` constructs end at the same ``>``. They
+    differ only in element content (RCDATA, RAWTEXT, script data, PLAINTEXT, CDATA in foreign
+    content), after ``frameset`` (where ``meta`` is ignored), in character references and in
+    what a comment the tokenizer ends early hides. So if no tag before the prescan's ``<meta>``
+    switches those (:data:`_STATE_TAGS`), every ``<meta`` before it was read by the prescan, none
+    of those names ``charset`` and none holds a ``&``, the tree builder acts on that one first. Its
+    label is read by the tokenizer from the tag alone, which decodes as in context."""
+    metas = prescan_metas(body, limit)  # a tag within *limit* bytes is within *limit* characters
+    if not metas or metas[-1][2] is None:
+        return None
+    start, end, _ = metas[-1]
+    if not _plain_text_elements(body, start):
+        return None
+    read = {tag_start for tag_start, _, _ in metas}
+    if any(match.start() not in read for match in _META_BYTES.finditer(body, 0, start)):
+        return None  # a "<meta" the prescan skipped (in a comment it reads as longer, say)
+    for tag_start, after, _ in metas:
+        tag = body[tag_start:after]
+        if b"&" in tag or tag_start != start and b"charset" in tag.lower():
+            return None
+    found = _find_parser_meta(encoding.decode(body[start:end]), end - start)
+    return None if found is None else (found[0], found[1], start)
+
+
+def _plain_text_elements(body: bytes, end: int) -> bool:
+    """Whether no start tag in ``body[:end]`` makes the tokenizer read what follows otherwise than
+    the prescan: each of :data:`_STATE_TAGS` is an element of text (RCDATA, RAWTEXT, script data)
+    whose text holds no ``<`` before its end tag, where both read plain text."""
+    position = 0
+    while (match := _STATE_TAGS.search(body, position, end)) is not None:
+        name = match.group(1).lower()
+        if name not in _TEXT_ELEMENTS:
+            return False  # PLAINTEXT, foreign content, template contents, frameset
+        text = tag_end(body, match.start())
+        if text is None:
+            return False
+        close = body.find(b"<", text, end)
+        after = close + 2 + len(name)
+        if close < 0 or body[close:after].lower() != b"</" + name or body[after:after + 1] not in _TAG_NAME_ENDS:
+            return False
+        position = after
+    return True
+
+
+def may_have_parser_meta(body: bytes, limit: int = PARSER_LIMIT) -> bool:
+    """Whether :func:`parser_meta` may find a ``<meta>`` in *body* decoded with an ASCII-compatible
+    encoding: ``<meta`` and then ``charset`` or ``http-equiv`` (ASCII case-insensitive) lie in
+    the bytes it decodes. ``False`` means it finds none with any of them."""
+    max_bytes = 4 * limit + 16
+    meta = find_meta_bytes(body, 0, max_bytes)
+    return meta >= 0 and has_hint_bytes(body, meta, max_bytes)
 
 
 def find_meta_bytes(body: bytes, start: int, end: int) -> int:

@@ -38,6 +38,7 @@ from urllib.parse import urlsplit
 from chardetng_py.detector import EncodingDetector
 
 from ..encoding import ENCODINGS, Encoding, get_encoding
+from .body import Body
 from .decision import DETECTOR_MODES, DetectorMode
 
 _cchardet: ModuleType | None
@@ -50,12 +51,13 @@ except ImportError:  # pragma: no cover
 DETECT_LIMIT = 1 << 20
 #: Bytes chardetng reads at most in "full" mode, from just before the first non-ASCII byte.
 #: Measured on tests/data/corpus (tools/sniff_accuracy.py, declarations stripped): 191/193 pages
-#: decode right for any window of 2-8 KiB with uchardet reading 1-8 KiB (the two misses: windows-1250
-#: pages of bbc.co.uk whose Hungarian letters come late); chardetng costs ~0.3 ms a KiB of
-#: non-ASCII text. Raise it for accuracy, lower it for speed.
-STAT_LIMIT = 4 * 1024
+#: decode right for any window of 1.5-8 KiB with uchardet reading 1-8 KiB (the two misses: windows-1250
+#: pages of bbc.co.uk whose Hungarian letters come late); chardetng costs ~0.1-0.3 ms a KiB of
+#: non-ASCII text, so 2 KiB (issue 17: unlabeled legacy pages at <= 0.3x Scrapy's cost) rather than 4.
+#: Raise it for accuracy, lower it for speed.
+STAT_LIMIT = 2 * 1024
 #: Bytes uchardet reads at most, from the start of the same window. It costs ~0.5 µs a byte (a
-#: call on 1 KiB costs more than chardetng on 4 KiB); 512 bytes still finds every x-mac-cyrillic
+#: call on 1 KiB costs more than chardetng on 2 KiB); 512 bytes still finds every x-mac-cyrillic
 #: page of the corpus (191/193 decode right with 512 or 1024; 188 with 256).
 UCHARDET_LIMIT = 512
 #: uchardet's own confidence (0-1) below which its answer is not taken: it says it is guessing.
@@ -75,7 +77,6 @@ _CHUNK = 1 << 20  # whole-body scans go chunk by chunk (bounded memory)
 MODES = DETECTOR_MODES
 
 _TLD = re.compile(r"[a-z0-9-]+\Z")
-_utf_8_decode = codecs.utf_8_decode
 _utf_8_incremental = codecs.getincrementaldecoder("utf-8")
 _ASCII = bytes(range(0x80))
 _REPLACEMENT = "\ufffd".encode()
@@ -118,37 +119,6 @@ def tld_of(url: str | None) -> bytes | None:
     if not _TLD.match(label) or label.isdigit() or ":" in host:
         return None
     return label.encode("ascii")
-
-
-def first_non_ascii(body: bytes) -> int | None:
-    """Offset of the first byte ≥ 0x80 in *body*, or ``None``; the whole body at C speed
-    (``bytes.isascii`` per MiB, then the ASCII decoder's error position in the first chunk that is
-    not ASCII: several times faster than a regex search)."""
-    if body.isascii():
-        return None
-    for start in range(0, len(body), _CHUNK):
-        chunk = body[start:start + _CHUNK]
-        if not chunk.isascii():
-            try:
-                chunk.decode("ascii")
-            except UnicodeDecodeError as error:
-                return start + error.start
-    raise AssertionError("unreachable: the body is not ASCII")  # pragma: no cover
-
-
-def is_utf_8(body: bytes, start: int = 0) -> bool:
-    """Whether ``body[start:]`` is valid UTF-8 to its end (an incomplete sequence at the end is
-    an error), checked at C speed a MiB at a time so that no text of the whole body is built."""
-    view = memoryview(body)
-    end = len(body)
-    step = max(_CHUNK, 4)  # a chunk that is not the last always holds a whole sequence
-    while start < end:
-        final = start + step >= end
-        try:
-            start += _utf_8_decode(view[start:start + step], "strict", final)[1]
-        except UnicodeDecodeError:
-            return False
-    return True
 
 
 def utf_8_sequences(body: bytes, start: int = 0, valid: bool = True) -> tuple[int, int]:
@@ -272,8 +242,8 @@ def _iso_2022_jp(body: bytes, tld: bytes | None) -> Encoding | None:
     return guess if guess is ENCODINGS["ISO-2022-JP"] and has_jis_text(window) else None
 
 
-def detect(body: bytes, mode: DetectorMode = "full", url: str | None = None) -> Encoding | None:
-    """Autodetect *body*'s encoding (bytes) in *mode* (see the module docstring), *url* giving
+def detect(body: bytes | Body, mode: DetectorMode = "full", url: str | None = None) -> Encoding | None:
+    """Autodetect *body*'s encoding (bytes, or their :class:`~.body.Body`) in *mode* (see the module docstring), *url* giving
     the TLD hint. Returns an encoding or ``None`` (nothing detected: mode ``"off"`` or input
     without a non-ASCII byte nor ISO-2022-JP escapes). The statistical work is bounded by
     :data:`DETECT_LIMIT` (``"browser"``) or :data:`STAT_LIMIT` (``"full"``) bytes; ``"full"``
@@ -283,15 +253,17 @@ def detect(body: bytes, mode: DetectorMode = "full", url: str | None = None) -> 
     if mode not in MODES:
         raise ValueError(f"detector must be one of {MODES}, not {mode!r}")
     tld = tld_of(url)
+    facts = body if isinstance(body, Body) else Body(body)
+    body = facts.data
     if mode == "browser":
         seen, guess = _chardetng(body[:DETECT_LIMIT], tld)
         if seen:
             return guess
         return guess if guess is ENCODINGS["ISO-2022-JP"] and has_jis_text(body[:DETECT_LIMIT]) else None
-    first = first_non_ascii(body)
+    first = facts.first_non_ascii
     if first is None:
         return _iso_2022_jp(body, tld)
-    if is_utf_8(body, first) or mostly_utf_8(body, first):
+    if facts.is_utf_8 or mostly_utf_8(body, first):
         return ENCODINGS["UTF-8"]
     start = max(first - _CONTEXT, 0)
     window = body[start:start + STAT_LIMIT]

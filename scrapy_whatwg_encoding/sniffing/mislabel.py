@@ -18,17 +18,18 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..encoding import ENCODINGS, Encoding, bom_sniff
+from ..encoding import ENCODINGS, Encoding
 from ..encoding.tables.single_byte import SINGLE_BYTE
+from .body import Body
 from .decision import Decision
-from .detect import detect, first_non_ascii, is_utf_8
+from .detect import detect
 
 #: Decision sources that are labels: the transport layer (Content-Type), a ``<meta>`` found by
 #: the prescan or by the parser, an XML declaration.
 LABEL_SOURCES = frozenset({"transport", "prescan", "xml-declaration", "parser"})
 KINDS = ("utf-8", "replacement", "x-user-defined", "undecodable")
-#: Bodies up to this size (bytes) are decoded whole for the "undecodable" check (and the text is
-#: returned, see :func:`suspect_label_and_text`); of a longer one, :data:`SUSPECT_LIMIT` bytes from
+#: Bodies up to this size (bytes) are decoded whole for the "undecodable" check (the text a
+#: :class:`~.body.Body` keeps); of a longer one, :data:`SUSPECT_LIMIT` bytes from
 #: just before the first non-ASCII byte.
 WHOLE_LIMIT = 1024 * 1024
 SUSPECT_LIMIT = 64 * 1024
@@ -43,8 +44,9 @@ def _decodes_cleanly(encoding: Encoding, data: bytes, cut: bool) -> bool:
     return "\ufffd" not in (text[:-1] if cut else text)  # a sequence cut by the window is no error
 
 
-def suspect_label(body: bytes, decision: Decision, *, url: str | None = None) -> str | None:
-    """Whether *body* (the raw bytes) contradicts the label *decision* came from.
+def suspect_label(body: bytes | Body, decision: Decision, *, url: str | None = None) -> str | None:
+    """Whether *body* (the raw bytes, or their :class:`~.body.Body`) contradicts the label
+    *decision* came from.
 
     Returns one of :data:`KINDS` (see the module docstring) or ``None``: the decision did not come
     from a label (its ``source`` is not in :data:`LABEL_SOURCES`), the body starts with a BOM (the
@@ -52,10 +54,10 @@ def suspect_label(body: bytes, decision: Decision, *, url: str | None = None) ->
     document's URL (its TLD hints the detector of the ``"undecodable"`` check). Never raises for
     bytes input.
 
-    Cost: the first non-ASCII byte and UTF-8 validity are looked for over the whole body at C
-    speed, a MiB at a time. Nothing is decoded for the single-byte encodings that map every byte;
-    otherwise a body of at most :data:`WHOLE_LIMIT` bytes is decoded (the text
-    :func:`suspect_label_and_text` returns), of a longer one :data:`SUSPECT_LIMIT` bytes.
+    Cost: the first non-ASCII byte and UTF-8 validity, at C speed (facts a :class:`~.body.Body`
+    keeps). Nothing is decoded for the single-byte encodings that map every byte; otherwise a
+    body of at most :data:`WHOLE_LIMIT` bytes is decoded (the text the :class:`~.body.Body` keeps,
+    which a caller decoding the page anyway reuses), of a longer one :data:`SUSPECT_LIMIT` bytes.
 
     >>> from scrapy_whatwg_encoding import sniff
     >>> body = "<p>naïve café</p>".encode("utf-8")
@@ -64,47 +66,44 @@ def suspect_label(body: bytes, decision: Decision, *, url: str | None = None) ->
     >>> suspect_label(body, sniff(body, content_type="text/html; charset=utf-8")) is None
     True
     """
-    return suspect_label_and_text(body, decision, url=url)[0]
-
-
-def suspect_label_and_text(body: bytes, decision: Decision, *, url: str | None = None
-                           ) -> tuple[str | None, str | None]:
-    """``(suspect_label(body, decision, url=url), text)``: *text* is ``decision.encoding.decode(body)``
-    (:class:`str`, equal to ``decode(body, decision.encoding)[0]``: no BOM here) when the check
-    decoded the whole body — so that a caller decoding the page anyway (the middleware's
-    ``response.text``) need not do it twice — else ``None``."""
-    if decision.source not in LABEL_SOURCES or bom_sniff(body) is not None:
-        return None, None
+    facts = body if isinstance(body, Body) else Body(body)
+    data = facts.data
+    if decision.source not in LABEL_SOURCES or facts.bom is not None:
+        return None
     encoding = decision.encoding
+    if encoding is _UTF_8 and len(data) <= WHOLE_LIMIT:
+        facts.text(encoding)  # the text is needed anyway, and its decode says whether it is valid
+        if facts.is_utf_8:
+            return None  # the common case, valid UTF-8 under its own label
     if encoding is ENCODINGS["replacement"]:
-        return ("replacement" if body else None), None
-    first = first_non_ascii(body)
+        return "replacement" if data else None
     if encoding.is_utf16:
-        return ("utf-8" if b"\x00" not in body and is_utf_8(body, first or 0) else None), None
+        return "utf-8" if b"\x00" not in data and facts.is_utf_8 else None
+    first = facts.first_non_ascii
     if first is None:
-        return None, None  # ASCII: every ASCII-compatible encoding gives the same text
+        return None  # ASCII: every ASCII-compatible encoding gives the same text
     if encoding is ENCODINGS["x-user-defined"]:
-        return "x-user-defined", None
-    if encoding is not _UTF_8 and is_utf_8(body, first):
-        return "utf-8", None
+        return "x-user-defined"
+    if encoding is not _UTF_8 and facts.is_utf_8:
+        return "utf-8"
     if encoding in _TOTAL:
-        return None, None  # no byte is an error: nothing to decode
-    if len(body) <= WHOLE_LIMIT:  # decode it all: the caller may keep the text
-        text, data, cut = encoding.decode(body), body, False
-        clean = "\ufffd" not in text
+        return None  # no byte is an error: nothing to decode
+    if len(data) <= WHOLE_LIMIT:  # decode it all: the caller may keep the text
+        window, cut = data, False
+        clean = "\ufffd" not in facts.text(encoding)
     else:
         start = max(first - _CONTEXT, 0)
-        text, data, cut = None, body[start:start + SUSPECT_LIMIT], start + SUSPECT_LIMIT < len(body)
-        clean = _decodes_cleanly(encoding, data, cut)
-    if clean or encoding is _UTF_8 and is_utf_8(body, first):  # U+FFFD itself is valid UTF-8
-        return None, text
-    detected = detect(body, "full", url)
-    if detected is None or detected is encoding or not _decodes_cleanly(detected, data, cut):
-        return None, text
-    return "undecodable", text
+        window, cut = data[start:start + SUSPECT_LIMIT], start + SUSPECT_LIMIT < len(data)
+        clean = _decodes_cleanly(encoding, window, cut)
+    if clean or encoding is _UTF_8 and facts.is_utf_8:  # U+FFFD itself is valid UTF-8
+        return None
+    detected = detect(facts, "full", url)
+    if detected is None or detected is encoding or not _decodes_cleanly(detected, window, cut):
+        return None
+    return "undecodable"
 
 
-def content_decision(body: bytes, decision: Decision, kind: str, *, url: str | None = None) -> Decision:
+def content_decision(body: bytes | Body, decision: Decision, kind: str, *, url: str | None = None) -> Decision:
     """The decision that overrules a suspect label (*kind*, from :func:`suspect_label` for the
     same *body* and *decision*) with the content's encoding, for crawls that value clean text over
     browser fidelity: UTF-8 for kind ``"utf-8"``, else ``detect(body, "full", url)`` (UTF-8 for a

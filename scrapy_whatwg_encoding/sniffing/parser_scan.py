@@ -157,7 +157,7 @@ def _scan(text: str, cutoff: int) -> tuple[Encoding, str, int, int] | None:
             if tree is None:
                 if slash:
                     continue
-                action = _TOKENIZER_ACTION.get(name, RAWTEXT)
+                action: int | None = _TOKENIZER_ACTION.get(name, RAWTEXT)
             elif slash:
                 tree.end_tag(name)
                 continue

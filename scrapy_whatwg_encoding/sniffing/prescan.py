@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from ..encoding import ENCODINGS, Encoding, get_encoding
+from .decision import Source
 from .meta_charset import extract_meta_charset, meta_encoding
 from .xml_encoding import get_xml_encoding
 
@@ -34,11 +35,16 @@ _GET_ATTRIBUTE = re.compile(_ATTRIBUTE)
 _ATTRIBUTE_NOCAPTURE = re.sub(rb"\(\?P<[a-z]+>", b"(?:", _ATTRIBUTE)
 _SKIP_TAG = re.compile(rb"[^\t\n\x0c\r >]*(?:" + _ATTRIBUTE_NOCAPTURE + rb")*?[\t\n\x0c\r /]*>")
 
+# Runs of what the loop only steps over, in one C-speed match: bytes other than "<", a "<" that
+# starts none of the loop's cases, and tags other than "<meta" read as the loop reads them.
+_RUN = re.compile(rb"(?:[^<]+|<(?![!/?A-Za-z])|<(?=/?[A-Za-z])(?![Mm][Ee][Tt][Aa][\t\n\x0c\r /])"
+                  + _SKIP_TAG.pattern + rb")*")
+
 # Only the "<meta" case can return an encoding: without one the loop ends with nothing.
 _ANY_META = re.compile(rb"<[Mm][Ee][Tt][Aa][\t\n\x0c\r /]")
 
 
-def prescan_result(data: bytes, end: int = 1024) -> tuple[Encoding, str | None, int, str] | None:
+def prescan_result(data: bytes, end: int = 1024) -> tuple[Encoding, str | None, int, Source] | None:
     """Prescan ``data[:end]`` (bytes). Returns ``(encoding, label, byte offset, source)`` or
     ``None``: *source* is ``"prescan"`` for a ``<meta>`` (offset of its ``<``) and
     ``"xml-declaration"`` for the UTF-16 ``<?x`` check and "get an XML encoding" (offset 0).
@@ -60,6 +66,22 @@ def prescan_result(data: bytes, end: int = 1024) -> tuple[Encoding, str | None, 
     if xml is None:
         return None
     return xml[0], xml[1], 0, "xml-declaration"
+
+
+def tag_end(data: bytes, start: int) -> int | None:
+    """The offset just after the ``>`` of the tag whose ``<`` is at *start*, read as the prescan
+    reads a tag other than ``<meta`` (its attributes skipped), or ``None`` (out of bytes)."""
+    match = _SKIP_TAG.match(data, start + 1)
+    return None if match is None else match.end()
+
+
+def prescan_metas(data: bytes, end: int) -> list[tuple[int, int, tuple | None]]:
+    """The ``<meta`` tags the prescan's loop reads in ``data[:end]`` up to the first that gives an
+    encoding: ``(byte offset of "<", offset after ">", the prescan result or None)`` each; the
+    loop skips what it skips (comments, other tags with their attributes, ``<!``/``</``/``<?``)."""
+    metas: list[tuple[int, int, tuple | None]] = []
+    _loop(bytes(data[:max(end, 0)]), metas)
+    return metas
 
 
 def prescan(data: bytes, end: int = 1024) -> Encoding | None:
@@ -92,11 +114,13 @@ def prescan(data: bytes, end: int = 1024) -> Encoding | None:
     return None if found is None else found[0]
 
 
-def _loop(data: bytes):
-    search = _LOOP.search
+def _loop(data: bytes, metas: list | None = None):
+    """The prescan's loop over *data*: the first ``<meta>`` result, or ``None``. With a list as
+    *metas*, each ``<meta`` tag it reads is appended as ``(start, end after ">", result or None)``."""
+    search, run = _LOOP.search, _RUN.match
     position = 0
     while True:
-        match = search(data, position)
+        match = search(data, run(data, position).end())  # type: ignore[union-attr]
         if match is None:
             return None  # only "any other byte" cases left: runs out of bytes
         start = match.start()
@@ -109,6 +133,8 @@ def _loop(data: bytes):
             position = gt + 3
         elif meta:
             found, position = _meta(data, start)
+            if metas is not None and position >= 0:
+                metas.append((start, position, found))
             if found is not None:
                 return found
             if position < 0:
@@ -126,8 +152,9 @@ def _loop(data: bytes):
 
 
 def _meta(data: bytes, start: int):
-    """The ``<meta`` case for the tag at *start*. Returns ``(result, -1)`` with a result tuple,
-    ``(None, next position)`` to go on with the next byte, or ``(None, -1)`` when out of bytes."""
+    """The ``<meta`` case for the tag at *start*. Returns ``(result tuple or None, the position
+    after its ">")`` (the loop goes on there when there is no result), or ``(None, -1)`` when out
+    of bytes."""
     position = start + 5
     seen = set()  # attribute list
     got_pragma = False
@@ -164,7 +191,7 @@ def _meta(data: bytes, start: int):
     if need_pragma is None or (need_pragma and not got_pragma) or not isinstance(charset, tuple):
         return None, position + 1  # next byte after the ">" (charset is "failure")
     encoding, label = charset
-    return (meta_encoding(encoding), label, start, "prescan"), -1
+    return (meta_encoding(encoding), label, start, "prescan"), position + 1
 
 
 def _value(attribute) -> bytes:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ..encoding import ENCODINGS, Encoding, bom_sniff, get_encoding
-from .change import PARSER_LIMIT, change_the_encoding, parser_meta
+from .body import Body
+from .change import PARSER_LIMIT, change_the_encoding, may_have_parser_meta, parser_meta
 from .container import container_encoding
 from .content_type import content_type_facts, parse_mime_type
 from .decision import Decision
@@ -22,6 +23,10 @@ logger = logging.getLogger(__name__)
 #: ``"standard"``: the HTML standard's algorithm; ``"browsers"``: what Firefox and Chromium agree
 #: on, where they leave it (see :func:`sniff` and docs/browsers.rst).
 PROFILES = ("standard", "browsers")
+#: A likely encoding computed from the body (step 7), such as a site's memory: called with the
+#: :class:`~.body.Body` and what steps 8-9 give (a tentative :class:`Decision`), only when steps
+#: 1-6 found nothing; returns a label, an :class:`Encoding` or ``None``.
+Likely = Callable[[Body, Decision], "str | Encoding | None"]
 # MIME types that neither kind of document covers but that both browsers show as plain text.
 _SHOWN_AS_TEXT = frozenset(("text/css",))
 
@@ -47,6 +52,13 @@ def _label(value) -> tuple[Encoding, str | None] | None:
 def _get_label(label: str) -> tuple[Encoding, str] | None:
     encoding = get_encoding(label)
     return None if encoding is None else (encoding, label.strip("\t\n\x0c\r "))
+
+
+@functools.lru_cache(maxsize=512)  # a crawl sees the same few Content-Type values
+def _transport_decision(content_type: str | bytes) -> Decision | None:
+    """Step 4's decision for *content_type*, or ``None`` (frozen: one object serves every page)."""
+    found = _label(content_type_facts(content_type)[2])
+    return None if found is None else Decision(found[0], "certain", "transport", found[1])
 
 
 def _log_ignored_content_type(content_type, label) -> None:
@@ -82,18 +94,24 @@ class _Run:
         "default_",
         "detector_",
         "essence",
+        "facts",
+        "fallback_",
         "kind",
         "likely_",
         "locale",
+        "meta_bytes",
         "override_",
         "parent",
         "prescan_bytes",
         "url",
     )
 
-    def __init__(self, body, content_type, url, locale, default, override, parent, likely,
+    def __init__(self, facts: Body, content_type, url, locale, default, override, parent, likely,
                  detector, prescan_bytes):
-        self.body = body
+        self.facts = facts
+        self.body = facts.data
+        self.fallback_: Decision | None = None  # what steps 8-9 give, once asked
+        self.meta_bytes: bool | None = None  # whether "<meta" and a hint are in the parser's bytes
         self.essence, self.kind, self.charset = content_type_facts(content_type)
         self.content_type = content_type
         self.url = url
@@ -106,7 +124,7 @@ class _Run:
         self.prescan_bytes = max(int(prescan_bytes), 0)
 
     def bom(self):  # step 1: BOM sniff → certain
-        encoding = bom_sniff(self.body)
+        encoding = self.facts.bom
         return None if encoding is None else Decision(encoding, "certain", "bom", None, 0)
 
     def override(self):  # step 2: user override → certain
@@ -138,12 +156,20 @@ class _Run:
         return None if found is None else Decision(found[0], "tentative", "container", found[1])
 
     def likely(self):  # step 7 → tentative
-        found = _label(self.likely_)
+        value = self.likely_
+        if callable(value):  # site memory: it weighs the body against what steps 8-9 give
+            value = value(self.facts, self.fallback())
+        found = _label(value)
         return None if found is None else Decision(found[0], "tentative", "likely", found[1])
 
     def detector(self):  # step 8 → tentative
-        encoding = detect(self.body, self.detector_, self.url)
+        encoding = detect(self.facts, self.detector_, self.url)
         return None if encoding is None else Decision(encoding, "tentative", "detector")
+
+    def fallback(self) -> Decision:  # steps 8-9, run once
+        if self.fallback_ is None:
+            self.fallback_ = self.detector() or self.default()
+        return self.fallback_
 
     def default(self):  # step 9 → tentative (XML and other kinds: UTF-8)
         if self.kind in ("xml", "other"):
@@ -162,6 +188,7 @@ _METHODS = {kind: tuple(getattr(_Run, name.replace("-", "_")) for name in names)
             for kind, names in STEPS.items()}
 
 
+@functools.lru_cache(maxsize=64)  # the same few pairs on every call
 def _detector_for(detector: str | None, profile: str) -> str:
     """The detector mode for *profile*: ``None`` is ``"full"`` (standard) or ``"browser"``
     (browsers); ``"full"`` contradicts the browsers profile (browsers never detect UTF-8)."""
@@ -178,9 +205,8 @@ def _detector_for(detector: str | None, profile: str) -> str:
 
 
 def _run(body, content_type, url, locale, default, override, parent, likely, detector, prescan_bytes):
-    if not isinstance(body, bytes):
-        body = bytes(body)
-    return _Run(body, content_type, url, locale, default, override, parent, likely, detector,
+    facts = body if isinstance(body, Body) else Body(body)
+    return _Run(facts, content_type, url, locale, default, override, parent, likely, detector,
                 prescan_bytes)
 
 
@@ -188,10 +214,35 @@ def _parser_step(run: _Run, decision: Decision, parser_limit: int) -> tuple[Deci
     """Step "change the encoding" for a tentative HTML decision; returns (decision, meta found)."""
     if run.kind != "html" or decision.confidence != "tentative":
         return decision, None
+    if decision.encoding.is_ascii_compatible:  # the bytes show whether any such encoding finds one
+        if run.meta_bytes is None:
+            run.meta_bytes = may_have_parser_meta(run.body, parser_limit)
+        if not run.meta_bytes:
+            return decision, None
     found = parser_meta(run.body, decision.encoding, parser_limit)
     if found is None:
         return decision, None
     return change_the_encoding(decision, *found), found
+
+
+def _standard(run: _Run, parser_limit: int) -> Decision:
+    """The standard's algorithm, steps in order, then the parser step. An HTML body with a
+    ``<meta>`` the parser acts on when decoded with the default encoding (step 9) skips steps
+    7-8 (which the standard leaves to the user agent, "may"): the ``<meta>`` decides the
+    encoding whatever they give, so neither the site's memory nor the detector is asked."""
+    for name, step in zip(STEPS[run.kind], _METHODS[run.kind]):
+        if name == "likely":  # steps 7-9: the memory may weigh what the detector says
+            if run.kind == "html":
+                default = run.default()
+                if default.encoding.is_ascii_compatible:
+                    decision, found = _parser_step(run, default, parser_limit)
+                    if found is not None:
+                        return decision
+            return _parser_step(run, run.likely() or run.fallback(), parser_limit)[0]
+        decision = step(run)
+        if decision is not None:
+            return _parser_step(run, decision, parser_limit)[0]
+    raise AssertionError("the default step always decides")  # pragma: no cover
 
 
 def _browser_decision(run: _Run, kind: str, scan, limit: int) -> Decision:
@@ -242,9 +293,9 @@ def _browsers(run: _Run, standard: Decision, parser_limit: int) -> Decision:
     return standard if standard.encoding in (firefox.encoding, chromium.encoding) else chromium
 
 
-def sniff(body: bytes, *, content_type: str | bytes | None = None, url: str | None = None,
+def sniff(body: bytes | Body, *, content_type: str | bytes | None = None, url: str | None = None,
           locale: str | None = None, default: str | Encoding | None = None,
-          override: str | Encoding | None = None, parent=None, likely: str | Encoding | None = None,
+          override: str | Encoding | None = None, parent=None, likely: str | Encoding | Likely | None = None,
           detector: str | None = None, prescan_bytes: int = 1024, parser_limit: int = PARSER_LIMIT,
           profile: str = "standard") -> Decision:
     r"""Determine the character encoding of *body* as a browser would, with the whole body at
@@ -258,8 +309,8 @@ def sniff(body: bytes, *, content_type: str | bytes | None = None, url: str | No
     *detector*, then the default (*default*, else *locale*'s). A tentative HTML decision is then
     checked against the first ``<meta>`` the tokenizer finds (source ``"parser"`` if it changes).
 
-    :param body: the whole response body (:class:`bytes` or another bytes-like object),
-        already decompressed.
+    :param body: the whole response body (:class:`bytes` or another bytes-like object, or a
+        :class:`~.body.Body` whose facts the caller shares), already decompressed.
     :param content_type: the Content-Type header value (:class:`str`, or :class:`bytes` read as
         ISO-8859-1), or ``None``. Its MIME type chooses the kind of document — HTML for
         ``text/html``, a missing or unparsable type; XML for ``*/xml`` and ``*+xml``; plain text
@@ -275,7 +326,8 @@ def sniff(body: bytes, *, content_type: str | bytes | None = None, url: str | No
     :param override: the user override (step 2), a label or an :class:`Encoding`.
     :param parent: the container document of a frame (step 6): a :class:`Container` or an
         ``(encoding or label, origin URL)`` pair; used only when its origin is *url*'s.
-    :param likely: a likely encoding (step 7), a label or an :class:`Encoding`.
+    :param likely: a likely encoding (step 7), a label or an :class:`Encoding`, or a
+        :data:`Likely` callable (a site's memory).
     :param detector: autodetection (step 8): ``"off"`` (none), ``"browser"`` (what Firefox
         shows: chardetng, never UTF-8) or ``"full"`` (valid UTF-8 first, then chardetng);
         ``None`` (default) is ``"full"`` in the standard profile and ``"browser"`` in the
@@ -312,14 +364,14 @@ def sniff(body: bytes, *, content_type: str | bytes | None = None, url: str | No
     ('KOI8-R', 'windows-1252')
     """
     detector = _detector_for(detector, profile)
+    if override is None and isinstance(content_type, (str, bytes)) and len(content_type) <= 256:
+        decision = _transport_decision(content_type)  # most pages: steps 1 and 4 only (certain)
+        if decision is not None and (body.bom if isinstance(body, Body) else bom_sniff(body)) is None:
+            return decision
     run = _run(body, content_type, url, locale, default, override, parent, likely, detector,
                prescan_bytes)
-    for step in _METHODS[run.kind]:
-        decision = step(run)
-        if decision is not None:
-            decision = _parser_step(run, decision, parser_limit)[0]
-            return decision if profile == "standard" else _browsers(run, decision, parser_limit)
-    raise AssertionError("the default step always decides")  # pragma: no cover
+    decision = _standard(run, parser_limit)
+    return decision if profile == "standard" else _browsers(run, decision, parser_limit)
 
 
 def sniff_steps(body: bytes, *, parser_limit: int = PARSER_LIMIT, profile: str = "standard", **options) -> dict:
@@ -341,7 +393,8 @@ def sniff_steps(body: bytes, *, parser_limit: int = PARSER_LIMIT, profile: str =
     run = _run(body, *(args[n] for n in names))
     steps = list(run.steps())
     chosen = next(decision for _, decision in steps if decision is not None)
-    standard, found = _parser_step(run, chosen, parser_limit)
+    found = _parser_step(run, chosen, parser_limit)[1]
+    standard = _standard(run, parser_limit)
     decision = standard if profile == "standard" else _browsers(run, standard, parser_limit)
     return {"kind": run.kind, "steps": steps, "chosen": chosen, "parser": found, "decision": decision,
             "profile": profile, "standard": standard}

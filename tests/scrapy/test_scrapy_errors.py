@@ -13,16 +13,16 @@ from scrapy_whatwg_encoding.scrapy.responses import WhatwgResponseMixin
 
 @pytest_twisted.inlineCallbacks
 def test_injected_errors_leave_the_crawl_running(demo_server, monkeypatch, caplog):
-    real_sniff = middleware.sniff
+    real_decide = middleware.decide
 
-    def failing_sniff(body, **kwargs):
+    def failing_decide(body, **kwargs):
         if "/unlabeled/" in kwargs["url"]:
             raise RuntimeError("injected by the test")
         if "/meta/" in kwargs["url"]:
             raise KeyError("injected by the test")
-        return real_sniff(body, **kwargs)
+        return real_decide(body, **kwargs)
 
-    monkeypatch.setattr(middleware, "sniff", failing_sniff)
+    monkeypatch.setattr(middleware, "decide", failing_decide)
     caplog.set_level(logging.INFO)
     paths = [p for p in demo_server.site.pages if p.startswith(("unlabeled/", "meta/", "header/"))]
     requests = [demo_server.url(p) for p in paths]

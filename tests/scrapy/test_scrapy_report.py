@@ -119,14 +119,14 @@ def test_examples_are_bounded(corpus_server, corpus_manifest, tmp_path):
 
 @pytest_twisted.inlineCallbacks
 def test_errors_are_counted_per_host_and_kind(demo_server, tmp_path, monkeypatch):
-    real_sniff = middleware.sniff
+    real_decide = middleware.decide
 
-    def failing_sniff(body, **kwargs):
+    def failing_decide(body, **kwargs):
         if "/meta/" in kwargs["url"]:
             raise RuntimeError("injected by the test")
-        return real_sniff(body, **kwargs)
+        return real_decide(body, **kwargs)
 
-    monkeypatch.setattr(middleware, "sniff", failing_sniff)
+    monkeypatch.setattr(middleware, "decide", failing_decide)
     report = tmp_path / "errors.html"
     paths = [p for p in demo_server.site.pages if p.startswith(("meta/", "header/"))]
     crawler, _ = yield crawl([demo_server.url(p) for p in paths], settings={"WHATWG_ENCODING_REPORT": str(report)})

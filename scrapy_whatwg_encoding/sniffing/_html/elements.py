@@ -3,6 +3,8 @@
 end tags), plus the action codes ``TreeBuilder.start_tag`` returns to the scanner."""
 from __future__ import annotations
 
+from typing import Literal
+
 RCDATA, RAWTEXT, SCRIPT, PLAINTEXT, META, STOP = 1, 2, 3, 4, 5, 6
 HTML, SVG, MATHML = 0, 1, 2
 HTML_IP, MATHML_TEXT_IP = 1, 2
@@ -27,6 +29,14 @@ THOROUGH = IMPLIED | frozenset("caption colgroup tbody td tfoot th thead tr".spl
 # Start tags that "in body", "after head" and "in template" process using the "in head" rules.
 HEAD_RULES = frozenset("base basefont bgsound link meta noframes script style template title".split())
 TABLE_SECTIONS = frozenset(("tbody", "tfoot", "thead"))
+# The insertion modes the tree builder enters (§13.2.4.1): not "text" (the scanner skips raw text),
+# "in table text" (the table modes' character rules), "in select" (gone from the standard) and the
+# frameset modes (the scanner stops).
+InsertionMode = Literal[
+    "initial", "before html", "before head", "in head", "in head noscript", "after head", "in body", "in table",
+    "in caption", "in column group", "in table body", "in row", "in cell", "in template",
+    "after body", "after after body",
+]
 
 
 class El:
@@ -34,7 +44,7 @@ class El:
 
     __slots__ = ("ip", "key", "name", "ns", "scope", "special")
 
-    def __init__(self, name, ns=HTML, key=None, ip=0):
+    def __init__(self, name: str, ns: int = HTML, key: str | None = None, ip: int = 0) -> None:
         self.name = name
         self.ns = ns
         self.ip = ip

@@ -3,6 +3,7 @@ and ``</br>``/``</p>``, SVG/MathML elements and their integration points (§13.2
 from __future__ import annotations
 
 from .elements import HTML, HTML_IP, MATHML, MATHML_TEXT_IP, MATHML_TEXT_IP_NAMES, SVG, SVG_IP_NAMES, El
+from .state import TreeState
 from .tokenizer import attributes
 
 _BREAKOUT = frozenset(
@@ -13,7 +14,7 @@ _BREAKOUT = frozenset(
 _FONT_BREAKOUT = frozenset(("color", "face", "size"))
 
 
-def _foreign(name, ns, span):
+def _foreign(name: str, ns: int, span: str) -> El:
     if ns == SVG:
         return El(name, SVG, ip=HTML_IP if name in SVG_IP_NAMES else 0)
     if name in MATHML_TEXT_IP_NAMES:
@@ -25,10 +26,10 @@ def _foreign(name, ns, span):
     return El(name, MATHML)
 
 
-class ForeignContent:
+class ForeignContent(TreeState):
     """TreeBuilder mixin: start and end tags when the adjusted current node is foreign."""
 
-    def _foreign_start(self, name, span, self_closing):
+    def _foreign_start(self, name: str, span: str, self_closing: bool) -> int | None:
         stack = self.stack
         if name in _BREAKOUT or (name == "font" and span and any(a in _FONT_BREAKOUT for a in attributes(span))):
             while len(stack) > 1 and stack[-1].ns != HTML and not stack[-1].ip:
@@ -39,7 +40,7 @@ class ForeignContent:
             stack.append(el)
         return None
 
-    def _foreign_end(self, name):
+    def _foreign_end(self, name: str) -> None:
         stack = self.stack
         if name in ("br", "p"):
             while len(stack) > 1 and stack[-1].ns != HTML and not stack[-1].ip:

@@ -3,39 +3,43 @@ reconstruct, clear to the last marker) and the adoption agency algorithm (§13.2
 from __future__ import annotations
 
 from .elements import HTML, El
+from .state import TreeState
 from .tokenizer import attributes
 
 
-def _same_attributes(a, b):
+def _same_attributes(a: str | None, b: str | None) -> bool:
     if a == b:
         return True
     return attributes(a or "") == attributes(b or "")
 
 
-class FormattingElements:
+class FormattingElements(TreeState):
     """TreeBuilder mixin: ``self.afe`` (None is a marker) against ``self.stack``."""
 
-    def _clear_afe_to_marker(self):
+    def _clear_afe_to_marker(self) -> None:
         afe = self.afe
         while afe:
             if afe.pop() is None:
                 return
 
-    def _push_afe(self, el):
+    def _push_afe(self, el: El) -> None:
         afe = self.afe
-        same = [e for e in reversed(afe[self._after_marker():]) if e.name == el.name and _same_attributes(e.key, el.key)]
+        same = [  # the entries after the last marker (no marker among them: the test only narrows)
+            e for e in reversed(afe[self._after_marker():])
+            if e is not None and e.name == el.name and _same_attributes(e.key, el.key)
+        ]
         if len(same) >= 3:  # Noah's Ark clause
             afe.remove(same[-1])
         afe.append(el)
 
-    def _after_marker(self):
+    def _after_marker(self) -> int:
         afe = self.afe
         for i in range(len(afe) - 1, -1, -1):
             if afe[i] is None:
                 return i + 1
         return 0
 
-    def _reconstruct(self):
+    def _reconstruct(self) -> None:
         afe, stack = self.afe, self.stack
         if not afe:
             return
@@ -49,13 +53,15 @@ class FormattingElements:
             if entry is None or entry in stack:
                 i += 1
                 break
-        for j in range(i, len(afe)):
-            new = El(afe[j].name, HTML, afe[j].key)
+        for j in range(i, len(afe)):  # the entries after the last marker, none of them open
+            entry = afe[j]
+            assert entry is not None
+            new = El(entry.name, HTML, entry.key)
             stack.append(new)
             afe[j] = new
 
 
-    def _adoption(self, subject):
+    def _adoption(self, subject: str) -> bool:
         """The adoption agency algorithm; False means "act as any other end tag"."""
         stack, afe = self.stack, self.afe
         cur = stack[-1]

@@ -3,6 +3,7 @@ algorithm it runs is in formatting.py."""
 from __future__ import annotations
 
 from .elements import HEAD_RULES, HTML, MATHML, PLAINTEXT, RAWTEXT, RCDATA, STOP, SVG, El
+from .state import TreeState
 from .tokenizer import attributes
 
 _BLOCK = frozenset(
@@ -28,10 +29,10 @@ _BODY_SPECIAL_START = (
 )
 
 
-class BodyMode:
+class BodyMode(TreeState):
     """TreeBuilder mixin: start and end tag rules of "in body"."""
 
-    def _body_start(self, name, span, sc):
+    def _body_start(self, name: str, span: str, sc: bool) -> int | None:
         stack = self.stack
         if name not in _BODY_SPECIAL_START:  # "any other start tag"
             afe = self.afe
@@ -185,7 +186,7 @@ class BodyMode:
             self._insert(name)
         return None
 
-    def _body_end(self, name):
+    def _body_end(self, name: str) -> None:
         stack = self.stack
         if name in _END_BLOCK:
             if self._in_scope(name):
@@ -247,7 +248,7 @@ class BodyMode:
             self._any_other_end(name)
         return None
 
-    def _any_other_end(self, name):
+    def _any_other_end(self, name: str) -> None:
         stack = self.stack
         for k in range(len(stack) - 1, -1, -1):
             node = stack[k]

@@ -4,26 +4,27 @@ the scripting flag disabled (the browsers' models); enabled, ``noscript`` is a R
 from __future__ import annotations
 
 from .elements import HEAD_RULES, META, RAWTEXT, RCDATA, SCRIPT, STOP, THOROUGH
+from .state import TreeState
 
 _BEFORE_ENDS = frozenset(("head", "body", "html", "br"))
 
 
-class HeadModes:
+class HeadModes(TreeState):
     """TreeBuilder mixin: start and end tag rules of the modes before "in body"."""
 
-    def _start_initial(self, name, span, sc):
+    def _start_initial(self, name: str, span: str, sc: bool) -> int | None:
         self.quirks = True
         self.mode = "before html"
         return self._start(name, span, sc)
 
-    def _start_before_html(self, name, span, sc):
+    def _start_before_html(self, name: str, span: str, sc: bool) -> int | None:
         self._insert("html")
         self.mode = "before head"
         if name == "html":
             return None
         return self._start(name, span, sc)
 
-    def _start_before_head(self, name, span, sc):
+    def _start_before_head(self, name: str, span: str, sc: bool) -> int | None:
         if name == "html":
             return None
         self.head = self._insert("head")
@@ -32,7 +33,7 @@ class HeadModes:
             return None
         return self._start(name, span, sc)
 
-    def _start_in_head(self, name, span, sc):
+    def _start_in_head(self, name: str, span: str, sc: bool) -> int | None:
         if name in ("base", "basefont", "bgsound", "link", "html", "head"):
             return None
         if name == "meta":
@@ -58,7 +59,7 @@ class HeadModes:
         self.mode = "after head"
         return self._start(name, span, sc)
 
-    def _start_in_head_noscript(self, name, span, sc):  # §13.2.6.4.5
+    def _start_in_head_noscript(self, name: str, span: str, sc: bool) -> int | None:  # §13.2.6.4.5
         if name == "html":
             return self._body_start(name, span, sc)
         if name in ("basefont", "bgsound", "link", "meta", "noframes", "style"):
@@ -68,11 +69,11 @@ class HeadModes:
         self._leave_noscript()
         return self._start(name, span, sc)
 
-    def _leave_noscript(self):
+    def _leave_noscript(self) -> None:
         self.stack.pop()
         self.mode = "in head"
 
-    def _end_in_head_noscript(self, name):
+    def _end_in_head_noscript(self, name: str) -> None:
         if name == "noscript":
             self._leave_noscript()
         elif name == "br":
@@ -80,7 +81,7 @@ class HeadModes:
             return self._end(name)
         return None
 
-    def _start_after_head(self, name, span, sc):
+    def _start_after_head(self, name: str, span: str, sc: bool) -> int | None:
         if name == "html":
             return None
         if name == "body":
@@ -91,9 +92,11 @@ class HeadModes:
         if name == "frameset":
             return STOP
         if name in HEAD_RULES:
-            self.stack.append(self.head)
+            head = self.head
+            assert head is not None  # "after head" follows the head element's insertion
+            self.stack.append(head)
             action = self._start_in_head(name, span, sc)
-            self.stack.remove(self.head)
+            self.stack.remove(head)
             return action
         if name == "head":
             return None
@@ -101,26 +104,26 @@ class HeadModes:
         self.mode = "in body"
         return self._body_start(name, span, sc)
 
-    def _end_initial(self, name):
+    def _end_initial(self, name: str) -> None:
         self.quirks = True
         self.mode = "before html"
         return self._end(name)
 
-    def _end_before_html(self, name):
+    def _end_before_html(self, name: str) -> None:
         if name in _BEFORE_ENDS:
             self._insert("html")
             self.mode = "before head"
             return self._end(name)
         return None
 
-    def _end_before_head(self, name):
+    def _end_before_head(self, name: str) -> None:
         if name in _BEFORE_ENDS:
             self.head = self._insert("head")
             self.mode = "in head"
             return self._end(name)
         return None
 
-    def _end_in_head(self, name):
+    def _end_in_head(self, name: str) -> None:
         if name == "template":
             return self._end_template()
         if name in _BEFORE_ENDS:
@@ -130,7 +133,7 @@ class HeadModes:
                 return self._end(name)
         return None
 
-    def _end_template(self):
+    def _end_template(self) -> None:
         if not self.template_modes:
             return
         self._implied(names=THOROUGH)
@@ -140,7 +143,7 @@ class HeadModes:
         self._reset_mode()
         return
 
-    def _end_after_head(self, name):
+    def _end_after_head(self, name: str) -> None:
         if name == "template":
             return self._end_template()
         if name in ("body", "html", "br"):

@@ -4,16 +4,17 @@ including "in table text" (§13.2.6.4.10), are handled in tree.py."""
 from __future__ import annotations
 
 from .elements import TABLE_SECTIONS, El
+from .state import TreeState
 from .tokenizer import attributes
 
 _CAPTION_CLOSERS = frozenset("caption col colgroup tbody td tfoot th thead tr".split())
 _TABLE_END_IGNORED = frozenset("body caption col colgroup html tbody td tfoot th thead tr".split())
 
 
-class TableModes:
+class TableModes(TreeState):
     """TreeBuilder mixin: start and end tag rules of the table modes."""
 
-    def _start_in_table(self, name, span, sc):
+    def _start_in_table(self, name: str, span: str, sc: bool) -> int | None:
         if name == "caption":
             self._clear_to(("table", "template", "html"))
             self.afe.append(None)
@@ -47,14 +48,14 @@ class TableModes:
             return self._body_start(name, span, sc)
         return None
 
-    def _start_in_caption(self, name, span, sc):
+    def _start_in_caption(self, name: str, span: str, sc: bool) -> int | None:
         if name in _CAPTION_CLOSERS:
             if self._close_caption():
                 return self._start(name, span, sc)
             return None
         return self._body_start(name, span, sc)
 
-    def _close_caption(self):
+    def _close_caption(self) -> bool:
         if not self._in_table_scope(("caption",)):
             return False
         self._implied()
@@ -63,7 +64,7 @@ class TableModes:
         self.mode = "in table"
         return True
 
-    def _start_in_column_group(self, name, span, sc):
+    def _start_in_column_group(self, name: str, span: str, sc: bool) -> int | None:
         if name in ("html", "col"):
             return None
         if name == "template":
@@ -74,7 +75,7 @@ class TableModes:
         self.mode = "in table"
         return self._start(name, span, sc)
 
-    def _start_in_table_body(self, name, span, sc):
+    def _start_in_table_body(self, name: str, span: str, sc: bool) -> int | None:
         if name in ("tr", "th", "td"):
             self._clear_to(("tbody", "tfoot", "thead", "template", "html"))
             self._insert("tr")
@@ -91,7 +92,7 @@ class TableModes:
             return None
         return self._start_in_table(name, span, sc)
 
-    def _start_in_row(self, name, span, sc):
+    def _start_in_row(self, name: str, span: str, sc: bool) -> int | None:
         if name in ("th", "td"):
             self._clear_to(("tr", "template", "html"))
             self._insert(name)
@@ -104,7 +105,7 @@ class TableModes:
             return None
         return self._start_in_table(name, span, sc)
 
-    def _close_row(self):
+    def _close_row(self) -> bool:
         if not self._in_table_scope(("tr",)):
             return False
         self._clear_to(("tr", "template", "html"))
@@ -112,7 +113,7 @@ class TableModes:
         self.mode = "in table body"
         return True
 
-    def _start_in_cell(self, name, span, sc):
+    def _start_in_cell(self, name: str, span: str, sc: bool) -> int | None:
         if name in _CAPTION_CLOSERS:
             if self._in_table_scope(("td", "th")):
                 self._close_cell()
@@ -120,14 +121,14 @@ class TableModes:
             return None
         return self._body_start(name, span, sc)
 
-    def _close_cell(self):
+    def _close_cell(self) -> None:
         self._implied()
         self._pop_until(("td", "th"))
         self._clear_afe_to_marker()
         self.mode = "in row"
 
 
-    def _end_in_table(self, name):
+    def _end_in_table(self, name: str) -> None:
         if name == "table":
             if self._in_table_scope(("table",)):
                 self._pop_until(("table",))
@@ -138,7 +139,7 @@ class TableModes:
             return self._body_end(name)
         return None
 
-    def _end_in_caption(self, name):
+    def _end_in_caption(self, name: str) -> None:
         if name == "caption":
             self._close_caption()
         elif name == "table":
@@ -148,7 +149,7 @@ class TableModes:
             return self._body_end(name)
         return None
 
-    def _end_in_column_group(self, name):
+    def _end_in_column_group(self, name: str) -> None:
         if name == "colgroup":
             if self._current_is("colgroup"):
                 self.stack.pop()
@@ -161,7 +162,7 @@ class TableModes:
             return self._end(name)
         return None
 
-    def _end_in_table_body(self, name):
+    def _end_in_table_body(self, name: str) -> None:
         if name in TABLE_SECTIONS:
             if self._in_table_scope((name,)):
                 self._clear_to(("tbody", "tfoot", "thead", "template", "html"))
@@ -179,7 +180,7 @@ class TableModes:
             return self._end_in_table(name)
         return None
 
-    def _end_in_row(self, name):
+    def _end_in_row(self, name: str) -> None:
         if name == "tr":
             self._close_row()
         elif name == "table":
@@ -194,7 +195,7 @@ class TableModes:
             return self._end_in_table(name)
         return None
 
-    def _end_in_cell(self, name):
+    def _end_in_cell(self, name: str) -> None:
         if name in ("td", "th"):
             if self._in_table_scope((name,)):
                 self._implied()

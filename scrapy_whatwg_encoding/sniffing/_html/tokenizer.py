@@ -7,6 +7,7 @@ only (``re.ASCII``): the tokenizer lowercases ASCII letters and nothing else.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from .charrefs import decode_attribute_value
 
@@ -161,7 +162,7 @@ META_CANDIDATE = re.compile(r"<meta[\t\n\x0c\r />]", _FLAGS)
 _CHARSET = re.compile(r"charset", _FLAGS)
 
 
-def meta_candidates(text: str):
+def meta_candidates(text: str) -> Iterator[int]:
     """Offsets of each "<meta" whose tag could name an encoding (its text has "charset" or a
     character reference), in order. Nothing after the last one can matter to the parser step."""
     for match in META_CANDIDATE.finditer(text):

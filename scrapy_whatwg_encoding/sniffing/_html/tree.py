@@ -21,8 +21,11 @@ modes_other.py, foreign.py, formatting.py.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
+from typing import get_args
+
 from .doctype import doctype_is_quirky
-from .elements import HTML, HTML_IP, IMPLIED, MATHML, MATHML_TEXT_IP, TABLE_SECTIONS, El
+from .elements import HTML, HTML_IP, IMPLIED, MATHML, MATHML_TEXT_IP, TABLE_SECTIONS, El, InsertionMode
 from .foreign import ForeignContent
 from .formatting import FormattingElements
 from .modes_body import BodyMode
@@ -40,8 +43,8 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         self.scripting = scripting  # the scripting flag (§13.2.3.5)
         self.stack: list[El] = []
         self.afe: list[El | None] = []  # None is a marker
-        self.mode = "initial"
-        self.template_modes: list[str] = []
+        self.mode: InsertionMode = "initial"
+        self.template_modes: list[InsertionMode] = []
         self.head: El | None = None
         self.form: El | None = None
         self.frameset_ok = True
@@ -53,7 +56,7 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         """The adjusted current node is not in the HTML namespace (CDATA sections allowed)."""
         return bool(self.stack) and self.stack[-1].ns != HTML
 
-    def _in_scope(self, name, extra=()):
+    def _in_scope(self, name: str, extra: Collection[str] = ()) -> bool:
         for el in reversed(self.stack):
             if el.ns == HTML:
                 if el.name == name:
@@ -64,7 +67,7 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
                 return False
         return False
 
-    def _in_table_scope(self, names):
+    def _in_table_scope(self, names: Collection[str]) -> bool:
         for el in reversed(self.stack):
             if el.ns == HTML:
                 if el.name in names:
@@ -73,27 +76,24 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
                     return False
         return False
 
-    def _has_template(self):
-        return bool(self.template_modes)
-
-    def _current_is(self, name):
+    def _current_is(self, name: str) -> bool:
         el = self.stack[-1]
         return el.ns == HTML and el.name == name
 
     # -- stack operations ----------------------------------------------------------------------
-    def _insert(self, name, key=None):
+    def _insert(self, name: str, key: str | None = None) -> El:
         el = El(name, HTML, key)
         self.stack.append(el)
         return el
 
-    def _pop_until(self, names):
+    def _pop_until(self, names: Collection[str]) -> None:
         stack = self.stack
         while len(stack) > 1:
             el = stack.pop()
             if el.ns == HTML and el.name in names:
                 return
 
-    def _implied(self, exclude=None, names=IMPLIED):
+    def _implied(self, exclude: str | None = None, names: Collection[str] = IMPLIED) -> None:
         stack = self.stack
         while stack:
             el = stack[-1]
@@ -101,18 +101,18 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
                 return
             stack.pop()
 
-    def _close_p(self):
+    def _close_p(self) -> None:
         if self._in_scope("p", ("button",)):
             self._implied("p")
             self._pop_until(("p",))
 
-    def _clear_to(self, names):
+    def _clear_to(self, names: Collection[str]) -> None:
         stack = self.stack
         while len(stack) > 1 and not (stack[-1].ns == HTML and stack[-1].name in names):
             stack.pop()
 
     # -- reset the insertion mode appropriately (§13.2.4.1) ---------------------------------------
-    def _reset_mode(self):
+    def _reset_mode(self) -> None:
         stack = self.stack
         for k in range(len(stack) - 1, -1, -1):
             node = stack[k]
@@ -136,8 +136,7 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
                 self.mode = "in head"
             elif name == "body":
                 self.mode = "in body"
-            elif name == "frameset":
-                self.mode = "in frameset"
+            # (the "frameset" step never applies: no frameset element is inserted, the scanner stops)
             elif name == "html":
                 self.mode = "before head" if self.head is None else "after head"
             elif last:
@@ -147,7 +146,7 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
             return
 
     # -- dispatcher (§13.2.6) ---------------------------------------------------------------------
-    def start_tag(self, name, span, self_closing):
+    def start_tag(self, name: str, span: str, self_closing: bool) -> int | None:
         stack = self.stack
         if stack:
             node = stack[-1]
@@ -161,14 +160,14 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
             return self._body_start(name, span, self_closing)
         return _START_RULES[self.mode](self, name, span, self_closing)
 
-    def end_tag(self, name):
+    def end_tag(self, name: str) -> None:
         if self.stack and self.stack[-1].ns != HTML:
             return self._foreign_end(name)
         if self.mode == "in body":
             return self._body_end(name)
         return _END_RULES[self.mode](self, name)
 
-    def tokenizer_only(self):
+    def tokenizer_only(self) -> bool:
         """No template and no foreign element is open (with no such start tag ahead, the tree
         builder can then no longer change which start tags are metas)."""
         if self.template_modes:
@@ -184,7 +183,7 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         self._foreign_seen = None
         return True
 
-    def text_matters(self):
+    def text_matters(self) -> bool:
         """Whether character tokens could change any state (else the scanner skips them): not in
         "in body" (or foreign content) with frameset-ok already "not ok" and nothing for
         "reconstruct the active formatting elements" to do."""
@@ -193,7 +192,7 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         afe = self.afe
         return bool(afe) and afe[-1] is not None and afe[-1] not in self.stack
 
-    def characters(self, ws, nul, other):
+    def characters(self, ws: bool, nul: bool, other: bool) -> None:
         stack = self.stack
         if stack:
             node = stack[-1]
@@ -203,26 +202,26 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
                 return
         self._chars(ws, nul, other)
 
-    def doctype(self, inner):
+    def doctype(self, inner: str | None) -> None:
         if self.mode == "initial":
             self.quirks = doctype_is_quirky(inner)
             self.mode = "before html"
 
     # -- reprocess a token in the current insertion mode (the rules are in the mixins) ---------------
-    def _start(self, name, span, sc):
+    def _start(self, name: str, span: str, sc: bool) -> int | None:
         mode = self.mode
         if mode == "in body":
             return self._body_start(name, span, sc)
         return _START_RULES[mode](self, name, span, sc)
 
-    def _end(self, name):
+    def _end(self, name: str) -> None:
         mode = self.mode
         if mode == "in body":
             return self._body_end(name)
         return _END_RULES[mode](self, name)
 
     # -- insertion modes: character tokens ----------------------------------------------------------
-    def _chars(self, ws, nul, other):
+    def _chars(self, ws: bool, nul: bool, other: bool) -> None:
         mode = self.mode
         if mode in ("in body", "in caption", "in cell", "in template"):
             if ws or other:
@@ -278,10 +277,10 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         return None
 
 
-_MODES = (
-    "initial", "before html", "before head", "in head", "in head noscript", "after head", "in body", "in table",
-    "in caption", "in column group", "in table body", "in row", "in cell", "in template",
-    "after body", "after after body",
-)
-_START_RULES = {m: getattr(TreeBuilder, "_start_" + m.replace(" ", "_"), TreeBuilder._body_start) for m in _MODES}
-_END_RULES = {m: getattr(TreeBuilder, "_end_" + m.replace(" ", "_"), TreeBuilder._body_end) for m in _MODES}
+_MODES: tuple[InsertionMode, ...] = get_args(InsertionMode)
+_START_RULES: dict[InsertionMode, Callable[[TreeBuilder, str, str, bool], int | None]] = {
+    m: getattr(TreeBuilder, "_start_" + m.replace(" ", "_"), TreeBuilder._body_start) for m in _MODES
+}
+_END_RULES: dict[InsertionMode, Callable[[TreeBuilder, str], None]] = {
+    m: getattr(TreeBuilder, "_end_" + m.replace(" ", "_"), TreeBuilder._body_end) for m in _MODES
+}

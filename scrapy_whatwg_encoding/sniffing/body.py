@@ -1,0 +1,136 @@
+"""Facts about one body, each found at most once and shared by every step that needs it: the
+sniffing steps (the detector's UTF-8 check), the suspect-label check, site memory, what Scrapy
+alone would do, and the response's text."""
+from __future__ import annotations
+
+import codecs
+
+from ..encoding import ENCODINGS, Encoding, bom_sniff, decode
+from ..encoding._typing import Buffer
+
+_UTF_8 = ENCODINGS["UTF-8"]
+#: Bodies up to this size (bytes) are checked for UTF-8 by decoding them whole, strictly: valid,
+#: the text is kept as the UTF-8 text (a replacement decode of valid UTF-8 is the same text).
+WHOLE_UTF_8 = 8 * 1024 * 1024
+_utf_8_decode = codecs.utf_8_decode
+_CHUNK = 1 << 20  # whole-body scans go chunk by chunk (bounded memory)
+_UNKNOWN = -2  # first_non_ascii not looked for yet (None means "no such byte")
+
+
+def first_non_ascii(body: bytes) -> int | None:
+    """Offset of the first byte ≥ 0x80 in *body*, or ``None``; the whole body at C speed
+    (``bytes.isascii`` per MiB, then the ASCII decoder's error position in the first chunk that is
+    not ASCII: several times faster than a regex search)."""
+    if body.isascii():
+        return None
+    for start in range(0, len(body), _CHUNK):
+        chunk = body[start:start + _CHUNK]
+        if not chunk.isascii():
+            try:
+                chunk.decode("ascii")
+            except UnicodeDecodeError as error:
+                return start + error.start
+    raise AssertionError("unreachable: the body is not ASCII")  # pragma: no cover
+
+
+def is_utf_8(body: bytes, start: int = 0) -> bool:
+    """Whether ``body[start:]`` is valid UTF-8 to its end (an incomplete sequence at the end is
+    an error), checked at C speed a MiB at a time so that no text of the whole body is built."""
+    view = memoryview(body)
+    end = len(body)
+    step = max(_CHUNK, 4)  # a chunk that is not the last always holds a whole sequence
+    while start < end:
+        final = start + step >= end
+        try:
+            start += _utf_8_decode(view[start:start + step], "strict", final)[1]
+        except UnicodeDecodeError:
+            return False
+    return True
+
+
+class Body:
+    """A body (:class:`bytes`) and what is known about it so far.
+
+    ``first_non_ascii`` (offset in bytes or ``None``), ``is_ascii`` and ``is_utf_8`` are found on
+    first use; :meth:`text` keeps each text it decodes. Not thread-safe: one per response.
+
+    >>> body = Body("naïve".encode())
+    >>> body.first_non_ascii, body.is_ascii, body.is_utf_8
+    (2, False, True)
+    >>> body.text(ENCODINGS["windows-1252"])
+    'naÃ¯ve'
+    """
+
+    __slots__ = ("_bom", "_first", "_texts", "_utf_8", "data")
+
+    def __init__(self, data: Buffer):
+        self.data = data if isinstance(data, bytes) else bytes(data)
+        self._first: int | None = _UNKNOWN
+        self._utf_8: bool | None = None
+        self._bom: Encoding | bool | None = False  # False: not sniffed yet
+        self._texts: dict[Encoding, str] = {}
+
+    @property
+    def bom(self) -> Encoding | None:
+        """The encoding of the byte order mark the body starts with (BOM sniff), or ``None``."""
+        if self._bom is False:
+            self._bom = bom_sniff(self.data)
+        return self._bom  # type: ignore[return-value]
+
+    @property
+    def first_non_ascii(self) -> int | None:
+        """Offset (bytes) of the first byte ≥ 0x80, or ``None``."""
+        if self._first == _UNKNOWN:
+            self._first = first_non_ascii(self.data)
+        return self._first
+
+    @property
+    def is_ascii(self) -> bool:
+        return self.first_non_ascii is None
+
+    @property
+    def is_utf_8(self) -> bool:
+        """Whether the whole body is valid UTF-8 (an incomplete sequence at its end is not); an
+        ASCII body is. A body of at most :data:`WHOLE_UTF_8` bytes is decoded once for it, and
+        the text kept."""
+        if self._utf_8 is None:
+            if self.first_non_ascii is None:
+                self._utf_8 = True
+            elif len(self.data) <= WHOLE_UTF_8:
+                self._strict_utf_8()
+            else:
+                self._utf_8 = is_utf_8(self.data, self.first_non_ascii)
+        return self._utf_8  # type: ignore[return-value]
+
+    def _strict_utf_8(self) -> str | None:
+        """Decode the whole body as strict UTF-8: sets ``is_utf_8``; the text if valid."""
+        try:
+            text = _utf_8_decode(self.data, "strict", True)[0]
+        except UnicodeDecodeError:
+            self._utf_8 = False
+            return None
+        self._utf_8 = True
+        if self.bom is None:  # the decode hook would drop the BOM
+            self._texts[_UTF_8] = text
+        return text
+
+    def text(self, encoding: Encoding) -> str:
+        """The body decoded as *encoding* (:class:`str`), as the "decode" hook does: a BOM, if
+        any, wins and is removed (Encoding Standard §6, ``decode``); kept for the next call."""
+        text = self._texts.get(encoding)
+        if text is not None:
+            return text
+        bom = self.bom
+        if bom is None:
+            if encoding is _UTF_8 and self._utf_8 is None and len(self.data) <= WHOLE_UTF_8:
+                text = self._strict_utf_8()  # valid UTF-8 (most pages): the same text, and a fact
+                if text is not None:
+                    return text
+            text = self._texts[encoding] = encoding.decode(self.data)
+        else:
+            text = self._texts[bom] = decode(self.data, bom)[0]  # the BOM wins, and goes
+        return text
+
+    def decoded(self, encoding: Encoding) -> str | None:
+        """The text :meth:`text` already has for *encoding*, else ``None`` (nothing is decoded)."""
+        return self._texts.get(encoding)

@@ -1,0 +1,415 @@
+"""Benchmark: the add-on against Scrapy alone per response, for each class of page of issue 17.
+
+Usage: python tools/bench_classes.py [--runs 5] [--repeat 5] [--only CLASS] [--profile CLASS]
+
+Classes (built from the repo's own pages, tests/data/corpus with its manifest's true encodings
+and example_project/demo/site, see :func:`build_class`):
+
+  a  UTF-8, charset in the Content-Type header
+  b  legacy encoding, charset in the Content-Type header
+  c  ``<meta charset>`` in the first 1024 bytes (no header charset)
+  d  late ``<meta charset>``, after byte 1024 (found by the parser step; no header charset)
+  e  XML declaration with an encoding at byte 0, served as text/html (no header charset, no meta)
+  f  unlabeled UTF-8 (no label anywhere)
+  g  unlabeled legacy encoding (no label anywhere)
+
+Each page's existing labels (XML declaration, ``<meta>`` with ``charset`` or ``http-equiv``, a
+UTF-8 BOM) are stripped, then the class's label is added with the page's true encoding. Pages
+are real: the corpus's UTF-8 pages and, for classes a and f, also every legacy page transcoded to
+UTF-8 (its own text, re-encoded), so that those classes have dozens of pages too.
+
+Per page, on identical fresh responses (an ``HtmlResponse`` built from URL, headers and body for
+every call; building it is not timed):
+
+- Scrapy: ``response.encoding`` then ``response.text``;
+- ours: what a crawl with the add-on does: ``HandlerEncodingMiddleware.process_response`` (order
+  1,000,000) then ``WhatwgEncodingMiddleware.process_response`` (both built by ``from_crawler`` on
+  a crawler from ``scrapy.utils.test.get_crawler`` with the add-on's default settings: stats on,
+  site memory off), then ``.text`` of the response it returns.
+
+Times are ``perf_counter_ns``, best of ``--repeat`` per page (Scrapy and ours alternate call by
+call), summed per class; ``--runs`` runs interleave the two page by page. Prints per class: pages,
+bytes per page, µs per page of Scrapy and ours (median of runs), the ratio ours / Scrapy (median
+and min-max over the runs; below 1.00 = cheaper than Scrapy), the median over pages of the
+per-page ratio, ``guess``: the pages on which Scrapy alone runs its statistical guess
+(charset-normalizer: an unlabeled non-UTF-8 page, or a label Python has no codec for, such as
+``x-mac-cyrillic``), which cost it far more than the others, and ``w/o``: the ratio without
+them; and checks: ``text`` — pages where ours' ``response.text`` is the WHATWG decode
+with its decision (must be all); ``true`` — pages where that decision is the page's true
+encoding; ``≠Scrapy`` — pages where Scrapy's text differs from ours.
+
+``--profile CLASS`` runs cProfile over ours (``--profile-scrapy``: over Scrapy) for that class
+instead and prints the top 25 functions by own time, in µs per page.
+"""
+from __future__ import annotations
+
+import argparse
+import cProfile
+import dataclasses
+import json
+import pstats
+import re
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterable
+from math import isnan, nan
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+CORPUS = REPO / "tests" / "data" / "corpus"
+DEMO = REPO / "example_project" / "demo" / "site"
+PRESCAN_BYTES = 1024
+CLASSES = {
+    "a": "UTF-8, header charset",
+    "b": "legacy, header charset",
+    "c": "<meta> in first 1024 B",
+    "d": "late <meta> (parser)",
+    "e": "XML declaration",
+    "f": "unlabeled UTF-8",
+    "g": "unlabeled legacy",
+}
+#: The decision source sniff() gives each class's pages (the test checks every built page).
+EXPECTED_SOURCE = {"a": "transport", "b": "transport", "c": "prescan", "d": "parser",
+                   "e": "xml-declaration", "f": "detector", "g": "detector"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Source:
+    """A real page: its name, bytes (labels stripped, see :func:`strip_labels`) and true
+    encoding (a WHATWG name)."""
+
+    name: str
+    body: bytes
+    encoding: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Page:
+    """One benchmark page of class *cls*: what the server sends and what the page really is."""
+
+    cls: str
+    name: str
+    url: str
+    content_type: str
+    body: bytes
+    encoding: str | None  # the true encoding (WHATWG name), if known
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Content-Type": self.content_type}
+
+
+# --- the pages ----------------------------------------------------------------------------
+
+_XML_DECLARATION = re.compile(rb"^[\t\n\r ]*<\?xml[\t\n\r ][^>]*>[\t\n\r ]*")
+_LABEL_META = re.compile(rb"(?i)<meta[\t\n\x0c\r /][^>]*?(?:charset|http-equiv)[^>]*>")
+
+
+def strip_labels(body: bytes) -> bytes:
+    """*body* without a UTF-8 BOM, a leading XML declaration and every ``<meta>`` with a
+    ``charset`` or ``http-equiv`` attribute."""
+    body = body.removeprefix(b"\xef\xbb\xbf")
+    return _LABEL_META.sub(b"", _XML_DECLARATION.sub(b"", body, count=1))
+
+
+def sources() -> list[Source]:
+    """Every ASCII-compatible page of the corpus and the demo site with a true encoding and a
+    non-ASCII byte, labels stripped (corpus first, in manifest order; then the demo site's)."""
+    from scrapy_whatwg_encoding import ENCODINGS
+
+    found = []
+    entries = [(entry["path"], CORPUS / entry["path"], entry["encoding"])
+               for entry in json.loads((CORPUS / "manifest.json").read_text("utf-8"))]
+    entries += [(f"demo/{path}", DEMO / path, info["expect"])
+                for path, info in json.loads((DEMO / "pages.json").read_text("utf-8")).items()]
+    for name, path, encoding in entries:
+        if encoding is None or not ENCODINGS[encoding].is_ascii_compatible:
+            continue
+        body = strip_labels(path.read_bytes())
+        if not body.isascii():
+            found.append(Source(name, body, encoding))
+    return found
+
+
+def transcoded(legacy: Iterable[Source]) -> list[Source]:
+    """Each legacy page's text (the WHATWG decode with its true encoding) encoded as UTF-8."""
+    from scrapy_whatwg_encoding import ENCODINGS, decode
+
+    return [Source(f"{s.name} (as UTF-8)", decode(s.body, ENCODINGS[s.encoding])[0].encode("utf-8"),
+                   "UTF-8") for s in legacy]
+
+
+_HEAD = re.compile(rb"(?i)<head(?:[\t\n\x0c\r /][^>]*)?>")
+# Elements whose content is text to the tokenizer (a <meta> inside is no tag), and comments.
+_RAW_OPEN = re.compile(rb"(?i)<(script|style|title|textarea|xmp|iframe|noembed|noframes|noscript|plaintext)[\t\n\x0c\r />]|<!--")
+
+
+def _in_raw_text(body: bytes, position: int) -> bool:
+    """Whether *position* lies inside a comment or a raw text element (an approximation the
+    class test checks: sniff() must find the inserted ``<meta>``)."""
+    lower = body.lower()
+    for match in _RAW_OPEN.finditer(body, 0, position):
+        end = b"-->" if match.group(1) is None else b"</" + match.group(1).lower()
+        close = lower.find(end, match.end())
+        if close < 0 or close + len(end) > position:
+            return True
+    return False
+
+
+def late_position(body: bytes, least: int = PRESCAN_BYTES + 64) -> int | None:
+    """Where a late ``<meta>`` goes: just before ``</head>`` if that lies past *least* bytes,
+    else right after the first ``>`` (the end of a tag, or a text line's end) past *least*
+    that is outside comments and raw text elements; ``None`` if the page is too short."""
+    close = body.lower().find(b"</head>")
+    if close >= least and not _in_raw_text(body, close):
+        return close
+    for pattern in (b">", b"\n"):
+        position = body.find(pattern, least)
+        while position >= 0:
+            if not _in_raw_text(body, position + 1):
+                return position + 1
+            position = body.find(pattern, position + 1)
+    return None
+
+
+def _meta(encoding: str) -> bytes:
+    return f'<meta charset="{encoding}">'.encode("ascii")
+
+
+def label_page(cls: str, source: Source) -> tuple[str, bytes] | None:
+    """``(content_type, body)`` of *source* with class *cls*'s label, or ``None`` if the page
+    cannot carry it (a late ``<meta>`` needs more than 1024 bytes before it)."""
+    body, name = source.body, source.encoding
+    if cls in ("a", "b"):
+        return f"text/html; charset={name}", body
+    if cls == "c":
+        head = _HEAD.search(body, 0, PRESCAN_BYTES // 2)
+        at = head.end() if head else 0
+        return "text/html", body[:at] + _meta(name) + body[at:]
+    if cls == "d":
+        at = late_position(body)
+        return None if at is None else ("text/html", body[:at] + _meta(name) + body[at:])
+    if cls == "e":
+        return "text/html", f'<?xml version="1.0" encoding="{name}"?>\n'.encode("ascii") + body
+    return "text/html", body  # f, g: no label
+
+
+def build_class(cls: str, native: list[Source] | None = None) -> list[Page]:
+    """The pages of class *cls* (a-g), in a fixed order: UTF-8 pages (the corpus's, then the
+    legacy ones transcoded) for a and f, legacy pages for b and g, all of *native* (default:
+    :func:`sources`) for c, d and e; each body once."""
+    native = sources() if native is None else native
+    legacy = [s for s in native if s.encoding != "UTF-8"]
+    utf_8 = [s for s in native if s.encoding == "UTF-8"]
+    chosen = {"a": utf_8 + transcoded(legacy), "f": utf_8 + transcoded(legacy),
+              "b": legacy, "g": legacy}.get(cls, native)
+    pages, seen = [], set()
+    for i, source in enumerate(chosen):
+        labeled = label_page(cls, source)
+        if labeled is not None and labeled[1] not in seen:  # the corpus has a few texts twice
+            seen.add(labeled[1])
+            pages.append(Page(cls, source.name, f"http://127.0.0.1/{cls}/{i}", *labeled, source.encoding))
+    return pages
+
+
+# --- the two sides ------------------------------------------------------------------------
+
+def scrapy_side(page: Page):
+    """Scrapy alone: a fresh ``HtmlResponse``, then the timed call (``.encoding``, ``.text``)."""
+    from scrapy.http import HtmlResponse
+
+    response = HtmlResponse(page.url, headers=page.headers, body=page.body)
+
+    def call() -> str:
+        response.encoding  # noqa: B018 — Scrapy's own inference
+        return response.text
+
+    return call
+
+
+class Ours:
+    """The add-on's two downloader middlewares as a crawl builds them (``from_crawler`` on a
+    real crawler with ``ADDONS = {"scrapy_whatwg_encoding.Addon": 0}``: the default settings,
+    stats on, site memory off)."""
+
+    def __init__(self, settings: dict | None = None):
+        from scrapy.utils.test import get_crawler
+
+        from scrapy_whatwg_encoding import WhatwgEncodingMiddleware
+        from scrapy_whatwg_encoding.scrapy.handler import HandlerEncodingMiddleware
+
+        self.crawler = get_crawler(settings_dict={"ADDONS": {"scrapy_whatwg_encoding.Addon": 0},
+                                                  **(settings or {})})
+        self.handler = HandlerEncodingMiddleware.from_crawler(self.crawler)
+        self.middleware = WhatwgEncodingMiddleware.from_crawler(self.crawler)
+        assert self.middleware.memory is None and self.crawler.stats is not None
+
+    def side(self, page: Page) -> Callable[[], str]:
+        """A fresh response and request; the timed call returns ``response.text`` (the decision
+        is then in ``call.request.meta["whatwg_encoding"]``)."""
+        from scrapy.http import HtmlResponse, Request
+
+        response, request = HtmlResponse(page.url, headers=page.headers, body=page.body), Request(page.url)
+        handler, middleware = self.handler, self.middleware
+
+        def call() -> str:
+            handler.process_response(request, response)
+            return middleware.process_response(request, response).text
+
+        call.request = request  # type: ignore[attr-defined]
+        return call
+
+    def errors(self) -> int:
+        return self.crawler.stats.get_value("whatwg_encoding/errors", 0)
+
+
+def best_pair(page: Page, ours: Ours, repeat: int, first: int = 0) -> tuple[int, int]:
+    """``(Scrapy ns, ours ns)``: best of *repeat* calls each on fresh responses, alternating
+    which side goes first (starting with Scrapy if *first* is even)."""
+    clock = time.perf_counter_ns
+    best = [sys.maxsize, sys.maxsize]
+    for i in range(repeat):
+        for side in ((0, 1) if (first + i) % 2 == 0 else (1, 0)):
+            call = scrapy_side(page) if side == 0 else ours.side(page)
+            start = clock()
+            call()
+            elapsed = clock() - start
+            best[side] = min(best[side], elapsed)
+    return best[0], best[1]
+
+
+@dataclasses.dataclass
+class Checks:
+    text: int = 0  # ours' text is the WHATWG decode with its decision
+    true: int = 0  # ours' decision is the true encoding
+    differs: int = 0  # Scrapy's text is not ours
+    guessed: list = dataclasses.field(default_factory=list)  # per page: Scrapy alone runs its statistical guess
+    sources: dict = dataclasses.field(default_factory=dict)  # decision source → pages
+
+
+def check(pages: list[Page], ours: Ours) -> Checks:
+    """Run both sides once on each page and compare (not timed)."""
+    from scrapy_whatwg_encoding import ENCODINGS, decode
+    from scrapy_whatwg_encoding.scrapy.scrapy_default import scrapy_encoding
+
+    checks = Checks()
+    for page in pages:
+        call = ours.side(page)
+        text = call()
+        decision = call.request.meta["whatwg_encoding"]  # type: ignore[attr-defined]
+        checks.sources[decision["source"]] = checks.sources.get(decision["source"], 0) + 1
+        checks.text += text == decode(page.body, ENCODINGS[decision["encoding"]])[0]
+        checks.true += decision["encoding"] == page.encoding
+        checks.differs += scrapy_side(page)() != text
+        checks.guessed.append(scrapy_encoding(page.content_type, page.body, True) is None)
+    return checks
+
+
+def measure(classes: dict[str, list[Page]], ours: Ours, runs: int, repeat: int,
+            progress: Callable[[str], None] | None = None) -> dict[str, list[list[tuple[int, int]]]]:
+    """``{class: [run: [(Scrapy ns, ours ns) per page]]}``; the runs interleave all classes' pages."""
+    times: dict[str, list[list[tuple[int, int]]]] = {cls: [] for cls in classes}
+    for run in range(runs):
+        for cls, pages in classes.items():
+            times[cls].append([best_pair(page, ours, repeat, run + i) for i, page in enumerate(pages)])
+        if progress:
+            progress(f"run {run + 1}/{runs} done")
+    return times
+
+
+def summarize(pairs_by_run: list[list[tuple[int, int]]], left_out: list[bool] | None = None) -> dict[str, float]:
+    """µs per page (median of runs), the ratio ours / Scrapy (median, min, max over runs), the
+    median over pages of each page's ratio (its median time over runs, each side), and the ratio
+    (median of runs) without the pages *left_out* marks (``nan`` if none is left)."""
+    pages = len(pairs_by_run[0])
+    scrapy = [sum(s for s, _ in run) for run in pairs_by_run]
+    ours = [sum(o for _, o in run) for run in pairs_by_run]
+    ratios = [o / s for s, o in zip(scrapy, ours)]
+    kept = [i for i in range(pages) if not (left_out and left_out[i])]
+    kept_ratios = [sum(run[i][1] for i in kept) / sum(run[i][0] for i in kept) for run in pairs_by_run] if kept else [nan]
+    per_page = [statistics.median(run[i][1] for run in pairs_by_run) /
+                statistics.median(run[i][0] for run in pairs_by_run) for i in range(pages)]
+    return {"scrapy_us": statistics.median(scrapy) / pages / 1000, "ours_us": statistics.median(ours) / pages / 1000,
+            "ratio": statistics.median(ratios), "low": min(ratios), "high": max(ratios),
+            "page_ratio": statistics.median(per_page), "kept_ratio": statistics.median(kept_ratios)}
+
+
+def profile(pages: list[Page], ours: Ours, rounds: int, scrapy: bool = False, top: int = 25) -> str:
+    """cProfile over the timed call only (ours, or Scrapy's with *scrapy*), *rounds* times over
+    *pages*: the *top* functions by own time, in µs and calls per page."""
+    profiler = cProfile.Profile()
+    for _ in range(rounds):
+        for page in pages:
+            call = scrapy_side(page) if scrapy else ours.side(page)
+            profiler.enable()
+            call()
+            profiler.disable()
+    stats = pstats.Stats(profiler)
+    entries = stats.stats  # type: ignore[attr-defined]
+    n = rounds * len(pages)
+    total = sum(tottime for _, _, tottime, _, _ in entries.values())
+    rows = sorted(entries.items(), key=lambda item: -item[1][2])[:top]
+    lines = [(f"cProfile of {'Scrapy' if scrapy else 'ours'}: {len(pages)} pages × {rounds} rounds; "
+              f"{1e6 * total / n:.1f} µs/page in all (profiled: slower than timed)"),
+             f"  {'own µs/page':>11} {'share':>6} {'cum µs/page':>11} {'calls/page':>10}  function"]
+    for (path, line, function), (_, calls, tottime, cumtime, _) in rows:
+        where = f"{_short(path)}:{line}({function})" if line else function
+        lines.append(f"  {1e6 * tottime / n:>11.2f} {100 * tottime / total:>5.1f}% {1e6 * cumtime / n:>11.2f} "
+                     f"{calls / n:>10.2f}  {where}")
+    return "\n".join(lines)
+
+
+def _short(path: str) -> str:
+    for marker in ("scrapy_whatwg_encoding/", "site-packages/"):
+        if marker in path:
+            return path.split(marker, 1)[1] if marker == "site-packages/" else marker + path.split(marker, 1)[1]
+    return path
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=5, help="interleaved runs (default 5)")
+    parser.add_argument("--repeat", type=int, default=5, help="calls per page and run, the best counts (default 5)")
+    parser.add_argument("--only", choices=sorted(CLASSES), action="append", help="a class (repeatable)")
+    parser.add_argument("--profile", choices=sorted(CLASSES), metavar="CLASS",
+                        help="profile ours on CLASS instead of timing")
+    parser.add_argument("--profile-scrapy", action="store_true", help="with --profile: profile Scrapy's side")
+    parser.add_argument("--rounds", type=int, default=20, help="with --profile: rounds over the pages")
+    args = parser.parse_args(argv)
+
+    native = sources()
+    ours = Ours()
+    if args.profile:
+        pages = build_class(args.profile, native)
+        check(pages, ours)  # warm: tables, caches, lazy imports
+        print(f"class {args.profile} ({CLASSES[args.profile]}), {len(pages)} pages")
+        print(profile(pages, ours, args.rounds, args.profile_scrapy))
+        return
+    classes = {cls: build_class(cls, native) for cls in (args.only or CLASSES)}
+    checks = {cls: check(pages, ours) for cls, pages in classes.items()}  # also warms up
+    started = time.perf_counter()
+    times = measure(classes, ours, args.runs, args.repeat,
+                    lambda message: print(f"  ... {message} ({time.perf_counter() - started:.0f} s)", file=sys.stderr))
+    assert ours.errors() == 0, "the middleware counted errors"
+    print(f"Per response, Scrapy .encoding + .text vs the add-on's middlewares + .text "
+          f"({args.runs} interleaved runs × best of {args.repeat}; ratio < 1.00: ours is cheaper)")
+    print(f"  {'class':<27} {'pages':>5} {'B/page':>7} {'Scrapy µs':>9} {'ours µs':>8} {'ratio':>5} "
+          f"{'(min-max)':>11} {'per-page':>8} {'guess':>5} {'w/o':>5}  {'text':>7} {'true':>7} {'≠Scrapy':>7}")
+    for cls, pages in classes.items():
+        c = checks[cls]
+        s = summarize(times[cls], c.guessed)
+        size = sum(len(page.body) for page in pages) // len(pages)
+        n = len(pages)
+        kept = "-" if isnan(s["kept_ratio"]) else f"{s['kept_ratio']:.2f}"
+        print(f"  {cls}. {CLASSES[cls]:<24} {n:>5} {size:>7} {s['scrapy_us']:>9.1f} {s['ours_us']:>8.1f} "
+              f"{s['ratio']:>5.2f} {s['low']:>5.2f}-{s['high']:<5.2f} {s['page_ratio']:>8.2f} "
+              f"{sum(c.guessed):>5} {kept:>5}  {c.text:>3}/{n:<3} {c.true:>3}/{n:<3} {c.differs:>7}")
+    decided = "; ".join(f"{cls}: " + ", ".join(f"{source} {n}" for source, n in sorted(c.sources.items()))
+                        for cls, c in checks.items())
+    print(f"  decided by: {decided}")
+    print(f"  ({time.perf_counter() - started:.0f} s of timing)")
+
+
+if __name__ == "__main__":
+    main()
