@@ -35,13 +35,14 @@ and once as plain ``text/html`` (labels only in the document, or none at all).
 from __future__ import annotations
 
 import argparse
+import gc
 import json
-import os
-import site
 import statistics
 import subprocess
 import sys
 import time
+import tracemalloc
+from importlib.util import find_spec
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -201,6 +202,7 @@ def per_response(args) -> dict[str, tuple[int, float, float, float, float]]:
     assert ours.errors() == 0
     return {k: tuple(v) for k, v in groups.items()}
 
+
 # --- 3. peak memory -----------------------------------------------------------------------
 
 def proc_status_mb(field: str) -> float:
@@ -215,8 +217,6 @@ def proc_status_mb(field: str) -> float:
 def crawl_once(args) -> None:
     """One crawl in this (fresh) interpreter; prints a JSON line with its memory figures."""
     if args.trace:
-        import tracemalloc
-
         tracemalloc.start()
     from scrapy.crawler import CrawlerRunner
     from scrapy.utils.log import configure_logging
@@ -228,8 +228,6 @@ def crawl_once(args) -> None:
     Bench = bench_spider(args.crawl_once, args.pages, args.callback == "text")
     configure_logging({"LOG_LEVEL": "ERROR"})
     extra = {"ADDONS": {"scrapy_whatwg_encoding.Addon": 0}} if args.addon else {}
-    from importlib.util import find_spec
-
     out: dict = {"before_mb": proc_status_mb("VmRSS"), "file": find_spec("scrapy_whatwg_encoding").origin}
 
     @defer.inlineCallbacks
@@ -252,9 +250,6 @@ def crawl_once(args) -> None:
     reactor.run()
     out.update(peak_mb=proc_status_mb("VmHWM"), after_mb=proc_status_mb("VmRSS"))
     if args.trace:
-        import gc
-        import tracemalloc
-
         gc.collect()
         out["traced_mb"] = tracemalloc.get_traced_memory()[0] / 2**20
         out["by_file"] = {stat.traceback[0].filename: stat.size
@@ -264,12 +259,9 @@ def crawl_once(args) -> None:
 
 def peak_memory(args) -> None:
     """Interleaved crawls, each in its own interpreter; prints the table of peaks and the ratio."""
-    from bench_memory import compile_package
+    from bench_memory import compile_package, interpreter
 
-    python, env = [sys.executable], None
-    if args.package_dir:  # no site hooks (the editable install's), the package dir first
-        python.append("-S")
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join([args.package_dir, *site.getsitepackages()]))
+    python, env = interpreter(args.package_dir)
     compile_package(python, env)
     proc, base = start_server()
     runs: dict[str, list[dict]] = {"without": [], "with": []}

@@ -101,6 +101,14 @@ IMPORTS = {"package": "import scrapy_whatwg_encoding (fresh interpreter)",
            "scrapy": "import scrapy_whatwg_encoding.scrapy (Scrapy imported)"}
 
 
+def interpreter(package_dir: str | None) -> tuple[list[str], dict | None]:
+    """The command (a list) and environment of child interpreters: this one's, or with the package
+    found in *package_dir* first (no site hooks: the editable install's would win)."""
+    if not package_dir:
+        return [sys.executable], None
+    return [sys.executable, "-S"], dict(os.environ, PYTHONPATH=os.pathsep.join([package_dir, *site.getsitepackages()]))
+
+
 def compile_package(command: list[str], env: dict | None) -> None:
     """Compile the package's bytecode (its ``__pycache__``, ignored by git) as installing a wheel
     does, so that child interpreters do not compile the source at each import (as they would
@@ -137,10 +145,7 @@ def main():
     parser.add_argument("--package-dir")
     args = parser.parse_args()
     names = args.names or default_names()
-    command, env = [sys.executable], None
-    if args.package_dir:  # no site hooks (the editable install's), the package dir first
-        command.append("-S")
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join([args.package_dir, *site.getsitepackages()]))
+    command, env = interpreter(args.package_dir)
 
     def child(name: str, path: pathlib.Path, ours: bool, traced: bool) -> dict:
         argv = [*command, "-c", SCRIPT, name if ours else "-", nearest(name), str(path), "1" if traced else "0"]
