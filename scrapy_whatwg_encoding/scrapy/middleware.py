@@ -40,7 +40,7 @@ from twisted.internet.task import LoopingCall
 
 from ..encoding import Encoding, decode
 from ..sniffing import Decision
-from ..sniffing.response import decide
+from ..sniffing.response import Options
 from . import scrapy_default, startup
 from .compat import cache_text, explicit_encoding, header_values, with_encoding
 from .handler import handler_whatwg_encoding, restore, settle
@@ -91,7 +91,7 @@ class WhatwgEncodingMiddleware:
         self.report = Stats(stats, self.config.log_level, self.config.report, self.config.report_examples)
         self.memory = memory
         self._flusher: LoopingCall | None = None  # made when the spider opens (it imports the reactor)
-        self._options = self._request_options({})  # decide()'s arguments for requests without meta keys
+        self._options = self._request_options({})  # for requests without meta keys of their own
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -213,7 +213,7 @@ class WhatwgEncodingMiddleware:
         if meta.get("whatwg_encoding_locale") is not None or meta.get("whatwg_encoding_profile") is not None:
             options = self._request_options(meta)
         likely = None if self.memory is None else functools.partial(self.memory.likely, url)
-        outcome = decide(body, content_type=content_type, url=url, override=override, likely=likely, **options)
+        outcome = options.decide(body, content_type, url, override, likely)
         decision, suspect, facts = outcome.decision, outcome.suspect, outcome.body
         is_text = isinstance(response, TextResponse)
         scrapy_name = chosen or scrapy_default.scrapy_encoding(content_type, facts, is_text)
@@ -227,12 +227,14 @@ class WhatwgEncodingMiddleware:
         self.report.decision(url, decision, changed, body, scrapy_name, suspect)
         return new
 
-    def _request_options(self, meta) -> dict:
+    def _request_options(self, meta) -> Options:
+        """How to decide a request's response: the settings, and its meta keys, if any."""
         config, locale = self.config, self.config.locale
         if meta.get("whatwg_encoding_locale") is not None:
             locale = check_locale("meta['whatwg_encoding_locale']", meta["whatwg_encoding_locale"])
-        return {"locale": locale, "default": config.default, "prescan_bytes": config.prescan_bytes,
-                "suspect_labels": config.suspect_labels, **request_profile(config, meta)}
+        profile = request_profile(config, meta)
+        return Options(locale, config.default, config.prescan_bytes, profile["profile"], profile["detector"],
+                       config.suspect_labels)
 
     @staticmethod
     def _apply(response, kind: str, encoding: Encoding, text: str | None):

@@ -100,6 +100,7 @@ class _Run:
         "likely_",
         "locale",
         "meta_bytes",
+        "metas",
         "override_",
         "parent",
         "prescan_bytes",
@@ -112,6 +113,7 @@ class _Run:
         self.body = facts.data
         self.fallback_: Decision | None = None  # what steps 8-9 give, once asked
         self.meta_bytes: bool | None = None  # whether "<meta" and a hint are in the parser's bytes
+        self.metas: list = []  # the <meta tags the prescan read, for the parser step
         self.essence, self.kind, self.charset = content_type_facts(content_type)
         self.content_type = content_type
         self.url = url
@@ -139,7 +141,7 @@ class _Run:
         return None if found is None else Decision(found[0], "certain", "transport", found[1])
 
     def prescan(self):  # step 5 → tentative
-        found = prescan_result(self.body, self.prescan_bytes)
+        found = prescan_result(self.body, self.prescan_bytes, self.metas)
         if found is None:
             return None
         encoding, label, offset, source = found
@@ -189,7 +191,7 @@ _METHODS = {kind: tuple(getattr(_Run, name.replace("-", "_")) for name in names)
 
 
 @functools.lru_cache(maxsize=64)  # the same few pairs on every call
-def _detector_for(detector: str | None, profile: str) -> str:
+def detector_for(detector: str | None, profile: str) -> str:
     """The detector mode for *profile*: ``None`` is ``"full"`` (standard) or ``"browser"``
     (browsers); ``"full"`` contradicts the browsers profile (browsers never detect UTF-8)."""
     if profile not in PROFILES:
@@ -219,7 +221,7 @@ def _parser_step(run: _Run, decision: Decision, parser_limit: int) -> tuple[Deci
             run.meta_bytes = may_have_parser_meta(run.body, parser_limit)
         if not run.meta_bytes:
             return decision, None
-    found = parser_meta(run.body, decision.encoding, parser_limit)
+    found = parser_meta(run.body, decision.encoding, parser_limit, run.metas)
     if found is None:
         return decision, None
     return change_the_encoding(decision, *found), found
@@ -363,7 +365,14 @@ def sniff(body: bytes | Body, *, content_type: str | bytes | None = None, url: s
     >>> sniff(page).encoding.name, sniff(page, profile="browsers").encoding.name
     ('KOI8-R', 'windows-1252')
     """
-    detector = _detector_for(detector, profile)
+    return sniff_checked(body, content_type, url, locale, default, override, parent, likely,
+                         detector_for(detector, profile), prescan_bytes, parser_limit, profile)
+
+
+def sniff_checked(body, content_type, url, locale, default, override, parent, likely, detector: str,
+                  prescan_bytes: int, parser_limit: int, profile: str) -> Decision:
+    """:func:`sniff` with every argument given, by position, and *detector* and *profile* already
+    checked (the detector mode itself, not ``None``): for callers that decide many bodies."""
     if override is None and isinstance(content_type, (str, bytes)) and len(content_type) <= 256:
         decision = _transport_decision(content_type)  # most pages: steps 1 and 4 only (certain)
         if decision is not None and (body.bom if isinstance(body, Body) else bom_sniff(body)) is None:
@@ -389,7 +398,7 @@ def sniff_steps(body: bytes, *, parser_limit: int = PARSER_LIMIT, profile: str =
     if unknown:
         raise TypeError(f"unexpected keyword arguments {sorted(unknown)}")
     args = {"detector": None, "prescan_bytes": 1024, **{n: None for n in names[:7]}, **options}
-    args["detector"] = _detector_for(args["detector"], profile)
+    args["detector"] = detector_for(args["detector"], profile)
     run = _run(body, *(args[n] for n in names))
     steps = list(run.steps())
     chosen = next(decision for _, decision in steps if decision is not None)
