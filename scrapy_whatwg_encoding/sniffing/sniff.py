@@ -27,6 +27,7 @@ PROFILES = ("standard", "browsers")
 #: :class:`~.body.Body` and what steps 8-9 give (a tentative :class:`Decision`), only when steps
 #: 1-6 found nothing; returns a label, an :class:`Encoding` or ``None``.
 Likely = Callable[[Body, Decision], "str | Encoding | None"]
+_UTF_8 = ENCODINGS["UTF-8"]
 # MIME types that neither kind of document covers but that both browsers show as plain text.
 _SHOWN_AS_TEXT = frozenset(("text/css",))
 
@@ -101,6 +102,7 @@ class _Run:
         "locale",
         "meta_bytes",
         "metas",
+        "no_plain_meta",
         "override_",
         "parent",
         "prescan_bytes",
@@ -114,6 +116,7 @@ class _Run:
         self.fallback_: Decision | None = None  # what steps 8-9 give, once asked
         self.meta_bytes: bool | None = None  # whether "<meta" and a hint are in the parser's bytes
         self.metas: list = []  # the <meta tags the prescan read, for the parser step
+        self.no_plain_meta = False  # no <meta> for the parser step in the whole body as UTF-8 or single-byte
         self.essence, self.kind, self.charset = content_type_facts(content_type)
         self.content_type = content_type
         self.url = url
@@ -216,10 +219,11 @@ def _parser_step(run: _Run, decision: Decision, parser_limit: int) -> tuple[Deci
     """Step "change the encoding" for a tentative HTML decision; returns (decision, meta found)."""
     if run.kind != "html" or decision.confidence != "tentative":
         return decision, None
-    if decision.encoding.is_ascii_compatible:  # the bytes show whether any such encoding finds one
+    encoding = decision.encoding
+    if encoding.is_ascii_compatible:  # the bytes show whether any such encoding finds one
         if run.meta_bytes is None:
             run.meta_bytes = may_have_parser_meta(run.body, parser_limit)
-        if not run.meta_bytes:
+        if not run.meta_bytes or run.no_plain_meta and (encoding.is_single_byte or encoding is _UTF_8):
             return decision, None
     found = parser_meta(run.body, decision.encoding, parser_limit, run.metas)
     if found is None:
@@ -240,6 +244,10 @@ def _standard(run: _Run, parser_limit: int) -> Decision:
                     decision, found = _parser_step(run, default, parser_limit)
                     if found is not None:
                         return decision
+                    if len(run.body) <= parser_limit and (default.encoding.is_single_byte or default.encoding is _UTF_8):
+                        # All of it was scanned: UTF-8 and the single-byte encodings, whose decoders
+                        # never take an ASCII byte into another character, read the same markup.
+                        run.no_plain_meta = True
             return _parser_step(run, run.likely() or run.fallback(), parser_limit)[0]
         decision = step(run)
         if decision is not None:
