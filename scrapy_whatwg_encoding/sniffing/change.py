@@ -45,15 +45,16 @@ def _find_parser_meta(text: str, limit: int) -> tuple[Encoding, str, int] | None
     return find_parser_meta(text, limit)
 
 
-def parser_meta(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT, metas: list | None = None
-                ) -> tuple[Encoding, str, int] | None:
+def parser_meta(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT, metas: list | None = None,
+                meta: int | None = None) -> tuple[Encoding, str, int] | None:
     """The first ``<meta>`` that the tree builder (scripting enabled) hands to "change the
     encoding" when *body* (bytes) is decoded with *encoding* (no BOM handling: a BOM gives
     certainty before this step). Returns ``(encoding from get an encoding, label, byte offset of
     its "<")`` or ``None`` if no such tag lies wholly within the first *limit* characters. At most
     ``4 * limit + 16`` bytes are decoded (in windows doubling from 8 KiB); often none, where the
     bytes show the answer (:func:`_plain_meta`, which reuses *metas*, the ``<meta`` tags the
-    prescan step read, see :func:`.prescan.prescan_metas`). Never raises."""
+    prescan step read, see :func:`.prescan.prescan_metas`; *meta* is :func:`first_parser_meta_bytes`
+    for *body* and *limit*, if the caller has it). Never raises."""
     if limit <= 0 or encoding.name == "replacement":
         return None  # the replacement decoder yields at most one U+FFFD
     max_bytes = 4 * limit + 16
@@ -62,8 +63,9 @@ def parser_meta(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT, meta
     # never part of a multi-byte sequence and every other byte yields a character).
     literal = encoding.is_ascii_compatible
     if literal:  # the same check on the bytes, before decoding anything
-        meta = find_meta_bytes(body, 0, max_bytes)
-        if meta < 0 or not has_hint_bytes(body, meta, max_bytes):
+        if meta is None:
+            meta = first_parser_meta_bytes(body, limit)
+        if meta < 0:
             return None
         found = _plain_meta(body, limit, metas)
         if found is not None:
@@ -136,13 +138,13 @@ def _plain_text_elements(body: bytes, end: int) -> bool:
     return True
 
 
-def may_have_parser_meta(body: bytes, limit: int = PARSER_LIMIT) -> bool:
-    """Whether :func:`parser_meta` may find a ``<meta>`` in *body* decoded with an ASCII-compatible
-    encoding: ``<meta`` and then ``charset`` or ``http-equiv`` (ASCII case-insensitive) lie in
-    the bytes it decodes. ``False`` means it finds none with any of them."""
+def first_parser_meta_bytes(body: bytes, limit: int = PARSER_LIMIT) -> int:
+    """Where :func:`parser_meta` may find a ``<meta>`` in *body* decoded with an ASCII-compatible
+    encoding: the offset of the first ``<meta`` if a hint (:func:`has_hint_bytes`) follows it in
+    the bytes it decodes, else -1 (it finds none with any of them)."""
     max_bytes = 4 * limit + 16
     meta = find_meta_bytes(body, 0, max_bytes)
-    return meta >= 0 and has_hint_bytes(body, meta, max_bytes)
+    return meta if meta >= 0 and has_hint_bytes(body, meta, max_bytes) else -1
 
 
 def find_meta_bytes(body: bytes, start: int, end: int) -> int:

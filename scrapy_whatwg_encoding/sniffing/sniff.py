@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 
 from ..encoding import ENCODINGS, Encoding, bom_sniff, get_encoding
 from .body import Body
-from .change import PARSER_LIMIT, change_the_encoding, may_have_parser_meta, parser_meta
+from .change import PARSER_LIMIT, change_the_encoding, first_parser_meta_bytes, parser_meta
 from .container import container_encoding
 from .content_type import content_type_facts, parse_mime_type
 from .decision import Decision
@@ -100,7 +100,7 @@ class _Run:
         "kind",
         "likely_",
         "locale",
-        "meta_bytes",
+        "meta_at",
         "metas",
         "no_plain_meta",
         "override_",
@@ -114,7 +114,7 @@ class _Run:
         self.facts = facts
         self.body = facts.data
         self.fallback_: Decision | None = None  # what steps 8-9 give, once asked
-        self.meta_bytes: bool | None = None  # whether "<meta" and a hint are in the parser's bytes
+        self.meta_at: int | None = None  # the first "<meta" with a hint after it, for the parser step
         self.metas: list = []  # the <meta tags the prescan read, for the parser step
         self.no_plain_meta = False  # no <meta> for the parser step in the whole body as UTF-8 or single-byte
         self.essence, self.kind, self.charset = content_type_facts(content_type)
@@ -220,12 +220,14 @@ def _parser_step(run: _Run, decision: Decision, parser_limit: int) -> tuple[Deci
     if run.kind != "html" or decision.confidence != "tentative":
         return decision, None
     encoding = decision.encoding
+    meta = None
     if encoding.is_ascii_compatible:  # the bytes show whether any such encoding finds one
-        if run.meta_bytes is None:
-            run.meta_bytes = may_have_parser_meta(run.body, parser_limit)
-        if not run.meta_bytes or run.no_plain_meta and (encoding.is_single_byte or encoding is _UTF_8):
+        if run.meta_at is None:
+            run.meta_at = first_parser_meta_bytes(run.body, parser_limit)
+        meta = run.meta_at
+        if meta < 0 or run.no_plain_meta and (encoding.is_single_byte or encoding is _UTF_8):
             return decision, None
-    found = parser_meta(run.body, decision.encoding, parser_limit, run.metas)
+    found = parser_meta(run.body, encoding, parser_limit, run.metas, meta)
     if found is None:
         return decision, None
     return change_the_encoding(decision, *found), found
