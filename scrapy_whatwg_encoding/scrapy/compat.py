@@ -139,7 +139,7 @@ def mark(response: Response, cls: type) -> bool:
     (see :func:`with_encoding`) and :data:`IN_PLACE`: *cls* must decode as its class does (same
     encoding, same text), as a marker class does, since no cache is reset. Returns whether it
     did."""
-    if _FRESH is not None and isinstance(response, TextResponse) and _same_layout(type(response), cls):
+    if _FRESH is not None and _same_layout(type(response), cls) and isinstance(response, TextResponse):
         response.__class__ = cls
         return True
     return False
