@@ -29,7 +29,6 @@ if TYPE_CHECKING:
 _SYNC = (b"\n", b"<", b">", b" ", b'"', b"'", b"=", b"/")
 
 _CACHE_SIZE = 1024  # steps remembered per decoder (about 0.2 MB at most)
-_FFFD = "\ufffd"  # one object: the handler tests a cached step's text by identity
 
 Step = Callable[[bytes, int], "tuple[str, int]"]
 
@@ -78,32 +77,21 @@ class FastDecoder:
         four = 4 in reach
 
         def handle(exc: UnicodeError) -> tuple[str, int]:
-            if type(exc) is not UnicodeDecodeError:
-                raise exc
             data, i = exc.object, exc.start
-            key = data[i:i + reach[data[i]]]
+            try:
+                key = data[i:i + reach[data[i]]]
+            except TypeError:  # not a decode error (zero cost when nothing is raised)
+                raise exc from None
             if four and len(key) == 4 and not 0x30 <= key[1] <= 0x39:
                 key = key[:2]  # gb18030: a four-byte sequence only after a digit
-            hit = get(key) or token(data, i, key)
-            text, i = hit[0], i + hit[1]
-            if text is not _FFFD or data[i:i + 1] < b"\x80":
-                return text, i
-            # Errors come in runs (binary data): step through the run here rather than in one
-            # handler call each, up to and including the first token that is not an error (the
-            # C codec decodes on from there); every step starts at a token boundary.
-            parts, end = [text], min(len(data), i + 4096)
-            while i < end and data[i] >= 0x80 and text is _FFFD:
-                key = data[i:i + reach[data[i]]]
-                if four and len(key) == 4 and not 0x30 <= key[1] <= 0x39:
-                    key = key[:2]
-                text, n = get(key) or token(data, i, key)
-                parts.append(text)
-                i += n
-            return "".join(parts), i
+            hit = get(key)
+            if hit is None:
+                hit = token(data, i, key)
+            return hit[0], i + hit[1]
 
         def token(data: bytes, i: int, key: bytes) -> tuple[str, int]:
             text, end = step(data, i)
-            hit = (_FFFD if text == _FFFD else text, end - i)
+            hit = (text, end - i)
             if len(cache) < _CACHE_SIZE:  # the first ones seen stay: a wrong encoding repeats them
                 cache[key] = hit
             return hit
