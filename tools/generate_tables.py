@@ -10,13 +10,11 @@ https://encoding.spec.whatwg.org/#indexes). Output goes to scrapy_whatwg_encodin
 - index-NAME.txt    one multi-byte index as UTF-8 text: the character at position *pointer* is the
                     index code point for pointer, U+0000 where the pointer is not in the index
 - gb18030_ranges.py RANGES: the (pointer, code point) pairs of index gb18030 ranges
-- multi_byte_fixes.py FIXES: name -> (fixes, splits, leads) for the multi-byte decoders that run
-                    on CPython's C codecs (see scrapy_whatwg_encoding/encoding/multi_byte.py): every
+- multi_byte_fixes.py FIXES: name -> (fixes, splits) for the multi-byte decoders that run on
+                    CPython's C codecs (see scrapy_whatwg_encoding/encoding/multi_byte.py): every
                     token the C codec decodes is compared with the standard's decoder steps; where
                     they differ, *fixes* maps the C codec's output to the standard's when no other
-                    token gives that output, and *splits* lists the tokens' bytes otherwise;
-                    *leads* gives, for each fixed output, the first bytes of the tokens that the C
-                    codec decodes to it (the output can be in the text only if one is in the bytes).
+                    token gives that output, and *splits* lists the tokens' bytes otherwise.
 """
 import importlib
 import itertools
@@ -72,7 +70,7 @@ def main(src):
     fixes = {name: compare_with_c_codec(name) for name in C_CODECS}
     write_fixes(fixes)  # ISO-2022-JP's exact decoder runs on the EUC-JP decoder, which needs them
     iso_2022_jp = importlib.import_module("scrapy_whatwg_encoding.encoding.iso_2022_jp")
-    fixes["ISO-2022-JP"] = compare(iso_2022_jp_c_tokens(), iso_2022_jp.decode_exact)[:2]
+    fixes["ISO-2022-JP"] = compare(iso_2022_jp_c_tokens(), iso_2022_jp.decode_exact)
     write_fixes(fixes)
     print(f"{len(labels)} labels, {len(names)} encodings, {len(single)} single-byte tables -> {OUT}")
 
@@ -145,8 +143,8 @@ def iso_2022_jp_c_tokens():
 
 
 def compare(tokens, spec_decode):
-    """(fixes, splits, leads): the C codec's output for each token where *spec_decode* differs."""
-    by_output, fixes, splits, leads = {}, {}, [], {}
+    """(fixes, splits): the C codec's output for each token where *spec_decode* differs."""
+    by_output, fixes, splits = {}, {}, []
     for data, c_out in tokens:
         by_output.setdefault(c_out, []).append((data, spec_decode(data)))
     for c_out, decoded in by_output.items():
@@ -155,10 +153,9 @@ def compare(tokens, spec_decode):
             continue
         if len(c_out) == 1 and len({spec for _, spec in decoded}) == 1:
             fixes[c_out] = wrong[0][1]
-            leads[c_out] = bytes(sorted({data[0] for data, _ in decoded}))
         else:
             splits += [data for data, _ in wrong]
-    return fixes, tuple(sorted(splits)), leads
+    return fixes, tuple(sorted(splits))
 
 
 if __name__ == "__main__":

@@ -40,8 +40,7 @@ class FastDecoder:
     """
 
     def __init__(self, name: str, c_codec: str, step: Step, fixes: dict[str, str],
-                 splits: tuple[bytes, ...], leads: dict[str, bytes],
-                 reach: Callable[[int], int] = lambda lead: 2):
+                 splits: tuple[bytes, ...], reach: Callable[[int], int] = lambda lead: 2):
         self.c_codec = c_codec
         self.step = step
         # How many bytes *step* reads from each leading byte; results of *step* are cached. A
@@ -51,27 +50,25 @@ class FastDecoder:
         self.errors = f"whatwg-{name.lower()}-decode"
         codecs.register_error(self.errors, self._handler())
         self.fixes = fixes
-        # The C codec's output of a fixed token can be in the text only if one of the token's
-        # leading bytes is in the bytes: one memchr per leading byte spares a scan of the text per
-        # output (most leading bytes of fixed tokens are rare on real pages).
-        by_leads: dict[bytes, list[str]] = {}
-        for char, token_leads in leads.items():
-            by_leads.setdefault(token_leads, []).append(char)
-        self.fix_groups = [(tuple(bytes([b]) for b in token_leads), chars)
-                           for token_leads, chars in by_leads.items()]
         self.splits = splits
         self.split_re = re.compile(b"|".join(map(re.escape, splits))) if splits else None
-        self.split_firsts = tuple({token[:1] for token in splits})
-        # A split token in the bytes is looked for (a slower search) only where the bytes have the
-        # first byte of one and the C codec's text has its output (unless that output is ASCII).
-        outputs = [token.decode(c_codec) for token in splits]
-        self.split_marks = None if any(map(str.isascii, outputs)) else {
-            c for output in outputs for c in output if not c.isascii()}
+        # A split token in the bytes is looked for (a slower search) only where the C codec's
+        # text has its output, or, for an ASCII output, the bytes have its first byte.
+        self.split_marks: set[str] = set()
+        self.split_leads: set[bytes] = set()
+        for token in splits:
+            output = token.decode(c_codec)
+            if output.isascii():
+                self.split_leads.add(token[:1])
+            else:
+                self.split_marks.update(c for c in output if not c.isascii())
 
     def _handler(self) -> Callable[[UnicodeError], tuple[str, int]]:
-        """The C codec's error handler: the standard's steps from the error on. A wrong encoding
-        makes an error every few bytes, so this is one closure (each call costs), and the steps'
-        results are cached, keyed by the bytes a step reads (a shorter key only at the end)."""
+        """The C codec's error handler: the standard's step at the error. A wrong encoding makes
+        an error every few bytes, so this is one closure doing the least per call, and the steps'
+        results are cached, keyed by the bytes a step reads (a shorter key only at the end). Each
+        call resolves one token: stepping on through a run of errors in Python costs more per
+        token than the C codec's call it saves."""
         step, reach, cache = self.step, self.reach, self.cache
         get = cache.get
         four = 4 in reach
@@ -98,10 +95,8 @@ class FastDecoder:
 
         return handle
 
-    def _fix(self, text: str, data: bytes) -> str:
-        present = [c for token_leads, chars in self.fix_groups
-                   if any(b in data for b in token_leads)
-                   for c in chars if c in text]  # each test is one fast C scan
+    def _fix(self, text: str) -> str:
+        present = [c for c in self.fixes if c in text]  # each test is one fast C scan
         if present:
             if any(self.fixes[c] in present for c in present):  # a swap: map all at once
                 return text.translate({ord(c): self.fixes[c] for c in present})
@@ -110,7 +105,7 @@ class FastDecoder:
         return text
 
     def _c_decode(self, data: bytes) -> str:
-        return self._fix(str(data, self.c_codec, self.errors), data)
+        return self._fix(str(data, self.c_codec, self.errors))
 
     def __call__(self, data: Buffer) -> str:
         if not isinstance(data, bytes):
@@ -118,10 +113,9 @@ class FastDecoder:
         if data.isascii():  # each byte 00-7F is a token of its own, its code point (no ISO-2022-JP here)
             return data.decode("ascii")
         text = str(data, self.c_codec, self.errors)
-        marks = self.split_marks
-        if not any(b in data for b in self.split_firsts) or (
-                marks is not None and not any(c in text for c in marks)):
-            return self._fix(text, data)  # most pages: no ambiguous token
+        if not self.splits or not (any(c in text for c in self.split_marks)
+                                   or any(b in data for b in self.split_leads)):
+            return self._fix(text)  # most pages: no ambiguous token
         # Decode around each ambiguous token that starts at a token boundary (most pages have none).
         if self.split_re is not None and self.split_re.search(data):
             done = 0
@@ -135,7 +129,7 @@ class FastDecoder:
             if parts:
                 parts.append(self._c_decode(data[done:]))
                 return "".join(parts)
-        return self._fix(text, data)
+        return self._fix(text)
 
     def _at_boundary(self, data: bytes, known: int, position: int) -> bool:
         """Does a token start at *position*? Tokenize forward from the last sync byte (or *known*,
