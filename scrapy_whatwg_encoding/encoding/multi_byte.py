@@ -52,16 +52,8 @@ class FastDecoder:
         self.fixes = fixes
         self.splits = splits
         self.split_re = re.compile(b"|".join(map(re.escape, splits))) if splits else None
-        # A split token in the bytes is looked for (a slower search) only where the C codec's
-        # text has its output, or, for an ASCII output, the bytes have its first byte.
-        self.split_marks: set[str] = set()
-        self.split_leads: set[bytes] = set()
-        for token in splits:
-            output = token.decode(c_codec)
-            if output.isascii():
-                self.split_leads.add(token[:1])
-            else:
-                self.split_marks.update(c for c in output if not c.isascii())
+        # A split token is looked for in the bytes (a regex) only where they have its first byte.
+        self.split_firsts = tuple({token[:1] for token in splits})
 
     def _handler(self) -> Callable[[UnicodeError], tuple[str, int]]:
         """The C codec's error handler: the standard's step at the error. A wrong encoding makes
@@ -112,12 +104,10 @@ class FastDecoder:
             data = bytes(data)
         if data.isascii():  # each byte 00-7F is a token of its own, its code point (no ISO-2022-JP here)
             return data.decode("ascii")
-        text = str(data, self.c_codec, self.errors)
-        if not self.splits or not (any(c in text for c in self.split_marks)
-                                   or any(b in data for b in self.split_leads)):
-            return self._fix(text)  # most pages: no ambiguous token
-        # Decode around each ambiguous token that starts at a token boundary (most pages have none).
-        if self.split_re is not None and self.split_re.search(data):
+        if (self.split_re is not None and any(b in data for b in self.split_firsts)
+                and self.split_re.search(data)):
+            # Decode around each ambiguous token that starts at a token boundary (few pages),
+            # each run between them once.
             done = 0
             parts: list[str] = []
             for match in self.split_re.finditer(data):
@@ -129,7 +119,7 @@ class FastDecoder:
             if parts:
                 parts.append(self._c_decode(data[done:]))
                 return "".join(parts)
-        return self._fix(text)
+        return self._c_decode(data)  # most pages: no ambiguous token
 
     def _at_boundary(self, data: bytes, known: int, position: int) -> bool:
         """Does a token start at *position*? Tokenize forward from the last sync byte (or *known*,
