@@ -48,14 +48,15 @@ class FastDecoder:
         self.reach = bytes(map(reach, range(256)))
         self.cache: dict[bytes, tuple[str, int]] = {}
         self.errors = f"whatwg-{name.lower()}-decode"
-        codecs.register_error(self.errors, self._handler())
+        # The handler reads a decode error's bytes; anything else raises (see _handler).
+        codecs.register_error(self.errors, self._handler())  # type: ignore[arg-type]
         self.fixes = fixes
         self.splits = splits
         self.split_re = re.compile(b"|".join(map(re.escape, splits))) if splits else None
         # A split token is looked for in the bytes (a regex) only where they have its first byte.
         self.split_firsts = tuple({token[:1] for token in splits})
 
-    def _handler(self) -> Callable[[UnicodeError], tuple[str, int]]:
+    def _handler(self) -> Callable[[UnicodeDecodeError], tuple[str, int]]:
         """The C codec's error handler: the standard's step at the error. A wrong encoding makes
         an error every few bytes, so this is one closure doing the least per call, and the steps'
         results are cached, keyed by the bytes a step reads (a shorter key only at the end). Each
@@ -65,7 +66,7 @@ class FastDecoder:
         get = cache.get
         four = 4 in reach
 
-        def handle(exc: UnicodeError) -> tuple[str, int]:
+        def handle(exc: UnicodeDecodeError) -> tuple[str, int]:
             data, i = exc.object, exc.start
             try:
                 key = data[i:i + reach[data[i]]]
