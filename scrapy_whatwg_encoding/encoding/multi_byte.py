@@ -58,33 +58,50 @@ class FastDecoder:
 
     def _handler(self) -> Callable[[UnicodeDecodeError], tuple[str, int]]:
         """The C codec's error handler: the standard's step at the error. A wrong encoding makes
-        an error every few bytes, so this is one closure doing the least per call, and the steps'
-        results are cached, keyed by the bytes a step reads (a shorter key only at the end). Each
-        call resolves one token: stepping on through a run of errors in Python costs more per
-        token than the C codec's call it saves."""
+        an error every few bytes, so the handler does the least per call: one closure, the steps'
+        results cached, keyed by the bytes a step reads (a shorter key only at the end), and one
+        token per call (stepping on through a run of errors in Python costs more per token than
+        the C codec's call it saves)."""
         step, reach, cache = self.step, self.reach, self.cache
         get = cache.get
-        four = 4 in reach
 
-        def handle(exc: UnicodeDecodeError) -> tuple[str, int]:
-            data, i = exc.object, exc.start
-            try:
-                key = data[i:i + reach[data[i]]]
-            except TypeError:  # not a decode error (zero cost when nothing is raised)
-                raise exc from None
-            if four and len(key) == 4 and not 0x30 <= key[1] <= 0x39:
-                key = key[:2]  # gb18030: a four-byte sequence only after a digit
-            hit = get(key)
-            if hit is None:
-                hit = token(data, i, key)
-            return hit[0], i + hit[1]
-
-        def token(data: bytes, i: int, key: bytes) -> tuple[str, int]:
-            text, end = step(data, i)
-            hit = (text, end - i)
+        def token(exc: UnicodeDecodeError, key: bytes) -> tuple[str, int]:
+            if type(exc) is not UnicodeDecodeError:
+                raise exc
+            text, end = step(exc.object, exc.start)
+            hit = (text, end - exc.start)
             if len(cache) < _CACHE_SIZE:  # the first ones seen stay: a wrong encoding repeats them
                 cache[key] = hit
             return hit
+
+        if 4 in reach:  # gb18030: four bytes read after a digit, else two
+            def handle(exc: UnicodeDecodeError) -> tuple[str, int]:
+                data, i = exc.object, exc.start
+                key = data[i:i + 2]
+                try:
+                    if key[1:] in b"0123456789":
+                        key = data[i:i + 4]
+                except TypeError:  # not a decode error (zero cost when nothing is raised)
+                    raise exc from None
+                hit = get(key) or token(exc, key)
+                return hit[0], i + hit[1]
+        elif len(set(reach[0x80:])) == 1:  # Big5, Shift_JIS, EUC-KR: two bytes
+            width = reach[0x80]
+
+            def handle(exc: UnicodeDecodeError) -> tuple[str, int]:
+                data, i = exc.object, exc.start
+                key = data[i:i + width]
+                hit = get(key) or token(exc, key)
+                return hit[0], i + hit[1]
+        else:  # EUC-JP: three bytes after 0x8F
+            def handle(exc: UnicodeDecodeError) -> tuple[str, int]:
+                data, i = exc.object, exc.start
+                try:
+                    key = data[i:i + reach[data[i]]]
+                except TypeError:  # not a decode error (zero cost when nothing is raised)
+                    raise exc from None
+                hit = get(key) or token(exc, key)
+                return hit[0], i + hit[1]
 
         return handle
 
