@@ -75,11 +75,13 @@ class FastDecoder:
             return hit
 
         if 4 in reach:  # gb18030: four bytes read after a digit, else two
+            digit = bytes(0x30 <= b <= 0x39 for b in range(256))
+
             def handle(exc: UnicodeDecodeError) -> tuple[str, int]:
                 data, i = exc.object, exc.start
                 key = data[i:i + 2]
                 try:
-                    if key[1:] in b"0123456789":
+                    if digit[key[-1]]:  # (a one-byte key at the end stays one byte)
                         key = data[i:i + 4]
                 except TypeError:  # not a decode error (zero cost when nothing is raised)
                     raise exc from None
