@@ -95,13 +95,14 @@ class FastDecoder:
                 key = data[i:i + width]
                 hit = get(key) or token(exc, key)
                 return hit[0], i + hit[1]
-        else:  # EUC-JP: three bytes after 0x8F
+        else:  # EUC-JP: three bytes after 0x8F, else two
+            long_lead = reach.index(3)
+
             def handle(exc: UnicodeDecodeError) -> tuple[str, int]:
                 data, i = exc.object, exc.start
-                try:
-                    key = data[i:i + reach[data[i]]]
-                except TypeError:  # not a decode error (zero cost when nothing is raised)
-                    raise exc from None
+                key = data[i:i + 2]
+                if key[0] == long_lead:  # (a str, not a decode error, never equals an int)
+                    key = data[i:i + 3]
                 hit = get(key) or token(exc, key)
                 return hit[0], i + hit[1]
 
