@@ -48,6 +48,15 @@ def is_utf_8(body: bytes, start: int = 0) -> bool:
     return True
 
 
+def _starts_utf_8(data: bytes, first: int) -> bool:
+    """Whether the UTF-8 sequence at *first* (a non-ASCII byte) is valid or cut by the end."""
+    try:
+        _utf_8_decode(data[first:first + 4], "strict", False)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 class Body:
     """A body (:class:`bytes`) and what is known about it so far.
 
@@ -94,12 +103,15 @@ class Body:
         ASCII body is. A body of at most :data:`WHOLE_UTF_8` bytes is decoded once for it, and
         the text kept."""
         if self._utf_8 is None:
-            if self.first_non_ascii is None:
+            first = self.first_non_ascii
+            if first is None:
                 self._utf_8 = True
+            elif not _starts_utf_8(self.data, first):
+                self._utf_8 = False  # most legacy pages: their first non-ASCII byte says it
             elif len(self.data) <= WHOLE_UTF_8:
                 self._strict_utf_8()
             else:
-                self._utf_8 = is_utf_8(self.data, self.first_non_ascii)
+                self._utf_8 = is_utf_8(self.data, first)
         return self._utf_8  # type: ignore[return-value]
 
     def _strict_utf_8(self) -> str | None:
