@@ -112,7 +112,7 @@ class Body:
                 self._strict_utf_8()
             else:
                 self._utf_8 = is_utf_8(self.data, first)
-        return self._utf_8  # type: ignore[return-value]
+        return self._utf_8 is True
 
     def _strict_utf_8(self) -> str | None:
         """Decode the whole body as strict UTF-8: sets ``is_utf_8``; the text if valid."""
