@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import codecs
 import functools
-import re
 
 from scrapy.http import HtmlResponse
 from w3lib.encoding import (
@@ -62,7 +61,6 @@ _UTF_32_BE_BOM = b"\x00\x00\xfe\xff"
 # w3lib's html_body_declared_encoding reads the first 4096 bytes, and finds an encoding only in a
 # <meta> spelling "charset" or an XML declaration's "encoding".
 _W3LIB_WINDOW = 4096
-_DECLARES = re.compile(rb"(?i)charset|encoding")
 
 
 @functools.lru_cache(maxsize=512)
@@ -94,8 +92,10 @@ def scrapy_encoding(content_type: str | None, body: bytes | Body, is_text: bool)
     data = facts.data
     bom = read_bom(data)[0] if facts.bom is not None or data.startswith(_UTF_32_BE_BOM) else None
     name = bom or _header_encoding(content_type)
-    if not name and _DECLARES.search(data, 0, _W3LIB_WINDOW):  # w3lib reads no declaration without these
-        name = html_body_declared_encoding(data)
+    if not name:
+        window = data[:_W3LIB_WINDOW].lower()
+        if b"charset" in window or b"encoding" in window:  # w3lib reads no declaration without these
+            name = html_body_declared_encoding(data)
     if name:
         return name
     if facts.is_ascii:

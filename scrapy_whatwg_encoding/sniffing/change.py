@@ -24,8 +24,6 @@ PARSER_LIMIT = 64 * 1024
 # rb"<[Mm][Ee][Tt][Aa]" on tests/data/corpus, and both beat bytes.find of "<m".
 _META_BYTES = re.compile(rb"(?i)<meta")
 _META_TEXT = re.compile(r"<[Mm][Ee][Tt][Aa]")
-_CHARSET = re.compile(rb"(?i)charset")
-_HTTP_EQUIV = re.compile(rb"(?i)http-equiv")
 # Start tags after which the tokenizer or the tree builder reads markup otherwise than the prescan
 # (RCDATA, RAWTEXT, script data, PLAINTEXT, foreign content, template contents, framesets).
 _STATE_TAGS = re.compile(rb"(?i)<(title|textarea|style|xmp|iframe|noembed|noframes|noscript|script|plaintext"
@@ -157,8 +155,11 @@ def has_hint_bytes(body: bytes, start: int, end: int) -> bool:
     """Whether ``body[start:end]`` may hold a ``<meta>`` that declares an encoding: ``charset``
     occurs in it (ASCII case-insensitive; an attribute name, or in a ``content`` value), or
     ``http-equiv`` and a ``&`` (a character reference may spell ``charset`` in a value)."""
-    return (_CHARSET.search(body, start, end) is not None
-            or _HTTP_EQUIV.search(body, start, end) is not None and body.find(b"&", start, end) >= 0)
+    for window in (body[start:min(start + 512, end)], body[start:end]):  # near the meta first
+        window = window.lower()  # then "in": several times faster than a case-insensitive regex
+        if b"charset" in window or b"http-equiv" in window and b"&" in window:
+            return True
+    return False
 
 
 def _has_meta_and_hint(text: str, meta_end: int, end: int) -> bool:
