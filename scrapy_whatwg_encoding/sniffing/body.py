@@ -25,7 +25,7 @@ def first_non_ascii(body: bytes) -> int | None:
         return None
     for start in range(0, len(body), _CHUNK):
         chunk = body[start:start + _CHUNK]
-        if not chunk.isascii():
+        if len(body) <= _CHUNK or not chunk.isascii():  # one chunk: known not to be ASCII
             try:
                 chunk.decode("ascii")
             except UnicodeDecodeError as error:
@@ -70,21 +70,15 @@ class Body:
     'naÃ¯ve'
     """
 
-    __slots__ = ("_bom", "_first", "_texts", "_utf_8", "data")
+    __slots__ = ("_first", "_texts", "_utf_8", "bom", "data")
 
     def __init__(self, data: Buffer):
         self.data = data if isinstance(data, bytes) else bytes(data)
         self._first: int | None = _UNKNOWN
         self._utf_8: bool | None = None
-        self._bom: Encoding | bool | None = False  # False: not sniffed yet
+        #: The encoding of the byte order mark the body starts with (BOM sniff), or ``None``.
+        self.bom: Encoding | None = bom_sniff(self.data)
         self._texts: dict[Encoding, str] = {}
-
-    @property
-    def bom(self) -> Encoding | None:
-        """The encoding of the byte order mark the body starts with (BOM sniff), or ``None``."""
-        if self._bom is False:
-            self._bom = bom_sniff(self.data)
-        return self._bom  # type: ignore[return-value]
 
     @property
     def first_non_ascii(self) -> int | None:
@@ -95,6 +89,7 @@ class Body:
 
     @property
     def is_ascii(self) -> bool:
+        """Whether every byte is below 0x80."""
         return self.first_non_ascii is None
 
     @property
