@@ -125,13 +125,13 @@ class FastDecoder:
             data = bytes(data)
         if data.isascii():  # each byte 00-7F is a token of its own, its code point (no ISO-2022-JP here)
             return data.decode("ascii")
-        if (self.split_re is not None and any(b in data for b in self.split_firsts)
-                and self.split_re.search(data)):
+        split_re = self.split_re
+        if split_re is not None and self._has_split(data):
             # Decode around each ambiguous token that starts at a token boundary (few pages),
             # each run between them once.
             done = 0
             parts: list[str] = []
-            for match in self.split_re.finditer(data):
+            for match in split_re.finditer(data):
                 start = match.start()
                 if start >= done and self._at_boundary(data, done, start):
                     text, end = self.step(data, start)
@@ -141,6 +141,27 @@ class FastDecoder:
                 parts.append(self._c_decode(data[done:]))
                 return "".join(parts)
         return self._c_decode(data)  # most pages: no ambiguous token
+
+    def _has_split(self, data: bytes) -> bool:
+        """Whether *data* holds a token CPython's output cannot tell apart (see the module doc)."""
+        return (self.split_re is not None and any(b in data for b in self.split_firsts)
+                and self.split_re.search(data) is not None)
+
+    def decode_clean(self, data: Buffer) -> tuple[str, bool]:
+        """``(self(data), clean)``: *clean* is true when CPython's codec (:attr:`c_codec`) decodes
+        *data* without an error to that very text (no token it decodes otherwise than the
+        standard: a caller comparing with that codec's text need not decode again). At the cost
+        of one decode, as the call itself."""
+        if not isinstance(data, bytes):
+            data = bytes(data)
+        if data.isascii() or self._has_split(data):
+            return self(data), data.isascii()
+        try:
+            text = str(data, self.c_codec, "strict")
+        except UnicodeDecodeError:
+            return self._c_decode(data), False
+        fixed = self._fix(text)
+        return fixed, fixed is text
 
     def _at_boundary(self, data: bytes, known: int, position: int) -> bool:
         """Does a token start at *position*? Tokenize forward from the last sync byte (or *known*,

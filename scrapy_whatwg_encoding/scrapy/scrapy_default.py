@@ -73,6 +73,14 @@ def _family(python_name: str) -> str:
 
 
 @functools.lru_cache(maxsize=64)
+def _codec_name(name: str) -> str | None:
+    try:
+        return codecs.lookup(name).name
+    except LookupError:
+        return None
+
+
+@functools.lru_cache(maxsize=64)
 def _ours(encoding: Encoding) -> str:
     """The Python codec family of *encoding*'s decoder (see ``changed``)."""
     return _family(_WHATWG_TO_PYTHON.get(encoding.name, encoding.name))
@@ -167,7 +175,11 @@ def changed(scrapy_name: str | None, encoding: Encoding, body: bytes | Body) -> 
     differing = _differing_bytes(scrapy_name, encoding)
     if differing is not None:
         return bool(data.translate(None, differing[1]))  # is any of those bytes in the body?
-    return scrapy_text(scrapy_name, data) != facts.text(encoding)
+    ours = facts.text(encoding)
+    codec = facts.same_as_codec(encoding)
+    if codec is not None and _codec_name(codec) == _codec_name(scrapy_name):
+        return False  # that codec decoded every byte, as the standard does: Scrapy's text is ours
+    return scrapy_text(scrapy_name, data) != ours
 
 
 def scrapy_text(scrapy_name: str, body: bytes) -> str:

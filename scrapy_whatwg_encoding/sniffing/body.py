@@ -70,7 +70,7 @@ class Body:
     'naÃ¯ve'
     """
 
-    __slots__ = ("_first", "_texts", "_utf_8", "bom", "data")
+    __slots__ = ("_codecs", "_first", "_texts", "_utf_8", "bom", "data")
 
     def __init__(self, data: Buffer):
         self.data = data if isinstance(data, bytes) else bytes(data)
@@ -79,6 +79,7 @@ class Body:
         #: The encoding of the byte order mark the body starts with (BOM sniff), or ``None``.
         self.bom: Encoding | None = bom_sniff(self.data)
         self._texts: dict[Encoding, str] = {}
+        self._codecs: dict[Encoding, str] = {}  # encoding → a CPython codec that decodes to its text
 
     @property
     def first_non_ascii(self) -> int | None:
@@ -133,10 +134,18 @@ class Body:
                 text = self._strict_utf_8()  # valid UTF-8 (most pages): the same text, and a fact
                 if text is not None:
                     return text
-            text = self._texts[encoding] = encoding.decode(self.data)
+            text, codec = encoding.decode_as_codec(self.data)
+            self._texts[encoding] = text
+            if codec is not None:
+                self._codecs[encoding] = codec
         else:
             text = self._texts[bom] = decode(self.data, bom)[0]  # the BOM wins, and goes
         return text
+
+    def same_as_codec(self, encoding: Encoding) -> str | None:
+        """The CPython codec whose strict decoding gives :meth:`text`'s text for *encoding*, where
+        the decoder knew one (see :meth:`.Encoding.decode_as_codec`), else ``None``."""
+        return self._codecs.get(encoding)
 
     def decoded(self, encoding: Encoding) -> str | None:
         """The text :meth:`text` already has for *encoding*, else ``None`` (nothing is decoded)."""
