@@ -240,21 +240,27 @@ def _standard(run: _Run, parser_limit: int) -> Decision:
     encoding whatever they give, so neither the site's memory nor the detector is asked."""
     for name, step in zip(STEPS[run.kind], _METHODS[run.kind]):
         if name == "likely":  # steps 7-9: the memory may weigh what the detector says
-            if run.kind == "html":
-                default = run.default()
-                if default.encoding.is_ascii_compatible:
-                    decision, found = _parser_step(run, default, parser_limit)
-                    if found is not None:
-                        return decision
-                    if len(run.body) <= parser_limit and (default.encoding.is_single_byte or default.encoding is _UTF_8):
-                        # All of it was scanned: UTF-8 and the single-byte encodings, whose decoders
-                        # never take an ASCII byte into another character, read the same markup.
-                        run.no_plain_meta = True
-            return _parser_step(run, run.likely() or run.fallback(), parser_limit)[0]
+            decision = _late_meta(run, parser_limit) if run.kind == "html" else None
+            return decision or _parser_step(run, run.likely() or run.fallback(), parser_limit)[0]
         decision = step(run)
         if decision is not None:
             return _parser_step(run, decision, parser_limit)[0]
     raise AssertionError("the default step always decides")  # pragma: no cover
+
+
+def _late_meta(run: _Run, parser_limit: int) -> Decision | None:
+    """The parser step's decision with the default encoding (step 9), if it finds a ``<meta>``."""
+    default = run.default()
+    if not default.encoding.is_ascii_compatible:
+        return None
+    decision, found = _parser_step(run, default, parser_limit)
+    if found is not None:
+        return decision
+    if len(run.body) <= parser_limit and (default.encoding.is_single_byte or default.encoding is _UTF_8):
+        # All of it was scanned: UTF-8 and the single-byte encodings, whose decoders never take
+        # an ASCII byte into another character, read the same markup.
+        run.no_plain_meta = True
+    return None
 
 
 def _browser_decision(run: _Run, kind: str, scan, limit: int) -> Decision:
