@@ -52,9 +52,9 @@ from .settings import Config, InvalidSetting, check_locale, locale_warning, read
 from .stats import FLUSH_SECONDS, Stats
 
 logger = logging.getLogger("scrapy_whatwg_encoding")
-# (response class, kind, encoding) → ((the class a decided response gets, whether it is of Scrapy's
-# own), the encoding name Scrapy alone reports, if Python has a codec).
-_TARGETS: dict[tuple[type, str, Encoding], tuple[tuple[type, bool], str | None]] = {}
+# (response class, kind, encoding) → (the class a decided response gets, whether it is of Scrapy's
+# own, the encoding name Scrapy alone reports if Python has a codec).
+_TARGETS: dict[tuple[type, str, Encoding], tuple[type, bool, str | None]] = {}
 
 #: Default order in ``DOWNLOADER_MIDDLEWARES``: below HttpCompressionMiddleware (590), so that
 #: ``process_response`` sees decompressed bodies.
@@ -195,9 +195,8 @@ class WhatwgEncodingMiddleware:
         if is_compressed(response.headers, body):
             return self._skip(request, response, "compressed")
         # An undecided response's own encoding is its handler's, which settle() read (None if unknown).
-        chosen = explicit_encoding(response) if isinstance(response, TextResponse) else None
-        if isinstance(response, UndecidedMixin):
-            chosen = None
+        chosen = (explicit_encoding(response) if isinstance(response, TextResponse)
+                  and not isinstance(response, UndecidedMixin) else None)
         if handler_name is None and chosen is not None and scrapy_class(response) is None:
             handler_name = chosen  # a plugin's class (scrapy-zyte-api's): its builder's encoding
         if handler_name is not None:
@@ -246,10 +245,9 @@ class WhatwgEncodingMiddleware:
         target = _TARGETS.get(key)
         if target is None:
             scrapy_cls = scrapy_class(response) if isinstance(response, TextResponse) else Response
-            target = _TARGETS[key] = ((decided_class(response_class(kind, scrapy_cls), encoding), True)
-                                      if scrapy_cls is not None else (type(response), False),
-                                      scrapy_default.scrapy_codec_name(encoding))
-        (cls, own), name = target
+            cls = type(response) if scrapy_cls is None else decided_class(response_class(kind, scrapy_cls), encoding)
+            target = _TARGETS[key] = (cls, scrapy_cls is not None, scrapy_default.scrapy_codec_name(encoding))
+        cls, own, name = target
         new = with_encoding(response, cls, name or scrapy_default.scrapy_inference(response))
         if text is None and not own:
             text = decode(new.body, encoding)[0]  # the plugin's class decodes with Python's codec
