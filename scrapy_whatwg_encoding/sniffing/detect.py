@@ -176,7 +176,10 @@ def _may_meet_rule(data: bytes) -> bool:
     valid (C0, C1, F5-FF) and moves the continuation count off the leads' by at most 3."""
     least, errors, percent = STRAY_RULE
     classes = data.translate(_BYTE_CLASSES, _ASCII)  # the non-ASCII bytes' roles
-    two, three, four, never = (classes.count(role) for role in (b"2", b"3", b"4", b"x"))
+    never = classes.count(b"x")
+    if never > max(errors, percent * len(classes) // 100):
+        return False  # more than any count of leads allows (most legacy text: one count, not four)
+    two, three, four = (classes.count(role) for role in (b"2", b"3", b"4"))
     continuations = len(classes) - two - three - four - never
     leads = two + three + four
     most = max(errors, percent * leads // 100)  # the invalid sequences the rule could allow
