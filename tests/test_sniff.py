@@ -263,5 +263,6 @@ def test_meta_prefilter():
     assert find_meta_bytes(b"<Meta", 0, 4) == -1
     assert find_meta_bytes(b"<m<M<me<MET a", 0, 100) == -1
     assert find_meta_bytes(b"<m<M<me<META", 1, 100) == 7
-    assert has_hint_bytes(b"<meta Http-Equiv=x>", 0, 19) and has_hint_bytes(b"CharSet", 0, 7)
+    assert has_hint_bytes(b"<meta Http-Equiv=x content='&#99;harset=koi8-r'>", 0, 48) and has_hint_bytes(b"CharSet", 0, 7)
+    assert not has_hint_bytes(b"<meta http-equiv=X-UA-Compatible content=IE=edge>", 0, 49)
     assert not has_hint_bytes(b"<meta name=x charset", 0, 19)

@@ -134,6 +134,23 @@ class Encoding:
         """
         return self._load()[0](data)
 
+    def decode_as_codec(self, data: Buffer) -> tuple[str, str | None]:
+        """``(self.decode(data), codec)``: *codec* is the name of a CPython codec whose strict
+        decoding of *data* gives exactly that text, where the decoder knows one at no extra cost
+        (the multi-byte decoders, which run on such a codec, when no byte needed the standard's
+        own steps), else ``None``. For comparing with a CPython decoding without decoding again.
+
+        >>> from scrapy_whatwg_encoding import get_encoding
+        >>> get_encoding("shift_jis").decode_as_codec("日本".encode("cp932"))
+        ('日本', 'cp932')
+        """
+        decoder = self._load()[0]
+        clean = getattr(decoder, "decode_clean", None)
+        if clean is None:
+            return decoder(data), None
+        text, agrees = clean(data)
+        return text, decoder.c_codec if agrees else None
+
     def encode(self, text: str) -> bytes:
         """Run this encoding's encoder over *text* (:class:`str`) in "html" error mode and return
         the bytes (Encoding Standard §4.1, https://encoding.spec.whatwg.org/#encode).

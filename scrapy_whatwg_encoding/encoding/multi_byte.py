@@ -43,59 +43,68 @@ class FastDecoder:
                  splits: tuple[bytes, ...], reach: Callable[[int], int] = lambda lead: 2):
         self.c_codec = c_codec
         self.step = step
-        # How many bytes *step* reads from each leading byte; results of *step* are cached.
+        # How many bytes *step* reads from each leading byte; results of *step* are cached. A
+        # reach of 4 (gb18030) is 2 where the second byte is not 0x30-0x39.
         self.reach = bytes(map(reach, range(256)))
         self.cache: dict[bytes, tuple[str, int]] = {}
         self.errors = f"whatwg-{name.lower()}-decode"
-        codecs.register_error(self.errors, self._handler())
+        # The handler reads a decode error's bytes; anything else raises (see _handler).
+        codecs.register_error(self.errors, self._handler())  # type: ignore[arg-type]
         self.fixes = fixes
         self.splits = splits
         self.split_re = re.compile(b"|".join(map(re.escape, splits))) if splits else None
-        # A split token in the bytes is looked for (a slower search) only where the C codec's
-        # text has its output, or, for an ASCII output, the bytes have its first byte.
-        self.split_marks: set[str] = set()
-        self.split_leads: set[bytes] = set()
-        for token in splits:
-            output = token.decode(c_codec)
-            if output.isascii():
-                self.split_leads.add(token[:1])
-            else:
-                self.split_marks.update(c for c in output if not c.isascii())
+        # A split token is looked for in the bytes (a regex) only where they have its first byte.
+        self.split_firsts = tuple({token[:1] for token in splits})
 
-    def _handler(self) -> Callable[[UnicodeError], tuple[str, int]]:
-        """The C codec's error handler: the standard's steps from the error on. A wrong encoding
-        makes an error every few bytes, so this is one closure (each call costs), and the steps'
-        results are cached, keyed by the bytes a step reads (a shorter key only at the end)."""
+    def _handler(self) -> Callable[[UnicodeDecodeError], tuple[str, int]]:
+        """The C codec's error handler: the standard's step at the error. A wrong encoding makes
+        an error every few bytes, so the handler does the least per call: one closure, the steps'
+        results cached, keyed by the bytes a step reads (a shorter key only at the end), and one
+        token per call (stepping on through a run of errors in Python costs more per token than
+        the C codec's call it saves)."""
         step, reach, cache = self.step, self.reach, self.cache
+        get = cache.get
 
-        def handle(exc: UnicodeError) -> tuple[str, int]:
+        def token(exc: UnicodeDecodeError, key: bytes) -> tuple[str, int]:
             if type(exc) is not UnicodeDecodeError:
                 raise exc
-            data, i = exc.object, exc.start
-            key = data[i:i + reach[data[i]]]
-            hit = cache.get(key)
-            if hit is None:
-                hit = token(data, i, key)
-            text, i = hit[0], i + hit[1]
-            if text != "\ufffd" or i >= len(data) or data[i] < 0x80:
-                return text, i
-            # Errors come in runs (binary data): step through the run here rather than in one
-            # handler call each, up to and including the first token that is not an error (the
-            # C codec decodes on from there); every step starts at a token boundary.
-            parts, end = [text], min(len(data), i + 4096)
-            while i < end and data[i] >= 0x80 and text == "\ufffd":
-                key = data[i:i + reach[data[i]]]
-                text, n = cache.get(key) or token(data, i, key)
-                parts.append(text)
-                i += n
-            return "".join(parts), i
-
-        def token(data: bytes, i: int, key: bytes) -> tuple[str, int]:
-            text, end = step(data, i)
-            hit = (text, end - i)
+            text, end = step(exc.object, exc.start)
+            hit = (text, end - exc.start)
             if len(cache) < _CACHE_SIZE:  # the first ones seen stay: a wrong encoding repeats them
                 cache[key] = hit
             return hit
+
+        if 4 in reach:  # gb18030: four bytes read after a digit, else two
+            digit = bytes(0x30 <= b <= 0x39 for b in range(256))
+
+            def handle(exc: UnicodeDecodeError) -> tuple[str, int]:
+                data, i = exc.object, exc.start
+                key = data[i:i + 2]
+                try:
+                    if digit[key[-1]]:  # (a one-byte key at the end stays one byte)
+                        key = data[i:i + 4]
+                except TypeError:  # not a decode error (zero cost when nothing is raised)
+                    raise exc from None
+                hit = get(key) or token(exc, key)
+                return hit[0], i + hit[1]
+        elif len(set(reach[0x80:])) == 1:  # Big5, Shift_JIS, EUC-KR: two bytes
+            width = reach[0x80]
+
+            def handle(exc: UnicodeDecodeError) -> tuple[str, int]:
+                data, i = exc.object, exc.start
+                key = data[i:i + width]
+                hit = get(key) or token(exc, key)
+                return hit[0], i + hit[1]
+        else:  # EUC-JP: three bytes after 0x8F, else two
+            long_lead = reach.index(3)
+
+            def handle(exc: UnicodeDecodeError) -> tuple[str, int]:
+                data, i = exc.object, exc.start
+                key = data[i:i + 2]
+                if key[0] == long_lead:  # (a str, not a decode error, never equals an int)
+                    key = data[i:i + 3]
+                hit = get(key) or token(exc, key)
+                return hit[0], i + hit[1]
 
         return handle
 
@@ -116,15 +125,13 @@ class FastDecoder:
             data = bytes(data)
         if data.isascii():  # each byte 00-7F is a token of its own, its code point (no ISO-2022-JP here)
             return data.decode("ascii")
-        text = str(data, self.c_codec, self.errors)
-        if not self.splits or not (any(c in text for c in self.split_marks)
-                                   or any(b in data for b in self.split_leads)):
-            return self._fix(text)  # most pages: no ambiguous token
-        # Decode around each ambiguous token that starts at a token boundary (most pages have none).
-        if self.split_re is not None and self.split_re.search(data):
+        split_re = self.split_re
+        if split_re is not None and self._has_split(data):
+            # Decode around each ambiguous token that starts at a token boundary (few pages),
+            # each run between them once.
             done = 0
             parts: list[str] = []
-            for match in self.split_re.finditer(data):
+            for match in split_re.finditer(data):
                 start = match.start()
                 if start >= done and self._at_boundary(data, done, start):
                     text, end = self.step(data, start)
@@ -133,7 +140,28 @@ class FastDecoder:
             if parts:
                 parts.append(self._c_decode(data[done:]))
                 return "".join(parts)
-        return self._fix(text)
+        return self._c_decode(data)  # most pages: no ambiguous token
+
+    def _has_split(self, data: bytes) -> bool:
+        """Whether *data* holds a token CPython's output cannot tell apart (see the module doc)."""
+        return (self.split_re is not None and any(b in data for b in self.split_firsts)
+                and self.split_re.search(data) is not None)
+
+    def decode_clean(self, data: Buffer) -> tuple[str, bool]:
+        """``(self(data), clean)``: *clean* is true when CPython's codec (:attr:`c_codec`) decodes
+        *data* without an error to that very text (no token it decodes otherwise than the
+        standard: a caller comparing with that codec's text need not decode again). At the cost
+        of one decode, as the call itself."""
+        if not isinstance(data, bytes):
+            data = bytes(data)
+        if data.isascii() or self._has_split(data):
+            return self(data), data.isascii()
+        try:
+            text = str(data, self.c_codec, "strict")
+        except UnicodeDecodeError:
+            return self._c_decode(data), False
+        fixed = self._fix(text)
+        return fixed, fixed is text
 
     def _at_boundary(self, data: bytes, known: int, position: int) -> bool:
         """Does a token start at *position*? Tokenize forward from the last sync byte (or *known*,

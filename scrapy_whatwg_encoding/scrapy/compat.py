@@ -1,8 +1,9 @@
 """What the running Scrapy offers (2.11 to the newest), found once at import by feature detection.
 
-The only module of the package that touches Scrapy's private attributes and internals. A ``TextResponse`` keeps
-the ``encoding`` given to its constructor in ``_encoding`` and its decoded text, selector, inferred
-encoding and JSON in ``_cached_*`` attributes (Scrapy 2.11 to 2.19). When a fresh probe response
+The only module of the package that touches Scrapy's private attributes and internals. A
+``TextResponse`` keeps the ``encoding`` given to its constructor in ``_encoding`` and its decoded
+text, selector, inferred encoding and JSON in ``_cached_*`` attributes (Scrapy 2.11 to 2.19);
+``Headers`` is a ``dict`` of title-cased names (:data:`RAW_HEADERS`). When a fresh probe response
 behaves that way, :func:`with_encoding` changes a response in place; otherwise it builds a new
 response from the class's public ``attributes`` (as ``Response.replace()`` does, without reading
 ``response.encoding``, which would run Scrapy's whole inference). tests/scrapy/test_scrapy_compat.py
@@ -125,9 +126,8 @@ def with_encoding(response: Response, cls: type[TextResponse], encoding: str | N
 
     A ``TextResponse`` whose class and *cls* have the same layout (they extend a common base, or
     one the other, by classes that add no slots, as the classes of :mod:`.responses` do) is
-    changed in place
-    when :data:`IN_PLACE`: the class, the encoding and the caches; this saves a new object and its
-    headers on every response. Anything else gets :func:`copy_response`."""
+    changed in place when :data:`IN_PLACE`: the class, the encoding and the caches; this saves a
+    new object and its headers on every response. Anything else gets :func:`copy_response`."""
     if _FRESH is not None and isinstance(response, TextResponse) and _same_layout(type(response), cls):
         _reset(response, cls, encoding, _FRESH)
         return response
@@ -139,7 +139,7 @@ def mark(response: Response, cls: type) -> bool:
     (see :func:`with_encoding`) and :data:`IN_PLACE`: *cls* must decode as its class does (same
     encoding, same text), as a marker class does, since no cache is reset. Returns whether it
     did."""
-    if _FRESH is not None and isinstance(response, TextResponse) and _same_layout(type(response), cls):
+    if _FRESH is not None and _same_layout(type(response), cls) and isinstance(response, TextResponse):
         response.__class__ = cls
         return True
     return False

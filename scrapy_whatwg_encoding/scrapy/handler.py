@@ -38,6 +38,8 @@ from .scrapy_default import whatwg_for_codec
 #: Order of :class:`HandlerEncodingMiddleware` in ``DOWNLOADER_MIDDLEWARES``: above every other
 #: middleware (Scrapy's highest is 900), so that its ``process_response`` runs first.
 HANDLER_ORDER = 1_000_000
+# Scrapy's own text classes → their undecided classes.
+_UNDECIDED: dict[type, type] = {cls: undecided_class(cls) for cls in SCRAPY_TEXT_CLASSES}
 #: Response header carrying a download handler's encoding through Scrapy's HTTP cache.
 CACHE_HEADER = b"X-Whatwg-Encoding-Handler"
 
@@ -67,8 +69,9 @@ class HandlerEncodingMiddleware:
             given = explicit_encoding(response)  # a plugin's class too (scrapy-zyte-api's)
             if given is not None:
                 response.headers[CACHE_HEADER] = given  # for the HTTP cache, below
-        if cls in SCRAPY_TEXT_CLASSES:
-            mark(response, undecided_class(cls))  # the same text: no cache to reset
+        undecided = _UNDECIDED.get(cls)
+        if undecided is not None:
+            mark(response, undecided)  # the same text: no cache to reset
         return response
 
 

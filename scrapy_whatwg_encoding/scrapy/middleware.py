@@ -40,7 +40,7 @@ from twisted.internet.task import LoopingCall
 
 from ..encoding import Encoding, decode
 from ..sniffing import Decision
-from ..sniffing.response import decide
+from ..sniffing.response import Options
 from . import scrapy_default, startup
 from .compat import cache_text, explicit_encoding, header_values, with_encoding
 from .handler import handler_whatwg_encoding, restore, settle
@@ -52,9 +52,9 @@ from .settings import Config, InvalidSetting, check_locale, locale_warning, read
 from .stats import FLUSH_SECONDS, Stats
 
 logger = logging.getLogger("scrapy_whatwg_encoding")
-# (response class, kind, encoding) → ((the class a decided response gets, whether it is of Scrapy's
-# own), the encoding name Scrapy alone reports, if Python has a codec).
-_TARGETS: dict[tuple[type, str, Encoding], tuple[tuple[type, bool], str | None]] = {}
+# (response class, kind, encoding) → (the class a decided response gets, whether it is of Scrapy's
+# own, the encoding name Scrapy alone reports if Python has a codec).
+_TARGETS: dict[tuple[type, str, Encoding], tuple[type, bool, str | None]] = {}
 
 #: Default order in ``DOWNLOADER_MIDDLEWARES``: below HttpCompressionMiddleware (590), so that
 #: ``process_response`` sees decompressed bodies.
@@ -91,7 +91,7 @@ class WhatwgEncodingMiddleware:
         self.report = Stats(stats, self.config.log_level, self.config.report, self.config.report_examples)
         self.memory = memory
         self._flusher: LoopingCall | None = None  # made when the spider opens (it imports the reactor)
-        self._options = self._request_options({})  # decide()'s arguments for requests without meta keys
+        self._options = self._request_options({})  # for requests without meta keys of their own
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -195,9 +195,8 @@ class WhatwgEncodingMiddleware:
         if is_compressed(response.headers, body):
             return self._skip(request, response, "compressed")
         # An undecided response's own encoding is its handler's, which settle() read (None if unknown).
-        chosen = explicit_encoding(response) if isinstance(response, TextResponse) else None
-        if isinstance(response, UndecidedMixin):
-            chosen = None
+        chosen = (explicit_encoding(response) if isinstance(response, TextResponse)
+                  and not isinstance(response, UndecidedMixin) else None)
         if handler_name is None and chosen is not None and scrapy_class(response) is None:
             handler_name = chosen  # a plugin's class (scrapy-zyte-api's): its builder's encoding
         if handler_name is not None:
@@ -213,7 +212,7 @@ class WhatwgEncodingMiddleware:
         if meta.get("whatwg_encoding_locale") is not None or meta.get("whatwg_encoding_profile") is not None:
             options = self._request_options(meta)
         likely = None if self.memory is None else functools.partial(self.memory.likely, url)
-        outcome = decide(body, content_type=content_type, url=url, override=override, likely=likely, **options)
+        outcome = options.decide(body, content_type, url, override, likely)
         decision, suspect, facts = outcome.decision, outcome.suspect, outcome.body
         is_text = isinstance(response, TextResponse)
         scrapy_name = chosen or scrapy_default.scrapy_encoding(content_type, facts, is_text)
@@ -227,12 +226,14 @@ class WhatwgEncodingMiddleware:
         self.report.decision(url, decision, changed, body, scrapy_name, suspect)
         return new
 
-    def _request_options(self, meta) -> dict:
+    def _request_options(self, meta) -> Options:
+        """How to decide a request's response: the settings, and its meta keys, if any."""
         config, locale = self.config, self.config.locale
         if meta.get("whatwg_encoding_locale") is not None:
             locale = check_locale("meta['whatwg_encoding_locale']", meta["whatwg_encoding_locale"])
-        return {"locale": locale, "default": config.default, "prescan_bytes": config.prescan_bytes,
-                "suspect_labels": config.suspect_labels, **request_profile(config, meta)}
+        profile = request_profile(config, meta)
+        return Options(locale, config.default, config.prescan_bytes, profile["profile"], profile["detector"],
+                       config.suspect_labels)
 
     @staticmethod
     def _apply(response, kind: str, encoding: Encoding, text: str | None):
@@ -244,10 +245,9 @@ class WhatwgEncodingMiddleware:
         target = _TARGETS.get(key)
         if target is None:
             scrapy_cls = scrapy_class(response) if isinstance(response, TextResponse) else Response
-            target = _TARGETS[key] = ((decided_class(response_class(kind, scrapy_cls), encoding), True)
-                                      if scrapy_cls is not None else (type(response), False),
-                                      scrapy_default.scrapy_codec_name(encoding))
-        (cls, own), name = target
+            cls = type(response) if scrapy_cls is None else decided_class(response_class(kind, scrapy_cls), encoding)
+            target = _TARGETS[key] = (cls, scrapy_cls is not None, scrapy_default.scrapy_codec_name(encoding))
+        cls, own, name = target
         new = with_encoding(response, cls, name or scrapy_default.scrapy_inference(response))
         if text is None and not own:
             text = decode(new.body, encoding)[0]  # the plugin's class decodes with Python's codec

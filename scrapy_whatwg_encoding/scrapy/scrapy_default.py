@@ -58,6 +58,9 @@ BINARY = "binary"  # Scrapy made a plain Response: no text at all
 # The one BOM w3lib reads that the standard's BOM sniff does not see at all (UTF-32LE's starts
 # with UTF-16LE's): a body that the BOM sniff finds none in has no w3lib BOM without it.
 _UTF_32_BE_BOM = b"\x00\x00\xfe\xff"
+# w3lib's html_body_declared_encoding reads the first 4096 bytes, and finds an encoding only in a
+# <meta> spelling "charset" or an XML declaration's "encoding".
+_W3LIB_WINDOW = 4096
 
 
 @functools.lru_cache(maxsize=512)
@@ -67,6 +70,14 @@ def _family(python_name: str) -> str:
     except LookupError:
         return python_name.lower()
     return _FAMILY.get(name, name)
+
+
+@functools.lru_cache(maxsize=64)
+def _codec_name(name: str) -> str | None:
+    try:
+        return codecs.lookup(name).name
+    except LookupError:
+        return None
 
 
 @functools.lru_cache(maxsize=64)
@@ -88,7 +99,11 @@ def scrapy_encoding(content_type: str | None, body: bytes | Body, is_text: bool)
     facts = body if isinstance(body, Body) else Body(body)
     data = facts.data
     bom = read_bom(data)[0] if facts.bom is not None or data.startswith(_UTF_32_BE_BOM) else None
-    name = bom or _header_encoding(content_type) or html_body_declared_encoding(data)
+    name = bom or _header_encoding(content_type)
+    if not name:
+        window = data[:_W3LIB_WINDOW].lower()
+        if b"charset" in window or b"encoding" in window:  # w3lib reads no declaration without these
+            name = html_body_declared_encoding(data)
     if name:
         return name
     if facts.is_ascii:
@@ -160,7 +175,11 @@ def changed(scrapy_name: str | None, encoding: Encoding, body: bytes | Body) -> 
     differing = _differing_bytes(scrapy_name, encoding)
     if differing is not None:
         return bool(data.translate(None, differing[1]))  # is any of those bytes in the body?
-    return scrapy_text(scrapy_name, data) != facts.text(encoding)
+    ours = facts.text(encoding)
+    codec = facts.same_as_codec(encoding)
+    if codec is not None and _codec_name(codec) == _codec_name(scrapy_name):
+        return False  # that codec decoded every byte, as the standard does: Scrapy's text is ours
+    return scrapy_text(scrapy_name, data) != ours
 
 
 def scrapy_text(scrapy_name: str, body: bytes) -> str:

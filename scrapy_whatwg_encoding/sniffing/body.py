@@ -25,7 +25,7 @@ def first_non_ascii(body: bytes) -> int | None:
         return None
     for start in range(0, len(body), _CHUNK):
         chunk = body[start:start + _CHUNK]
-        if not chunk.isascii():
+        if len(body) <= _CHUNK or not chunk.isascii():  # one chunk: known not to be ASCII
             try:
                 chunk.decode("ascii")
             except UnicodeDecodeError as error:
@@ -48,6 +48,15 @@ def is_utf_8(body: bytes, start: int = 0) -> bool:
     return True
 
 
+def _starts_utf_8(data: bytes, first: int) -> bool:
+    """Whether the UTF-8 sequence at *first* (a non-ASCII byte) is valid or cut by the end."""
+    try:
+        _utf_8_decode(data[first:first + 4], "strict", False)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 class Body:
     """A body (:class:`bytes`) and what is known about it so far.
 
@@ -61,21 +70,16 @@ class Body:
     'naÃ¯ve'
     """
 
-    __slots__ = ("_bom", "_first", "_texts", "_utf_8", "data")
+    __slots__ = ("_codecs", "_first", "_texts", "_utf_8", "bom", "data")
 
     def __init__(self, data: Buffer):
         self.data = data if isinstance(data, bytes) else bytes(data)
         self._first: int | None = _UNKNOWN
         self._utf_8: bool | None = None
-        self._bom: Encoding | bool | None = False  # False: not sniffed yet
+        #: The encoding of the byte order mark the body starts with (BOM sniff), or ``None``.
+        self.bom: Encoding | None = bom_sniff(self.data)
         self._texts: dict[Encoding, str] = {}
-
-    @property
-    def bom(self) -> Encoding | None:
-        """The encoding of the byte order mark the body starts with (BOM sniff), or ``None``."""
-        if self._bom is False:
-            self._bom = bom_sniff(self.data)
-        return self._bom  # type: ignore[return-value]
+        self._codecs: dict[Encoding, str] = {}  # encoding → a CPython codec that decodes to its text
 
     @property
     def first_non_ascii(self) -> int | None:
@@ -86,6 +90,7 @@ class Body:
 
     @property
     def is_ascii(self) -> bool:
+        """Whether every byte is below 0x80."""
         return self.first_non_ascii is None
 
     @property
@@ -94,13 +99,16 @@ class Body:
         ASCII body is. A body of at most :data:`WHOLE_UTF_8` bytes is decoded once for it, and
         the text kept."""
         if self._utf_8 is None:
-            if self.first_non_ascii is None:
+            first = self.first_non_ascii
+            if first is None:
                 self._utf_8 = True
+            elif not _starts_utf_8(self.data, first):
+                self._utf_8 = False  # most legacy pages: their first non-ASCII byte says it
             elif len(self.data) <= WHOLE_UTF_8:
                 self._strict_utf_8()
             else:
-                self._utf_8 = is_utf_8(self.data, self.first_non_ascii)
-        return self._utf_8  # type: ignore[return-value]
+                self._utf_8 = is_utf_8(self.data, first)
+        return self._utf_8 is True
 
     def _strict_utf_8(self) -> str | None:
         """Decode the whole body as strict UTF-8: sets ``is_utf_8``; the text if valid."""
@@ -126,10 +134,18 @@ class Body:
                 text = self._strict_utf_8()  # valid UTF-8 (most pages): the same text, and a fact
                 if text is not None:
                     return text
-            text = self._texts[encoding] = encoding.decode(self.data)
+            text, codec = encoding.decode_as_codec(self.data)
+            self._texts[encoding] = text
+            if codec is not None:
+                self._codecs[encoding] = codec
         else:
             text = self._texts[bom] = decode(self.data, bom)[0]  # the BOM wins, and goes
         return text
+
+    def same_as_codec(self, encoding: Encoding) -> str | None:
+        """The CPython codec whose strict decoding gives :meth:`text`'s text for *encoding*, where
+        the decoder knew one (see :meth:`.Encoding.decode_as_codec`), else ``None``."""
+        return self._codecs.get(encoding)
 
     def decoded(self, encoding: Encoding) -> str | None:
         """The text :meth:`text` already has for *encoding*, else ``None`` (nothing is decoded)."""

@@ -176,7 +176,10 @@ def _may_meet_rule(data: bytes) -> bool:
     valid (C0, C1, F5-FF) and moves the continuation count off the leads' by at most 3."""
     least, errors, percent = STRAY_RULE
     classes = data.translate(_BYTE_CLASSES, _ASCII)  # the non-ASCII bytes' roles
-    two, three, four, never = (classes.count(role) for role in (b"2", b"3", b"4", b"x"))
+    never = classes.count(b"x")
+    if never > max(errors, percent * len(classes) // 100):
+        return False  # more than any count of leads allows (most legacy text: one count, not four)
+    two, three, four = (classes.count(role) for role in (b"2", b"3", b"4"))
     continuations = len(classes) - two - three - four - never
     leads = two + three + four
     most = max(errors, percent * leads // 100)  # the invalid sequences the rule could allow
@@ -228,7 +231,7 @@ def has_jis_text(data: bytes) -> bool:
     return not text.replace("\ufffd", "").isascii()
 
 
-def _iso_2022_jp(body: bytes, tld: bytes | None) -> Encoding | None:
+def _iso_2022_jp(body: bytes, url: str | None) -> Encoding | None:
     """chardetng's ISO-2022-JP guess for *body* without a non-ASCII byte (it sees the escape
     sequences although ``feed()`` says no non-ASCII byte was seen), over :data:`STAT_LIMIT` bytes
     from just before the first ESC, when that window has JIS text (:func:`has_jis_text`); else
@@ -238,7 +241,7 @@ def _iso_2022_jp(body: bytes, tld: bytes | None) -> Encoding | None:
         return None
     start = max(escape - _CONTEXT, 0)
     window = body[start:start + STAT_LIMIT]
-    guess = _chardetng(window, tld, start + STAT_LIMIT >= len(body))[1]
+    guess = _chardetng(window, tld_of(url), start + STAT_LIMIT >= len(body))[1]
     return guess if guess is ENCODINGS["ISO-2022-JP"] and has_jis_text(window) else None
 
 
@@ -252,19 +255,19 @@ def detect(body: bytes | Body, mode: DetectorMode = "full", url: str | None = No
         return None
     if mode not in MODES:
         raise ValueError(f"detector must be one of {MODES}, not {mode!r}")
-    tld = tld_of(url)
     facts = body if isinstance(body, Body) else Body(body)
     body = facts.data
     if mode == "browser":
-        seen, guess = _chardetng(body[:DETECT_LIMIT], tld)
+        seen, guess = _chardetng(body[:DETECT_LIMIT], tld_of(url))
         if seen:
             return guess
         return guess if guess is ENCODINGS["ISO-2022-JP"] and has_jis_text(body[:DETECT_LIMIT]) else None
     first = facts.first_non_ascii
     if first is None:
-        return _iso_2022_jp(body, tld)
+        return _iso_2022_jp(body, url)
     if facts.is_utf_8 or mostly_utf_8(body, first):
         return ENCODINGS["UTF-8"]
+    tld = tld_of(url)  # chardetng's hint: only now (a URL costs microseconds to split)
     start = max(first - _CONTEXT, 0)
     window = body[start:start + STAT_LIMIT]
     last = start + STAT_LIMIT >= len(body)

@@ -44,9 +44,11 @@ _RUN = re.compile(rb"(?:[^<]+|<(?![!/?A-Za-z])|<(?=/?[A-Za-z])(?![Mm][Ee][Tt][Aa
 _ANY_META = re.compile(rb"<[Mm][Ee][Tt][Aa][\t\n\x0c\r /]")
 
 
-def prescan_result(data: bytes, end: int = 1024) -> tuple[Encoding, str | None, int, Source] | None:
+def prescan_result(data: bytes, end: int = 1024, metas: list | None = None
+                   ) -> tuple[Encoding, str | None, int, Source] | None:
     """Prescan ``data[:end]`` (bytes). Returns ``(encoding, label, byte offset, source)`` or
-    ``None``: *source* is ``"prescan"`` for a ``<meta>`` (offset of its ``<``) and
+    ``None`` (with a list as *metas*, the ``<meta`` tags read, as :func:`prescan_metas` gives
+    them): *source* is ``"prescan"`` for a ``<meta>`` (offset of its ``<``) and
     ``"xml-declaration"`` for the UTF-16 ``<?x`` check and "get an XML encoding" (offset 0).
     The loop's work is bounded by *end*; "get an XML encoding" reads a ``<?xml`` declaration
     that starts *data* to its first ``>`` wherever it lies (C-speed scans). Never raises."""
@@ -57,7 +59,7 @@ def prescan_result(data: bytes, end: int = 1024) -> tuple[Encoding, str | None, 
         return ENCODINGS["UTF-16LE"], None, 0, "xml-declaration"
     if data.startswith(b"\x00<\x00?\x00x"):
         return ENCODINGS["UTF-16BE"], None, 0, "xml-declaration"
-    found = _loop(data) if _ANY_META.search(data) else None
+    found = _loop(data, metas) if _ANY_META.search(data) else None
     if found is not None:
         return found
     # Ran out of bytes (or reached the end condition): "return the result of getting an XML
@@ -73,6 +75,17 @@ def tag_end(data: bytes, start: int) -> int | None:
     reads a tag other than ``<meta`` (its attributes skipped), or ``None`` (out of bytes)."""
     match = _SKIP_TAG.match(data, start + 1)
     return None if match is None else match.end()
+
+
+def meta_label(data: bytes, start: int) -> tuple[Encoding, str] | None:
+    """The encoding ("get an encoding", no UTF-16 mapping) and the label as written (case kept,
+    ASCII whitespace stripped) of the ``<meta>`` whose ``<`` is at *start*, read as the prescan
+    reads it; ``None`` if it declares none."""
+    found = _meta(data, start, keep_case=True)[0]
+    if found is None:
+        return None
+    encoding = get_encoding(found[1])
+    return None if encoding is None else (encoding, found[1])
 
 
 def prescan_metas(data: bytes, end: int) -> list[tuple[int, int, tuple | None]]:
@@ -151,7 +164,7 @@ def _loop(data: bytes, metas: list | None = None):
             position = gt + 1
 
 
-def _meta(data: bytes, start: int):
+def _meta(data: bytes, start: int, keep_case: bool = False):
     """The ``<meta`` case for the tag at *start*. Returns ``(result tuple or None, the position
     after its ">")`` (the loop goes on there when there is no result), or ``(None, -1)`` when out
     of bytes."""
@@ -178,12 +191,12 @@ def _meta(data: bytes, start: int):
                 got_pragma = True
         elif name == b"content":
             if charset is None:
-                extracted = extract_meta_charset(_value(attribute).decode("latin-1"))
+                extracted = extract_meta_charset(_value(attribute, keep_case).decode("latin-1"))
                 if extracted is not None:
                     charset = extracted
                     need_pragma = True
         elif name == b"charset":
-            label = _value(attribute).decode("latin-1")
+            label = _value(attribute, keep_case).decode("latin-1")
             encoding = get_encoding(label)
             charset = "failure" if encoding is None else (encoding, label.strip("\t\n\x0c\r "))
             need_pragma = False
@@ -194,10 +207,10 @@ def _meta(data: bytes, start: int):
     return (meta_encoding(encoding), label, start, "prescan"), position + 1
 
 
-def _value(attribute) -> bytes:
+def _value(attribute, keep_case: bool = False) -> bytes:
     value = attribute.group("dq")
     if value is None:
         value = attribute.group("sq")
         if value is None:
             value = attribute.group("uq") or b""
-    return value.lower()
+    return value if keep_case else value.lower()

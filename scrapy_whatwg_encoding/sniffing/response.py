@@ -5,12 +5,18 @@ step reads the same :class:`~.body.Body`, so the first non-ASCII byte, UTF-8 val
 decoded text are found once per response."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from ..encoding import Encoding
 from .body import Body
+from .change import PARSER_LIMIT
 from .decision import Decision
 from .mislabel import content_decision, suspect_label
-from .sniff import Likely, sniff
+from .sniff import Likely, detector_for, sniff_checked
+
+#: What to do with a label the content contradicts: keep it (the standard's answer, ``"label"``)
+#: or decode with the content's encoding (``"content"``, source ``"content"``).
+SUSPECT_LABELS = ("label", "content")
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,21 +30,54 @@ class Outcome:
     body: Body
 
 
-def decide(body: bytes | Body, *, likely: Likely | None = None, suspect_labels: str = "label",
-           url: str | None = None, **options) -> Outcome:
-    """Decide *body*'s encoding (bytes, decompressed): :func:`~.sniff.sniff` with *url* and
-    *options* (its keyword arguments), *likely* (a :data:`~.sniff.Likely`) as its step 7, then the suspect-label check.
+@dataclass(frozen=True, slots=True)
+class Options:
+    """How a crawl decides: :func:`~.sniff.sniff`'s arguments that are the same for every response
+    (see there), checked once, and *suspect_labels* (one of :data:`SUSPECT_LABELS`). Raises
+    ``ValueError`` for a bad *detector*, *profile* or *suspect_labels*.
 
-    *suspect_labels*: ``"label"`` keeps a label the content contradicts (the standard's answer),
-    ``"content"`` overrules it with the content's encoding (:func:`~.mislabel.content_decision`). Raises what :func:`~.sniff.sniff` raises.
+    >>> options = Options()
+    >>> options.decide(b"<p>plain</p>", "text/html; charset=koi8-r").decision.source
+    'transport'
+    """
+
+    locale: str | None = None
+    default: str | Encoding | None = None
+    prescan_bytes: int = 1024
+    profile: str = "standard"
+    detector: str | None = None
+    suspect_labels: str = "label"
+    parser_limit: int = PARSER_LIMIT
+    #: The detector mode in effect (*detector*, else the profile's own).
+    mode: str = field(init=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "mode", detector_for(self.detector, self.profile))
+        if self.suspect_labels not in SUSPECT_LABELS:
+            raise ValueError(f"suspect_labels must be one of {SUSPECT_LABELS}, not {self.suspect_labels!r}")
+
+    def decide(self, body: bytes | Body, content_type: str | bytes | None = None, url: str | None = None,
+               override: str | Encoding | None = None, likely: Likely | None = None) -> Outcome:
+        """Decide *body*'s encoding (bytes, decompressed): :func:`~.sniff.sniff` with these options,
+        *content_type*, *url*, *override* and *likely* (a :data:`~.sniff.Likely`: step 7), then
+        the suspect-label check; with ``suspect_labels="content"`` a suspect label is overruled
+        (:func:`~.mislabel.content_decision`). Never raises for bytes input."""
+        facts = body if isinstance(body, Body) else Body(body)
+        decision = sniff_checked(facts, content_type, url, self.locale, self.default, override, None, likely,
+                                 self.mode, self.prescan_bytes, self.parser_limit, self.profile)
+        suspect = suspect_label(facts, decision, url=url)
+        if suspect is not None and self.suspect_labels == "content":
+            decision = content_decision(facts, decision, suspect, url=url)
+        return Outcome(decision, suspect, facts)
+
+
+def decide(body: bytes | Body, *, content_type: str | bytes | None = None, url: str | None = None,
+           override: str | Encoding | None = None, likely: Likely | None = None, **options) -> Outcome:
+    """``Options(**options).decide(body, content_type, url, override, likely)`` (see
+    :class:`Options`); raises ``ValueError`` for bad options.
 
     >>> outcome = decide("<p>café</p>".encode(), content_type="text/html; charset=iso-8859-1")
     >>> outcome.decision.encoding.name, outcome.suspect
     ('windows-1252', 'utf-8')
     """
-    facts = body if isinstance(body, Body) else Body(body)
-    decision = sniff(facts, url=url, likely=likely, **options)
-    suspect = suspect_label(facts, decision, url=url)
-    if suspect is not None and suspect_labels == "content":
-        decision = content_decision(facts, decision, suspect, url=url)
-    return Outcome(decision, suspect, facts)
+    return Options(**options).decide(body, content_type, url, override, likely)

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 
 from ..encoding import ENCODINGS, Encoding, bom_sniff, get_encoding
 from .body import Body
-from .change import PARSER_LIMIT, change_the_encoding, may_have_parser_meta, parser_meta
+from .change import PARSER_LIMIT, change_the_encoding, first_parser_meta_bytes, parser_meta
 from .container import container_encoding
 from .content_type import content_type_facts, parse_mime_type
 from .decision import Decision
@@ -27,6 +27,7 @@ PROFILES = ("standard", "browsers")
 #: :class:`~.body.Body` and what steps 8-9 give (a tentative :class:`Decision`), only when steps
 #: 1-6 found nothing; returns a label, an :class:`Encoding` or ``None``.
 Likely = Callable[[Body, Decision], "str | Encoding | None"]
+_UTF_8 = ENCODINGS["UTF-8"]
 # MIME types that neither kind of document covers but that both browsers show as plain text.
 _SHOWN_AS_TEXT = frozenset(("text/css",))
 
@@ -99,7 +100,9 @@ class _Run:
         "kind",
         "likely_",
         "locale",
-        "meta_bytes",
+        "meta_at",
+        "metas",
+        "no_plain_meta",
         "override_",
         "parent",
         "prescan_bytes",
@@ -111,7 +114,9 @@ class _Run:
         self.facts = facts
         self.body = facts.data
         self.fallback_: Decision | None = None  # what steps 8-9 give, once asked
-        self.meta_bytes: bool | None = None  # whether "<meta" and a hint are in the parser's bytes
+        self.meta_at: int | None = None  # the first "<meta" with a hint after it, for the parser step
+        self.metas: list = []  # the <meta tags the prescan read, for the parser step
+        self.no_plain_meta = False  # no <meta> for the parser step in the whole body as UTF-8 or single-byte
         self.essence, self.kind, self.charset = content_type_facts(content_type)
         self.content_type = content_type
         self.url = url
@@ -139,7 +144,7 @@ class _Run:
         return None if found is None else Decision(found[0], "certain", "transport", found[1])
 
     def prescan(self):  # step 5 → tentative
-        found = prescan_result(self.body, self.prescan_bytes)
+        found = prescan_result(self.body, self.prescan_bytes, self.metas)
         if found is None:
             return None
         encoding, label, offset, source = found
@@ -189,7 +194,7 @@ _METHODS = {kind: tuple(getattr(_Run, name.replace("-", "_")) for name in names)
 
 
 @functools.lru_cache(maxsize=64)  # the same few pairs on every call
-def _detector_for(detector: str | None, profile: str) -> str:
+def detector_for(detector: str | None, profile: str) -> str:
     """The detector mode for *profile*: ``None`` is ``"full"`` (standard) or ``"browser"``
     (browsers); ``"full"`` contradicts the browsers profile (browsers never detect UTF-8)."""
     if profile not in PROFILES:
@@ -214,12 +219,15 @@ def _parser_step(run: _Run, decision: Decision, parser_limit: int) -> tuple[Deci
     """Step "change the encoding" for a tentative HTML decision; returns (decision, meta found)."""
     if run.kind != "html" or decision.confidence != "tentative":
         return decision, None
-    if decision.encoding.is_ascii_compatible:  # the bytes show whether any such encoding finds one
-        if run.meta_bytes is None:
-            run.meta_bytes = may_have_parser_meta(run.body, parser_limit)
-        if not run.meta_bytes:
+    encoding = decision.encoding
+    meta = None
+    if encoding.is_ascii_compatible:  # the bytes show whether any such encoding finds one
+        if run.meta_at is None:
+            run.meta_at = first_parser_meta_bytes(run.body, parser_limit)
+        meta = run.meta_at
+        if meta < 0 or run.no_plain_meta and (encoding.is_single_byte or encoding is _UTF_8):
             return decision, None
-    found = parser_meta(run.body, decision.encoding, parser_limit)
+    found = parser_meta(run.body, encoding, parser_limit, run.metas, meta)
     if found is None:
         return decision, None
     return change_the_encoding(decision, *found), found
@@ -232,17 +240,27 @@ def _standard(run: _Run, parser_limit: int) -> Decision:
     encoding whatever they give, so neither the site's memory nor the detector is asked."""
     for name, step in zip(STEPS[run.kind], _METHODS[run.kind]):
         if name == "likely":  # steps 7-9: the memory may weigh what the detector says
-            if run.kind == "html":
-                default = run.default()
-                if default.encoding.is_ascii_compatible:
-                    decision, found = _parser_step(run, default, parser_limit)
-                    if found is not None:
-                        return decision
-            return _parser_step(run, run.likely() or run.fallback(), parser_limit)[0]
+            decision = _late_meta(run, parser_limit) if run.kind == "html" else None
+            return decision or _parser_step(run, run.likely() or run.fallback(), parser_limit)[0]
         decision = step(run)
         if decision is not None:
             return _parser_step(run, decision, parser_limit)[0]
     raise AssertionError("the default step always decides")  # pragma: no cover
+
+
+def _late_meta(run: _Run, parser_limit: int) -> Decision | None:
+    """The parser step's decision with the default encoding (step 9), if it finds a ``<meta>``."""
+    default = run.default()
+    if not default.encoding.is_ascii_compatible:
+        return None
+    decision, found = _parser_step(run, default, parser_limit)
+    if found is not None:
+        return decision
+    if len(run.body) <= parser_limit and (default.encoding.is_single_byte or default.encoding is _UTF_8):
+        # All of it was scanned: UTF-8 and the single-byte encodings, whose decoders never take
+        # an ASCII byte into another character, read the same markup.
+        run.no_plain_meta = True
+    return None
 
 
 def _browser_decision(run: _Run, kind: str, scan, limit: int) -> Decision:
@@ -363,7 +381,14 @@ def sniff(body: bytes | Body, *, content_type: str | bytes | None = None, url: s
     >>> sniff(page).encoding.name, sniff(page, profile="browsers").encoding.name
     ('KOI8-R', 'windows-1252')
     """
-    detector = _detector_for(detector, profile)
+    return sniff_checked(body, content_type, url, locale, default, override, parent, likely,
+                         detector_for(detector, profile), prescan_bytes, parser_limit, profile)
+
+
+def sniff_checked(body, content_type, url, locale, default, override, parent, likely, detector: str,
+                  prescan_bytes: int, parser_limit: int, profile: str) -> Decision:
+    """:func:`sniff` with every argument given, by position, and *detector* and *profile* already
+    checked (the detector mode itself, not ``None``): for callers that decide many bodies."""
     if override is None and isinstance(content_type, (str, bytes)) and len(content_type) <= 256:
         decision = _transport_decision(content_type)  # most pages: steps 1 and 4 only (certain)
         if decision is not None and (body.bom if isinstance(body, Body) else bom_sniff(body)) is None:
@@ -389,7 +414,7 @@ def sniff_steps(body: bytes, *, parser_limit: int = PARSER_LIMIT, profile: str =
     if unknown:
         raise TypeError(f"unexpected keyword arguments {sorted(unknown)}")
     args = {"detector": None, "prescan_bytes": 1024, **{n: None for n in names[:7]}, **options}
-    args["detector"] = _detector_for(args["detector"], profile)
+    args["detector"] = detector_for(args["detector"], profile)
     run = _run(body, *(args[n] for n in names))
     steps = list(run.steps())
     chosen = next(decision for _, decision in steps if decision is not None)

@@ -11,6 +11,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scrapy.http import HtmlResponse
 
 from scrapy_whatwg_encoding import ENCODINGS, decode, sniff
@@ -73,3 +75,22 @@ def test_mislabeled_page_differs_in_the_crawl_judgement_and_in_explain(tmp_path)
     done = subprocess.run([sys.executable, "-m", "scrapy_whatwg_encoding", "explain", str(page), "--json",
                            "--content-type", content_type], capture_output=True, text=True, check=True)
     assert json.loads(done.stdout)["scrapy"]["same_text"] is False
+
+
+_MULTI_BYTE = ["Shift_JIS", "gb18030", "Big5", "EUC-KR", "EUC-JP"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from(_MULTI_BYTE), st.lists(st.one_of(st.binary(min_size=1, max_size=3),
+                                                          st.sampled_from([b"\xa1\xa4", b"\xa2\x41", b"\x8f\xa2\xb7",
+                                                                           b"\x81\x40", b"\xfe\xfe", b"<p>"])),
+                                                max_size=30).map(b"".join))
+def test_multi_byte_bodies_under_their_labels(name, body):
+    # The multi-byte path that trusts a clean C-codec decode (no second decode) still says exactly
+    # whether Scrapy's text differs, on bodies with and without errors and tokens the codecs disagree on.
+    encoding = ENCODINGS[name]
+    for label in [name, *LABELS.get(name, [])]:
+        content_type = f"text/html; charset={label}"
+        verdict = judged(body, content_type, encoding)
+        if verdict is not None:
+            assert verdict == (scrapys_text(body, content_type) != decode(body, encoding)[0]), label

@@ -10,7 +10,7 @@ import warnings
 
 import pytest
 import pytest_twisted
-from scrapy.http import HtmlResponse, Request, Response, TextResponse, XmlResponse
+from scrapy.http import Headers, HtmlResponse, Request, Response, TextResponse, XmlResponse
 from scrapy.settings import BaseSettings
 from whatwg_crawl_helpers import check_decision, crawl, whatwg_stats
 
@@ -31,6 +31,37 @@ def test_scrapy_internals_are_the_known_ones():
     assert {name for name in dir(fresh) if name.startswith("_cached_")} >= compat.REQUIRED_CACHES
     assert compat.explicit_encoding(fresh) == "utf-8"
     assert compat.explicit_encoding(HtmlResponse("http://x/", body=b"")) is None  # no inference run
+
+
+def test_headers_are_read_as_scrapy_reads_them():
+    """Scrapy's ``Headers`` keep title-cased names (every supported release): the layer reads them
+    without normalizing, and asks a subclass that may normalize otherwise."""
+    assert compat.RAW_HEADERS
+    headers = Headers({"content-TYPE": ["text/html", "charset=x"], "X-Whatwg-Encoding-Handler": "utf-8"})
+    assert compat.header_values(headers, b"Content-Type") == headers.getlist("content-type") == [b"text/html", b"charset=x"]
+    assert compat.header_values(headers, b"Content-Encoding") == []
+    compat.pop_header(headers, b"X-Whatwg-Encoding-Handler")
+    assert b"x-whatwg-encoding-handler" not in headers
+
+    class LowerHeaders(Headers):
+        def normkey(self, key):
+            return self._tobytes(key.lower())
+
+    other = LowerHeaders({"Content-Type": "text/plain"})
+    assert compat.header_values(other, b"Content-Type") == [b"text/plain"]
+    compat.pop_header(other, b"Content-Type")
+    assert not other
+
+
+def test_in_place_class_change_between_sibling_classes():
+    # undecided → decided: two subclasses of Scrapy's class, neither a subclass of the other.
+    from scrapy_whatwg_encoding.scrapy.responses import undecided_class
+
+    response = HtmlResponse("http://x/", body=BODY, headers={"Content-Type": "text/html; charset=koi8-r"})
+    assert compat.mark(response, undecided_class(HtmlResponse)) and type(response) is undecided_class(HtmlResponse)
+    decided = compat.with_encoding(response, decided_class(HtmlResponse, KOI8_R), "koi8-r")
+    assert decided is response and response.css("title::text").get() == "Привет"
+    assert not compat.mark(Response("http://x/"), undecided_class(HtmlResponse))
 
 
 def test_in_place_change_resets_every_cache():

@@ -7,22 +7,22 @@ import logging
 import pytest_twisted
 from whatwg_crawl_helpers import check_decision, crawl, whatwg_stats
 
-from scrapy_whatwg_encoding.scrapy import middleware
 from scrapy_whatwg_encoding.scrapy.responses import WhatwgResponseMixin
+from scrapy_whatwg_encoding.sniffing.response import Options
 
 
 @pytest_twisted.inlineCallbacks
 def test_injected_errors_leave_the_crawl_running(demo_server, monkeypatch, caplog):
-    real_decide = middleware.decide
+    real_decide = Options.decide
 
-    def failing_decide(body, **kwargs):
-        if "/unlabeled/" in kwargs["url"]:
+    def failing_decide(options, body, content_type=None, url=None, *args):
+        if "/unlabeled/" in url:
             raise RuntimeError("injected by the test")
-        if "/meta/" in kwargs["url"]:
+        if "/meta/" in url:
             raise KeyError("injected by the test")
-        return real_decide(body, **kwargs)
+        return real_decide(options, body, content_type, url, *args)
 
-    monkeypatch.setattr(middleware, "decide", failing_decide)
+    monkeypatch.setattr(Options, "decide", failing_decide)
     caplog.set_level(logging.INFO)
     paths = [p for p in demo_server.site.pages if p.startswith(("unlabeled/", "meta/", "header/"))]
     requests = [demo_server.url(p) for p in paths]

@@ -14,8 +14,8 @@ import pytest_twisted
 from whatwg_crawl_helpers import CollectSpider, Server, SiteMap, crawl, whatwg_stats
 
 from scrapy_whatwg_encoding import report as report_package
-from scrapy_whatwg_encoding.scrapy import middleware
 from scrapy_whatwg_encoding.scrapy.settings import InvalidSetting
+from scrapy_whatwg_encoding.sniffing.response import Options
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from report_checks import assert_inert, local, section, table_rows, text_of
@@ -119,14 +119,14 @@ def test_examples_are_bounded(corpus_server, corpus_manifest, tmp_path):
 
 @pytest_twisted.inlineCallbacks
 def test_errors_are_counted_per_host_and_kind(demo_server, tmp_path, monkeypatch):
-    real_decide = middleware.decide
+    real_decide = Options.decide
 
-    def failing_decide(body, **kwargs):
-        if "/meta/" in kwargs["url"]:
+    def failing_decide(options, body, content_type=None, url=None, *args):
+        if "/meta/" in url:
             raise RuntimeError("injected by the test")
-        return real_decide(body, **kwargs)
+        return real_decide(options, body, content_type, url, *args)
 
-    monkeypatch.setattr(middleware, "decide", failing_decide)
+    monkeypatch.setattr(Options, "decide", failing_decide)
     report = tmp_path / "errors.html"
     paths = [p for p in demo_server.site.pages if p.startswith(("meta/", "header/"))]
     crawler, _ = yield crawl([demo_server.url(p) for p in paths], settings={"WHATWG_ENCODING_REPORT": str(report)})
