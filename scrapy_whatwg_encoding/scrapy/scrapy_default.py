@@ -125,7 +125,7 @@ def scrapy_codec_name(encoding: Encoding) -> str | None:
     >>> [scrapy_codec_name(ENCODINGS[name]) for name in ("windows-1251", "Shift_JIS", "x-user-defined")]
     ['cp1251', 'cp932', None]
     """
-    return _SCRAPY_CODEC_NAMES[encoding]
+    return _scrapy_codec_name(encoding)
 
 
 def scrapy_inference(response) -> str:
@@ -147,7 +147,7 @@ def whatwg_for_codec(name: str) -> Encoding | None:
     >>> whatwg_for_codec("cp1251"), whatwg_for_codec("euc_jp"), whatwg_for_codec("cp437")
     (<Encoding windows-1251>, <Encoding EUC-JP>, None)
     """
-    return get_encoding(name) or from_codec_name(name) or _BY_FAMILY.get(_family(name))
+    return get_encoding(name) or from_codec_name(name) or _by_family().get(_family(name))
 
 
 def changed(scrapy_name: str | None, encoding: Encoding, body: bytes | Body) -> bool | None:
@@ -200,6 +200,7 @@ def _differing_bytes(scrapy_name: str, encoding: Encoding) -> tuple[bytes, bytes
     return differ, bytes(b for b in range(256) if b not in differ)
 
 
+@functools.cache  # on first use: it looks up every codec
 def _by_family() -> dict[str, Encoding]:
     """Python codec family → WHATWG encoding (the first listed wins: ISO-8859-8 over ISO-8859-8-I,
     GBK over gb18030, whose decoders are the same)."""
@@ -209,15 +210,7 @@ def _by_family() -> dict[str, Encoding]:
     return found
 
 
-_BY_FAMILY = _by_family()
-
-
-def _scrapy_codec_names() -> dict[Encoding, str | None]:
-    names: dict[Encoding, str | None] = {}
-    for encoding in ENCODINGS.values():
-        name = resolve_encoding(encoding.name) or _WHATWG_TO_PYTHON.get(encoding.name)
-        names[encoding] = None if name is None or encoding.name in NO_PYTHON_CODEC else _READABLE.get(name, name)
-    return names
-
-
-_SCRAPY_CODEC_NAMES = _scrapy_codec_names()
+@functools.cache
+def _scrapy_codec_name(encoding: Encoding) -> str | None:
+    name = resolve_encoding(encoding.name) or _WHATWG_TO_PYTHON.get(encoding.name)
+    return None if name is None or encoding.name in NO_PYTHON_CODEC else _READABLE.get(name, name)

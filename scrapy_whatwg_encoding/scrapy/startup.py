@@ -8,7 +8,6 @@
 """
 from __future__ import annotations
 
-import difflib
 import logging
 
 from .settings import DEFAULTS, InvalidSetting
@@ -31,6 +30,8 @@ def unknown_settings(names) -> list[str]:
             continue
         # Compared without the common prefix, which would make every name look close.
         known = {known[len(PREFIX):]: known for known in DEFAULTS}
+        import difflib  # on first use: most crawls have no unknown setting
+
         close = difflib.get_close_matches(name[len(PREFIX):].upper(), known, n=1, cutoff=0.6)
         hint = f"did you mean {known[close[0]]}?" if close else "no setting has a close name"
         warnings.append(f"{name} is not a setting of scrapy-whatwg-encoding (ignored); {hint}")
