@@ -63,6 +63,8 @@ class Body:
     ``first_non_ascii`` (offset in bytes or ``None``), ``is_ascii`` and ``is_utf_8`` are found on
     first use; :meth:`text` keeps each text it decodes. Not thread-safe: one per response.
 
+    >>> from scrapy_whatwg_encoding import ENCODINGS
+    >>> from scrapy_whatwg_encoding.sniffing.body import Body
     >>> body = Body("naïve".encode())
     >>> body.first_non_ascii, body.is_ascii, body.is_utf_8
     (2, False, True)

@@ -36,6 +36,7 @@ class Options:
     (see there), checked once, and *suspect_labels* (one of :data:`SUSPECT_LABELS`). Raises
     ``ValueError`` for a bad *detector*, *profile* or *suspect_labels*.
 
+    >>> from scrapy_whatwg_encoding.sniffing.response import Options
     >>> options = Options()
     >>> options.decide(b"<p>plain</p>", "text/html; charset=koi8-r").decision.source
     'transport'
@@ -76,6 +77,7 @@ def decide(body: bytes | Body, *, content_type: str | bytes | None = None, url: 
     """``Options(**options).decide(body, content_type, url, override, likely)`` (see
     :class:`Options`); raises ``ValueError`` for bad options.
 
+    >>> from scrapy_whatwg_encoding.sniffing.response import decide
     >>> outcome = decide("<p>café</p>".encode(), content_type="text/html; charset=iso-8859-1")
     >>> outcome.decision.encoding.name, outcome.suspect
     ('windows-1252', 'utf-8')
