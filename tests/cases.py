@@ -9,7 +9,9 @@ four-byte sequences, EUC-JP ``8F xx yy``, ISO-2022-JP escapes and states, UTF-16
 """
 from __future__ import annotations
 
+import contextlib
 import functools
+import importlib
 import json
 import pathlib
 
@@ -346,3 +348,30 @@ def stray_byte_page() -> tuple[bytes, str]:
     paragraphs[600] = "<p>Au caf\udce9 : thé à Noël ? Oui”</p>\n"  # the stray byte, as a surrogate escape
     text = head + "".join(paragraphs) + "</body></html>\n"
     return text.encode("utf-8", "surrogateescape"), text.replace("\udce9", "\ufffd")
+
+
+@contextlib.contextmanager
+def chunk_size(size: int):
+    """Whole-body scans (``sniffing.body.CHUNK``) a *size* bytes at a time, so that sequences
+    straddle chunk boundaries."""
+    body_module = importlib.import_module("scrapy_whatwg_encoding.sniffing.body")
+    saved = body_module.CHUNK
+    body_module.CHUNK = size
+    try:
+        yield
+    finally:
+        body_module.CHUNK = saved
+
+
+def scrapy_project(root: pathlib.Path, package: str, settings: str, spiders: dict[str, str]) -> pathlib.Path:
+    """A Scrapy project in *root*: ``scrapy.cfg`` naming *package*, whose ``settings.py`` is
+    *settings* and whose ``spiders`` package has the modules *spiders* (name → source;
+    ``"__init__"`` for the package itself, empty unless given). Returns *root*."""
+    (root / "scrapy.cfg").write_text(f"[settings]\ndefault = {package}.settings\n")
+    modules = root / package / "spiders"
+    modules.mkdir(parents=True)
+    (root / package / "__init__.py").write_text("")
+    (root / package / "settings.py").write_text(settings)
+    for name, source in {"__init__": "", **spiders}.items():
+        (modules / f"{name}.py").write_text(source)
+    return root

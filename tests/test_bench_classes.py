@@ -3,16 +3,11 @@ so the benchmark cannot silently time pages of another class; and the add-on's t
 WHATWG decode with its decision."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
+import bench_classes
 import pytest
 
 from scrapy_whatwg_encoding import ENCODINGS
 from scrapy_whatwg_encoding.sniffing import sniff_steps
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
-import bench_classes
 
 NATIVE = bench_classes.sources()
 

@@ -13,6 +13,7 @@ import threading
 from typing import ClassVar
 
 import pytest
+from cases import scrapy_project
 
 from scrapy_whatwg_encoding import ENCODINGS, decode, sniff
 
@@ -62,23 +63,14 @@ def server():
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):
     """A Scrapy project whose settings the commands must use."""
-    root = tmp_path_factory.mktemp("project")
-    (root / "scrapy.cfg").write_text("[settings]\ndefault = sniffproj.settings\n")
-    package = root / "sniffproj"
-    (package / "spiders").mkdir(parents=True)
-    (package / "__init__.py").write_text("")
-    (package / "settings.py").write_text(
-        'BOT_NAME = "sniffproj"\nSPIDER_MODULES = ["sniffproj.spiders"]\nROBOTSTXT_OBEY = False\n'
-        'USER_AGENT = "sniff-test-agent"\nADDONS = {"scrapy_whatwg_encoding.Addon": 0}\n'
-        'WHATWG_ENCODING_LOCALE = "ja"\nWHATWG_ENCODING_DETECTOR = "off"\n')
-    (package / "spiders" / "__init__.py").write_text("")
-    (package / "spiders" / "russian.py").write_text(
-        "import scrapy\n\n\nclass Russian(scrapy.Spider):\n    name = 'russian'\n"
-        "    whatwg_encoding_locale = 'ru'\n    custom_settings = {'USER_AGENT': 'russian-agent'}\n")
-    (package / "spiders" / "broken.py").write_text(
-        "import scrapy\n\n\nclass Broken(scrapy.Spider):\n    name = 'broken'\n"
-        "    custom_settings = {'WHATWG_ENCODING_PRESCAN_BYTES': 0}\n")
-    return root
+    settings = ('BOT_NAME = "sniffproj"\nSPIDER_MODULES = ["sniffproj.spiders"]\nROBOTSTXT_OBEY = False\n'
+                'USER_AGENT = "sniff-test-agent"\nADDONS = {"scrapy_whatwg_encoding.Addon": 0}\n'
+                'WHATWG_ENCODING_LOCALE = "ja"\nWHATWG_ENCODING_DETECTOR = "off"\n')
+    return scrapy_project(tmp_path_factory.mktemp("project"), "sniffproj", settings, {
+        "russian": "import scrapy\n\n\nclass Russian(scrapy.Spider):\n    name = 'russian'\n"
+                   "    whatwg_encoding_locale = 'ru'\n    custom_settings = {'USER_AGENT': 'russian-agent'}\n",
+        "broken": "import scrapy\n\n\nclass Broken(scrapy.Spider):\n    name = 'broken'\n"
+                  "    custom_settings = {'WHATWG_ENCODING_PRESCAN_BYTES': 0}\n"})
 
 
 def run(*args, cwd, module="scrapy_whatwg_encoding") -> subprocess.CompletedProcess:

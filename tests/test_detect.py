@@ -4,28 +4,22 @@ Firefox's 7-bit ISO-2022-JP guess in both modes, and the accuracy on the real pa
 tests/data/corpus with their declarations stripped."""
 from __future__ import annotations
 
-import contextlib
 import re
 
 import cchardet
-from cases import corpus_cases
+from cases import chunk_size, corpus_cases
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sniff_accuracy import strip_declarations
 
 from scrapy_whatwg_encoding import ENCODINGS, decode, sniff
 from scrapy_whatwg_encoding.sniffing import detect as detect_module
 from scrapy_whatwg_encoding.sniffing.body import first_non_ascii, is_utf_8
 from scrapy_whatwg_encoding.sniffing.detect import detect, from_uchardet
 
-_XML_ENCODING = re.compile(rb"""(<\?xml[^>]*?)\s+encoding\s*=\s*(?:"[^"]*"|'[^']*')""", re.IGNORECASE)
-_META = re.compile(rb"<meta\b[^>]*charset[^>]*>", re.IGNORECASE)
 JAPANESE = "日本語のテキストです。文字コードの判定を試験します。"
 
 
-def unlabeled(body: bytes) -> bytes:
-    """The body without its XML declaration's encoding and its <meta> charsets (as
-    tools/sniff_accuracy.py strips them)."""
-    return _META.sub(b"", _XML_ENCODING.sub(rb"\1", body))
 
 
 def same_text(body: bytes, found, truth: str) -> bool:
@@ -84,16 +78,6 @@ def test_50_mib_page_decided_by_its_last_bytes():
     assert detect(body[:-len(tail)] + "<p>é ü</p>".encode("windows-1252"), "full") is ENCODINGS["windows-1252"]
 
 
-@contextlib.contextmanager
-def chunk_size(size: int):
-    """Whole-body scans a *size* bytes at a time, so that sequences straddle chunk boundaries."""
-    saved = detect_module._CHUNK
-    detect_module._CHUNK = size
-    try:
-        yield
-    finally:
-        detect_module._CHUNK = saved
-
 
 @settings(max_examples=300, deadline=None)
 @given(data=st.binary(max_size=64), chunk=st.integers(1, 8))
@@ -123,7 +107,7 @@ def test_valid_utf_8_is_valid_across_chunks(text, chunk):
 def test_x_mac_cyrillic_corpus_pages():
     """chardetng never answers x-mac-cyrillic (it says windows-1251 or windows-1252 on these real
     pages); uchardet does."""
-    pages = [(path, unlabeled(body)) for name, path, body in corpus_cases() if name == "x-mac-cyrillic"]
+    pages = [(path, strip_declarations(body)) for name, path, body in corpus_cases() if name == "x-mac-cyrillic"]
     assert len(pages) == 9
     for path, body in pages:
         assert sniff(body).encoding.name == "x-mac-cyrillic", path
@@ -175,7 +159,7 @@ def test_tld_hint_reaches_chardetng_in_both_modes():
 def test_full_mode_accuracy_on_unlabeled_corpus_pages():
     """Issue 11: right (same text as the true encoding) on at least 97 % of the unlabeled real
     pages, and on more of them than chardetng alone (Firefox's detector, "browser" mode)."""
-    pages = [(name, path, unlabeled(body)) for name, path, body in corpus_cases()]
+    pages = [(name, path, strip_declarations(body)) for name, path, body in corpus_cases()]
     full = [path for name, path, body in pages if not same_text(body, sniff(body).encoding, name)]
     browser = [path for name, path, body in pages
                if not same_text(body, sniff(body, detector="browser").encoding, name)]

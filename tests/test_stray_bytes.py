@@ -4,47 +4,35 @@ with U+FFFD (detect.STRAY_RULE, measured by tools/stray_bytes.py), legacy text n
 from __future__ import annotations
 
 import contextlib
-import re
 
 import chardetng_py
 import pytest
-from cases import corpus_cases, stray_byte_page
+from cases import chunk_size, corpus_cases, stray_byte_page
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sniff_accuracy import strip_declarations
 
 from scrapy_whatwg_encoding import ENCODINGS, decode, sniff
 from scrapy_whatwg_encoding.sniffing import detect as detect_module
+from scrapy_whatwg_encoding.sniffing.body import CHUNK
 from scrapy_whatwg_encoding.sniffing.detect import STRAY_RULE, detect, mostly_utf_8, utf_8_sequences
 
-_XML_ENCODING = re.compile(rb"""(<\?xml[^>]*?)\s+encoding\s*=\s*(?:"[^"]*"|'[^']*')""", re.IGNORECASE)
-_META = re.compile(rb"<meta\b[^>]*charset[^>]*>", re.IGNORECASE)
 UTF_8 = ENCODINGS["UTF-8"]
 UNICODE = ("UTF-8", "UTF-16LE", "UTF-16BE")
 
 
-def unlabeled(body: bytes) -> bytes:
-    return _META.sub(b"", _XML_ENCODING.sub(rb"\1", body))
 
 
-LEGACY_PAGES = [(path, unlabeled(body)) for name, path, body in corpus_cases() if name not in UNICODE]
+LEGACY_PAGES = [(path, strip_declarations(body)) for name, path, body in corpus_cases() if name not in UNICODE]
 # Every page's true text as UTF-8 (the corpus's own UTF-8 pages, the others transcoded).
-UTF_8_PAGES = [(path, decode(unlabeled(body), ENCODINGS[name])[0].lstrip("\ufeff").encode())
+UTF_8_PAGES = [(path, decode(strip_declarations(body), ENCODINGS[name])[0].lstrip("\ufeff").encode())
                for name, path, body in corpus_cases()]
 
 
 def counts(data: bytes, chunk: int | None = None) -> tuple[int, int]:
-    with chunk_size(chunk or detect_module._CHUNK):
+    with chunk_size(chunk or CHUNK):
         return utf_8_sequences(data)
 
-
-@contextlib.contextmanager
-def chunk_size(size: int):
-    saved = detect_module._CHUNK
-    detect_module._CHUNK = size
-    try:
-        yield
-    finally:
-        detect_module._CHUNK = saved
 
 
 def python_counts(data: bytes) -> tuple[int, int]:

@@ -24,8 +24,9 @@ import argparse
 import json
 import pathlib
 import random
-import re
 import statistics
+
+from sniff_accuracy import strip_declarations
 
 from scrapy_whatwg_encoding import ENCODINGS, sniff
 from scrapy_whatwg_encoding.scrapy import memory as site_memory
@@ -33,14 +34,7 @@ from scrapy_whatwg_encoding.scrapy.memory import SiteMemory
 from scrapy_whatwg_encoding.sniffing.mislabel import suspect_label
 
 CORPUS = pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "corpus"
-_XML_ENCODING = re.compile(rb"""(<\?xml[^>]*?)\s+encoding\s*=\s*(?:"[^"]*"|'[^']*')""", re.IGNORECASE)
-_META = re.compile(rb"<meta\b[^>]*charset[^>]*>", re.IGNORECASE)
 LEAST_PAGES = 6
-
-
-def strip_declarations(body: bytes) -> bytes:
-    """*body* without the XML declaration's encoding nor any ``<meta>`` naming a charset."""
-    return _META.sub(b"", _XML_ENCODING.sub(rb"\1", body))
 
 
 def mixed_site(manifest: list[dict]) -> list[tuple[str, bytes, str, str | None]]:

@@ -13,7 +13,8 @@ _UTF_8 = ENCODINGS["UTF-8"]
 #: the text is kept as the UTF-8 text (a replacement decode of valid UTF-8 is the same text).
 WHOLE_UTF_8 = 8 * 1024 * 1024
 _utf_8_decode = codecs.utf_8_decode
-_CHUNK = 1 << 20  # whole-body scans go chunk by chunk (bounded memory)
+#: Whole-body scans (here and in :mod:`.detect`) go this many bytes at a time (bounded memory).
+CHUNK = 1 << 20
 _UNKNOWN = -2  # first_non_ascii not looked for yet (None means "no such byte")
 
 
@@ -23,9 +24,9 @@ def first_non_ascii(body: bytes) -> int | None:
     not ASCII: several times faster than a regex search)."""
     if body.isascii():
         return None
-    for start in range(0, len(body), _CHUNK):
-        chunk = body[start:start + _CHUNK]
-        if len(body) <= _CHUNK or not chunk.isascii():  # one chunk: known not to be ASCII
+    for start in range(0, len(body), CHUNK):
+        chunk = body[start:start + CHUNK]
+        if len(body) <= CHUNK or not chunk.isascii():  # one chunk: known not to be ASCII
             try:
                 chunk.decode("ascii")
             except UnicodeDecodeError as error:
@@ -38,7 +39,7 @@ def is_utf_8(body: bytes, start: int = 0) -> bool:
     an error), checked at C speed a MiB at a time so that no text of the whole body is built."""
     view = memoryview(body)
     end = len(body)
-    step = max(_CHUNK, 4)  # a chunk that is not the last always holds a whole sequence
+    step = max(CHUNK, 4)  # a chunk that is not the last always holds a whole sequence
     while start < end:
         final = start + step >= end
         try:

@@ -38,6 +38,7 @@ from urllib.parse import urlsplit
 from chardetng_py.detector import EncodingDetector
 
 from ..encoding import ENCODINGS, Encoding, get_encoding
+from . import body as body_module
 from .body import Body
 from .decision import DETECTOR_MODES, DetectorMode
 
@@ -73,7 +74,6 @@ STRAY_RULE = (5, 2, 10)
 #: the work on a legacy body (~5 ns a byte for byte counts), whatever its size.
 STRAY_HEAD = 1 << 20
 _CONTEXT = 256  # ASCII bytes kept before the first non-ASCII byte
-_CHUNK = 1 << 20  # whole-body scans go chunk by chunk (bounded memory)
 MODES = DETECTOR_MODES
 
 _TLD = re.compile(r"[a-z0-9-]+\Z")
@@ -132,7 +132,7 @@ def utf_8_sequences(body: bytes, start: int = 0, valid: bool = True) -> tuple[in
     tail = b""  # the last 2 bytes before the chunk: an encoded U+FFFD may straddle chunks
     end = len(body)
     while start < end:
-        chunk = body[start:start + _CHUNK]
+        chunk = body[start:start + body_module.CHUNK]
         start += len(chunk)
         text = decoder.decode(chunk, start >= end)
         # U+FFFD from errors = all U+FFFD less the ones the body encodes (EF BF BD is always valid);

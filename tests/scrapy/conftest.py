@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import shutil
-import sys
 
 import pytest
-from whatwg_crawl_helpers import BUNDLED_SITE, CORPUS, REPO, Server, SiteMap, load_manifest
+from whatwg_crawl_helpers import BUNDLED_SITE, CORPUS, Server, SiteMap, load_manifest
 
 # A script the tests run as a process, not a test module (without scrapy-redis it cannot be imported).
 collect_ignore = ["redis_fleet_worker.py"]
@@ -47,8 +46,7 @@ def redis_url(tmp_path_factory):
     pytest.importorskip("redis", reason="the redis package is missing (pip install -e '.[test]')")
     if shutil.which("redis-server") is None:
         pytest.skip("redis-server is not installed (apt-get install redis-server)")
-    sys.path.insert(0, str(REPO / "tools"))
-    from remember_store_latency import redis_server
+    from remember_store_latency import redis_server  # tools/ is on the path (tests/conftest.py)
 
     with redis_server(tmp_path_factory.mktemp("redis")) as url:
         yield url

@@ -13,15 +13,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scrapy.utils.test import get_crawler
-from whatwg_crawl_helpers import CORPUS, REPO, memory_rows
+from sniff_accuracy import strip_declarations
+from whatwg_crawl_helpers import CORPUS, memory_rows
 
 from scrapy_whatwg_encoding import ENCODINGS, sniff
 from scrapy_whatwg_encoding.scrapy.memory import MIN_DECLARATIONS, SiteMemory, host_of, remembered, siblings
 from scrapy_whatwg_encoding.scrapy.memory_redis import RedisStore
 from scrapy_whatwg_encoding.scrapy.memory_sqlite import FILE_NAME, JSON_NAME, SQLiteStore
-
-sys.path.insert(0, str(REPO / "tools"))
-from remember_accuracy import strip_declarations
 
 URL = "http://legacy.example/"
 KOI8_R_PAGES = sorted((CORPUS / "files" / "KOI8-R").iterdir())

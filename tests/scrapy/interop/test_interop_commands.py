@@ -11,6 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from cases import scrapy_project
 from interop_site import PAGES
 from interop_spiders import COUNTS, HERE, compare_items
 
@@ -31,14 +32,8 @@ SHELL_PAGES = ["lying-header.html", "unlabeled.html"]
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):
-    root = tmp_path_factory.mktemp("interop-project")
-    (root / "scrapy.cfg").write_text("[settings]\ndefault = interop_project.settings\n")
-    package = root / "interop_project"
-    (package / "spiders").mkdir(parents=True)
-    (package / "__init__.py").write_text("")
-    (package / "settings.py").write_text(SETTINGS)
-    (package / "spiders" / "__init__.py").write_text(
-        "from interop_spiders import PagesSpider\n\n\nclass Pages(PagesSpider):\n    name = 'pages'\n")
+    root = scrapy_project(tmp_path_factory.mktemp("interop-project"), "interop_project", SETTINGS, {
+        "__init__": "from interop_spiders import PagesSpider\n\n\nclass Pages(PagesSpider):\n    name = 'pages'\n"})
     (root / "browser.py").write_text(BROWSER)
     return root
 
