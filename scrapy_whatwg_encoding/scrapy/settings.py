@@ -55,7 +55,7 @@ from typing import Any
 
 from ..encoding import get_encoding
 from ..sniffing.locale import is_known_locale, locale_encoding
-from ..sniffing.sniff import PROFILES
+from ..sniffing.sniff import PROFILES, detector_for
 
 DETECTORS = ("off", "browser", "full")
 SUSPECT_LABELS = ("label", "content")
@@ -133,12 +133,11 @@ def profile_detector(name: str, profile: str, detector: str | None) -> str:
     """The detector mode for *profile* when *detector* (a mode or ``None``) is asked for:
     ``None`` gives the profile's own (``"full"`` or ``"browser"``). Raises
     :class:`InvalidSetting` naming *name* for ``"full"`` with ``"browsers"``."""
-    if detector is None:
-        return "full" if profile == "standard" else "browser"
-    if profile == "browsers" and detector == "full":
+    try:
+        return detector_for(detector, profile)  # the sniffing layer's rule
+    except ValueError:
         raise InvalidSetting(name, detector, 'it contradicts the "browsers" profile, whose browsers never '
-                                             'detect UTF-8: use "browser" or "off", or leave it unset')
-    return detector
+                                             'detect UTF-8: use "browser" or "off", or leave it unset') from None
 
 
 def check_locale(name: str, value: Any) -> str | None:

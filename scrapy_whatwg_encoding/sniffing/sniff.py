@@ -417,6 +417,9 @@ def sniff_steps(body: bytes, *, parser_limit: int = PARSER_LIMIT, profile: str =
     args["detector"] = detector_for(args["detector"], profile)
     run = _run(body, *(args[n] for n in names))
     steps = list(run.steps())
+    found_by = dict(steps)
+    if "detector" in found_by:  # steps 8-9 ran: the final decision reuses them (no second detection)
+        run.fallback_ = found_by["detector"] or found_by["default"]
     chosen = next(decision for _, decision in steps if decision is not None)
     found = _parser_step(run, chosen, parser_limit)[1]
     standard = _standard(run, parser_limit)
