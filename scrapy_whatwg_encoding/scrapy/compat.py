@@ -11,6 +11,7 @@ fails when a Scrapy release changes these internals.
 """
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from scrapy.http import Headers, Response, TextResponse
@@ -60,6 +61,10 @@ def _reset(response: TextResponse, cls: type, encoding: str | None, fresh: dict[
 _FRESH = _probe_fresh_caches()
 #: Whether :func:`with_encoding` changes a ``TextResponse`` in place (the internals are as known).
 IN_PLACE = _FRESH is not None
+# The caches of a response in one C call, and their values when fresh (most responses: nobody has
+# read their text, selector or JSON before the encoding middleware).
+_CACHES = attrgetter(*_FRESH) if _FRESH else None
+_FRESH_VALUES = tuple(_FRESH.values()) if _FRESH else ()
 
 
 def _probe_raw_headers() -> bool:
@@ -120,29 +125,35 @@ def copy_response(response: Response, cls: type[Response], **changes: Any) -> Re
     return cls(**kwargs, **changes)
 
 
-def with_encoding(response: Response, cls: type[TextResponse], encoding: str | None) -> TextResponse:
+def with_encoding(response: Response, cls: type[TextResponse], encoding: str | None,
+                  text: str | None = None) -> TextResponse:
     """*response* as a *cls* with ``encoding=encoding`` (a codec name, or ``None``: Scrapy's
-    inference when read).
+    inference when read) and, if given, *text* (str) as its decoded text (``response.text``).
 
     A ``TextResponse`` whose class and *cls* have the same layout (they extend a common base, or
     one the other, by classes that add no slots, as the classes of :mod:`.responses` do) is
     changed in place when :data:`IN_PLACE`: the class, the encoding and the caches; this saves a
     new object and its headers on every response. Anything else gets :func:`copy_response`."""
     if _FRESH is not None and isinstance(response, TextResponse) and _same_layout(type(response), cls):
-        _reset(response, cls, encoding, _FRESH)
+        if _CACHES(response) == _FRESH_VALUES:  # type: ignore[misc]
+            response.__class__ = cls
+            response._encoding = encoding  # type: ignore[attr-defined]
+        else:
+            _reset(response, cls, encoding, _FRESH)
+        if text is not None:
+            response._cached_ubody = text  # type: ignore[attr-defined]
         return response
-    return copy_response(response, cls, encoding=encoding)  # type: ignore[return-value]
+    new = copy_response(response, cls, encoding=encoding)
+    if text is not None:
+        cache_text(new, text)  # type: ignore[arg-type]
+    return new  # type: ignore[return-value]
 
 
-def mark(response: Response, cls: type) -> bool:
-    """Give *response* the class *cls*, in place, if it is a ``TextResponse`` of the same layout
-    (see :func:`with_encoding`) and :data:`IN_PLACE`: *cls* must decode as its class does (same
-    encoding, same text), as a marker class does, since no cache is reset. Returns whether it
-    did."""
-    if _FRESH is not None and _same_layout(type(response), cls) and isinstance(response, TextResponse):
-        response.__class__ = cls
-        return True
-    return False
+def in_place(a: type, b: type) -> bool:
+    """Whether a ``TextResponse`` of class *a* may become a *b* by ``__class__`` assignment, with
+    its caches kept (:data:`IN_PLACE`, and the two have the same layout, see :func:`with_encoding`):
+    for a marker class, which decodes as its class does (same encoding, same text)."""
+    return _FRESH is not None and issubclass(a, TextResponse) and _same_layout(a, b)
 
 
 def _same_layout(a: type, b: type) -> bool:

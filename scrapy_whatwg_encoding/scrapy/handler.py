@@ -31,15 +31,16 @@ from scrapy.http import Request, Response, TextResponse
 
 from ..encoding import Encoding, decode
 from . import compat
-from .compat import explicit_encoding, mark, pop_header, with_encoding
+from .compat import explicit_encoding, pop_header, with_encoding
 from .responses import SCRAPY_TEXT_CLASSES, UndecidedMixin, scrapy_base, undecided_class
 from .scrapy_default import whatwg_for_codec
 
 #: Order of :class:`HandlerEncodingMiddleware` in ``DOWNLOADER_MIDDLEWARES``: above every other
 #: middleware (Scrapy's highest is 900), so that its ``process_response`` runs first.
 HANDLER_ORDER = 1_000_000
-# Scrapy's own text classes → their undecided classes.
-_UNDECIDED: dict[type, type] = {cls: undecided_class(cls) for cls in SCRAPY_TEXT_CLASSES}
+# Scrapy's own text classes → their undecided classes, where a response can change in place.
+_UNDECIDED: dict[type, type] = {cls: undecided_class(cls) for cls in SCRAPY_TEXT_CLASSES
+                                if compat.in_place(cls, undecided_class(cls))}
 #: Response header carrying a download handler's encoding through Scrapy's HTTP cache.
 CACHE_HEADER = b"X-Whatwg-Encoding-Handler"
 
@@ -57,21 +58,20 @@ class HandlerEncodingMiddleware:
 
     def process_response(self, request: Request, response: Response, spider=None) -> Response:
         # spider: passed by Scrapy < 2.13 only.
-        cls = type(response)
-        cached = "cached" in response.flags
-        if not cached:
-            pop_header(response.headers, CACHE_HEADER)  # sent by the site: not ours
-        if not isinstance(response, TextResponse) or not compat.IN_PLACE:
-            return response
-        if cached:
+        if "cached" in response.flags:
+            if not isinstance(response, TextResponse) or not compat.IN_PLACE:
+                return response
             _from_cache(response)
         else:
+            pop_header(response.headers, CACHE_HEADER)  # sent by the site: not ours
+            if not isinstance(response, TextResponse) or not compat.IN_PLACE:
+                return response
             given = explicit_encoding(response)  # a plugin's class too (scrapy-zyte-api's)
             if given is not None:
                 response.headers[CACHE_HEADER] = given  # for the HTTP cache, below
-        undecided = _UNDECIDED.get(cls)
+        undecided = _UNDECIDED.get(type(response))
         if undecided is not None:
-            mark(response, undecided)  # the same text: no cache to reset
+            response.__class__ = undecided  # in place (see _UNDECIDED), the same text: no cache to reset
         return response
 
 

@@ -5,6 +5,8 @@ DESIGN: HTML (``text/html``, or a missing / unknown type), XML (``*/xml``, ``*+x
 """
 from __future__ import annotations
 
+import functools
+
 from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
 
 from ..sniffing.content_type import content_type_facts
@@ -25,11 +27,20 @@ def document_kind(content_type: str | None, response: Response) -> str | None:
     text, or the body starts with a BOM or a UTF-16 XML declaration (Scrapy's binary check rejects
     UTF-16 text).
     """
+    kind, known = content_kind(content_type)
+    if not known and not (isinstance(response, TextResponse) or response.body.startswith(_TEXT_STARTS)):
+        return None
+    return kind
+
+
+@functools.lru_cache(maxsize=256)  # the same few Content-Type values all crawl
+def content_kind(content_type: str | None) -> tuple[str | None, bool]:
+    """``(kind, known)`` for a ``Content-Type`` value: the kind :func:`document_kind` gives where
+    *known*; where not (a missing or unknown type), ``"html"`` if the response is text (see there)."""
     essence, kind, _ = content_type_facts(content_type)
     if kind == "html" and essence != "text/html":
-        known_text = isinstance(response, TextResponse) or response.body.startswith(_TEXT_STARTS)
-        return "html" if known_text else None
-    return None if kind == "other" else kind
+        return "html", False
+    return (None if kind == "other" else kind), True
 
 
 def response_class(kind: str, cls: type[Response]) -> type[TextResponse]:

@@ -38,16 +38,17 @@ from scrapy.utils.job import job_dir
 from scrapy.utils.misc import load_object
 from twisted.internet.task import LoopingCall
 
-from ..encoding import Encoding, decode
+from ..encoding import ENCODINGS, Encoding, decode
 from ..sniffing import Decision
-from ..sniffing.response import Options
+from ..sniffing.response import Options, labeled_utf_8
 from . import scrapy_default, startup
-from .compat import cache_text, explicit_encoding, header_values, with_encoding
+from .compat import explicit_encoding, header_values, with_encoding
 from .handler import handler_whatwg_encoding, restore, settle
-from .kind import document_kind, is_compressed, response_class
+from .kind import content_kind, document_kind, is_compressed, response_class
 from .memory import SiteMemory, open_store
 from .overrides import chosen_override, override_for, request_override
-from .responses import UndecidedMixin, decided_class, scrapy_class
+from .responses import SCRAPY_TEXT_CLASSES, UndecidedMixin, decided_class, scrapy_class, undecided_class
+from .scrapy_default import utf_8_by_header
 from .settings import Config, InvalidSetting, check_locale, locale_warning, read_config, request_profile
 from .stats import FLUSH_SECONDS, Stats
 
@@ -59,6 +60,11 @@ _TARGETS: dict[tuple[type, str, Encoding], tuple[type, bool, str | None]] = {}
 #: Default order in ``DOWNLOADER_MIDDLEWARES``: below HttpCompressionMiddleware (590), so that
 #: ``process_response`` sees decompressed bodies.
 ORDER = 580
+_OVERRIDE = "whatwg_encoding_override"
+# Request meta keys that change how a response is decided.
+_META_KEYS = frozenset({"dont_sniff_encoding", _OVERRIDE, "whatwg_encoding_locale", "whatwg_encoding_profile"})
+_UNDECIDED_CLASSES = frozenset(map(undecided_class, SCRAPY_TEXT_CLASSES))
+_UTF_8 = ENCODINGS["UTF-8"]
 
 
 def compression_order_warning(settings, cls: type) -> str | None:
@@ -83,6 +89,16 @@ def compression_order_warning(settings, cls: type) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=256)  # the same few Content-Type values all crawl
+def _utf_8_type(value: bytes) -> tuple[str, str, str] | None:
+    """``(content_type, kind, Scrapy's codec name)`` for a ``Content-Type`` value (bytes) whose
+    kind the value alone gives and whose ``charset`` Scrapy reads as UTF-8, else ``None``."""
+    content_type = value.decode("latin-1")
+    kind, known = content_kind(content_type)
+    name = utf_8_by_header(content_type) if known and kind is not None else None
+    return None if name is None else (content_type, kind, name)  # type: ignore[return-value]
+
+
 class WhatwgEncodingMiddleware:
     """Downloader middleware; build it with :meth:`from_crawler` (Scrapy does)."""
 
@@ -92,6 +108,9 @@ class WhatwgEncodingMiddleware:
         self.memory = memory
         self._flusher: LoopingCall | None = None  # made when the spider opens (it imports the reactor)
         self._options = self._request_options({})  # for requests without meta keys of their own
+        # Whether the common case may take its one step (_utf_8_label): nothing but the request's
+        # own keys and the response decide.
+        self._lane = memory is None and not self.config.overrides
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -166,6 +185,10 @@ class WhatwgEncodingMiddleware:
     def process_response(self, request, response, spider=None):
         # spider: passed by Scrapy < 2.13 only (optional, so that newer Scrapy does not warn).
         try:
+            if self._lane and type(response) in _UNDECIDED_CLASSES and _META_KEYS.isdisjoint(request.meta):
+                new = self._labeled_utf_8(request, response)
+                if new is not None:
+                    return new
             handler_name = settle(response)
             if request.meta.get("dont_sniff_encoding"):
                 return self._skip(request, response, "dont_sniff_encoding")
@@ -181,6 +204,34 @@ class WhatwgEncodingMiddleware:
         request.meta.pop("whatwg_encoding", None)
         self.report.skipped(reason)
         return restore(response)
+
+    def _labeled_utf_8(self, request, response) -> TextResponse | None:
+        """The most common page in one step: a response of Scrapy's own class that no download
+        handler, middleware or spider gave an encoding, with no request meta key of ours, one
+        ``Content-Type`` whose kind the value alone gives and whose ``charset`` Scrapy reads as
+        UTF-8 too (:func:`.scrapy_default.utf_8_by_header`), no content coding left, and a body
+        :func:`~..sniffing.response.labeled_utf_8` decides. Returns the decided response, as
+        :meth:`_decide` makes it (no site memory, no per-host override, see ``self._lane``: the
+        steps left out cannot change it), or ``None`` (nothing done: :meth:`_decide` runs)."""
+        if explicit_encoding(response) is not None:
+            return None
+        headers = response.headers
+        values = header_values(headers, b"Content-Type")
+        if len(values) != 1:
+            return None
+        found = _utf_8_type(values[0])
+        body = response.body
+        if found is None or is_compressed(headers, body):
+            return None
+        content_type, kind, scrapy_name = found
+        found = labeled_utf_8(body, content_type)
+        if found is None:
+            return None
+        decision, text = found
+        new = self._apply(response, kind, _UTF_8, text)
+        request.meta["whatwg_encoding"] = decision.as_dict()
+        self.report.decision(response.url, decision, False, body, scrapy_name)
+        return new
 
     def _decide(self, request, response, handler_name: str | None):
         # Several Content-Type headers: combined as HTTP does, for Fetch's "extract a MIME type".
@@ -207,7 +258,9 @@ class WhatwgEncodingMiddleware:
             if override is None:
                 return self._skip(request, response, "chosen_encoding")  # Scrapy decodes with it
         else:
-            override = request_override(meta, url, self.report) or override_for(config.overrides, url)
+            override = request_override(meta, url, self.report) if _OVERRIDE in meta else None
+            if override is None and config.overrides:
+                override = override_for(config.overrides, url)
         options = self._options
         if meta.get("whatwg_encoding_locale") is not None or meta.get("whatwg_encoding_profile") is not None:
             options = self._request_options(meta)
@@ -248,12 +301,10 @@ class WhatwgEncodingMiddleware:
             cls = type(response) if scrapy_cls is None else decided_class(response_class(kind, scrapy_cls), encoding)
             target = _TARGETS[key] = (cls, scrapy_cls is not None, scrapy_default.scrapy_codec_name(encoding))
         cls, own, name = target
-        new = with_encoding(response, cls, name or scrapy_default.scrapy_inference(response))
         if text is None and not own:
-            text = decode(new.body, encoding)[0]  # the plugin's class decodes with Python's codec
-        if text is not None:
-            cache_text(new, text)  # response.text needs no second decode
-        return new
+            text = decode(response.body, encoding)[0]  # the plugin's class decodes with Python's codec
+        # With the text, response.text needs no second decode.
+        return with_encoding(response, cls, name or scrapy_default.scrapy_inference(response), text)
 
     def _keep_handler_text(self, request, response: TextResponse, kind: str, name: str):
         """The download handler decoded the page and gave its encoding *name* (see :mod:`.handler`):

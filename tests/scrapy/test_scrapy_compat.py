@@ -58,10 +58,11 @@ def test_in_place_class_change_between_sibling_classes():
     from scrapy_whatwg_encoding.scrapy.responses import undecided_class
 
     response = HtmlResponse("http://x/", body=BODY, headers={"Content-Type": "text/html; charset=koi8-r"})
-    assert compat.mark(response, undecided_class(HtmlResponse)) and type(response) is undecided_class(HtmlResponse)
+    assert compat.in_place(HtmlResponse, undecided_class(HtmlResponse))
+    response.__class__ = undecided_class(HtmlResponse)
     decided = compat.with_encoding(response, decided_class(HtmlResponse, KOI8_R), "koi8-r")
     assert decided is response and response.css("title::text").get() == "Привет"
-    assert not compat.mark(Response("http://x/"), undecided_class(HtmlResponse))
+    assert not compat.in_place(Response, undecided_class(HtmlResponse))
 
 
 def test_in_place_change_resets_every_cache():
