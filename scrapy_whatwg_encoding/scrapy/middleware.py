@@ -185,10 +185,11 @@ class WhatwgEncodingMiddleware:
     def process_response(self, request, response, spider=None):
         # spider: passed by Scrapy < 2.13 only (optional, so that newer Scrapy does not warn).
         try:
-            if self._lane and type(response) in _UNDECIDED_CLASSES and _META_KEYS.isdisjoint(request.meta):
-                new = self._labeled_utf_8(request, response)
-                if new is not None:
-                    return new
+            if (self._lane and type(response) in _UNDECIDED_CLASSES and _META_KEYS.isdisjoint(request.meta)
+                    and explicit_encoding(response) is None):
+                # Undecided, with no handler's encoding (settle() gives None) and no meta key of ours.
+                values = header_values(response.headers, b"Content-Type")
+                return self._labeled_utf_8(request, response, values) or self._decide(request, response, None, values)
             handler_name = settle(response)
             if request.meta.get("dont_sniff_encoding"):
                 return self._skip(request, response, "dont_sniff_encoding")
@@ -205,7 +206,7 @@ class WhatwgEncodingMiddleware:
         self.report.skipped(reason)
         return restore(response)
 
-    def _labeled_utf_8(self, request, response) -> TextResponse | None:
+    def _labeled_utf_8(self, request, response, values: list[bytes]) -> TextResponse | None:
         """The most common page in one step: a response of Scrapy's own class that no download
         handler, middleware or spider gave an encoding, with no request meta key of ours, one
         ``Content-Type`` whose kind the value alone gives and whose ``charset`` Scrapy reads as
@@ -213,15 +214,11 @@ class WhatwgEncodingMiddleware:
         :func:`~..sniffing.response.labeled_utf_8` decides. Returns the decided response, as
         :meth:`_decide` makes it (no site memory, no per-host override, see ``self._lane``: the
         steps left out cannot change it), or ``None`` (nothing done: :meth:`_decide` runs)."""
-        if explicit_encoding(response) is not None:
-            return None
-        headers = response.headers
-        values = header_values(headers, b"Content-Type")
         if len(values) != 1:
             return None
         found = _utf_8_type(values[0])
         body = response.body
-        if found is None or is_compressed(headers, body):
+        if found is None or is_compressed(response.headers, body):
             return None
         content_type, kind, scrapy_name = found
         found = labeled_utf_8(body, content_type)
@@ -233,9 +230,10 @@ class WhatwgEncodingMiddleware:
         self.report.decision(response.url, decision, False, body, scrapy_name)
         return new
 
-    def _decide(self, request, response, handler_name: str | None):
+    def _decide(self, request, response, handler_name: str | None, values: list[bytes] | None = None):
+        if values is None:
+            values = header_values(response.headers, b"Content-Type")
         # Several Content-Type headers: combined as HTTP does, for Fetch's "extract a MIME type".
-        values = header_values(response.headers, b"Content-Type")
         content_type = (values[0] if len(values) == 1 else b", ".join(values)).decode("latin-1") if values else None
         kind = document_kind(content_type, response)
         if kind is None:

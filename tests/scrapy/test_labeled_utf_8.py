@@ -70,7 +70,7 @@ def test_taken_on_the_pages_it_is_for():
     response = handler.process_response(Request("http://example.com/"), HtmlResponse(
         "http://example.com/", headers={"Content-Type": "text/html; charset=utf-8"}, body=TEXT.encode()))
     request = Request("http://example.com/")
-    out = middleware._labeled_utf_8(request, response)
+    out = middleware._labeled_utf_8(request, response, response.headers.getlist("Content-Type"))
     assert out is response and out.text == TEXT and out.encoding == "utf-8"
     assert request.meta["whatwg_encoding"]["source"] == "transport"
     for body, content_type in [(TEXT[:30].encode("koi8-r"), "text/html; charset=utf-8"),  # not valid UTF-8
@@ -79,4 +79,5 @@ def test_taken_on_the_pages_it_is_for():
                                (TEXT.encode(), "application/x-unknown; charset=utf-8")]:  # kind from the response
         response = handler.process_response(Request("http://example.com/"), HtmlResponse(
             "http://example.com/", headers={"Content-Type": content_type}, body=body))
-        assert middleware._labeled_utf_8(Request("http://example.com/"), response) is None, (body[:4], content_type)
+        values = response.headers.getlist("Content-Type")
+        assert middleware._labeled_utf_8(Request("http://example.com/"), response, values) is None, (body[:4], content_type)
