@@ -108,7 +108,7 @@ class WhatwgEncodingMiddleware:
         self.memory = memory
         self._flusher: LoopingCall | None = None  # made when the spider opens (it imports the reactor)
         self._options = self._request_options({})  # for requests without meta keys of their own
-        # Whether the common case may take its one step (_utf_8_label): nothing but the request's
+        # Whether the common case may take its one step (_labeled_utf_8): nothing but the request's
         # own keys and the response decide.
         self._lane = memory is None and not self.config.overrides
 

@@ -56,7 +56,7 @@ def _get_label(label: str) -> tuple[Encoding, str] | None:
 
 
 @functools.lru_cache(maxsize=512)  # a crawl sees the same few Content-Type values
-def _transport_decision(content_type: str | bytes) -> Decision | None:
+def transport_decision(content_type: str | bytes) -> Decision | None:
     """Step 4's decision for *content_type*, or ``None`` (frozen: one object serves every page)."""
     found = _label(content_type_facts(content_type)[2])
     return None if found is None else Decision(found[0], "certain", "transport", found[1])
@@ -390,7 +390,7 @@ def sniff_checked(body, content_type, url, locale, default, override, parent, li
     """:func:`sniff` with every argument given, by position, and *detector* and *profile* already
     checked (the detector mode itself, not ``None``): for callers that decide many bodies."""
     if override is None and isinstance(content_type, (str, bytes)) and len(content_type) <= 256:
-        decision = _transport_decision(content_type)  # most pages: steps 1 and 4 only (certain)
+        decision = transport_decision(content_type)  # most pages: steps 1 and 4 only (certain)
         if decision is not None and (body.bom if isinstance(body, Body) else bom_sniff(body)) is None:
             return decision
     run = _run(body, content_type, url, locale, default, override, parent, likely, detector,
