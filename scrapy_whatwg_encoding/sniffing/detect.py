@@ -196,6 +196,8 @@ def _cannot_meet_rule(data: bytes) -> bool:
     least *k* (leads left without continuation bytes: 143 of 197 corpus pages) or the greatest
     (continuation bytes without a lead: all but one tiny page)."""
     most, tables = _weight_tables(STRAY_RULE)
+    if data and 0x80 <= data[0] < 0xC0:  # a lone continuation byte first: likely more (CJK, IBM866)
+        tables = tables[::-1]
     for table, shift, chunk in tables:
         weights = memoryview(data.translate(table))
         total = sum(zlib.adler32(weights[at:at + chunk], 0) & 0xFFFF for at in range(0, len(data), chunk))
