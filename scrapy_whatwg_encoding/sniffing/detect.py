@@ -74,7 +74,7 @@ UCHARDET_CONFIDENCE = 0.5
 #: sequences per invalid one; the rule asks for 10).
 STRAY_RULE = (5, 2, 10)
 #: Bytes from the first non-ASCII byte that must meet :data:`STRAY_RULE` on their own too: they bound
-#: the work on a legacy body (~5 ns a byte for byte counts), whatever its size.
+#: the work on a legacy body (~1 ns a byte for a weighted byte count), whatever its size.
 STRAY_HEAD = 1 << 20
 _CONTEXT = 256  # ASCII bytes kept before the first non-ASCII byte
 MODES = DETECTOR_MODES
@@ -182,22 +182,21 @@ def _meets_rule(valid: int, invalid: int) -> bool:
 
 
 def _cannot_meet_rule(data: bytes) -> bool:
-    """``True`` when a weighted count of *data*'s bytes shows that it cannot meet :data:`STRAY_RULE`
-    (~1 ns a byte: a ``bytes.translate`` to the weights, summed by ``zlib.adler32``).
+    """``True`` when a weighted count of *data*'s bytes (~1 ns a byte: ``bytes.translate`` to the
+    weights, summed by ``zlib.adler32``) shows that it cannot meet :data:`STRAY_RULE`.
 
-    With ``VALID:INVALID`` the rule's ratio (1:10), a byte that is never valid (C0, C1, F5-FF)
-    weighs ``INVALID``, a continuation byte (80-BF) *k*, a lead byte (C2-F4) asking for *j* of them
-    ``-j*k - VALID``, an ASCII byte 0. Then each valid multi-byte sequence weighs ``-VALID`` and,
-    for ``-(INVALID + VALID) / 3 <= k <= INVALID``, each invalid one (a lone continuation byte,
-    a never-valid byte, a lead byte with fewer continuation bytes than it asks for) at most
-    ``INVALID``; so data that meets the rule (``VALID * valid >= INVALID * invalid``, or at most
-    ``STRAY_RULE[1]`` invalid and ``STRAY_RULE[0]`` valid sequences) weighs at most
-    ``max(0, INVALID * STRAY_RULE[1] - VALID * STRAY_RULE[0])``. Legacy text outweighs that with the
-    least *k* (leads left without continuation bytes: 143 of 197 corpus pages) or the greatest
-    (continuation bytes without a lead: all but one tiny page)."""
+    The weights, with ``VALID:INVALID`` the rule's ratio in least terms (1:10): a never-valid byte
+    (C0, C1, F5-FF) ``INVALID``, a continuation byte (80-BF) *k*, a lead byte (C2-F4) that asks for
+    *j* continuation bytes ``-j*k - VALID``, ASCII 0. A valid multi-byte sequence then weighs
+    ``-VALID`` and, for ``-(INVALID + VALID) / 3 <= k <= INVALID``, an invalid one (a lone
+    continuation or never-valid byte, a lead with fewer continuation bytes than it asks for) at most
+    ``INVALID``, so data that meets the rule weighs at most ``max(0, INVALID * STRAY_RULE[1] -
+    VALID * STRAY_RULE[0])`` (15). Legacy text weighs far more with the least *k* (leads without
+    their continuation bytes) or the greatest (continuation bytes without a lead): 143 and 196 of
+    the 197 unlabeled legacy pages of tools/bench_classes.py (one tiny page passes both)."""
     most, tables = _weight_tables(STRAY_RULE)
     if data and 0x80 <= data[0] < 0xC0:  # a lone continuation byte first: likely more (CJK, IBM866)
-        tables = tables[::-1]
+        tables = tables[::-1]  # so the greatest k first (one pass, not two, on most such pages)
     for table, shift, chunk in tables:
         weights = memoryview(data.translate(table))
         total = sum(zlib.adler32(weights[at:at + chunk], 0) & 0xFFFF for at in range(0, len(data), chunk))
@@ -207,7 +206,7 @@ def _cannot_meet_rule(data: bytes) -> bool:
 
 
 @functools.lru_cache(maxsize=4)
-def _weight_tables(rule: tuple[int, int, int]) -> tuple[int, list[tuple[bytes, int, int]]]:
+def _weight_tables(rule: tuple[int, int, int]) -> tuple[int, tuple[tuple[bytes, int, int], ...]]:
     """:func:`_cannot_meet_rule`'s greatest weight of data that meets *rule* and, for the least and
     the greatest *k*, (translate table, the shift that makes every weight a byte, bytes per sum)."""
     least, errors, percent = rule
@@ -224,7 +223,7 @@ def _weight_tables(rule: tuple[int, int, int]) -> tuple[int, list[tuple[bytes, i
             continue
         table = b"".join(bytes([weight + shift]) * size for size, weight in runs)
         tables.append((table, shift, 65520 // max(top, 1)))  # adler32's sum is exact below 65521
-    return max(0, invalid * errors - valid * least), tables
+    return max(0, invalid * errors - valid * least), tuple(tables)
 
 
 def _chardetng(data: bytes, tld: bytes | None, last: bool = True) -> tuple[bool, Encoding | None]:
