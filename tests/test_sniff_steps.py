@@ -1,7 +1,11 @@
 """Unit tests of single steps: locale defaults (BCP 47), container origins, the detector."""
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scrapy_whatwg_encoding import ENCODINGS
 from scrapy_whatwg_encoding.sniffing import detect as detect_module
@@ -48,6 +52,39 @@ def test_tld():
     assert tld_of("http://127.0.0.1/") is None
     assert tld_of("http://[::1]/") is None
     assert tld_of(None) is None
+    assert tld_of("https://user@www.example.ru:8080/x") == tld_of("HTTPS://www.example.ru:8080?q") == b"ru"
+    assert tld_of("http://example.com.\t/") == b"com"  # urlsplit drops the tab
+
+
+_HOST_PARTS = st.sampled_from(["www", "Example", "COM", "xn--p1ai", "127", "0", ".", "..", "-", "_", "пример",
+                                "ＡＢ", "\u00e9", "%25", "@", "user:pw@", "[", "]", "[::1]", ":", "\t", "\n", " ", "\x00"])
+_URLS = st.tuples(st.sampled_from(["", " ", "\x00", "\t"]),
+                  st.sampled_from(["http", "HTTPS", "h2o+x-y.z", "1http", "ht\ttp", "", "é"]),
+                  st.sampled_from(["://", ":/", "//", ":///", ":", ":\t//"]),
+                  st.lists(_HOST_PARTS, max_size=6).map("".join),
+                  st.sampled_from(["", ":80", ":", ":8o", ":80:90", "\t:80"]),
+                  st.sampled_from(["", "/", "/x?y#z", "?q", "#f", "\t/", "/\n", " /", "@x/"]),
+                  st.text(max_size=8)).map("".join)
+_PLAIN_URLS = st.tuples(st.sampled_from(["http", "HTTPS", "h2o+x-y.z"]), st.just("://"),
+                        st.lists(st.sampled_from(["www", "Example", "COM", "xn--p1ai", "127", "0", ".", "-", "\t", "[", "%"]),
+                                 max_size=5).map("".join),
+                        st.sampled_from(["", ":80", ":", ":8o", "]"]),
+                        st.sampled_from(["", "/", "/x?y#z", "?q", "#f", "\t/", "@x/", "[/", "%"]),
+                        st.text(max_size=8)).map("".join)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(_PLAIN_URLS | _URLS | st.text(max_size=40))
+def test_hostname_is_urlsplits(url):
+    """detect._hostname reads a plain URL's host itself: the same as urlsplit's hostname, or the
+    same ValueError, for any string."""
+    try:
+        expected = urlsplit(url).hostname
+    except ValueError:
+        with pytest.raises(ValueError):
+            detect_module._hostname(url)
+    else:
+        assert detect_module._hostname(url) == expected
 
 
 def test_detector_ascii_falls_through():
