@@ -55,16 +55,20 @@ def _run_decoders() -> dict[bytes, Callable[[bytes], str]]:
             _JIS0208: lambda run: jis0208(run.translate(_TO_EUC_JP))}
 
 
-# What CPython's codec decodes differently, found in one search from each ESC: a jis0208 run with
-# a byte outside 0x21–0x7E (CPython passes controls through), an escape other than the four, two
-# escapes in a row; and SO and SI anywhere. X*+ (no backtracking) is (?=(X*))\1 before Python 3.11.
-_RUN = rb"[\x21-\x7e]*+" if sys.version_info >= (3, 11) else rb"(?=([\x21-\x7e]*))\1"
-_DIFFERENT = re.compile(rb"\x1b(?:\$[@B]" + _RUN + rb"[^\x1b\x21-\x7e]|(?!\(B|\(J|\$@|\$B)|..\x1b)",
-                        re.DOTALL)
+# The documents CPython's codec decodes as the standard does, matched whole (one match, no search
+# restarted at each ESC): ASCII bytes up to the first escape, then escapes among ESC ( B, ESC ( J,
+# ESC $ @ and ESC $ B, each followed by a non-empty run (two escapes in a row are an error), a
+# jis0208 run of bytes 0x21–0x7E only (CPython passes C0 controls through there); and no SO or SI
+# anywhere. Bytes 0x80 and above may be anywhere: CPython's codec rejects them, and the exact
+# decoder runs. X*+ (possessive) is plain X* before Python 3.11: the runs end at ESC, so
+# backtracking can never match more.
+_P = "+" if sys.version_info >= (3, 11) else ""
+_SIMPLE = re.compile(rb"[^\x1b]*%(p)s(?:\x1b(?:\([BJ][^\x1b]+%(p)s|\$[@B][\x21-\x7e]+%(p)s))*%(p)s"
+                     rb"(?:\x1b(?:\([BJ]|\$[@B]))?" % {b"p": _P.encode()})
 
 
 def _simple(data: bytes) -> bool:
-    return not (b"\x0e" in data or b"\x0f" in data or _DIFFERENT.search(data))
+    return not (b"\x0e" in data or b"\x0f" in data) and _SIMPLE.fullmatch(data) is not None
 
 
 @functools.cache
