@@ -75,7 +75,7 @@ def _simple(data: bytes) -> bool:
 def _fixes() -> dict[str, str]:
     from .tables.multi_byte_fixes import FIXES
 
-    fixes, splits = FIXES["ISO-2022-JP"]
+    fixes, splits, _ = FIXES["ISO-2022-JP"]
     assert not splits, "every token the fast path accepts must have one output"
     return fixes
 

@@ -9,7 +9,7 @@ a wrong encoding repeats a few such tokens, so the handler caches *step*'s resul
 it reads (tests/test_decoder_fast_path.py checks every leading byte with every next byte).
 Where CPython's codec accepts a sequence but decodes it differently, ``tools/generate_tables.py``
 listed those tokens (``tables/multi_byte_fixes.py``): a code point CPython produces only for such
-tokens is translated afterwards (*fixes*); a token whose CPython output is ambiguous (*splits*) is
+tokens is translated afterwards (*fixes*; *sources* are those tokens); a token whose CPython output is ambiguous (*splits*) is
 found in the bytes, checked to start at a token boundary, and decoded by *step* between two C runs.
 """
 from __future__ import annotations
@@ -41,7 +41,8 @@ class FastDecoder:
     """
 
     def __init__(self, name: str, c_codec: str, step: Step, fixes: dict[str, str],
-                 splits: tuple[bytes, ...], reach: Callable[[int], int] = lambda lead: 2):
+                 splits: tuple[bytes, ...], sources: dict[str, tuple[bytes, ...]],
+                 reach: Callable[[int], int] = lambda lead: 2):
         self.c_codec = c_codec
         self.step = step
         # How many bytes *step* reads from each leading byte; results of *step* are cached. A
@@ -52,6 +53,14 @@ class FastDecoder:
         # The handler reads a decode error's bytes; anything else raises (see _handler).
         codecs.register_error(self.errors, self._handler())  # type: ignore[arg-type]
         self.fixes = fixes
+        # str.__contains__ finds a character by memchr on its low byte: where that is printable
+        # ASCII ('"', '<', '>'), it stops at every such character of a page, so those fixes are
+        # looked for first in the bytes (the tokens the C codec decodes to them, one regex).
+        self.byte_fixes = [c for c in fixes if ord(c) > 0xFF and 0x20 <= ord(c) & 0xFF < 0x7F]
+        self.text_fixes = [c for c in fixes if c not in self.byte_fixes]
+        self.byte_fix_re = (re.compile(b"|".join(re.escape(token) for c in self.byte_fixes
+                                                 for token in sources[c]))
+                            if self.byte_fixes else None)
         self.splits = splits
         self.split_re = re.compile(b"|".join(map(re.escape, splits))) if splits else None
         # A split token is looked for in the bytes (a regex) only where they have its first byte.
@@ -109,8 +118,10 @@ class FastDecoder:
 
         return handle
 
-    def _fix(self, text: str) -> str:
-        present = [c for c in self.fixes if c in text]  # each test is one fast C scan
+    def _fix(self, text: str, data: bytes) -> str:
+        present = [c for c in self.text_fixes if c in text]  # each test is one fast C scan
+        if self.byte_fix_re is not None and self.byte_fix_re.search(data):
+            present += [c for c in self.byte_fixes if c in text]
         if present:
             if any(self.fixes[c] in present for c in present):  # a swap: map all at once
                 return text.translate({ord(c): self.fixes[c] for c in present})
@@ -119,7 +130,7 @@ class FastDecoder:
         return text
 
     def _c_decode(self, data: bytes) -> str:
-        return self._fix(str(data, self.c_codec, self.errors))
+        return self._fix(str(data, self.c_codec, self.errors), data)
 
     def __call__(self, data: Buffer) -> str:
         if not isinstance(data, bytes):
@@ -175,7 +186,7 @@ class FastDecoder:
             text = str(data, self.c_codec, "strict")
         except UnicodeDecodeError:
             return self._c_decode(data), False
-        fixed = self._fix(text)
+        fixed = self._fix(text, data)
         return fixed, fixed is text
 
     def _at_boundary(self, data: bytes, known: int, position: int) -> bool:
