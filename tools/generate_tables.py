@@ -79,7 +79,8 @@ def main(src):
 def write_fixes(fixes):
     (OUT / "multi_byte_fixes.py").write_text(
         HEADER + "# CPython's codecs compared with the standard's decoder steps, token by token.\n"
-        + "FIXES = {\n" + "".join(f"    {k!r}: {v!r},\n" for k, v in fixes.items()) + "}\n",
+        + "FIXES: dict[str, tuple[dict[str, str], tuple[bytes, ...], dict[str, tuple[bytes, ...]]]] = {\n"
+        + "".join(f"    {k!r}: {v!r},\n" for k, v in fixes.items()) + "}\n",
         encoding="utf-8")
 
 
