@@ -9,8 +9,9 @@ a wrong encoding repeats a few such tokens, so the handler caches *step*'s resul
 it reads (tests/test_decoder_fast_path.py checks every leading byte with every next byte).
 Where CPython's codec accepts a sequence but decodes it differently, ``tools/generate_tables.py``
 listed those tokens (``tables/multi_byte_fixes.py``): a code point CPython produces only for such
-tokens is translated afterwards (*fixes*; *sources* are those tokens); a token whose CPython output is ambiguous (*splits*) is
-found in the bytes, checked to start at a token boundary, and decoded by *step* between two C runs.
+tokens (*sources*) is translated afterwards (*fixes*); a token whose CPython output is ambiguous
+(*splits*) is found in the bytes, checked to start at a token boundary, and decoded by *step*
+between two C runs.
 """
 from __future__ import annotations
 
@@ -63,7 +64,7 @@ class FastDecoder:
                             if self.byte_fixes else None)
         self.splits = splits
         self.split_re = re.compile(b"|".join(map(re.escape, splits))) if splits else None
-        # A split token is looked for in the bytes (a regex) only where they have its first byte.
+        # Split tokens are looked for from their first bytes (see _has_split).
         self.split_firsts = tuple({token[:1] for token in splits})
 
     def _handler(self) -> Callable[[UnicodeDecodeError], tuple[str, int]]:
