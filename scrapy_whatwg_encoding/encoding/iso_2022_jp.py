@@ -60,11 +60,15 @@ def _run_decoders() -> dict[bytes, Callable[[bytes], str]]:
 # ESC $ @ and ESC $ B, each followed by a non-empty run (two escapes in a row are an error), a
 # jis0208 run of bytes 0x21–0x7E only (CPython passes C0 controls through there); and no SO or SI
 # anywhere. Bytes 0x80 and above may be anywhere: CPython's codec rejects them, and the exact
-# decoder runs. X*+ (possessive) is plain X* before Python 3.11: the runs end at ESC, so
-# backtracking can never match more.
-_P = "+" if sys.version_info >= (3, 11) else ""
-_SIMPLE = re.compile(rb"[^\x1b]*%(p)s(?:\x1b(?:\([BJ][^\x1b]+%(p)s|\$[@B][\x21-\x7e]+%(p)s))*%(p)s"
-                     rb"(?:\x1b(?:\([BJ]|\$[@B]))?" % {b"p": _P.encode()})
+# decoder runs. The usual ESC $ B run, ESC ( B run is one step of the match (possessive: one way
+# to match each part); before Python 3.11 (no possessive quantifiers) a step is one escape and
+# its run, which backtracking cannot match otherwise.
+if sys.version_info >= (3, 11):
+    _SIMPLE = re.compile(rb"[^\x1b]*+(?:\x1b\$B[\x21-\x7e]++\x1b\(B[^\x1b]++"
+                         rb"|\x1b(?:\([BJ][^\x1b]++|\$[@B][\x21-\x7e]++))*+(?:\x1b(?:\([BJ]|\$[@B]))?")
+else:
+    _SIMPLE = re.compile(rb"[^\x1b]*(?:\x1b(?:\([BJ][^\x1b]+|\$[@B][\x21-\x7e]+))*"
+                         rb"(?:\x1b(?:\([BJ]|\$[@B]))?")
 
 
 def _simple(data: bytes) -> bool:
