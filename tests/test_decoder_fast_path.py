@@ -12,7 +12,7 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from reference import ref_decode
 
@@ -102,6 +102,9 @@ _DIFFERENT = re.compile(rb"\x1b(?:\$[@B](?=([\x21-\x7e]*))\1[^\x1b\x21-\x7e]|(?!
 
 @settings(max_examples=1500, deadline=None, derandomize=True, database=None)
 @given(st.lists(st.sampled_from(ISO_2022_JP_PIECES) | st.binary(max_size=2), max_size=16))
+@example([b"\x1b$B", b"0!", b"\x1b(B", b"\x1b(B", b"a"])  # two escapes in a row after a run
+@example([b"\x1b$B", b"0!", b"\x1b(B", b"a", b"\x1b$B", b"0!", b"\n", b"\x1b(B"])  # C0 in a run
+@example([b"a", b"\x1b$B", b"\x1b(B"])  # an empty jis0208 run
 def test_iso_2022_jp_fast_path_check(pieces):
     """The whole-document match that lets CPython's iso2022_jp decode accepts exactly the inputs
     without any token CPython decodes otherwise, and the decoder equals the reference."""
