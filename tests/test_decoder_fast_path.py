@@ -7,15 +7,17 @@ from __future__ import annotations
 
 import json
 import pathlib
+import re
 import subprocess
 import sys
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from reference import ref_decode
 
 from scrapy_whatwg_encoding import ENCODINGS
+from scrapy_whatwg_encoding.encoding import iso_2022_jp
 
 CORPUS = pathlib.Path(__file__).parent / "data" / "corpus"
 CJK = ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR", "ISO-2022-JP"]
@@ -84,3 +86,29 @@ def test_fast_path_equals_reference(pieces):
     data = b"".join(pieces)
     for name in ("Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"):
         assert ENCODINGS[name].decode(data) == ref_decode(name, data), (name, data)
+
+
+# ISO-2022-JP pieces: the four escapes the fast path accepts, others, a lone ESC, jis0208 bytes,
+# C0 controls (CPython passes them through in a jis0208 run), space, DEL, SO, SI, high bytes.
+ISO_2022_JP_PIECES = [b"\x1b(B", b"\x1b(J", b"\x1b$@", b"\x1b$B", b"\x1b(I", b"\x1b$A", b"\x1b",
+                      b"0!", b"$\"", b"!", b"~", b"\n", b"\t", b"\x00", b" ", b"\x7f", b"\x0e",
+                      b"\x0f", b"\x80", b"\xa1", b"(", b"$", b"B"]
+# What CPython's iso2022_jp decodes otherwise than the standard, searched from each ESC (the fast
+# path's earlier check): a jis0208 run with a byte outside 0x21-0x7E, an escape other than the
+# four, two escapes in a row; SO and SI anywhere.
+_DIFFERENT = re.compile(rb"\x1b(?:\$[@B](?=([\x21-\x7e]*))\1[^\x1b\x21-\x7e]|(?!\(B|\(J|\$@|\$B)"
+                        rb"|..\x1b)", re.DOTALL)
+
+
+@settings(max_examples=1500, deadline=None, derandomize=True, database=None)
+@given(st.lists(st.sampled_from(ISO_2022_JP_PIECES) | st.binary(max_size=2), max_size=16))
+@example([b"\x1b$B", b"0!", b"\x1b(B", b"\x1b(B", b"a"])  # two escapes in a row after a run
+@example([b"\x1b$B", b"0!", b"\x1b(B", b"a", b"\x1b$B", b"0!", b"\n", b"\x1b(B"])  # C0 in a run
+@example([b"a", b"\x1b$B", b"\x1b(B"])  # an empty jis0208 run
+def test_iso_2022_jp_fast_path_check(pieces):
+    """The whole-document match that lets CPython's iso2022_jp decode accepts exactly the inputs
+    without any token CPython decodes otherwise, and the decoder equals the reference."""
+    data = b"".join(pieces)
+    different = b"\x0e" in data or b"\x0f" in data or _DIFFERENT.search(data) is not None
+    assert iso_2022_jp._simple(data) is not different, data
+    assert ENCODINGS["ISO-2022-JP"].decode(data) == ref_decode("ISO-2022-JP", data), data

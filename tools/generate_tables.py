@@ -10,11 +10,12 @@ https://encoding.spec.whatwg.org/#indexes). Output goes to scrapy_whatwg_encodin
 - index-NAME.txt    one multi-byte index as UTF-8 text: the character at position *pointer* is the
                     index code point for pointer, U+0000 where the pointer is not in the index
 - gb18030_ranges.py RANGES: the (pointer, code point) pairs of index gb18030 ranges
-- multi_byte_fixes.py FIXES: name -> (fixes, splits) for the multi-byte decoders that run on
-                    CPython's C codecs (see scrapy_whatwg_encoding/encoding/multi_byte.py): every
+- multi_byte_fixes.py FIXES: name -> (fixes, splits, sources) for the multi-byte decoders that run
+                    on CPython's C codecs (see scrapy_whatwg_encoding/encoding/multi_byte.py): every
                     token the C codec decodes is compared with the standard's decoder steps; where
                     they differ, *fixes* maps the C codec's output to the standard's when no other
-                    token gives that output, and *splits* lists the tokens' bytes otherwise.
+                    token gives that output (*sources*: that output -> the tokens' bytes), and
+                    *splits* lists the tokens' bytes otherwise.
 """
 import importlib
 import itertools
@@ -78,7 +79,8 @@ def main(src):
 def write_fixes(fixes):
     (OUT / "multi_byte_fixes.py").write_text(
         HEADER + "# CPython's codecs compared with the standard's decoder steps, token by token.\n"
-        + "FIXES = {\n" + "".join(f"    {k!r}: {v!r},\n" for k, v in fixes.items()) + "}\n",
+        + "FIXES: dict[str, tuple[dict[str, str], tuple[bytes, ...], dict[str, tuple[bytes, ...]]]] = {\n"
+        + "".join(f"    {k!r}: {v!r},\n" for k, v in fixes.items()) + "}\n",
         encoding="utf-8")
 
 
@@ -109,7 +111,7 @@ def c_tokens(c_codec):
 
 
 def compare_with_c_codec(name):
-    """(fixes, splits) for *name*: see the module docstring."""
+    """(fixes, splits, sources) for *name*: see the module docstring."""
     module_name, c_codec = C_CODECS[name]
     step = importlib.import_module(f"scrapy_whatwg_encoding.encoding.{module_name}").step
 
@@ -143,8 +145,8 @@ def iso_2022_jp_c_tokens():
 
 
 def compare(tokens, spec_decode):
-    """(fixes, splits): the C codec's output for each token where *spec_decode* differs."""
-    by_output, fixes, splits = {}, {}, []
+    """(fixes, splits, sources): the C codec's output for each token where *spec_decode* differs."""
+    by_output, fixes, splits, sources = {}, {}, [], {}
     for data, c_out in tokens:
         by_output.setdefault(c_out, []).append((data, spec_decode(data)))
     for c_out, decoded in by_output.items():
@@ -153,9 +155,10 @@ def compare(tokens, spec_decode):
             continue
         if len(c_out) == 1 and len({spec for _, spec in decoded}) == 1:
             fixes[c_out] = wrong[0][1]
+            sources[c_out] = tuple(sorted(data for data, _ in decoded))
         else:
             splits += [data for data, _ in wrong]
-    return fixes, tuple(sorted(splits))
+    return fixes, tuple(sorted(splits)), sources
 
 
 if __name__ == "__main__":

@@ -55,23 +55,31 @@ def _run_decoders() -> dict[bytes, Callable[[bytes], str]]:
             _JIS0208: lambda run: jis0208(run.translate(_TO_EUC_JP))}
 
 
-# What CPython's codec decodes differently, found in one search from each ESC: a jis0208 run with
-# a byte outside 0x21–0x7E (CPython passes controls through), an escape other than the four, two
-# escapes in a row; and SO and SI anywhere. X*+ (no backtracking) is (?=(X*))\1 before Python 3.11.
-_RUN = rb"[\x21-\x7e]*+" if sys.version_info >= (3, 11) else rb"(?=([\x21-\x7e]*))\1"
-_DIFFERENT = re.compile(rb"\x1b(?:\$[@B]" + _RUN + rb"[^\x1b\x21-\x7e]|(?!\(B|\(J|\$@|\$B)|..\x1b)",
-                        re.DOTALL)
+# The documents CPython's codec decodes as the standard does, matched whole (one match, no search
+# restarted at each ESC): ASCII bytes up to the first escape, then escapes among ESC ( B, ESC ( J,
+# ESC $ @ and ESC $ B, each followed by a non-empty run (two escapes in a row are an error), a
+# jis0208 run of bytes 0x21–0x7E only (CPython passes C0 controls through there); and no SO or SI
+# anywhere. Bytes 0x80 and above may be anywhere: CPython's codec rejects them, and the exact
+# decoder runs. The usual ESC $ B run, ESC ( B run is one step of the match (possessive: one way
+# to match each part); before Python 3.11 (no possessive quantifiers) a step is one escape and
+# its run, which backtracking cannot match otherwise.
+if sys.version_info >= (3, 11):
+    _SIMPLE = re.compile(rb"[^\x1b]*+(?:\x1b\$B[\x21-\x7e]++\x1b\(B[^\x1b]++"
+                         rb"|\x1b(?:\([BJ][^\x1b]++|\$[@B][\x21-\x7e]++))*+(?:\x1b(?:\([BJ]|\$[@B]))?")
+else:
+    _SIMPLE = re.compile(rb"[^\x1b]*(?:\x1b(?:\([BJ][^\x1b]+|\$[@B][\x21-\x7e]+))*"
+                         rb"(?:\x1b(?:\([BJ]|\$[@B]))?")
 
 
 def _simple(data: bytes) -> bool:
-    return not (b"\x0e" in data or b"\x0f" in data or _DIFFERENT.search(data))
+    return not (b"\x0e" in data or b"\x0f" in data) and _SIMPLE.fullmatch(data) is not None
 
 
 @functools.cache
 def _fixes() -> dict[str, str]:
     from .tables.multi_byte_fixes import FIXES
 
-    fixes, splits = FIXES["ISO-2022-JP"]
+    fixes, splits, _ = FIXES["ISO-2022-JP"]
     assert not splits, "every token the fast path accepts must have one output"
     return fixes
 

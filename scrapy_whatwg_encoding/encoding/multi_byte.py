@@ -9,8 +9,9 @@ a wrong encoding repeats a few such tokens, so the handler caches *step*'s resul
 it reads (tests/test_decoder_fast_path.py checks every leading byte with every next byte).
 Where CPython's codec accepts a sequence but decodes it differently, ``tools/generate_tables.py``
 listed those tokens (``tables/multi_byte_fixes.py``): a code point CPython produces only for such
-tokens is translated afterwards (*fixes*); a token whose CPython output is ambiguous (*splits*) is
-found in the bytes, checked to start at a token boundary, and decoded by *step* between two C runs.
+tokens (*sources*) is translated afterwards (*fixes*); a token whose CPython output is ambiguous
+(*splits*) is found in the bytes, checked to start at a token boundary, and decoded by *step*
+between two C runs.
 """
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 # fourths are 0x30–0x39), Big5's at 0x40, EUC-KR's at 0x41, EUC-JP's at 0xA1.
 _SYNC = (b"\n", b"<", b">", b" ", b'"', b"'", b"=", b"/")
 
+_SPLIT_PROBES = 32  # places of a split token's first byte checked one by one
 _CACHE_SIZE = 1024  # steps remembered per decoder (about 0.2 MB at most)
 
 Step = Callable[[bytes, int], "tuple[str, int]"]
@@ -40,7 +42,8 @@ class FastDecoder:
     """
 
     def __init__(self, name: str, c_codec: str, step: Step, fixes: dict[str, str],
-                 splits: tuple[bytes, ...], reach: Callable[[int], int] = lambda lead: 2):
+                 splits: tuple[bytes, ...], sources: dict[str, tuple[bytes, ...]],
+                 reach: Callable[[int], int] = lambda lead: 2):
         self.c_codec = c_codec
         self.step = step
         # How many bytes *step* reads from each leading byte; results of *step* are cached. A
@@ -51,9 +54,17 @@ class FastDecoder:
         # The handler reads a decode error's bytes; anything else raises (see _handler).
         codecs.register_error(self.errors, self._handler())  # type: ignore[arg-type]
         self.fixes = fixes
+        # str.__contains__ finds a character by memchr on its low byte: where that is printable
+        # ASCII ('"', '<', '>'), it stops at every such character of a page, so those fixes are
+        # looked for first in the bytes (the tokens the C codec decodes to them, one regex).
+        self.byte_fixes = [c for c in fixes if ord(c) > 0xFF and 0x20 <= ord(c) & 0xFF < 0x7F]
+        self.text_fixes = [c for c in fixes if c not in self.byte_fixes]
+        self.byte_fix_re = (re.compile(b"|".join(re.escape(token) for c in self.byte_fixes
+                                                 for token in sources[c]))
+                            if self.byte_fixes else None)
         self.splits = splits
         self.split_re = re.compile(b"|".join(map(re.escape, splits))) if splits else None
-        # A split token is looked for in the bytes (a regex) only where they have its first byte.
+        # Split tokens are looked for from their first bytes (see _has_split).
         self.split_firsts = tuple({token[:1] for token in splits})
 
     def _handler(self) -> Callable[[UnicodeDecodeError], tuple[str, int]]:
@@ -108,8 +119,10 @@ class FastDecoder:
 
         return handle
 
-    def _fix(self, text: str) -> str:
-        present = [c for c in self.fixes if c in text]  # each test is one fast C scan
+    def _fix(self, text: str, data: bytes) -> str:
+        present = [c for c in self.text_fixes if c in text]  # each test is one fast C scan
+        if self.byte_fix_re is not None and self.byte_fix_re.search(data):
+            present += [c for c in self.byte_fixes if c in text]
         if present:
             if any(self.fixes[c] in present for c in present):  # a swap: map all at once
                 return text.translate({ord(c): self.fixes[c] for c in present})
@@ -118,7 +131,7 @@ class FastDecoder:
         return text
 
     def _c_decode(self, data: bytes) -> str:
-        return self._fix(str(data, self.c_codec, self.errors))
+        return self._fix(str(data, self.c_codec, self.errors), data)
 
     def __call__(self, data: Buffer) -> str:
         if not isinstance(data, bytes):
@@ -143,9 +156,23 @@ class FastDecoder:
         return self._c_decode(data)  # most pages: no ambiguous token
 
     def _has_split(self, data: bytes) -> bool:
-        """Whether *data* holds a token CPython's output cannot tell apart (see the module doc)."""
-        return (self.split_re is not None and any(b in data for b in self.split_firsts)
-                and self.split_re.search(data) is not None)
+        """Whether *data* holds a token CPython's output cannot tell apart (see the module doc).
+        A split token's first byte is rare on real pages (Big5 0xA2, EUC-JP 0x8F): its first few
+        places are found by memchr and checked in place; past them, one regex search."""
+        if self.split_re is None:
+            return False
+        for first in self.split_firsts:
+            i = data.find(first)
+            for _ in range(_SPLIT_PROBES):
+                if i < 0:
+                    break
+                if data.startswith(self.splits, i):
+                    return True
+                i = data.find(first, i + 1)
+            else:
+                if i >= 0 and self.split_re.search(data, i) is not None:
+                    return True
+        return False
 
     def decode_clean(self, data: Buffer) -> tuple[str, bool]:
         """``(self(data), clean)``: *clean* is true when CPython's codec (:attr:`c_codec`) decodes
@@ -160,7 +187,7 @@ class FastDecoder:
             text = str(data, self.c_codec, "strict")
         except UnicodeDecodeError:
             return self._c_decode(data), False
-        fixed = self._fix(text)
+        fixed = self._fix(text, data)
         return fixed, fixed is text
 
     def _at_boundary(self, data: bytes, known: int, position: int) -> bool:
