@@ -90,7 +90,7 @@ def labeled_utf_8(body: bytes, content_type: str) -> tuple[Decision, str] | None
     >>> from scrapy_whatwg_encoding.sniffing.response import labeled_utf_8
     >>> labeled_utf_8("café".encode(), "text/html; charset=utf8")[1]
     'café'
-    >>> labeled_utf_8(b"caf\xe9", "text/html; charset=utf8") is None
+    >>> labeled_utf_8("café".encode("latin-1"), "text/html; charset=utf8") is None
     True
     """
     decision = _utf_8_label(content_type)
