@@ -216,11 +216,11 @@ class WhatwgEncodingMiddleware:
         steps left out cannot change it), or ``None`` (nothing done: :meth:`_decide` runs)."""
         if len(values) != 1:
             return None
-        found = _utf_8_type(values[0])
+        plan = _utf_8_type(values[0])
         body = response.body
-        if found is None or is_compressed(response.headers, body):
+        if plan is None or is_compressed(response.headers, body):
             return None
-        content_type, kind, scrapy_name = found
+        content_type, kind, scrapy_name = plan
         found = labeled_utf_8(body, content_type)
         if found is None:
             return None

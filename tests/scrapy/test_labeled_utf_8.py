@@ -66,7 +66,7 @@ def test_one_step_is_the_general_path(cls, content_types, coding, body, meta, en
 
 
 def test_taken_on_the_pages_it_is_for():
-    crawler, handler, middleware = ON
+    _, handler, middleware = ON
     response = handler.process_response(Request("http://example.com/"), HtmlResponse(
         "http://example.com/", headers={"Content-Type": "text/html; charset=utf-8"}, body=TEXT.encode()))
     request = Request("http://example.com/")
