@@ -45,7 +45,7 @@ def _run(middlewares, cls, headers, body, meta, encoding):
     text = out.text if isinstance(out, TextResponse) else None
     middleware.report.flush()
     return (type(out), getattr(out, "encoding", None), text, request.meta.get("whatwg_encoding"),
-            out.body, dict(crawler.stats.get_stats()))
+            out.body, {k: v for k, v in crawler.stats.get_stats().items() if k.startswith("whatwg_encoding/")})
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -60,7 +60,8 @@ def test_one_step_is_the_general_path(cls, content_types, coding, body, meta, en
         headers["Content-Type"] = values
     if coding:
         headers["Content-Encoding"] = coding
-    for middlewares in (ON, OFF):  # the stats are cumulative: start both from the same totals
+    for middlewares in (ON, OFF):  # the stats are cumulative: start both from the same totals (the log
+        # counts are left out: each crawler's log counter counts both middlewares' lines)
         middlewares[0].stats.clear_stats()
     assert _run(ON, cls, headers, body, meta, encoding) == _run(OFF, cls, headers, body, meta, encoding)
 
