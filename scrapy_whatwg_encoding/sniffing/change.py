@@ -31,6 +31,8 @@ _STATE_TAGS = re.compile(rb"(?i)<(title|textarea|style|xmp|iframe|noembed|nofram
 _TEXT_ELEMENTS = frozenset((b"title", b"textarea", b"style", b"xmp", b"iframe", b"noembed", b"noframes",
                             b"noscript", b"script"))
 _TAG_NAME_ENDS = (b"\t", b"\n", b"\x0c", b"\r", b" ", b"/", b">")
+_END_TAGS: dict[bytes, re.Pattern[bytes]] = {}  # text element name → its end tag (see _end_tag)
+_TAG_START = re.compile(rb"</?[A-Za-z]")
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 _FIRST_WINDOW = 8192  # bytes decoded first; doubled while no meta is found
 _TAIL = 8  # characters at the end of a truncated decode that may differ from the full decode
@@ -119,7 +121,8 @@ def _plain_meta(body: bytes, limit: int, metas: list | None) -> tuple[Encoding, 
 def _plain_text_elements(body: bytes, end: int) -> bool:
     """Whether no start tag in ``body[:end]`` makes the tokenizer read what follows otherwise than
     the prescan: each of :data:`_STATE_TAGS` is an element of text (RCDATA, RAWTEXT, script data)
-    whose text holds no ``<`` before its end tag, where both read plain text."""
+    that ends, before *end*, at its appropriate end tag, where the prescan's loop reads that end
+    tag as a tag too (:func:`_prescan_reaches`)."""
     position = 0
     while (match := _STATE_TAGS.search(body, position, end)) is not None:
         name = match.group(1).lower()
@@ -130,10 +133,39 @@ def _plain_text_elements(body: bytes, end: int) -> bool:
             return False
         close = body.find(b"<", text, end)
         after = close + 2 + len(name)
-        if close < 0 or body[close:after].lower() != b"</" + name or body[after:after + 1] not in _TAG_NAME_ENDS:
+        if close < 0:
             return False
+        if body[close:after].lower() != b"</" + name or body[after:after + 1] not in _TAG_NAME_ENDS:
+            # Markup in the text (RSS titles' "<![CDATA[", scripts' "a < b"): the tokenizer's
+            # end tag, if the prescan's loop gets there too.
+            found = _end_tag(name).search(body, close, end)
+            if found is None or not _prescan_reaches(body, close, found.start()):
+                return False
+            after = found.end() - 1
         position = after
     return True
+
+
+def _end_tag(name: bytes) -> re.Pattern[bytes]:
+    """An appropriate end tag for the text element *name* (§13.2.5: RCDATA/RAWTEXT/script data
+    end tag name states): ``</`` + *name*, ASCII case-insensitively, then whitespace, ``/`` or ``>``."""
+    pattern = _END_TAGS.get(name)
+    if pattern is None:
+        pattern = _END_TAGS[name] = re.compile(rb"(?i)</" + re.escape(name) + rb"[\t\n\x0c\r />]")
+    return pattern
+
+
+def _prescan_reaches(body: bytes, start: int, close: int) -> bool:
+    """Whether the prescan's loop, at a ``<`` at *start* in an element's text, reads the end tag at
+    *close* as a tag, as the tokenizer does (which reads ``body[start:close]`` as text). True when
+    every step it takes in there ends at the first ``>`` after its ``<``, or one byte on, and such
+    a ``>`` follows the last ``<``: no ``<!--`` (a comment to ``-->``; script data's escape
+    states), and no quote or no tag (``<`` or ``</`` then an ASCII letter, whose attribute values
+    may be quoted past a ``>``)."""
+    text = body[start:close]
+    if b"<!--" in text or text.find(b">", text.rfind(b"<")) < 0:
+        return False
+    return (b'"' not in text and b"'" not in text) or _TAG_START.search(text) is None
 
 
 def first_parser_meta_bytes(body: bytes, limit: int = PARSER_LIMIT) -> int:
