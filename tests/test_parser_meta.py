@@ -428,6 +428,7 @@ def test_quick_path_reads_text_elements_as_the_tokenizer(html, name):
     ("<script><!-- x --></script><meta charset=koi8-r>", False),  # script data's escape states
     ("<title>a<b</title><meta charset=koi8-r>", False),  # the prescan reads the end tag into a tag
     ("<title>a<b c='</title>'><meta charset=koi8-r></title><meta charset=utf-8>", False),
+    ("<x<title></script><script></title><meta charset=big5>", False),  # no title: script data
 ])
 def test_quick_path_past_markup_in_text(html, quick):
     body = html.encode()
@@ -445,6 +446,7 @@ def test_quick_path_past_markup_in_text(html, quick):
     ('<meta name=x content="charset=koi8-r"><meta charset=utf-8>', "utf-8"),  # no http-equiv: neither acts
     ("<svg><![CDATA[<meta charset=koi8-r>]]></svg><meta charset=utf-8>", "utf-8"),
     ('<p title="<meta charset=koi8-r>"><meta charset=utf-8>', "utf-8"),
+    ("<p/title='><meta charset=koi8-r>'><meta charset=utf-8>", "utf-8"),  # the tokenizer's tag name ends at "/"
     ("<meta charset=UTF-8>", "UTF-8"),  # the label as written
 ])
 def test_quick_path_cases(html, label):

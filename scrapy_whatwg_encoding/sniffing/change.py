@@ -12,7 +12,7 @@ import re
 from ..encoding import Encoding
 from .decision import Decision
 from .meta_charset import meta_encoding
-from .prescan import meta_label, prescan_metas, tag_end
+from .prescan import prescan_metas, tag_end
 
 #: Default bound of the parser step, in characters of decoded text: a ``<meta>`` whose ``<``
 #: lies beyond it is not looked for (html5lib-tests put metas after up to 8 KiB of comments).
@@ -33,6 +33,9 @@ _TEXT_ELEMENTS = frozenset((b"title", b"textarea", b"style", b"xmp", b"iframe", 
 _TAG_NAME_ENDS = (b"\t", b"\n", b"\x0c", b"\r", b" ", b"/", b">")
 _END_TAGS: dict[bytes, re.Pattern[bytes]] = {}  # text element name → its end tag (see _end_tag)
 _TAG_START = re.compile(rb"</?[A-Za-z]")
+# A tag whose name, as the prescan reads it (to whitespace or ">"), holds a "/" and then a quote:
+# the tokenizer's name ends at the "/", and what follows may be a quoted value holding a ">".
+_SLASH_IN_NAME = re.compile(rb"</?[A-Za-z][^\t\n\x0c\r />]*/[^>\"']*[\"']")
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 _FIRST_WINDOW = 8192  # bytes decoded first; doubled while no meta is found
 _TAIL = 8  # characters at the end of a truncated decode that may differ from the full decode
@@ -67,7 +70,7 @@ def parser_meta(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT, meta
             meta = first_parser_meta_bytes(body, limit)
         if meta < 0:
             return None
-        found = _plain_meta(body, limit, metas)
+        found = _plain_meta(body, limit, metas, meta)
         if found is not None:
             return found
         window = meta + 1024  # most often the first meta is the one: tokenize just that far
@@ -86,18 +89,21 @@ def parser_meta(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT, meta
         window *= 2
 
 
-def _plain_meta(body: bytes, limit: int, metas: list | None) -> tuple[Encoding, str, int] | None:
+def _plain_meta(body: bytes, limit: int, metas: list | None, first: int = 0) -> tuple[Encoding, str, int] | None:
     """The ``<meta>`` the tree builder acts on first, read from the bytes where they show that the
     tokenizer sees what the prescan's loop sees; ``None`` when they do not (the tokenizer decides).
-    *metas*: what the prescan step read (:func:`.prescan.prescan_metas`), if it found a ``<meta>``.
+    *metas*: what the prescan step read (:func:`.prescan.prescan_metas`), if it found a ``<meta>``;
+    *first*: an offset before which *body* has no ``<meta`` (the first one's, if known).
 
     For an ASCII-compatible encoding the two read a tag alike (same attribute rules; a byte
     below 0x40 is never part of a multi-byte sequence); the tokenizer's comments end no later
     than the prescan's, and other ``<!``, ``</``, ``<?`` constructs end at the same ``>``. They
     differ only in element content (RCDATA, RAWTEXT, script data, PLAINTEXT, CDATA in foreign
-    content), after ``frameset`` (where ``meta`` is ignored), in character references and in
-    what a comment the tokenizer ends early hides. So if no tag before the prescan's ``<meta>``
-    switches those (:func:`_plain_text_elements`), every ``<meta`` before it was read by the
+    content), after ``frameset`` (where ``meta`` is ignored), in character references, in
+    what a comment the tokenizer ends early hides and in a tag name holding ``/`` (the
+    tokenizer's ends there, ``<a/b=">">``). So if no tag before the prescan's ``<meta>``
+    switches those (:func:`_plain_text_elements`), no tag name holds a ``/`` then a quote
+    (:data:`_SLASH_IN_NAME`), every ``<meta`` before it was read by the
     prescan, none of those names ``charset`` and none holds a ``&``, the tree builder acts on
     that one first, and reads its label as written."""
     if not metas or metas[-1][2] is None:
@@ -105,17 +111,17 @@ def _plain_meta(body: bytes, limit: int, metas: list | None) -> tuple[Encoding, 
         if not metas or metas[-1][2] is None:
             return None
     start, end, _ = metas[-1]
-    if end > limit or not _plain_text_elements(body, start):
+    if end > limit or not _plain_text_elements(body, start) or _SLASH_IN_NAME.search(body, 0, start):
         return None
     read = {tag_start for tag_start, _, _ in metas}
-    if any(match.start() not in read for match in _META_BYTES.finditer(body, 0, start)):
+    if any(match.start() not in read for match in _META_BYTES.finditer(body, first, start)):
         return None  # a "<meta" the prescan skipped (in a comment it reads as longer, say)
     for tag_start, after, _ in metas:
         tag = body[tag_start:after]
         if b"&" in tag or tag_start != start and b"charset" in tag.lower():
             return None
-    found = meta_label(body, start)
-    return None if found is None else (found[0], found[1], start)
+    encoding, label = metas[-1][2]
+    return encoding, label, start
 
 
 def _plain_text_elements(body: bytes, end: int) -> bool:
@@ -161,9 +167,11 @@ def _prescan_reaches(body: bytes, start: int, close: int) -> bool:
     every step it takes in there ends at the first ``>`` after its ``<``, or one byte on, and such
     a ``>`` follows the last ``<``: no ``<!--`` (a comment to ``-->``; script data's escape
     states), and no quote or no tag (``<`` or ``</`` then an ASCII letter, whose attribute values
-    may be quoted past a ``>``)."""
+    may be quoted past a ``>``). Nor a start tag of :data:`_STATE_TAGS`: where the element's start
+    tag was none (``<x<title>`` is one tag), the tokenizer reads that text as markup, as the
+    prescan does."""
     text = body[start:close]
-    if b"<!--" in text or text.find(b">", text.rfind(b"<")) < 0:
+    if b"<!--" in text or text.find(b">", text.rfind(b"<")) < 0 or _STATE_TAGS.search(text) is not None:
         return False
     return (b'"' not in text and b"'" not in text) or _TAG_START.search(text) is None
 
