@@ -65,6 +65,12 @@ _UTF_32_BE_BOM = b"\x00\x00\xfe\xff"
 # case-insensitively: no other character of ISO-8859-1 folds to those letters). This one
 # search, rather than lowercasing the window, tells most pages apart (w3lib 1.x to 2.x).
 _W3LIB_WINDOW = 4096
+
+# Pairs (a CPython codec that decoded every byte of a body, Scrapy's codec), other than a codec and
+# itself, whose texts are then the same: GB18030 after GBK (its four-byte sequences have an ASCII
+# digit as second byte, never a GBK trail byte, and it maps all 21,791 GBK two-byte sequences
+# alike, tests/scrapy/test_differs_from_scrapy.py).
+_SAME_WHERE_VALID = frozenset({("gbk", "gb18030")})
 _W3LIB_DECLARATION = re.compile(rb"<[\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0]*(?:[Mm][Ee][Tt][Aa]|\?[Xx][Mm][Ll])")
 
 
@@ -193,8 +199,10 @@ def changed(scrapy_name: str | None, encoding: Encoding, body: bytes | Body) -> 
         return bool(data.translate(None, differing[1]))  # is any of those bytes in the body?
     ours = facts.text(encoding)
     codec = facts.same_as_codec(encoding)
-    if codec is not None and _codec_name(codec) == _codec_name(scrapy_name):
-        return False  # that codec decoded every byte, as the standard does: Scrapy's text is ours
+    if codec is not None:
+        pair = (_codec_name(codec), _codec_name(scrapy_name))
+        if pair[0] == pair[1] or pair in _SAME_WHERE_VALID:
+            return False  # that codec decoded every byte, as the standard does: Scrapy's text is ours
     return scrapy_text(scrapy_name, data) != ours
 
 

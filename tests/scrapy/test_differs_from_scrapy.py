@@ -17,7 +17,7 @@ from scrapy.http import HtmlResponse
 from w3lib.encoding import html_body_declared_encoding
 
 from scrapy_whatwg_encoding import ENCODINGS, decode, sniff
-from scrapy_whatwg_encoding.scrapy.scrapy_default import _may_declare, changed, scrapy_encoding
+from scrapy_whatwg_encoding.scrapy.scrapy_default import _SAME_WHERE_VALID, _may_declare, changed, scrapy_encoding
 
 CORPUS = pathlib.Path(__file__).resolve().parents[1] / "data" / "corpus"
 # Labels whose Python codec is not the standard's decoder for the same encoding.
@@ -124,3 +124,30 @@ def _is_utf_8(body: bytes) -> bool:
     except UnicodeDecodeError:
         return False
     return True
+
+
+def test_gb18030_reads_every_gbk_sequence_as_gbk():
+    # Why changed() trusts a strict GBK decode for Scrapy's gb18030 (_SAME_WHERE_VALID): exhaustively,
+    # every byte pair GBK decodes is decoded alike, and none has the digit that starts a four-byte one.
+    assert ("gbk", "gb18030") in _SAME_WHERE_VALID
+    valid = 0
+    for lead in range(0x80, 0x100):
+        assert bytes([lead]).decode("gbk", "replace") == "\ufffd"  # no single byte above ASCII
+        for trail in range(0x100):
+            pair = bytes([lead, trail])
+            try:
+                text = pair.decode("gbk")
+            except UnicodeDecodeError:
+                continue
+            valid += 1
+            assert trail > 0x39 and pair.decode("gb18030", "replace") == text, pair
+    assert valid == 21791
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(["中文", "·", "〃", "x", "<p>", "\u2014", "\u4e00"]).map(lambda t: t.encode("gbk")),
+                          st.binary(min_size=1, max_size=2), st.just(b"\x81\x30\x81\x30")), max_size=20).map(b"".join))
+def test_gbk_page_under_scrapys_gb18030(body):
+    for label in ("gbk", "gb2312", "gb18030"):
+        content_type = f"text/html; charset={label}"
+        assert judged(body, content_type, ENCODINGS["GBK"]) is (scrapys_text(body, content_type) != decode(body, ENCODINGS["GBK"])[0])
