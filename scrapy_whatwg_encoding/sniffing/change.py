@@ -24,19 +24,19 @@ PARSER_LIMIT = 64 * 1024
 # rb"<[Mm][Ee][Tt][Aa]" on tests/data/corpus, and both beat bytes.find of "<m".
 _META_BYTES = re.compile(rb"(?i)<meta")
 _META_TEXT = re.compile(r"<[Mm][Ee][Tt][Aa]")
-# Start tags after which the tokenizer or the tree builder reads markup otherwise than the prescan
-# (RCDATA, RAWTEXT, script data, PLAINTEXT, foreign content, template contents, framesets).
-# (Names grouped by first letter behind a lookahead: most "<" fail at once, twice as fast.)
-_STATE_TAGS = re.compile(rb"<(?=[TtSsXxIiNnPpMmFf])(?i:(t(?:itle|extarea|emplate)|s(?:tyle|cript|vg)|xmp|iframe"
-                         rb"|no(?:embed|frames|script)|plaintext|math|frameset))[\t\n\x0c\r />]")
+# Tags after which the tokenizer or the tree builder reads markup otherwise than the prescan: group 1,
+# a tag whose name as the prescan reads it (to whitespace or ">") holds a "/" and then a quote (the
+# tokenizer's name ends at the "/", and a quoted value may follow, holding a ">"); group 2, the start
+# tags of RCDATA, RAWTEXT, script data, PLAINTEXT, foreign content, template contents, framesets
+# (names grouped by first letter behind a lookahead: most "<" fail at once).
+_STATE_TAGS = re.compile(rb"<(?:(/?[A-Za-z][^\t\n\x0c\r />]*/[^>\"']*[\"'])|(?=[TtSsXxIiNnPpMmFf])"
+                         rb"(?i:(t(?:itle|extarea|emplate)|s(?:tyle|cript|vg)|xmp|iframe|no(?:embed|frames|script)"
+                         rb"|plaintext|math|frameset))[\t\n\x0c\r />])")
 _TEXT_ELEMENTS = frozenset((b"title", b"textarea", b"style", b"xmp", b"iframe", b"noembed", b"noframes",
                             b"noscript", b"script"))
 _TAG_NAME_ENDS = (b"\t", b"\n", b"\x0c", b"\r", b" ", b"/", b">")
 _END_TAGS: dict[bytes, re.Pattern[bytes]] = {}  # text element name → its end tag (see _end_tag)
 _TAG_START = re.compile(rb"</?[A-Za-z]")
-# A tag whose name, as the prescan reads it (to whitespace or ">"), holds a "/" and then a quote:
-# the tokenizer's name ends at the "/", and what follows may be a quoted value holding a ">".
-_SLASH_IN_NAME = re.compile(rb"</?[A-Za-z][^\t\n\x0c\r />]*/[^>\"']*[\"']")
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 _FIRST_WINDOW = 8192  # bytes decoded first; doubled while no meta is found
 _TAIL = 8  # characters at the end of a truncated decode that may differ from the full decode
@@ -103,8 +103,7 @@ def _plain_meta(body: bytes, limit: int, metas: list | None, first: int = 0) -> 
     content), after ``frameset`` (where ``meta`` is ignored), in character references, in
     what a comment the tokenizer ends early hides and in a tag name holding ``/`` (the
     tokenizer's ends there, ``<a/b=">">``). So if no tag before the prescan's ``<meta>``
-    switches those (:func:`_plain_text_elements`), no tag name holds a ``/`` then a quote
-    (:data:`_SLASH_IN_NAME`), every ``<meta`` before it was read by the
+    switches those (:func:`_plain_text_elements`), every ``<meta`` before it was read by the
     prescan, none of those names ``charset`` and none holds a ``&``, the tree builder acts on
     that one first, and reads its label as written."""
     if not metas or metas[-1][2] is None:
@@ -112,7 +111,7 @@ def _plain_meta(body: bytes, limit: int, metas: list | None, first: int = 0) -> 
         if not metas or metas[-1][2] is None:
             return None
     start, end, _ = metas[-1]
-    if end > limit or not _plain_text_elements(body, start) or _SLASH_IN_NAME.search(body, 0, start):
+    if end > limit or not _plain_text_elements(body, start):
         return None
     read = {tag_start for tag_start, _, _ in metas}
     if any(match.start() not in read for match in _META_BYTES.finditer(body, first, start)):
@@ -126,15 +125,16 @@ def _plain_meta(body: bytes, limit: int, metas: list | None, first: int = 0) -> 
 
 
 def _plain_text_elements(body: bytes, end: int) -> bool:
-    """Whether no start tag in ``body[:end]`` makes the tokenizer read what follows otherwise than
-    the prescan: each of :data:`_STATE_TAGS` is an element of text (RCDATA, RAWTEXT, script data)
-    that ends, before *end*, at its appropriate end tag, where the prescan's loop reads that end
-    tag as a tag too (:func:`_prescan_reaches`)."""
+    """Whether no tag in ``body[:end]`` makes the tokenizer read what follows otherwise than the
+    prescan: none of :data:`_STATE_TAGS` but elements of text (RCDATA, RAWTEXT, script data)
+    that end, before *end*, at their appropriate end tag, where the prescan's loop reads that
+    end tag as a tag too (:func:`_prescan_reaches`)."""
     position = 0
     while (match := _STATE_TAGS.search(body, position, end)) is not None:
-        name = match.group(1).lower()
-        if name not in _TEXT_ELEMENTS:
-            return False  # PLAINTEXT, foreign content, template contents, frameset
+        name = match.group(2)
+        if name is None or name.lower() not in _TEXT_ELEMENTS:
+            return False  # "/" in a tag name; PLAINTEXT, foreign content, template contents, frameset
+        name = name.lower()
         text = tag_end(body, match.start())
         if text is None:
             return False
@@ -148,8 +148,8 @@ def _plain_text_elements(body: bytes, end: int) -> bool:
             found = _end_tag(name).search(body, close, end)
             if found is None or not _prescan_reaches(body, close, found.start()):
                 return False
-            after = found.end() - 1
-        position = after
+            close = found.start()
+        position = close  # the end tag: its name may hold a "/" too
     return True
 
 
@@ -168,9 +168,8 @@ def _prescan_reaches(body: bytes, start: int, close: int) -> bool:
     every step it takes in there ends at the first ``>`` after its ``<``, or one byte on, and such
     a ``>`` follows the last ``<``: no ``<!--`` (a comment to ``-->``; script data's escape
     states), and no quote or no tag (``<`` or ``</`` then an ASCII letter, whose attribute values
-    may be quoted past a ``>``). Nor a start tag of :data:`_STATE_TAGS`: where the element's start
-    tag was none (``<x<title>`` is one tag), the tokenizer reads that text as markup, as the
-    prescan does."""
+    may be quoted past a ``>``). Nor any of :data:`_STATE_TAGS`: where the element's start tag was
+    none (``<x<title>`` is one tag), the tokenizer reads that text as markup, as the prescan does."""
     text = body[start:close]
     if b"<!--" in text or text.find(b">", text.rfind(b"<")) < 0 or _STATE_TAGS.search(text) is not None:
         return False
