@@ -66,14 +66,13 @@ _UTF_32_BE_BOM = b"\x00\x00\xfe\xff"
 # search, rather than lowercasing the window, tells most pages apart (w3lib 1.x to 2.x); its
 # lookahead fails most "<" at once.
 _W3LIB_WINDOW = 4096
-
+_W3LIB_DECLARATION = re.compile(rb"<(?=[\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0Mm?])[\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0]*"
+                                rb"(?:[Mm][Ee][Tt][Aa]|\?[Xx][Mm][Ll])")
 # Pairs (a CPython codec that decoded every byte of a body, Scrapy's codec), other than a codec and
 # itself, whose texts are then the same: GB18030 after GBK (its four-byte sequences have an ASCII
 # digit as second byte, never a GBK trail byte, and it maps all 21,791 GBK two-byte sequences
 # alike, tests/scrapy/test_differs_from_scrapy.py).
 _SAME_WHERE_VALID = frozenset({("gbk", "gb18030")})
-_W3LIB_DECLARATION = re.compile(rb"<(?=[\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0Mm?])[\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0]*"
-                                rb"(?:[Mm][Ee][Tt][Aa]|\?[Xx][Mm][Ll])")
 
 
 @functools.lru_cache(maxsize=512)
