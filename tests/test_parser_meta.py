@@ -395,6 +395,48 @@ def test_quick_path_is_the_tokenizer(html, name):
     assert _change.parser_meta(body, encoding) == expected
 
 
+# Text elements whose text holds markup (RSS titles' "<![CDATA[", scripts' "a < b"), then metas.
+_TEXT_CONTENT = st.lists(st.sampled_from([
+    "x", " ", "<![CDATA[x]]>", "a < b", "<", ">", "<![CDATA[", "]]>", "<!--", "-->", "<!", "<!x>", "<?", "</", "</ >", "<b>", "<b c=", "</b>",
+    '"', "'", "<a title='>'>", "</title", "</script", "</style", "</TITLE ", "</titlex>", "<meta charset=koi8-r>",
+    "<meta name=x>", "/", "=", "&lt;",
+]), max_size=12).map("".join)
+_TEXT_ELEMENTS = st.builds(
+    lambda name, content, end: f"<{name}>{content}{end}",
+    st.sampled_from(["title", "script", "style", "textarea", "noscript", "xmp", "TITLE"]),
+    _TEXT_CONTENT,
+    st.sampled_from(["</title>", "</script>", "</style>", "</textarea >", "</noscript/>", "</xmp a='>'>", "</TITLE>", ""]),
+)
+_WITH_TEXT = st.builds(
+    lambda before, metas: before + metas + "<meta charset=big5>",
+    st.lists(st.one_of(_TEXT_ELEMENTS, _TEXT_ELEMENTS, _TEXT_ELEMENTS, _OTHER, _TAGS), max_size=6).map("".join),
+    st.lists(st.one_of(_METAS, _TEXT_ELEMENTS), max_size=2).map("".join),
+)
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_WITH_TEXT, st.sampled_from(["windows-1252", "UTF-8"]))
+def test_quick_path_reads_text_elements_as_the_tokenizer(html, name):
+    body = html.encode(name if name != "windows-1252" else "cp1252", "ignore")
+    assert _change.parser_meta(body, ENCODINGS[name]) == _tokenizer_only(body, ENCODINGS[name])
+
+
+@pytest.mark.parametrize(("html", "quick"), [
+    ("<title><![CDATA[a \"b\" c]]></title><meta charset=koi8-r>", True),  # an RSS feed's title
+    ("<script>if (a<b && c>d) x()</script><meta charset=koi8-r>", True),
+    ("<script>document.write('<p>')</script><meta charset=koi8-r>", False),  # a quoted tag: the tokenizer decides
+    ("<script><!-- x --></script><meta charset=koi8-r>", False),  # script data's escape states
+    ("<title>a<b</title><meta charset=koi8-r>", False),  # the prescan reads the end tag into a tag
+    ("<title>a<b c='</title>'><meta charset=koi8-r></title><meta charset=utf-8>", False),
+    ("<x<title></script><script></title><meta charset=big5>", False),  # no title: script data
+])
+def test_quick_path_past_markup_in_text(html, quick):
+    body = html.encode()
+    found = _change.parser_meta(body, ENCODINGS["windows-1252"])
+    assert found == _tokenizer_only(body, ENCODINGS["windows-1252"])
+    assert (_change._plain_meta(body, 65536, None) is not None) is quick
+
+
 @pytest.mark.parametrize(("html", "label"), [
     # The tree builder acts on a meta the prescan reads as failing (charset invalid, content valid).
     ('<meta charset=bogus http-equiv=content-type content="charset=koi8-r"><meta charset=utf-8>', "koi8-r"),
@@ -404,6 +446,7 @@ def test_quick_path_is_the_tokenizer(html, name):
     ('<meta name=x content="charset=koi8-r"><meta charset=utf-8>', "utf-8"),  # no http-equiv: neither acts
     ("<svg><![CDATA[<meta charset=koi8-r>]]></svg><meta charset=utf-8>", "utf-8"),
     ('<p title="<meta charset=koi8-r>"><meta charset=utf-8>', "utf-8"),
+    ("<p/title='><meta charset=koi8-r>'><meta charset=utf-8>", "utf-8"),  # the tokenizer's tag name ends at "/"
     ("<meta charset=UTF-8>", "UTF-8"),  # the label as written
 ])
 def test_quick_path_cases(html, label):

@@ -178,6 +178,7 @@ _markup = st.lists(st.sampled_from(_PIECES), max_size=40).map(b"".join)
 @given(st.one_of(_markup, st.binary(max_size=200)), st.integers(min_value=0, max_value=300))
 @example(b'<meta charset="koi8-r">', 1024)
 @example(b"<!-->--><meta charset=koi8-r>", 1024)
+@example(b'<html =="><meta charset=big5>', 1024)
 def test_fast_prescan_equals_spec_steps(data, end):
     assert prescan(data, end) is spec_prescan(data, end)
 
@@ -243,6 +244,9 @@ def test_other_tags_attributes_are_skipped():
     assert prescan(b'<a title="<meta charset=koi8-r>"><meta charset="windows-1251">') is enc("windows-1251")
     assert prescan(b"<a title='x>'><meta charset=koi8-r>") is enc("KOI8-R")
     assert prescan(b'<a title="<meta charset=koi8-r>') is None  # runs out inside the value
+    # The tag name goes to whitespace: "==" is an attribute "=" whose value's quote never closes.
+    assert prescan(b'<html =="><meta charset=big5>') is None
+    assert prescan(b'<html ="><meta charset=big5>') is enc("Big5")  # attribute '="', no value
 
 
 def test_runs_out_of_bytes():

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import codecs
 import functools
+import re
 
 from scrapy.http import HtmlResponse
 from w3lib.encoding import (
@@ -59,8 +60,19 @@ BINARY = "binary"  # Scrapy made a plain Response: no text at all
 # with UTF-16LE's): a body that the BOM sniff finds none in has no w3lib BOM without it.
 _UTF_32_BE_BOM = b"\x00\x00\xfe\xff"
 # w3lib's html_body_declared_encoding reads the first 4096 bytes, and finds an encoding only in a
-# <meta> spelling "charset" or an XML declaration's "encoding".
+# <meta> spelling "charset" or an XML declaration's "encoding", each starting with "<", maybe
+# whitespace (\s of a str pattern, the bytes read as ISO-8859-1), then "meta" or "?xml" (ASCII
+# case-insensitively: no other character of ISO-8859-1 folds to those letters). This one
+# search, rather than lowercasing the window, tells most pages apart (w3lib 1.x to 2.x); its
+# lookahead fails most "<" at once.
 _W3LIB_WINDOW = 4096
+_W3LIB_DECLARATION = re.compile(rb"<(?=[\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0Mm?])[\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0]*"
+                                rb"(?:[Mm][Ee][Tt][Aa]|\?[Xx][Mm][Ll])")
+# Pairs (a CPython codec that decoded every byte of a body, Scrapy's codec), other than a codec and
+# itself, whose texts are then the same: GB18030 after GBK (its four-byte sequences have an ASCII
+# digit as second byte, never a GBK trail byte, and it maps all 21,791 GBK two-byte sequences
+# alike, tests/scrapy/test_differs_from_scrapy.py).
+_SAME_WHERE_VALID = frozenset({("gbk", "gb18030")})
 
 
 @functools.lru_cache(maxsize=512)
@@ -91,6 +103,19 @@ def _header_encoding(content_type: str | None) -> str | None:
     return http_content_type_encoding(content_type or "")  # the same few headers recur all crawl
 
 
+def _may_declare(data: bytes) -> bool:
+    """Whether w3lib's ``html_body_declared_encoding`` may find a declaration in *data*: where it
+    may start, then "charset" (as written, else in any case) or "encoding" after that."""
+    start = _W3LIB_DECLARATION.search(data, 0, _W3LIB_WINDOW)
+    if start is None:
+        return False
+    at = start.start()
+    if data.find(b"charset", at, _W3LIB_WINDOW) >= 0:
+        return True
+    window = data[at:_W3LIB_WINDOW].lower()
+    return b"charset" in window or b"encoding" in window
+
+
 def scrapy_encoding(content_type: str | None, body: bytes | Body, is_text: bool) -> str | None:
     """The Python codec name Scrapy would decode *body* (bytes or their ``Body``) with,
     :data:`BINARY`, or ``None`` when Scrapy would fall back to its statistical guess."""
@@ -100,10 +125,8 @@ def scrapy_encoding(content_type: str | None, body: bytes | Body, is_text: bool)
     data = facts.data
     bom = read_bom(data)[0] if facts.bom is not None or data.startswith(_UTF_32_BE_BOM) else None
     name = bom or _header_encoding(content_type)
-    if not name:
-        window = data[:_W3LIB_WINDOW].lower()
-        if b"charset" in window or b"encoding" in window:  # w3lib reads no declaration without these
-            name = html_body_declared_encoding(data)
+    if not name and _may_declare(data):
+        name = html_body_declared_encoding(data)
     if name:
         return name
     if facts.is_ascii:
@@ -186,8 +209,10 @@ def changed(scrapy_name: str | None, encoding: Encoding, body: bytes | Body) -> 
         return bool(data.translate(None, differing[1]))  # is any of those bytes in the body?
     ours = facts.text(encoding)
     codec = facts.same_as_codec(encoding)
-    if codec is not None and _codec_name(codec) == _codec_name(scrapy_name):
-        return False  # that codec decoded every byte, as the standard does: Scrapy's text is ours
+    if codec is not None:
+        pair = (_codec_name(codec), _codec_name(scrapy_name))
+        if pair[0] == pair[1] or pair in _SAME_WHERE_VALID:
+            return False  # that codec decoded every byte, as the standard does: Scrapy's text is ours
     return scrapy_text(scrapy_name, data) != ours
 
 

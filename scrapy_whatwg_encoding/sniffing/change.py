@@ -12,7 +12,7 @@ import re
 from ..encoding import Encoding
 from .decision import Decision
 from .meta_charset import meta_encoding
-from .prescan import meta_label, prescan_metas, tag_end
+from .prescan import prescan_metas, tag_end
 
 #: Default bound of the parser step, in characters of decoded text: a ``<meta>`` whose ``<``
 #: lies beyond it is not looked for (html5lib-tests put metas after up to 8 KiB of comments).
@@ -24,13 +24,19 @@ PARSER_LIMIT = 64 * 1024
 # rb"<[Mm][Ee][Tt][Aa]" on tests/data/corpus, and both beat bytes.find of "<m".
 _META_BYTES = re.compile(rb"(?i)<meta")
 _META_TEXT = re.compile(r"<[Mm][Ee][Tt][Aa]")
-# Start tags after which the tokenizer or the tree builder reads markup otherwise than the prescan
-# (RCDATA, RAWTEXT, script data, PLAINTEXT, foreign content, template contents, framesets).
-_STATE_TAGS = re.compile(rb"(?i)<(title|textarea|style|xmp|iframe|noembed|noframes|noscript|script|plaintext"
-                         rb"|svg|math|template|frameset)[\t\n\x0c\r />]")
+# Tags after which the tokenizer or the tree builder reads markup otherwise than the prescan: group 1,
+# a tag whose name as the prescan reads it (to whitespace or ">") holds a "/" and then a quote (the
+# tokenizer's name ends at the "/", and a quoted value may follow, holding a ">"); group 2, the start
+# tags of RCDATA, RAWTEXT, script data, PLAINTEXT, foreign content, template contents, framesets
+# (names grouped by first letter behind a lookahead: most "<" fail at once).
+_STATE_TAGS = re.compile(rb"<(?:(/?[A-Za-z][^\t\n\x0c\r />]*/[^>\"']*[\"'])|(?=[TtSsXxIiNnPpMmFf])"
+                         rb"(?i:(t(?:itle|extarea|emplate)|s(?:tyle|cript|vg)|xmp|iframe|no(?:embed|frames|script)"
+                         rb"|plaintext|math|frameset))[\t\n\x0c\r />])")
 _TEXT_ELEMENTS = frozenset((b"title", b"textarea", b"style", b"xmp", b"iframe", b"noembed", b"noframes",
                             b"noscript", b"script"))
 _TAG_NAME_ENDS = (b"\t", b"\n", b"\x0c", b"\r", b" ", b"/", b">")
+_END_TAGS: dict[bytes, re.Pattern[bytes]] = {}  # text element name → its end tag (see _end_tag)
+_TAG_START = re.compile(rb"</?[A-Za-z]")
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 _FIRST_WINDOW = 8192  # bytes decoded first; doubled while no meta is found
 _TAIL = 8  # characters at the end of a truncated decode that may differ from the full decode
@@ -65,7 +71,7 @@ def parser_meta(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT, meta
             meta = first_parser_meta_bytes(body, limit)
         if meta < 0:
             return None
-        found = _plain_meta(body, limit, metas)
+        found = _plain_meta(body, limit, metas, meta)
         if found is not None:
             return found
         window = meta + 1024  # most often the first meta is the one: tokenize just that far
@@ -84,17 +90,19 @@ def parser_meta(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT, meta
         window *= 2
 
 
-def _plain_meta(body: bytes, limit: int, metas: list | None) -> tuple[Encoding, str, int] | None:
+def _plain_meta(body: bytes, limit: int, metas: list | None, first: int = 0) -> tuple[Encoding, str, int] | None:
     """The ``<meta>`` the tree builder acts on first, read from the bytes where they show that the
     tokenizer sees what the prescan's loop sees; ``None`` when they do not (the tokenizer decides).
-    *metas*: what the prescan step read (:func:`.prescan.prescan_metas`), if it found a ``<meta>``.
+    *metas*: what the prescan step read (:func:`.prescan.prescan_metas`), if it found a ``<meta>``;
+    *first*: an offset before which *body* has no ``<meta`` (the first one's, if known).
 
     For an ASCII-compatible encoding the two read a tag alike (same attribute rules; a byte
     below 0x40 is never part of a multi-byte sequence); the tokenizer's comments end no later
     than the prescan's, and other ``<!``, ``</``, ``<?`` constructs end at the same ``>``. They
     differ only in element content (RCDATA, RAWTEXT, script data, PLAINTEXT, CDATA in foreign
-    content), after ``frameset`` (where ``meta`` is ignored), in character references and in
-    what a comment the tokenizer ends early hides. So if no tag before the prescan's ``<meta>``
+    content), after ``frameset`` (where ``meta`` is ignored), in character references, in
+    what a comment the tokenizer ends early hides and in a tag name holding ``/`` (the
+    tokenizer's ends there, ``<a/b=">">``). So if no tag before the prescan's ``<meta>``
     switches those (:func:`_plain_text_elements`), every ``<meta`` before it was read by the
     prescan, none of those names ``charset`` and none holds a ``&``, the tree builder acts on
     that one first, and reads its label as written."""
@@ -106,34 +114,66 @@ def _plain_meta(body: bytes, limit: int, metas: list | None) -> tuple[Encoding, 
     if end > limit or not _plain_text_elements(body, start):
         return None
     read = {tag_start for tag_start, _, _ in metas}
-    if any(match.start() not in read for match in _META_BYTES.finditer(body, 0, start)):
+    if any(match.start() not in read for match in _META_BYTES.finditer(body, first, start)):
         return None  # a "<meta" the prescan skipped (in a comment it reads as longer, say)
     for tag_start, after, _ in metas:
         tag = body[tag_start:after]
         if b"&" in tag or tag_start != start and b"charset" in tag.lower():
             return None
-    found = meta_label(body, start)
-    return None if found is None else (found[0], found[1], start)
+    encoding, label = metas[-1][2]
+    return encoding, label, start
 
 
 def _plain_text_elements(body: bytes, end: int) -> bool:
-    """Whether no start tag in ``body[:end]`` makes the tokenizer read what follows otherwise than
-    the prescan: each of :data:`_STATE_TAGS` is an element of text (RCDATA, RAWTEXT, script data)
-    whose text holds no ``<`` before its end tag, where both read plain text."""
+    """Whether no tag in ``body[:end]`` makes the tokenizer read what follows otherwise than the
+    prescan: none of :data:`_STATE_TAGS` but elements of text (RCDATA, RAWTEXT, script data)
+    that end, before *end*, at their appropriate end tag, where the prescan's loop reads that
+    end tag as a tag too (:func:`_prescan_reaches`)."""
     position = 0
     while (match := _STATE_TAGS.search(body, position, end)) is not None:
-        name = match.group(1).lower()
-        if name not in _TEXT_ELEMENTS:
-            return False  # PLAINTEXT, foreign content, template contents, frameset
+        name = match.group(2)
+        if name is None or name.lower() not in _TEXT_ELEMENTS:
+            return False  # "/" in a tag name; PLAINTEXT, foreign content, template contents, frameset
+        name = name.lower()
         text = tag_end(body, match.start())
         if text is None:
             return False
         close = body.find(b"<", text, end)
         after = close + 2 + len(name)
-        if close < 0 or body[close:after].lower() != b"</" + name or body[after:after + 1] not in _TAG_NAME_ENDS:
+        if close < 0:
             return False
-        position = after
+        if body[close:after].lower() != b"</" + name or body[after:after + 1] not in _TAG_NAME_ENDS:
+            # Markup in the text (RSS titles' "<![CDATA[", scripts' "a < b"): the tokenizer's
+            # end tag, if the prescan's loop gets there too.
+            found = _end_tag(name).search(body, close, end)
+            if found is None or not _prescan_reaches(body, close, found.start()):
+                return False
+            close = found.start()
+        position = close  # the end tag: its name may hold a "/" too
     return True
+
+
+def _end_tag(name: bytes) -> re.Pattern[bytes]:
+    """An appropriate end tag for the text element *name* (§13.2.5: RCDATA/RAWTEXT/script data
+    end tag name states): ``</`` + *name*, ASCII case-insensitively, then whitespace, ``/`` or ``>``."""
+    pattern = _END_TAGS.get(name)
+    if pattern is None:
+        pattern = _END_TAGS[name] = re.compile(rb"(?i)</" + re.escape(name) + rb"[\t\n\x0c\r />]")
+    return pattern
+
+
+def _prescan_reaches(body: bytes, start: int, close: int) -> bool:
+    """Whether the prescan's loop, at a ``<`` at *start* in an element's text, reads the end tag at
+    *close* as a tag, as the tokenizer does (which reads ``body[start:close]`` as text). True when
+    every step it takes in there ends at the first ``>`` after its ``<``, or one byte on, and such
+    a ``>`` follows the last ``<``: no ``<!--`` (a comment to ``-->``; script data's escape
+    states), and no quote or no tag (``<`` or ``</`` then an ASCII letter, whose attribute values
+    may be quoted past a ``>``). Nor any of :data:`_STATE_TAGS`: where the element's start tag was
+    none (``<x<title>`` is one tag), the tokenizer reads that text as markup, as the prescan does."""
+    text = body[start:close]
+    if b"<!--" in text or text.find(b">", text.rfind(b"<")) < 0 or _STATE_TAGS.search(text) is not None:
+        return False
+    return (b'"' not in text and b"'" not in text) or _TAG_START.search(text) is None
 
 
 def first_parser_meta_bytes(body: bytes, limit: int = PARSER_LIMIT) -> int:

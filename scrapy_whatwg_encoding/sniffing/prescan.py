@@ -31,9 +31,11 @@ _ATTRIBUTE = (
     rb"|[\t\n\x0c\r ]+(?=[^\t\n\x0c\r =])))"  # spaces, then not "=": empty value
 )
 _GET_ATTRIBUTE = re.compile(_ATTRIBUTE)
-# Any other tag: advance to the next whitespace or ">", then get attributes until there are none.
+# Any other tag: advance to the next whitespace or ">" (the lookahead keeps a failing match from
+# ending the name earlier, "<html ==\">" is no tag "htm" with an attribute), then get attributes
+# until there are none.
 _ATTRIBUTE_NOCAPTURE = re.sub(rb"\(\?P<[a-z]+>", b"(?:", _ATTRIBUTE)
-_SKIP_TAG = re.compile(rb"[^\t\n\x0c\r >]*(?:" + _ATTRIBUTE_NOCAPTURE + rb")*?[\t\n\x0c\r /]*>")
+_SKIP_TAG = re.compile(rb"[^\t\n\x0c\r >]*(?=[\t\n\x0c\r >])(?:" + _ATTRIBUTE_NOCAPTURE + rb")*?[\t\n\x0c\r /]*>")
 
 # Runs of what the loop only steps over, in one C-speed match: bytes other than "<", a "<" that
 # starts none of the loop's cases, and tags other than "<meta" read as the loop reads them.
@@ -77,22 +79,13 @@ def tag_end(data: bytes, start: int) -> int | None:
     return None if match is None else match.end()
 
 
-def meta_label(data: bytes, start: int) -> tuple[Encoding, str] | None:
-    """The encoding ("get an encoding", no UTF-16 mapping) and the label as written (case kept,
-    ASCII whitespace stripped) of the ``<meta>`` whose ``<`` is at *start*, read as the prescan
-    reads it; ``None`` if it declares none."""
-    found = _meta(data, start, keep_case=True)[0]
-    if found is None:
-        return None
-    encoding = get_encoding(found[1])
-    return None if encoding is None else (encoding, found[1])
-
-
-def prescan_metas(data: bytes, end: int) -> list[tuple[int, int, tuple | None]]:
+def prescan_metas(data: bytes, end: int) -> list[tuple[int, int, tuple[Encoding, str] | None]]:
     """The ``<meta`` tags the prescan's loop reads in ``data[:end]`` up to the first that gives an
-    encoding: ``(byte offset of "<", offset after ">", the prescan result or None)`` each; the
-    loop skips what it skips (comments, other tags with their attributes, ``<!``/``</``/``<?``)."""
-    metas: list[tuple[int, int, tuple | None]] = []
+    encoding: ``(byte offset of "<", offset after ">", what it declares or None)`` each, what it
+    declares as ``(encoding from get an encoding, no UTF-16 mapping; the label as written, ASCII
+    whitespace stripped)``; the loop skips what it skips (comments, other tags with their
+    attributes, ``<!``/``</``/``<?``)."""
+    metas: list[tuple[int, int, tuple[Encoding, str] | None]] = []
     _loop(bytes(data[:max(end, 0)]), metas)
     return metas
 
@@ -129,7 +122,8 @@ def prescan(data: bytes, end: int = 1024) -> Encoding | None:
 
 def _loop(data: bytes, metas: list | None = None):
     """The prescan's loop over *data*: the first ``<meta>`` result, or ``None``. With a list as
-    *metas*, each ``<meta`` tag it reads is appended as ``(start, end after ">", result or None)``."""
+    *metas*, each ``<meta`` tag it reads is appended as ``(start, end after ">", what it declares
+    or None)`` (see :func:`prescan_metas`)."""
     search, run = _LOOP.search, _RUN.match
     position = 0
     while True:
@@ -145,11 +139,11 @@ def _loop(data: bytes, metas: list | None = None):
                 return None
             position = gt + 3
         elif meta:
-            found, position = _meta(data, start)
+            declared, position = _meta(data, start)
             if metas is not None and position >= 0:
-                metas.append((start, position, found))
-            if found is not None:
-                return found
+                metas.append((start, position, declared))
+            if declared is not None:  # the label as the result gives it: ASCII (get an encoding), lowercased
+                return meta_encoding(declared[0]), declared[1].lower(), start, "prescan"
             if position < 0:
                 return None  # ran out of bytes inside the tag
         elif tag:
@@ -164,10 +158,10 @@ def _loop(data: bytes, metas: list | None = None):
             position = gt + 1
 
 
-def _meta(data: bytes, start: int, keep_case: bool = False):
-    """The ``<meta`` case for the tag at *start*. Returns ``(result tuple or None, the position
-    after its ">")`` (the loop goes on there when there is no result), or ``(None, -1)`` when out
-    of bytes."""
+def _meta(data: bytes, start: int):
+    """The ``<meta`` case for the tag at *start*. Returns ``((encoding from get an encoding, label
+    as written) or None, the position after its ">")`` (the loop goes on there when there is no
+    result), or ``(None, -1)`` when out of bytes."""
     position = start + 5
     seen = set()  # attribute list
     got_pragma = False
@@ -191,20 +185,19 @@ def _meta(data: bytes, start: int, keep_case: bool = False):
                 got_pragma = True
         elif name == b"content":
             if charset is None:
-                extracted = extract_meta_charset(_value(attribute, keep_case).decode("latin-1"))
+                extracted = extract_meta_charset(_value(attribute, True).decode("latin-1"))
                 if extracted is not None:
                     charset = extracted
                     need_pragma = True
         elif name == b"charset":
-            label = _value(attribute, keep_case).decode("latin-1")
+            label = _value(attribute, True).decode("latin-1")
             encoding = get_encoding(label)
             charset = "failure" if encoding is None else (encoding, label.strip("\t\n\x0c\r "))
             need_pragma = False
     # Processing.
     if need_pragma is None or (need_pragma and not got_pragma) or not isinstance(charset, tuple):
         return None, position + 1  # next byte after the ">" (charset is "failure")
-    encoding, label = charset
-    return (meta_encoding(encoding), label, start, "prescan"), position + 1
+    return charset, position + 1
 
 
 def _value(attribute, keep_case: bool = False) -> bytes:

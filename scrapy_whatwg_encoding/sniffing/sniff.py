@@ -169,7 +169,7 @@ class _Run:
 
     def detector(self):  # step 8 → tentative
         encoding = detect(self.facts, self.detector_, self.url)
-        return None if encoding is None else Decision(encoding, "tentative", "detector")
+        return None if encoding is None else _detector_decision(encoding)
 
     def fallback(self) -> Decision:  # steps 8-9, run once
         if self.fallback_ is None:
@@ -178,11 +178,11 @@ class _Run:
 
     def default(self):  # step 9 → tentative (XML and other kinds: UTF-8)
         if self.kind in ("xml", "other"):
-            return Decision(ENCODINGS["UTF-8"], "tentative", "default")
+            return _UTF_8_DEFAULT
         found = _label(self.default_)
         if found is not None:
             return Decision(found[0], "tentative", "default", found[1])
-        return Decision(locale_encoding(self.locale), "tentative", "default")
+        return _default_decision(locale_encoding(self.locale))
 
     def steps(self) -> Iterator[tuple[str, Decision | None]]:
         for name, step in zip(STEPS[self.kind], _METHODS[self.kind]):
@@ -191,6 +191,18 @@ class _Run:
 
 _METHODS = {kind: tuple(getattr(_Run, name.replace("-", "_")) for name in names)
             for kind, names in STEPS.items()}
+# Decisions are immutable: the ones that depend on a setting or an encoding only are built once.
+_UTF_8_DEFAULT = Decision(_UTF_8, "tentative", "default")  # XML and other kinds
+
+
+@functools.lru_cache(maxsize=64)
+def _detector_decision(encoding: Encoding) -> Decision:
+    return Decision(encoding, "tentative", "detector")
+
+
+@functools.lru_cache(maxsize=64)
+def _default_decision(encoding: Encoding) -> Decision:
+    return Decision(encoding, "tentative", "default")
 
 
 @functools.lru_cache(maxsize=64)  # the same few pairs on every call

@@ -14,9 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scrapy.http import HtmlResponse
+from w3lib.encoding import html_body_declared_encoding
 
 from scrapy_whatwg_encoding import ENCODINGS, decode, sniff
-from scrapy_whatwg_encoding.scrapy.scrapy_default import changed, scrapy_encoding
+from scrapy_whatwg_encoding.scrapy.scrapy_default import _SAME_WHERE_VALID, _may_declare, changed, scrapy_encoding
 
 CORPUS = pathlib.Path(__file__).resolve().parents[1] / "data" / "corpus"
 # Labels whose Python codec is not the standard's decoder for the same encoding.
@@ -94,3 +95,59 @@ def test_multi_byte_bodies_under_their_labels(name, body):
         verdict = judged(body, content_type, encoding)
         if verdict is not None:
             assert verdict == (scrapys_text(body, content_type) != decode(body, encoding)[0]), label
+
+
+# Pieces of declarations w3lib reads (any case, Unicode whitespace of ISO-8859-1 after "<"), and
+# near misses, placed around its 4096-byte window.
+_DECLARATION_PIECES = st.sampled_from([
+    "<meta", "<META", "<MeTa", "< meta", "<\x85meta", "<\xa0Meta", "<\x1cmeta", "<\x0bmeta", "<\x0cmeta", "<me", "<",
+    " charset=koi8-r", " CharSet='utf-8'", " CHARSET = big5", ' content="text/html; charset=shift_jis"',
+    " http-equiv=content-type", "<?xml", "< ?xml", "<?XML ", "<\n?xml", ' encoding="koi8-r"', " Encoding=euc-jp",
+    "?>", ">", "/", " ", "<!--", "-->", "<body>", "\xe9", "charset", "encoding", "x",
+])
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.integers(0, 4100), st.lists(_DECLARATION_PIECES, max_size=12).map("".join))
+def test_declaration_shortcut_is_w3libs_answer(padding, markup):
+    # scrapy_encoding asks w3lib only where a declaration may start; there it finds none elsewhere.
+    body = b"x" + b" " * padding + markup.encode("latin-1")
+    declared = html_body_declared_encoding(body)
+    assert _may_declare(body) or declared is None
+    inferred = "cp1252" if body.isascii() else "utf-8" if _is_utf_8(body) else None
+    assert scrapy_encoding("text/html", body, True) == (declared or inferred)
+
+
+def _is_utf_8(body: bytes) -> bool:
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def test_gb18030_reads_every_gbk_sequence_as_gbk():
+    # Why changed() trusts a strict GBK decode for Scrapy's gb18030 (_SAME_WHERE_VALID): exhaustively,
+    # every byte pair GBK decodes is decoded alike, and none has the digit that starts a four-byte one.
+    assert ("gbk", "gb18030") in _SAME_WHERE_VALID
+    valid = 0
+    for lead in range(0x80, 0x100):
+        assert bytes([lead]).decode("gbk", "replace") == "\ufffd"  # no single byte above ASCII
+        for trail in range(0x100):
+            pair = bytes([lead, trail])
+            try:
+                text = pair.decode("gbk")
+            except UnicodeDecodeError:
+                continue
+            valid += 1
+            assert trail > 0x39 and pair.decode("gb18030", "replace") == text, pair
+    assert valid == 21791
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(["中文", "·", "〃", "x", "<p>", "\u2014", "\u4e00"]).map(lambda t: t.encode("gbk")),
+                          st.binary(min_size=1, max_size=2), st.just(b"\x81\x30\x81\x30")), max_size=20).map(b"".join))
+def test_gbk_page_under_scrapys_gb18030(body):
+    for label in ("gbk", "gb2312", "gb18030"):
+        content_type = f"text/html; charset={label}"
+        assert judged(body, content_type, ENCODINGS["GBK"]) is (scrapys_text(body, content_type) != decode(body, ENCODINGS["GBK"])[0])
