@@ -185,11 +185,12 @@ class WhatwgEncodingMiddleware:
     def process_response(self, request, response, spider=None):
         # spider: passed by Scrapy < 2.13 only (optional, so that newer Scrapy does not warn).
         try:
-            if (self._lane and type(response) in _UNDECIDED_CLASSES and _META_KEYS.isdisjoint(request.meta)
-                    and explicit_encoding(response) is None):
-                # Undecided, with no handler's encoding (settle() gives None) and no meta key of ours.
+            if (type(response) in _UNDECIDED_CLASSES and explicit_encoding(response) is None
+                    and _META_KEYS.isdisjoint(request.meta)):
+                # Plain: undecided, with no handler's encoding (settle() gives None), no meta key of ours.
                 values = header_values(response.headers, b"Content-Type")
-                return self._labeled_utf_8(request, response, values) or self._decide(request, response, None, values)
+                return (self._lane and self._labeled_utf_8(request, response, values)
+                        or self._decide(request, response, None, values))
             handler_name = settle(response)
             if request.meta.get("dont_sniff_encoding"):
                 return self._skip(request, response, "dont_sniff_encoding")
@@ -231,6 +232,9 @@ class WhatwgEncodingMiddleware:
         return new
 
     def _decide(self, request, response, handler_name: str | None, values: list[bytes] | None = None):
+        """Decide *response*. *values* (its ``Content-Type`` values) are given for a plain response:
+        of Scrapy's own class, undecided, with no encoding given and no request meta key of ours."""
+        plain = values is not None
         if values is None:
             values = header_values(response.headers, b"Content-Type")
         # Several Content-Type headers: combined as HTTP does, for Fetch's "extract a MIME type".
@@ -238,13 +242,13 @@ class WhatwgEncodingMiddleware:
         kind = document_kind(content_type, response)
         if kind is None:
             return self._skip(request, response, "not_a_document")
-        if type(response) is not Response and not isinstance(response, TextResponse):
+        if not plain and type(response) is not Response and not isinstance(response, TextResponse):
             return self._skip(request, response, "binary_response_class")  # a plugin's: its data stays
         meta, config, body = request.meta, self.config, response.body
         if is_compressed(response.headers, body):
             return self._skip(request, response, "compressed")
         # An undecided response's own encoding is its handler's, which settle() read (None if unknown).
-        chosen = (explicit_encoding(response) if isinstance(response, TextResponse)
+        chosen = (explicit_encoding(response) if not plain and isinstance(response, TextResponse)
                   and not isinstance(response, UndecidedMixin) else None)
         if handler_name is None and chosen is not None and scrapy_class(response) is None:
             handler_name = chosen  # a plugin's class (scrapy-zyte-api's): its builder's encoding
@@ -256,11 +260,12 @@ class WhatwgEncodingMiddleware:
             if override is None:
                 return self._skip(request, response, "chosen_encoding")  # Scrapy decodes with it
         else:
-            override = request_override(meta, url, self.report) if _OVERRIDE in meta else None
+            override = request_override(meta, url, self.report) if not plain and _OVERRIDE in meta else None
             if override is None and config.overrides:
                 override = override_for(config.overrides, url)
         options = self._options
-        if meta.get("whatwg_encoding_locale") is not None or meta.get("whatwg_encoding_profile") is not None:
+        if not plain and (meta.get("whatwg_encoding_locale") is not None
+                          or meta.get("whatwg_encoding_profile") is not None):
             options = self._request_options(meta)
         likely = None if self.memory is None else functools.partial(self.memory.likely, url)
         outcome = options.decide(body, content_type, url, override, likely)

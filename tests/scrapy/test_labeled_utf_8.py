@@ -1,8 +1,11 @@
 """The middleware's one step for the most common page (``_labeled_utf_8``: a UTF-8 label Scrapy
-reads alike, a valid UTF-8 body) gives exactly what its general path gives: the same class,
-``encoding``, text, ``meta["whatwg_encoding"]`` and counters, on responses built to hit and to miss
-each of its conditions; and it is taken on the pages it is for."""
+reads alike, a valid UTF-8 body) and its shortcut for plain responses (of Scrapy's own class, with
+no encoding given and no request meta key of ours) give exactly what its general path gives: the
+same class, ``encoding``, text, ``meta["whatwg_encoding"]`` and counters, on responses built to hit
+and to miss each of their conditions; and the one step is taken on the pages it is for."""
 from __future__ import annotations
+
+from unittest import mock
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -10,6 +13,7 @@ from scrapy.http import HtmlResponse, Request, Response, TextResponse, XmlRespon
 from scrapy.utils.test import get_crawler
 
 from scrapy_whatwg_encoding import WhatwgEncodingMiddleware
+from scrapy_whatwg_encoding.scrapy import middleware as middleware_module
 from scrapy_whatwg_encoding.scrapy.handler import HandlerEncodingMiddleware
 
 TEXT = "Съешь же ещё этих мягких булок — 日本語"
@@ -41,7 +45,12 @@ def _run(middlewares, cls, headers, body, meta, encoding):
     kwargs = {} if encoding is None or cls is Response else {"encoding": encoding}
     response = cls("http://example.com/a", headers=headers, body=body, **kwargs)
     request = Request("http://example.com/a", meta=dict(meta))
-    out = middleware.process_response(request, handler.process_response(request, response))
+    response = handler.process_response(request, response)
+    if middlewares is OFF:  # the general path for every response: none is taken for plain
+        with mock.patch.object(middleware_module, "_UNDECIDED_CLASSES", frozenset()):
+            out = middleware.process_response(request, response)
+    else:
+        out = middleware.process_response(request, response)
     text = out.text if isinstance(out, TextResponse) else None
     middleware.report.flush()
     return (type(out), getattr(out, "encoding", None), text, request.meta.get("whatwg_encoding"),
