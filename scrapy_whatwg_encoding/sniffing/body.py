@@ -16,6 +16,7 @@ _utf_8_decode = codecs.utf_8_decode
 #: Whole-body scans (here and in :mod:`.detect`) go this many bytes at a time (bounded memory).
 CHUNK = 1 << 20
 _UNKNOWN = -2  # first_non_ascii not looked for yet (None means "no such byte")
+_SOME = -1  # there is a byte ≥ 0x80, not looked for yet
 
 
 def first_non_ascii(body: bytes) -> int | None:
@@ -95,30 +96,30 @@ class Body:
     @property
     def first_non_ascii(self) -> int | None:
         """Offset (bytes) of the first byte ≥ 0x80, or ``None``."""
-        if self._first == _UNKNOWN:
+        if self._first is not None and self._first < 0:  # not looked for yet
             self._first = first_non_ascii(self.data)
         return self._first
 
     @property
     def is_ascii(self) -> bool:
         """Whether every byte is below 0x80."""
-        return self.first_non_ascii is None
+        if self._first == _UNKNOWN:
+            self._first = None if self.data.isascii() else _SOME
+        return self._first is None
 
     @property
     def is_utf_8(self) -> bool:
         """Whether the whole body is valid UTF-8 (an incomplete sequence at its end is not); an
         ASCII body is. A body of at most :data:`WHOLE_UTF_8` bytes is decoded once for it, and
-        the text kept."""
+        the text kept (a strict decode stops at the first error: a legacy body costs little)."""
         if self._utf_8 is None:
-            first = self.first_non_ascii
-            if first is None:
+            if self.is_ascii:
                 self._utf_8 = True
-            elif not _starts_utf_8(self.data, first):
-                self._utf_8 = False  # most legacy pages: their first non-ASCII byte says it
             elif len(self.data) <= WHOLE_UTF_8:
                 self._strict_utf_8()
             else:
-                self._utf_8 = is_utf_8(self.data, first)
+                first = self.first_non_ascii
+                self._utf_8 = _starts_utf_8(self.data, first) and is_utf_8(self.data, first)  # type: ignore[arg-type]
         return self._utf_8 is True
 
     def _strict_utf_8(self) -> str | None:

@@ -302,10 +302,12 @@ def detect(body: bytes | Body, mode: DetectorMode = "full", url: str | None = No
         if seen:
             return guess
         return guess if guess is ENCODINGS["ISO-2022-JP"] and has_jis_text(body[:DETECT_LIMIT]) else None
-    first = facts.first_non_ascii
-    if first is None:
+    if facts.is_ascii:
         return _iso_2022_jp(body, url)
-    if facts.is_utf_8 or mostly_utf_8(body, first):
+    if facts.is_utf_8:
+        return ENCODINGS["UTF-8"]
+    first: int = facts.first_non_ascii  # type: ignore[assignment]
+    if mostly_utf_8(body, first):
         return ENCODINGS["UTF-8"]
     tld = tld_of(url)  # chardetng's hint: only now (a URL costs microseconds to split)
     start = max(first - _CONTEXT, 0)
