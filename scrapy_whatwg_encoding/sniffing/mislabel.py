@@ -79,9 +79,8 @@ def suspect_label(body: bytes | Body, decision: Decision, *, url: str | None = N
         return "replacement" if data else None
     if encoding.is_utf16:
         return "utf-8" if b"\x00" not in data and facts.is_utf_8 else None
-    first = facts.first_non_ascii
-    if first is None:
-        return None  # ASCII: every ASCII-compatible encoding gives the same text
+    if facts.is_ascii:
+        return None  # every ASCII-compatible encoding gives the same text
     if encoding is ENCODINGS["x-user-defined"]:
         return "x-user-defined"
     if encoding is not _UTF_8 and facts.is_utf_8:
@@ -92,7 +91,7 @@ def suspect_label(body: bytes | Body, decision: Decision, *, url: str | None = N
         window, cut = data, False
         clean = "\ufffd" not in facts.text(encoding)
     else:
-        start = max(first - _CONTEXT, 0)
+        start = max(facts.first_non_ascii - _CONTEXT, 0)  # type: ignore[operator]
         window, cut = data[start:start + SUSPECT_LIMIT], start + SUSPECT_LIMIT < len(data)
         clean = _decodes_cleanly(encoding, window, cut)
     if clean or encoding is _UTF_8 and facts.is_utf_8:  # U+FFFD itself is valid UTF-8
