@@ -116,6 +116,7 @@ labels = st.one_of(st.none(), st.sampled_from(["koi8-r", "utf-16le", "x-user-def
                                                 "iso-2022-jp", "shift_jis", "utf-8", "bogus"]))
 content_types = st.sampled_from([None, "text/html", "text/html; charset=utf-8", "text/html; charset=koi8-r",
                                  "text/html;charset=UTF8", "text/plain; charset=unicode-1-1-utf-8",
+                                 "application/xml; charset=utf-8",
                                  "text/html; charset=iso-8859-7", "text/html; charset=bogus", "text/plain",
                                  "application/xml", "application/json", "text/html; charset=utf-16le"])
 memories = st.one_of(st.none(), st.sampled_from(["KOI8-R", "windows-1251", "Shift_JIS", "EUC-JP", "UTF-8"]))
