@@ -5,11 +5,9 @@ DESIGN: HTML (``text/html``, or a missing / unknown type), XML (``*/xml``, ``*+x
 """
 from __future__ import annotations
 
-import functools
-
 from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
 
-from ..sniffing.content_type import content_type_facts
+from ..sniffing.content_type import content_type_facts, per_value
 from .compat import header_values
 
 # Bytes a text document may start with even though Scrapy's binary check calls it binary:
@@ -33,7 +31,7 @@ def document_kind(content_type: str | None, response: Response) -> str | None:
     return kind
 
 
-@functools.lru_cache(maxsize=256)  # the same few Content-Type values all crawl
+@per_value
 def content_kind(content_type: str | None) -> tuple[str | None, bool]:
     """``(kind, known)`` for a ``Content-Type`` value: the kind :func:`document_kind` gives where
     *known*; where not (a missing or unknown type), ``"html"`` if the response is text (see there)."""

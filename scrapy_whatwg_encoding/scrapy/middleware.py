@@ -40,6 +40,7 @@ from twisted.internet.task import LoopingCall
 
 from ..encoding import ENCODINGS, Encoding, decode
 from ..sniffing import Decision
+from ..sniffing.content_type import per_value
 from ..sniffing.response import Options, labeled_utf_8
 from . import scrapy_default, startup
 from .compat import explicit_encoding, header_values, with_encoding
@@ -89,7 +90,7 @@ def compression_order_warning(settings, cls: type) -> str | None:
     return None
 
 
-@functools.lru_cache(maxsize=256)  # the same few Content-Type values all crawl
+@per_value
 def _utf_8_type(value: bytes) -> tuple[str, str, str] | None:
     """``(content_type, kind, Scrapy's codec name)`` for a ``Content-Type`` value (bytes) whose
     kind the value alone gives and whose ``charset`` Scrapy reads as UTF-8, else ``None``."""

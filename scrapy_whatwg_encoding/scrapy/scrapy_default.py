@@ -30,6 +30,7 @@ from w3lib.encoding import (
 from ..encoding import ENCODINGS, Encoding, decode, get_encoding
 from ..encoding.codec import from_codec_name
 from ..sniffing.body import Body
+from ..sniffing.content_type import per_value
 
 # Python codec names that decode like one WHATWG encoding on the bytes they both define
 # (w3lib translates several of these before decoding).
@@ -98,7 +99,7 @@ def _ours(encoding: Encoding) -> str:
     return _family(_WHATWG_TO_PYTHON.get(encoding.name, encoding.name))
 
 
-@functools.lru_cache(maxsize=256)
+@per_value
 def _header_encoding(content_type: str | None) -> str | None:
     return http_content_type_encoding(content_type or "")  # the same few headers recur all crawl
 

@@ -85,14 +85,6 @@ class Body:
         self._texts: dict[Encoding, str] = {}
         self._codecs: dict[Encoding, str] = {}  # encoding → a CPython codec that decodes to its text
 
-    @classmethod
-    def valid_utf_8(cls, data: bytes, text: str) -> Body:
-        """The body of *data*, known to start with no BOM and to be valid UTF-8 decoding to *text*."""
-        body = cls(data)
-        body._utf_8 = True
-        body._texts[_UTF_8] = text
-        return body
-
     @property
     def first_non_ascii(self) -> int | None:
         """Offset (bytes) of the first byte ≥ 0x80, or ``None``."""

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 # HTTP token code points and HTTP quoted-string token code points (MIME Sniffing §2, Fetch).
 _TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+\Z")
 _QUOTED_TOKEN = re.compile(r"[\t\x20-\x7e\x80-\xff]*\Z")
 _HTTP_WS = "\t\n\r "
+T = TypeVar("T")
 
 
 def _collect_quoted(s: str, pos: int) -> tuple[str, int]:
@@ -115,6 +118,25 @@ def _kind(essence: str) -> str:
     return "other"
 
 
+#: Content-Type values of at most this many characters have their results cached: a crawl sees the
+#: same few over and over; a longer (hostile) one is worked out each time, so it cannot fill memory.
+CACHED_LENGTH = 256
+
+
+def per_value(function: Callable[[Any], T]) -> Callable[[Any], T]:
+    """*function* of one Content-Type value (str, bytes or ``None``), its results cached for values
+    of at most :data:`CACHED_LENGTH` characters (the same few values recur all crawl); the cache's
+    ``cache_info`` and ``cache_clear`` as ``functools.lru_cache`` gives them."""
+    cached = functools.lru_cache(maxsize=512)(function)
+
+    @functools.wraps(function)
+    def call(value):
+        return function(value) if value is not None and len(value) > CACHED_LENGTH else cached(value)
+
+    call.cache_info, call.cache_clear = cached.cache_info, cached.cache_clear  # type: ignore[attr-defined]
+    return call
+
+
 def content_type_facts(content_type: str | bytes | None) -> tuple[str, str, str | None]:
     """``(essence, kind, charset)`` of a Content-Type value, parsing it once: the MIME type essence
     (``""`` when missing or unparsable), :func:`document_kind` and :func:`transport_charset`.
@@ -123,8 +145,6 @@ def content_type_facts(content_type: str | bytes | None) -> tuple[str, str, str 
         return "", "html", None
     if isinstance(content_type, bytearray):
         content_type = bytes(content_type)
-    if len(content_type) <= 256:
-        return _facts_cached(content_type)
     return _facts(content_type)
 
 
@@ -168,6 +188,7 @@ def extract_mime_type(value: str | bytes) -> tuple[str, dict[str, str]] | None:
     return mime_type
 
 
+@per_value
 def _facts(content_type: str | bytes) -> tuple[str, str, str | None]:
     parsed = extract_mime_type(content_type)
     if parsed is None:
@@ -175,4 +196,3 @@ def _facts(content_type: str | bytes) -> tuple[str, str, str | None]:
     return parsed[0], _kind(parsed[0]), parsed[1].get("charset")
 
 
-_facts_cached = functools.lru_cache(maxsize=512)(_facts)

@@ -5,13 +5,13 @@ step reads the same :class:`~.body.Body`, so the first non-ASCII byte, UTF-8 val
 decoded text are found once per response."""
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ..encoding import ENCODINGS, Encoding
 from .body import Body
 from .change import PARSER_LIMIT
+from .content_type import per_value
 from .decision import Decision
 from .mislabel import content_decision, suspect_label
 from .sniff import Likely, detector_for, sniff_checked, transport_decision
@@ -66,11 +66,11 @@ class Options:
         *content_type*, *url*, *override* and *likely* (a :data:`~.sniff.Likely`: step 7), then
         the suspect-label check; with ``suspect_labels="content"`` a suspect label is overruled
         (:func:`~.mislabel.content_decision`). Never raises for bytes input."""
-        if override is None and type(content_type) is str and type(body) is bytes:
-            found = labeled_utf_8(body, content_type)
-            if found is not None:
-                return Outcome(found[0], None, Body.valid_utf_8(body, found[1]))
         facts = body if isinstance(body, Body) else Body(body)
+        if override is None and type(content_type) is str:
+            found = labeled_utf_8(facts, content_type)  # a failed strict decode is kept as a fact
+            if found is not None:
+                return Outcome(found[0], None, facts)
         decision = sniff_checked(facts, content_type, url, self.locale, self.default, override, None, likely,
                                  self.mode, self.prescan_bytes, self.parser_limit, self.profile)
         suspect = suspect_label(facts, decision, url=url)
@@ -79,10 +79,11 @@ class Options:
         return Outcome(decision, suspect, facts)
 
 
-def labeled_utf_8(body: bytes, content_type: str) -> tuple[Decision, str] | None:
+def labeled_utf_8(body: bytes | Body, content_type: str) -> tuple[Decision, str] | None:
     """The most common page at the cost of one strict decode: where *content_type* (a
-    ``Content-Type`` value) has a ``charset`` that is a label of UTF-8, and *body* (bytes) starts
-    with no BOM and is valid UTF-8, ``(decision, text)``: what :meth:`Options.decide` gives it
+    ``Content-Type`` value) has a ``charset`` that is a label of UTF-8, and *body* (bytes, or their
+    :class:`~.body.Body`, which keeps what the decode found) starts with no BOM and is valid UTF-8,
+    ``(decision, text)``: what :meth:`Options.decide` gives it
     with any options and no override (step 1 finds no BOM, steps 2-3 need an override or a
     parent, step 4 decides, and valid UTF-8 under a UTF-8 label is never suspect), and the text
     (str); else ``None``.
@@ -94,7 +95,11 @@ def labeled_utf_8(body: bytes, content_type: str) -> tuple[Decision, str] | None
     True
     """
     decision = _utf_8_label(content_type)
-    if decision is None or body.startswith(_BOMS):
+    if decision is None:
+        return None
+    if isinstance(body, Body):
+        return (decision, body.text(_UTF_8)) if body.bom is None and body.is_utf_8 else None
+    if body.startswith(_BOMS):
         return None
     try:
         return decision, body.decode("utf-8")
@@ -102,10 +107,10 @@ def labeled_utf_8(body: bytes, content_type: str) -> tuple[Decision, str] | None
         return None
 
 
-@functools.lru_cache(maxsize=256)  # the same few Content-Type values all crawl
+@per_value
 def _utf_8_label(content_type: str) -> Decision | None:
     """Step 4's decision for *content_type* if it is UTF-8 (as :func:`.sniff.sniff_checked` finds it)."""
-    decision = transport_decision(content_type) if len(content_type) <= 256 else None
+    decision = transport_decision(content_type)
     return decision if decision is not None and decision.encoding is _UTF_8 else None
 
 

@@ -10,7 +10,7 @@ from ..encoding import ENCODINGS, Encoding, bom_sniff, get_encoding
 from .body import Body
 from .change import PARSER_LIMIT, change_the_encoding, first_parser_meta_bytes, parser_meta
 from .container import container_encoding
-from .content_type import content_type_facts, parse_mime_type
+from .content_type import content_type_facts, parse_mime_type, per_value
 from .decision import Decision
 from .detect import MODES, detect
 from .locale import locale_encoding
@@ -49,13 +49,13 @@ def _label(value) -> tuple[Encoding, str | None] | None:
     return _get_label(str(value))
 
 
-@functools.lru_cache(maxsize=512)  # the same few labels come back on every page of a crawl
+@per_value  # the same few labels come back on every page of a crawl
 def _get_label(label: str) -> tuple[Encoding, str] | None:
     encoding = get_encoding(label)
     return None if encoding is None else (encoding, label.strip("\t\n\x0c\r "))
 
 
-@functools.lru_cache(maxsize=512)  # a crawl sees the same few Content-Type values
+@per_value  # a crawl sees the same few Content-Type values
 def transport_decision(content_type: str | bytes) -> Decision | None:
     """Step 4's decision for *content_type*, or ``None`` (frozen: one object serves every page)."""
     found = _label(content_type_facts(content_type)[2])
@@ -401,7 +401,7 @@ def sniff_checked(body, content_type, url, locale, default, override, parent, li
                   prescan_bytes: int, parser_limit: int, profile: str) -> Decision:
     """:func:`sniff` with every argument given, by position, and *detector* and *profile* already
     checked (the detector mode itself, not ``None``): for callers that decide many bodies."""
-    if override is None and isinstance(content_type, (str, bytes)) and len(content_type) <= 256:
+    if override is None and isinstance(content_type, (str, bytes)):
         decision = transport_decision(content_type)  # most pages: steps 1 and 4 only (certain)
         if decision is not None and (body.bom if isinstance(body, Body) else bom_sniff(body)) is None:
             return decision
