@@ -35,7 +35,9 @@ _STATE_TAGS = re.compile(rb"<(?:(/?[A-Za-z][^\t\n\x0c\r />]*/[^>\"']*[\"'])|(?=[
 _TEXT_ELEMENTS = frozenset((b"title", b"textarea", b"style", b"xmp", b"iframe", b"noembed", b"noframes",
                             b"noscript", b"script"))
 _TAG_NAME_ENDS = (b"\t", b"\n", b"\x0c", b"\r", b" ", b"/", b">")
-_END_TAGS: dict[bytes, re.Pattern[bytes]] = {}  # text element name → its end tag (see _end_tag)
+# Text element name → an appropriate end tag (§13.2.5: RCDATA/RAWTEXT/script data end tag name
+# states): "</" + the name, ASCII case-insensitively, then whitespace, "/" or ">".
+_END_TAGS = {name: re.compile(rb"(?i)</" + re.escape(name) + rb"[\t\n\x0c\r />]") for name in _TEXT_ELEMENTS}
 _TAG_START = re.compile(rb"</?[A-Za-z]")
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 _FIRST_WINDOW = 8192  # bytes decoded first; doubled while no meta is found
@@ -145,21 +147,12 @@ def _plain_text_elements(body: bytes, end: int) -> bool:
         if body[close:after].lower() != b"</" + name or body[after:after + 1] not in _TAG_NAME_ENDS:
             # Markup in the text (RSS titles' "<![CDATA[", scripts' "a < b"): the tokenizer's
             # end tag, if the prescan's loop gets there too.
-            found = _end_tag(name).search(body, close, end)
+            found = _END_TAGS[name].search(body, close, end)
             if found is None or not _prescan_reaches(body, close, found.start()):
                 return False
             close = found.start()
         position = close  # the end tag: its name may hold a "/" too
     return True
-
-
-def _end_tag(name: bytes) -> re.Pattern[bytes]:
-    """An appropriate end tag for the text element *name* (§13.2.5: RCDATA/RAWTEXT/script data
-    end tag name states): ``</`` + *name*, ASCII case-insensitively, then whitespace, ``/`` or ``>``."""
-    pattern = _END_TAGS.get(name)
-    if pattern is None:
-        pattern = _END_TAGS[name] = re.compile(rb"(?i)</" + re.escape(name) + rb"[\t\n\x0c\r />]")
-    return pattern
 
 
 def _prescan_reaches(body: bytes, start: int, close: int) -> bool:
