@@ -22,7 +22,7 @@ from .encoding import ENCODINGS, Encoding, decode, get_encoding
 from .encoding import codec as _codec  # noqa: F401 — registers the exact codecs with Python's codec registry
 
 if TYPE_CHECKING:  # what type checkers see of the lazily resolved names below
-    from .scrapy import Addon, WhatwgEncodingMiddleware
+    from .scrapy import Addon, WhatwgEncodingMiddleware, whatwg_encoding
     from .sniffing import Decision, prescan, sniff
 
     #: The installed distribution's version (``pyproject.toml``), e.g. ``"0.2.0"``.
@@ -34,11 +34,12 @@ _LAZY = {
     "Decision": "sniffing",
     "WhatwgEncodingMiddleware": "scrapy",
     "Addon": "scrapy",
+    "whatwg_encoding": "scrapy",
 }
 
 __all__ = [
     "ENCODINGS", "Addon", "Decision", "Encoding", "WhatwgEncodingMiddleware", "__version__", "decode", "get_encoding",
-    "prescan", "sniff",
+    "prescan", "sniff", "whatwg_encoding",
 ]
 
 

@@ -37,6 +37,7 @@ from scrapy_whatwg_encoding import (
     get_encoding,
     prescan,
     sniff,
+    whatwg_encoding,
 )
 from scrapy_whatwg_encoding.scrapy.scrapy_default import scrapy_codec_name
 
@@ -260,7 +261,7 @@ def test_middleware(data, content_type, cls):
     if decision is not None:
         assert out.text == decode(data, get_encoding(decision["encoding"]))[0]
         encoding = get_encoding(decision["encoding"])
-        assert out.whatwg_encoding is encoding
+        assert whatwg_encoding(out) is encoding
         assert scrapy_codec_name(encoding) in (None, out.encoding)  # the name Scrapy alone reports
     else:
         assert out is response

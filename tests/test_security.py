@@ -18,7 +18,7 @@ import pytest
 from reference import index_code_point
 from scrapy.http import HtmlResponse, Request, TextResponse
 
-from scrapy_whatwg_encoding import ENCODINGS, WhatwgEncodingMiddleware, decode, get_encoding, sniff
+from scrapy_whatwg_encoding import ENCODINGS, WhatwgEncodingMiddleware, decode, get_encoding, sniff, whatwg_encoding
 from scrapy_whatwg_encoding.sniffing.change import parser_meta
 
 # Every label the standard maps to replacement (Encoding Standard §4.2 table), and payloads that
@@ -79,7 +79,7 @@ def test_replacement_through_sniff_and_the_middleware(where):
     out = WhatwgEncodingMiddleware().process_response(request, response)
     assert request.meta["whatwg_encoding"]["encoding"] == "replacement"
     assert out.text == "\ufffd"
-    assert out.whatwg_encoding is ENCODINGS["replacement"]
+    assert whatwg_encoding(out) is ENCODINGS["replacement"]
     # No Python codec decodes as replacement: ``encoding`` is what Scrapy alone infers (for code
     # that decodes the body itself, as without the add-on); the text and selectors are the standard's.
     alone = HtmlResponse(response.url, body=body, headers={"Content-Type": content_type}).encoding

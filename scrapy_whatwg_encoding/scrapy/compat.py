@@ -22,10 +22,6 @@ _PROBE_URL = "http://probe.invalid/"
 REQUIRED_CACHES = frozenset({"_cached_benc", "_cached_ubody", "_cached_selector"})
 
 
-class _Marker:
-    __slots__ = ()
-
-
 def _probe_fresh_caches() -> dict[str, Any] | None:
     """The value of every ``_cached_*`` attribute of a fresh ``TextResponse`` (its "not computed
     yet" markers: ``None``, or the private sentinel of ``.json()``), or ``None`` if a probe does not
@@ -39,20 +35,16 @@ def _probe_fresh_caches() -> dict[str, Any] | None:
             return None
         if probe._cached_ubody != "Ã©" or probe._cached_selector is None:  # type: ignore[attr-defined]
             return None
-        # A subclass that only adds methods (and a slot-less marker base after the Scrapy class,
-        # as the response classes of .responses do) must accept the instance in place.
-        _reset(probe, type("Probe", (TextResponse, _Marker), {"__slots__": ()}), "utf-8", fresh)
+        _reset(probe, "utf-8", fresh)  # the state a new encoding gives: Scrapy reads it afresh
         if probe.encoding != "utf-8" or probe.text != "é" or not probe.css("*"):
             return None
-        # ... and then a sibling class of the same layout (undecided → decided, see .responses).
-        _reset(probe, type("Sibling", (TextResponse, _Marker), {"__slots__": ()}), "latin-1", fresh)
-        return fresh if probe.text == "Ã©" else None
+        probe._cached_ubody = "x"  # type: ignore[attr-defined]
+        return fresh if probe.text == "x" else None
     except Exception:  # noqa: BLE001 — any surprise means: do not touch the internals
         return None
 
 
-def _reset(response: TextResponse, cls: type, encoding: str | None, fresh: dict[str, Any]) -> None:
-    response.__class__ = cls
+def _reset(response: TextResponse, encoding: str | None, fresh: dict[str, Any]) -> None:
     response._encoding = encoding  # type: ignore[attr-defined]
     for name, value in fresh.items():
         setattr(response, name, value)
@@ -125,50 +117,23 @@ def copy_response(response: Response, cls: type[Response], **changes: Any) -> Re
     return cls(**kwargs, **changes)
 
 
-def with_encoding(response: Response, cls: type[TextResponse], encoding: str | None,
-                  text: str | None = None) -> TextResponse:
-    """*response* as a *cls* with ``encoding=encoding`` (a codec name, or ``None``: Scrapy's
-    inference when read) and, if given, *text* (str) as its decoded text (``response.text``).
+def with_encoding(response: TextResponse, encoding: str | None, text: str | None = None) -> TextResponse:
+    """*response* with ``encoding=encoding`` (a codec name, or ``None``: Scrapy's inference when
+    read) and, if given, *text* (str) as its decoded text (``response.text``), of the same class.
 
-    A ``TextResponse`` whose class and *cls* have the same layout (they extend a common base, or
-    one the other, by classes that add no slots, as the classes of :mod:`.responses` do) is
-    changed in place when :data:`IN_PLACE`: the class, the encoding and the caches; this saves a
-    new object and its headers on every response. Anything else gets :func:`copy_response`."""
-    if _FRESH is not None and isinstance(response, TextResponse) and _same_layout(type(response), cls):
+    Where :data:`IN_PLACE`, *response* itself changes: its constructor encoding and its caches (text,
+    selector, inferred encoding, JSON), as if it had been built with *encoding*, and then the text;
+    Scrapy's own ``text``, ``selector``, ``json()`` read them. Otherwise a copy of the same class
+    (:func:`copy_response`), which decodes with Python's codec for *encoding*."""
+    if _FRESH is not None:
         if _CACHES(response) == _FRESH_VALUES:  # type: ignore[misc]
-            response.__class__ = cls
             response._encoding = encoding  # type: ignore[attr-defined]
         else:
-            _reset(response, cls, encoding, _FRESH)
+            _reset(response, encoding, _FRESH)
         if text is not None:
             response._cached_ubody = text  # type: ignore[attr-defined]
         return response
-    new = copy_response(response, cls, encoding=encoding)
-    if text is not None:
-        cache_text(new, text)  # type: ignore[arg-type]
-    return new  # type: ignore[return-value]
-
-
-def in_place(a: type, b: type) -> bool:
-    """Whether a ``TextResponse`` of class *a* may become a *b* by ``__class__`` assignment, with
-    its caches kept (:data:`IN_PLACE`, and the two have the same layout, see :func:`with_encoding`):
-    for a marker class, which decodes as its class does (same encoding, same text)."""
-    return _FRESH is not None and issubclass(a, TextResponse) and _same_layout(a, b)
-
-
-def _same_layout(a: type, b: type) -> bool:
-    """Whether *a* and *b* share a base that each extends by slot-less classes only (one may be
-    the base itself): then an instance can change between them in place. Kept per pair (a few
-    pairs, asked on every response)."""
-    found = _LAYOUTS.get((a, b))
-    if found is None:
-        base = next(k for k in a.__mro__ if issubclass(b, k))
-        found = _LAYOUTS[a, b] = all(k.__dict__.get("__slots__") == () for cls in (a, b)
-                                     for k in cls.__mro__[:cls.__mro__.index(base)])
-    return found
-
-
-_LAYOUTS: dict[tuple[type, type], bool] = {}
+    return copy_response(response, type(response), encoding=encoding)  # type: ignore[return-value]
 
 
 def setdefault_component(settings, name: str, component: type, order: int) -> None:

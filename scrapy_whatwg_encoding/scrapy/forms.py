@@ -31,6 +31,7 @@ from scrapy.utils.response import get_base_url
 
 from ..encoding import Encoding, get_encoding
 from .portable import portable_request
+from .responses import whatwg_encoding
 from .url import encode_query
 
 _ASCII_WHITESPACE = "\t\n\x0c\r "
@@ -42,7 +43,7 @@ def form_encoding(response, form: Selector | None = None) -> Encoding | None:
     selector (``None``: no form, the document's encoding). Returns the output
     :class:`Encoding`, or ``None`` when *response* was not decided by the middleware and the
     form names no known encoding."""
-    encoding = getattr(response, "whatwg_encoding", None)
+    encoding = whatwg_encoding(response)
     if form is not None:
         accept_charset = form.attrib.get("accept-charset")
         if accept_charset is not None:
@@ -92,7 +93,7 @@ def form_request(response, formname: str | None = None, formid: str | None = Non
     encoding = form_encoding(response, form)
     if encoding is not None:
         kwargs.setdefault("encoding", encoding.codec_name)
-    document = getattr(response, "whatwg_encoding", None)
+    document = whatwg_encoding(response)
     if "url" not in kwargs and document is not None:
         action = (form.attrib.get("action") or "").strip(_ASCII_WHITESPACE)
         kwargs["url"] = encode_query(urljoin(get_base_url(response), action), document)

@@ -8,116 +8,91 @@ is no longer the document's bytes: sniffing them would read a UTF-8 body through
 handler passes the URL's ``charset`` parameter, the transport's label).
 
 On the way to :class:`~.middleware.WhatwgEncodingMiddleware`, other middlewares may replace the
-response. Scrapy's ``replace()`` copies ``response.encoding``, Scrapy's *inference*, into the
-copy's constructor; Scrapy's documentation also recommends ``replace(encoding=...)`` to correct a
-lying header, a *deliberate* choice. :class:`HandlerEncodingMiddleware`, which the add-on installs
-at :data:`HANDLER_ORDER` above every other middleware, tells them apart: it gives each response of
-Scrapy's own classes an undecided class (:func:`.responses.undecided_class`) whose copies keep the
-constructor's encoding unless one is passed. So at the encoding middleware, an undecided response
-with an encoding carries its download handler's (:func:`handler_encoding`), and any other response
-with an encoding was given it on purpose (the user override).
-
-Scrapy's HTTP cache stores a response's headers and body, not its encoding: the middleware writes
-the handler's encoding in the header :data:`CACHE_HEADER`, which the cache stores (it runs below, at
-900), reads it back from responses the cache serves (flag ``"cached"``), and the encoding middleware
-removes it. The same header on a response from the network is not trusted, and is removed.
+response. Scrapy's ``replace()`` copies ``response.encoding`` into the copy's constructor: the
+handler's encoding where it gave one, else Scrapy's *inference*; Scrapy's documentation also
+recommends ``replace(encoding=...)`` to correct a lying header, a *deliberate* choice. No class is
+changed to tell them apart (DESIGN.md, "a response keeps its type"):
+:class:`HandlerEncodingMiddleware`, which the add-on installs at :data:`HANDLER_ORDER` above every
+other middleware, writes the encoding the handler gave a text response in the header
+:data:`CACHE_HEADER`, which ``replace()`` copies with the other headers and which Scrapy's HTTP
+cache stores (it runs below, at 900). At the encoding middleware (:func:`given_encoding`), a
+response's constructor encoding is its handler's when it is the header's (or the header is there
+and a cache older than Scrapy 2.19 stored no encoding), Scrapy's inference that ``replace()``
+copied when it is what Scrapy infers from the headers and body, and otherwise chosen on purpose
+(the user override). The header is removed there; the same header on a response from the network
+is not trusted, and is removed at once.
 """
 from __future__ import annotations
 
 import codecs
+from typing import Literal
 
 from scrapy.exceptions import NotConfigured
-from scrapy.http import Request, Response, TextResponse
+from scrapy.http import HtmlResponse, Request, Response, TextResponse
 
 from ..encoding import Encoding, decode
-from . import compat
-from .compat import explicit_encoding, pop_header, with_encoding
-from .responses import SCRAPY_TEXT_CLASSES, UndecidedMixin, scrapy_base, undecided_class
-from .scrapy_default import whatwg_for_codec
+from .compat import explicit_encoding, header_values, pop_header
+from .scrapy_default import scrapy_text, whatwg_for_codec
 
 #: Order of :class:`HandlerEncodingMiddleware` in ``DOWNLOADER_MIDDLEWARES``: above every other
 #: middleware (Scrapy's highest is 900), so that its ``process_response`` runs first.
 HANDLER_ORDER = 1_000_000
-# Scrapy's own text classes → their undecided classes, where a response can change in place.
-_UNDECIDED: dict[type, type] = {cls: undecided_class(cls) for cls in SCRAPY_TEXT_CLASSES
-                                if compat.in_place(cls, undecided_class(cls))}
-#: Response header carrying a download handler's encoding through Scrapy's HTTP cache.
+#: Response header carrying a download handler's encoding to the encoding middleware, through
+#: other middlewares' ``replace()`` and Scrapy's HTTP cache.
 CACHE_HEADER = b"X-Whatwg-Encoding-Handler"
 
 
 class HandlerEncodingMiddleware:
-    """Downloader middleware: marks responses of Scrapy's own classes undecided (a class change in
-    place, see :mod:`.responses`) and carries a handler's encoding through the HTTP cache (for a
-    plugin's class too). Body, URL, status and flags are unchanged."""
+    """Downloader middleware: writes the encoding a download handler gave a text response (a
+    plugin's class too) in :data:`CACHE_HEADER`, and removes that header from responses off the
+    network. Class, body, URL, status and flags are unchanged."""
 
     @classmethod
     def from_crawler(cls, crawler):
         if not crawler.settings.getbool("WHATWG_ENCODING_ENABLED", True):
-            raise NotConfigured  # the encoding middleware is off: nothing may stay undecided
+            raise NotConfigured  # the encoding middleware is off: nobody would remove the header
         return cls()
 
     def process_response(self, request: Request, response: Response, spider=None) -> Response:
         # spider: passed by Scrapy < 2.13 only.
-        if "cached" in response.flags:
-            if not isinstance(response, TextResponse) or not compat.IN_PLACE:
-                return response
-            _from_cache(response)
-        else:
+        if "cached" not in response.flags:  # a cached response's header is the one we stored
             pop_header(response.headers, CACHE_HEADER)  # sent by the site: not ours
-            if not isinstance(response, TextResponse) or not compat.IN_PLACE:
-                return response
-            given = explicit_encoding(response)  # a plugin's class too (scrapy-zyte-api's)
+            given = explicit_encoding(response) if isinstance(response, TextResponse) else None
             if given is not None:
-                response.headers[CACHE_HEADER] = given  # for the HTTP cache, below
-        undecided = _UNDECIDED.get(type(response))
-        if undecided is not None:
-            response.__class__ = undecided  # in place (see _UNDECIDED), the same text: no cache to reset
+                response.headers[CACHE_HEADER] = given
         return response
 
 
-def _from_cache(response: Response) -> None:
-    """A response Scrapy's HTTP cache served (of Scrapy's class, or from Scrapy 2.19 on of the
-    class it was stored with) carries the encoding Scrapy 2.19+ stored with it (Scrapy's
-    inference, which nobody chose) or none: it gets its download handler's, from the header
-    (then removed: the cache does not store a response it served), or none."""
-    header = response.headers.get(CACHE_HEADER)
-    name = header.decode("latin-1") if header else None
-    if header is not None:
-        pop_header(response.headers, CACHE_HEADER)
-    if explicit_encoding(response) != name:
-        with_encoding(response, type(response), name)  # type: ignore[arg-type]
-
-
-def settle(response: Response) -> str | None:
-    """The encoding name (str) *response*'s download handler gave it: its constructor encoding if
-    it is still undecided (so no middleware chose another since) and Python knows the codec (an
-    unknown name is dropped: Scrapy ignores it too); ``None`` otherwise. Removes
-    :data:`CACHE_HEADER`. The response stays undecided: the encoding middleware gives it its
-    decided class, or its Scrapy class again (:func:`restore`)."""
-    if not isinstance(response, UndecidedMixin):
-        pop_header(response.headers, CACHE_HEADER)
+def take_handler_encoding(response: Response) -> str | None:
+    """The encoding name :class:`HandlerEncodingMiddleware` wrote in :data:`CACHE_HEADER` (the
+    download handler's), or ``None``; removes the header."""
+    values = header_values(response.headers, CACHE_HEADER)
+    if not values:
         return None
+    pop_header(response.headers, CACHE_HEADER)
+    return values[0].decode("latin-1")
+
+
+def given_encoding(response: TextResponse, handler: str | None) -> tuple[Literal["handler", "chosen"], str] | None:
+    """Who gave *response* its constructor encoding (see above), and its name: ``("handler",
+    name)`` when it is *handler* (from :func:`take_handler_encoding`), or *handler* is given and the
+    response has none (a name Python has no codec for is dropped: Scrapy ignores it too);
+    ``("chosen", name)`` (a middleware or the spider, on purpose); or ``None`` (none, or Scrapy's
+    inference that ``replace()`` copied)."""
     name = explicit_encoding(response)
-    if name is not None:  # the header is there only with a handler's encoding (see above)
-        pop_header(response.headers, CACHE_HEADER)
-    return _known(name)
+    if handler is not None and name in (None, handler):
+        return ("handler", handler) if _known(handler) else None
+    if name is None or name == HtmlResponse(response.url, headers=response.headers, body=response.body).encoding:
+        return None  # Scrapy's own inference (the same for all its text classes), copied
+    return "chosen", name
 
 
-def restore(response: Response) -> Response:
-    """*response*, in place, of its Scrapy class again if :class:`HandlerEncodingMiddleware` made
-    it undecided, with the encoding :func:`settle` returns (or none)."""
-    if isinstance(response, UndecidedMixin):
-        with_encoding(response, scrapy_base(type(response)), _known(explicit_encoding(response)))
-    return response
-
-
-def _known(name: str | None) -> str | None:
-    if name is not None:
-        try:
-            codecs.lookup(name)
-        except LookupError:
-            return None  # no decision (Scrapy ignores such a name too): the page is sniffed
-    return name
+def _known(name: str) -> bool:
+    try:
+        codecs.lookup(name)
+    except LookupError:
+        return False  # no decision (Scrapy ignores such a name too): the page is sniffed
+    return True
 
 
 def handler_whatwg_encoding(response: TextResponse, name: str) -> tuple[Encoding, str] | None:
@@ -128,5 +103,7 @@ def handler_whatwg_encoding(response: TextResponse, name: str) -> tuple[Encoding
     encoding = whatwg_for_codec(name)
     if encoding is None:
         return None
-    text = response.text
+    # The response's own text where it was built with *name*; else (an HTTP cache older than
+    # Scrapy 2.19 keeps no encoding) the text Scrapy gives it with *name*.
+    text = response.text if explicit_encoding(response) == name else scrapy_text(name, response.body)
     return (encoding, text) if decode(response.body, encoding)[0] == text else None

@@ -5,28 +5,21 @@ DESIGN: HTML (``text/html``, or a missing / unknown type), XML (``*/xml``, ``*+x
 """
 from __future__ import annotations
 
-from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
+from scrapy.http import Response, TextResponse
 
 from ..sniffing.content_type import content_type_facts, per_value
 from .compat import header_values
-
-# Bytes a text document may start with even though Scrapy's binary check calls it binary:
-# the three BOMs and the UTF-16 XML declarations ("prescan for UTF-16 XML declarations").
-_TEXT_STARTS = (b"\xef\xbb\xbf", b"\xfe\xff", b"\xff\xfe", b"<\x00?\x00x\x00", b"\x00<\x00?\x00x")
-
-_CLASS = {"html": HtmlResponse, "xml": XmlResponse, "text": TextResponse}
 
 
 def document_kind(content_type: str | None, response: Response) -> str | None:
     """``"html"``, ``"xml"``, ``"text"`` or ``None`` (not a document this layer decodes), from the
     MIME type as the sniffing layer parses it.
 
-    A missing, unparsable or unknown type counts as HTML when Scrapy already treats the body as
-    text, or the body starts with a BOM or a UTF-16 XML declaration (Scrapy's binary check rejects
-    UTF-16 text).
+    A missing, unparsable or unknown type counts as HTML when Scrapy made a text response of it
+    (a body its binary check calls binary, e.g. UTF-16 without a ``Content-Type``, stays binary).
     """
     kind, known = content_kind(content_type)
-    if not known and not (isinstance(response, TextResponse) or response.body.startswith(_TEXT_STARTS)):
+    if not known and not isinstance(response, TextResponse):
         return None
     return kind
 
@@ -39,17 +32,6 @@ def content_kind(content_type: str | None) -> tuple[str | None, bool]:
     if kind == "html" and essence != "text/html":
         return "html", False
     return (None if kind == "other" else kind), True
-
-
-def response_class(kind: str, cls: type[Response]) -> type[TextResponse]:
-    """The class of Scrapy's own for a *kind* document whose response is of Scrapy's class *cls*:
-    *cls* if it is a specific text class (``HtmlResponse``, ``XmlResponse``), else the class for
-    *kind* (``HtmlResponse``, ``XmlResponse``, ``TextResponse``). Scrapy's binary check makes a
-    plain ``Response`` of many UTF-16 bodies, and a body it cannot place further becomes a generic
-    ``TextResponse``."""
-    if cls is Response or cls is TextResponse:
-        return _CLASS[kind]
-    return cls  # type: ignore[return-value]
 
 
 # Content codings Scrapy's HttpCompressionMiddleware may leave (it removes those it decoded).

@@ -18,8 +18,16 @@ UTF-16 page, whose Python codec would re-encode even ASCII, it reads a copy whos
 
     rules = [Rule(LinkExtractor(allow=r"/item/"), callback="parse_item", follow=True)]
 
-``response.follow()`` / ``response.follow_all()`` need nothing: they go through
-``response.urljoin()``, which the middleware's responses already encode this way.
+``response.urljoin()``, ``response.follow()`` and ``response.follow_all()`` are Scrapy's own, with
+Scrapy's strings and requests (a decided response keeps Scrapy's class): ``follow()`` encodes the
+query with Python's codec for ``response.encoding`` and raises ``UnicodeEncodeError`` for a
+character the encoding lacks, as with Scrapy alone. :func:`follow` and :func:`follow_all` below take
+the same arguments and build the browser's request instead::
+
+    from scrapy_whatwg_encoding.scrapy.links import follow, follow_all
+
+    yield follow(response, "/search?q=Ёж", callback=self.parse_results)
+    yield from follow_all(response, css="a.next", callback=self.parse)
 
 ``SitemapSpider`` needs nothing for sitemaps in UTF-8, which the Sitemaps protocol requires: it
 sends ``Request(loc)``, whose query Scrapy encodes as UTF-8, the sitemap's output encoding. (For
@@ -42,18 +50,26 @@ middleware (580) so that it sees decided responses::
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
-from urllib.parse import urljoin
+from urllib import parse
 
+from parsel import Selector
 from scrapy.downloadermiddlewares.redirect import MetaRefreshMiddleware as ScrapyMetaRefreshMiddleware
 from scrapy.http import Request, TextResponse
+from scrapy.link import Link
 from scrapy.linkextractors import LinkExtractor as ScrapyLinkExtractor
 from scrapy.utils.response import get_base_url
+from w3lib.html import strip_html5_whitespace
 
 from ..encoding import Encoding
+from .compat import cache_text
 from .portable import portable_request
+from .responses import whatwg_encoding
 from .url import encode_query, query_codec_name
+
+# Index of ``encoding`` among ``TextResponse.follow()``'s positional arguments after ``url``.
+_FOLLOW_ENCODING = 6
 
 
 class LinkExtractor(ScrapyLinkExtractor):
@@ -73,12 +89,12 @@ class LinkExtractor(ScrapyLinkExtractor):
             value = self._user_process_value(value)
         if value is None or self._encoding is None or not isinstance(value, str):
             return value
-        return encode_query(urljoin(self._base_url, value), self._encoding)
+        return encode_query(parse.urljoin(self._base_url, value), self._encoding)
 
     def extract_links(self, response):
         """Scrapy's ``extract_links(response)``; returns a list of ``scrapy.link.Link``."""
         previous = self._encoding, self._base_url
-        self._encoding = getattr(response, "whatwg_encoding", None)
+        self._encoding = whatwg_encoding(response)
         self._base_url = get_base_url(response) if self._encoding is not None else ""
         if self._encoding is not None and not _keeps_ascii(response.encoding):
             response = query_reader(response, self._encoding)  # UTF-16: w3lib would encode the query in it
@@ -104,7 +120,7 @@ class MetaRefreshMiddleware(ScrapyMetaRefreshMiddleware):
         """Scrapy's ``process_response``; a meta-refresh redirect gets the browser's URL."""
         # Scrapy < 2.14 requires (and passes) spider; newer Scrapy passes nothing.
         args = (spider,) if spider is not None else ()
-        encoding = getattr(response, "whatwg_encoding", None)
+        encoding = whatwg_encoding(response, request)
         if encoding is None:
             return super().process_response(request, response, *args)
         reader = query_reader(response, encoding)
@@ -115,8 +131,77 @@ class MetaRefreshMiddleware(ScrapyMetaRefreshMiddleware):
 
 
 def query_reader(response: TextResponse, encoding: Encoding) -> TextResponse:
-    """A copy of the decided *response* (same class, so the same exact ``text``) whose
-    ``encoding`` is :func:`.url.query_codec_name`: Scrapy's code that reads a URL from the page
-    with ``safe_url_string(url, response.encoding)`` then gets the URL parser's query."""
-    # TextResponse.replace: Scrapy's own (the decided class's drops the decision on a new encoding).
-    return TextResponse.replace(response, encoding=query_codec_name(encoding))
+    """A copy of the decided *response* (same class, same exact ``text``) whose ``encoding`` is
+    :func:`.url.query_codec_name`: Scrapy's code that reads a URL from the page with
+    ``safe_url_string(url, response.encoding)`` then gets the URL parser's query."""
+    reader = response.replace(encoding=query_codec_name(encoding))
+    cache_text(reader, response.text)
+    return reader
+
+
+def follow(response: TextResponse, url: str | Link | Selector, *args: Any, **kwargs: Any) -> Request:
+    """``response.follow(url, *args, **kwargs)`` (same arguments, a ``Request``), with the URL a browser
+    requests for a response the encoding middleware decided: the query percent-encoded in the
+    page's output encoding, ``&#N;`` for characters it lacks (:func:`.url.encode_query`), and
+    ``encoding="utf-8"`` for a page whose output encoding is not its encoding (UTF-16,
+    replacement). Any other response: ``response.follow()`` itself. Raises ``ValueError`` for a
+    selector that is not an ``<a>``/``<link>`` with ``href`` or an attribute (as Scrapy does)."""
+    encoding = whatwg_encoding(response)
+    if encoding is None:
+        return response.follow(url, *args, **kwargs)
+    if isinstance(url, Link):
+        url = url.url
+    elif isinstance(url, Selector):
+        url = _selector_url(url)
+    if len(args) <= _FOLLOW_ENCODING and kwargs.get("encoding") is None and encoding.output_encoding is not encoding:
+        kwargs["encoding"] = "utf-8"
+    return portable_request(response.follow(encode_query(response.urljoin(url), encoding), *args, **kwargs))
+
+
+def urljoin(response: TextResponse, url: str) -> str:
+    """``response.urljoin(url)`` (a str), with the query a browser's URL parser writes for a
+    response the encoding middleware decided (:func:`.url.encode_query`: percent-encoded in the
+    page's output encoding, ``%26%23N%3B`` for a character it lacks); Scrapy's for any other.
+
+    >>> from scrapy.http import HtmlResponse, Request
+    >>> from scrapy_whatwg_encoding import WhatwgEncodingMiddleware
+    >>> request = Request("http://x/")
+    >>> response = WhatwgEncodingMiddleware().process_response(request, HtmlResponse(
+    ...     "http://x/", body=b"<meta charset=windows-1251>", request=request))
+    >>> response.urljoin("/s?q=Ёж"), urljoin(response, "/s?q=Ёж")
+    ('http://x/s?q=Ёж', 'http://x/s?q=%A8%E6')
+    """
+    joined = response.urljoin(url)
+    encoding = whatwg_encoding(response)
+    return joined if encoding is None else encode_query(joined, encoding)
+
+
+def follow_all(response: TextResponse, urls: Iterable[str | Link | Selector] | None = None, *args: Any,
+               css: str | None = None, xpath: str | None = None, **kwargs: Any) -> Iterator[Request]:
+    """``response.follow_all(urls, *args, css=..., xpath=..., **kwargs)`` through :func:`follow`: exactly
+    one of *urls*, *css* and *xpath* (else ``ValueError``); selectors that are no link are left
+    out, as Scrapy leaves them."""
+    if sum(arg is not None for arg in (urls, css, xpath)) != 1:
+        raise ValueError("Please supply exactly one of the following arguments: urls, css, xpath")
+    if urls is None:
+        urls = response.css(css) if css is not None else response.xpath(xpath)  # type: ignore[arg-type]
+    for url in urls:
+        try:
+            request = follow(response, url, *args, **kwargs)
+        except ValueError:
+            if isinstance(url, Selector):
+                continue
+            raise
+        yield request
+
+
+def _selector_url(selector: Selector) -> str:
+    """The URL a selector stands for, as Scrapy's ``follow()`` reads it: an attribute's value, or
+    the ``href`` of an ``<a>`` or ``<link>``, without HTML's leading and trailing whitespace."""
+    root = selector.root
+    if isinstance(root, str):
+        return strip_html5_whitespace(root)
+    href = root.get("href") if getattr(root, "tag", None) in ("a", "link") else None
+    if href is None:
+        raise ValueError(f"Unsupported selector: {selector}")
+    return strip_html5_whitespace(href)

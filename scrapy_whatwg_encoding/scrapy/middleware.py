@@ -1,20 +1,27 @@
 """``WhatwgEncodingMiddleware``: gives every HTML, XML and plain-text response the encoding the
 HTML standard's encoding sniffing algorithm picks (DESIGN.md, Scrapy layer).
 
-For each such response it runs :func:`scrapy_whatwg_encoding.sniff` on the decompressed body with
-the ``Content-Type`` header, the URL and the settings, then gives the response (in place where
-Scrapy allows, see :func:`.compat.with_encoding`) a class of :mod:`.responses` made for the decided
-encoding and, as ``encoding``, the name Scrapy alone reports for it, so that
-``response.text == decode(body, decision.encoding)[0]``; ``response.body`` is unchanged and
-``response.meta["whatwg_encoding"] == decision.as_dict()``. A plugin's text class keeps its class
-and gets the text; a plugin's binary class, and a body still compressed, are left alone. An
-encoding a middleware or the spider gave the response on purpose is the user override; one its
+:meth:`~WhatwgEncodingMiddleware.process_response` reads top to bottom, as Scrapy's own
+middlewares do: **gate** (responses left as Scrapy made them: ``dont_sniff_encoding``, not a
+document, a binary class, a body still compressed; each counted under
+``whatwg_encoding/skipped/``) → **inputs** (an encoding the download handler or a middleware gave
+the response, see :mod:`.handler`; the request's and the settings' overrides, locale and profile;
+the site memory) → :meth:`Options.decide() <..sniffing.decide.Options.decide>` (the sniffing
+algorithm on the decompressed body with the ``Content-Type`` header and the URL, then the
+suspect-label check) → **finish**, once: the response's state changes in place where Scrapy
+allows (:func:`.compat.with_encoding`; its class never changes), so that ``response.text ==
+decode(body, decision.encoding)[0]`` and ``response.encoding`` is the name Scrapy alone reports
+for the decided encoding; ``response.body`` is unchanged; ``response.meta["whatwg_encoding"] ==
+decision.as_dict()`` (:func:`.responses.whatwg_encoding` reads it back); the memory learns; the
+decision is counted and logged.
+
+An encoding a middleware or the spider gave the response on purpose is the user override; one its
 download handler gave it (scrapy-playwright, see :mod:`.handler`) keeps the handler's text and is
 never sniffed (source ``"handler"``). A label the content contradicts
 (:func:`~scrapy_whatwg_encoding.sniffing.mislabel.suspect_label`) is counted and logged, and
 overruled (source ``"content"``) with ``WHATWG_ENCODING_SUSPECT_LABELS = "content"``. Any
 exception inside is logged once per kind, counted in ``whatwg_encoding/errors``, and the response
-goes on as Scrapy made it.
+goes on as Scrapy made it (its state changes only in the finish, after everything that may fail).
 
 Request meta: ``whatwg_encoding_override`` (a label: the user override, sniffing step 2; wins over
 ``WHATWG_ENCODING_OVERRIDES``, see :mod:`.overrides`),
@@ -33,39 +40,29 @@ from collections.abc import Callable
 from scrapy import signals
 from scrapy.downloadermiddlewares.httpcompression import HttpCompressionMiddleware
 from scrapy.exceptions import NotConfigured
-from scrapy.http import Response, TextResponse
+from scrapy.http import TextResponse
 from scrapy.utils.job import job_dir
 from scrapy.utils.misc import load_object
 from twisted.internet.task import LoopingCall
 
-from ..encoding import ENCODINGS, Encoding, decode
+from ..encoding import Encoding, decode
 from ..sniffing import Decision
-from ..sniffing.content_type import per_value
-from ..sniffing.response import Options, labeled_utf_8
+from ..sniffing.response import Options
 from . import scrapy_default, startup
-from .compat import explicit_encoding, header_values, with_encoding
-from .handler import handler_whatwg_encoding, restore, settle
-from .kind import content_kind, document_kind, is_compressed, response_class
+from .compat import header_values, with_encoding
+from .handler import given_encoding, handler_whatwg_encoding, take_handler_encoding
+from .kind import document_kind, is_compressed
 from .memory import SiteMemory, open_store
 from .overrides import chosen_override, override_for, request_override
-from .responses import SCRAPY_TEXT_CLASSES, UndecidedMixin, decided_class, scrapy_class, undecided_class
-from .scrapy_default import utf_8_by_header
+from .responses import META_KEY
 from .settings import Config, InvalidSetting, check_locale, locale_warning, read_config, request_profile
 from .stats import FLUSH_SECONDS, Stats
 
 logger = logging.getLogger("scrapy_whatwg_encoding")
-# (response class, kind, encoding) → (the class a decided response gets, whether it is of Scrapy's
-# own, the encoding name Scrapy alone reports if Python has a codec).
-_TARGETS: dict[tuple[type, str, Encoding], tuple[type, bool, str | None]] = {}
-
 #: Default order in ``DOWNLOADER_MIDDLEWARES``: below HttpCompressionMiddleware (590), so that
 #: ``process_response`` sees decompressed bodies.
 ORDER = 580
 _OVERRIDE = "whatwg_encoding_override"
-# Request meta keys that change how a response is decided.
-_META_KEYS = frozenset({"dont_sniff_encoding", _OVERRIDE, "whatwg_encoding_locale", "whatwg_encoding_profile"})
-_UNDECIDED_CLASSES = frozenset(map(undecided_class, SCRAPY_TEXT_CLASSES))
-_UTF_8 = ENCODINGS["UTF-8"]
 
 
 def compression_order_warning(settings, cls: type) -> str | None:
@@ -90,16 +87,6 @@ def compression_order_warning(settings, cls: type) -> str | None:
     return None
 
 
-@per_value
-def _utf_8_type(value: bytes) -> tuple[str, str, str] | None:
-    """``(content_type, kind, Scrapy's codec name)`` for a ``Content-Type`` value (bytes) whose
-    kind the value alone gives and whose ``charset`` Scrapy reads as UTF-8, else ``None``."""
-    content_type = value.decode("latin-1")
-    kind, known = content_kind(content_type)
-    name = utf_8_by_header(content_type) if known and kind is not None else None
-    return None if name is None else (content_type, kind, name)  # type: ignore[return-value]
-
-
 class WhatwgEncodingMiddleware:
     """Downloader middleware; build it with :meth:`from_crawler` (Scrapy does)."""
 
@@ -109,9 +96,6 @@ class WhatwgEncodingMiddleware:
         self.memory = memory
         self._flusher: LoopingCall | None = None  # made when the spider opens (it imports the reactor)
         self._options = self._request_options({})  # for requests without meta keys of their own
-        # Whether the common case may take its one step (_labeled_utf_8): nothing but the request's
-        # own keys and the response decide.
-        self._lane = memory is None and not self.config.overrides
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -186,102 +170,85 @@ class WhatwgEncodingMiddleware:
     def process_response(self, request, response, spider=None):
         # spider: passed by Scrapy < 2.13 only (optional, so that newer Scrapy does not warn).
         try:
-            if (type(response) in _UNDECIDED_CLASSES and explicit_encoding(response) is None
-                    and _META_KEYS.isdisjoint(request.meta)):
-                # Plain: undecided, with no handler's encoding (settle() gives None), no meta key of ours.
-                values = header_values(response.headers, b"Content-Type")
-                return (self._lane and self._labeled_utf_8(request, response, values)
-                        or self._decide(request, response, None, values))
-            handler_name = settle(response)
-            if request.meta.get("dont_sniff_encoding"):
-                return self._skip(request, response, "dont_sniff_encoding")
-            return self._decide(request, response, handler_name)
+            return self._process(request, response)
         except Exception as exc:  # noqa: BLE001 — never fail a crawl (issue 4, item 6)
             self.report.error(exc, response.url)
-            request.meta.pop("whatwg_encoding", None)
-            return restore(response)
+            request.meta.pop(META_KEY, None)
+            return response  # unchanged: its state changes only in _finish
+
+    def _process(self, request, response):
+        meta, url, body = request.meta, response.url, response.body
+        handler = take_handler_encoding(response)
+        # Gate: responses left as Scrapy made them.
+        values = header_values(response.headers, b"Content-Type")
+        # Several Content-Type headers: combined as HTTP does, for Fetch's "extract a MIME type".
+        content_type = (values[0] if len(values) == 1 else b", ".join(values)).decode("latin-1") if values else None
+        kind = document_kind(content_type, response)
+        skip = ("dont_sniff_encoding" if meta.get("dont_sniff_encoding")
+                else "not_a_document" if kind is None
+                else "binary_response_class" if not isinstance(response, TextResponse)  # its data stays
+                else "compressed" if is_compressed(response.headers, body) else None)
+        if skip is not None:
+            return self._skip(request, response, skip)
+        # Inputs: an encoding given to the response (see .handler), overrides, options, memory.
+        given = given_encoding(response, handler)
+        override: str | Encoding | None = None
+        if given is not None and given[0] == "handler":
+            return self._keep_handler_text(request, response, given[1])
+        if given is not None:  # a middleware or the spider chose it (Scrapy's recipe): the user override
+            override = chosen_override(given[1])
+            if override is None:
+                return self._skip(request, response, "chosen_encoding")  # Scrapy decodes with it
+        else:
+            override = request_override(meta, url, self.report) if _OVERRIDE in meta else None
+            if override is None and self.config.overrides:
+                override = override_for(self.config.overrides, url)
+        options = self._options
+        if meta.get("whatwg_encoding_locale") is not None or meta.get("whatwg_encoding_profile") is not None:
+            options = self._request_options(meta)
+        likely = None if self.memory is None else functools.partial(self.memory.likely, url)
+        # Decide.
+        decision, suspect, facts = options.decide(body, content_type, url, override, likely)
+        chosen = None if given is None else given[1]
+        scrapy_name = chosen or scrapy_default.scrapy_encoding(content_type, facts, True)
+        changed = scrapy_default.changed(scrapy_name, decision.encoding, facts)
+        text = facts.decoded(decision.encoding)
+        if self.memory is not None:
+            self.memory.learn(url, decision, trusted=suspect is None)
+        return self._finish(request, response, decision, text, chosen, changed, scrapy_name, suspect)
+
+    def _keep_handler_text(self, request, response: TextResponse, name: str):
+        """The download handler decoded the page and gave its encoding *name* (see :mod:`.handler`):
+        its text stays. The response gets the WHATWG encoding that gives the same text (source
+        ``"handler"``, certain), or is left as the handler made it when none does."""
+        found = handler_whatwg_encoding(response, name)
+        if found is None:
+            return self._skip(request, response, "handler_encoding")
+        encoding, text = found
+        decision = Decision(encoding, "certain", "handler", name)
+        return self._finish(request, response, decision, text, name, False, name, None)
 
     def _skip(self, request, response, reason: str):
         """*response* as Scrapy made it; its meta keeps no decision of another response (a request
         built with ``meta=response.meta`` copies the previous page's), and the skip is counted."""
-        request.meta.pop("whatwg_encoding", None)
+        request.meta.pop(META_KEY, None)
         self.report.skipped(reason)
-        return restore(response)
+        return response
 
-    def _labeled_utf_8(self, request, response, values: list[bytes]) -> TextResponse | None:
-        """The most common page in one step: a response of Scrapy's own class that no download
-        handler, middleware or spider gave an encoding, with no request meta key of ours, one
-        ``Content-Type`` whose kind the value alone gives and whose ``charset`` Scrapy reads as
-        UTF-8 too (:func:`.scrapy_default.utf_8_by_header`), no content coding left, and a body
-        :func:`~..sniffing.response.labeled_utf_8` decides. Returns the decided response, as
-        :meth:`_decide` makes it (no site memory, no per-host override, see ``self._lane``: the
-        steps left out cannot change it), or ``None`` (nothing done: :meth:`_decide` runs)."""
-        if len(values) != 1:
-            return None
-        plan = _utf_8_type(values[0])
-        body = response.body
-        if plan is None or is_compressed(response.headers, body):
-            return None
-        content_type, kind, scrapy_name = plan
-        found = labeled_utf_8(body, content_type)
-        if found is None:
-            return None
-        decision, text = found
-        new = self._apply(response, kind, _UTF_8, text)
-        request.meta["whatwg_encoding"] = decision.as_dict()
-        self.report.decision(response.url, decision, False, body, scrapy_name)
-        return new
-
-    def _decide(self, request, response, handler_name: str | None, values: list[bytes] | None = None):
-        """Decide *response*. *values* (its ``Content-Type`` values) are given for a plain response:
-        of Scrapy's own class, undecided, with no encoding given and no request meta key of ours."""
-        plain = values is not None
-        if values is None:
-            values = header_values(response.headers, b"Content-Type")
-        # Several Content-Type headers: combined as HTTP does, for Fetch's "extract a MIME type".
-        content_type = (values[0] if len(values) == 1 else b", ".join(values)).decode("latin-1") if values else None
-        kind = document_kind(content_type, response)
-        if kind is None:
-            return self._skip(request, response, "not_a_document")
-        if not plain and type(response) is not Response and not isinstance(response, TextResponse):
-            return self._skip(request, response, "binary_response_class")  # a plugin's: its data stays
-        meta, config, body = request.meta, self.config, response.body
-        if is_compressed(response.headers, body):
-            return self._skip(request, response, "compressed")
-        # An undecided response's own encoding is its handler's, which settle() read (None if unknown).
-        chosen = (explicit_encoding(response) if not plain and isinstance(response, TextResponse)
-                  and not isinstance(response, UndecidedMixin) else None)
-        if handler_name is None and chosen is not None and scrapy_class(response) is None:
-            handler_name = chosen  # a plugin's class (scrapy-zyte-api's): its builder's encoding
-        if handler_name is not None:
-            return self._keep_handler_text(request, response, kind, handler_name)  # type: ignore[arg-type]
-        url = response.url
-        if chosen is not None:  # a middleware or the spider chose it (Scrapy's recipe): the user override
-            override = chosen_override(chosen)
-            if override is None:
-                return self._skip(request, response, "chosen_encoding")  # Scrapy decodes with it
-        else:
-            override = request_override(meta, url, self.report) if not plain and _OVERRIDE in meta else None
-            if override is None and config.overrides:
-                override = override_for(config.overrides, url)
-        options = self._options
-        if not plain and (meta.get("whatwg_encoding_locale") is not None
-                          or meta.get("whatwg_encoding_profile") is not None):
-            options = self._request_options(meta)
-        likely = None if self.memory is None else functools.partial(self.memory.likely, url)
-        outcome = options.decide(body, content_type, url, override, likely)
-        decision, suspect, facts = outcome.decision, outcome.suspect, outcome.body
-        is_text = isinstance(response, TextResponse)
-        scrapy_name = chosen or scrapy_default.scrapy_encoding(content_type, facts, is_text)
-        changed = scrapy_default.changed(scrapy_name, decision.encoding, facts)
-        as_dict = decision.as_dict()
-        # Everything that may fail is done: from here on the response changes.
-        new = self._apply(response, kind, decision.encoding, facts.decoded(decision.encoding))
-        meta["whatwg_encoding"] = as_dict
-        if self.memory is not None:
-            self.memory.learn(url, decision, trusted=suspect is None)
-        self.report.decision(url, decision, changed, body, scrapy_name, suspect)
-        return new
+    def _finish(self, request, response: TextResponse, decision: Decision, text: str | None, given: str | None,
+                changed: bool | None, scrapy_name: str | None, suspect: str | None):
+        """The one finish: *response*'s state (its class stays), its request's meta, the report.
+        ``response.encoding`` is *given* (the handler's or the chosen name, as with Scrapy alone),
+        else the name Scrapy alone reports for the decided encoding
+        (:func:`.scrapy_default.scrapy_codec_name`; Scrapy's inference where Python has no codec)."""
+        encoding = decision.encoding
+        if text is None:
+            text = decode(response.body, encoding)[0]
+        name = given or scrapy_default.scrapy_codec_name(encoding) or scrapy_default.scrapy_inference(response)
+        response = with_encoding(response, name, text)
+        request.meta[META_KEY] = decision.as_dict()
+        self.report.decision(response.url, decision, changed, response.body, scrapy_name, suspect)
+        return response
 
     def _request_options(self, meta) -> Options:
         """How to decide a request's response: the settings, and its meta keys, if any."""
@@ -291,35 +258,3 @@ class WhatwgEncodingMiddleware:
         profile = request_profile(config, meta)
         return Options(locale, config.default, config.prescan_bytes, profile["profile"], profile["detector"],
                        config.suspect_labels)
-
-    @staticmethod
-    def _apply(response, kind: str, encoding: Encoding, text: str | None):
-        """*response* with the decided *encoding*: a class of Scrapy's own becomes the decided
-        class (see :mod:`.responses`); a plugin's text class keeps its class and gets the text.
-        ``encoding`` is the name Scrapy alone reports (:func:`.scrapy_default.scrapy_codec_name`,
-        else Scrapy's inference)."""
-        key = (type(response), kind, encoding)
-        target = _TARGETS.get(key)
-        if target is None:
-            scrapy_cls = scrapy_class(response) if isinstance(response, TextResponse) else Response
-            cls = type(response) if scrapy_cls is None else decided_class(response_class(kind, scrapy_cls), encoding)
-            target = _TARGETS[key] = (cls, scrapy_cls is not None, scrapy_default.scrapy_codec_name(encoding))
-        cls, own, name = target
-        if text is None and not own:
-            text = decode(response.body, encoding)[0]  # the plugin's class decodes with Python's codec
-        # With the text, response.text needs no second decode.
-        return with_encoding(response, cls, name or scrapy_default.scrapy_inference(response), text)
-
-    def _keep_handler_text(self, request, response: TextResponse, kind: str, name: str):
-        """The download handler decoded the page and gave its encoding *name* (see :mod:`.handler`):
-        its text stays. The response gets the WHATWG encoding that gives the same text (source
-        ``"handler"``, certain), or is left as the handler made it when none does."""
-        found = handler_whatwg_encoding(response, name)
-        if found is None:
-            return self._skip(request, response, "handler_encoding")
-        encoding, text = found
-        decision = Decision(encoding, "certain", "handler", name)
-        new = self._apply(response, kind, encoding, text)
-        request.meta["whatwg_encoding"] = decision.as_dict()
-        self.report.decision(response.url, decision, False, response.body, name)
-        return new

@@ -6,7 +6,7 @@ Scrapy builds from it (``TextResponse.follow()``, ``FormRequest.from_response()`
 names (``whatwg-…``: :attr:`Encoding.codec_name`, the Encoding Standard's encoder, and the query
 codecs of :mod:`.url`) are registered only where the package is imported. A request that carries
 one (those :func:`.forms.form_request` builds, or a user's
-``Request(url, encoding=response.whatwg_encoding.codec_name)``), serialized with
+``Request(url, encoding=whatwg_encoding(response).codec_name)``), serialized with
 ``Request.to_dict()`` (JOBDIR disk queues, scrapy-redis) and rebuilt elsewhere, fails in
 ``__init__``: ``safe_url_string(url, encoding)`` raises ``LookupError`` and the scheduler drops it.
 
@@ -61,7 +61,7 @@ def _portable(output: Any) -> Any:
 class PortableRequestsMiddleware:
     """Spider middleware (installed by the add-on at order 10): every request a callback yields
     goes through :func:`portable_request`, so that one given a ``whatwg-…`` codec name (e.g.
-    ``Request(url, encoding=response.whatwg_encoding.codec_name)``) gets ``utf-8``. Requests with
+    ``Request(url, encoding=whatwg_encoding(response).codec_name)``) gets ``utf-8``. Requests with
     Python's codec names (Scrapy's own, built with ``response.encoding``) and items pass unchanged."""
 
     def process_spider_output(self, response, result: Iterable[Any], spider=None) -> Iterable[Any]:

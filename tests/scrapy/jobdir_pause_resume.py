@@ -4,7 +4,7 @@ JOBDIR PHASE STATS [SETTINGS_JSON]``):
 - ``pause``: with the add-on, reads the windows-1251 and Shift_JIS hubs, builds every kind of
   request from them (``follow``, ``follow_all``, ``form_request`` GET and POST,
   ``FormRequest.from_response``, the drop-in ``LinkExtractor`` + ``Request(url,
-  encoding=response.encoding)`` and + ``Request(url, encoding=response.whatwg_encoding.codec_name)``),
+  encoding=response.encoding)`` and + ``Request(url, encoding=whatwg_encoding(response).codec_name)``),
   then pauses the engine, yields them all and closes the spider:
   they stay in JOBDIR's queue, none is downloaded;
 - ``resume``: no add-on, never imports ``scrapy_whatwg_encoding``; crawls what JOBDIR holds.
@@ -45,14 +45,15 @@ class PauseResume(scrapy.Spider):
     def parse_hub(self, response):
         from scrapy.http import FormRequest
 
+        from scrapy_whatwg_encoding import whatwg_encoding
         from scrapy_whatwg_encoding.scrapy.forms import form_request
-        from scrapy_whatwg_encoding.scrapy.links import LinkExtractor
+        from scrapy_whatwg_encoding.scrapy.links import LinkExtractor, follow, follow_all
         from scrapy_whatwg_encoding.scrapy.scrapy_default import scrapy_codec_name
 
-        assert response.encoding == scrapy_codec_name(response.whatwg_encoding), response.encoding
+        assert response.encoding == scrapy_codec_name(whatwg_encoding(response)), response.encoding
         leaf = {"callback": self.parse_leaf}
-        self.pending.append(response.follow(response.css("a.follow")[0], **leaf))
-        self.pending.extend(response.follow_all(css="a.all", **leaf))
+        self.pending.append(follow(response, response.css("a.follow")[0], **leaf))
+        self.pending.extend(follow_all(response, css="a.all", **leaf))
         self.pending.append(form_request(response, formid="get", **leaf))
         self.pending.append(form_request(response, formid="post", **leaf))
         with warnings.catch_warnings():  # deprecated in Scrapy 2.19, still widely used
@@ -61,7 +62,7 @@ class PauseResume(scrapy.Spider):
         for link in LinkExtractor(restrict_css="a.extract").extract_links(response):
             self.pending.append(scrapy.Request(link.url, encoding=response.encoding, **leaf))
         for link in LinkExtractor(restrict_css="a.codec").extract_links(response):
-            self.pending.append(scrapy.Request(link.url, encoding=response.whatwg_encoding.codec_name, **leaf))
+            self.pending.append(scrapy.Request(link.url, encoding=whatwg_encoding(response).codec_name, **leaf))
         self.hubs_read += 1
         if self.hubs_read == len(HUBS):
             self.crawler.engine.pause()  # from here on nothing leaves the scheduler

@@ -25,9 +25,8 @@ from twisted.internet import defer
 from w3lib.encoding import http_content_type_encoding
 from whatwg_crawl_helpers import Server, SiteMap, check_decision, crawl, whatwg_stats
 
-from scrapy_whatwg_encoding import ENCODINGS, decode, get_encoding, sniff
-from scrapy_whatwg_encoding.scrapy.responses import WhatwgHtmlResponse, WhatwgResponseMixin
-from scrapy_whatwg_encoding.scrapy.scrapy_default import changed, scrapy_codec_name, scrapy_text, whatwg_for_codec
+from scrapy_whatwg_encoding import ENCODINGS, decode, get_encoding, sniff, whatwg_encoding
+from scrapy_whatwg_encoding.scrapy.scrapy_default import changed, scrapy_text, whatwg_for_codec
 
 HERE = Path(__file__).resolve().parent
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -98,7 +97,8 @@ def test_playwright_pages_keep_the_browsers_text(browser_crawl):
         assert response["decision"] == {"encoding": name, "confidence": "certain", "source": "handler",
                                         "label": label, "offset": None}, path
         encoding = get_encoding(name)
-        assert (response["class"], response["encoding"]) == ("WhatwgHtmlResponse", scrapy_codec_name(encoding)), path
+        # The class scrapy-playwright built; ``encoding``: the handler's name, as with Scrapy alone.
+        assert (response["class"], response["encoding"]) == ("HtmlResponse", label), path
         body = response["body"].encode("latin-1")
         # The text Scrapy alone gives with the handler's encoding, and the standard's decode.
         scrapy_alone = TextResponse(response["url"], body=body, encoding=label).text
@@ -246,19 +246,19 @@ def test_custom_handler_encoding_is_kept(replaced):
     utf8 = by_path["utf8-under-latin1"]
     assert utf8.meta["whatwg_encoding"] == {"encoding": "UTF-8", "confidence": "certain", "source": "handler",
                                             "label": "utf-8", "offset": None}
-    assert isinstance(utf8, WhatwgHtmlResponse) and utf8.whatwg_encoding.name == "UTF-8"
+    assert type(utf8) is HtmlResponse and whatwg_encoding(utf8).name == "UTF-8" and utf8.encoding == "utf-8"
     assert utf8.css("title::text").get() == "Привет 東京"
     assert ("replaced" in utf8.flags) == replaced
 
     # A <meta> (or header) the handler's encoding contradicts does not matter: its text is kept.
     sjis = by_path["shift_jis"]
-    assert (sjis.meta["whatwg_encoding"]["source"], sjis.whatwg_encoding.name) == ("handler", "Shift_JIS")
+    assert (sjis.meta["whatwg_encoding"]["source"], whatwg_encoding(sjis).name) == ("handler", "Shift_JIS")
     assert sjis.css("title::text").get() == "日本語"
 
     # latin-1 (Scrapy decodes it as cp1252: U+FFFD for 0x81) gives another text than windows-1252:
     # the response stays exactly as the handler made it, counted as a skip.
     latin1 = by_path["latin1-c1"]
-    assert type(latin1) is HtmlResponse and not isinstance(latin1, WhatwgResponseMixin)
+    assert type(latin1) is HtmlResponse and whatwg_encoding(latin1) is None
     assert "whatwg_encoding" not in latin1.meta and latin1.encoding == "latin-1"
     assert latin1.text == TextResponse(latin1.url, body=RENDERED["latin1-c1"][1], encoding="latin-1").text
     assert "\ufffd caf\xe9" in latin1.text
@@ -276,7 +276,7 @@ def test_custom_handler_encoding_is_kept(replaced):
 
     # A response a middleware's process_request built with encoding=.
     canned = next(r for r in responses if r.url.startswith("http://canned"))
-    assert (canned.meta["whatwg_encoding"]["source"], canned.whatwg_encoding.name) == ("handler", "UTF-8")
+    assert (canned.meta["whatwg_encoding"]["source"], whatwg_encoding(canned).name) == ("handler", "UTF-8")
     assert canned.css("title::text").get() == "Ελληνικά"
 
     stats = whatwg_stats(crawler)

@@ -5,8 +5,10 @@ Real crawls on 127.0.0.1, each compared with the same crawl without the add-on w
 from __future__ import annotations
 
 import codecs
+import copy
 import gzip
 import json
+import pickle
 import subprocess
 import sys
 
@@ -17,8 +19,7 @@ from scrapy.http import HtmlResponse, Request, Response, TextResponse, XmlRespon
 from twisted.web import resource, server
 from whatwg_crawl_helpers import REPO, Server, SiteMap, crawl, whatwg_stats
 
-from scrapy_whatwg_encoding import ENCODINGS, WhatwgEncodingMiddleware, decode
-from scrapy_whatwg_encoding.scrapy.responses import WhatwgResponseMixin
+from scrapy_whatwg_encoding import ENCODINGS, WhatwgEncodingMiddleware, decode, whatwg_encoding
 from scrapy_whatwg_encoding.scrapy.scrapy_default import scrapy_codec_name
 
 WITHOUT_ADDON = {"ADDONS": {}}
@@ -39,11 +40,11 @@ def _decided(name: str, body: bytes = b"<p>\xe9\x81 x</p>") -> TextResponse:
 def test_encoding_is_a_name_every_consumer_reads():
     """For every encoding: ``response.encoding`` is the name Scrapy alone reports for it, which a
     Python process that never imported the package resolves and lxml accepts; the exact decision
-    is ``response.whatwg_encoding``."""
+    is ``whatwg_encoding(response)``."""
     names = {}
     for name, encoding in ENCODINGS.items():
         response = _decided(name)
-        assert response.whatwg_encoding is encoding and response.text == decode(response.body, encoding)[0]
+        assert whatwg_encoding(response) is encoding and response.text == decode(response.body, encoding)[0]
         alone = HtmlResponse(response.url, body=response.body, headers=response.headers).encoding
         expected = scrapy_codec_name(encoding)
         if expected is not None:
@@ -63,20 +64,22 @@ def test_encoding_is_a_name_every_consumer_reads():
     assert out.stdout.strip() == "40"
 
 
-@pytest.mark.parametrize("name", ["windows-1252", "x-user-defined", "Shift_JIS", "ISO-8859-8-I"])
-def test_exact_text_survives_copies(name):
-    """``replace(url=)``, ``replace(flags=)`` and ``replace(cls=<Scrapy's class>)`` keep the
-    decision and the exact text; another body is another document (Scrapy's own class)."""
+@pytest.mark.parametrize("name", ["windows-1252", "x-user-defined", "Shift_JIS", "ISO-8859-8-I", "UTF-8"])
+def test_copies_are_scrapy_copies_and_pickle_keeps_the_text(name):
+    """A decided response is of Scrapy's class: ``replace()`` and ``copy()`` are Scrapy's own (same
+    class, ``encoding`` copied, the text Scrapy's decoding with Python's codec for that name, see
+    docs/responses.rst); pickle and ``copy.deepcopy`` keep its state, the exact text included."""
     response = _decided(name)
-    text, encoding = response.text, response.whatwg_encoding
-    for copy in (response.replace(url=response.url + "?2"), response.replace(flags=["x"]),
-                 response.replace(cls=TextResponse), response.replace(cls=XmlResponse),
-                 response.replace(cls=HtmlResponse)):
-        assert isinstance(copy, WhatwgResponseMixin) and copy.whatwg_encoding is encoding
-        assert copy.text == text and copy.encoding == response.encoding
-    assert isinstance(response.replace(cls=XmlResponse), XmlResponse)
-    other = response.replace(body=b"<p>ok</p>")
-    assert type(other) is HtmlResponse and other.encoding == response.encoding
+    text, name_alone = response.text, response.encoding
+    assert type(response) is HtmlResponse
+    for copied in (response.replace(url=response.url + "?2"), response.replace(flags=["x"]), response.copy(),
+                   response.replace(body=b"<p>ok</p>")):
+        assert type(copied) is HtmlResponse and copied.encoding == name_alone
+        assert copied.text == HtmlResponse(copied.url, body=copied.body, encoding=name_alone).text
+    assert type(response.replace(cls=XmlResponse)) is XmlResponse
+    for clone in (pickle.loads(pickle.dumps(response)), copy.deepcopy(response)):
+        assert type(clone) is HtmlResponse and clone.text == text and clone.encoding == name_alone
+        assert clone.meta["whatwg_encoding"] == response.meta["whatwg_encoding"]
 
 
 # --- Plugins' classes -------------------------------------------------------------------------------
@@ -139,7 +142,7 @@ def test_plugin_classes_are_kept(pages_server):
     requests = [(pages_server.url("sjis.html"), {"plugin": "text"}), (pages_server.url("c1.html"), {"plugin": "json"})]
     crawler, (c1, sjis) = yield crawl(requests, settings=settings)
     assert type(sjis) is PluginHtmlResponse and sjis.plugin_data == {"png": "iVBOR"}
-    assert sjis.meta["whatwg_encoding"]["source"] == "prescan" and not isinstance(sjis, WhatwgResponseMixin)
+    assert sjis.meta["whatwg_encoding"]["source"] == "prescan" and whatwg_encoding(sjis) is ENCODINGS["Shift_JIS"]
     assert sjis.text == decode(sjis.body, ENCODINGS["Shift_JIS"])[0] and sjis.encoding == "cp932"
     assert sjis.css("title::text").get() == "日本語"
     assert type(c1) is PluginJsonResponse and c1.data["png"] == "iVBOR" and "whatwg_encoding" not in c1.meta
@@ -175,7 +178,7 @@ def test_a_deliberate_encoding_is_the_user_override(pages_server):
     assert lying.css("title::text").get() == lying_alone.css("title::text").get() == "Привет, мир"
     assert lying.encoding == lying_alone.encoding == "cp1251"
     for mine, alone in ((sjis, sjis_alone), (c1, c1_alone)):
-        assert "whatwg_encoding" not in mine.meta and not isinstance(mine, WhatwgResponseMixin)
+        assert "whatwg_encoding" not in mine.meta and whatwg_encoding(mine) is None
         assert (mine.encoding, mine.text) == (alone.encoding, alone.text)
     stats = whatwg_stats(crawler)
     assert stats["whatwg_encoding/source/override"] == 1 and stats["whatwg_encoding/skipped/chosen_encoding"] == 2

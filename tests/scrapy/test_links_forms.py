@@ -30,9 +30,9 @@ from twisted.internet import reactor
 from twisted.web import resource, server
 from whatwg_crawl_helpers import SAFE, browser_query, crawl
 
-from scrapy_whatwg_encoding import WhatwgEncodingMiddleware
+from scrapy_whatwg_encoding import WhatwgEncodingMiddleware, whatwg_encoding
 from scrapy_whatwg_encoding.scrapy.forms import form_encoding, form_request
-from scrapy_whatwg_encoding.scrapy.links import LinkExtractor
+from scrapy_whatwg_encoding.scrapy.links import LinkExtractor, follow_all
 from scrapy_whatwg_encoding.scrapy.scrapy_default import scrapy_codec_name
 
 # WHATWG name -> Python's codec for the same encoder (representable characters only).
@@ -98,12 +98,12 @@ class LinksAndForms(CrawlSpider):
         name = response.meta["whatwg_encoding"]["encoding"]
         self.received[(name, "decided")] = name
         alone = HtmlResponse(response.url, body=response.body, headers=response.headers,
-                             encoding=scrapy_codec_name(response.whatwg_encoding))  # as Scrapy alone reads it
+                             encoding=scrapy_codec_name(whatwg_encoding(response)))  # as Scrapy alone reads it
         stock = ScrapyLinkExtractor(allow=r"/echo").extract_links(response)
         self.received[(name, "stock links")] = (stock, ScrapyLinkExtractor(allow=r"/echo").extract_links(alone))
         for link in stock:
             yield scrapy.Request(link.url, self.echo, cb_kwargs={"how": ("stock", name)}, dont_filter=True)
-        yield from response.follow_all(css="a", callback=self.echo, cb_kwargs={"how": ("follow_all", name)},
+        yield from follow_all(response, css="a", callback=self.echo, cb_kwargs={"how": ("follow_all", name)},
                                        dont_filter=True)
         yield form_request(response, formid="utf8", callback=self.echo, cb_kwargs={"how": ("utf8", name)},
                            dont_filter=True)

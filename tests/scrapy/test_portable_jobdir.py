@@ -38,7 +38,7 @@ TEXT = {"windows-1251": "Москва ☃", "Shift_JIS": "東京 ☃"}
 #: UnicodeEncodeError on ☃, as with Scrapy alone).
 SCRAPY_TEXT = {"windows-1251": "Москва", "Shift_JIS": "東京"}
 #: Links: follow, follow_all (all1, all2), drop-in LinkExtractor + Request(encoding=response.encoding)
-#: (extract) and + Request(encoding=response.whatwg_encoding.codec_name) (codec).
+#: (extract) and + Request(encoding=whatwg_encoding(response).codec_name) (codec).
 LINKS = ("follow", "all1", "all2", "extract", "codec")
 
 
@@ -162,7 +162,7 @@ def test_paused_crawl_resumes_without_the_addon(site, tmp_path):
 def test_without_the_spider_middleware_only_whatwg_names_are_lost(site, tmp_path):
     """Without the add-on's spider middleware, Scrapy's own ``from_response`` and ``Request(url,
     encoding=response.encoding)`` still carry Python's codec name and are crawled; only the
-    requests given ``encoding=response.whatwg_encoding.codec_name`` carry ``whatwg-…`` and are
+    requests given ``encoding=whatwg_encoding(response).codec_name`` carry ``whatwg-…`` and are
     lost in a process without the package (the issue's failure, kept as a control)."""
     base, log = site
     jobdir = tmp_path / "job"

@@ -34,9 +34,9 @@ from twisted.internet import reactor
 from twisted.web import resource, server
 from whatwg_crawl_helpers import CollectSpider, crawl
 
-from scrapy_whatwg_encoding import Encoding, WhatwgEncodingMiddleware, get_encoding
+from scrapy_whatwg_encoding import Encoding, WhatwgEncodingMiddleware, get_encoding, whatwg_encoding
 from scrapy_whatwg_encoding.scrapy.forms import form_request
-from scrapy_whatwg_encoding.scrapy.links import LinkExtractor, MetaRefreshMiddleware
+from scrapy_whatwg_encoding.scrapy.links import LinkExtractor, MetaRefreshMiddleware, follow, follow_all, urljoin
 from scrapy_whatwg_encoding.scrapy.portable import PORTABLE_ENCODING, PortableRequestsMiddleware
 from scrapy_whatwg_encoding.scrapy.scrapy_default import scrapy_codec_name
 
@@ -97,7 +97,7 @@ def decided(body: bytes, headers: dict, url: str = "http://example.com/dir/page.
     request = scrapy.Request(url)
     response = WhatwgEncodingMiddleware().process_response(
         request, HtmlResponse(url, body=body, headers=headers, request=request))
-    assert isinstance(response.whatwg_encoding, Encoding)
+    assert isinstance(whatwg_encoding(response), Encoding)
     # The name Scrapy alone reports (test_replacement_encoding: the same spelling, too).
     assert codecs.lookup(response.encoding).name == codecs.lookup(scrapy_alone(response).encoding).name
     return response
@@ -107,7 +107,7 @@ def scrapy_alone(response: TextResponse) -> HtmlResponse:
     """The same page as Scrapy alone reads it: a plain ``HtmlResponse`` with the Python codec
     name of the decided encoding (none for encodings without one: Scrapy's own inference)."""
     return HtmlResponse(response.url, body=response.body, headers=response.headers,
-                        encoding=scrapy_codec_name(response.whatwg_encoding))
+                        encoding=scrapy_codec_name(whatwg_encoding(response)))
 
 
 def build_with(build, response) -> list | Exception:
@@ -155,8 +155,8 @@ X_USER_DEFINED_LIMIT = {"from_response post", "from_response get", "from_respons
 def test_requests_survive_a_process_without_the_package(label, tmp_path):
     text = CASES[label]
     response = decided(*page(label, text))
-    assert response.whatwg_encoding.name == ("UTF-16LE" if label == "BOM" else label)
-    name = scrapy_codec_name(response.whatwg_encoding)
+    assert whatwg_encoding(response).name == ("UTF-16LE" if label == "BOM" else label)
+    name = scrapy_codec_name(whatwg_encoding(response))
     if name is not None:
         assert response.encoding == name and not codecs.lookup(name).name.startswith("whatwg-")
 
@@ -182,28 +182,28 @@ def test_requests_survive_a_process_without_the_package(label, tmp_path):
     # the WPT expectations elsewhere) and portable requests.
     links = LinkExtractor().extract_links(response)
     made = {
-        "follow": response.follow(f"/f?q={text}"),
-        "follow_all": list(response.follow_all(css="a")),
+        "follow": follow(response, f"/f?q={text}"),
+        "follow_all": list(follow_all(response, css="a")),
         "form_request get": form_request(response, formid="get"),
         "form_request post": form_request(response, formid="post", formdata={"extra": text}),
         "LinkExtractor + Request": [scrapy.Request(link.url) for link in links],
     }
     # (Request's w3lib spells a few bytes the URL parser keeps, such as "\\", as %5C: the same bytes)
-    hrefs = [scrapy.Request(response.urljoin(href)).url for href in response.css("a::attr(href)").getall()]
+    hrefs = [scrapy.Request(urljoin(response, href)).url for href in response.css("a::attr(href)").getall()]
     assert [link.url for link in links] == [r.url for r in made["LinkExtractor + Request"]] == hrefs
     # Request(link.url, encoding=response.encoding) is Scrapy's own: as with Scrapy alone's name
     # (the same URL but on UTF-16 pages, whose Python codec w3lib applies to the ASCII query too).
     assert [scrapy.Request(link.url, encoding=response.encoding).url for link in links] == [
         scrapy.Request(url, encoding=alone.encoding).url for url in hrefs]
-    output = response.whatwg_encoding.output_encoding
+    output = whatwg_encoding(response).output_encoding
     get, post = made["form_request get"], made["form_request post"]
     assert get.url == "http://example.com/search?q=" + quote_plus(output.encode(text)), get.url
     assert (post.method, post.body) == ("POST", f"q={quote_plus(output.encode(text))}&extra="
                                         f"{quote_plus(output.encode(text))}".encode("ascii"))
     assert get.encoding == post.encoding == PORTABLE_ENCODING  # (they carried whatwg-… names)
     assert [r.url for r in made["follow_all"]] == hrefs
-    assert made["follow"].url == scrapy.Request(response.urljoin(f"/f?q={text}")).url
-    ascii_compatible = response.whatwg_encoding.output_encoding is response.whatwg_encoding
+    assert made["follow"].url == scrapy.Request(urljoin(response, f"/f?q={text}")).url
+    ascii_compatible = whatwg_encoding(response).output_encoding is whatwg_encoding(response)
     assert "%" in made["follow"].url.split("?")[1]
     assert made["follow"].encoding == (response.encoding if ascii_compatible else "utf-8")  # (UTF-16: see follow)
     requests = [r for value in made.values() for r in (value if isinstance(value, list) else [value])]
@@ -213,7 +213,7 @@ def test_requests_survive_a_process_without_the_package(label, tmp_path):
 
     # A request that carries the package's codec name is lost elsewhere, and made portable (same
     # URL, UTF-8) by the spider middleware.
-    whatwg_named = scrapy.Request(hrefs[0], encoding=response.whatwg_encoding.codec_name)
+    whatwg_named = scrapy.Request(hrefs[0], encoding=whatwg_encoding(response).codec_name)
     assert rebuild_elsewhere([whatwg_named], tmp_path) == [["LookupError", f"unknown encoding: {whatwg_named.encoding}"]]
     portable, = through_spider_middleware(response, [whatwg_named])
     assert (portable.url, portable.encoding) == (whatwg_named.url, PORTABLE_ENCODING)
@@ -240,7 +240,7 @@ def test_meta_refresh_request_survives(label, original, tmp_path):
     refresh = f'<meta http-equiv=refresh content="0; url=/r?q={text}">'
     body = body.replace(marker, refresh.encode("utf-16le") if label == "BOM" else get_encoding(label).encode(refresh))
     url = "http://example.com/dir/page.html"
-    whatwg = decided(body, headers).whatwg_encoding
+    whatwg = whatwg_encoding(decided(body, headers))
     request = scrapy.Request(url, encoding=whatwg.codec_name if original == "whatwg" else original)
     response = WhatwgEncodingMiddleware().process_response(
         request, HtmlResponse(url, body=body, headers=headers, request=request))
@@ -248,7 +248,7 @@ def test_meta_refresh_request_survives(label, original, tmp_path):
     spider_args = (scrapy.Spider("s"),) if spider and spider.default is inspect.Parameter.empty else ()  # older Scrapy
     redirect = MetaRefreshMiddleware.from_crawler(get_crawler()).process_response(request, response, *spider_args)
     assert isinstance(redirect, scrapy.Request)
-    assert redirect.url == scrapy.Request(response.urljoin(f"/r?q={text}")).url and "%" in redirect.url
+    assert redirect.url == scrapy.Request(urljoin(response, f"/r?q={text}")).url and "%" in redirect.url
     assert redirect.encoding == PORTABLE_ENCODING
     assert rebuild_elsewhere([redirect], tmp_path) == [[redirect.url, "GET", "", PORTABLE_ENCODING, "Request"]]
 
@@ -258,12 +258,12 @@ def test_replacement_encoding(tmp_path):
     UTF-8, ``encoding`` Scrapy's own inference (spelled as lxml reads it); a followed URL is UTF-8
     and so is its request, which survives elsewhere."""
     response = decided(b"<a href='/x'>x</a>", {"Content-Type": "text/html; charset=iso-2022-kr"})
-    assert response.whatwg_encoding.name == "replacement" and response.text == "\ufffd"
-    assert scrapy_codec_name(response.whatwg_encoding) is None
+    assert whatwg_encoding(response).name == "replacement" and response.text == "\ufffd"
+    assert scrapy_codec_name(whatwg_encoding(response)) is None
     alone = HtmlResponse(response.url, body=response.body, headers=response.headers).encoding
     assert (alone, response.encoding) == ("iso2022_kr", "iso-2022-kr")
     assert codecs.lookup(response.encoding).name == codecs.lookup(alone).name
-    request = response.follow("/f?q=é☃")
+    request = follow(response, "/f?q=é☃")
     assert request.url == "http://example.com/f?q=%C3%A9%E2%98%83"
     assert rebuild_elsewhere([request], tmp_path) == [[request.url, "GET", "", "utf-8", "Request"]]
 
@@ -301,9 +301,9 @@ class CookieEcho(CollectSpider):
     def parse(self, response):
         self.responses.append(response)
         yield response.follow("/echo?via=follow", self.echo)
-        if hasattr(response, "whatwg_encoding"):  # (with the add-on)
+        if whatwg_encoding(response) is not None:  # (with the add-on)
             yield scrapy.Request(response.urljoin("/echo?via=whatwg"), self.echo,
-                                 encoding=response.whatwg_encoding.codec_name)
+                                 encoding=whatwg_encoding(response).codec_name)
 
     def echo(self, response):
         self.responses.append(response)
@@ -324,7 +324,7 @@ def test_cookies_go_back_as_scrapy_alone_sends_them():
         _, (off_follow, off_page) = yield crawl([url], spider_cls=CookieEcho, settings={"ADDONS": {}})
     finally:
         yield port.stopListening()
-    assert on_page.whatwg_encoding.name == "windows-1251" and not hasattr(off_page, "whatwg_encoding")
+    assert whatwg_encoding(on_page).name == "windows-1251" and whatwg_encoding(off_page) is None
     assert on_follow.request.encoding == off_follow.request.encoding == "cp1251"
     assert on_follow.body == off_follow.body == "city=Москва".encode("cp1251")
     assert on_whatwg.request.encoding == PORTABLE_ENCODING

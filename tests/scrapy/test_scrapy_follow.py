@@ -12,7 +12,9 @@ import scrapy
 from scrapy.http import FormRequest, HtmlResponse
 from whatwg_crawl_helpers import CollectSpider, crawl
 
+from scrapy_whatwg_encoding import whatwg_encoding
 from scrapy_whatwg_encoding.scrapy.forms import form_request
+from scrapy_whatwg_encoding.scrapy.links import follow, urljoin
 from scrapy_whatwg_encoding.scrapy.scrapy_default import scrapy_codec_name
 
 # 東京 in Shift_JIS is 93 8C 8B 9E, in UTF-8 E6 9D B1 E4 BA AC; ☃ (U+2603 = 9731) is not in Shift_JIS.
@@ -56,8 +58,8 @@ class EchoSpider(CollectSpider):
         self.responses.append(response)
         page = response.url
         query = "/echo?q=東京&snow=☃"
-        yield response.follow(query, self.echo, cb_kwargs={"how": ("follow", page)}, dont_filter=True)
-        yield scrapy.Request(response.urljoin(query), self.echo, cb_kwargs={"how": ("urljoin", page)}, dont_filter=True)
+        yield follow(response, query, self.echo, cb_kwargs={"how": ("follow", page)}, dont_filter=True)
+        yield scrapy.Request(urljoin(response, query), self.echo, cb_kwargs={"how": ("urljoin", page)}, dont_filter=True)
         if not response.css("form"):
             return
         yield form_request(response, formdata={"q": "東京 ☃"}, callback=self.echo,
@@ -65,7 +67,7 @@ class EchoSpider(CollectSpider):
         yield form_request(response, formdata={"q": "東京 ☃"}, method="POST", callback=self.echo,
                            cb_kwargs={"how": ("form_request post", page)}, dont_filter=True)
         alone = HtmlResponse(page, body=response.body, headers=response.headers,
-                             encoding=scrapy_codec_name(response.whatwg_encoding))
+                             encoding=scrapy_codec_name(whatwg_encoding(response)))
         for how, build in SCRAPY_FORMS.items():
             request, outcome = built(build, response)
             self.built[(how, page)] = (outcome, built(build, alone)[1])

@@ -9,7 +9,7 @@ import pytest_twisted
 from scrapy.http import HtmlResponse
 from whatwg_crawl_helpers import CollectSpider, check_decision, crawl, whatwg_stats
 
-from scrapy_whatwg_encoding.scrapy.responses import WhatwgResponseMixin
+from scrapy_whatwg_encoding import whatwg_encoding
 
 UNLABELED_FR = "unlabeled/fr-windows-1252.html"
 UNLABELED_RU = "unlabeled/ru-windows-1251.html"
@@ -52,7 +52,7 @@ def test_request_meta(demo_server):
     assert (_meta(koi8)["encoding"], _meta(koi8)["source"]) == ("windows-1251", "override")
     # dont_sniff_encoding: the response is exactly what Scrapy made.
     assert type(ru) is HtmlResponse and "whatwg_encoding" not in ru.meta
-    assert not isinstance(ru, WhatwgResponseMixin)
+    assert whatwg_encoding(ru) is None
     # The page's own <meta> (step 5) still comes before the locale default (step 9).
     check_decision(ja, locale="ja", detector="off")
     assert _meta(ja)["source"] == "prescan"

@@ -13,7 +13,7 @@ from twisted.internet import reactor
 from twisted.internet.task import deferLater
 from whatwg_crawl_helpers import CollectSpider, check_decision, crawl
 
-from scrapy_whatwg_encoding.scrapy.responses import WhatwgResponseMixin
+from scrapy_whatwg_encoding import whatwg_encoding
 from scrapy_whatwg_encoding.scrapy.stats import FLUSH_SECONDS
 
 KOI8 = "header/koi8-r.html"  # Content-Type: text/html; charset=koi8-r
@@ -32,7 +32,7 @@ def test_replace_keeps_the_decision_only_for_the_same_document(demo_server):
     # Another body: Scrapy's own class and inference (the header's koi8-r), and no decision.
     other = "<title>Привет</title>".encode("koi8-r")
     replaced = page.replace(body=other)
-    assert type(replaced) is HtmlResponse and not isinstance(replaced, WhatwgResponseMixin)
+    assert type(replaced) is HtmlResponse and whatwg_encoding(replaced) is None
     assert replaced.encoding == "koi8-r" and replaced.css("title::text").get() == "Привет"
     assert "whatwg_encoding" not in replaced.meta and "whatwg_encoding" not in page.meta
     assert page.text == moved.text  # the decided response itself is unchanged

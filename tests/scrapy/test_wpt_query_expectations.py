@@ -1,6 +1,6 @@
 """Every URL-query and form expectation of the web-platform-tests (legacy-mb-* encode-href and
 encode-form tests, encoding/iso-2022-jp-encoder.html, html/.../query-encoding/) through the public
-paths of a response decided by the middleware: ``response.urljoin()`` and the drop-in form path
+paths of a response decided by the middleware: ``urljoin(response, )`` and the drop-in form path
 (``FormRequest`` with the encoding :func:`~scrapy_whatwg_encoding.scrapy.forms.form_request` gives
 ``from_response``: the form's output encoding, :func:`~scrapy_whatwg_encoding.scrapy.forms.form_encoding`);
 and a sample of every href page through ``response.follow()`` in a real crawl, checked on the
@@ -28,8 +28,9 @@ from twisted.internet import reactor
 from twisted.web import resource, server
 from whatwg_crawl_helpers import crawl
 
-from scrapy_whatwg_encoding import WhatwgEncodingMiddleware, get_encoding
+from scrapy_whatwg_encoding import WhatwgEncodingMiddleware, get_encoding, whatwg_encoding
 from scrapy_whatwg_encoding.scrapy.forms import form_encoding
+from scrapy_whatwg_encoding.scrapy.links import follow, urljoin
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 WPT_ORIGIN = "http://web-platform.test:8000/"
@@ -86,7 +87,7 @@ def decided_response(page: dict):
 def run_page(page: dict) -> tuple[int, set]:
     """Checks every case of *page*; returns (assertions, distinct keys)."""
     response = decided_response(page)
-    encoding = response.whatwg_encoding
+    encoding = whatwg_encoding(response)
     expected_encoding = get_encoding(page["charset"])
     assert encoding is not None
     if expected_encoding is not None:
@@ -98,12 +99,12 @@ def run_page(page: dict) -> tuple[int, set]:
     name = encoding.output_encoding.name
     if kind == "href":
         for cp, expected in cases:
-            query = response.urljoin(f"https://example.com/?{chr(cp)}").split("?", 1)[1]
+            query = urljoin(response, f"https://example.com/?{chr(cp)}").split("?", 1)[1]
             assert query == expected or normalize(query) == normalize(expected), (page["test"], hex(cp), query)
             distinct.add((name, "href", chr(cp), expected))
     elif kind == "href-string":
         for text, expected in cases:
-            url = response.urljoin(f"https://example.com/?{text}")
+            url = urljoin(response, f"https://example.com/?{text}")
             assert url.split("?", 1)[1] == expected, (page["test"], text)
             # What Scrapy sends: the same bytes (w3lib's safe_url_string writes "\\" as %5C).
             sent = Request(url).url.split("?", 1)[1]
@@ -124,7 +125,7 @@ def run_page(page: dict) -> tuple[int, set]:
                 distinct.add((name, "form", chr(cp), expected))
     elif kind == "resolve":
         for url, expected in cases:
-            got = response.urljoin(url)
+            got = urljoin(response, url)
             if DISAGREE.match(url):  # the current URL Standard: a non-special scheme's query is UTF-8
                 expected = quote(url.partition("?")[2], safe="=")
             assert expected in got, (page["test"], url, got, expected)
@@ -183,7 +184,7 @@ class _FollowSample(scrapy.Spider):
 
     def parse(self, response):
         for cp, _ in self.samples[response.url.split("/", 3)[3]]:
-            yield response.follow(f"/echo?{chr(cp)}", self.echo, cb_kwargs={"key": (response.url, cp)},
+            yield follow(response, f"/echo?{chr(cp)}", self.echo, cb_kwargs={"key": (response.url, cp)},
                                   dont_filter=True)
 
     def echo(self, response, key):

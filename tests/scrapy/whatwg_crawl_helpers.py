@@ -14,7 +14,7 @@ from urllib.parse import quote
 import scrapy
 from scrapy.crawler import CrawlerRunner
 
-from scrapy_whatwg_encoding import decode, get_encoding, sniff
+from scrapy_whatwg_encoding import decode, get_encoding, sniff, whatwg_encoding
 from scrapy_whatwg_encoding.scrapy.scrapy_default import scrapy_codec_name
 
 REPO = Path(__file__).resolve().parents[2]
@@ -103,7 +103,7 @@ def check_decision(response, **sniff_kwargs):
 def check_decided(response, encoding):
     """*response* is decided as *encoding*: the exact text, and as ``encoding`` the name Scrapy
     alone reports for it, which Python resolves without the package."""
-    assert response.whatwg_encoding is encoding, response.url
+    assert whatwg_encoding(response) is encoding, response.url
     assert response.text == decode(response.body, encoding)[0], response.url
     name = scrapy_codec_name(encoding)
     if name is not None:

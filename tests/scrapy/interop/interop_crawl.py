@@ -92,7 +92,10 @@ def main(mode: str, base: str, out_dir: str, *names: str) -> None:
         runner = CrawlerRunner(settings)
         crawler = runner.create_crawler(feature.spider)
         items: list[dict] = []
+        classes: list[str] = []  # the class of every response the engine hands on (to callbacks)
         crawler.signals.connect(lambda item, **_: items.append(dict(item)), signal=signals.item_scraped, weak=False)
+        crawler.signals.connect(lambda response, **_: classes.append(
+            f"{type(response).__module__}.{type(response).__qualname__}"), signal=signals.response_received, weak=False)
         crawler.signals.connect(lambda failure, response, **_: errors.messages.append(
             f"spider error on {response.url}: {failure.getErrorMessage()}"), signal=signals.spider_error, weak=False)
         try:
@@ -100,7 +103,8 @@ def main(mode: str, base: str, out_dir: str, *names: str) -> None:
         except Exception as exc:  # noqa: BLE001 — a crawl that could not start is recorded; the others still run
             errors.messages.append(f"crawl failed: {type(exc).__name__}: {exc}")
         stats = crawler.stats.get_stats() if crawler.stats else {}
-        return {"items": items, "errors": list(errors.messages), "stats": {k: stats[k] for k in STATS if k in stats},
+        return {"items": items, "classes": sorted(classes), "errors": list(errors.messages),
+                "stats": {k: stats[k] for k in STATS if k in stats},
                 "whatwg_stats": {k: v for k, v in stats.items() if k.startswith("whatwg_encoding/")}}
 
     @defer.inlineCallbacks

@@ -121,6 +121,9 @@ PAGES: dict[str, Page] = {
         "text/csv; charset=windows-1251",
         "name,city\r\nИван,Москва\r\nПётр,Санкт-Петербург\r\nAnna,Kyiv №5\r\n".encode("cp1251"),
         "windows-1251", "a windows-1251 CSV"),
+    "untyped.json": Page(
+        None, '{"name": "café", "city": "Zürich"}'.encode(), "UTF-8",
+        "JSON with no Content-Type: Scrapy makes a TextResponse of it (selector type json), so must the add-on"),
 }
 HTML_PAGES = [p for p, page in PAGES.items() if p.endswith(".html") and "/" not in p and p != "search.html"]
 # The pages a rendering service shows (their DOMs): one of each case.

@@ -40,9 +40,8 @@ def page_item(response, key: str | None = None, **extra) -> dict[str, Any]:
 
 
 def class_name(response) -> str:
-    """The response's class as a user sees it: the add-on may re-class Scrapy's own classes (issue 21,
-    item 2) into subclasses of its own, which count as the Scrapy class they extend."""
-    return next(c.__name__ for c in type(response).__mro__ if not c.__module__.startswith("scrapy_whatwg_encoding"))
+    """The response's class (the add-on never changes it: issue 29)."""
+    return f"{type(response).__module__}.{type(response).__qualname__}"
 
 
 def node_item(page: str, key: int, node) -> dict[str, Any]:
@@ -145,6 +144,51 @@ class LoaderSpider(PagesSpider):
         loader.add_css("title", "title::text")
         loader.add_css("text", "p::text")
         yield loader.load_item()
+
+
+class EditingMiddleware:
+    """A user's downloader middleware at 700 (above the add-on's 580): records the class it sees and,
+    for ``?edit`` URLs, edits the text and returns a ``str`` body (docs/responses.rst's place for it)."""
+
+    def process_response(self, request, response, spider=None):
+        request.meta["middleware_class"] = class_name(response)
+        if urlparse(response.url).query == "edit":
+            return response.replace(body=response.text.replace("</title>", " [edited]</title>"))
+        return response
+
+
+#: Pages whose encoding Python can encode "Ёж" in with and without the add-on (follow() raises
+#: UnicodeEncodeError elsewhere, with Scrapy alone as with the add-on).
+FOLLOW_PAGES = ("utf8.html", "cp1251.html", "sjis.html")
+QUERY = "/search.html?q=Ёж"
+
+
+class DropInSpider(PagesSpider):
+    """Issue 29's cases: the class in the callback and in a middleware at 700, a pickle round trip,
+    ``urljoin()`` read back with ``url_query_parameter``, ``follow()``, untyped JSON read with
+    ``jmespath()``, and a ``str`` body from a middleware at 700."""
+
+    name = "drop_in"
+
+    def parse(self, response):
+        import pickle
+
+        from w3lib.url import url_query_parameter
+
+        page = page_of(response.url)
+        plain = response.replace(request=None)  # (a request's callback pickles its spider)
+        clone = pickle.loads(pickle.dumps(plain))
+        common = {"cls": class_name(response), "middleware_class": response.meta.get("middleware_class"),
+                  "pickled": [class_name(clone), clone.text == plain.text, clone.encoding == plain.encoding]}
+        if page.endswith(".json"):
+            yield {"page": page, "key": "", "selector": response.selector.type, "name": response.jmespath("name").get(),
+                   **common}
+            return
+        joined = response.urljoin(QUERY)
+        extra = {"joined": joined, "q": url_query_parameter(joined, "q")}
+        if page in FOLLOW_PAGES:
+            extra["follow"] = response.follow(QUERY).url
+        yield page_item(response, **common, **extra)
 
 
 class SplashSpider(PagesSpider):
@@ -258,6 +302,8 @@ FEATURES = [
     Feature("zyte_api", ZyteSpider, ZYTE, attrs=_urls(*RENDERED_PAGES), plugin="scrapy_zyte_api"),
     Feature("zyte_api_httpcache", ZyteSpider, {**ZYTE, "HTTPCACHE_ENABLED": True},
             attrs=_urls(*RENDERED_PAGES), runs=2, plugin="scrapy_zyte_api"),
+    Feature("drop_in", DropInSpider, {"DOWNLOADER_MIDDLEWARES": {EditingMiddleware: 700}},
+            attrs=_urls(*HTML_PAGES, "untyped.json", *(f"{p}?edit" for p in FOLLOW_PAGES))),
     Feature("impersonate", PagesSpider,
             {"DOWNLOAD_HANDLERS": {s: "scrapy_impersonate.ImpersonateDownloadHandler" for s in ("http", "https")}},
             attrs=lambda base: {"urls": [base + p for p in HTML_PAGES], "meta": {"impersonate": "chrome"}},

@@ -18,7 +18,7 @@ EXPECTED_ITEMS = {
     "xmlfeed_iternodes": 5, "xmlfeed_xml": 5, "xmlfeed_html": 5, "csvfeed": 3, "sitemap": 6, "sitemap_robots": 6,
     "crawlspider": 9, "forms": 7, "redirects": 3, "robotstxt": 3, "httpcache_fs": 8, "httpcache_dbm": 8,
     "feeds": 8, "feed_jsonl": 8, "feed_csv": 8, "feed_xml": 8, "itemloader": 8, "playwright": 5, "splash": 15,
-    "zyte_api": 10, "zyte_api_httpcache": 10, "impersonate": 8,
+    "zyte_api": 10, "zyte_api_httpcache": 10, "impersonate": 8, "drop_in": 12,
 }
 KINDS = {f.name: f.truth_kind for f in FEATURES}
 # Only scrapy-impersonate may be missing (curl_cffi's binary wheels; on Scrapy < 2.13.4 pip picks
@@ -51,6 +51,54 @@ def test_items_identical_or_the_browsers_text(interop_results, interop_base, fea
     counts = compare_items(KINDS.get(feature, "html"), on["items"], off["items"], interop_base)
     COUNTS[feature] = counts
     assert counts["compared"] == EXPECTED_ITEMS[feature]
+
+
+def test_every_response_keeps_the_class_scrapy_or_the_plugin_built(interop_results):
+    """Across the whole suite, the responses the engine hands to callbacks are of the same classes
+    with the add-on as without it (issue 29: the add-on changes state, never classes)."""
+    for feature, off in interop_results["off"].items():
+        if "skipped" in off or "classes" not in off:
+            continue  # (the feed exports: files, no crawl of their own)
+        on = _result(interop_results, "on", feature)
+        assert on["classes"] == off["classes"], feature
+        assert not any(c.startswith("scrapy_whatwg_encoding") for c in on["classes"]), feature
+
+
+def test_drop_in_cases_behave_as_with_scrapy_alone(interop_results):
+    """Issue 29's cases, in both crawls (``test_items_identical_or_the_browsers_text`` compares them):
+    the class in a middleware at 700 and in the callback, pickle, ``urljoin()``, ``follow()``,
+    untyped JSON with ``jmespath()``, and a middleware at 700 returning a ``str`` body."""
+    for mode in ("on", "off"):
+        items = {(i["page"], i["key"]): i for i in _result(interop_results, mode, "drop_in")["items"]}
+        for (page, key), item in items.items():
+            expected = "scrapy.http.response.text.TextResponse" if page == "untyped.json" else \
+                "scrapy.http.response.html.HtmlResponse"
+            assert item["cls"] == item["middleware_class"] == expected, (mode, page)
+            assert item["pickled"] == [expected, True, True], (mode, page)
+        assert (items["untyped.json", ""]["selector"], items["untyped.json", ""]["name"]) == ("json", "café"), mode
+        cp1251 = items["cp1251.html", ""]
+        assert cp1251["q"] == "Ёж" and cp1251["joined"].endswith("/search.html?q=Ёж"), mode
+        assert cp1251["follow"].endswith("/search.html?q=%A8%E6"), mode  # Python's cp1251, as Scrapy alone
+        for page in ("utf8.html", "cp1251.html", "sjis.html"):
+            assert items[page, "edit"]["title"].endswith(" [edited]"), (mode, page)
+
+
+def test_follow_helper_is_the_browsers(interop_base):
+    """``links.follow()`` builds the browser's request where Scrapy's ``follow()`` raises: the URL
+    Standard's query state with the page's encoding (``&#N;`` for a character it lacks)."""
+    from scrapy.http import HtmlResponse, Request
+
+    from scrapy_whatwg_encoding import WhatwgEncodingMiddleware
+    from scrapy_whatwg_encoding.scrapy.links import follow
+
+    page = PAGES["cp1251.html"]
+    request = Request(interop_base + "cp1251.html")
+    response = WhatwgEncodingMiddleware().process_response(request, HtmlResponse(
+        request.url, body=page.body, headers={"Content-Type": page.content_type}, request=request))
+    with pytest.raises(UnicodeEncodeError):
+        response.follow("/search.html?q=日本")  # Scrapy's own, as without the add-on
+    assert follow(response, "/search.html?q=日本").url == interop_base + "search.html?q=%26%2326085%3B%26%2326412%3B"
+    assert follow(response, "/search.html?q=Ёж").url == response.follow("/search.html?q=Ёж").url
 
 
 def test_pages_are_the_issues_cases():
