@@ -261,7 +261,7 @@ def test_middleware(data, content_type, cls):
     if decision is not None:
         assert out.text == decode(data, get_encoding(decision["encoding"]))[0]
         encoding = get_encoding(decision["encoding"])
-        assert whatwg_encoding(out) is encoding
+        assert whatwg_encoding(out, request) is encoding
         assert scrapy_codec_name(encoding) in (None, out.encoding)  # the name Scrapy alone reports
     else:
         assert out is response

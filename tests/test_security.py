@@ -79,7 +79,7 @@ def test_replacement_through_sniff_and_the_middleware(where):
     out = WhatwgEncodingMiddleware().process_response(request, response)
     assert request.meta["whatwg_encoding"]["encoding"] == "replacement"
     assert out.text == "\ufffd"
-    assert whatwg_encoding(out) is ENCODINGS["replacement"]
+    assert whatwg_encoding(out, request) is ENCODINGS["replacement"]
     # No Python codec decodes as replacement: ``encoding`` is what Scrapy alone infers (for code
     # that decodes the body itself, as without the add-on); the text and selectors are the standard's.
     alone = HtmlResponse(response.url, body=body, headers={"Content-Type": content_type}).encoding

@@ -4,8 +4,10 @@ from __future__ import annotations
 import logging
 
 import pytest_twisted
-from scrapy.http import HtmlResponse, Response, TextResponse
+from scrapy.http import Response, TextResponse
 from whatwg_crawl_helpers import check_decision, crawl, whatwg_stats
+
+from scrapy_whatwg_encoding import whatwg_encoding
 
 # Where each page's decision must come from (DESIGN: Decision.source), by folder or by page.
 # late/: the "full" detector (uchardet) already finds the page's KOI8-R, which the late <meta> then
@@ -28,7 +30,7 @@ def test_demo_site_every_source(demo_server, caplog):
     for path, page in pages.items():
         response = by_path[path]
         assert response.body == (demo_server.site.root / path).read_bytes(), path  # body untouched
-        if page.expect is None:  # the PNG: not a document
+        if page.expect is None:  # the PNG, and UTF-16 Scrapy took for binary: not documents it decodes
             assert type(response) is Response and "whatwg_encoding" not in response.meta
             continue
         decided += 1
@@ -37,10 +39,9 @@ def test_demo_site_every_source(demo_server, caplog):
         source = response.meta["whatwg_encoding"]["source"]
         assert source in SOURCES.get(path, SOURCES.get(path.split("/")[0], set())), (path, source)
         assert isinstance(response, TextResponse)
-    # UTF-16 without Content-Type: Scrapy's binary check made a Response, the middleware an HtmlResponse.
+    # UTF-16 without Content-Type: Scrapy's binary check made a Response, and it keeps its type.
     utf16 = by_path["bom/no-content-type-utf-16le"]
-    assert isinstance(utf16, HtmlResponse)
-    assert utf16.css("title::text").get() == "UTF-16LE без Content-Type"
+    assert type(utf16) is Response and whatwg_encoding(utf16) is None
     # FF FE 00 00 is the UTF-16LE BOM then U+0000 (w3lib alone would decode UTF-32LE).
     lookalike = by_path["bom/utf-32le-lookalike.html"]
     assert lookalike.text.startswith("\x00<!DOCTYPE html>")
@@ -54,9 +55,10 @@ def test_demo_site_every_source(demo_server, caplog):
     assert stats["whatwg_encoding/responses"] == decided
     assert sum(v for k, v in stats.items() if k.startswith("whatwg_encoding/source/")) == decided
     assert sum(v for k, v in stats.items() if k.startswith("whatwg_encoding/encoding/")) == decided
-    assert stats["whatwg_encoding/encoding/UTF-16LE"] == 4
-    # At least the UTF-16 page Scrapy saw as binary and the FF FE 00 00 page decode differently.
-    assert 2 <= stats["whatwg_encoding/changed_from_scrapy_default"] <= decided
+    assert stats["whatwg_encoding/encoding/UTF-16LE"] == 3
+    assert stats["whatwg_encoding/skipped/not_a_document"] == 2  # the PNG, the binary UTF-16 page
+    # At least the FF FE 00 00 page decodes differently (w3lib reads UTF-32LE there).
+    assert 1 <= stats["whatwg_encoding/changed_from_scrapy_default"] <= decided
     assert "whatwg_encoding/errors" not in stats
     lines = [r for r in caplog.records if r.name == "scrapy_whatwg_encoding" and r.msg.startswith("Encoding ")]
     assert len(lines) == decided and all(r.levelno == logging.DEBUG for r in lines)

@@ -7,7 +7,7 @@ import sys
 from typing import ClassVar
 
 import pytest_twisted
-from scrapy.http import HtmlResponse
+from scrapy.http import HtmlResponse, XmlResponse
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet import reactor
 from twisted.internet.task import deferLater
@@ -21,30 +21,25 @@ UNLABELED_RU = "unlabeled/ru-windows-1251.html"
 
 
 @pytest_twisted.inlineCallbacks
-def test_replace_keeps_the_decision_only_for_the_same_document(demo_server):
+def test_replace_is_scrapys_own(demo_server):
+    """A decided response is of Scrapy's class, so ``replace()`` is Scrapy's: the copy is of the same
+    class (or the one passed), with ``encoding`` copied unless one is passed, decoded by Scrapy with
+    Python's codec for it; it shares the request, whose meta keeps the decision."""
     _, (page,) = yield crawl([demo_server.url(KOI8)])
     check_decision(page)
     decision = page.meta["whatwg_encoding"]
-    # Same document (URL, flags, status): same class, encoding, text and decision.
     moved = page.replace(url=page.url + "?moved", flags=["x"])
-    assert type(moved) is type(page) and moved.encoding == page.encoding and moved.text == page.text
-    assert moved.meta["whatwg_encoding"] == decision
-    # Another body: Scrapy's own class and inference (the header's koi8-r), and no decision.
+    assert type(moved) is HtmlResponse and moved.encoding == page.encoding == "koi8-r" and moved.text == page.text
+    assert moved.meta["whatwg_encoding"] == decision and whatwg_encoding(moved) is whatwg_encoding(page)
     other = "<title>Привет</title>".encode("koi8-r")
     replaced = page.replace(body=other)
-    assert type(replaced) is HtmlResponse and whatwg_encoding(replaced) is None
-    assert replaced.encoding == "koi8-r" and replaced.css("title::text").get() == "Привет"
-    assert "whatwg_encoding" not in replaced.meta and "whatwg_encoding" not in page.meta
-    assert page.text == moved.text  # the decided response itself is unchanged
-    # New headers or an explicit encoding: the same; Scrapy's replace() copies ``encoding`` (the
-    # name Scrapy alone reports for the decided encoding) unless one is passed, as without the add-on.
-    cp1251 = page.replace(headers={"Content-Type": "text/html; charset=windows-1251"})
-    assert type(cp1251) is HtmlResponse and cp1251.encoding == "koi8-r"
-    assert HtmlResponse(page.url, body=page.body, headers=page.headers).replace(
-        headers={"Content-Type": "text/html; charset=windows-1251"}).encoding == "koi8-r"
-    assert page.replace(encoding="utf-8").encoding == "utf-8"
-    # An explicit class wins (the caller asked for it).
-    assert type(page.replace(body=other, cls=type(page))) is type(page)
+    assert type(replaced) is HtmlResponse and replaced.encoding == "koi8-r"
+    assert replaced.css("title::text").get() == "Привет"
+    alone = HtmlResponse(page.url, body=page.body, headers=page.headers)
+    for changes in ({"headers": {"Content-Type": "text/html; charset=windows-1251"}}, {"encoding": "utf-8"},
+                    {"body": other, "cls": XmlResponse}):
+        assert (type(page.replace(**changes)), page.replace(**changes).encoding) == (
+            type(alone.replace(**changes)), alone.replace(**changes).encoding), changes
 
 
 class SlowSecondPage(CollectSpider):

@@ -27,9 +27,9 @@ HOSTILE_PAGES = {
     "meta'onmouseover='alert(1)'<script>.html": (
         "text/html", ('<meta charset="utf-16"><title>\x01\x0b' + SCRIPT + "</title><p>"
                       + SCRIPT + " caf\u00e9 \ufffe</p>").encode()),
-    # No Content-Type, no file extension, a UTF-16LE BOM and a control character: Scrapy makes a
-    # binary Response.
-    'bom"><svg onload=alert(2)>': (None, ("\ufeff<title>\x02" + SCRIPT + "</title>").encode("utf-16-le")),
+    # FF FE 00 00: the standard's UTF-16LE BOM then U+0000, w3lib's UTF-32LE: the texts differ.
+    'bom"><svg onload=alert(2)>': ("text/html", b"\xff\xfe\x00\x00"
+                                   + ("<title>\x02" + SCRIPT + "</title>").encode("utf-16-le")),
     # No label at all, windows-1251 bytes: autodetection (Scrapy would guess statistically).
     "unlabeled<b>.html": ("text/html", ("<title>" + SCRIPT + "</title><p>" + "Привет, мир! Как дела? " * 20)
                           .encode("windows-1251")),
@@ -69,7 +69,7 @@ def test_report_of_hostile_pages_is_inert(hostile_server, tmp_path):
     meta_row = next(row for row in examples if "meta'onmouseover='alert(1)'" in row[0])
     assert '\\x01\\x0B<script>alert("x")</script>' in meta_row[4] and meta_row[2] == "utf-16"
     bom_row = next(row for row in examples if row[0].startswith(hostile_server.url("bom")))
-    assert SCRIPT in bom_row[4] and bom_row[5] == "binary response: no text" and bom_row[2] == "binary"
+    assert SCRIPT in bom_row[4] and SCRIPT not in bom_row[5] and bom_row[2] == "utf-32-le"
     assert "UTF-8" in by_source and "UTF-16LE" in by_source
     stats = whatwg_stats(crawler)
     cards = _cards(tree)

@@ -21,6 +21,7 @@ from scrapy import signals
 from scrapy.http import TextResponse
 
 from scrapy_whatwg_encoding.scrapy.forms import form_request
+from scrapy_whatwg_encoding.scrapy.links import follow
 
 from ..site_server import BUNDLED_SITE, SiteMap, start_server
 
@@ -91,8 +92,9 @@ class DemoSpider(scrapy.Spider):
             value = response.css("form input[name=q]").attrib["value"]
             yield form_request(response, formdata={"q": value + " ☃"}, callback=self.parse_echo,
                                cb_kwargs={"what": "form"})
-            yield response.follow(response.css("a#query::attr(href)").get(), callback=self.parse_echo,
-                                  cb_kwargs={"what": "link"})
+            # (follow: response.follow() with the browser's query; Scrapy's own would raise on ☃ too)
+            yield follow(response, response.css("a#query::attr(href)").get(), callback=self.parse_echo,
+                         cb_kwargs={"what": "link"})
 
     def parse_echo(self, response, what: str):
         self.logger.info("The server received this %s request: %s", what, response.text.splitlines()[0])
