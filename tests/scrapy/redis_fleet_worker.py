@@ -20,6 +20,8 @@ import sys
 
 from scrapy_redis.spiders import RedisSpider
 
+from scrapy_whatwg_encoding.scrapy.links import follow
+
 START_KEY = "fleet:start_urls"
 READY_KEY = "fleet:ready:%s"
 CRAWLED_KEY = "fleet:crawled"
@@ -40,7 +42,7 @@ class FleetSpider(RedisSpider):
                              "request_encoding": response.request.encoding})
         self.server.rpush(CRAWLED_KEY, response.url)
         for link in response.css("a.page"):
-            yield response.follow(link, callback=self.parse)
+            yield follow(response, link, callback=self.parse)  # the browser's query
 
     def spider_idle(self):
         self.server.set(READY_KEY % self.worker, 1)
