@@ -43,7 +43,8 @@ from urllib.parse import urlsplit
 from ..encoding import Encoding, get_encoding
 from ..sniffing.body import Body
 from ..sniffing.decision import DECLARED_SOURCES, UNDECLARED_SOURCES
-from .memory_sync import Breaker, Worker, deferred
+from . import loop
+from .memory_sync import Breaker, Worker
 
 logger = logging.getLogger(__name__)
 
@@ -213,7 +214,7 @@ class SiteMemory:
         self._job: tuple[Future, list[Batch], set[str] | None] | None = None
         self._breaker = Breaker()
         self._logged: set[str] = set()
-        self._loop: Any = None
+        self._loop: loop.Looping | None = None  # the exchanges' timer, once the spider opened
 
     # --- the rule -------------------------------------------------------------------------
 
@@ -377,26 +378,22 @@ class SiteMemory:
 
     async def spider_opened(self, spider=None) -> None:
         """Signal handler: start the exchanges; the crawl waits for the first read at most
-        :data:`START_SECONDS` (the reactor does not wait)."""
-        from scrapy.utils.defer import maybe_deferred_to_future
-        from twisted.internet.task import LoopingCall
-
+        :data:`START_SECONDS` (the loop does not wait). Runs on the loop Scrapy runs on (asyncio
+        without a reactor too, see :mod:`.loop`)."""
         future = self.open()
         if future is None:
             return
-        self._loop = LoopingCall(self.sync)
-        self._loop.start(SYNC_SECONDS, now=False)
-        await maybe_deferred_to_future(deferred(future, START_SECONDS))
+        clock = loop.clock()
+        self._loop = clock.looping(self.sync, SYNC_SECONDS)
+        await clock.wait(future, START_SECONDS)
         self.sync()
 
     async def spider_closed(self, spider=None) -> bool:
         """:meth:`close` for the crawl's end, which waits for it at most :data:`CLOSE_SECONDS`
-        (the reactor does not wait); ``True`` if saved."""
-        from scrapy.utils.defer import maybe_deferred_to_future
-
+        (the loop does not wait); ``True`` if saved."""
         future = self._close()
         if future is not None:
-            await maybe_deferred_to_future(deferred(future, CLOSE_SECONDS))
+            await loop.clock().wait(future, CLOSE_SECONDS)
         return self._closed(future)
 
     def _close(self) -> Future | None:

@@ -36,13 +36,12 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import Response, TextResponse
 from scrapy.utils.job import job_dir
 from scrapy.utils.misc import load_object
-from twisted.internet.task import LoopingCall
 
 from ..encoding import ENCODINGS, Encoding, decode
 from ..sniffing import Decision
 from ..sniffing.content_type import per_value
 from ..sniffing.response import Options, labeled_utf_8
-from . import scrapy_default, startup
+from . import loop, scrapy_default, startup
 from .compat import explicit_encoding, header_values, with_encoding
 from .handler import handler_whatwg_encoding, restore, settle
 from .kind import content_kind, document_kind, is_compressed, response_class
@@ -107,7 +106,7 @@ class WhatwgEncodingMiddleware:
         self.config = config or Config()
         self.report = Stats(stats, self.config.log_level, self.config.report, self.config.report_examples)
         self.memory = memory
-        self._flusher: LoopingCall | None = None  # made when the spider opens (it imports the reactor)
+        self._flusher: loop.Looping | None = None  # started when the spider opens, on Scrapy's loop
         self._options = self._request_options({})  # for requests without meta keys of their own
         # Whether the common case may take its one step (_labeled_utf_8): nothing but the request's
         # own keys and the response decide.
@@ -156,8 +155,7 @@ class WhatwgEncodingMiddleware:
                     logger.warning("%s", warning, extra={"spider": spider})
             self.config = dataclasses.replace(self.config, locale=locale, locale_setting=name)
             self._options = self._request_options({})
-        self._flusher = LoopingCall(self.report.flush)  # stats within FLUSH_SECONDS, see .report
-        self._flusher.start(FLUSH_SECONDS, now=False)
+        self._flusher = loop.clock().looping(self.report.flush, FLUSH_SECONDS)  # stats within FLUSH_SECONDS
 
     async def spider_closed(self, spider):
         """Stop the stats flusher, log the summary, write the HTML report, save the site memory:
