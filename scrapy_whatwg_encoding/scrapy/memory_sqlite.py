@@ -13,7 +13,9 @@ from __future__ import annotations
 import json
 import logging
 import os
+import random
 import sqlite3
+import time
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -110,25 +112,42 @@ class SQLiteStore:
         return self.db
 
     def _connect(self) -> sqlite3.Connection:
+        """A new connection, set up (WAL, the table, an earlier version's file migrated). Its busy
+        timeout is set before any statement; a step that is refused as busy or locked without
+        waiting (SQLite does so when several connections switch a new file to WAL at once, or
+        recover it) is tried again, the whole set-up anew, until :data:`BUSY_SECONDS` have passed."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         # Created here so that it gets the umask's mode (SQLite would make it 0644).
         os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666))
         self._inode = self.path.stat().st_ino
-        db = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False)
-        try:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")  # with WAL: never corrupt; a power loss may undo the last batches
-            columns = [row[1] for row in db.execute("PRAGMA table_info(counts)")]
-            if columns not in ([], _COLUMNS):
-                logger.warning("%s: the table 'counts' has columns %s, not %s; it counts as empty and "
-                               "is made anew", self.path, columns, _COLUMNS)
-                db.execute("DROP TABLE counts")
-            db.execute(_CREATE)
-            self._migrate(db)
-        except BaseException:
-            db.close()
-            raise
-        return db
+        deadline = time.monotonic() + BUSY_SECONDS
+        pause = 0.005
+        while True:
+            # timeout: sqlite3_busy_timeout, set when the connection is opened, before any statement.
+            db = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False)
+            try:
+                self._set_up(db)
+                return db
+            except sqlite3.OperationalError as exc:
+                db.close()
+                if not _busy(exc) or time.monotonic() + pause >= deadline:
+                    raise
+            except BaseException:
+                db.close()
+                raise
+            time.sleep(pause * random.uniform(0.5, 1.5))  # apart, so that one of them goes first
+            pause = min(pause * 2, 0.2)
+
+    def _set_up(self, db: sqlite3.Connection) -> None:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")  # with WAL: never corrupt; a power loss may undo the last batches
+        columns = [row[1] for row in db.execute("PRAGMA table_info(counts)")]
+        if columns not in ([], _COLUMNS):
+            logger.warning("%s: the table 'counts' has columns %s, not %s; it counts as empty and "
+                           "is made anew", self.path, columns, _COLUMNS)
+            db.execute("DROP TABLE counts")
+        db.execute(_CREATE)
+        self._migrate(db)
 
     def _repair(self, exc: Exception) -> None:
         logger.warning("%s is not a site memory database (%s); it counts as empty and is made anew",
@@ -150,6 +169,14 @@ class SQLiteStore:
                                       for name, count in counts.items()])
                 path.unlink()
                 Path(f"{path}.lock").unlink(missing_ok=True)
+
+
+def _busy(exc: sqlite3.OperationalError) -> bool:
+    """Whether *exc* is SQLite's SQLITE_BUSY or SQLITE_LOCKED (another connection holds a lock)."""
+    code = getattr(exc, "sqlite_errorcode", None)  # Python 3.11+
+    if code is not None:
+        return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    return str(exc).startswith(("database is locked", "database table is locked", "database is busy"))
 
 
 def read_json(path: Path) -> dict[str, Counts]:
