@@ -175,7 +175,7 @@ def _busy(exc: sqlite3.OperationalError) -> bool:
     """Whether *exc* is SQLite's SQLITE_BUSY or SQLITE_LOCKED (another connection holds a lock)."""
     code = getattr(exc, "sqlite_errorcode", None)  # Python 3.11+
     if code is not None:
-        return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+        return code & 0xFF in (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED (primary codes)
     return str(exc).startswith(("database is locked", "database table is locked", "database is busy"))
 
 
