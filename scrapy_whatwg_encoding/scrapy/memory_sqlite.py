@@ -19,7 +19,7 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from .memory import Batch, Counts, add_counts, clean_counts, host_of
+from .memory_store import Batch, Counts, add_counts, clean_counts, host_of
 
 logger = logging.getLogger(__name__)
 

@@ -289,3 +289,51 @@ def test_store_setting_accepts(value):
     from scrapy_whatwg_encoding.scrapy.settings import check_store
 
     assert check_store("WHATWG_ENCODING_REMEMBER_STORE", value) == (value or None)
+
+
+def _package_imports() -> dict[str, set[str]]:
+    """Module → the modules of scrapy_whatwg_encoding it imports (at the top or in a function)."""
+    import ast
+    import pathlib
+
+    import scrapy_whatwg_encoding
+
+    root = pathlib.Path(scrapy_whatwg_encoding.__file__).resolve().parent
+    graph: dict[str, set[str]] = {}
+    for path in root.rglob("*.py"):
+        parts = path.relative_to(root.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        graph[name] = set()
+        for node in ast.walk(ast.parse(path.read_bytes())):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                origin = ".".join(base + ([node.module] if node.module else []))
+                graph[name].update([origin, *(f"{origin}.{alias.name}" for alias in node.names)])
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+                graph[name].update(n for n in names if n.startswith("scrapy_whatwg_encoding"))
+    return {name: {m for m in found if m in graph and m != name} for name, found in graph.items()}
+
+
+def test_memory_and_its_stores_do_not_import_each_other():
+    """The stores' shared types live in memory_store: memory imports the stores (in open_store),
+    they never import memory, directly or through another module of the package (no cycle)."""
+    graph = _package_imports()
+    prefix = "scrapy_whatwg_encoding.scrapy."
+    memory = prefix + "memory"
+    assert {prefix + "memory_sqlite", prefix + "memory_redis"} <= graph[memory]
+
+    def reaches(start: str, goal: str) -> bool:
+        seen, todo = set(), [start]
+        while todo:
+            name = todo.pop()
+            if name == goal:
+                return True
+            if name not in seen:
+                seen.add(name)
+                todo.extend(graph.get(name, ()))
+        return False
+
+    modules = [prefix + m for m in ("memory_sqlite", "memory_redis", "memory_store", "memory_sync", "loop")]
+    assert [m for m in modules if reaches(m, memory)] == []
