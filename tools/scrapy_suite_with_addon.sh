@@ -11,9 +11,9 @@
 # a venv of its own, and runs the suite as Scrapy's tox does (`pytest scrapy tests
 # --doctest-modules`) once per reactor mode (REACTORS: "asyncio", Scrapy's default; "none", its
 # reactorless run `-p no:twisted --reactor=none`; "default", Twisted's default reactor), each twice:
-# without the add-on, and with it enabled globally by a sitecustomize on PYTHONPATH that adds
-# `scrapy_whatwg_encoding.Addon` to Scrapy's default ADDONS (so every crawler of every process a
-# test starts has it). Tests that fail only with the add-on are run again, one process, both
+# without the add-on, and with it enabled globally: with SCRAPY_SUITE_ADDON=1, a module the venv
+# loads at start-up (a .pth file, as a sitecustomize) adds `scrapy_whatwg_encoding.Addon` to
+# Scrapy's default ADDONS, so every crawler of every process a test starts has it. Tests that fail only with the add-on are run again, one process, both
 # ways; those that still fail only with it are printed, and the exit status is their number.
 #
 # Environment: PYTHON (for the venv; default python3), WORK_DIR (default .venvs/scrapy-suite, kept
@@ -72,15 +72,18 @@ EOF
     touch "$stamp"
 fi
 
-# The hook: adds the add-on to scrapy.settings.default_settings.ADDONS when Scrapy imports it
-# (nothing else is imported at start-up).
-hook="$WORK/addon-on"
-mkdir -p "$hook"
-cat >"$hook/sitecustomize.py" <<'EOF'
-"""Enables scrapy_whatwg_encoding's add-on in every Scrapy crawler of this process (and of every
-process started with this PYTHONPATH): Scrapy's default ADDONS gets it when Scrapy loads them."""
+# The hook: with SCRAPY_SUITE_ADDON=1 in the environment (inherited by every process a test
+# starts), adds the add-on to scrapy.settings.default_settings.ADDONS when Scrapy imports it
+# (nothing else is imported at start-up). Loaded by a .pth file in the venv (as a sitecustomize
+# would be, but without touching PYTHONPATH, which Scrapy's tests set for their subprocesses, nor
+# depending on the interpreter having no sitecustomize of its own).
+site_packages=$("$py" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+cat >"$site_packages/scrapy_suite_addon.py" <<'EOF'
+"""With SCRAPY_SUITE_ADDON=1: enables scrapy_whatwg_encoding's add-on in every Scrapy crawler of
+this process: Scrapy's default ADDONS gets it when Scrapy loads them (tools/scrapy_suite_with_addon.sh)."""
 import importlib.abc
 import importlib.machinery
+import os
 import sys
 
 ADDON = "scrapy_whatwg_encoding.Addon"
@@ -103,11 +106,16 @@ class _AddAddon(importlib.abc.MetaPathFinder):
         return spec
 
 
-sys.meta_path.insert(0, _AddAddon())
+if os.environ.get("SCRAPY_SUITE_ADDON") == "1":
+    sys.meta_path.insert(0, _AddAddon())
 EOF
-check=$(cd "$src" && PYTHONPATH="$hook" "$py" -c \
-    'from scrapy.settings import Settings; print("scrapy_whatwg_encoding.Addon" in Settings()["ADDONS"])')
-[ "$check" = True ] || { say "the hook did not enable the add-on ($check)"; exit 100; }
+echo "import scrapy_suite_addon" >"$site_packages/scrapy_suite_addon.pth"
+for addon in 0 1; do
+    check=$(cd "$src" && SCRAPY_SUITE_ADDON=$addon "$py" -c \
+        'from scrapy.settings import Settings; print("scrapy_whatwg_encoding.Addon" in Settings()["ADDONS"])')
+    [ "$check" = "$([ $addon = 1 ] && echo True || echo False)" ] ||
+        { say "the hook does not work (SCRAPY_SUITE_ADDON=$addon: $check)"; exit 100; }
+done
 
 # run NAME ADDON(0|1) REACTOR TESTS...: one pytest run, its JUnit XML in $WORK/<version>-<reactor>-<name>.xml
 run() {
@@ -117,7 +125,7 @@ run() {
     local out="$WORK/$version-$reactor-$name" reactor_args=(-p no:asyncio --reactor="$reactor")
     [ "$reactor" = none ] && reactor_args=(-p no:twisted --reactor=none -o asyncio_default_fixture_loop_scope=function)
     local parallel=(); [ "$JOBS" -gt 1 ] && [ "$name" != rerun-off ] && [ "$name" != rerun-on ] && parallel=(-n "$JOBS")
-    local env=(); [ "$addon" = 1 ] && env=(PYTHONPATH="$hook")
+    local env=(SCRAPY_SUITE_ADDON="$addon")
     local start=$SECONDS
     (cd "$src" && env "${env[@]}" "$py" -m pytest -p no:cacheprovider -q -rfE "${parallel[@]}" "${reactor_args[@]}" \
         --junitxml="$out.xml" -o junit_family=legacy "$@" >"$out.log" 2>&1)
