@@ -6,10 +6,11 @@ reactorless mode (``TWISTED_REACTOR_ENABLED = False``, Scrapy 2.15+), where impo
 ``twisted.internet.reactor`` would install one (``AsyncCrawlerProcess`` forbids the import, and
 ``AsyncCrawlerRunner`` then refuses a second crawl). There :func:`clock` is an
 :class:`AsyncioClock`. Older Scrapy (2.11-2.13) always has a reactor, and a non-asyncio reactor
-cannot run asyncio code: there it is a :class:`TwistedClock`. Both give the same three things:
+cannot run asyncio code: there it is a :class:`TwistedClock`. Both give the same four things:
 
 - :meth:`~AsyncioClock.looping`: call a function every *seconds* (the first call after *seconds*),
   until ``stop()``;
+- :meth:`~AsyncioClock.call_soon`: run a function in a later turn of the loop;
 - :meth:`~AsyncioClock.call_from_thread`: run a function in the loop's thread, from any thread
   (nothing happens once the loop is closed: nobody waits any more);
 - :meth:`~AsyncioClock.wait`: await a :class:`concurrent.futures.Future` done in another thread,
@@ -70,6 +71,10 @@ class AsyncioClock:
         call.start(seconds, now=False)
         return call
 
+    def call_soon(self, function: Callable[[], object]) -> None:
+        """Run *function* in a later turn of the loop (call it in the loop's thread)."""
+        self.loop.call_soon(function)
+
     def call_from_thread(self, function: Callable[..., object], *args: Any) -> None:
         """Run ``function(*args)`` in the loop's thread, soon; nothing once the loop is closed."""
         try:
@@ -112,6 +117,10 @@ class TwistedClock:
         call.clock = self.reactor
         call.start(seconds, now=False)
         return call
+
+    def call_soon(self, function: Callable[[], object]) -> None:
+        """Run *function* in a later turn of the reactor (call it in the reactor's thread)."""
+        self.reactor.callLater(0, function)
 
     def call_from_thread(self, function: Callable[..., object], *args: Any) -> None:
         """Run ``function(*args)`` in the reactor's thread, soon."""

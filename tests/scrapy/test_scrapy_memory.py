@@ -337,3 +337,46 @@ def test_memory_and_its_stores_do_not_import_each_other():
 
     modules = [prefix + m for m in ("memory_sqlite", "memory_redis", "memory_store", "memory_sync", "loop")]
     assert [m for m in modules if reaches(m, memory)] == []
+
+
+def test_sqlite_json_statements_read_and_write_as_rows_do(tmp_path):
+    """The store's JSON statements (a chunk of hosts per statement) and its row-per-step fallback
+    (an SQLite without JSON functions) give the same counts, chunk boundaries and rows that are
+    not of the store's own shape (a label, a bad count, a blob host) included."""
+    import shutil
+    import sqlite3
+
+    from scrapy_whatwg_encoding.scrapy.memory_sqlite import _CREATE, _JSON_CHUNK
+
+    path = tmp_path / "template.sqlite3"
+    db = sqlite3.connect(path)
+    db.execute(_CREATE)
+    hosts = _JSON_CHUNK * 2 + 7
+    db.executemany("INSERT INTO counts VALUES (?, ?, ?)",
+                   [(f"h{n}", "KOI8-R", n % 5 + 1) for n in range(hosts)]
+                   + [("h1", "koi8-r", 2), ("h2", "bogus", 3), ("h3", "GBK", 0), ("h4", "GBK", "x"),
+                      ("h5", "replacement", 2), ("h6", "GBK", -1), ("h7", "GBK", 2.5),
+                      ("label", "windows-1251", 1), ("label", "cp1251", 1)])
+    db.execute("INSERT INTO counts VALUES (x'6869', 'GBK', 1)")
+    db.commit()
+    db.close()
+    results = {}
+    for use_json in (True, False):
+        copy = tmp_path / f"{use_json}.sqlite3"
+        shutil.copy(path, copy)
+        store = SQLiteStore(copy)
+        store.use_json = use_json
+        results[use_json] = [
+            store.preload(10**6), store.preload(3), store.preload(_JSON_CHUNK + 1),
+            store.exchange([("a", {"h1": {"KOI8-R": 1}, "new": {"GBK": 2}}), ("b", {"new": {"GBK": 1}})],
+                           ["h1", "h2", "h3", "h4", "h5", "h6", "h7", "new", "absent", "label"]
+                           + [f"h{n}" for n in range(100, _JSON_CHUNK + 500)]),
+            store.preload(10**6)]
+        assert store._json is use_json
+        store.close()
+    assert results[True] == results[False]
+    first, three, chunk, exchanged, after = results[True]
+    assert len(first) == hosts + 1 and len(three) == 3 and len(chunk) == _JSON_CHUNK + 1
+    assert first["h1"] == {"KOI8-R": 4} and first["label"] == {"windows-1251": 2} and first["h7"] == {"KOI8-R": 3}
+    assert exchanged["h1"] == {"KOI8-R": 5} and exchanged["new"] == {"GBK": 3} and "absent" not in exchanged
+    assert len(after) == hosts + 2
