@@ -17,7 +17,9 @@
 # ways; those that still fail only with it are printed, and the exit status is their number.
 #
 # Environment: PYTHON (for the venv; default python3), WORK_DIR (default .venvs/scrapy-suite, kept
-# between runs), JOBS (pytest-xdist workers, default 2), REACTORS (default "asyncio none").
+# between runs), JOBS (pytest-xdist workers per run, default 2), REACTORS (default "asyncio none"),
+# PARALLEL=1 (the runs without and with the add-on at the same time), REUSE=1 (a run whose JUnit
+# XML is in WORK_DIR already is not run again: compare, or finish an interrupted run).
 # It takes long (Scrapy's ~4,900 tests, twice per mode): run it with nice, not in .ci/run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -126,6 +128,10 @@ run() {
     [ "$reactor" = none ] && reactor_args=(-p no:twisted --reactor=none -o asyncio_default_fixture_loop_scope=function)
     local parallel=(); [ "$JOBS" -gt 1 ] && [ "$name" != rerun-off ] && [ "$name" != rerun-on ] && parallel=(-n "$JOBS")
     local env=(SCRAPY_SUITE_ADDON="$addon")
+    if [ "${REUSE:-0}" = 1 ] && [ -s "$out.xml" ]; then
+        say "$reactor, add-on $([ "$addon" = 1 ] && echo on || echo off), $name: reusing $out.xml"
+        return
+    fi
     local start=$SECONDS
     (cd "$src" && env "${env[@]}" "$py" -m pytest -p no:cacheprovider -q -rfE "${parallel[@]}" "${reactor_args[@]}" \
         --junitxml="$out.xml" -o junit_family=legacy "$@" >"$out.log" 2>&1)
@@ -162,8 +168,14 @@ for key in sys.stdin.read().split("\n"):
 
 total=0
 for reactor in $REACTORS; do
-    run off 0 "$reactor" "${tests[@]}"
-    run on 1 "$reactor" "${tests[@]}"
+    if [ "${PARALLEL:-0}" = 1 ]; then  # both at once (Scrapy's tests wait much: it saves time)
+        run off 0 "$reactor" "${tests[@]}" &
+        run on 1 "$reactor" "${tests[@]}"
+        wait
+    else
+        run off 0 "$reactor" "${tests[@]}"
+        run on 1 "$reactor" "${tests[@]}"
+    fi
     base="$WORK/$version-$reactor"
     comm -13 <(failed "$base-off.xml") <(failed "$base-on.xml") >"$base-only-on.txt"
     if [ -s "$base-only-on.txt" ]; then
