@@ -19,9 +19,12 @@ cannot run asyncio code: there it is a :class:`TwistedClock`. Both give the same
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any, Protocol
+
+logger = logging.getLogger(__name__)
 
 
 class Looping(Protocol):
@@ -64,12 +67,8 @@ class AsyncioClock:
 
     def looping(self, function: Callable[[], object], seconds: float) -> Looping:
         """Call *function* every *seconds* in the loop, the first time after *seconds*; an
-        exception stops the calls (logged by Scrapy's ``AsyncioLoopingCall``)."""
-        from scrapy.utils.asyncio import AsyncioLoopingCall  # Scrapy 2.14+, as is this clock
-
-        call = AsyncioLoopingCall(function)
-        call.start(seconds, now=False)
-        return call
+        exception stops the calls (logged)."""
+        return _AsyncioLooping(self.loop, function, seconds)
 
     def call_soon(self, function: Callable[[], object]) -> None:
         """Run *function* in a later turn of the loop (call it in the loop's thread)."""
@@ -100,6 +99,32 @@ class AsyncioClock:
         return future.done()
 
 
+class _AsyncioLooping:
+    """A periodic call on an asyncio loop (what Scrapy 2.14+'s ``AsyncioLoopingCall`` does, without
+    needing it); the next call is scheduled before the function runs."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, function: Callable[[], object], seconds: float):
+        self._loop, self._function, self._seconds = loop, function, seconds
+        self._handle: asyncio.TimerHandle | None = loop.call_later(seconds, self._call)
+
+    @property
+    def running(self) -> bool:
+        return self._handle is not None
+
+    def stop(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+
+    def _call(self) -> None:
+        self._handle = self._loop.call_later(self._seconds, self._call)
+        try:
+            self._function()
+        except Exception:
+            logger.exception("%r failed; it is not called again", self._function)
+            self.stop()
+
+
 class TwistedClock:
     """The clock of the installed Twisted reactor (Scrapy 2.11-2.13, or a non-asyncio reactor)."""
 
@@ -110,12 +135,17 @@ class TwistedClock:
 
     def looping(self, function: Callable[[], object], seconds: float) -> Looping:
         """Call *function* every *seconds* in the reactor, the first time after *seconds*; an
-        exception stops the calls."""
+        exception stops the calls (logged)."""
         from twisted.internet.task import LoopingCall
 
         call = LoopingCall(function)
         call.clock = self.reactor
-        call.start(seconds, now=False)
+
+        def failed(failure: Any) -> None:
+            logger.error("%r failed; it is not called again", function,
+                         exc_info=(failure.type, failure.value, failure.getTracebackObject()))
+
+        call.start(seconds, now=False).addErrback(failed)
         return call
 
     def call_soon(self, function: Callable[[], object]) -> None:

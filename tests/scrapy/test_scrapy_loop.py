@@ -87,6 +87,35 @@ async def test_twisted_clock():
     _check(await _exercise(TwistedClock()))
 
 
+def _failing_looping(clock) -> list[int]:
+    calls: list[int] = []
+
+    def fail():
+        calls.append(1)
+        raise ValueError("flush failed")
+
+    return calls, clock.looping(fail, 0.01)
+
+
+def test_asyncio_clock_stops_a_failing_call(caplog):
+    async def main():
+        calls, looping = _failing_looping(AsyncioClock(asyncio.get_running_loop()))
+        await asyncio.sleep(0.2)
+        return calls, looping.running
+
+    assert asyncio.run(main()) == ([1], False)
+    assert [r.levelname for r in caplog.records] == ["ERROR"] and "flush failed" in caplog.text
+
+
+@pytest_twisted.ensureDeferred
+async def test_twisted_clock_stops_a_failing_call(caplog):
+    clock = TwistedClock()
+    calls, looping = _failing_looping(clock)
+    await clock.wait(Future(), 0.2)
+    assert (calls, looping.running) == ([1], False)
+    assert [r.levelname for r in caplog.records] == ["ERROR"] and "flush failed" in caplog.text
+
+
 needs_reactorless = pytest.mark.skipif(
     not hasattr(default_settings, "TWISTED_REACTOR_ENABLED"),
     reason="this Scrapy has no reactorless mode (TWISTED_REACTOR_ENABLED, Scrapy 2.15+)")
