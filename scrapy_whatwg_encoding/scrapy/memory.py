@@ -28,22 +28,25 @@ and to read the hosts asked about, whose counts reach the view at the next excha
 from __future__ import annotations
 
 import concurrent.futures
-import functools
 import logging
 import operator
 import re
+import threading
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterator, Mapping
 from concurrent.futures import Future
-from typing import Any, Protocol
-from urllib.parse import urlsplit
 
 from ..encoding import Encoding, get_encoding
 from ..sniffing.body import Body
 from ..sniffing.decision import DECLARED_SOURCES, UNDECLARED_SOURCES
-from .memory_sync import Breaker, Worker, deferred
+from . import loop
+from .memory_store import Batch, Counts, Store, add_counts, clean_counts, host_of
+from .memory_sync import Breaker, Worker
+
+__all__ = ["Batch", "Counts", "SiteMemory", "Store", "add_counts", "clean_counts", "host_of", "open_store",
+           "remembered", "siblings"]
 
 logger = logging.getLogger(__name__)
 
@@ -64,67 +67,13 @@ REFRESH_SECONDS = 5.0
 #: Seconds the crawl's start waits for the store's first read, and its end for the last write.
 START_SECONDS = 1.0
 CLOSE_SECONDS = 5.0
+#: Hosts an exchange reads per store call (see ``_exchange``).
+READ_CHUNK = 2000
+#: Seconds (wall clock) one loop turn spends at most taking a store's result into the view: a
+#: slice; the rest waits for the next turn (tools/remember_reactor_gap.py measures the turns).
+INTAKE_SECONDS = 0.005
 
-Counts = dict[str, int]
-#: A batch of declarations: an id (the same when it is sent again) and host → counts.
-Batch = tuple[str, dict[str, Counts]]
 _NON_ASCII_LETTER = re.compile(r"(?![\x00-\x7f])[^\W\d_]")
-
-
-_DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443, "ftp": 21}
-
-
-def host_of(url: str) -> str:
-    """The key a page of *url* is remembered under: the URL's host, lower-case and IDNA-encoded,
-    with the port when it is not the scheme's default (two servers on one machine stay apart),
-    as the URL Standard's ``host`` getter gives it. Never the user name or password.
-
-    >>> host_of("http://user:secret@Bücher.Example:8080/a"), host_of("https://[::1]:443/")
-    ('xn--bcher-kva.example:8080', '[::1]')
-    """
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    try:
-        host = host.encode("idna").decode("ascii")
-    except UnicodeError:
-        pass  # not a valid IDNA name: kept as it is (lower-case)
-    if ":" in host:
-        host = f"[{host}]"
-    try:
-        port = parts.port
-    except ValueError:
-        port = None
-    if port is not None and port != _DEFAULT_PORTS.get(parts.scheme.lower()):
-        host += f":{port}"
-    return host
-
-
-def clean_counts(pairs: Iterable[tuple[Any, Any]]) -> Counts:
-    """Declaration counts from a store's (label, count) pairs: labels become encoding names;
-    pairs that are not a label and a positive whole number (bytes or text allowed) are left out."""
-    counts: Counts = {}
-    for label, count in pairs:
-        name = _name_of(label.decode("utf-8", "replace") if isinstance(label, bytes) else label)
-        try:
-            count = int(count) if isinstance(count, (int, bytes, str)) and not isinstance(count, bool) else 0
-        except ValueError:
-            count = 0
-        if name is not None and count > 0:
-            counts[name] = counts.get(name, 0) + count
-    return counts
-
-
-@functools.lru_cache(maxsize=512)
-def _name_of(label: Any) -> str | None:
-    encoding = get_encoding(label) if isinstance(label, str) else None
-    return encoding.name if encoding is not None else None
-
-
-def add_counts(table: dict[str, Counts], host: str, counts: Mapping[str, int]) -> None:
-    """Add *counts* to *table*'s row of *host*."""
-    row = table.setdefault(host, {})
-    for name, count in counts.items():
-        row[name] = row.get(name, 0) + count
 
 
 def remembered(counts: Mapping[str, int], least: int = MIN_DECLARATIONS) -> Encoding | None:
@@ -151,23 +100,6 @@ def siblings(text: str, other: str, share: float = SIBLING_SHARE) -> bool:
 
 
 
-class Store(Protocol):
-    """Where declaration counts live (:mod:`.memory_sqlite`, :mod:`.memory_redis`). Called only
-    from the memory's thread; any exception is a failure of the store. ``where``: for messages."""
-
-    where: str
-
-    def exchange(self, batches: list[Batch], hosts: Iterable[str]) -> dict[str, Counts]:
-        """Add each of *batches* (an id, and host → encoding name → declarations) once — a batch
-        sent again after a failure is not added twice, whatever the failure — and read the counts
-        of *hosts* (absent: none)."""
-
-    def preload(self, limit: int) -> dict[str, Counts]:
-        """The counts of at most *limit* hosts, to start with."""
-
-    def close(self) -> None: ...
-
-
 def open_store(store: str | None, job_dir: str | None) -> Store | None:
     """The store for the setting ``WHATWG_ENCODING_REMEMBER_STORE`` (*store*: a Redis URL or
     ``None``) and ``JOBDIR`` (*job_dir*): Redis, else the JOBDIR database, else ``None`` (the
@@ -183,9 +115,29 @@ def open_store(store: str | None, job_dir: str | None) -> Store | None:
     return None
 
 
-def _timed(function, *args):
+def _exchange(store: Store, batches: list[Batch], wanted: set[str],
+              closing: threading.Event) -> tuple[dict[str, Counts], float, list[str]]:
+    """In the memory's thread: *store*'s exchange of *batches*, and a read of the hosts *wanted*
+    and written (added to *wanted*, which the memory handed over), :data:`READ_CHUNK` hosts per
+    call, the first with the batches; once *closing* is set, the rest is not read (the save at
+    close waits behind this exchange). The counts read, the seconds it took, the hosts read."""
     start = time.perf_counter()
-    return function(*args), time.perf_counter() - start
+    for _, batch in batches:
+        wanted.update(batch)
+    hosts = list(wanted)
+    found = store.exchange(batches, hosts[:READ_CHUNK])
+    for at in range(READ_CHUNK, len(hosts), READ_CHUNK):
+        if closing.is_set():
+            del hosts[at:]
+            break
+        found.update(store.exchange([], hosts[at:at + READ_CHUNK]))
+    return found, time.perf_counter() - start, hosts
+
+
+def _preload(store: Store, limit: int) -> tuple[dict[str, Counts], float, None]:
+    """In the memory's thread: *store*'s preload of at most *limit* hosts, and the seconds it took."""
+    start = time.perf_counter()
+    return store.preload(limit), time.perf_counter() - start, None
 
 
 class SiteMemory:
@@ -210,10 +162,14 @@ class SiteMemory:
         self.unsent: list[Batch] = []  # batches of failed exchanges, sent again as they are
         self.wanted: set[str] = set()  # hosts to read from the store
         self._worker = Worker() if store is not None else None
-        self._job: tuple[Future, list[Batch], set[str] | None] | None = None
+        self._job: tuple[Future, list[Batch], bool] | None = None  # (future, batches, a preload)
+        # The result being taken into the view: (hosts, counts read, a preload, when read).
+        self._taking: tuple[Iterator[str], dict[str, Counts], bool, float] | None = None
+        self._clock: loop.AsyncioClock | loop.TwistedClock | None = None  # once the spider opened
+        self._closing = threading.Event()  # set at the close: an exchange under way stops reading
         self._breaker = Breaker()
         self._logged: set[str] = set()
-        self._loop: Any = None
+        self._loop: loop.Looping | None = None  # the exchanges' timer, once the spider opened
 
     # --- the rule -------------------------------------------------------------------------
 
@@ -296,23 +252,29 @@ class SiteMemory:
     def sync(self) -> Future | None:
         """Take in the result of the last exchange with the store if it is done, and start the
         next if none is under way (and the store is not left alone): the declarations learned
-        since, and a read of the hosts asked about (and written). Returns its future, or ``None``."""
+        since, and a read of the hosts asked about (and written). Returns its future, or ``None``.
+
+        On the loop (after :meth:`spider_opened`), a result is taken in slices of at most
+        :data:`INTAKE_SECONDS` of the loop's thread, one per loop turn, and the next exchange
+        starts once all of it is in; without a loop (tools, tests) at once."""
+        if self._taking is not None:
+            return None  # the last result is being taken in, a slice per turn
         if self._job is not None:
             if not self._job[0].done():
                 return None
-            self._take(*self._job)
-            self._job = None
+            job, self._job = self._job, None
+            self._take(*job)
+            if self._taking is not None:
+                return None
         if self._worker is None or not (self.pending or self.wanted or self.unsent):
             return None
         if not self._breaker.allows():
             self.wanted.clear()  # asked again later; declarations wait in pending
             return None
-        batches, hosts = self._batches(), set(self.wanted)
-        self.wanted = set()
-        for _, batch in batches:
-            hosts.update(batch)
-        future = self._worker.submit(_timed, self.store.exchange, batches, hosts)  # type: ignore[union-attr]
-        self._job = (future, batches, hosts)
+        batches, wanted = self._batches(), self.wanted
+        self.wanted = set()  # the store's thread adds the batches' hosts to wanted, and reads them all
+        future = self._worker.submit(_exchange, self.store, batches, wanted, self._closing)
+        self._job = (future, batches, False)
         return future
 
     def _batches(self) -> list[Batch]:
@@ -323,9 +285,11 @@ class SiteMemory:
             self.pending = {}
         return batches
 
-    def _take(self, future: Future, batches: list[Batch], hosts: set[str] | None) -> None:
+    def _take(self, future: Future, batches: list[Batch], preload: bool, into_view: bool = True) -> None:
+        """The result of an exchange (or of the preload): a failure queues its batches again; a
+        success starts its intake into the view (unless *into_view* is false: the close)."""
         try:
-            found, seconds = future.result()
+            found, seconds, hosts = future.result()
         except Exception as exc:  # noqa: BLE001 — a store error never fails the crawl
             self._failed(exc)
             self.unsent = batches + self.unsent  # sent again as they are at the next exchange
@@ -336,17 +300,33 @@ class SiteMemory:
         self._breaker.succeeded()
         self._inc("store_calls")
         self._inc("store_us", round(seconds * 1e6))
-        now = time.monotonic()
-        for host in found if hosts is None else hosts:
-            if hosts is None and host in self.hosts:
-                continue  # a preload never replaces what this process already read
-            row = self._row(host)
-            row.clear()
-            row.update(found.get(host, {}))
-            for batch in [self.pending] + [batch for _, batch in self.unsent]:  # not in the store yet
-                for name, count in batch.get(host, {}).items():
-                    row[name] = row.get(name, 0) + count
-            self._read_at[host] = now
+        if into_view:
+            self._taking = (iter(list(found) if preload else hosts), found, preload, time.monotonic())
+            self._intake(None if self._clock is None else INTAKE_SECONDS)
+
+    def _intake(self, seconds: float | None = INTAKE_SECONDS) -> None:
+        """Take the hosts of the last result into the view (the store's counts plus the
+        declarations not in the store yet) for at most *seconds* (``None``: all of them); the rest
+        at the next loop turn."""
+        if self._taking is None:
+            return
+        hosts, found, preload, now = self._taking
+        deadline = time.perf_counter() + seconds if seconds is not None else None
+        waiting = [self.pending] + [batch for _, batch in self.unsent]  # not in the store yet
+        view = self.hosts
+        for n, host in enumerate(hosts, 1):
+            if not (preload and host in view):  # a preload never replaces what this process read
+                row = self._row(host)
+                row.clear()
+                row.update(found.get(host, ()))
+                for batch in waiting:
+                    for name, count in batch.get(host, {}).items():
+                        row[name] = row.get(name, 0) + count
+                self._read_at[host] = now
+            if deadline is not None and n % 32 == 0 and time.perf_counter() >= deadline and self._clock:
+                self._clock.call_soon(self._intake)
+                return
+        self._taking = None
 
     def _failed(self, exc: BaseException | None) -> None:
         self._inc("store_errors")
@@ -363,8 +343,8 @@ class SiteMemory:
         """Start reading up to ``max_hosts`` hosts' counts from the store (in its thread)."""
         if self._worker is None or self._job is not None:
             return None
-        future = self._worker.submit(_timed, self.store.preload, self.max_hosts)  # type: ignore[union-attr]
-        self._job = (future, [], None)
+        future = self._worker.submit(_preload, self.store, self.max_hosts)
+        self._job = (future, [], True)
         return future
 
     def close(self, timeout: float | None = CLOSE_SECONDS) -> bool:
@@ -377,26 +357,22 @@ class SiteMemory:
 
     async def spider_opened(self, spider=None) -> None:
         """Signal handler: start the exchanges; the crawl waits for the first read at most
-        :data:`START_SECONDS` (the reactor does not wait)."""
-        from scrapy.utils.defer import maybe_deferred_to_future
-        from twisted.internet.task import LoopingCall
-
+        :data:`START_SECONDS` (the loop does not wait). Runs on the loop Scrapy runs on (asyncio
+        without a reactor too, see :mod:`.loop`)."""
         future = self.open()
         if future is None:
             return
-        self._loop = LoopingCall(self.sync)
-        self._loop.start(SYNC_SECONDS, now=False)
-        await maybe_deferred_to_future(deferred(future, START_SECONDS))
+        clock = self._clock = loop.clock()
+        self._loop = clock.looping(self.sync, SYNC_SECONDS)
+        await clock.wait(future, START_SECONDS)
         self.sync()
 
     async def spider_closed(self, spider=None) -> bool:
         """:meth:`close` for the crawl's end, which waits for it at most :data:`CLOSE_SECONDS`
-        (the reactor does not wait); ``True`` if saved."""
-        from scrapy.utils.defer import maybe_deferred_to_future
-
+        (the loop does not wait); ``True`` if saved."""
         future = self._close()
         if future is not None:
-            await maybe_deferred_to_future(deferred(future, CLOSE_SECONDS))
+            await loop.clock().wait(future, CLOSE_SECONDS)
         return self._closed(future)
 
     def _close(self) -> Future | None:
@@ -404,9 +380,11 @@ class SiteMemory:
             self._loop.stop()
         if self._worker is None:
             return None
+        self._closing.set()
         job, self._job = self._job, None
+        self._taking = None  # the view is not needed any more
         if job is not None and job[0].done():
-            self._take(*job)
+            self._take(*job, into_view=False)
             job = None
         batches = self._batches()
         # Tried again until CLOSE_SECONDS (a paused server), or once if the store is left alone.

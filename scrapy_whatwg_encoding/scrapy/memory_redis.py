@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterable
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from .memory import Batch, Counts, clean_counts
+from .memory_store import Batch, Counts, clean_counts
 
 #: Redis key of a host's hash (encoding name → declarations).
 REDIS_PREFIX = "whatwg_encoding:memory:"

@@ -10,14 +10,18 @@ database once and removed. The database file is created with the mode the umask 
 """
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import os
+import random
 import sqlite3
+import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from .memory import Batch, Counts, add_counts, clean_counts, host_of
+from ..encoding import ENCODINGS, get_encoding
+from .memory_store import Batch, Counts, add_counts, clean_counts, host_of
 
 logger = logging.getLogger(__name__)
 
@@ -31,59 +35,110 @@ _CREATE = ("CREATE TABLE IF NOT EXISTS counts (host TEXT NOT NULL, encoding TEXT
            "declarations INTEGER NOT NULL, PRIMARY KEY (host, encoding)) WITHOUT ROWID")
 _ADD = ("INSERT INTO counts VALUES (?, ?, ?) ON CONFLICT (host, encoding) "
         "DO UPDATE SET declarations = declarations + excluded.declarations")
-_CHUNK = 500  # hosts per SELECT … IN (…), below SQLite's limit on parameters
+_CHUNK = 500  # hosts per SELECT … IN (…), below SQLite's limit on parameters (without JSON)
+# With SQLite's JSON functions (built in since 3.38, JSON1 before), each statement takes or gives
+# the hosts of a chunk as one JSON text: SQLite works on it without the GIL, in one step (the
+# sqlite3 module releases the GIL around each step, and a thread that wants it back waits while
+# the loop's thread runs Python: one step per row made a 20,000-host exchange take seconds beside a
+# busy crawl), and Python encodes and decodes it in C, a chunk at a time (each holds the GIL ~1 ms).
+_JSON_CHUNK = 2000
+# Rows of our own shape: a text host, an encoding name (not a label: clean_counts is for the rest)
+# and a positive whole number of declarations.
+_NAMES = json.dumps(sorted(e.name for e in ENCODINGS.values() if getattr(get_encoding(e.name), "name", None) == e.name))
+_VALID = ("(typeof(host) = 'text' AND typeof(declarations) = 'integer' AND declarations > 0 "
+          "AND encoding IN (SELECT value FROM json_each(?2)))")
+_ADD_JSON = ("INSERT INTO counts (host, encoding, declarations) SELECT h.key, e.key, e.value "
+             "FROM json_each(?) AS h, json_each(h.value) AS e WHERE true ON CONFLICT (host, encoding) "
+             "DO UPDATE SET declarations = declarations + excluded.declarations")
+_READ = ("SELECT json_group_object(host, json(counts)) FROM (SELECT host, json_group_object(encoding, "
+         f"declarations) AS counts FROM counts WHERE host IN (SELECT value FROM json_each(?1)) AND {_VALID} "
+         "GROUP BY host)")
+_READ_OTHERS = f"SELECT * FROM counts WHERE host IN (SELECT value FROM json_each(?1)) AND {_VALID} IS NOT 1"
+_PRELOAD = ("SELECT json_group_object(host, json(counts)), max(host) FROM (SELECT host, "
+            f"json_group_object(encoding, declarations) AS counts FROM counts WHERE host > ?1 AND {_VALID} "
+            "GROUP BY host ORDER BY host LIMIT ?3)")
+_PRELOAD_OTHERS = f"SELECT * FROM counts WHERE host > ?1 AND host <= ?3 AND {_VALID} IS NOT 1"
 
 
 class SQLiteStore:
     """Counts in the database at *path* (created with its directory when first used)."""
+
+    #: Whether to use SQLite's JSON functions where it has them (false: one row per step).
+    use_json = True
 
     def __init__(self, path: str | os.PathLike):
         self.path = Path(path)
         self.where = str(self.path)
         self.db: sqlite3.Connection | None = None
         self._inode: int | None = None
+        self._json = self.use_json  # and SQLite has its JSON functions (checked when connecting)
 
     def exchange(self, batches: list[Batch], hosts: Iterable[str]) -> dict[str, Counts]:
         """Add *batches* (ids, host → encoding name → declarations) in one transaction (which
         commits all or nothing, so a batch sent again is never added twice); read *hosts*' counts."""
-        rows = [(host, name, count) for _, batch in batches for host, counts in batch.items()
-                for name, count in counts.items()]
         try:
-            self._add(self._open(), rows)
+            self._add(self._open(), batches)
         except sqlite3.OperationalError:
             raise  # locked, disk full, read-only: the memory tries again later
         except sqlite3.DatabaseError as exc:  # the file became something else: made anew
             self._repair(exc)
-            self._add(self._open(), rows)
+            self._add(self._open(), batches)
         db = self._open()
         found: dict[str, Counts] = {}
         hosts = list(hosts)
-        for start in range(0, len(hosts), _CHUNK):
-            chunk = hosts[start:start + _CHUNK]
-            marks = ", ".join("?" * len(chunk))
-            self._collect(found, db.execute(f"SELECT * FROM counts WHERE host IN ({marks})", chunk))
+        if not self._json:
+            for start in range(0, len(hosts), _CHUNK):
+                chunk = hosts[start:start + _CHUNK]
+                marks = ", ".join("?" * len(chunk))
+                self._collect(found, db.execute(f"SELECT * FROM counts WHERE host IN ({marks})", chunk))
+            return found
+        for start in range(0, len(hosts), _JSON_CHUNK):
+            wanted = json.dumps(hosts[start:start + _JSON_CHUNK])
+            (counts,) = db.execute(_READ, (wanted, _NAMES)).fetchone()
+            if counts:
+                found.update(json.loads(counts))
+            self._collect(found, db.execute(_READ_OTHERS, (wanted, _NAMES)))
         return found
 
     def preload(self, limit: int) -> dict[str, Counts]:
         """Counts of at most *limit* hosts (the first in host order), read when the crawl starts."""
-        raw: dict[str, list] = {}
-        for host, name, count in self._open().execute("SELECT * FROM counts ORDER BY host"):
-            if host not in raw and len(raw) >= limit:
+        db = self._open()
+        if not self._json:
+            raw: dict[str, list] = {}
+            for host, name, count in db.execute("SELECT * FROM counts ORDER BY host"):
+                if host not in raw and len(raw) >= limit:
+                    break
+                raw.setdefault(host, []).append((name, count))
+            return {host: clean_counts(pairs) for host, pairs in raw.items() if isinstance(host, str)}
+        found: dict[str, Counts] = {}
+        after = ""
+        while len(found) < limit:
+            counts, last = db.execute(_PRELOAD, (after, _NAMES, min(_JSON_CHUNK, limit - len(found)))).fetchone()
+            if last is None:
                 break
-            raw.setdefault(host, []).append((name, count))
-        return {host: clean_counts(pairs) for host, pairs in raw.items() if isinstance(host, str)}
+            found.update(json.loads(counts))
+            self._collect(found, db.execute(_PRELOAD_OTHERS, (after, _NAMES, last)))
+            after = last
+        return found
 
     def close(self) -> None:
         if self.db is not None:
             self.db.close()
             self.db = None
 
-    @staticmethod
-    def _add(db: sqlite3.Connection, rows: list) -> None:
-        if rows:
-            with db:  # one transaction (commit, or rollback on an error)
-                db.execute("BEGIN IMMEDIATE")
-                db.executemany(_ADD, rows)
+    def _add(self, db: sqlite3.Connection, batches: list[Batch]) -> None:
+        if not any(batch for _, batch in batches):
+            return
+        with db:  # one transaction (commit, or rollback on an error)
+            db.execute("BEGIN IMMEDIATE")
+            for _, batch in batches:
+                if not self._json:
+                    db.executemany(_ADD, [(host, name, count) for host, counts in batch.items()
+                                          for name, count in counts.items()])
+                    continue
+                items = iter(batch.items())
+                while chunk := dict(itertools.islice(items, _JSON_CHUNK)):
+                    db.execute(_ADD_JSON, (json.dumps(chunk),))
 
     @staticmethod
     def _collect(found: dict[str, Counts], rows) -> None:
@@ -110,25 +165,46 @@ class SQLiteStore:
         return self.db
 
     def _connect(self) -> sqlite3.Connection:
+        """A new connection, set up (WAL, the table, an earlier version's file migrated). Its busy
+        timeout is set before any statement; a step that is refused as busy or locked without
+        waiting (SQLite does so when several connections switch a new file to WAL at once, or
+        recover it) is tried again, the whole set-up anew, until :data:`BUSY_SECONDS` have passed."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         # Created here so that it gets the umask's mode (SQLite would make it 0644).
         os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666))
         self._inode = self.path.stat().st_ino
-        db = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False)
+        deadline = time.monotonic() + BUSY_SECONDS
+        pause = 0.005
+        while True:
+            # timeout: sqlite3_busy_timeout, set when the connection is opened, before any statement.
+            db = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False)
+            try:
+                self._set_up(db)
+                return db
+            except sqlite3.OperationalError as exc:
+                db.close()
+                if not _busy(exc) or time.monotonic() + pause >= deadline:
+                    raise
+            except BaseException:
+                db.close()
+                raise
+            time.sleep(pause * random.uniform(0.5, 1.5))  # apart, so that one of them goes first
+            pause = min(pause * 2, 0.2)
+
+    def _set_up(self, db: sqlite3.Connection) -> None:
         try:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")  # with WAL: never corrupt; a power loss may undo the last batches
-            columns = [row[1] for row in db.execute("PRAGMA table_info(counts)")]
-            if columns not in ([], _COLUMNS):
-                logger.warning("%s: the table 'counts' has columns %s, not %s; it counts as empty and "
-                               "is made anew", self.path, columns, _COLUMNS)
-                db.execute("DROP TABLE counts")
-            db.execute(_CREATE)
-            self._migrate(db)
-        except BaseException:
-            db.close()
-            raise
-        return db
+            self._json = self.use_json and db.execute("SELECT json_valid('[]')").fetchone() == (1,)
+        except sqlite3.OperationalError:  # no JSON functions (SQLite before 3.38 without JSON1)
+            self._json = False
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")  # with WAL: never corrupt; a power loss may undo the last batches
+        columns = [row[1] for row in db.execute("PRAGMA table_info(counts)")]
+        if columns not in ([], _COLUMNS):
+            logger.warning("%s: the table 'counts' has columns %s, not %s; it counts as empty and "
+                           "is made anew", self.path, columns, _COLUMNS)
+            db.execute("DROP TABLE counts")
+        db.execute(_CREATE)
+        self._migrate(db)
 
     def _repair(self, exc: Exception) -> None:
         logger.warning("%s is not a site memory database (%s); it counts as empty and is made anew",
@@ -150,6 +226,14 @@ class SQLiteStore:
                                       for name, count in counts.items()])
                 path.unlink()
                 Path(f"{path}.lock").unlink(missing_ok=True)
+
+
+def _busy(exc: sqlite3.OperationalError) -> bool:
+    """Whether *exc* is SQLite's SQLITE_BUSY or SQLITE_LOCKED (another connection holds a lock)."""
+    code = getattr(exc, "sqlite_errorcode", None)  # Python 3.11+
+    if code is not None:
+        return code & 0xFF in (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED (primary codes)
+    return str(exc).startswith(("database is locked", "database table is locked", "database is busy"))
 
 
 def read_json(path: Path) -> dict[str, Counts]:

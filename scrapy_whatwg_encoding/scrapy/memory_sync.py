@@ -1,7 +1,8 @@
-"""The site memory's store calls, away from the reactor: one daemon thread per memory runs them in
-order (a thread, not asyncio, so that it works on every Twisted reactor and with the blocking
-``redis`` and ``sqlite3`` clients; a daemon, so that a store that never answers cannot keep the
-process alive), and a circuit breaker leaves a failing store alone for a while."""
+"""The site memory's store calls, away from the loop Scrapy runs on: one daemon thread per memory
+runs them in order (a thread, so that it works on every Twisted reactor, without one, and with the
+blocking ``redis`` and ``sqlite3`` clients; a daemon, so that a store that never answers cannot keep
+the process alive), and a circuit breaker leaves a failing store alone for a while. The loop learns
+of a result through :mod:`.loop` (``wait``) or by looking at the future (``SiteMemory.sync``)."""
 from __future__ import annotations
 
 import queue
@@ -9,7 +10,6 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
-from typing import Any
 
 #: Failures in a row after which the store is left alone, for this many seconds (doubled at each
 #: further failure, up to BREAKER_MOST_SECONDS).
@@ -71,22 +71,3 @@ class Breaker:
     def succeeded(self) -> None:
         self.in_a_row, self.until, self._pause = 0, 0.0, self.seconds
 
-
-def deferred(future: Future, seconds: float):
-    """A Twisted ``Deferred`` that fires (with ``None``, in the reactor thread) when *future* is
-    done or after *seconds*, whichever comes first: the reactor waits for neither."""
-    from twisted.internet import reactor
-    from twisted.internet.defer import Deferred
-
-    result: Deferred = Deferred()
-    clock: Any = reactor
-
-    def fire() -> None:
-        if timer.active():
-            timer.cancel()
-        if not result.called:
-            result.callback(None)
-
-    timer = clock.callLater(seconds, fire)
-    future.add_done_callback(lambda _: clock.callFromThread(fire))
-    return result

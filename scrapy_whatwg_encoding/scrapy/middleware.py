@@ -43,12 +43,11 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import TextResponse
 from scrapy.utils.job import job_dir
 from scrapy.utils.misc import load_object
-from twisted.internet.task import LoopingCall
 
 from ..encoding import Encoding, decode
 from ..sniffing import Decision
 from ..sniffing.response import Options
-from . import scrapy_default, startup
+from . import loop, scrapy_default, startup
 from .compat import header_values, with_encoding
 from .handler import given_encoding, handler_whatwg_encoding, take_handler_encoding
 from .kind import document_kind, is_compressed
@@ -94,7 +93,7 @@ class WhatwgEncodingMiddleware:
         self.config = config or Config()
         self.report = Stats(stats, self.config.log_level, self.config.report, self.config.report_examples)
         self.memory = memory
-        self._flusher: LoopingCall | None = None  # made when the spider opens (it imports the reactor)
+        self._flusher: loop.Looping | None = None  # started when the spider opens, on Scrapy's loop
         self._options = self._request_options({})  # for requests without meta keys of their own
 
     @classmethod
@@ -140,8 +139,7 @@ class WhatwgEncodingMiddleware:
                     logger.warning("%s", warning, extra={"spider": spider})
             self.config = dataclasses.replace(self.config, locale=locale, locale_setting=name)
             self._options = self._request_options({})
-        self._flusher = LoopingCall(self.report.flush)  # stats within FLUSH_SECONDS, see .report
-        self._flusher.start(FLUSH_SECONDS, now=False)
+        self._flusher = loop.clock().looping(self.report.flush, FLUSH_SECONDS)  # stats within FLUSH_SECONDS
 
     async def spider_closed(self, spider):
         """Stop the stats flusher, log the summary, write the HTML report, save the site memory:

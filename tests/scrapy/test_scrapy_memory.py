@@ -12,6 +12,7 @@ import textwrap
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from remember_sqlite_race import race
 from scrapy.utils.test import get_crawler
 from sniff_accuracy import strip_declarations
 from whatwg_crawl_helpers import CORPUS, memory_rows
@@ -140,6 +141,14 @@ def test_two_processes_share_one_database(tmp_path):
     processes = [subprocess.Popen([sys.executable, "-c", script, name]) for name in ("KOI8-R", "GBK")]
     assert [p.wait(timeout=120) for p in processes] == [0, 0]
     assert memory_rows(tmp_path / FILE_NAME) == {"shared": {"KOI8-R": 150, "GBK": 150}}
+
+
+@pytest.mark.parametrize("processes", [2, 4])
+def test_processes_open_one_new_database_together(tmp_path, processes):
+    """2 or 4 processes open one new database at the same instant (a barrier), 20 rounds: the WAL
+    switch and the table's creation, refused as busy without waiting when they collide, are tried
+    again; no process fails, no batch is lost (tools/remember_sqlite_race.py)."""
+    assert race(processes, 20, tmp_path) == []
 
 
 @pytest.mark.parametrize("content", [b"{not a database", b"SQLite format 3\x00" + b"\xff" * 200,
@@ -280,3 +289,94 @@ def test_store_setting_accepts(value):
     from scrapy_whatwg_encoding.scrapy.settings import check_store
 
     assert check_store("WHATWG_ENCODING_REMEMBER_STORE", value) == (value or None)
+
+
+def _package_imports() -> dict[str, set[str]]:
+    """Module → the modules of scrapy_whatwg_encoding it imports (at the top or in a function)."""
+    import ast
+    import pathlib
+
+    import scrapy_whatwg_encoding
+
+    root = pathlib.Path(scrapy_whatwg_encoding.__file__).resolve().parent
+    graph: dict[str, set[str]] = {}
+    for path in root.rglob("*.py"):
+        parts = path.relative_to(root.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        graph[name] = set()
+        for node in ast.walk(ast.parse(path.read_bytes())):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                origin = ".".join(base + ([node.module] if node.module else []))
+                graph[name].update([origin, *(f"{origin}.{alias.name}" for alias in node.names)])
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+                graph[name].update(n for n in names if n.startswith("scrapy_whatwg_encoding"))
+    return {name: {m for m in found if m in graph and m != name} for name, found in graph.items()}
+
+
+def test_memory_and_its_stores_do_not_import_each_other():
+    """The stores' shared types live in memory_store: memory imports the stores (in open_store),
+    they never import memory, directly or through another module of the package (no cycle)."""
+    graph = _package_imports()
+    prefix = "scrapy_whatwg_encoding.scrapy."
+    memory = prefix + "memory"
+    assert {prefix + "memory_sqlite", prefix + "memory_redis"} <= graph[memory]
+
+    def reaches(start: str, goal: str) -> bool:
+        seen, todo = set(), [start]
+        while todo:
+            name = todo.pop()
+            if name == goal:
+                return True
+            if name not in seen:
+                seen.add(name)
+                todo.extend(graph.get(name, ()))
+        return False
+
+    modules = [prefix + m for m in ("memory_sqlite", "memory_redis", "memory_store", "memory_sync", "loop")]
+    assert [m for m in modules if reaches(m, memory)] == []
+
+
+def test_sqlite_json_statements_read_and_write_as_rows_do(tmp_path):
+    """The store's JSON statements (a chunk of hosts per statement) and its row-per-step fallback
+    (an SQLite without JSON functions) give the same counts, chunk boundaries and rows that are
+    not of the store's own shape (a label, a bad count, a blob host) included."""
+    import shutil
+    import sqlite3
+
+    from scrapy_whatwg_encoding.scrapy.memory_sqlite import _CREATE, _JSON_CHUNK
+
+    path = tmp_path / "template.sqlite3"
+    db = sqlite3.connect(path)
+    db.execute(_CREATE)
+    hosts = _JSON_CHUNK * 2 + 7
+    db.executemany("INSERT INTO counts VALUES (?, ?, ?)",
+                   [(f"h{n}", "KOI8-R", n % 5 + 1) for n in range(hosts)]
+                   + [("h1", "koi8-r", 2), ("h2", "bogus", 3), ("h3", "GBK", 0), ("h4", "GBK", "x"),
+                      ("h5", "replacement", 2), ("h6", "GBK", -1), ("h7", "GBK", 2.5),
+                      ("label", "windows-1251", 1), ("label", "cp1251", 1)])
+    db.execute("INSERT INTO counts VALUES (x'6869', 'GBK', 1)")
+    db.commit()
+    db.close()
+    results = {}
+    for use_json in (True, False):
+        copy = tmp_path / f"{use_json}.sqlite3"
+        shutil.copy(path, copy)
+        store = SQLiteStore(copy)
+        store.use_json = use_json
+        results[use_json] = [
+            store.preload(10**6), store.preload(3), store.preload(_JSON_CHUNK + 1),
+            store.exchange([("a", {"h1": {"KOI8-R": 1}, "new": {"GBK": 2}}), ("b", {"new": {"GBK": 1}})],
+                           ["h1", "h2", "h3", "h4", "h5", "h6", "h7", "new", "absent", "label"]
+                           + [f"h{n}" for n in range(100, _JSON_CHUNK + 500)]),
+            store.preload(10**6)]
+        assert store._json is use_json
+        store.close()
+    assert results[True] == results[False]
+    first, three, chunk, exchanged, after = results[True]
+    assert len(first) == hosts + 1 and len(three) == 3 and len(chunk) == _JSON_CHUNK + 1
+    assert first["h1"] == {"KOI8-R": 4} and first["label"] == {"windows-1251": 2} and first["h7"] == {"KOI8-R": 3}
+    assert exchanged["h1"] == {"KOI8-R": 5} and exchanged["new"] == {"GBK": 3} and "absent" not in exchanged
+    assert len(after) == hosts + 2
