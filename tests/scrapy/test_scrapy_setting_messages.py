@@ -60,6 +60,14 @@ def test_report_directory_is_checked_at_start(tmp_path):
                         f"(its directory {report.parent} does not exist)")
 
 
+def test_report_that_cannot_be_created_stops_the_crawl_at_start():
+    """Issue 28, item 1: /proc exists and os.access() lets root write there, but no file can be
+    created in it; the crawl used to run to the end and lose the report."""
+    result = scrapy_crawl("-s", "WHATWG_ENCODING_REPORT=/proc/report.html")
+    _stops_with(result, "WHATWG_ENCODING_REPORT: invalid value '/proc/report.html' "
+                        "(/proc/report.html cannot be written: No such file or directory)")
+
+
 def test_misspelled_setting_is_a_warning_naming_the_closest(tmp_path):
     page = tmp_path / "page.html"
     page.write_bytes(b"<title>caf\xe9</title>")
