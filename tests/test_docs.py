@@ -49,9 +49,16 @@ def test_readme_links_are_absolute_and_exist():
 
 
 def test_readme_starts_with_the_two_commands():
+    """A newcomer's two commands, each working from a plain clone (a virtual environment first:
+    Debian's Python refuses pip outside one); next to the tests', the services they need and how
+    long they take, and the contributors' quick subset."""
     lines = (ROOT / "README.md").read_text("utf-8").splitlines()
-    assert lines[2:4] == ["Run the example crawl: `pip install -e . && cd example_project && scrapy crawl demo`",
-                          'Run the tests: `pip install -e ".[test]" && pytest`']
+    venv = "python3 -m venv .venv && . .venv/bin/activate && "
+    assert lines[2:4] == [f"Run the example crawl: `{venv}pip install -e . && cd example_project && scrapy crawl demo`",
+                          f'Run the tests: `{venv}pip install -e ".[test]" && pytest`']
+    note = " ".join(lines[4:lines.index("", 4)])
+    for needed in ("`chromium`", "`redis-server`", "skip without them", "4 minutes", '`pytest -m "not slow"`'):
+        assert needed in note, needed
 
 
 def test_read_the_docs_builds_what_ci_builds():

@@ -332,12 +332,14 @@ def _mine(text, limit=BIG):
     return None if result is None else (result[0], result[1], result[3])
 
 
+@pytest.mark.slow  # html5lib is the oracle: 1,000 documents each
 @settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_DOCUMENTS)
 def test_agrees_with_html5lib(html):
     assert _mine(html) == oracle_parser_meta(html)
 
 
+@pytest.mark.slow  # html5lib is the oracle: 1,000 documents each
 @settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_STRUCTURE)
 def test_structure_agrees_with_html5lib(html):
@@ -359,6 +361,7 @@ def test_random_markup_agrees_with_html5lib(html):
         assert TAG.match(html, result[2]).end() == result[3]
 
 
+@pytest.mark.slow  # html5lib is the oracle
 def test_corpus_pages_agree_with_html5lib():
     manifest = json.loads((DATA / "corpus" / "manifest.json").read_text())
     checked = 0
