@@ -388,6 +388,7 @@ def _tokenizer_only(body, encoding):
         _change._plain_meta = quick
 
 
+@pytest.mark.slow  # 1,500 documents through the tokenizer
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(_DOCUMENTS, _STRUCTURE), st.sampled_from(["windows-1252", "UTF-8", "Shift_JIS", "gb18030"]))
 def test_quick_path_is_the_tokenizer(html, name):
@@ -417,6 +418,7 @@ _WITH_TEXT = st.builds(
 )
 
 
+@pytest.mark.slow  # 1,500 documents through the tokenizer
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_WITH_TEXT, st.sampled_from(["windows-1252", "UTF-8"]))
 def test_quick_path_reads_text_elements_as_the_tokenizer(html, name):
