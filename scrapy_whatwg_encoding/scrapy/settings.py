@@ -285,6 +285,8 @@ def check_report_path(name: str, value: Any) -> str | None:
         _prove_writable(path)
     except OSError as exc:
         raise InvalidSetting(name, value, f"{path} cannot be written: {exc.strerror or exc}") from None
+    except ValueError as exc:  # a NUL byte in the path
+        raise InvalidSetting(name, value, f"expected a file path ({exc})") from None
     return path
 
 

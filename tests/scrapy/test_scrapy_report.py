@@ -197,7 +197,7 @@ def test_report_that_cannot_be_rendered_is_an_error_counted_not_raised(demo_serv
 
 
 @pytest.mark.parametrize("where", ["no-such-directory/report.html", "a-directory", "a-file/report.html",
-                                   "/proc/report.html", "/proc/self/report.html"])
+                                   "/proc/report.html", "/proc/self/report.html", "nul\x00.html"])
 @pytest_twisted.inlineCallbacks
 def test_report_path_is_checked_at_start(demo_server, tmp_path, where):
     """Paths that cannot be written stop the crawl at start, whoever runs it: /proc is a directory
