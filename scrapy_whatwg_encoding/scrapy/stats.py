@@ -211,9 +211,10 @@ class Stats:
         logger.info("Encoding report written to %s (%d bytes, %.3f s)", self.html_path,
                     len(document.encode("utf-8")), time.perf_counter() - started)
 
-    def close_error(self, message: str, *args, exc_info=None) -> None:
-        """Log *message* (``%``-formatted with *args*) as an ERROR of the spider's close and count
-        it in ``whatwg_encoding/close_errors`` and in Scrapy's ``log_count/ERROR``.
+    def close_error(self, message: str, *args, exc_info=None, extra: dict | None = None) -> None:
+        """Log *message* (``%``-formatted with *args*; *exc_info* and *extra* as :meth:`logging.Logger.error`
+        takes them) as an ERROR of the spider's close and count it in ``whatwg_encoding/close_errors``
+        and in Scrapy's ``log_count/ERROR``.
 
         Scrapy ≥ 2.14 stops counting log lines in its own ``spider_closed`` receiver (the
         ``LogCount`` extension's), which runs before the package's: an ERROR logged at close would
@@ -221,7 +222,7 @@ class Stats:
         longer on the root logger, the line is counted here, if that counter counted errors during
         the crawl (the stats hold a ``log_count/<level>`` at or below ERROR); when it is still there
         (Scrapy < 2.14, or before ``spider_closed``), it counts the line itself."""
-        logger.error(message, *args, exc_info=exc_info)
+        logger.error(message, *args, exc_info=exc_info, extra=extra)
         self._inc("close_errors")
         if self.stats is not None and not _counter_listening(self.stats) and _counted_errors(self.stats):
             self.stats.inc_value("log_count/ERROR")
