@@ -4,7 +4,7 @@
   whose start is a near miss of that prefix (``WHATWG_ENCODNG_LOCALE``, ``WHATWG_ENCODING``), is a
   WARNING naming the closest known one (:func:`unknown_settings`; the known names are the keys of
   :data:`.settings.DEFAULTS`, so a new setting is known as soon as it has a default);
-- an invalid value (:class:`.settings.InvalidSetting`, the report's directory included) stops the
+- an invalid value (:class:`.settings.InvalidSetting`, a report path that cannot be written included) stops the
   crawl with one ERROR line (:func:`stop`).
 """
 from __future__ import annotations
