@@ -1,14 +1,50 @@
 """Hypothesis runs the same examples on every CI run (a failure there is reproducible);
 set HYPOTHESIS_PROFILE=explore locally for fresh random examples. The tools in tools/ (page
-builders, label strippers, servers) are importable from every test."""
+builders, label strippers, servers) are importable from every test.
+
+Markers (registered in pyproject.toml; docs/contributing.rst): ``crawl`` for real Scrapy crawls
+(every test under ``tests/scrapy/``, every test using a local server or redis-server fixture, and
+every test that runs Twisted's reactor through pytest-twisted), ``browser`` for tests that drive
+Chromium (marked in their modules, or by the fixtures that crawl through it), ``slow`` for those two and for the tests marked slow in their
+modules (hypothesis suites over whole corpora, packaging, CLI processes). The quick subset is
+``pytest -m "not slow"``; the README's ``pytest`` runs everything."""
 import os
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import settings
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+TESTS = Path(__file__).resolve().parent
+sys.path.insert(0, str(TESTS.parent / "tools"))
 
 settings.register_profile("ci", derandomize=True, database=None)
 settings.register_profile("explore")
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+# Fixtures that start a real service (an HTTP server on 127.0.0.1 for crawls, a redis-server), and
+# those that crawl through Chromium (scrapy-playwright).
+CRAWL_FIXTURES = frozenset({"demo_server", "corpus_server", "corpus_labeled_server", "redis_url",
+                            "interop_base", "interop_crawls", "interop_results"})
+BROWSER_FIXTURES = frozenset({"browser_crawl", "interop_crawls", "interop_results"})
+
+
+def _is_crawl(item: pytest.Item) -> bool:
+    path = Path(str(item.path)).resolve()
+    if TESTS / "scrapy" in path.parents:
+        return True
+    if CRAWL_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+        return True
+    # pytest_twisted.inlineCallbacks / ensureDeferred: the test runs in Twisted's reactor.
+    return getattr(getattr(item, "function", None), "_pytest_twisted_mark", None) is not None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Add ``crawl`` (see the module docstring), and ``slow`` to every ``crawl`` and ``browser`` test."""
+    for item in items:
+        if _is_crawl(item):
+            item.add_marker(pytest.mark.crawl)
+        if BROWSER_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.browser)
+        if item.get_closest_marker("crawl") or item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.slow)

@@ -25,6 +25,7 @@ import record
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ANSWERS = ROOT / "tests" / "data" / "browsers" / "answers.jsonl.gz"
 STRIDE = 73  # every 73rd recorded document: about 300 of 22,000, every family
+pytestmark = pytest.mark.browser
 
 
 def _record(origin: str, indices, profile_dir: pathlib.Path) -> tuple[dict, dict]:

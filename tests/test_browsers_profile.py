@@ -19,6 +19,7 @@ import compare
 import grammar
 
 ANSWERS = ROOT / "tests" / "data" / "browsers" / "answers.jsonl.gz"
+pytestmark = pytest.mark.slow  # reads 22,000 recorded answers
 PAD = b"<!--" + b"x" * 1100 + b"-->"
 # The causes docs/browsers.rst documents, as tools/differential/compare.py names them.
 DOCUMENTED = {

@@ -10,6 +10,7 @@ import pathlib
 import subprocess
 import sys
 
+import pytest
 from report_checks import assert_inert, section, table_rows
 
 from scrapy_whatwg_encoding import sniff
@@ -17,6 +18,7 @@ from scrapy_whatwg_encoding.cli.steps import SUSPECT_NOTES
 from scrapy_whatwg_encoding.sniffing.mislabel import suspect_label
 
 CORPUS = pathlib.Path(__file__).resolve().parent / "data" / "corpus"
+pytestmark = pytest.mark.slow  # a process per test (the real entry point)
 UTF_8 = "<!DOCTYPE html><title>Café</title><p>naïve café, 日本語</p>".encode()
 CYRILLIC = ("<meta charset=utf-8><title>Новини</title><p>"
             + "Съобщение за пресата: министерството обяви нови правила за училищата. " * 8).encode("windows-1251")

@@ -18,6 +18,7 @@ from cases import scrapy_project
 from scrapy_whatwg_encoding import ENCODINGS, decode, sniff
 
 SJIS = "<html><head><title>日本語</title></head><body><p>これは日本語のページです。</p></body></html>".encode("shift_jis")
+pytestmark = pytest.mark.crawl  # Scrapy fetches from a local server, in a process per test
 ASCII = b"<html><head><title>t</title></head><body>plain ASCII only</body></html>"
 KOI8 = "<p>Привет, мир</p>".encode("koi8-r")
 FEED = '<?xml version="1.0" encoding="koi8-r"?><rss><title>Привет</title></rss>'.encode("koi8-r")

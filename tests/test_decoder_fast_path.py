@@ -42,6 +42,7 @@ def test_mislabeled_pages_equal_reference(source, name):
         assert ENCODINGS[name].decode(data) == ref_decode(name, data)
 
 
+@pytest.mark.slow  # every two-byte sequence of five encodings
 @pytest.mark.parametrize("name", ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"])
 def test_every_two_bytes_then_every_continuation(name):
     """Every leading byte 0x80–0xFF, every next byte, then each of AFTER: the same two bytes

@@ -75,6 +75,7 @@ def test_spec_facts(name, data, text):
     assert ENCODINGS[name].decode(data) == text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
 def test_decoder_equals_reference(name):
     encoding = get_encoding(name)
@@ -166,6 +167,7 @@ _corruption = st.tuples(st.sampled_from(["replace", "insert", "delete", "cut"]),
                         st.integers(0, 10 ** 6), st.integers(0, 255))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
 def test_corrupted_valid_text(name):
     chunks = _chunks(name)

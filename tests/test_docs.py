@@ -49,6 +49,34 @@ def test_readme_links_are_absolute_and_exist():
 
 
 def test_readme_starts_with_the_two_commands():
+    """A newcomer's two commands, each working from a plain clone (a virtual environment first:
+    Debian's Python refuses pip outside one); next to the tests', the services they need and how
+    long they take, and the contributors' quick subset."""
     lines = (ROOT / "README.md").read_text("utf-8").splitlines()
-    assert lines[2:4] == ["Run the example crawl: `pip install -e . && cd example_project && scrapy crawl demo`",
-                          'Run the tests: `pip install -e ".[test]" && pytest`']
+    venv = "python3 -m venv .venv && . .venv/bin/activate && "
+    assert lines[2:4] == [f"Run the example crawl: `{venv}pip install -e . && cd example_project && scrapy crawl demo`",
+                          f'Run the tests: `{venv}pip install -e ".[test]" && pytest`']
+    note = " ".join(lines[4:lines.index("", 4)])
+    for needed in ("`chromium`", "`redis-server`", "skip without them", "4 minutes", '`pytest -m "not slow"`'):
+        assert needed in note, needed
+
+
+def test_read_the_docs_builds_what_ci_builds():
+    """.readthedocs.yaml (checked against Read the Docs' v2 schema with ``check-jsonschema
+    --builtin-schema vendor.readthedocs``) builds docs/conf.py with warnings as errors, from this
+    checkout with an extra the package declares: the one holding Sphinx and the theme."""
+    import importlib.metadata
+
+    config = (ROOT / ".readthedocs.yaml").read_text("utf-8")
+    assert re.search(r"^version: 2$", config, re.MULTILINE)
+    configuration = re.search(r"^sphinx:\n(?:  .*\n)*?  configuration: (\S+)$", config, re.MULTILINE)
+    assert configuration and (ROOT / configuration.group(1)).is_file()
+    assert re.search(r"^sphinx:\n(?:  .*\n)*?  fail_on_warning: true$", config, re.MULTILINE)
+    install = re.search(r"^    - method: pip\n      path: \.\n      extra_requirements:\n((?:        - \S+\n)+)",
+                        config, re.MULTILINE)
+    assert install, config
+    extras = re.findall(r"- (\S+)", install.group(1))
+    metadata = importlib.metadata.metadata("scrapy-whatwg-encoding")
+    assert extras == ["docs"] and "docs" in metadata.get_all("Provides-Extra")
+    needs = [r for r in metadata.get_all("Requires-Dist") if 'extra == "docs"' in r]
+    assert any(r.startswith("sphinx>") for r in needs) and any(r.startswith("sphinx-rtd-theme") for r in needs)

@@ -12,6 +12,8 @@ import sys
 import tarfile
 from pathlib import Path
 
+import pytest
+
 import scrapy_whatwg_encoding
 from scrapy_whatwg_encoding.cli.main import main
 
@@ -63,6 +65,7 @@ def _project_files() -> set[str]:
     return found - _WRITTEN_BY_RUNS
 
 
+@pytest.mark.slow  # python -m build
 def test_sdist_holds_every_project_file(tmp_path):
     subprocess.run([sys.executable, "-m", "build", "--sdist", "--outdir", str(tmp_path), str(ROOT)],
                    check=True, capture_output=True)

@@ -332,12 +332,14 @@ def _mine(text, limit=BIG):
     return None if result is None else (result[0], result[1], result[3])
 
 
+@pytest.mark.slow  # html5lib is the oracle: 1,000 documents each
 @settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_DOCUMENTS)
 def test_agrees_with_html5lib(html):
     assert _mine(html) == oracle_parser_meta(html)
 
 
+@pytest.mark.slow  # html5lib is the oracle: 1,000 documents each
 @settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_STRUCTURE)
 def test_structure_agrees_with_html5lib(html):
@@ -359,6 +361,7 @@ def test_random_markup_agrees_with_html5lib(html):
         assert TAG.match(html, result[2]).end() == result[3]
 
 
+@pytest.mark.slow  # html5lib is the oracle
 def test_corpus_pages_agree_with_html5lib():
     manifest = json.loads((DATA / "corpus" / "manifest.json").read_text())
     checked = 0
@@ -385,6 +388,7 @@ def _tokenizer_only(body, encoding):
         _change._plain_meta = quick
 
 
+@pytest.mark.slow  # 1,500 documents through the tokenizer
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(_DOCUMENTS, _STRUCTURE), st.sampled_from(["windows-1252", "UTF-8", "Shift_JIS", "gb18030"]))
 def test_quick_path_is_the_tokenizer(html, name):
@@ -414,6 +418,7 @@ _WITH_TEXT = st.builds(
 )
 
 
+@pytest.mark.slow  # 1,500 documents through the tokenizer
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_WITH_TEXT, st.sampled_from(["windows-1252", "UTF-8"]))
 def test_quick_path_reads_text_elements_as_the_tokenizer(html, name):

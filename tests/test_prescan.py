@@ -2,6 +2,7 @@
 of the fast implementation with a literal, byte-by-byte transcription of the spec's steps."""
 from __future__ import annotations
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -174,6 +175,7 @@ _PIECES = [
 _markup = st.lists(st.sampled_from(_PIECES), max_size=40).map(b"".join)
 
 
+@pytest.mark.slow  # 3,000 examples against the spec's steps
 @settings(max_examples=3000, deadline=None)
 @given(st.one_of(_markup, st.binary(max_size=200)), st.integers(min_value=0, max_value=300))
 @example(b'<meta charset="koi8-r">', 1024)

@@ -22,8 +22,9 @@
 - ``WHATWG_ENCODING_LOG_LEVEL`` (level name or number, ``"DEBUG"``): level of the one log line
   per decision.
 - ``WHATWG_ENCODING_REPORT`` (str | None, ``None``): path of an HTML report written at spider close
-  (see :mod:`scrapy_whatwg_encoding.report`); its directory must exist and be writable when the
-  crawl starts.
+  (see :mod:`scrapy_whatwg_encoding.report`); the crawl stops at start unless that file can be
+  written then (it is created and removed, or an existing one opened for appending); a failure to
+  write it at close is logged as an ERROR and counted in ``whatwg_encoding/close_errors``.
 - ``WHATWG_ENCODING_REPORT_EXAMPLES`` (int ≥ 0, ``20``): example pages kept per decision source in
   that report.
 - ``WHATWG_ENCODING_SUSPECT_LABELS`` (str, ``"label"``): what to do with a page whose label the
@@ -267,8 +268,11 @@ def _path(name: str, value: Any) -> str | None:
 
 def check_report_path(name: str, value: Any) -> str | None:
     """Validate the report's path at start-up rather than when the spider closes: ``None``/``""`` →
-    ``None``, else a file path whose directory exists and is writable (the file itself is written
-    at spider close)."""
+    ``None``, else a file path that can be written now. The proof is the operating system's, not
+    :func:`os.access` (which says yes to root everywhere, and to a directory such as ``/proc`` where
+    no file can be made): a missing file is created and removed at once; an existing one is opened
+    for appending (without blocking: a FIFO without a reader fails) and left as it was. The report
+    itself is written at spider close; a failure then is logged and counted (see :mod:`.stats`)."""
     path = _path(name, value)
     if path is None:
         return None
@@ -277,9 +281,24 @@ def check_report_path(name: str, value: Any) -> str | None:
         raise InvalidSetting(name, value, "expected a file path, not a directory")
     if not os.path.isdir(directory):
         raise InvalidSetting(name, value, f"its directory {directory} does not exist")
-    if not os.access(directory, os.W_OK | os.X_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
-        raise InvalidSetting(name, value, f"{path} cannot be written")
+    try:
+        _prove_writable(path)
+    except OSError as exc:
+        raise InvalidSetting(name, value, f"{path} cannot be written: {exc.strerror or exc}") from None
+    except ValueError as exc:  # a NUL byte in the path
+        raise InvalidSetting(name, value, f"expected a file path ({exc})") from None
     return path
+
+
+def _prove_writable(path: str) -> None:
+    """Create and remove *path*, or open it for appending if it exists; raises ``OSError``."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except FileExistsError:  # kept as it is: opened for appending, nothing written
+        os.close(os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NONBLOCK", 0)))
+        return
+    os.close(fd)
+    os.remove(path)
 
 
 def check_store(name: str, value: Any) -> str | None:

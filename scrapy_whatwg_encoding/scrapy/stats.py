@@ -11,7 +11,8 @@ contradicts, see :mod:`scrapy_whatwg_encoding.sniffing.mislabel`; the first :dat
 URLs of each kind are logged at WARNING, or INFO when the page was decoded with the content's
 encoding), ``whatwg_encoding/skipped/<reason>`` (responses left as Scrapy made them:
 ``not_a_document``, ``dont_sniff_encoding``, ``handler_encoding``, ``chosen_encoding``,
-``binary_response_class``, ``compressed``). Decision counters reach the stats collector in one batch per
+``binary_response_class``, ``compressed``), ``whatwg_encoding/close_errors`` (a step of the spider's close that failed, such
+as writing the report: see :meth:`Stats.close_error`). Decision counters reach the stats collector in one batch per
 :data:`FLUSH_SECONDS` (the middleware calls :meth:`Stats.flush` on a timer, and at spider close):
 a Scrapy stats call costs about 2.3 µs (Scrapy 2.19), five of them per response would be a tenth of
 the middleware's cost on a labeled page.
@@ -70,6 +71,25 @@ class _DecisionLine:
         if d.offset is not None:
             fields.append(f"offset {d.offset}")
         return f"{d.encoding.name} ({', '.join(fields)}) for <{short_url(self.url)}>"
+
+
+def _counter_listening(stats) -> bool:
+    """Whether a Scrapy ``LogCounterHandler`` counting into *stats* is on the root logger."""
+    from scrapy.utils.log import LogCounterHandler
+
+    return any(isinstance(handler, LogCounterHandler) and getattr(handler.crawler, "stats", None) is stats
+               for handler in logging.root.handlers)
+
+
+def _counted_errors(stats) -> bool:
+    """Whether *stats* show that Scrapy's log counter counted ERROR lines during the crawl: it
+    counted a line of a level at or below ERROR (its own level is ``LOG_LEVEL``)."""
+    for key in stats.get_stats():
+        if key.startswith("log_count/"):
+            level = logging.getLevelName(key[len("log_count/"):])
+            if isinstance(level, int) and level <= logging.ERROR:
+                return True
+    return False
 
 
 class Stats:
@@ -167,22 +187,45 @@ class Stats:
                       suspect=suspect)
 
     def write_html(self, title: str = "crawl") -> None:
-        """Write the HTML report (if ``WHATWG_ENCODING_REPORT`` is set); an unwritable path is
-        logged as an error, never raised."""
+        """Write the HTML report (if ``WHATWG_ENCODING_REPORT`` is set). Nothing is raised: a path
+        that cannot be written at close (its directory removed, the disk full) or a report that
+        cannot be rendered is a :meth:`close_error` (one ERROR line, counted in
+        ``whatwg_encoding/close_errors`` and ``log_count/ERROR``); the crawl's other closing steps
+        go on."""
         if self.data is None or self.html_path is None:
             return
-        from ..report import render_html
-
         started = time.perf_counter()
-        now = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-        document = render_html(self.data, title=title, details=[("written", now)])
+        try:
+            from ..report import render_html
+
+            now = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+            document = render_html(self.data, title=title, details=[("written", now)])
+        except Exception:  # noqa: BLE001 — a bug in the report never fails the crawl's close
+            self.close_error("Cannot render the encoding report %s", self.html_path, exc_info=True)
+            return
         try:
             Path(self.html_path).write_text(document, "utf-8")
         except OSError as exc:
-            logger.error("Cannot write the encoding report %s: %s", self.html_path, exc)
+            self.close_error("Cannot write the encoding report %s: %s", self.html_path, exc)
             return
         logger.info("Encoding report written to %s (%d bytes, %.3f s)", self.html_path,
                     len(document.encode("utf-8")), time.perf_counter() - started)
+
+    def close_error(self, message: str, *args, exc_info=None, extra: dict | None = None) -> None:
+        """Log *message* (``%``-formatted with *args*; *exc_info* and *extra* as :meth:`logging.Logger.error`
+        takes them) as an ERROR of the spider's close and count it in ``whatwg_encoding/close_errors``
+        and in Scrapy's ``log_count/ERROR``.
+
+        Scrapy ≥ 2.14 stops counting log lines in its own ``spider_closed`` receiver (the
+        ``LogCount`` extension's), which runs before the package's: an ERROR logged at close would
+        reach the log but not ``log_count/ERROR``. When Scrapy's counter for these stats is no
+        longer on the root logger, the line is counted here, if that counter counted errors during
+        the crawl (the stats hold a ``log_count/<level>`` at or below ERROR); when it is still there
+        (Scrapy < 2.14, or before ``spider_closed``), it counts the line itself."""
+        logger.error(message, *args, exc_info=exc_info, extra=extra)
+        self._inc("close_errors")
+        if self.stats is not None and not _counter_listening(self.stats) and _counted_errors(self.stats):
+            self.stats.inc_value("log_count/ERROR")
 
     def skipped(self, reason: str) -> None:
         """Count a response left as Scrapy made it, by *reason* (``not_a_document``,

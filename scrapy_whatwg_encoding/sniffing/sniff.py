@@ -339,6 +339,16 @@ def sniff(body: bytes | Body, *, content_type: str | bytes | None = None, url: s
     *detector*, then the default (*default*, else *locale*'s). A tentative HTML decision is then
     checked against the first ``<meta>`` the tokenizer finds (source ``"parser"`` if it changes).
 
+    Callers porting from jsdom's ``html-encoding-sniffer`` or fb55's ``encoding-sniffer``, whose
+    ``defaultEncoding`` decides every page without a BOM, a charset or a declaration, trip on two
+    differences. The detector (step 8) comes before the default (step 9): with the default
+    *detector* an unlabeled non-ASCII page gets the detected encoding (source ``"detector"``), and
+    *default* (or *locale*) decides only where the detector finds nothing, e.g. ASCII; pass
+    ``detector="off"`` for their behaviour. And *default*, *locale*, *parent*, *likely* and
+    *detector* do not apply to XML (nor to other non-text types): an XML document without a BOM,
+    a charset or an encoding declaration is UTF-8 (XML 1.0 Appendix F); *override* applies to
+    every kind.
+
     :param body: the whole response body (:class:`bytes` or another bytes-like object, or a
         :class:`~.body.Body` whose facts the caller shares), already decompressed.
     :param content_type: the Content-Type header value (:class:`str`, or :class:`bytes` read as
@@ -352,7 +362,7 @@ def sniff(body: bytes | Body, *, content_type: str | bytes | None = None, url: s
         from the standard's table; ``None`` (or an unknown tag) is the "all other locales" row,
         windows-1252.
     :param default: the user default (step 9), a label or an :class:`Encoding`; wins over
-        *locale*.
+        *locale*. It comes after the detector (step 8) and does not apply to XML (see above).
     :param override: the user override (step 2), a label or an :class:`Encoding`.
     :param parent: the container document of a frame (step 6): a :class:`Container` or an
         ``(encoding or label, origin URL)`` pair; used only when its origin is *url*'s.
@@ -389,6 +399,11 @@ def sniff(body: bytes | Body, *, content_type: str | bytes | None = None, url: s
     Decision(encoding=<Encoding Shift_JIS>, confidence='tentative', source='default', label=None, offset=None)
     >>> sniff(b'<?xml version="1.0" encoding="ISO-8859-2"?><a/>', content_type="application/xml").as_dict()
     {'encoding': 'ISO-8859-2', 'confidence': 'certain', 'source': 'xml-declaration', 'label': 'ISO-8859-2', 'offset': 0}
+    >>> cyrillic = "<p>Привет, мир! Как дела?</p>".encode("windows-1251") * 4  # no label at all
+    >>> [sniff(cyrillic, default="koi8-r", detector=d).encoding.name for d in ("full", "off")]
+    ['windows-1251', 'KOI8-R']
+    >>> sniff(cyrillic, content_type="application/xml", default="koi8-r").encoding.name  # not for XML
+    'UTF-8'
     >>> page = b'<title><meta charset="koi8-r"></title>'  # a <meta> in a title: text, for a browser
     >>> sniff(page).encoding.name, sniff(page, profile="browsers").encoding.name
     ('KOI8-R', 'windows-1252')

@@ -21,8 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from report_checks import assert_inert, local, section, table_rows, text_of
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium is not installed "
-                                "(Debian: apt-get install chromium)")
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium is not installed "
+                                 "(Debian: apt-get install chromium)")]
 BAR_BLUE, BAR_ORANGE, MARK_YELLOW = (0x4E, 0x79, 0xA7), (0xF2, 0x8E, 0x2B), (0xFF, 0xD5, 0x4F)  # see report/page.py
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -14,7 +15,7 @@ import pytest_twisted
 from whatwg_crawl_helpers import CollectSpider, Server, SiteMap, crawl, whatwg_stats
 
 from scrapy_whatwg_encoding import report as report_package
-from scrapy_whatwg_encoding.scrapy.settings import InvalidSetting
+from scrapy_whatwg_encoding.scrapy.settings import InvalidSetting, check_report_path
 from scrapy_whatwg_encoding.sniffing.response import Options
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -138,40 +139,102 @@ def test_errors_are_counted_per_host_and_kind(demo_server, tmp_path, monkeypatch
     assert whatwg_stats(crawler)["whatwg_encoding/errors"] == failed
 
 
-class RemovesReportDirectory(CollectSpider):
-    """Removes the report's directory while the crawl runs (after the start-up check)."""
+class BreaksReportDirectory(CollectSpider):
+    """Takes the report's directory away while the crawl runs (after the start-up check): removes
+    it, or puts a file in its place. Root cannot write there either (permissions would not do:
+    root ignores them)."""
 
-    name = "removes_report_directory"
-    directory = None
+    name = "breaks_report_directory"
+    directory: Path
+    how = "removed"
 
     def parse(self, response):
         shutil.rmtree(self.directory)
+        if self.how == "replaced by a file":
+            self.directory.write_text("not a directory")
         super().parse(response)
 
 
+@pytest.mark.parametrize("how", ["removed", "replaced by a file"])
 @pytest_twisted.inlineCallbacks
-def test_report_that_cannot_be_written_at_close_is_logged_not_raised(demo_server, tmp_path, caplog):
+def test_report_that_cannot_be_written_at_close_is_an_error_counted_not_raised(demo_server, tmp_path, caplog, how):
+    """Issue 28, item 1: the failure is one ERROR line, counted in whatwg_encoding/close_errors and in
+    Scrapy's log_count/ERROR (Scrapy ≥ 2.14 stops counting in its own spider_closed receiver, before
+    the package's), and the crawl still finishes."""
     caplog.set_level(logging.INFO)
-    RemovesReportDirectory.directory = tmp_path / "gone"
-    RemovesReportDirectory.directory.mkdir()
-    report = RemovesReportDirectory.directory / "report.html"
-    crawler, responses = yield crawl([demo_server.url("meta/shift_jis.html")], spider_cls=RemovesReportDirectory,
+    BreaksReportDirectory.directory = tmp_path / "gone"
+    BreaksReportDirectory.directory.mkdir()
+    BreaksReportDirectory.how = how
+    report = BreaksReportDirectory.directory / "report.html"
+    crawler, responses = yield crawl([demo_server.url("meta/shift_jis.html")], spider_cls=BreaksReportDirectory,
                                      settings={"WHATWG_ENCODING_REPORT": str(report)})
     assert len(responses) == 1 and crawler.stats.get_value("finish_reason") == "finished"
     assert not report.exists()
-    assert any("Cannot write the encoding report" in r.getMessage() for r in caplog.records
-               if r.levelno == logging.ERROR)
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    reason = "No such file or directory" if how == "removed" else "Not a directory"
+    assert len(errors) == 1 and errors[0].startswith(f"Cannot write the encoding report {report}: "), errors
+    assert reason in errors[0]
+    assert crawler.stats.get_value("whatwg_encoding/close_errors") == 1
+    assert crawler.stats.get_value("log_count/ERROR") == 1
 
 
-@pytest.mark.parametrize("where", ["no-such-directory/report.html", "a-directory", "a-file/report.html"])
+@pytest_twisted.inlineCallbacks
+def test_report_that_cannot_be_rendered_is_an_error_counted_not_raised(demo_server, tmp_path, caplog, monkeypatch):
+    def failing(*args, **kwargs):
+        raise RuntimeError("injected by the test")
+
+    monkeypatch.setattr(report_package, "render_html", failing)  # stats imports it at close
+    caplog.set_level(logging.INFO)
+    report = tmp_path / "report.html"
+    crawler, responses = yield crawl([demo_server.url("meta/shift_jis.html")],
+                                     settings={"WHATWG_ENCODING_REPORT": str(report)})
+    assert len(responses) == 1 and crawler.stats.get_value("finish_reason") == "finished"
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert [r.getMessage() for r in errors] == [f"Cannot render the encoding report {report}"]
+    assert "injected by the test" in caplog.text and not report.exists()
+    assert crawler.stats.get_value("whatwg_encoding/close_errors") == 1
+    assert crawler.stats.get_value("log_count/ERROR") == 1
+
+
+@pytest.mark.parametrize("where", ["no-such-directory/report.html", "a-directory", "a-file/report.html",
+                                   "/proc/report.html", "/proc/self/report.html", "nul\x00.html"])
 @pytest_twisted.inlineCallbacks
 def test_report_path_is_checked_at_start(demo_server, tmp_path, where):
+    """Paths that cannot be written stop the crawl at start, whoever runs it: /proc is a directory
+    where os.access() tells root it may write, but no file can be created there."""
     (tmp_path / "a-directory").mkdir()
     (tmp_path / "a-file").write_text("")
     report = str(tmp_path / where)
     with pytest.raises(InvalidSetting, match="WHATWG_ENCODING_REPORT: invalid value") as info:
         yield crawl([demo_server.url("meta/shift_jis.html")], settings={"WHATWG_ENCODING_REPORT": report})
     assert repr(report) in str(info.value)
+    if where.startswith("/proc/"):
+        assert str(info.value).endswith(f"({report} cannot be written: No such file or directory)")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_report_path_check_never_blocks_on_a_fifo(tmp_path):
+    """An existing path is opened for appending without blocking: a FIFO without a reader, where
+    the report at close would hang the crawl, is refused at once."""
+    fifo = tmp_path / "report.html"
+    os.mkfifo(fifo)
+    with pytest.raises(InvalidSetting, match="cannot be written"):
+        check_report_path("WHATWG_ENCODING_REPORT", str(fifo))
+
+
+@pytest_twisted.inlineCallbacks
+def test_report_path_check_leaves_the_file_system_as_it_was(demo_server, tmp_path):
+    """The start-up check creates a missing file and removes it, and opens an existing file for
+    appending without changing it: a crawl that stops at start (another setting is invalid, read
+    after the report's) leaves neither a new file nor a changed one."""
+    new, existing = tmp_path / "new.html", tmp_path / "existing.html"
+    existing.write_text("an older report")
+    for report in (new, existing):
+        with pytest.raises(InvalidSetting, match="WHATWG_ENCODING_SUSPECT_LABELS"):
+            yield crawl([demo_server.url("meta/shift_jis.html")],
+                        settings={"WHATWG_ENCODING_REPORT": str(report), "WHATWG_ENCODING_SUSPECT_LABELS": "x"})
+    assert not new.exists() and existing.read_text() == "an older report"
+    assert check_report_path("WHATWG_ENCODING_REPORT", str(new)) == str(new) and not new.exists()
 
 
 @pytest.mark.parametrize(("name", "value"), [

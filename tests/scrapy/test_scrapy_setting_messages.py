@@ -60,6 +60,14 @@ def test_report_directory_is_checked_at_start(tmp_path):
                         f"(its directory {report.parent} does not exist)")
 
 
+def test_report_that_cannot_be_created_stops_the_crawl_at_start():
+    """Issue 28, item 1: /proc exists and os.access() lets root write there, but no file can be
+    created in it; the crawl used to run to the end and lose the report."""
+    result = scrapy_crawl("-s", "WHATWG_ENCODING_REPORT=/proc/report.html")
+    _stops_with(result, "WHATWG_ENCODING_REPORT: invalid value '/proc/report.html' "
+                        "(/proc/report.html cannot be written: No such file or directory)")
+
+
 def test_misspelled_setting_is_a_warning_naming_the_closest(tmp_path):
     page = tmp_path / "page.html"
     page.write_bytes(b"<title>caf\xe9</title>")
@@ -74,6 +82,57 @@ def test_misspelled_setting_is_a_warning_naming_the_closest(tmp_path):
         f"WARNING: WHATWG_ENCODING_REPORTS {unknown} did you mean WHATWG_ENCODING_REPORT?",
     ], result.stderr[-3000:]
     assert _problems(result.stderr) == []
+
+
+def test_misspelled_prefix_is_a_warning_naming_the_closest(tmp_path):
+    """Issue 28, item 7: a near miss of the WHATWG_ENCODING_ prefix was ignored without a word."""
+    page = tmp_path / "page.html"
+    page.write_bytes(b"<title>caf\xe9</title>")
+    result = scrapy_crawl("-s", "WHATWG_ENCODNG_LOCALE=ja", "-s", "WHATWG_ENCOIDNG_REPORT=r.html",
+                          "-s", "WHATWG_ENCODING=1", "-s", "whatwg-encoding-detector=off",
+                          "-a", f"start_urls={page.as_uri()}")
+    assert result.returncode == 0, result.stderr[-3000:]
+    warnings = [line for line in _ours(result.stderr) if line.startswith("WARNING: ")]
+    unknown = "is not a setting of scrapy-whatwg-encoding (ignored);"
+    assert warnings == [
+        f"WARNING: WHATWG_ENCODING {unknown} the package's settings start with WHATWG_ENCODING_",
+        f"WARNING: WHATWG_ENCODNG_LOCALE {unknown} did you mean WHATWG_ENCODING_LOCALE?",
+        f"WARNING: WHATWG_ENCOIDNG_REPORT {unknown} did you mean WHATWG_ENCODING_REPORT?",
+        f"WARNING: whatwg-encoding-detector {unknown} did you mean WHATWG_ENCODING_DETECTOR?",
+    ], result.stderr[-3000:]
+    assert _problems(result.stderr) == [] and not (REPO / "example_project" / "r.html").exists()
+
+
+def _setting_names_in(module: str) -> set[str]:
+    """Every upper-case string literal with an underscore in an installed package's sources: its
+    setting names, and more."""
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.find_spec(module)
+    if spec is None or spec.origin is None:
+        return set()
+    names: set[str] = set()
+    for path in Path(spec.origin).parent.rglob("*.py"):
+        names |= set(re.findall(r"[\"']([A-Z][A-Z0-9]*_[A-Z0-9_]+)[\"']", path.read_text("utf-8", "replace")))
+    return names
+
+
+def test_no_prefix_warning_for_scrapy_or_plugin_settings():
+    """The near-miss check is silent on every setting name of Scrapy and of the plugins the tests
+    run with (scrapy-playwright, scrapy-zyte-api, scrapy-splash, scrapy-impersonate, scrapy-redis),
+    LOG_ENCODING and HTTPCACHE_ENCODING among them; names that only look alike stay silent too."""
+    from scrapy.settings import Settings
+
+    from scrapy_whatwg_encoding.scrapy import startup
+
+    names = set(Settings())
+    for module in ("scrapy", "scrapy_playwright", "scrapy_zyte_api", "scrapy_splash", "scrapy_impersonate",
+                   "scrapy_redis"):
+        names |= _setting_names_in(module)
+    assert len(names) > 250 and "LOG_ENCODING" in names and "PLAYWRIGHT_BROWSER_TYPE" in names
+    assert startup.unknown_settings(names) == []
+    assert startup.unknown_settings(["HTML_ENCODING_DEFAULT", "WHATWG_URL", "ENCODING", "WHATWG_ENC"]) == []
 
 
 def test_known_setting_names_come_from_the_defaults_table(monkeypatch):
