@@ -156,10 +156,9 @@ class WhatwgEncodingMiddleware:
                 result = step()
                 if inspect.isawaitable(result):
                     await result
-            except Exception:  # the next steps (the memory's save) still run
-                logger.exception("Closing %s failed; the other steps go on", name, extra={"spider": spider})
-                if self.report.stats is not None:
-                    self.report.stats.inc_value("whatwg_encoding/close_errors")
+            except Exception:  # noqa: BLE001 — the next steps (the memory's save) still run
+                self.report.close_error("Closing %s failed; the other steps go on", name, exc_info=True,
+                                        extra={"spider": spider})
 
     def _stop_flusher(self) -> None:
         if self._flusher is not None and self._flusher.running:
