@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import os
+import re
 import subprocess
 import sys
 import tarfile
@@ -29,6 +30,18 @@ _WRITTEN_BY_RUNS = {"example_project/items.jsonl"}
 def test_version_comes_from_the_package_metadata():
     assert scrapy_whatwg_encoding.__version__ == META["Version"]
     assert scrapy_whatwg_encoding.__version__.count(".") == 2
+
+
+def test_one_version_with_its_dated_changelog_entry():
+    """The version is written once for the tools (pyproject's ``version``, which bump-my-version's
+    ``current_version`` follows), the installed metadata carries it, and the changelog has its
+    dated entry (bump-my-version moves ``[Unreleased]`` under it)."""
+    pyproject = (ROOT / "pyproject.toml").read_text("utf-8")
+    (version,) = re.findall(r'^version = "([^"]+)"$', pyproject, re.MULTILINE)
+    assert re.findall(r'^current_version = "([^"]+)"$', pyproject, re.MULTILINE) == [version] == [META["Version"]]
+    changelog = (ROOT / "CHANGELOG.md").read_text("utf-8")
+    assert re.search(rf"^## \[{re.escape(version)}\] - \d{{4}}-\d{{2}}-\d{{2}}$", changelog, re.MULTILINE)
+    assert changelog.index("## [Unreleased]") < changelog.index(f"## [{version}]")
 
 
 def test_cli_prints_its_version(capsys):
