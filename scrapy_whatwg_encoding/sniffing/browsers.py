@@ -91,14 +91,17 @@ def _extract_charset(value: str) -> str:
 
 
 def chromium_meta_encoding(span: str) -> tuple[Encoding, str] | None:
-    """Chromium's ``EncodingFromMetaAttributes`` as measured: the last of duplicated attributes
-    wins; a ``charset`` attribute, even empty or failing, decides alone; else ``http-equiv`` =
-    "content-type" with a ``content`` whose ``charset=`` value is read (:func:`_extract_charset`)."""
-    attrs = dict(attribute_list(span))
-    if "charset" in attrs:
-        label = attrs["charset"].strip(_WS)
-    elif attrs.get("http-equiv", "").lower() == "content-type" and "content" in attrs:
-        label = _extract_charset(attrs["content"]).strip(_WS)
+    """Chromium's ``EncodingFromMetaAttributes`` as measured (tools/browser_check/variants.py,
+    every duplicated-attribute variant): the last ``charset`` attribute, even empty or failing,
+    decides alone; else the last ``content`` attribute's ``charset=`` value
+    (:func:`_extract_charset`) when ANY ``http-equiv`` attribute is "content-type"."""
+    attrs = attribute_list(span)
+    values = dict(attrs)  # the last of duplicated attributes
+    if "charset" in values:
+        label = values["charset"].strip(_WS)
+    elif "content" in values and any(name == "http-equiv" and value.lower() == "content-type"
+                                     for name, value in attrs):
+        label = _extract_charset(values["content"]).strip(_WS)
     else:
         return None
     encoding = get_encoding(label)

@@ -307,14 +307,23 @@ def _browser_prescan(run: _Run, scan, limit: int) -> Decision | None:
 
 def _browsers(run: _Run, standard: Decision, parser_limit: int) -> Decision:
     """The browsers profile: Firefox's and Chromium's answer where the two models agree; where
-    they do not, the standard's answer if one of them gives it, else Chromium's."""
+    they do not, the standard's answer if one of them gives it, else Chromium's. An untyped
+    response is first typed as browsers type a navigation (MIME Sniffing §7.1, :mod:`.mime_sniff`)."""
     from .browsers import chromium_meta, firefox_meta  # on first use: the standard profile never needs it
+    from .mime_sniff import is_untyped, unknown_type_kind
 
-    if run.kind == "other" and run.essence in _SHOWN_AS_TEXT:
-        run.kind = "text"  # this run ends here
-        firefox = chromium = _browser_decision(run, "text", None, parser_limit)
-    elif run.kind != "html" or standard.source in ("bom", "override", "transport"):
-        return standard  # no <meta> is read: both browsers follow the standard here
+    if standard.source in ("bom", "override", "transport"):
+        return standard  # no <meta> is read and the type changes nothing: both browsers follow the standard
+    kind = run.kind
+    if kind == "html" and is_untyped(run.essence):
+        kind = unknown_type_kind(run.body) or "binary"  # binary: a browser shows no document
+    elif kind == "other" and run.essence in _SHOWN_AS_TEXT:
+        kind = "text"
+    if kind in ("text", "xml"):
+        run.kind = kind  # this run ends here
+        firefox = chromium = _browser_decision(run, kind, None, parser_limit)
+    elif kind != "html":
+        return standard
     else:
         firefox = _browser_decision(run, "html", firefox_meta, parser_limit)
         chromium = _browser_decision(run, "html", chromium_meta, parser_limit)
