@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..encoding import ENCODINGS
 from .browsers import chromium_meta, firefox_meta
+from .change import first_parser_meta_bytes
 from .decision import Decision
 from .meta_charset import meta_encoding
 from .mime_sniff import chromium_unknown_type_kind, is_untyped, unknown_mime_type, unknown_type_kind
@@ -122,11 +123,24 @@ def _browser_decision(run: _Run, kind: str, scan, limit: int, shared: dict) -> D
     raise AssertionError("the default step always decides")  # pragma: no cover
 
 
+def _no_declaring_meta(run: _Run, limit: int) -> bool:
+    """Whether no ``<meta>`` in the bytes the models read can declare an encoding: none has a hint
+    after it (``charset``, or ``http-equiv`` and a ``&``), which the standard's parser step already
+    looked for (the run's ``meta_at``; the models read at most 4 × *limit* + 16 bytes' worth)."""
+    extent = max(limit, run.prescan_bytes)
+    meta_at = getattr(run, "meta_at", None) if 4 * limit + 16 >= extent else None
+    if meta_at is None:  # not looked for yet (or over fewer bytes than the models read)
+        meta_at = first_parser_meta_bytes(run.body, extent)
+        if 4 * limit + 16 >= extent:
+            run.meta_at = meta_at
+    return meta_at < 0
+
+
 def _browser_prescan(run: _Run, scan, limit: int) -> Decision | None:
     body = run.body
     if body.startswith((b"<\x00?\x00x\x00", b"\x00<\x00?\x00x")):  # UTF-16 XML declarations
         return run.prescan()
-    found = scan(body, max(limit, run.prescan_bytes), run.prescan_bytes)
+    found = None if _no_declaring_meta(run, limit) else scan(body, max(limit, run.prescan_bytes), run.prescan_bytes)
     if found is not None:
         encoding, label, offset = found
         if offset < run.prescan_bytes:
