@@ -93,6 +93,10 @@ def test_the_issue_examples_of_untyped_responses():
         # the standard profile keeps its rule: an untyped response is HTML
         assert sniff(text, content_type=content_type).encoding.name == "KOI8-R"
         assert sniff(xml, content_type=content_type).encoding.name == "KOI8-R"
+    html, loose = b'<!DOCTYPE html><meta charset="koi8-r">', b'<bx><meta charset="koi8-r">'  # docs/browsers.rst
+    assert sniff(html, profile="browsers").encoding.name == "KOI8-R"
+    assert (unknown_type_kind(loose), chromium_unknown_type_kind(loose)) == ("text", "html")
+    assert sniff(loose, profile="browsers").encoding.name == sniff(loose).encoding.name == "KOI8-R"
     assert unknown_type_kind(text) == chromium_unknown_type_kind(text) == "text"
     assert unknown_type_kind(xml) == chromium_unknown_type_kind(xml) == "xml"
 
