@@ -9,18 +9,14 @@ not the standard's (where it is, the rule gives the standard's answer whatever F
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..encoding import ENCODINGS
 from .browsers import chromium_meta, firefox_meta
 from .change import first_parser_meta_bytes
 from .decision import Decision
 from .meta_charset import meta_encoding
 from .mime_sniff import chromium_unknown_type_kind, is_untyped, unknown_mime_type, unknown_type_kind
+from .sniff import _METHODS, STEPS, _Run  # sniff imports this module on first use, once it is loaded
 from .xml_encoding import get_xml_encoding
-
-if TYPE_CHECKING:
-    from .sniff import _Run
 
 # MIME types that neither kind of document covers but that both browsers show as plain text.
 SHOWN_AS_TEXT = frozenset(("text/css",))
@@ -102,8 +98,6 @@ def _browser_decision(run: _Run, kind: str, scan, limit: int, shared: dict) -> D
     no parser step follows): no 7-bit ISO-2022-JP detection either (tools/differential). The
     steps that do not depend on the browser are run once per profile decision (*shared*), the
     detector once per run (the standard's steps 8-9)."""
-    from .sniff import _METHODS, STEPS
-
     for name, step in zip(STEPS[kind], _METHODS[kind]):
         if name == "prescan":
             decision = _browser_prescan(run, scan, limit)

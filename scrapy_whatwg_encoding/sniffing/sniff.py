@@ -361,9 +361,20 @@ def sniff_checked(body, content_type, url, locale, default, override, parent, li
 
 
 def _browsers(run: _Run, standard: Decision, parser_limit: int) -> Decision:
-    from .browsers_profile import browsers_decision  # on first use: the standard profile never needs it
+    """The browsers profile's decision (:mod:`.browsers_profile`, imported on first use: the
+    standard profile never needs it)."""
+    return (_browsers_decision or _load_browsers())(run, standard, parser_limit)
 
-    return browsers_decision(run, standard, parser_limit)
+
+def _load_browsers() -> Callable[[_Run, Decision, int], Decision]:
+    global _browsers_decision
+    from .browsers_profile import browsers_decision
+
+    _browsers_decision = browsers_decision
+    return browsers_decision
+
+
+_browsers_decision: Callable[[_Run, Decision, int], Decision] | None = None
 
 
 def sniff_steps(body: bytes, *, parser_limit: int = PARSER_LIMIT, profile: str = "standard", **options) -> dict:
