@@ -9,8 +9,11 @@ not the standard's (where it is, the rule gives the standard's answer whatever F
 """
 from __future__ import annotations
 
+import re
+
 from ..encoding import ENCODINGS
-from .browsers import chromium_meta, firefox_meta
+from ._html.tokenizer import TAG, tag_name
+from .browsers import FIRST_READ, chromium_meta, chromium_meta_encoding, firefox_meta
 from .change import first_parser_meta_bytes
 from .decision import Decision
 from .meta_charset import meta_encoding
@@ -41,13 +44,40 @@ def browsers_decision(run: _Run, standard: Decision, parser_limit: int) -> Decis
         return standard if standard.encoding is both.encoding else both
     if kind != "html":
         return standard
-    chromium = _browser_decision(run, "html", chromium_meta, parser_limit, shared)
+    chromium = None
+    if standard.source == "prescan" and standard.offset is not None:
+        chromium = chromium_at_prescan_meta(run.body, standard.offset)
+    if chromium is None:
+        chromium = _browser_decision(run, "html", chromium_meta, parser_limit, shared)
     if chromium.encoding is standard.encoding:
         return standard  # Firefox's answer cannot change it: agreeing or not, the standard's answer is given
     firefox = _browser_decision(run, "html", firefox_meta, parser_limit, shared)
     if firefox.encoding is chromium.encoding:
         return chromium
     return standard if standard.encoding is firefox.encoding else chromium
+
+
+# Markup after which Chromium's tokenizer and the standard's prescan may part: raw text elements,
+# a comment ended by "--!>", and an earlier <meta> (Chromium may read its attributes otherwise).
+_PARTS = re.compile(rb"(?i)<(?:title|textarea|style|xmp|iframe|noembed|noframes|script|plaintext|meta)|--!>")
+
+
+def chromium_at_prescan_meta(body: bytes, offset: int) -> Decision | None:
+    """Chromium's decision when the standard's prescan took the ``<meta>`` at byte *offset* (in
+    the first 1024 bytes) and nothing before it makes Chromium's tokenizer read otherwise (no raw
+    text element, no ``--!>``, no other ``<meta>``): its reading of that tag, or ``None`` where
+    its scan must run (it reads the tag as no encoding, or the bytes before it may differ).
+    tests/test_browsers_shortcuts.py checks it against the scan."""
+    if body.startswith((b"<\x00?\x00x\x00", b"\x00<\x00?\x00x")) or _PARTS.search(body, 0, offset):
+        return None
+    text = bytes(body[offset:offset + FIRST_READ]).decode("latin-1")
+    match = TAG.match(text)
+    if match is None or match.group(1) or tag_name(match.group(2)) != "meta":
+        return None
+    found = chromium_meta_encoding(match.group(3))
+    if found is None:
+        return None
+    return Decision(meta_encoding(found[0]), "tentative", "prescan", found[1], offset)
 
 
 def _untyped(run: _Run, standard: Decision, parser_limit: int) -> Decision:
