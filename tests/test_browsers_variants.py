@@ -1,10 +1,11 @@
 """The browser models and the browsers profile against hand-made variants recorded in headless
-Firefox ESR and Chromium (issue 27; tests/data/browsers/variants.json, recorded by
+Firefox ESR and Chromium (issue 27; tests/data/browsers/variants.json.gz, recorded by
 tools/browser_check/variants.py): every duplicated-attribute variant of a ``<meta>`` (alone, in
 ``<noscript>``, late in ``<head>``) and untyped responses (no Content-Type, ``*/*``,
 ``unknown/unknown``, ``application/unknown``, unparsable, empty). No browser is needed."""
 from __future__ import annotations
 
+import gzip
 import json
 import pathlib
 
@@ -14,8 +15,8 @@ from scrapy_whatwg_encoding import get_encoding, sniff
 from scrapy_whatwg_encoding.sniffing.browsers import chromium_meta, firefox_meta
 from scrapy_whatwg_encoding.sniffing.mime_sniff import chromium_unknown_type_kind, unknown_type_kind
 
-DATA = pathlib.Path(__file__).resolve().parent / "data" / "browsers" / "variants.json"
-RECORDED = json.loads(DATA.read_text("utf-8"))
+DATA = pathlib.Path(__file__).resolve().parent / "data" / "browsers" / "variants.json.gz"
+RECORDED = json.loads(gzip.decompress(DATA.read_bytes()).decode("utf-8"))
 DOCUMENTS = RECORDED["documents"]
 
 

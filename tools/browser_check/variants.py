@@ -1,6 +1,6 @@
 """Hand-made variants recorded in headless Firefox ESR and Chromium (issue 27), kept as test data.
 
-    python tools/browser_check/variants.py [--sets meta,untyped] [--tabs 6] [--out tests/data/browsers/variants.json]
+    NAV_TIMEOUT=8000 python tools/browser_check/variants.py [--sets meta,untyped] [--tabs 6] [--out tests/data/browsers/variants.json.gz]
 
 Two sets of documents:
 
@@ -14,13 +14,15 @@ Two sets of documents:
 
 The documents are served by tools/differential/record.py's server and loaded by its
 ``recorder.mjs`` (``npm install`` in tools/differential), both browsers at once, scripting off
-and checked. The output holds every document (Content-Type, body as latin-1 text) with each
+and checked (``NAV_TIMEOUT``, in ms, bounds each load: Firefox downloads ``unknown/unknown``
+responses, which never load). The output holds every document (Content-Type, body as latin-1 text) with each
 browser's ``document.characterSet`` (``null``: no document, e.g. a download) and the versions;
 tests/test_browsers_variants.py asserts the models and the profile against it.
 """
 from __future__ import annotations
 
 import argparse
+import gzip
 import itertools
 import json
 import pathlib
@@ -154,7 +156,7 @@ def main(argv=None) -> int:
     parser.add_argument("--sets", default="meta,untyped")
     parser.add_argument("--tabs", type=int, default=6)
     parser.add_argument("--browsers", default="firefox,chromium")
-    parser.add_argument("--out", default=str(ROOT / "tests" / "data" / "browsers" / "variants.json"))
+    parser.add_argument("--out", default=str(ROOT / "tests" / "data" / "browsers" / "variants.json.gz"))
     args = parser.parse_args(argv)
     documents = [doc for name in args.sets.split(",") for doc in SETS[name]()]
     server = record.serve(0, lambda index: documents[index])
@@ -181,7 +183,8 @@ def main(argv=None) -> int:
         {"set": family, "content_type": content_type, "body": body.decode("latin-1"),
          **{browser: answers[browser][i] for browser in answers}}
         for i, (family, content_type, body) in enumerate(documents)]}
-    pathlib.Path(args.out).write_text(json.dumps(out, indent=0, ensure_ascii=True) + "\n", encoding="utf-8")
+    data = (json.dumps(out, indent=0, ensure_ascii=True) + "\n").encode("utf-8")
+    pathlib.Path(args.out).write_bytes(gzip.compress(data, 9) if args.out.endswith(".gz") else data)
     print(f"{len(documents)} documents, {versions}", file=sys.stderr)
     return 0
 
