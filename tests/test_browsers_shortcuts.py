@@ -69,3 +69,15 @@ def test_the_profile_equals_the_rule_with_both_models_run_in_full(seed, monkeypa
     slow = [sniff(body, content_type=ct, profile="browsers") for ct, body in cases]
     assert [d.encoding for d in quick] == [d.encoding for d in slow]
     assert calls
+
+
+def test_a_simple_prescan_meta_is_what_chromium_scans():
+    answered = 0
+    for content_type, body in DOCUMENTS:
+        standard = sniff(body, content_type=content_type, detector="browser")
+        if standard.source != "prescan" or not browsers_profile._same_prescan_meta(body, standard.offset):
+            continue
+        answered += 1
+        full = chromium_meta(body, 1 << 16)
+        assert full is not None and (meta_encoding(full[0]), full[2]) == (standard.encoding, standard.offset)
+    assert answered > 300

@@ -44,6 +44,10 @@ def browsers_decision(run: _Run, standard: Decision, parser_limit: int) -> Decis
         return standard if standard.encoding is both.encoding else both
     if kind != "html":
         return standard
+    if standard.source == "prescan" and standard.offset is not None and _same_prescan_meta(run.body, standard.offset):
+        return standard  # Chromium's answer is the standard's: Firefox's cannot change the rule's
+    if standard.source == "xml-declaration" and _no_declaring_meta(run, parser_limit):
+        return standard  # Chromium reads the same declaration (get an XML encoding), no <meta>
     chromium = None
     if standard.source == "prescan" and standard.offset is not None:
         chromium = chromium_at_prescan_meta(run.body, standard.offset)
@@ -60,6 +64,20 @@ def browsers_decision(run: _Run, standard: Decision, parser_limit: int) -> Decis
 # Markup after which Chromium's tokenizer and the standard's prescan may part: raw text elements,
 # a comment ended by "--!>", and an earlier <meta> (Chromium may read its attributes otherwise).
 _PARTS = re.compile(rb"(?i)<(?:title|textarea|style|xmp|iframe|noembed|noframes|script|plaintext|meta)|--!>")
+
+
+# A <meta> whose only attribute is charset, without a character reference: every reader (the
+# standard's prescan, Chromium's, Firefox's) takes the same label from it.
+_SIMPLE_META = re.compile(rb"(?i)<meta[\t\n\x0c\r ]+charset=(?:\"[^\"&]*\"|'[^'&]*'|[^\t\n\x0c\r >\"'&]+)[\t\n\x0c\r ]*/?>")
+
+
+def _same_prescan_meta(body: bytes, offset: int) -> bool:
+    """Whether Chromium's scan surely takes the label the standard's prescan took from the
+    ``<meta>`` at *offset*: nothing before it parts the two (see :data:`_PARTS`) and the tag has a
+    ``charset`` attribute alone (no character reference). Cheaper than
+    :func:`chromium_at_prescan_meta`, which reads any tag."""
+    return (_SIMPLE_META.match(body, offset) is not None and not _PARTS.search(body, 0, offset)
+            and not body.startswith((b"<\x00?\x00x\x00", b"\x00<\x00?\x00x")))
 
 
 def chromium_at_prescan_meta(body: bytes, offset: int) -> Decision | None:
