@@ -37,7 +37,7 @@ def browsers_decision(run: _Run, standard: Decision, parser_limit: int) -> Decis
         return _untyped(run, standard, parser_limit)
     if kind == "other" and run.essence in SHOWN_AS_TEXT:
         kind = "text"
-    shared: dict[str, Decision | None] = {}
+    shared: dict[object, Decision | None] = {}
     if kind in ("text", "xml"):
         run.kind = kind  # this run ends here
         both = _browser_decision(run, kind, None, parser_limit, shared)
@@ -48,6 +48,8 @@ def browsers_decision(run: _Run, standard: Decision, parser_limit: int) -> Decis
         return standard  # Chromium's answer is the standard's: Firefox's cannot change the rule's
     if standard.source == "xml-declaration" and _no_declaring_meta(run, parser_limit):
         return standard  # Chromium reads the same declaration (get an XML encoding), no <meta>
+    if standard.source == "parser" and _late_meta_both_read(run, standard, parser_limit, shared):
+        return standard
     chromium = None
     if standard.source == "prescan" and standard.offset is not None:
         chromium = chromium_at_prescan_meta(run.body, standard.offset)
@@ -98,12 +100,23 @@ def chromium_at_prescan_meta(body: bytes, offset: int) -> Decision | None:
     return Decision(meta_encoding(found[0]), "tentative", "prescan", found[1], offset)
 
 
+def _late_meta_both_read(run: _Run, standard: Decision, limit: int, shared: dict) -> bool:
+    """Whether a model that scans first takes the standard's late ``<meta>`` (its encoding), so
+    that the rule gives the standard's answer without the detector: Chromium's, else Firefox's
+    where Chromium's finds none (a browser's answer equal to the standard's decides the rule)."""
+    for scan in (chromium_meta, firefox_meta):
+        found = _scan_decision(run, scan, limit, shared)
+        if found is not None:
+            return found.encoding is standard.encoding
+    return False
+
+
 def _untyped(run: _Run, standard: Decision, parser_limit: int) -> Decision:
     """An untyped response: each browser types it (:mod:`.mime_sniff`), then decides as for that
     type. Firefox downloads ``unknown/unknown`` and ``application/unknown`` (no document); where
     one browser shows no document, the other's answer is given."""
     body, kind = run.body, run.kind
-    shared: dict[str, Decision | None] = {}
+    shared: dict[object, Decision | None] = {}
     unknown = run.essence in ("unknown/unknown", "application/unknown")
     firefox_kind = None if unknown else unknown_type_kind(body)
     chromium_kind = chromium_unknown_type_kind(body)
@@ -148,7 +161,7 @@ def _browser_decision(run: _Run, kind: str, scan, limit: int, shared: dict) -> D
     detector once per run (the standard's steps 8-9)."""
     for name, step in zip(STEPS[kind], _METHODS[kind]):
         if name == "prescan":
-            decision = _browser_prescan(run, scan, limit)
+            decision = _scan_decision(run, scan, limit, shared)
         elif name == "detector":
             found = run.fallback()  # steps 8-9, run once for the standard profile and both models
             decision = found if found.source == "detector" else None
@@ -163,6 +176,13 @@ def _browser_decision(run: _Run, kind: str, scan, limit: int, shared: dict) -> D
         if decision is not None:
             return decision
     raise AssertionError("the default step always decides")  # pragma: no cover
+
+
+def _scan_decision(run: _Run, scan, limit: int, shared: dict) -> Decision | None:
+    """:func:`_browser_prescan`, once per scan and profile decision (*shared*)."""
+    if scan not in shared:
+        shared[scan] = _browser_prescan(run, scan, limit)
+    return shared[scan]
 
 
 def _no_declaring_meta(run: _Run, limit: int) -> bool:
