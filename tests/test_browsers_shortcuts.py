@@ -81,3 +81,31 @@ def test_a_simple_prescan_meta_is_what_chromium_scans():
         full = chromium_meta(body, 1 << 16)
         assert full is not None and (meta_encoding(full[0]), full[2]) == (standard.encoding, standard.offset)
     assert answered > 300
+
+
+def test_chromium_reads_4_kib_first_and_gives_what_a_whole_read_gives():
+    from scrapy_whatwg_encoding.sniffing import browsers
+
+    longer = 0
+    for _, body in DOCUMENTS:
+        whole = browsers._chromium_scan(body[:1 << 16].decode("latin-1"), browsers.UNCONDITIONAL, False)
+        assert browsers.chromium_meta(body, 1 << 16) == whole
+        longer += len(body) > browsers.FIRST_READ
+    assert longer > 500
+
+
+def test_firefox_stops_where_no_late_meta_can_count_and_gives_what_a_whole_read_gives():
+    from scrapy_whatwg_encoding.sniffing import browsers
+
+    def whole(body):  # the model without its stop: every <meta> of the tree, the same rules
+        stopped = False
+        for lt, _, span, mode in browsers.tree_metas(body[:1 << 16].decode("latin-1")):
+            if lt < 1024 or (not stopped and mode in browsers._FIREFOX_LATE_MODES):
+                found = browsers.firefox_meta_encoding(span)
+                if found is not None:
+                    return found[0], found[1], lt
+            stopped = stopped or (mode == "in template" and browsers._declares(span))
+        return None
+
+    for _, body in DOCUMENTS:
+        assert browsers.firefox_meta(body, 1 << 16) == whole(body), body[:200]
