@@ -14,15 +14,15 @@ from .content_type import _UNKNOWN
 _WS = b"\t\n\x0c\r "
 _LEADING_WS = re.compile(rb"[\t\n\x0c\r ]*")
 
+# The longest pattern that skips leading whitespace ("<!DOCTYPE HTML" and a tag-terminating byte).
+_LONGEST_TEXT_PATTERN = 15
+
 
 def _start(body: bytes, window: int) -> bytes:
     """The first 16 bytes after the leading whitespace of the first *window* bytes of *body*."""
     head = bytes(body[:window])
     at = _LEADING_WS.match(head).end()  # type: ignore[union-attr]  # it always matches
     return head[at:at + 16]
-
-# The longest pattern that skips leading whitespace ("<!DOCTYPE HTML" and a tag-terminating byte).
-_LONGEST_TEXT_PATTERN = 15
 
 
 def is_untyped(essence: str) -> bool:
