@@ -23,8 +23,10 @@ import grammar
 import record
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-ANSWERS = ROOT / "tests" / "data" / "browsers" / "answers.jsonl.gz"
-STRIDE = 73  # every 73rd recorded document: about 300 of 22,000, every family
+DATA = ROOT / "tests" / "data" / "browsers"
+# (recording, stride): every 73rd of seed 18's 22,000 documents (about 300, every family) and every
+# 27th of seed 27's 4,000 (about 150, untyped responses and duplicated attributes among them).
+RECORDINGS = [(DATA / "answers.jsonl.gz", 73), (DATA / "answers-27.jsonl.gz", 27)]
 pytestmark = pytest.mark.browser
 
 
@@ -57,19 +59,21 @@ def _record(origin: str, indices, profile_dir: pathlib.Path) -> tuple[dict, dict
     return answers, check
 
 
-def test_a_fresh_chromium_sample_matches_the_recording_and_the_profile(tmp_path):
+@pytest.mark.parametrize(("answers", "stride"), RECORDINGS, ids=["seed-18", "seed-27"])
+def test_a_fresh_chromium_sample_matches_the_recording_and_the_profile(tmp_path, answers, stride):
     if CHROMIUM is None:
         pytest.skip("headless Chromium is not installed (Debian: apt-get install chromium)")
-    header, lines = compare.read_answers(ANSWERS)
+    header, lines = compare.read_answers(answers)
     recorded = {line["i"]: line for line in lines}
-    indices = sorted(recorded)[::STRIDE]
+    indices = sorted(recorded)[::stride]
     server = record.serve(header["seed"])
     try:
         fresh, check = _record(f"http://127.0.0.1:{server.server_address[1]}", indices, tmp_path / "chromium")
     finally:
         server.shutdown()
     assert check == {"markup": True, "ran": False}, "scripting is not off"
-    failed = [i for i in indices if fresh[i] is None]
+    # A response Chromium downloads (an untyped binary body) has no document, recorded or fresh.
+    failed = [i for i in indices if fresh[i] is None and recorded[i]["chromium"] is not None]
     assert len(failed) <= len(indices) // 100, failed
     changed, profile_wrong = [], []
     for index in indices:
@@ -84,4 +88,4 @@ def test_a_fresh_chromium_sample_matches_the_recording_and_the_profile(tmp_path)
                 profile_wrong.append((index, now))
     assert not changed, f"Chromium now answers otherwise than recorded ({header['browsers']}): {changed}"
     assert not profile_wrong
-    assert len(indices) >= 250
+    assert len(indices) >= 140

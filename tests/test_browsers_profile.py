@@ -20,6 +20,7 @@ import grammar
 
 ANSWERS = ROOT / "tests" / "data" / "browsers" / "answers.jsonl.gz"
 pytestmark = pytest.mark.slow  # reads 22,000 recorded answers
+ANSWERS_27 = ROOT / "tests" / "data" / "browsers" / "answers-27.jsonl.gz"  # issue 27: untyped, duplicated attributes
 PAD = b"<!--" + b"x" * 1100 + b"-->"
 # The causes docs/browsers.rst documents, as tools/differential/compare.py names them.
 DOCUMENTED = {
@@ -69,6 +70,21 @@ def test_standard_profile_differs_only_by_documented_causes(recorded):
     assert {c for c in causes if not c.startswith(DOCUMENTED_PREFIXES)} <= DOCUMENTED
     assert DOCUMENTED <= causes  # each documented cause occurs in the recording
     assert "other" not in causes
+
+
+def test_seed_27_where_both_browsers_agree_untyped_responses_included():
+    recorded = compare.compare(ANSWERS_27)
+    assert recorded["documents"] >= 4000 and recorded["seed"] == 27
+    assert recorded["families"]["untyped"] > 300 and recorded["families"]["duplicate"] > 300
+    assert recorded["failed"] == 0
+    assert recorded["profile_on_agreement"] == [], recorded["profile_on_agreement"][:5]
+    assert recorded["untyped_profile"] == recorded["untyped_agree"] > 250
+    verdicts = recorded["profile_on_disagreement"]
+    assert set(verdicts) <= {"as the rule says", "Chromium's detector (not modelled): chardetng's answer, Firefox's"}
+    # Where only one browser shows a document (Firefox downloads unknown/unknown): its answer,
+    # except where Chromium's own detector (not modelled) decides.
+    assert recorded["one_document"]["profile gives the one document's answer"] >= 0.95 * sum(
+        recorded["one_document"].values())
 
 
 # (page, Content-Type, standard profile, browsers profile): the rows of docs/browsers.rst.

@@ -63,7 +63,7 @@ def _run_decoders() -> dict[bytes, Callable[[bytes], str]]:
 # decoder runs. The usual ESC $ B run, ESC ( B run is one step of the match (possessive: one way
 # to match each part); before Python 3.11 (no possessive quantifiers) a step is one escape and
 # its run, which backtracking cannot match otherwise.
-if sys.version_info >= (3, 11):
+if sys.version_info >= (3, 11, 5):  # (3.11.0-3.11.4 mis-match possessive quantifiers: CPython gh-106052)
     _SIMPLE = re.compile(rb"[^\x1b]*+(?:\x1b\$B[\x21-\x7e]++\x1b\(B[^\x1b]++"
                          rb"|\x1b(?:\([BJ][^\x1b]++|\$[@B][\x21-\x7e]++))*+(?:\x1b(?:\([BJ]|\$[@B]))?")
 else:

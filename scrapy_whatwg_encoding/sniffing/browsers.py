@@ -91,25 +91,46 @@ def _extract_charset(value: str) -> str:
 
 
 def chromium_meta_encoding(span: str) -> tuple[Encoding, str] | None:
-    """Chromium's ``EncodingFromMetaAttributes`` as measured: the last of duplicated attributes
-    wins; a ``charset`` attribute, even empty or failing, decides alone; else ``http-equiv`` =
-    "content-type" with a ``content`` whose ``charset=`` value is read (:func:`_extract_charset`)."""
-    attrs = dict(attribute_list(span))
-    if "charset" in attrs:
-        label = attrs["charset"].strip(_WS)
-    elif attrs.get("http-equiv", "").lower() == "content-type" and "content" in attrs:
-        label = _extract_charset(attrs["content"]).strip(_WS)
+    """Chromium's ``EncodingFromMetaAttributes`` as measured (tools/browser_check/variants.py,
+    every duplicated-attribute variant): the last ``charset`` attribute, even empty or failing,
+    decides alone; else the last ``content`` attribute's ``charset=`` value
+    (:func:`_extract_charset`) when ANY ``http-equiv`` attribute is "content-type"."""
+    attrs = attribute_list(span)
+    values = dict(attrs)  # the last of duplicated attributes
+    if "charset" in values:
+        label = values["charset"].strip(_WS)
+    elif "content" in values and any(name == "http-equiv" and value.lower() == "content-type"
+                                     for name, value in attrs):
+        label = _extract_charset(values["content"]).strip(_WS)
     else:
         return None
     encoding = get_encoding(label)
     return None if encoding is None else (encoding, label)
 
 
+_MORE = object()  # the scan reached the end of a prefix of the body: it needs more of it
+#: How much of the body the Chromium scan decodes first (most pages decide in it).
+FIRST_READ = 4096
+
+
 def chromium_meta(body: bytes, limit: int, head: int = UNCONDITIONAL) -> tuple[Encoding, str, int] | None:
     """Chromium's ``<meta>`` scan of *body* (at most *limit* bytes; *head* bytes whatever the
     markup): ``(encoding, label, byte offset of the "<")`` or ``None``. No UTF-16 or
-    x-user-defined adjustment here."""
-    text = bytes(body[:limit]).decode("latin-1")  # markup is ASCII: one character per byte
+    x-user-defined adjustment here. It reads only as far as its answer can change: the first
+    :data:`FIRST_READ` bytes, and more only while the scan is still in the head section."""
+    end = min(limit, len(body))
+    size = min(max(FIRST_READ, head), end)
+    while True:
+        text = bytes(body[:size]).decode("latin-1")  # markup is ASCII: one character per byte
+        found = _chromium_scan(text, head, size < end)
+        if found is not _MORE:
+            return found  # type: ignore[return-value]
+        size = end
+
+
+def _chromium_scan(text: str, head: int, partial: bool):
+    """:func:`chromium_meta` over *text*; :data:`_MORE` where a *partial* text ends too soon."""
+    more = _MORE if partial else None
     n = len(text)
     in_head = True
     pos = 0
@@ -118,14 +139,14 @@ def chromium_meta(body: bytes, limit: int, head: int = UNCONDITIONAL) -> tuple[E
             return None
         lt = text.find("<", pos)
         if lt < 0:
-            return None
+            return more
         if lt > pos and not in_head and lt >= head:
             return None  # the character token before this "<" ended the scan
         c = text[lt + 1:lt + 2]
         if c in _ALPHA or (c == "/" and text[lt + 2:lt + 3] in _ALPHA):
             match = TAG.match(text, lt)
             if match is None:
-                return None  # end of input inside a tag
+                return more  # end of input inside a tag
             pos = match.end()
             end_tag, name, span = match.group(1), tag_name(match.group(2)), match.group(3)
             if not end_tag and name == "meta":
@@ -145,7 +166,7 @@ def chromium_meta(body: bytes, limit: int, head: int = UNCONDITIONAL) -> tuple[E
             else:
                 continue
             if close < 0:
-                return None
+                return more
             if close > pos and not in_head and close >= head:
                 return None
             pos = close
@@ -157,7 +178,7 @@ def chromium_meta(body: bytes, limit: int, head: int = UNCONDITIONAL) -> tuple[E
             else:
                 match = COMMENT_END.search(text, lt + 4)
                 if match is None:
-                    return None
+                    return more
                 pos = match.end()
         elif c in ("!", "?") or (c == "/" and lt + 2 < n):
             if text.startswith("</>", lt):
@@ -165,8 +186,10 @@ def chromium_meta(body: bytes, limit: int, head: int = UNCONDITIONAL) -> tuple[E
                 continue
             gt = text.find(">", lt + 2)
             if gt < 0:
-                return None
+                return more
             pos = gt + 1
+        elif partial and lt + 3 > n:
+            return _MORE  # "<", "<!" or "</" at the very end: the next bytes decide what it is
         else:
             pos = lt + 1
 
@@ -209,9 +232,11 @@ def firefox_meta_encoding(span: str) -> tuple[Encoding, str] | None:
     return None
 
 
-def tree_metas(text: str) -> Iterator[tuple[int, int, str, str]]:
+def tree_metas(text: str, stop_at: int | None = None) -> Iterator[tuple[int, int, str, str]]:
     """Each ``meta`` start tag that the tree builder, scripting disabled, processes with the "in
-    head" rules: ``(offset of "<", offset after ">", attribute span, insertion mode before)``."""
+    head" rules: ``(offset of "<", offset after ">", attribute span, insertion mode before)``.
+    With *stop_at*, it stops at the first ``<`` from that offset on met in an insertion mode
+    from which no late ``meta`` counts for Firefox any more (see :func:`firefox_meta`)."""
     from .parser_scan import _markup_declaration  # the comment / DOCTYPE / CDATA rules, shared
 
     tree = TreeBuilder(scripting=False)
@@ -220,6 +245,8 @@ def tree_metas(text: str) -> Iterator[tuple[int, int, str, str]]:
     while True:
         lt = text.find("<", pos)
         if lt < 0:
+            return
+        if stop_at is not None and lt >= stop_at and tree.mode not in _FIREFOX_ALIVE_MODES:
             return
         if lt > pos:
             tree.characters(*classify_text(text, pos, lt))
@@ -279,8 +306,10 @@ def firefox_meta(body: bytes, limit: int, head: int = UNCONDITIONAL) -> tuple[En
     # Seen twice (tools/differential): after a meta in template contents that declares an
     # encoding (a failing one too), no late meta counts.
     stopped = False
-    for lt, _, span, mode in tree_metas(text):
+    for lt, _, span, mode in tree_metas(text, head):
         late = lt >= head
+        if late and stopped:
+            return None
         if not late or (not stopped and mode in _FIREFOX_LATE_MODES):
             found = firefox_meta_encoding(span)
             if found is not None:
@@ -296,3 +325,7 @@ def _declares(span: str) -> bool:
 
 # Insertion modes in which Firefox honours a meta that starts after the first 1024 bytes.
 _FIREFOX_LATE_MODES = frozenset(("in head", "in head noscript", "before head", "before html", "initial"))
+# Insertion modes from which the tree builder may still come back to one of those: template
+# contents in the head return to "in head" at the end tag. From any other ("after head", "in
+# body", "in frameset" ...) it never does, so a scan past the first 1024 bytes stops there.
+_FIREFOX_ALIVE_MODES = _FIREFOX_LATE_MODES | {"in template", "text"}

@@ -14,9 +14,8 @@ from .content_type import content_type_facts, parse_mime_type, per_value
 from .decision import Decision
 from .detect import MODES, detect
 from .locale import locale_encoding
-from .meta_charset import meta_encoding
 from .prescan import prescan_result
-from .xml_encoding import get_xml_encoding, xml_declared_encoding
+from .xml_encoding import xml_declared_encoding
 
 logger = logging.getLogger(__name__)
 
@@ -28,8 +27,6 @@ PROFILES = ("standard", "browsers")
 #: 1-6 found nothing; returns a label, an :class:`Encoding` or ``None``.
 Likely = Callable[[Body, Decision], "str | Encoding | None"]
 _UTF_8 = ENCODINGS["UTF-8"]
-# MIME types that neither kind of document covers but that both browsers show as plain text.
-_SHOWN_AS_TEXT = frozenset(("text/css",))
 
 # The steps each kind of document goes through, in order.
 STEPS = {
@@ -275,54 +272,6 @@ def _late_meta(run: _Run, parser_limit: int) -> Decision | None:
     return None
 
 
-def _browser_decision(run: _Run, kind: str, scan, limit: int) -> Decision:
-    """The algorithm as one browser runs it (*scan*: its ``<meta>`` scan, late metas included, so
-    no parser step follows): no 7-bit ISO-2022-JP detection either (tools/differential)."""
-    for name, step in zip(STEPS[kind], _METHODS[kind]):
-        if name == "prescan":
-            decision = _browser_prescan(run, scan, limit)
-        else:
-            decision = step(run)
-            if name == "detector" and decision is not None and decision.encoding.name == "ISO-2022-JP" \
-                    and run.body.isascii():
-                decision = None
-        if decision is not None:
-            return decision
-    raise AssertionError("the default step always decides")  # pragma: no cover
-
-
-def _browser_prescan(run: _Run, scan, limit: int) -> Decision | None:
-    body = run.body
-    if body.startswith((b"<\x00?\x00x\x00", b"\x00<\x00?\x00x")):  # UTF-16 XML declarations
-        return run.prescan()
-    found = scan(body, max(limit, run.prescan_bytes), run.prescan_bytes)
-    if found is not None:
-        encoding, label, offset = found
-        if offset < run.prescan_bytes:
-            return Decision(meta_encoding(encoding), "tentative", "prescan", label, offset)
-        return Decision(meta_encoding(encoding), "certain", "parser", label, offset)
-    xml = get_xml_encoding(body)
-    return None if xml is None else Decision(xml[0], "tentative", "xml-declaration", xml[1], 0)
-
-
-def _browsers(run: _Run, standard: Decision, parser_limit: int) -> Decision:
-    """The browsers profile: Firefox's and Chromium's answer where the two models agree; where
-    they do not, the standard's answer if one of them gives it, else Chromium's."""
-    from .browsers import chromium_meta, firefox_meta  # on first use: the standard profile never needs it
-
-    if run.kind == "other" and run.essence in _SHOWN_AS_TEXT:
-        run.kind = "text"  # this run ends here
-        firefox = chromium = _browser_decision(run, "text", None, parser_limit)
-    elif run.kind != "html" or standard.source in ("bom", "override", "transport"):
-        return standard  # no <meta> is read: both browsers follow the standard here
-    else:
-        firefox = _browser_decision(run, "html", firefox_meta, parser_limit)
-        chromium = _browser_decision(run, "html", chromium_meta, parser_limit)
-    if firefox.encoding is chromium.encoding:
-        return standard if standard.encoding is chromium.encoding else chromium
-    return standard if standard.encoding in (firefox.encoding, chromium.encoding) else chromium
-
-
 def sniff(body: bytes | Body, *, content_type: str | bytes | None = None, url: str | None = None,
           locale: str | None = None, default: str | Encoding | None = None,
           override: str | Encoding | None = None, parent=None, likely: str | Encoding | Likely | None = None,
@@ -424,6 +373,23 @@ def sniff_checked(body, content_type, url, locale, default, override, parent, li
                prescan_bytes)
     decision = _standard(run, parser_limit)
     return decision if profile == "standard" else _browsers(run, decision, parser_limit)
+
+
+def _browsers(run: _Run, standard: Decision, parser_limit: int) -> Decision:
+    """The browsers profile's decision (:mod:`.browsers_profile`, imported on first use: the
+    standard profile never needs it)."""
+    return (_browsers_decision or _load_browsers())(run, standard, parser_limit)
+
+
+def _load_browsers() -> Callable[[_Run, Decision, int], Decision]:
+    global _browsers_decision
+    from .browsers_profile import browsers_decision
+
+    _browsers_decision = browsers_decision
+    return browsers_decision
+
+
+_browsers_decision: Callable[[_Run, Decision, int], Decision] | None = None
 
 
 def sniff_steps(body: bytes, *, parser_limit: int = PARSER_LIMIT, profile: str = "standard", **options) -> dict:

@@ -75,6 +75,8 @@ def _in_noscript(text: str, offset: int) -> bool:
 def standard_cause(body: bytes, content_type: str, standard, answer: str) -> str:
     """Why the standard profile's *standard* Decision differs from the browsers' *answer*."""
     essence, kind, _ = content_type_facts(content_type)
+    if not essence or essence in ("unknown/unknown", "application/unknown"):
+        return "untyped response: typed by MIME sniffing (HTML, XML, text)"
     if kind == "other":
         return f"{essence} shown as plain text"
     if standard.source == "detector":
@@ -118,7 +120,10 @@ def browsers_cause(body: bytes, content_type: str, firefox: str, chromium: str) 
     """Why Firefox and Chromium disagree on a document (from the two models)."""
     if firefox is None or chromium is None:
         return "a load failed"
-    _, kind, charset = content_type_facts(content_type)
+    essence, kind, charset = content_type_facts(content_type)
+    if not essence or essence in ("unknown/unknown", "application/unknown"):
+        return "untyped response: the browsers type it otherwise (Chromium's HTML prefixes need no tag end)"
+    content_type = content_type or ""
     if kind == "xml":
         return "XML declaration naming UTF-16 in ASCII bytes (Chromium: UTF-8)"
     if charset is None and "charset" in content_type.lower():
@@ -147,16 +152,28 @@ def compare(path) -> dict:
     result = {"documents": len(lines), "browsers": header["browsers"], "seed": seed,
               "agree": 0, "disagree": collections.Counter(), "failed": 0,
               "standard": collections.Counter(), "standard_total": 0,
-              "profile_on_agreement": [], "profile_on_disagreement": collections.Counter(), "families": collections.Counter()}
+              "profile_on_agreement": [], "profile_on_disagreement": collections.Counter(), "families": collections.Counter(),
+              "one_document": collections.Counter(), "untyped_agree": 0, "untyped_profile": 0}
     for line in lines:
         family, content_type, body = grammar.document(seed, line["i"])
         result["families"][family] += 1
         firefox, chromium = name(line["firefox"]), name(line["chromium"])
+        if family == "untyped" and (firefox is None) != (chromium is None):
+            # One browser shows no document (Firefox downloads unknown/unknown, application/unknown):
+            # the profile gives the other's answer.
+            profile = sniff(body, content_type=content_type, profile="browsers")
+            result["one_document"]["profile gives the one document's answer"
+                                   if profile.encoding.name == (firefox or chromium) else "other"] += 1
+            continue
         if firefox is None or chromium is None:
-            result["failed"] += 1
+            result["failed" if family != "untyped" else "no_document"] = \
+                result.get("failed" if family != "untyped" else "no_document", 0) + 1
             continue
         standard = sniff(body, content_type=content_type, detector="browser")
         profile = sniff(body, content_type=content_type, profile="browsers")
+        if family == "untyped" and firefox == chromium:
+            result["untyped_agree"] += 1
+            result["untyped_profile"] += profile.encoding.name == firefox
         if firefox != chromium:
             result["disagree"][browsers_cause(body, content_type, firefox, chromium)] += 1
             want = standard.encoding.name if standard.encoding.name in (firefox, chromium) else chromium
@@ -187,13 +204,20 @@ def main(argv=None) -> int:
     parser.add_argument("--list", action="store_true", help="print each remaining difference of the browsers profile")
     args = parser.parse_args(argv)
     r = compare(args.answers)
-    agree, total = r["agree"], r["documents"] - r["failed"]
+    agree = r["agree"]
+    total = r["documents"] - r["failed"] - r.get("no_document", 0) - sum(r["one_document"].values())
     print(f"{r['documents']} documents (seed {r['seed']}), {r['browsers']}; families {dict(r['families'])}")
     print(f"failed loads: {r['failed']}; the browsers agree on {agree} of {total} ({100 * agree / total:.2f} %)")
     print(f"\nwhere they disagree ({total - agree}), by cause:")
     for cause, count in r["disagree"].most_common():
         print(f"  {count:6d}  {cause}")
     print(f"  browsers profile there: {dict(r['profile_on_disagreement'])}")
+    if r["one_document"] or r.get("no_document"):
+        print(f"untyped responses that one browser shows (the other downloads): {dict(r['one_document'])}; "
+              f"that neither shows: {r.get('no_document', 0)}")
+    if r["untyped_agree"]:
+        print(f"untyped responses where both browsers agree: the browsers profile matches {r['untyped_profile']} "
+              f"of {r['untyped_agree']}")
     print(f"\nwhere they agree: the standard profile differs on {r['standard_total']} ({100 * r['standard_total'] / agree:.2f} %), by cause:")
     for cause, count in r["standard"].most_common():
         print(f"  {count:6d}  {cause}")

@@ -14,7 +14,12 @@ recorded answers in tests/data/browsers/ need only the seed. The families:
   after head, body, table, select, template, svg, math, frameset, noscript, raw text ...);
 - ``jis``: unlabeled 7-bit pages with ISO-2022-JP (and other) escape sequences;
 - ``kind``: text/plain, XML and other MIME types with the same markup;
-- ``detector``: unlabeled non-ASCII text in legacy encodings.
+- ``detector``: unlabeled non-ASCII text in legacy encodings;
+- from seed 27 on (issue 27; seeds below keep their documents): ``untyped``, responses with no
+  Content-Type, ``*/*``, ``unknown/unknown``, ``application/unknown`` or an unparsable one, whose
+  bodies start the ways the MIME Sniffing Standard's rules and browsers tell apart; and
+  ``duplicate``, ``<meta>`` tags with duplicated ``charset``, ``http-equiv`` and ``content``
+  attributes in any order, alone, in ``<noscript>`` or in a tree-builder context.
 
 Only the standard library is used, and only ``random.Random`` methods whose results are fixed
 across Python versions (``random``, ``choice``, ``randrange``), so a seed means the same
@@ -26,6 +31,9 @@ import random
 
 FAMILIES = ("ct", "bom", "xml", "prescan", "late", "jis", "kind", "detector")
 _WEIGHTS = (2, 1, 2, 6, 8, 2, 1, 1)
+#: The families of seeds from 27 on, and their weights.
+FAMILIES_27 = FAMILIES + ("untyped", "duplicate")
+_WEIGHTS_27 = _WEIGHTS + (3, 3)
 
 # Labels: one or two per encoding family, odd spellings, and labels that are no label at all.
 LABELS = (
@@ -61,10 +69,11 @@ CONTEXTS = (
 _WORDS = ("lorem", "ipsum", "dolor", "sit", "amet", "consectetur", "adipiscing", "elit", "sed", "do")
 
 
-def document(seed: int, index: int) -> tuple[str, str, bytes]:
-    """The document number *index* of *seed*: ``(family, Content-Type header value, body bytes)``."""
+def document(seed: int, index: int) -> tuple[str, str | None, bytes]:
+    """The document number *index* of *seed*: ``(family, Content-Type header value or None for
+    none, body bytes)``."""
     rng = random.Random(seed * 1_000_003 + index)
-    family = _weighted(rng, FAMILIES, _WEIGHTS)
+    family = _weighted(rng, *((FAMILIES, _WEIGHTS) if seed < 27 else (FAMILIES_27, _WEIGHTS_27)))
     content_type, body = _BUILDERS[family](rng)
     return family, content_type, body
 
@@ -370,5 +379,62 @@ def _detector(rng):
     return "text/html", markup
 
 
+# How untyped bodies start: the MIME Sniffing Standard's HTML patterns with and without a
+# tag-terminating byte, Chromium's looser prefixes, XML, other tags, text, a BOM, binary bytes.
+_UNTYPED_STARTS = (
+    "<!DOCTYPE html>", "<!doctype HTML>", "<!DOCTYPE>", "<!DOCTYPE html5>", "<html>", "<HTML>", "<html5>",
+    "<head>", "<script></script>", "<iframe></iframe>", "<h1>x</h1>", "<div>", "<font>", "<table>", "<a href=x>",
+    "<style></style>", "<title>t</title>", "<b>x</b>", "<body>", "<br>", "<p>", "<p/>", "<bx>", "<base href=x>",
+    "<!-- x -->", "<!--x-->", "<!---->", "<?xml version=\"1.0\"?>", "<link rel=x>", "<img src=x>", "<span>",
+    "<svg>", "<rss version=\"2.0\">", "<meta name=x>", "", "text ", "x <html>", "\ufeff", "<?php ?>",
+)
+_UNTYPED_TYPES = (None, None, None, "*/*", "unknown/unknown", "application/unknown", "nonsense", "", "text")
+
+
+def _untyped(rng):
+    """A response without a usable MIME type."""
+    start = rng.choice(_UNTYPED_STARTS)
+    if start == "<?xml version=\"1.0\"?>" and _chance(rng, 0.5):
+        start = f"<?xml version=\"1.0\" encoding=\"{_label(rng)}\"?>"
+    body = rng.choice(("", "", " ", "\n", "  \t\r\n")) + start
+    if _chance(rng, 0.8):
+        body += meta(rng) if _chance(rng, 0.6) else _place(rng, meta(rng), rng.choice((0, 200, 1100)))
+    body += "<p>" + _text(rng, rng.randrange(0, 200))
+    data = body.encode("utf-8" if start == "\ufeff" else "latin-1", "xmlcharrefreplace")
+    if _chance(rng, 0.15):
+        data += _detector(rng)[1]
+    if _chance(rng, 0.03):
+        data += b"\x00\x01"
+    return rng.choice(_UNTYPED_TYPES), data
+
+
+def _duplicate(rng):
+    """A <meta> with duplicated attributes, in any order."""
+    label, other = _label(rng), _label(rng)
+    pool = [("charset", label), ("charset", rng.choice((other, "", "bogus"))),
+            ("http-equiv", rng.choice(("content-type", "Content-Type"))),
+            ("http-equiv", rng.choice(("x", "", "refresh", "content-type "))),
+            ("content", _content(rng, label)), ("content", rng.choice(("text/html", _content(rng, other))))]
+    while True:
+        attrs = [item for item in pool if _chance(rng, 0.5)]
+        names = [name for name, _ in attrs]
+        if len(names) != len(set(names)):
+            break
+    order = sorted(range(len(attrs)), key=lambda _: rng.random())
+    tag = "<meta " + " ".join(f"{attrs[k][0]}={_quote(rng, attrs[k][1])}" for k in order) + ">"
+    where = rng.randrange(4)
+    if where == 0:
+        body = tag
+    elif where == 1:
+        body = f"<noscript>{tag}</noscript>"
+    elif where == 2:
+        body = _place(rng, tag, rng.randrange(0, 900))
+    else:
+        body = _place(rng, tag, rng.randrange(1000, 2000), rng.choice(CONTEXTS[:6]))
+    if _chance(rng, 0.5):
+        body += meta(rng)
+    return "text/html", (body + "<p>x").encode("ascii", "xmlcharrefreplace")
+
+
 _BUILDERS = {"ct": _ct, "bom": _bom, "xml": _xml, "prescan": _prescan, "late": _late, "jis": _jis,
-             "kind": _kind, "detector": _detector}
+             "kind": _kind, "detector": _detector, "untyped": _untyped, "duplicate": _duplicate}

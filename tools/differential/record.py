@@ -34,19 +34,24 @@ NOSCRIPT_CHECK = (b"<!doctype html><title>t</title><body><noscript><p id=inside>
                   b"<script>document.title = 'script ran'</script>")
 
 
-def serve(seed: int) -> ThreadingHTTPServer:
-    """The document server on 127.0.0.1: ``/doc/<index>`` is document *index* of *seed*."""
+def serve(seed: int, document=None) -> ThreadingHTTPServer:
+    """The document server on 127.0.0.1: ``/doc/<index>`` is document *index* of *seed* (or
+    ``document(index)``, a ``(family, Content-Type or None, body)`` triple). A Content-Type of
+    ``None`` sends no Content-Type header (an untyped response)."""
+    build = document or (lambda index: grammar.document(seed, index))
+
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self):
             if self.path == "/noscript-check":
                 content_type, body = "text/html", NOSCRIPT_CHECK
             elif self.path.startswith("/doc/") and self.path[5:].isdigit():
-                _, content_type, body = grammar.document(seed, int(self.path[5:]))
+                _, content_type, body = build(int(self.path[5:]))
             else:
                 self.send_error(404)
                 return
             self.send_response(200)
-            self.send_header("Content-Type", content_type)
+            if content_type is not None:
+                self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(body)))
             self.send_header("Cache-Control", "no-store")
             self.end_headers()
@@ -80,7 +85,8 @@ def record(browser: str, origin: str, indices: list[int], tabs: int, raw: pathli
                     raise SystemExit(f"{browser}: scripting is not off: {item}")
                 out.write(json.dumps(item) + "\n")
             else:
-                out.write(json.dumps({"i": item["i"], "cs": item.get("cs")}) + "\n")
+                out.write(json.dumps({"i": item["i"], "cs": item.get("cs"),
+                                      **({"error": item["error"]} if "error" in item else {})}) + "\n")
             out.flush()
             if done % 1000 == 0:
                 print(f"{browser}: {done}/{len(indices)}", file=sys.stderr, flush=True)

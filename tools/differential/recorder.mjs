@@ -17,6 +17,7 @@ const firefox = which === 'firefox';
 const host = new URL(origin).hostname;
 const named = host !== '127.0.0.1';
 let userDataDir;
+const downloadDir = fs.mkdtempSync(path.join(os.tmpdir(), 'differential-downloads-'));
 if (!firefox) {
   userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'differential-chromium-'));
   fs.mkdirSync(path.join(userDataDir, 'Default'));
@@ -40,6 +41,13 @@ const browser = await puppeteer.launch({
     'intl.locale.requested': 'en-US',
     'browser.download.open_pdf_attachments_inline': false,
     'devtools.jsonview.enabled': false,
+    // An untyped binary body is a download: saved without asking, so the tab is free again.
+    'browser.download.always_ask_before_handling_new_types': false,
+    'browser.download.useDownloadDir': true,
+    'browser.download.folderList': 2,
+    'browser.download.dir': downloadDir,
+    'browser.download.start_downloads_in_tmp_dir': true,
+    'browser.download.panel.shown': true,
     ...(named ? {'network.dns.localDomains': host, 'dom.security.https_first': false,
       'dom.security.https_first_pbm': false, 'dom.security.https_first_schemeless': false} : {}),
   },
@@ -66,7 +74,7 @@ const read = (page) => page.evaluate(() => [location.href, document.readyState, 
 async function load(page, index) {
   const url = `${origin}/doc/${index}`;
   try {
-    const response = await page.goto(url, {waitUntil: 'load', timeout: 20000});
+    const response = await page.goto(url, {waitUntil: 'load', timeout: Number(process.env.NAV_TIMEOUT || 20000)});
     let [href, state, cs] = await read(page);
     for (let tries = 0; (href !== url || state !== 'complete') && tries < 100; tries++) {
       await pause(20);
@@ -93,13 +101,19 @@ const t0 = Date.now();
 async function worker(page) {
   while (next < count) {
     const index = indices[next++];
-    out(await load(page, index));
+    const answer = await load(page, index);
+    out(answer);
+    if (answer.error) {  // a download or a stuck load: the next document gets a fresh tab
+      await page.close().catch(() => {});
+      page = await browser.newPage();
+    }
   }
 }
 const pages = [first];
 for (let k = 1; k < tabs; k++) pages.push(await browser.newPage());
 await Promise.all(pages.map(worker));
 const seconds = (Date.now() - t0) / 1000;
-out({check: await check(first), seconds, docs: count, docsPerSecond: count / seconds});
+out({check: await check(await browser.newPage()), seconds, docs: count, docsPerSecond: count / seconds});
 await browser.close();
+fs.rmSync(downloadDir, {recursive: true, force: true});
 if (userDataDir) fs.rmSync(userDataDir, {recursive: true, force: true});

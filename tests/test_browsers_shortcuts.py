@@ -1,0 +1,111 @@
+"""The browsers profile's shortcuts (issue 27) give what the full model scans give: on the
+differential grammar's documents (tools/differential, seeds 18 and 27) and the benchmark's real
+pages (tools/bench_classes.py), Chromium's reading of the prescan's ``<meta>`` equals its scan
+wherever the shortcut answers, and the profile's decision equals the one computed with every
+model run in full."""
+from __future__ import annotations
+
+import pathlib
+import sys
+
+import pytest
+
+from scrapy_whatwg_encoding import sniff
+from scrapy_whatwg_encoding.sniffing import browsers_profile
+from scrapy_whatwg_encoding.sniffing.browsers import chromium_meta
+from scrapy_whatwg_encoding.sniffing.meta_charset import meta_encoding
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools" / "differential"))
+sys.path.insert(0, str(ROOT / "tools"))
+
+import bench_classes
+import grammar
+
+
+def _documents():
+    for seed in (18, 27):
+        for _, _, content_type, body in grammar.documents(seed, 3000):
+            yield content_type, body
+    native = bench_classes.sources()
+    for cls in "cdefg":
+        for page in bench_classes.build_class(cls, native):
+            yield page.content_type, page.body
+
+
+DOCUMENTS = list(_documents())
+
+
+def test_chromium_at_the_prescan_meta_is_its_scan():
+    answered = 0
+    for content_type, body in DOCUMENTS:
+        standard = sniff(body, content_type=content_type, detector="browser")
+        if standard.source != "prescan":
+            continue
+        short = browsers_profile.chromium_at_prescan_meta(body, standard.offset)
+        if short is None:
+            continue
+        answered += 1
+        full = chromium_meta(body, 1 << 16)
+        assert full is not None and (meta_encoding(full[0]), full[2]) == (short.encoding, short.offset), body[:200]
+    assert answered > 500
+
+
+@pytest.mark.parametrize("seed", [18, 27])
+def test_the_profile_equals_the_rule_with_both_models_run_in_full(seed, monkeypatch):
+    cases = [(ct, body) for _, _, ct, body in grammar.documents(seed, 1500)]
+    quick = [sniff(body, content_type=ct, profile="browsers") for ct, body in cases]
+    # Without the shortcuts: every model scan runs, Firefox's too.
+    monkeypatch.setattr(browsers_profile, "chromium_at_prescan_meta", lambda body, offset: None)
+    monkeypatch.setattr(browsers_profile, "_no_declaring_meta", lambda run, limit: False)
+    original = browsers_profile._browser_decision
+    calls = []
+
+    def counting(run, kind, scan, limit, shared):
+        calls.append(scan)
+        return original(run, kind, scan, limit, shared)
+
+    monkeypatch.setattr(browsers_profile, "_browser_decision", counting)
+    slow = [sniff(body, content_type=ct, profile="browsers") for ct, body in cases]
+    assert [d.encoding for d in quick] == [d.encoding for d in slow]
+    assert calls
+
+
+def test_a_simple_prescan_meta_is_what_chromium_scans():
+    answered = 0
+    for content_type, body in DOCUMENTS:
+        standard = sniff(body, content_type=content_type, detector="browser")
+        if standard.source != "prescan" or not browsers_profile._same_prescan_meta(body, standard.offset):
+            continue
+        answered += 1
+        full = chromium_meta(body, 1 << 16)
+        assert full is not None and (meta_encoding(full[0]), full[2]) == (standard.encoding, standard.offset)
+    assert answered > 300
+
+
+def test_chromium_reads_4_kib_first_and_gives_what_a_whole_read_gives():
+    from scrapy_whatwg_encoding.sniffing import browsers
+
+    longer = 0
+    for _, body in DOCUMENTS:
+        whole = browsers._chromium_scan(body[:1 << 16].decode("latin-1"), browsers.UNCONDITIONAL, False)
+        assert browsers.chromium_meta(body, 1 << 16) == whole
+        longer += len(body) > browsers.FIRST_READ
+    assert longer > 500
+
+
+def test_firefox_stops_where_no_late_meta_can_count_and_gives_what_a_whole_read_gives():
+    from scrapy_whatwg_encoding.sniffing import browsers
+
+    def whole(body):  # the model without its stop: every <meta> of the tree, the same rules
+        stopped = False
+        for lt, _, span, mode in browsers.tree_metas(body[:1 << 16].decode("latin-1")):
+            if lt < 1024 or (not stopped and mode in browsers._FIREFOX_LATE_MODES):
+                found = browsers.firefox_meta_encoding(span)
+                if found is not None:
+                    return found[0], found[1], lt
+            stopped = stopped or (mode == "in template" and browsers._declares(span))
+        return None
+
+    for _, body in DOCUMENTS:
+        assert browsers.firefox_meta(body, 1 << 16) == whole(body), body[:200]

@@ -1,0 +1,193 @@
+"""Hand-made variants recorded in headless Firefox ESR and Chromium (issue 27), kept as test data.
+
+    NAV_TIMEOUT=8000 python tools/browser_check/variants.py [--sets meta,untyped] [--tabs 6] [--out tests/data/browsers/variants.json.gz]
+
+Two sets of documents:
+
+- ``meta``: every duplicated-attribute variant of a ``<meta>`` (``charset``, ``http-equiv``,
+  ``content``, in every order, beside the others), alone, inside ``<noscript>`` (scripting is off:
+  markup) and late in ``<head>`` (past byte 1024), each followed by ``<meta charset="iso-8859-5">``
+  so that a ``<meta>`` the browser does not read shows as ISO-8859-5, served as ``text/html``;
+- ``untyped``: bodies that the MIME Sniffing Standard types as HTML, XML, plain text or binary,
+  served with no Content-Type, ``*/*``, ``unknown/unknown``, ``application/unknown``, an
+  unparsable value and an empty one.
+
+The documents are served by tools/differential/record.py's server and loaded by its
+``recorder.mjs`` (``npm install`` in tools/differential), both browsers at once, scripting off
+and checked (``NAV_TIMEOUT``, in ms, bounds each load: Firefox downloads ``unknown/unknown``
+responses, which never load). The output holds every document (Content-Type, body as latin-1 text) with each
+browser's ``document.characterSet`` (``null``: no document, e.g. a download) and the versions;
+tests/test_browsers_variants.py asserts the models and the profile against it.
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import itertools
+import json
+import pathlib
+import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT / "tools" / "differential"))
+
+import record
+
+PAD = "<!--" + "x" * 1100 + "-->"
+FALLBACK = '<meta charset="iso-8859-5">'
+KOI8 = "text/html; charset=koi8-r"
+LATIN2 = "text/html; charset=iso-8859-2"
+
+
+def _attribute_sets() -> list[list[tuple[str, str]]]:
+    """The ``<meta>`` attribute lists: duplicates of each attribute, alone and with the others."""
+    sets: list[list[tuple[str, str]]] = []
+    values = ("koi8-r", "iso-8859-2", "", "bogus")
+    for a, b in itertools.permutations(values, 2):  # charset twice
+        sets.append([("charset", a), ("charset", b)])
+    sets.append([("charset", "koi8-r"), ("CHARSET", "iso-8859-2")])
+    for a, b in itertools.permutations(("content-type", "x", "", "Content-Type "), 2):  # http-equiv twice
+        for where in range(3):
+            attrs = [("http-equiv", a), ("http-equiv", b)]
+            attrs.insert(where, ("content", KOI8))
+            sets.append(attrs)
+    for a, b in itertools.permutations((KOI8, LATIN2, "text/html", "charset; charset=koi8-r"), 2):  # content twice
+        for where in range(3):
+            attrs = [("content", a), ("content", b)]
+            attrs.insert(where, ("http-equiv", "content-type"))
+            sets.append(attrs)
+    for value in ("koi8-r", "", "bogus"):  # a charset beside a duplicated http-equiv
+        for attrs in itertools.permutations([("charset", value), ("http-equiv", "content-type"),
+                                             ("http-equiv", "x"), ("content", LATIN2)]):
+            sets.append(list(attrs))
+    for attrs in itertools.permutations([("charset", "koi8-r"), ("charset", ""), ("http-equiv", "content-type"),
+                                         ("content", LATIN2)]):
+        sets.append(list(attrs))
+    for attrs in itertools.permutations([("content", KOI8), ("content", "text/html"), ("http-equiv", "content-type"),
+                                         ("http-equiv", "x")]):
+        sets.append(list(attrs))
+    unique, seen = [], set()
+    for attrs in sets:
+        key = tuple(attrs)
+        if key not in seen:
+            seen.add(key)
+            unique.append(attrs)
+    return unique
+
+
+def meta_documents() -> list[tuple[str, str | None, bytes]]:
+    out = []
+    for attrs in _attribute_sets():
+        tag = "<meta " + " ".join(f'{name}="{value}"' for name, value in attrs) + ">"
+        for wrapper in ("{}", "<noscript>{}</noscript>", "<head>" + PAD + "{}"):
+            out.append(("meta", "text/html", (wrapper.format(tag) + FALLBACK + "<p>x").encode("ascii")))
+    return out
+
+
+# Bodies for untyped responses: what the MIME Sniffing Standard's rules make of each is in the
+# comment; each carries a <meta> (or declaration) naming KOI8-R, so reading it as HTML shows.
+_UNTYPED_BODIES = (
+    b'<!DOCTYPE><meta charset="koi8-r">',  # issue 27: not "<!DOCTYPE HTML" + a tag-terminating byte
+    b'<?xml version="1.0"?><html><meta charset="koi8-r"/></html>',  # issue 27: XML
+    b'<?xml version="1.0" encoding="koi8-r"?><a/>',
+    b'<?xml version="1.0" encoding="koi8-r"?><html><meta charset="iso-8859-2"/></html>',
+    b'<!DOCTYPE html><meta charset="koi8-r">',
+    b'<!doctype HTML>\n<meta charset="koi8-r">',
+    b'<html><meta charset="koi8-r">',
+    b'  \n\t<HTML><meta charset="koi8-r">',
+    b'<html5><meta charset="koi8-r">',
+    b'<head><meta charset="koi8-r">',
+    b'<script></script><meta charset="koi8-r">',
+    b'<iframe></iframe><meta charset="koi8-r">',
+    b'<h1>x</h1><meta charset="koi8-r">',
+    b'<div><meta charset="koi8-r">',
+    b'<font><meta charset="koi8-r">',
+    b'<table><meta charset="koi8-r">',
+    b'<a href=x><meta charset="koi8-r">',
+    b'<style></style><meta charset="koi8-r">',
+    b'<title>x</title><meta charset="koi8-r">',
+    b'<b>x</b><meta charset="koi8-r">',
+    b'<body><meta charset="koi8-r">',
+    b'<br><meta charset="koi8-r">',
+    b'<p>x<meta charset="koi8-r">',
+    b'<p/><meta charset="koi8-r">',
+    b'<bx><meta charset="koi8-r">',
+    b'<!-- x --><meta charset="koi8-r">',
+    b'<!--x--><meta charset="koi8-r">',
+    b'<meta charset="koi8-r"><p>x',
+    b'<meta http-equiv="Content-Type" content="text/html; charset=koi8-r">',
+    b'<link rel=x><meta charset="koi8-r">',
+    b'<img src=x><meta charset="koi8-r">',
+    b'<span><meta charset="koi8-r">',
+    b'<svg><meta charset="koi8-r">',
+    b'<base href=x><meta charset="koi8-r">',
+    b'x <html><meta charset="koi8-r">',
+    b'\xef\xbb\xbf<html><meta charset="koi8-r">',
+    b'\xef\xbb\xbf<meta charset="koi8-r">',
+    b'\xff\xfe<\x00p\x00>\x00x\x00',
+    b'<meta charset="koi8-r">\x00',
+    b'\x00\x01<html>',
+    b'%PDF-1.4 <meta charset="koi8-r">',
+    b'GIF89a<meta charset="koi8-r">',
+    b'<p>\xf3\xdf\xc5\xdb\xd8 \xd6\xc5 \xc5\xdd\xa3 \xdc\xd4\xc9\xc8 \xcd\xd1\xc7\xcb\xc9\xc8',  # KOI8-R text
+    b'\xf3\xdf\xc5\xdb\xd8 \xd6\xc5 \xc5\xdd\xa3 \xdc\xd4\xc9\xc8 \xcd\xd1\xc7\xcb\xc9\xc8 \xc6\xd2\xc1\xce\xc3\xd5\xda',
+    b'<html>\xf3\xdf\xc5\xdb\xd8 \xd6\xc5 \xc5\xdd\xa3 \xdc\xd4\xc9\xc8 \xcd\xd1\xc7\xcb\xc9\xc8',
+    b'plain text, no markup',
+    b'',
+    b'   ',
+    b'<p>\x1b$B$"\x1b(B',
+    b'<rss version="2.0"><meta charset="koi8-r">',
+    b'<!-- ' + PAD.encode() + b' --><html><meta charset="koi8-r">',
+    b' ' * 1500 + b'<html><meta charset="koi8-r">',
+)
+UNTYPED_TYPES = (None, "*/*", "unknown/unknown", "application/unknown", "nonsense", "", "unknown/unknown; charset=koi8-r")
+
+
+def untyped_documents() -> list[tuple[str, str | None, bytes]]:
+    return [("untyped", content_type, body) for body in _UNTYPED_BODIES for content_type in UNTYPED_TYPES]
+
+
+SETS = {"meta": meta_documents, "untyped": untyped_documents}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sets", default="meta,untyped")
+    parser.add_argument("--tabs", type=int, default=6)
+    parser.add_argument("--browsers", default="firefox,chromium")
+    parser.add_argument("--out", default=str(ROOT / "tests" / "data" / "browsers" / "variants.json.gz"))
+    args = parser.parse_args(argv)
+    documents = [doc for name in args.sets.split(",") for doc in SETS[name]()]
+    server = record.serve(0, lambda index: documents[index])
+    origin = f"http://127.0.0.1:{server.server_address[1]}"
+    answers, versions = {}, {}
+    import threading
+
+    def run(browser):  # resumable: OUT.<browser>.raw keeps what is recorded
+        raw = pathlib.Path(f"{args.out}.{browser}.raw")
+        done = record.read_raw(raw)[0]
+        todo = [i for i in range(len(documents)) if i not in done]
+        if todo:
+            record.record(browser, origin, todo, args.tabs, raw)
+        answers[browser], checks = record.read_raw(raw)
+        versions[browser] = checks[-1]["check"]["browser"]
+
+    threads = [threading.Thread(target=run, args=(b,)) for b in args.browsers.split(",")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    server.shutdown()
+    out = {"browsers": versions, "documents": [
+        {"set": family, "content_type": content_type, "body": body.decode("latin-1"),
+         **{browser: answers[browser][i] for browser in answers}}
+        for i, (family, content_type, body) in enumerate(documents)]}
+    data = (json.dumps(out, indent=0, ensure_ascii=True) + "\n").encode("utf-8")
+    pathlib.Path(args.out).write_bytes(gzip.compress(data, 9) if args.out.endswith(".gz") else data)
+    print(f"{len(documents)} documents, {versions}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
