@@ -14,7 +14,7 @@ avoid the construct:
 - ``template``: html5lib 1.1 has no template support; ``select``/``option``/``optgroup``: html5lib
   has the "in select" modes that the standard removed in 2025; ``search``, ``dialog`` (start tag),
   ``command``, ``isindex``, ``menuitem``: older element lists. Documents given to the oracle do not
-  use these; tests/test_parser_meta.py checks them against the standard's text instead.
+  use these; tests/sniffing/test_parser_scan.py checks them against the standard's text instead.
 """
 from __future__ import annotations
 

@@ -1,10 +1,15 @@
 """Hypothesis runs the same examples on every CI run (a failure there is reproducible);
 set HYPOTHESIS_PROFILE=explore locally for fresh random examples. The tools in tools/ (page
-builders, label strippers, servers) are importable from every test.
+builders, label strippers, servers) and the shared helpers in tests/ (``cases``, ``reference``,
+``report_checks``, ``_html5lib_oracle``) are importable by bare name from every test folder.
+
+Where tests live (docs/contributing.rst): one folder per layer of the package (``encoding/``,
+``sniffing/``, ``scrapy/``, ``cli/``, ``report/``), ``oracles/`` for the equivalence and oracle
+suites, ``package/`` for the package-wide tests; test module names are unique across all folders.
 
 Markers (registered in pyproject.toml; docs/contributing.rst): ``crawl`` for real Scrapy crawls
-(every test under ``tests/scrapy/``, every test using a local server or redis-server fixture, and
-every test that runs Twisted's reactor through pytest-twisted), ``browser`` for tests that drive
+(every test under ``tests/scrapy/`` but the modules in ``SCRAPY_UNIT_MODULES``, every test using a
+local server or redis-server fixture, and every test that runs Twisted's reactor through pytest-twisted), ``browser`` for tests that drive
 Chromium (marked in their modules, or by the fixtures that crawl through it), ``slow`` for those two and for the tests marked slow in their
 modules (hypothesis suites over whole corpora, packaging, CLI processes). The quick subset is
 ``pytest -m "not slow"``; the README's ``pytest`` runs everything."""
@@ -17,6 +22,7 @@ from hypothesis import settings
 
 TESTS = Path(__file__).resolve().parent
 sys.path.insert(0, str(TESTS.parent / "tools"))
+sys.path.insert(0, str(TESTS))  # the shared helpers, for the tests of every folder
 
 settings.register_profile("ci", derandomize=True, database=None)
 settings.register_profile("explore")
@@ -27,11 +33,14 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 CRAWL_FIXTURES = frozenset({"demo_server", "corpus_server", "corpus_labeled_server", "redis_url",
                             "interop_base", "interop_crawls", "interop_results"})
 BROWSER_FIXTURES = frozenset({"browser_crawl", "interop_crawls", "interop_results"})
+# The modules of tests/scrapy/ that call the Scrapy layer directly and crawl nothing: not ``crawl``
+# by folder (a test of theirs still is by fixture or pytest-twisted). Add a new one here.
+SCRAPY_UNIT_MODULES = frozenset({"test_overrides.py"})
 
 
 def _is_crawl(item: pytest.Item) -> bool:
     path = Path(str(item.path)).resolve()
-    if TESTS / "scrapy" in path.parents:
+    if TESTS / "scrapy" in path.parents and path.name not in SCRAPY_UNIT_MODULES:
         return True
     if CRAWL_FIXTURES.intersection(getattr(item, "fixturenames", ())):
         return True

@@ -150,7 +150,7 @@ def _ascii_ok(name: str, data: bytes, text: str) -> bool:
         return False
     errors = text.count("\ufffd")
     valid = len(text) - len(ascii_out) - errors
-    if name in ("GBK", "gb18030"):  # see tests/test_fuzz.py: digits of four-byte sequences
+    if name in ("GBK", "gb18030"):  # see tests/oracles/test_fuzz.py: digits of four-byte sequences
         digits_in, digits_out = _digits(ascii_in), _digits(ascii_out)
         return (len(ascii_in) - digits_in - (len(ascii_out) - digits_out) <= valid
                 and digits_in - digits_out <= 2 * (valid + errors))

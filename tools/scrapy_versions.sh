@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 VERSIONS=(2.11 2.12 2.13 2.14 2.15 2.16 2.17 2.18 2.19)
 # The Scrapy-layer tests: everything that runs a crawl (the add-on, `explain URL`, `scrapy sniff`) or
 # calls the middleware.
-TESTS=(tests/scrapy tests/test_concurrency.py tests/test_hostile_http.py tests/test_cli_url.py)
+TESTS=(tests/scrapy tests/package/test_concurrency.py tests/package/test_hostile_http.py tests/cli/test_fetch.py)
 
 # What each release needs besides its own requirements: the Twisted its CI used (2.11 and 2.12
 # declare no upper bound but predate later Twisted releases; 2.13-2.15 declare <=25.5.0 themselves),

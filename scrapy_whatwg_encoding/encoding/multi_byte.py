@@ -6,7 +6,7 @@ token starting at ``data[i]`` from the decoder's initial state (including end-of
 "restore" of bytes). The C codec's error handler calls *step*, so every error and every sequence
 CPython rejects gets the standard's output and resumes exactly where the standard does; a page in
 a wrong encoding repeats a few such tokens, so the handler caches *step*'s results by the bytes
-it reads (tests/test_decoder_fast_path.py checks every leading byte with every next byte).
+it reads (tests/oracles/test_decoder_fast_path.py checks every leading byte with every next byte).
 Where CPython's codec accepts a sequence but decodes it differently, ``tools/generate_tables.py``
 listed those tokens (``tables/multi_byte_fixes.py``): a code point CPython produces only for such
 tokens (*sources*) is translated afterwards (*fixes*); a token whose CPython output is ambiguous

@@ -15,7 +15,7 @@ import pytest
 
 from scrapy_whatwg_encoding import sniff
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools" / "differential"))
 
 import compare

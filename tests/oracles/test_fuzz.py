@@ -41,7 +41,7 @@ from scrapy_whatwg_encoding import (
 )
 from scrapy_whatwg_encoding.scrapy.scrapy_default import scrapy_codec_name
 
-DATA = pathlib.Path(__file__).resolve().parent / "data"
+DATA = pathlib.Path(__file__).resolve().parents[1] / "data"
 HTML5LIB = DATA / "html5lib-tests" / "encoding"
 
 LONE_SURROGATE = re.compile("[\ud800-\udfff]")

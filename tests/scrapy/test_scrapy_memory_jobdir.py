@@ -1,6 +1,6 @@
 """WHATWG_ENCODING_REMEMBER with JOBDIR: a host's declarations are counted in
 ``JOBDIR/whatwg_encoding_memory.sqlite3`` so that a resumed crawl remembers; the memory never overrides
-valid UTF-8 nor a page the detector reads in another script (tests/scrapy/test_scrapy_remember_corpus.py:
+valid UTF-8 nor a page the detector reads in another script (tests/scrapy/test_scrapy_memory_corpus.py:
 where it does apply)."""
 from __future__ import annotations
 

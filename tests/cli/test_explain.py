@@ -13,7 +13,7 @@ from scrapy.http import HtmlResponse, XmlResponse
 
 from scrapy_whatwg_encoding import ENCODINGS, decode, sniff
 
-DATA = pathlib.Path(__file__).resolve().parent / "data"
+DATA = pathlib.Path(__file__).resolve().parents[1] / "data"
 pytestmark = pytest.mark.slow  # a process per test (the real entry point)
 ORDER = ["bom", "override", "transport", "prescan", "xml-declaration", "parser", "container",
          "likely", "detector", "default"]

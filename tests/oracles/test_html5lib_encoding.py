@@ -12,7 +12,7 @@ import pytest
 
 from scrapy_whatwg_encoding import get_encoding, sniff
 
-SUITE = pathlib.Path(__file__).resolve().parent / "data" / "html5lib-tests" / "encoding"
+SUITE = pathlib.Path(__file__).resolve().parents[1] / "data" / "html5lib-tests" / "encoding"
 
 
 def read_dat(path: pathlib.Path) -> list[tuple[bytes, str]]:

@@ -10,7 +10,7 @@ import sys
 
 from report_checks import assert_inert, local, section, table_rows, text_of
 
-REPO = pathlib.Path(__file__).resolve().parents[1]
+REPO = pathlib.Path(__file__).resolve().parents[2]
 CORPUS = REPO / "tests" / "data" / "corpus"
 SITE = REPO / "example_project" / "demo" / "site"
 

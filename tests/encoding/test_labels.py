@@ -8,7 +8,7 @@ import pytest
 
 from scrapy_whatwg_encoding import ENCODINGS, Encoding, get_encoding
 
-DATA = pathlib.Path(__file__).resolve().parent / "data"
+DATA = pathlib.Path(__file__).resolve().parents[1] / "data"
 GROUPS = json.loads((DATA / "whatwg-encoding" / "encodings.json").read_text(encoding="utf-8"))
 PAIRS = [(label, e["name"])
          for group in GROUPS for e in group["encodings"] for label in e["labels"]]

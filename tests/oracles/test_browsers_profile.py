@@ -1,7 +1,7 @@
 """The "browsers" profile (issue 18) against what Firefox ESR and Chromium recorded for 22,000
 generated documents (tests/data/browsers, regenerated from the seed by tools/differential), the
 documented differences one by one, the lone ``ESC ( B`` fix, and the profile's validation. No
-browser is needed: tests/scrapy/test_browsers_live.py records a fresh sample in Chromium."""
+browser is needed: tests/oracles/test_browsers_live.py records a fresh sample in Chromium."""
 from __future__ import annotations
 
 import pathlib
@@ -12,7 +12,7 @@ import pytest
 from scrapy_whatwg_encoding import sniff
 from scrapy_whatwg_encoding.sniffing.sniff import sniff_steps
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools" / "differential"))
 
 import compare

@@ -1,16 +1,18 @@
 """The documentation stays true: the settings reference (docs/settings.rst) documents every
 ``WHATWG_ENCODING_*`` setting with the default the code uses and lists each in its summary table,
 and the README's links are absolute (it is the package index's long description) and those into
-the repository point at files that exist (images included). (The docstring examples run as doctests: pytest's
-``--doctest-modules`` over the package, see pyproject.toml.)"""
+the repository point at files that exist (images included); the README's settings table gives the
+defaults the code uses, and the committed decision-flow picture was rendered from its source. (The
+docstring examples run as doctests: pytest's ``--doctest-modules`` over the package, see pyproject.toml.)"""
 from __future__ import annotations
 
+import html
 import pathlib
 import re
 
 from scrapy_whatwg_encoding.scrapy.settings import DEFAULTS
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def _literal(value) -> str:
@@ -80,3 +82,30 @@ def test_read_the_docs_builds_what_ci_builds():
     assert extras == ["docs"] and "docs" in metadata.get_all("Provides-Extra")
     needs = [r for r in metadata.get_all("Requires-Dist") if 'extra == "docs"' in r]
     assert any(r.startswith("sphinx>") for r in needs) and any(r.startswith("sphinx-rtd-theme") for r in needs)
+
+
+def test_readme_settings_table_matches_the_defaults():
+    readme = (ROOT / "README.md").read_text("utf-8")
+    table = dict(re.findall(r"^\| `(WHATWG_ENCODING_[A-Z_]+)` \| `([^`]*)` \|", readme, re.MULTILINE))
+    assert set(table) == set(DEFAULTS)
+    for name, value in DEFAULTS.items():
+        assert table[name] == (f'"{value}"' if isinstance(value, str) else repr(value)), name
+
+
+def test_readme_documents_the_commands_and_the_picture():
+    readme = (ROOT / "README.md").read_text("utf-8")
+    for text in ("python -m scrapy_whatwg_encoding explain", "python -m scrapy_whatwg_encoding audit",
+                 "scrapy sniff", "/main/docs/decision-flow.svg)", '"dont_sniff_encoding": True',
+                 'response.meta["whatwg_encoding"]', "whatwg_encoding/"):
+        assert text in readme, text
+
+
+def test_decision_flow_svg_is_rendered_from_the_dot_source():
+    source = (ROOT / "docs" / "decision-flow.dot").read_text("utf-8")
+    svg = (ROOT / "docs" / "decision-flow.svg").read_text("utf-8")
+    texts = {" ".join(html.unescape(t).split()) for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg)}
+    labels = re.findall(r'label="((?:[^"\\]|\\.)*)"', source)
+    assert len(labels) > 20
+    for label in labels:
+        for line in label.replace('\\"', '"').split("\\n"):
+            assert " ".join(line.split()) in texts, f"{line!r} is not in the rendered SVG: re-render it"

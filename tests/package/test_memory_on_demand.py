@@ -56,7 +56,7 @@ print(json.dumps({{"without": without, "with": loaded()}}))
 
 def test_tables_load_on_first_use():
     """Importing the package loads only the label table; a single-byte decode loads the single-byte
-    indexes, a multi-byte decode its index and fixes but no encoder table (tests/test_decoder_fast_path
+    indexes, a multi-byte decode its index and fixes but no encoder table (tests/oracles/test_decoder_fast_path
     checks the encoder tables of every multi-byte encoding)."""
     found = fresh("""
 import json, sys

@@ -17,7 +17,7 @@ from scrapy_whatwg_encoding import sniff
 from scrapy_whatwg_encoding.cli.steps import SUSPECT_NOTES
 from scrapy_whatwg_encoding.sniffing.mislabel import suspect_label
 
-CORPUS = pathlib.Path(__file__).resolve().parent / "data" / "corpus"
+CORPUS = pathlib.Path(__file__).resolve().parents[1] / "data" / "corpus"
 pytestmark = pytest.mark.slow  # a process per test (the real entry point)
 UTF_8 = "<!DOCTYPE html><title>Café</title><p>naïve café, 日本語</p>".encode()
 CYRILLIC = ("<meta charset=utf-8><title>Новини</title><p>"

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from scrapy_whatwg_encoding.scrapy.overrides import override_for
 from scrapy_whatwg_encoding.scrapy.settings import InvalidSetting, check_label, check_overrides, label_problem
 
-DATA = pathlib.Path(__file__).resolve().parent / "data"
+DATA = pathlib.Path(__file__).resolve().parents[1] / "data"
 
 OVERRIDES = check_overrides("X", {"example.jp": "shift_jis", "Legacy.Example.JP": "euc-jp", "bücher.de": "latin1"})
 

@@ -15,7 +15,7 @@ import pytest
 
 from scrapy_whatwg_encoding import ENCODINGS, decode, sniff
 
-CORPUS = pathlib.Path(__file__).resolve().parent / "data" / "corpus"
+CORPUS = pathlib.Path(__file__).resolve().parents[1] / "data" / "corpus"
 pytestmark = pytest.mark.slow  # a process per test (the real entry point)
 # Without a Content-Type, a file's name chooses the kind (a MIME type without charset stands for it).
 KINDS = {".xml": "xml", ".rss": "xml", ".atom": "xml", ".svg": "xml", ".xhtml": "xml", ".txt": "text"}

@@ -144,7 +144,7 @@ def test_same_text_keeps_firefox_name():
 
 def test_uchardet_never_answers_utf_8_utf_16_or_replacement():
     # The whole-body UTF-8 checks decide UTF-8 (valid, or with a few stray bytes: see
-    # test_stray_bytes.py); invalid UTF-8 beyond that is then never UTF-8.
+    # test_detect_stray_bytes.py); invalid UTF-8 beyond that is then never UTF-8.
     body = ("текст " * 500).encode("utf-8") + b"\xff" * 251  # 2,500 sequences, 251 errors: > 10 %
     assert detect(body[:-250], "full") is ENCODINGS["UTF-8"]
     assert detect(body, "full") is not ENCODINGS["UTF-8"]

@@ -26,7 +26,7 @@ from twisted.web import resource, server
 from scrapy_whatwg_encoding import decode, get_encoding, sniff, whatwg_encoding
 from scrapy_whatwg_encoding.scrapy.scrapy_default import scrapy_codec_name
 
-DATA = pathlib.Path(__file__).resolve().parent / "data"
+DATA = pathlib.Path(__file__).resolve().parents[1] / "data"
 CORPUS = DATA / "corpus"
 
 PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"

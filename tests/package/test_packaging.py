@@ -18,7 +18,7 @@ import pytest
 import scrapy_whatwg_encoding
 from scrapy_whatwg_encoding.cli.main import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 META = importlib.metadata.metadata("scrapy-whatwg-encoding")
 # What a build or a test run leaves in a tree, never part of the project.
 _LEFT_BY_RUNS = ("__pycache__", ".pytest_cache", ".hypothesis", "_build", ".egg-info", ".venv", ".venvs",

@@ -17,7 +17,7 @@ from scrapy_whatwg_encoding import ENCODINGS
 from scrapy_whatwg_encoding.sniffing._html.tokenizer import TAG
 from scrapy_whatwg_encoding.sniffing.parser_scan import find_parser_meta, scan_parser_meta
 
-DATA = pathlib.Path(__file__).resolve().parent / "data"
+DATA = pathlib.Path(__file__).resolve().parents[1] / "data"
 BIG = 1 << 30
 
 

@@ -19,7 +19,7 @@ from reference import ref_decode
 from scrapy_whatwg_encoding import ENCODINGS
 from scrapy_whatwg_encoding.encoding import iso_2022_jp
 
-CORPUS = pathlib.Path(__file__).parent / "data" / "corpus"
+CORPUS = pathlib.Path(__file__).parents[1] / "data" / "corpus"
 CJK = ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR", "ISO-2022-JP"]
 # Bytes after a two-byte window that change what a step reads: none, C0, a four-byte second,
 # ASCII, DEL, the high half's edges.

@@ -16,7 +16,7 @@ import pytest
 
 from scrapy_whatwg_encoding import sniff
 
-DATA = Path(__file__).resolve().parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 PAGES = json.loads((DATA / "wpt-expectations" / "byte-stream.json").read_text("utf-8"))
 ORIGIN = "http://web-platform.test:8000"
 # Unlabeled UTF-8 that a browser reads as windows-1252: detector="full" detects UTF-8 (documented).
