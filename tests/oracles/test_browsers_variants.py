@@ -15,7 +15,7 @@ from scrapy_whatwg_encoding import get_encoding, sniff
 from scrapy_whatwg_encoding.sniffing.browsers import chromium_meta, firefox_meta
 from scrapy_whatwg_encoding.sniffing.mime_sniff import chromium_unknown_type_kind, unknown_type_kind
 
-DATA = pathlib.Path(__file__).resolve().parent / "data" / "browsers" / "variants.json.gz"
+DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "browsers" / "variants.json.gz"
 RECORDED = json.loads(gzip.decompress(DATA.read_bytes()).decode("utf-8"))
 DOCUMENTS = RECORDED["documents"]
 

@@ -15,7 +15,7 @@ from scrapy_whatwg_encoding.sniffing import browsers_profile
 from scrapy_whatwg_encoding.sniffing.browsers import chromium_meta
 from scrapy_whatwg_encoding.sniffing.meta_charset import meta_encoding
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools" / "differential"))
 sys.path.insert(0, str(ROOT / "tools"))
 
