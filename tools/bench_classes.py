@@ -277,7 +277,7 @@ class Layer:
     (:func:`~scrapy_whatwg_encoding.scrapy.scrapy_default.scrapy_encoding`, ``changed``), the text."""
 
     def __init__(self):
-        from scrapy_whatwg_encoding.sniffing.response import Options
+        from scrapy_whatwg_encoding.sniffing.decide import Options
 
         self.options = Options()
 

@@ -40,16 +40,14 @@ from twisted.internet.task import LoopingCall
 
 from ..encoding import ENCODINGS, Encoding, decode
 from ..sniffing import Decision
-from ..sniffing.content_type import per_value
-from ..sniffing.response import Options, labeled_utf_8
+from ..sniffing.decide import Options
 from . import scrapy_default, startup
 from .compat import explicit_encoding, header_values, with_encoding
 from .handler import handler_whatwg_encoding, restore, settle
-from .kind import content_kind, document_kind, is_compressed, response_class
+from .kind import document_kind, is_compressed, response_class
 from .memory import SiteMemory, open_store
 from .overrides import chosen_override, override_for, request_override
 from .responses import SCRAPY_TEXT_CLASSES, UndecidedMixin, decided_class, scrapy_class, undecided_class
-from .scrapy_default import utf_8_by_header
 from .settings import Config, InvalidSetting, check_locale, locale_warning, read_config, request_profile
 from .stats import FLUSH_SECONDS, Stats
 
@@ -90,16 +88,6 @@ def compression_order_warning(settings, cls: type) -> str | None:
     return None
 
 
-@per_value
-def _utf_8_type(value: bytes) -> tuple[str, str, str] | None:
-    """``(content_type, kind, Scrapy's codec name)`` for a ``Content-Type`` value (bytes) whose
-    kind the value alone gives and whose ``charset`` Scrapy reads as UTF-8, else ``None``."""
-    content_type = value.decode("latin-1")
-    kind, known = content_kind(content_type)
-    name = utf_8_by_header(content_type) if known and kind is not None else None
-    return None if name is None else (content_type, kind, name)  # type: ignore[return-value]
-
-
 class WhatwgEncodingMiddleware:
     """Downloader middleware; build it with :meth:`from_crawler` (Scrapy does)."""
 
@@ -109,9 +97,6 @@ class WhatwgEncodingMiddleware:
         self.memory = memory
         self._flusher: LoopingCall | None = None  # made when the spider opens (it imports the reactor)
         self._options = self._request_options({})  # for requests without meta keys of their own
-        # Whether the common case may take its one step (_labeled_utf_8): nothing but the request's
-        # own keys and the response decide.
-        self._lane = memory is None and not self.config.overrides
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -190,8 +175,7 @@ class WhatwgEncodingMiddleware:
                     and _META_KEYS.isdisjoint(request.meta)):
                 # Plain: undecided, with no handler's encoding (settle() gives None), no meta key of ours.
                 values = header_values(response.headers, b"Content-Type")
-                return (self._lane and self._labeled_utf_8(request, response, values)
-                        or self._decide(request, response, None, values))
+                return self._decide(request, response, None, values)
             handler_name = settle(response)
             if request.meta.get("dont_sniff_encoding"):
                 return self._skip(request, response, "dont_sniff_encoding")
@@ -207,30 +191,6 @@ class WhatwgEncodingMiddleware:
         request.meta.pop("whatwg_encoding", None)
         self.report.skipped(reason)
         return restore(response)
-
-    def _labeled_utf_8(self, request, response, values: list[bytes]) -> TextResponse | None:
-        """The most common page in one step: a response of Scrapy's own class that no download
-        handler, middleware or spider gave an encoding, with no request meta key of ours, one
-        ``Content-Type`` whose kind the value alone gives and whose ``charset`` Scrapy reads as
-        UTF-8 too (:func:`.scrapy_default.utf_8_by_header`), no content coding left, and a body
-        :func:`~..sniffing.response.labeled_utf_8` decides. Returns the decided response, as
-        :meth:`_decide` makes it (no site memory, no per-host override, see ``self._lane``: the
-        steps left out cannot change it), or ``None`` (nothing done: :meth:`_decide` runs)."""
-        if len(values) != 1:
-            return None
-        plan = _utf_8_type(values[0])
-        body = response.body
-        if plan is None or is_compressed(response.headers, body):
-            return None
-        content_type, kind, scrapy_name = plan
-        found = labeled_utf_8(body, content_type)
-        if found is None:
-            return None
-        decision, text = found
-        new = self._apply(response, kind, _UTF_8, text)
-        request.meta["whatwg_encoding"] = decision.as_dict()
-        self.report.decision(response.url, decision, False, body, scrapy_name)
-        return new
 
     def _decide(self, request, response, handler_name: str | None, values: list[bytes] | None = None):
         """Decide *response*. *values* (its ``Content-Type`` values) are given for a plain response:

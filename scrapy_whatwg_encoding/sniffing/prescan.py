@@ -15,6 +15,10 @@ from .decision import Source
 from .meta_charset import extract_meta_charset, meta_encoding
 from .xml_encoding import get_xml_encoding
 
+#: How many bytes of a body the prescan examines by default: 1024, as HTML §13.2.3.2 suggests
+#: (``sniff``'s, ``Options``' and the ``WHATWG_ENCODING_PRESCAN_BYTES`` setting's default).
+PRESCAN_BYTES = 1024
+
 # The loop's cases (step "Loop"), in the spec's order: comment, "<meta" + space or slash,
 # a tag ("<", optional "/", ASCII letter), then "<!", "</", "<?". Any other "<" is "any other byte".
 _LOOP = re.compile(rb"<(?:(!--)|([Mm][Ee][Tt][Aa][\t\n\x0c\r /])|(/?[A-Za-z])|[!/?])")
@@ -46,7 +50,7 @@ _RUN = re.compile(rb"(?:[^<]+|<(?![!/?A-Za-z])|<(?=/?[A-Za-z])(?![Mm][Ee][Tt][Aa
 _ANY_META = re.compile(rb"<[Mm][Ee][Tt][Aa][\t\n\x0c\r /]")
 
 
-def prescan_result(data: bytes, end: int = 1024, metas: list | None = None
+def prescan_result(data: bytes, end: int = PRESCAN_BYTES, metas: list | None = None
                    ) -> tuple[Encoding, str | None, int, Source] | None:
     """Prescan ``data[:end]`` (bytes). Returns ``(encoding, label, byte offset, source)`` or
     ``None`` (with a list as *metas*, the ``<meta`` tags read, as :func:`prescan_metas` gives
@@ -90,7 +94,7 @@ def prescan_metas(data: bytes, end: int) -> list[tuple[int, int, tuple[Encoding,
     return metas
 
 
-def prescan(data: bytes, end: int = 1024) -> Encoding | None:
+def prescan(data: bytes, end: int = PRESCAN_BYTES) -> Encoding | None:
     """Prescan a byte stream to determine its encoding (HTML §13.2.3.2,
     https://html.spec.whatwg.org/multipage/parsing.html#prescan-a-byte-stream-to-determine-its-encoding)
     over ``data[:end]``: the ``<meta charset>`` / ``<meta http-equiv=content-type>`` search,
