@@ -30,7 +30,7 @@ every call; building it is not timed):
 
 With ``--layer sniffing``, ours is the sniffing layer's calls alone (what the middleware asks of
 it, without the Scrapy glue): ``Options().decide(body, content_type, url)``, then
-``scrapy_default.scrapy_encoding`` and ``scrapy_default.changed`` (the name Scrapy alone reports
+``scrapy_default.scrapy_encoding`` (given the decision) and ``scrapy_default.changed`` (the name Scrapy alone reports
 and the "differs from Scrapy" stat), then the text (``outcome.body.text(encoding)``).
 
 Times are ``perf_counter_ns``, best of ``--repeat`` per page (Scrapy and ours alternate call by
@@ -293,7 +293,7 @@ class Layer:
         def call() -> str:
             outcome = decide(body, content_type, url)
             decision, facts = outcome.decision, outcome.body
-            changed(scrapy_encoding(content_type, facts, True), decision.encoding, facts)
+            changed(scrapy_encoding(content_type, facts, True, decision), decision.encoding, facts)
             meta["whatwg_encoding"] = decision
             return facts.text(decision.encoding)
 

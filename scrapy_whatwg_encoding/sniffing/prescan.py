@@ -46,6 +46,12 @@ _SKIP_TAG = re.compile(rb"[^\t\n\x0c\r >]*(?=[\t\n\x0c\r >])(?:" + _ATTRIBUTE_NO
 _RUN = re.compile(rb"(?:[^<]+|<(?![!/?A-Za-z])|<(?=/?[A-Za-z])(?![Mm][Ee][Tt][Aa][\t\n\x0c\r /])"
                   + _SKIP_TAG.pattern + rb")*")
 
+# The commonest <meta> that declares, whole: one "charset" attribute and nothing else (spaces and
+# "/" around it), its value as "get an attribute" reads it (quoted, or unquoted to whitespace or
+# ">"), then the ">" the next "get an attribute" stops at. Matched after "<meta".
+_CHARSET_ONLY = re.compile(rb"[\t\n\x0c\r /]+[Cc][Hh][Aa][Rr][Ss][Ee][Tt][\t\n\x0c\r ]*=[\t\n\x0c\r ]*"
+                           rb"(?:\"([^\"]*)\"|'([^']*)'|([^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*))[\t\n\x0c\r /]*>")
+
 # Only the "<meta" case can return an encoding: without one the loop ends with nothing.
 _ANY_META = re.compile(rb"<[Mm][Ee][Tt][Aa][\t\n\x0c\r /]")
 
@@ -167,6 +173,11 @@ def _meta(data: bytes, start: int):
     as written) or None, the position after its ">")`` (the loop goes on there when there is no
     result), or ``(None, -1)`` when out of bytes."""
     position = start + 5
+    simple = _CHARSET_ONLY.match(data, position)
+    if simple is not None:  # the attribute loop's steps, as one match: charset, need pragma false
+        label = next(value for value in simple.groups() if value is not None).decode("latin-1")
+        encoding = get_encoding(label)
+        return None if encoding is None else (encoding, label.strip("\t\n\x0c\r ")), simple.end()
     seen = set()  # attribute list
     got_pragma = False
     need_pragma = None

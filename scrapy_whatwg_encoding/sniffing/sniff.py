@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..encoding import ENCODINGS, Encoding, get_encoding
 from .body import Body
-from .change import PARSER_LIMIT, change_the_encoding, first_parser_meta_bytes, parser_meta
+from .change import PARSER_LIMIT, _plain_meta, change_the_encoding, first_parser_meta_bytes, parser_meta
 from .container import container_encoding
 from .content_type import content_type_facts, parse_mime_type, per_value
 from .decision import PROFILES, Decision, DetectorMode, Profile
@@ -225,6 +225,13 @@ def _parser_step(run: _Run, decision: Decision, parser_limit: int) -> tuple[Deci
     if run.kind != "html" or decision.confidence != "tentative":
         return decision, None
     encoding = decision.encoding
+    metas = run.metas
+    if metas and metas[-1][2] is not None and encoding.is_ascii_compatible:
+        # The prescan found the <meta>: where the bytes show that the tokenizer reads what the
+        # prescan read, that one (no second search for the first "<meta" and a hint after it).
+        found = _plain_meta(run.body, parser_limit, metas)
+        if found is not None:
+            return change_the_encoding(decision, *found), found
     meta = None
     if encoding.is_ascii_compatible:  # the bytes show whether any such encoding finds one
         if run.meta_at is None:
