@@ -128,9 +128,9 @@ def scrapy_encoding(content_type: str | None, body: bytes | Body, is_text: bool,
                     decision: Decision | None = None) -> str | None:
     """The Python codec name Scrapy would decode *body* (bytes or their ``Body``) with,
     :data:`BINARY`, or ``None`` when Scrapy would fall back to its statistical guess. With
-    *decision*, ours for the same body and *content_type*, a declaration the prescan found is
-    read off it where w3lib's scan provably finds the same one first (:func:`w3lib_declared`),
-    instead of running that scan."""
+    *decision*, ours for the same body and *content_type*, the declaration it came from is read
+    off it where w3lib's scan provably finds the same one first (:func:`w3lib_declared`), instead
+    of running that scan."""
     if not is_text:
         return BINARY
     facts = body if isinstance(body, Body) else Body(body)
@@ -154,28 +154,25 @@ _UNKNOWN = object()  # w3lib_declared cannot tell
 
 
 def w3lib_declared(data: bytes, decision: Decision) -> str | None | object:
-    """What w3lib's ``html_body_declared_encoding(data)`` returns, read off *decision* (ours for
-    *data*) where that is certain: a ``<meta charset>`` the prescan found, or an XML declaration at
-    byte 0, written as every w3lib version reads it (:data:`_SIMPLE_META`, :data:`_SIMPLE_XML`) and
-    with nothing before it where w3lib's scan may match (:data:`_W3LIB_ANY`: no other ``<meta``,
+    """What w3lib's ``html_body_declared_encoding(data)`` returns, read off the declaration at
+    *decision*'s offset (ours for *data*: the ``<meta>`` the prescan or the parser step found, an
+    XML declaration at byte 0) where that is certain: the declaration is written as every w3lib
+    version reads it (:data:`_SIMPLE_META`, :data:`_SIMPLE_XML`) within w3lib's 4096 bytes, with
+    nothing before it where w3lib's scan may match (:data:`_W3LIB_ANY`: no other ``<meta``,
     ``<body``, ``<?xml`` or comment), so that w3lib's first match is that declaration. Returns
     w3lib's codec name for its label (``None`` if w3lib knows none), or :data:`_UNKNOWN`."""
     offset = decision.offset
     if offset is None:
         return _UNKNOWN
-    if decision.source == "prescan":
+    if offset == 0 and data.startswith(b"<?"):
+        found = _SIMPLE_XML.match(data)
+        label = None if found is None else found[3]
+    else:
         found = _SIMPLE_META.match(data, offset)
         if found is None or found.end() > _W3LIB_WINDOW or _W3LIB_ANY.search(data, 0, offset) is not None:
             return _UNKNOWN
         label = found[1] or found[2] or found[3]
-    elif decision.source == "xml-declaration" and offset == 0:
-        found = _SIMPLE_XML.match(data)
-        if found is None:
-            return _UNKNOWN
-        label = found[3]
-    else:
-        return _UNKNOWN
-    return _resolve(label.decode("ascii"))
+    return _UNKNOWN if label is None else _resolve(label.decode("ascii"))
 
 
 @functools.lru_cache(maxsize=256)

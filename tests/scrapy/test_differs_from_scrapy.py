@@ -140,12 +140,12 @@ _WHOLE_PIECES = st.sampled_from([
 @settings(max_examples=1500, deadline=None)
 @given(st.one_of(st.just(0), st.integers(0, 4100)), st.lists(_WHOLE_PIECES, max_size=10).map("".join))
 def test_declaration_read_off_a_decision_is_w3libs(padding, markup):
-    # Item 3 of issue 26: w3lib's answer read off the declaration our prescan (or XML declaration
-    # step) found, without w3lib's scan, is w3lib's own, wherever the decision says it lies.
+    # Item 3 of issue 26: w3lib's answer read off the declaration our prescan, parser step or XML
+    # declaration step found, without w3lib's scan, is w3lib's own, wherever the decision says it lies.
     body = b" " * padding + markup.encode("latin-1")
     declared = html_body_declared_encoding(body)
     for at in [i for i in range(len(body)) if body[i] == 0x3C]:
-        for source in ("prescan", "xml-declaration"):
+        for source in ("prescan", "xml-declaration", "parser"):
             found = w3lib_declared(body, Decision(ENCODINGS["UTF-8"], "tentative", source, None, at))
             assert found is _UNKNOWN or found == declared, (at, source)
     decision = sniff(body, content_type="text/html")
@@ -157,6 +157,7 @@ def test_declaration_read_off_a_decision_is_w3libs(padding, markup):
     (b"<!DOCTYPE html><html lang=ru><head><meta charset=koi8-r />", "prescan", "koi8-r"),
     (b'<?xml version="1.0" encoding="Shift_JIS"?>\n<html>\x93\xfa', "xml-declaration", "cp932"),
     (b'<head><meta charset="x-no-such-label">\xe9', None, None),
+    (b"<head><title>" + b"t" * 1100 + b"</title><meta charset=koi8-r>\xe9", "parser", "koi8-r"),
 ])
 def test_declaration_read_off_the_decision_on_typical_pages(body, source, expected):
     decision = sniff(body, content_type="text/html")
