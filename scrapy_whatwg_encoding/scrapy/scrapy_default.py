@@ -65,9 +65,11 @@ _UTF_32_BE_BOM = b"\x00\x00\xfe\xff"
 # search, rather than lowercasing the window, tells most pages apart (w3lib 1.x to 2.x); its
 # lookahead fails most "<" at once.
 _W3LIB_WINDOW = 4096
-# Where w3lib's declaration scan (w3lib 2.1 to 2.x) may match at all: a "<" then maybe whitespace
-# and "meta" or "body", or "<?xml", or a comment's "<!--". Before the first of these it reads nothing.
-_W3LIB_ANY = re.compile(rb"<(?:[\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0]*(?:[Mm][Ee][Tt][Aa]|[Bb][Oo][Dd][Yy])|\?[Xx][Mm][Ll]|!--)")
+# Where w3lib's declaration scan (w3lib 2.1 to 2.x) may find a declaration or stop: a "<" then
+# maybe whitespace and "meta" or "body", or "<?xml" and whitespace (each version's \s, ISO-8859-1
+# read as text). Its other match, a comment ("<!--" to the next "-->", w3lib >= 2.2), is skipped.
+_W3LIB_TAG = re.compile(rb"<(?:[\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0]*(?:[Mm][Ee][Tt][Aa]|[Bb][Oo][Dd][Yy])"
+                        rb"|\?[Xx][Mm][Ll][\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0])")
 # Declarations that every w3lib version reads as the standard does, to a label of ASCII letters,
 # digits, "_" and "-": a <meta> with one charset attribute, and an XML declaration with a version
 # and an encoding, each quoted alike.
@@ -158,8 +160,8 @@ def w3lib_declared(data: bytes, decision: Decision) -> str | None | object:
     *decision*'s offset (ours for *data*: the ``<meta>`` the prescan or the parser step found, an
     XML declaration at byte 0) where that is certain: the declaration is written as every w3lib
     version reads it (:data:`_SIMPLE_META`, :data:`_SIMPLE_XML`) within w3lib's 4096 bytes, with
-    nothing before it where w3lib's scan may match (:data:`_W3LIB_ANY`: no other ``<meta``,
-    ``<body``, ``<?xml`` or comment), so that w3lib's first match is that declaration. Returns
+    nothing before it where w3lib's scan may match (:func:`_w3lib_reaches`: no other ``<meta``,
+    ``<body`` or ``<?xml``, comments closed), so that w3lib's first match is that declaration. Returns
     w3lib's codec name for its label (``None`` if w3lib knows none), or :data:`_UNKNOWN`."""
     offset = decision.offset
     if offset is None:
@@ -169,10 +171,25 @@ def w3lib_declared(data: bytes, decision: Decision) -> str | None | object:
         label = None if found is None else found[3]
     else:
         found = _SIMPLE_META.match(data, offset)
-        if found is None or found.end() > _W3LIB_WINDOW or _W3LIB_ANY.search(data, 0, offset) is not None:
+        if found is None or found.end() > _W3LIB_WINDOW or not _w3lib_reaches(data, offset):
             return _UNKNOWN
         label = found[1] or found[2] or found[3]
     return _UNKNOWN if label is None else _resolve(label.decode("ascii"))
+
+
+def _w3lib_reaches(data: bytes, offset: int) -> bool:
+    """Whether w3lib's scan gets to *offset* having found nothing: no :data:`_W3LIB_TAG` before
+    it (in comments or not: w3lib 2.1 reads no comments), and every comment before it closed
+    before it, as w3lib reads comments ("-->" after the "<!--")."""
+    if _W3LIB_TAG.search(data, 0, offset) is not None:
+        return False
+    start = data.find(b"<!--", 0, offset)
+    while start >= 0:
+        close = data.find(b"-->", start + 4)
+        if close < 0 or close + 3 > offset:
+            return False
+        start = data.find(b"<!--", close + 3, offset)
+    return True
 
 
 @functools.lru_cache(maxsize=256)

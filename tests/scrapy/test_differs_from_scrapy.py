@@ -132,7 +132,8 @@ _WHOLE_PIECES = st.sampled_from([
     '<meta\ncharset="x-bogus">', '<meta charset="windows-1251" />', "<meta charset=shift_jis>", "<meta charset=>",
     '<?xml version="1.0" encoding="shift_jis"?>', "<?xml version='1.1' encoding='euc-jp'?>",
     '<?XML version="1.0" encoding="x-unknown"?>', '<?xml version="1.0" encoding="koi8-r" standalone="yes"?>',
-    "<body>", "<BODY x>", "<!--", "-->", "<meta name=x>", "< meta", "<\x85meta", "<\x1cbody", "<html>", "<head>",
+    "<body>", "<BODY x>", "<!--", "-->", "<!-->", "<!--x-->", "<?xml-stylesheet href='a'?>", "<?xml\x85",
+    "<!-- <meta charset=big5> -->", "<meta name=x>", "< meta", "<\x85meta", "<\x1cbody", "<html>", "<head>",
     " ", "\n", "x", "<", ">", "/", '"', "'", "\xe9", " charset=gbk", " encoding='big5'",
 ])
 
@@ -158,6 +159,7 @@ def test_declaration_read_off_a_decision_is_w3libs(padding, markup):
     (b'<?xml version="1.0" encoding="Shift_JIS"?>\n<html>\x93\xfa', "xml-declaration", "cp932"),
     (b'<head><meta charset="x-no-such-label">\xe9', None, None),
     (b"<head><title>" + b"t" * 1100 + b"</title><meta charset=koi8-r>\xe9", "parser", "koi8-r"),
+    (b"<?xml-stylesheet href='a.css'?><!--\nSource: x\n--><meta charset=gbk>\xc4\xe3", "prescan", "gb18030"),
 ])
 def test_declaration_read_off_the_decision_on_typical_pages(body, source, expected):
     decision = sniff(body, content_type="text/html")
