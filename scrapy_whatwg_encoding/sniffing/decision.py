@@ -21,11 +21,13 @@ Profile = Literal["standard", "browsers"]
 #: Every :data:`Source`, in the order the algorithm tries them (see ``sniff``), then
 #: ``"content"`` and ``"handler"``, which ``sniff`` never returns (see :class:`Decision`).
 SOURCES: tuple[Source, ...] = get_args(Source)
-CONFIDENCES: tuple[Confidence, ...] = get_args(Confidence)
+#: Every :data:`DetectorMode` and :data:`Profile` (``sniff``, the settings and the CLI check against these).
 DETECTOR_MODES: tuple[DetectorMode, ...] = get_args(DetectorMode)
 PROFILES: tuple[Profile, ...] = get_args(Profile)
-#: The detector mode of ``sniff``, the CLI and the ``WHATWG_ENCODING_DETECTOR`` setting by default.
-DEFAULT_DETECTOR: DetectorMode = "full"
+#: The detector mode of each profile when none is asked for (``sniff(detector=None)``, the CLI
+#: and the ``WHATWG_ENCODING_DETECTOR`` setting left unset): the standard profile detects UTF-8
+#: too, the browsers profile as Firefox does.
+DEFAULT_DETECTORS: dict[Profile, DetectorMode] = {"standard": "full", "browsers": "browser"}
 #: Sources that are declarations in the body or the transport (site memory counts them), and
 #: those that mean "nothing was declared".
 DECLARED_SOURCES: frozenset[Source] = frozenset({"bom", "transport", "prescan", "xml-declaration", "parser"})

@@ -78,7 +78,6 @@ STRAY_RULE = (5, 2, 10)
 #: the work on a legacy body (~1 ns a byte for a weighted byte count), whatever its size.
 STRAY_HEAD = 1 << 20
 _CONTEXT = 256  # ASCII bytes kept before the first non-ASCII byte
-MODES = DETECTOR_MODES
 
 _TLD = re.compile(r"[a-z0-9-]+\Z")
 # scheme://host[:port] then the path, query, fragment or the end: a URL whose host urlsplit takes
@@ -294,8 +293,8 @@ def detect(body: bytes | Body, mode: DetectorMode = "full", url: str | None = No
     also scans the whole body at C speed. Raises ``ValueError`` for an unknown mode."""
     if mode == "off":
         return None
-    if mode not in MODES:
-        raise ValueError(f"detector must be one of {MODES}, not {mode!r}")
+    if mode not in DETECTOR_MODES:
+        raise ValueError(f"detector must be one of {DETECTOR_MODES}, not {mode!r}")
     facts = body if isinstance(body, Body) else Body(body)
     body = facts.data
     if mode == "browser":

@@ -12,8 +12,8 @@ from .body import Body
 from .change import PARSER_LIMIT, _plain_meta, change_the_encoding, first_parser_meta_bytes, parser_meta
 from .container import container_encoding
 from .content_type import content_type_facts, parse_mime_type, per_value
-from .decision import PROFILES, Decision, DetectorMode, Profile
-from .detect import MODES, detect
+from .decision import DEFAULT_DETECTORS, DETECTOR_MODES, PROFILES, Decision, DetectorMode, Profile
+from .detect import detect
 from .locale import locale_encoding
 from .meta_charset import meta_encoding
 from .prescan import PRESCAN_BYTES, prescan_result
@@ -33,7 +33,7 @@ _UTF_8 = ENCODINGS["UTF-8"]
 _SHOWN_AS_TEXT = frozenset(("text/css",))
 
 # The steps each kind of document goes through, in order.
-STEPS = {
+STEPS: dict[str, tuple[str, ...]] = {
     "html": ("bom", "override", "transport", "prescan", "container", "likely", "detector", "default"),
     "text": ("bom", "override", "transport", "container", "likely", "detector", "default"),
     "xml": ("bom", "override", "transport", "xml-declaration", "default"),
@@ -211,9 +211,9 @@ def detector_for(detector: DetectorMode | None, profile: Profile) -> DetectorMod
     if profile not in PROFILES:
         raise ValueError(f"profile must be one of {PROFILES}, not {profile!r}")
     if detector is None:
-        return "full" if profile == "standard" else "browser"
-    if detector not in MODES:
-        raise ValueError(f"detector must be one of {MODES}, not {detector!r}")
+        return DEFAULT_DETECTORS[profile]
+    if detector not in DETECTOR_MODES:
+        raise ValueError(f"detector must be one of {DETECTOR_MODES}, not {detector!r}")
     if profile == "browsers" and detector == "full":
         raise ValueError('detector "full" contradicts profile "browsers" (browsers never detect UTF-8): '
                          'use detector "browser" or "off"')
@@ -411,7 +411,7 @@ def run_sniffing(run: _Run) -> Decision:
     return decision if run.options.profile == "standard" else _browsers(run, decision, parser_limit)
 
 
-def sniff_steps(body: bytes, *, parser_limit: int = PARSER_LIMIT, profile: str = "standard", **options) -> dict:
+def sniff_steps(body: bytes, *, parser_limit: int = PARSER_LIMIT, profile: Profile = "standard", **options) -> dict:
     """Every step's finding, for explaining a decision (same arguments as :func:`sniff`).
 
     Returns ``{"kind": "html" | "xml" | "text" | "other", "steps": [(step name, Decision or
