@@ -130,6 +130,8 @@ class _Run:
         return None if encoding is None else Decision(encoding, "certain", "bom", None, 0)
 
     def override(self):  # step 2: user override → certain
+        if self.override_ is None:
+            return None
         found = _label(self.override_)
         return None if found is None else Decision(found[0], "certain", "override", found[1])
 
