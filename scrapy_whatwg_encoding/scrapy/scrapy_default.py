@@ -197,15 +197,6 @@ def _resolve(label: str) -> str | None:
     return resolve_encoding(label)
 
 
-def utf_8_by_header(content_type: str) -> str | None:
-    """The codec name Scrapy alone decodes a body that comes with *content_type* (a
-    ``Content-Type`` value) and starts with no BOM (WHATWG's or UTF-32's) with, where that name
-    is of Python's UTF-8 family, else ``None``. That decoder replaces maximal subparts as the
-    standard's does: :func:`changed` is false for every such body decided as UTF-8."""
-    name = _header_encoding(content_type)
-    return name if name is not None and _family(name) == _ours(ENCODINGS["UTF-8"]) else None
-
-
 def scrapy_codec_name(encoding: Encoding) -> str | None:
     """The name Scrapy alone reports as ``response.encoding`` for a page in *encoding*: the
     Python codec name w3lib's ``resolve_encoding`` gives for the encoding's name (``"cp1251"``,
