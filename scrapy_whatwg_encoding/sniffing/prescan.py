@@ -175,7 +175,7 @@ def _meta(data: bytes, start: int):
     position = start + 5
     simple = _CHARSET_ONLY.match(data, position)
     if simple is not None:  # the attribute loop's steps, as one match: charset, need pragma false
-        label = simple.group(simple.lastindex).decode("latin-1")  # the one value group that matched
+        label = simple.group(simple.lastindex or 0).decode("latin-1")  # the one value group that matched
         encoding = get_encoding(label)
         return None if encoding is None else (encoding, label.strip("\t\n\x0c\r ")), simple.end()
     seen = set()  # attribute list
