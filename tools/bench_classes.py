@@ -1,6 +1,7 @@
 """Benchmark: the add-on against Scrapy alone per response, for each class of page of issue 17.
 
-Usage: python tools/bench_classes.py [--runs 5] [--repeat 5] [--only CLASS] [--profile CLASS]
+Usage: python tools/bench_classes.py [--runs 5] [--repeat 5] [--only CLASS] [--layer middleware|sniffing]
+                                     [--profile CLASS]
 
 Classes (built from the repo's own pages, tests/data/corpus with its manifest's true encodings
 and example_project/demo/site, see :func:`build_class`):
@@ -27,11 +28,17 @@ every call; building it is not timed):
   a crawler from ``scrapy.utils.test.get_crawler`` with the add-on's default settings: stats on,
   site memory off), then ``.text`` of the response it returns.
 
+With ``--layer sniffing``, ours is the sniffing layer's calls alone (what the middleware asks of
+it, without the Scrapy glue): ``Options().decide(body, content_type, url)``, then
+``scrapy_default.scrapy_encoding`` (given the decision) and ``scrapy_default.changed`` (the name Scrapy alone reports
+and the "differs from Scrapy" stat), then the text (``outcome.body.text(encoding)``).
+
 Times are ``perf_counter_ns``, best of ``--repeat`` per page (Scrapy and ours alternate call by
-call), summed per class; ``--runs`` runs interleave the two page by page. Prints per class: pages,
-bytes per page, µs per page of Scrapy and ours (median of runs), the ratio ours / Scrapy (median
-and min-max over the runs; below 1.00 = cheaper than Scrapy), the median over pages of the
-per-page ratio, ``guess``: the pages on which Scrapy alone runs its statistical guess
+call); ``--runs`` runs interleave the two page by page. The headline, per class: the **per-page
+ratio** ours / Scrapy, median over the pages of each page's ratio (its median time over runs,
+each side; below 1.00 = the typical page is cheaper than with Scrapy alone), with its quartiles;
+then pages, bytes per page, µs per page of Scrapy and ours (class totals, median of runs), the
+total ratio (median and min-max over the runs), ``guess``: the pages on which Scrapy alone runs its statistical guess
 (charset-normalizer: an unlabeled non-UTF-8 page, or a label Python has no codec for, such as
 ``x-mac-cyrillic``), which cost it far more than the others, and ``w/o``: the ratio without
 them; and checks: ``text`` — pages where ours' ``response.text`` is the WHATWG decode
@@ -264,7 +271,40 @@ class Ours:
         return self.crawler.stats.get_value("whatwg_encoding/errors", 0)
 
 
-def best_pair(page: Page, ours: Ours, repeat: int, first: int = 0) -> tuple[int, int]:
+class Layer:
+    """The sniffing layer's calls alone, as the middleware makes them for a response of Scrapy's
+    own class with the default settings: :meth:`Options.decide`, what Scrapy alone would report
+    (:func:`~scrapy_whatwg_encoding.scrapy.scrapy_default.scrapy_encoding`, ``changed``), the text."""
+
+    def __init__(self):
+        from scrapy_whatwg_encoding.sniffing.decide import Options
+
+        self.options = Options()
+
+    def side(self, page: Page) -> Callable[[], str]:
+        """The timed call returns the text; the decision is then in ``call.request.meta``."""
+        from types import SimpleNamespace
+
+        from scrapy_whatwg_encoding.scrapy.scrapy_default import changed, scrapy_encoding
+
+        decide, body, content_type, url = self.options.decide, page.body, page.content_type, page.url
+        meta: dict = {}
+
+        def call() -> str:
+            outcome = decide(body, content_type, url)
+            decision, facts = outcome.decision, outcome.body
+            changed(scrapy_encoding(content_type, facts, True, decision), decision.encoding, facts)
+            meta["whatwg_encoding"] = decision
+            return facts.text(decision.encoding)
+
+        call.request = SimpleNamespace(meta=meta)  # type: ignore[attr-defined]
+        return call
+
+    def errors(self) -> int:
+        return 0  # an exception would stop the benchmark
+
+
+def best_pair(page: Page, ours: Ours | Layer, repeat: int, first: int = 0) -> tuple[int, int]:
     """``(Scrapy ns, ours ns)``: best of *repeat* calls each on fresh responses, alternating
     which side goes first (starting with Scrapy if *first* is even)."""
     clock = time.perf_counter_ns
@@ -288,7 +328,7 @@ class Checks:
     sources: dict = dataclasses.field(default_factory=dict)  # decision source → pages
 
 
-def check(pages: list[Page], ours: Ours) -> Checks:
+def check(pages: list[Page], ours: Ours | Layer) -> Checks:
     """Run both sides once on each page and compare (not timed)."""
     from scrapy_whatwg_encoding import ENCODINGS, decode
     from scrapy_whatwg_encoding.scrapy.scrapy_default import scrapy_encoding
@@ -298,6 +338,8 @@ def check(pages: list[Page], ours: Ours) -> Checks:
         call = ours.side(page)
         text = call()
         decision = call.request.meta["whatwg_encoding"]  # type: ignore[attr-defined]
+        if not isinstance(decision, dict):
+            decision = decision.as_dict()
         checks.sources[decision["source"]] = checks.sources.get(decision["source"], 0) + 1
         checks.text += text == decode(page.body, ENCODINGS[decision["encoding"]])[0]
         checks.true += decision["encoding"] == page.encoding
@@ -306,7 +348,7 @@ def check(pages: list[Page], ours: Ours) -> Checks:
     return checks
 
 
-def measure(classes: dict[str, list[Page]], ours: Ours, runs: int, repeat: int,
+def measure(classes: dict[str, list[Page]], ours: Ours | Layer, runs: int, repeat: int,
             progress: Callable[[str], None] | None = None) -> dict[str, list[list[tuple[int, int]]]]:
     """``{class: [run: [(Scrapy ns, ours ns) per page]]}``; the runs interleave all classes' pages."""
     times: dict[str, list[list[tuple[int, int]]]] = {cls: [] for cls in classes}
@@ -330,12 +372,14 @@ def summarize(pairs_by_run: list[list[tuple[int, int]]], left_out: list[bool] | 
     kept_ratios = [sum(run[i][1] for i in kept) / sum(run[i][0] for i in kept) for run in pairs_by_run] if kept else [nan]
     per_page = [statistics.median(run[i][1] for run in pairs_by_run) /
                 statistics.median(run[i][0] for run in pairs_by_run) for i in range(pages)]
+    quartiles = statistics.quantiles(per_page, n=4) if pages > 1 else per_page * 3
     return {"scrapy_us": statistics.median(scrapy) / pages / 1000, "ours_us": statistics.median(ours) / pages / 1000,
             "ratio": statistics.median(ratios), "low": min(ratios), "high": max(ratios),
-            "page_ratio": statistics.median(per_page), "kept_ratio": statistics.median(kept_ratios)}
+            "page_ratio": statistics.median(per_page), "page_q1": quartiles[0], "page_q3": quartiles[2],
+            "kept_ratio": statistics.median(kept_ratios)}
 
 
-def profile(pages: list[Page], ours: Ours, rounds: int, scrapy: bool = False, top: int = 25) -> str:
+def profile(pages: list[Page], ours: Ours | Layer, rounds: int, scrapy: bool = False, top: int = 25) -> str:
     """cProfile over the timed call only (ours, or Scrapy's with *scrapy*), *rounds* times over
     *pages*: the *top* functions by own time, in µs and calls per page."""
     profiler = cProfile.Profile()
@@ -372,6 +416,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--runs", type=int, default=5, help="interleaved runs (default 5)")
     parser.add_argument("--repeat", type=int, default=5, help="calls per page and run, the best counts (default 5)")
     parser.add_argument("--only", choices=sorted(CLASSES), action="append", help="a class (repeatable)")
+    parser.add_argument("--layer", choices=("middleware", "sniffing"), default="middleware",
+                        help="ours: the middlewares (default) or the sniffing layer's calls alone")
     parser.add_argument("--profile", choices=sorted(CLASSES), metavar="CLASS",
                         help="profile ours on CLASS instead of timing")
     parser.add_argument("--profile-scrapy", action="store_true", help="with --profile: profile Scrapy's side")
@@ -379,7 +425,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
 
     native = sources()
-    ours = Ours()
+    ours = Ours() if args.layer == "middleware" else Layer()
     if args.profile:
         pages = build_class(args.profile, native)
         check(pages, ours)  # warm: tables, caches, lazy imports
@@ -392,19 +438,23 @@ def main(argv: list[str] | None = None) -> None:
     times = measure(classes, ours, args.runs, args.repeat,
                     lambda message: print(f"  ... {message} ({time.perf_counter() - started:.0f} s)", file=sys.stderr))
     assert ours.errors() == 0, "the middleware counted errors"
-    print(f"Per response, Scrapy .encoding + .text vs the add-on's middlewares + .text "
-          f"({args.runs} interleaved runs × best of {args.repeat}; ratio < 1.00: ours is cheaper)")
-    print(f"  {'class':<27} {'pages':>5} {'B/page':>7} {'Scrapy µs':>9} {'ours µs':>8} {'ratio':>5} "
-          f"{'(min-max)':>11} {'per-page':>8} {'guess':>5} {'w/o':>5}  {'text':>7} {'true':>7} {'≠Scrapy':>7}")
+    side = ("the add-on's middlewares + .text" if args.layer == "middleware"
+            else "the sniffing layer's calls (decide, scrapy_encoding, changed, text)")
+    print(f"Per response, Scrapy .encoding + .text vs {side} ({args.runs} interleaved runs × best of "
+          f"{args.repeat}; ratio < 1.00: ours is cheaper)")
+    print(f"  {'class':<27} {'per-page':>8} {'(q1-q3)':>11}  {'pages':>5} {'B/page':>7} {'Scrapy µs':>9} "
+          f"{'ours µs':>8} {'total':>5} {'(min-max)':>11} {'guess':>5} {'w/o':>5}  {'text':>7} {'true':>7} "
+          f"{'≠Scrapy':>7}")
     for cls, pages in classes.items():
         c = checks[cls]
         s = summarize(times[cls], c.guessed)
         size = sum(len(page.body) for page in pages) // len(pages)
         n = len(pages)
         kept = "-" if isnan(s["kept_ratio"]) else f"{s['kept_ratio']:.2f}"
-        print(f"  {cls}. {CLASSES[cls]:<24} {n:>5} {size:>7} {s['scrapy_us']:>9.1f} {s['ours_us']:>8.1f} "
-              f"{s['ratio']:>5.2f} {s['low']:>5.2f}-{s['high']:<5.2f} {s['page_ratio']:>8.2f} "
-              f"{sum(c.guessed):>5} {kept:>5}  {c.text:>3}/{n:<3} {c.true:>3}/{n:<3} {c.differs:>7}")
+        print(f"  {cls}. {CLASSES[cls]:<24} {s['page_ratio']:>8.2f} {s['page_q1']:>5.2f}-{s['page_q3']:<5.2f}  "
+              f"{n:>5} {size:>7} {s['scrapy_us']:>9.1f} {s['ours_us']:>8.1f} {s['ratio']:>5.2f} "
+              f"{s['low']:>5.2f}-{s['high']:<5.2f} {sum(c.guessed):>5} {kept:>5}  {c.text:>3}/{n:<3} "
+              f"{c.true:>3}/{n:<3} {c.differs:>7}")
     decided = "; ".join(f"{cls}: " + ", ".join(f"{source} {n}" for source, n in sorted(c.sources.items()))
                         for cls, c in checks.items())
     print(f"  decided by: {decided}")

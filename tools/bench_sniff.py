@@ -15,7 +15,7 @@ Pages: tests/data/corpus (manifest.json), in four sets —
 Pages whose true encoding the Web platform lacks are left out.
 
 For each page and set, the best of ``--repeat`` interleaved runs of
-- ours:   what ``WhatwgEncodingMiddleware`` does for the text: ``sniffing.response.decide``
+- ours:   what ``WhatwgEncodingMiddleware`` does for the text: ``sniffing.decide.decide``
   (the sniffing steps and the mislabel check of issue 11 over one ``Body``), then the text,
   decoded only if a step did not already decode it;
 - scrapy: ``r.encoding`` then ``r.text`` on a fresh ``HtmlResponse`` built outside the timer.
@@ -38,8 +38,8 @@ import time
 from scrapy.http import HtmlResponse
 
 from scrapy_whatwg_encoding import sniff
+from scrapy_whatwg_encoding.sniffing.decide import decide
 from scrapy_whatwg_encoding.sniffing.mislabel import LABEL_SOURCES
-from scrapy_whatwg_encoding.sniffing.response import decide
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from sniff_accuracy import CORPUS, strip_declarations

@@ -15,6 +15,7 @@ from pathlib import Path
 from ..encoding import ENCODINGS, decode
 from ..report import ReportData, first_difference, render_html
 from ..sniffing import sniff
+from ..sniffing.decision import Profile
 from ..sniffing.mislabel import suspect_label
 from . import CliError
 from .kind import NAMES, DocumentKind, choose_kind
@@ -69,7 +70,7 @@ def page_kind(entry: dict, content_type_from: str, content_type: str | None = No
 
 def audit_page(directory: Path, entry: dict, content_type_from: str, locale, detector,
                content_type: str | None = None, report: ReportData | None = None,
-               profile: str = "standard") -> dict:
+               profile: Profile = "standard") -> dict:
     """One record (keys :data:`FIELDS`) for the manifest *entry* (or ``{"path"}``); counted in
     *report* (the HTML report's data) when given. A page a crawl would leave as Scrapy made it
     (:func:`.scrapy_view.crawl_skips`: a PDF, JSON or image file...) gives ``{"path", "skipped":
@@ -107,7 +108,7 @@ def audit_page(directory: Path, entry: dict, content_type_from: str, locale, det
 
 def audit(directory: Path, *, manifest: str | None = None, content_type_from: str = "none",
           content_type: str | None = None, locale: str | None = None, detector: str = "full",
-          progress: bool = True, report: ReportData | None = None, profile: str = "standard") -> dict:
+          progress: bool = True, report: ReportData | None = None, profile: Profile = "standard") -> dict:
     """Audit *directory* (pages sniffed in *profile*); returns ``{"directory", "manifest",
     "content_type_from", "content_type", "locale", "detector", "profile", "pages": [record, ...],
     "skipped": [{"path", "skipped"}] (pages a crawl would leave as Scrapy made them),

@@ -10,12 +10,11 @@ import sys
 from pathlib import Path
 
 from .. import __version__
-from ..sniffing.decision import DETECTOR_MODES
+from ..sniffing.decision import DETECTOR_MODES, PROFILES, Profile
 from . import CliError
 
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 DETECTORS = DETECTOR_MODES
-PROFILES = ("standard", "browsers")  # scrapy_whatwg_encoding.sniffing.sniff.PROFILES (not imported: a fast --help)
 
 
 def is_url(target: str) -> bool:
@@ -160,7 +159,7 @@ def _audit_command(args) -> str:
     from ..scrapy.settings import InvalidSetting, profile_detector
     from .audit import audit, render_csv, render_table, write_html
 
-    profile = args.profile or "standard"
+    profile: Profile = args.profile if args.profile else "standard"
     try:
         detector = profile_detector("--detector", profile, args.detector)
     except InvalidSetting as exc:

@@ -12,6 +12,7 @@ import re
 from ..encoding import get_encoding
 from ..sniffing import PARSER_LIMIT, sniff_steps
 from ..sniffing.content_type import transport_charset
+from ..sniffing.decision import Profile
 from ..sniffing.mislabel import content_decision, suspect_label
 
 #: Every row of an explanation, in the order the algorithm considers them.
@@ -79,7 +80,7 @@ def suspect(body: bytes, decision, url: str | None = None) -> dict | None:
 def explain_steps(body: bytes, *, content_type: str | None = None, header: str | None = None,
                   url: str | None = None, locale: str | None = None, default: str | None = None,
                   override: str | None = None, likely: str | None = None,
-                  detector: str | None = None, prescan_bytes: int = 1024, profile: str = "standard") -> dict:
+                  detector: str | None = None, prescan_bytes: int = 1024, profile: Profile = "standard") -> dict:
     """Run the algorithm on *body* (bytes) and describe every step (the standard's steps; in the
     browsers *profile* the final decision may come from the browsers' consensus instead).
 

@@ -46,7 +46,7 @@ from scrapy.utils.misc import load_object
 
 from ..encoding import Encoding, decode
 from ..sniffing import Decision
-from ..sniffing.response import Options
+from ..sniffing.decide import Options
 from . import loop, scrapy_default, startup
 from .compat import header_values, with_encoding
 from .handler import given_encoding, handler_whatwg_encoding, take_handler_encoding
@@ -207,7 +207,7 @@ class WhatwgEncodingMiddleware:
         # Decide.
         decision, suspect, facts = options.decide(body, content_type, url, override, likely)
         chosen = None if given is None else given[1]
-        scrapy_name = chosen or scrapy_default.scrapy_encoding(content_type, facts, True)
+        scrapy_name = chosen or scrapy_default.scrapy_encoding(content_type, facts, True, decision)  # no replay where known
         changed = scrapy_default.changed(scrapy_name, decision.encoding, facts)
         text = facts.decoded(decision.encoding)
         if self.memory is not None:

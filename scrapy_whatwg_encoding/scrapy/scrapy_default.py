@@ -31,6 +31,7 @@ from ..encoding import ENCODINGS, Encoding, decode, get_encoding
 from ..encoding.codec import from_codec_name
 from ..sniffing.body import Body
 from ..sniffing.content_type import per_value
+from ..sniffing.decision import Decision
 
 # Python codec names that decode like one WHATWG encoding on the bytes they both define
 # (w3lib translates several of these before decoding).
@@ -53,9 +54,6 @@ _READABLE = {"euc_jp": "euc-jp", "iso2022_jp": "iso-2022-jp", "iso2022_kr": "iso
 #: and decodes a label of ``replacement`` with Python's codec of the same name (``hz``,
 #: ``iso2022_kr``) where it has one.
 NO_PYTHON_CODEC = frozenset({"replacement", "x-user-defined"})
-_NOT_ASCII_COMPATIBLE = frozenset({"UTF-16BE", "UTF-16LE", "replacement"})
-# Decoders that keep state across bytes (the others are the standard's single-byte encodings).
-_MULTI_BYTE = frozenset({"UTF-8", "GBK", "gb18030", "Big5", "EUC-JP", "ISO-2022-JP", "Shift_JIS", "EUC-KR"})
 BINARY = "binary"  # Scrapy made a plain Response: no text at all
 # The one BOM w3lib reads that the standard's BOM sniff does not see at all (UTF-32LE's starts
 # with UTF-16LE's): a body that the BOM sniff finds none in has no w3lib BOM without it.
@@ -67,6 +65,17 @@ _UTF_32_BE_BOM = b"\x00\x00\xfe\xff"
 # search, rather than lowercasing the window, tells most pages apart (w3lib 1.x to 2.x); its
 # lookahead fails most "<" at once.
 _W3LIB_WINDOW = 4096
+# Where w3lib's declaration scan (w3lib 2.1 to 2.x) may find a declaration or stop: a "<" then
+# maybe whitespace and "meta" or "body", or "<?xml" and whitespace (each version's \s, ISO-8859-1
+# read as text). Its other match, a comment ("<!--" to the next "-->", w3lib >= 2.2), is skipped.
+_W3LIB_TAG = re.compile(rb"<(?:[\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0]*(?:[Mm][Ee][Tt][Aa]|[Bb][Oo][Dd][Yy])"
+                        rb"|\?[Xx][Mm][Ll][\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0])")
+# Declarations that every w3lib version reads as the standard does, to a label of ASCII letters,
+# digits, "_" and "-": a <meta> with one charset attribute, and an XML declaration with a version
+# and an encoding, each quoted alike.
+_SIMPLE_META = re.compile(rb"<[Mm][Ee][Tt][Aa][\t\n\x0c\r ]+[Cc][Hh][Aa][Rr][Ss][Ee][Tt]="
+                          rb"(?:\"([\w-]+)\"|'([\w-]+)'|([\w-]+)(?=[\t\n\x0c\r >]))[\t\n\x0c\r ]*/?>")
+_SIMPLE_XML = re.compile(rb"<\?xml[\t\n\r ]+version=([\"'])1\.[0-9]\1[\t\n\r ]+encoding=([\"'])([\w-]+)\2[\t\n\r ]*\?>")
 _W3LIB_DECLARATION = re.compile(rb"<(?=[\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0Mm?])[\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0]*"
                                 rb"(?:[Mm][Ee][Tt][Aa]|\?[Xx][Mm][Ll])")
 # Pairs (a CPython codec that decoded every byte of a body, Scrapy's codec), other than a codec and
@@ -117,17 +126,25 @@ def _may_declare(data: bytes) -> bool:
     return b"charset" in window or b"encoding" in window
 
 
-def scrapy_encoding(content_type: str | None, body: bytes | Body, is_text: bool) -> str | None:
+def scrapy_encoding(content_type: str | None, body: bytes | Body, is_text: bool,
+                    decision: Decision | None = None) -> str | None:
     """The Python codec name Scrapy would decode *body* (bytes or their ``Body``) with,
-    :data:`BINARY`, or ``None`` when Scrapy would fall back to its statistical guess."""
+    :data:`BINARY`, or ``None`` when Scrapy would fall back to its statistical guess. With
+    *decision*, ours for the same body and *content_type*, the declaration it came from is read
+    off it where w3lib's scan provably finds the same one first (:func:`w3lib_declared`), instead
+    of running that scan."""
     if not is_text:
         return BINARY
     facts = body if isinstance(body, Body) else Body(body)
     data = facts.data
     bom = read_bom(data)[0] if facts.bom is not None or data.startswith(_UTF_32_BE_BOM) else None
     name = bom or _header_encoding(content_type)
-    if not name and _may_declare(data):
-        name = html_body_declared_encoding(data)
+    if not name:
+        declared = _UNKNOWN if decision is None else w3lib_declared(data, decision)
+        if declared is not _UNKNOWN:
+            name = declared  # type: ignore[assignment]
+        elif _may_declare(data):
+            name = html_body_declared_encoding(data)
     if name:
         return name
     if facts.is_ascii:
@@ -135,13 +152,49 @@ def scrapy_encoding(content_type: str | None, body: bytes | Body, is_text: bool)
     return "utf-8" if facts.is_utf_8 else None
 
 
-def utf_8_by_header(content_type: str) -> str | None:
-    """The codec name Scrapy alone decodes a body that comes with *content_type* (a
-    ``Content-Type`` value) and starts with no BOM (WHATWG's or UTF-32's) with, where that name
-    is of Python's UTF-8 family, else ``None``. That decoder replaces maximal subparts as the
-    standard's does: :func:`changed` is false for every such body decided as UTF-8."""
-    name = _header_encoding(content_type)
-    return name if name is not None and _family(name) == _ours(ENCODINGS["UTF-8"]) else None
+_UNKNOWN = object()  # w3lib_declared cannot tell
+
+
+def w3lib_declared(data: bytes, decision: Decision) -> str | None | object:
+    """What w3lib's ``html_body_declared_encoding(data)`` returns, read off the declaration at
+    *decision*'s offset (ours for *data*: the ``<meta>`` the prescan or the parser step found, an
+    XML declaration at byte 0) where that is certain: the declaration is written as every w3lib
+    version reads it (:data:`_SIMPLE_META`, :data:`_SIMPLE_XML`) within w3lib's 4096 bytes, with
+    nothing before it where w3lib's scan may match (:func:`_w3lib_reaches`: no other ``<meta``,
+    ``<body`` or ``<?xml``, comments closed), so that w3lib's first match is that declaration. Returns
+    w3lib's codec name for its label (``None`` if w3lib knows none), or :data:`_UNKNOWN`."""
+    offset = decision.offset
+    if offset is None:
+        return _UNKNOWN
+    if offset == 0 and data.startswith(b"<?"):
+        found = _SIMPLE_XML.match(data)
+        label = None if found is None else found[3]
+    else:
+        found = _SIMPLE_META.match(data, offset)
+        if found is None or found.end() > _W3LIB_WINDOW or not _w3lib_reaches(data, offset):
+            return _UNKNOWN
+        label = found[1] or found[2] or found[3]
+    return _UNKNOWN if label is None else _resolve(label.decode("ascii"))
+
+
+def _w3lib_reaches(data: bytes, offset: int) -> bool:
+    """Whether w3lib's scan gets to *offset* having found nothing: no :data:`_W3LIB_TAG` before
+    it (in comments or not: w3lib 2.1 reads no comments), and every comment before it closed
+    before it, as w3lib reads comments ("-->" after the "<!--")."""
+    if _W3LIB_TAG.search(data, 0, offset) is not None:
+        return False
+    start = data.find(b"<!--", 0, offset)
+    while start >= 0:
+        close = data.find(b"-->", start + 4)
+        if close < 0 or close + 3 > offset:
+            return False
+        start = data.find(b"<!--", close + 3, offset)
+    return True
+
+
+@functools.lru_cache(maxsize=256)
+def _resolve(label: str) -> str | None:
+    return resolve_encoding(label)
 
 
 def scrapy_codec_name(encoding: Encoding) -> str | None:
@@ -196,18 +249,21 @@ def changed(scrapy_name: str | None, encoding: Encoding, body: bytes | Body) -> 
         return True
     facts = body if isinstance(body, Body) else Body(body)
     data = facts.data
+    encoding = facts.bom or encoding  # the "decode" hook: a BOM wins over the decision
     ours = _ours(encoding)
     if _family(scrapy_name) != ours:
-        if encoding.name in _NOT_ASCII_COMPATIBLE or not facts.is_ascii:
-            return True
-        # ASCII bytes decode alike in every ASCII-compatible encoding, except ISO-2022-JP's escapes.
-        return encoding.name == "ISO-2022-JP" and b"\x1b" in data
-    if ours == "utf-8" or (facts.is_ascii and encoding.name not in _NOT_ASCII_COMPATIBLE
-                           and encoding.name != "ISO-2022-JP"):
+        # ASCII bytes decode alike in every ASCII-compatible encoding, and in ISO-2022-JP without
+        # an escape; not in UTF-16 or replacement.
+        return not (facts.is_ascii and (encoding.is_ascii_compatible
+                                        or encoding.name == "ISO-2022-JP" and b"\x1b" not in data))
+    if ours == "utf-8" or facts.is_ascii and encoding.is_ascii_compatible:
         return False  # the same decoder (w3lib and the standard both replace maximal subparts)
     differing = _differing_bytes(scrapy_name, encoding)
     if differing is not None:
-        return bool(data.translate(None, differing[1]))  # is any of those bytes in the body?
+        few, others = differing
+        if len(few) <= 8:  # most pairs: none or a few bytes, each looked for at memchr speed
+            return any(byte in data for byte in few)
+        return bool(data.translate(None, others))  # is any of those bytes in the body?
     ours = facts.text(encoding)
     codec = facts.same_as_codec(encoding)
     if codec is not None:
@@ -225,14 +281,14 @@ def scrapy_text(scrapy_name: str, body: bytes) -> str:
 
 
 @functools.lru_cache(maxsize=128)
-def _differing_bytes(scrapy_name: str, encoding: Encoding) -> tuple[bytes, bytes] | None:
+def _differing_bytes(scrapy_name: str, encoding: Encoding) -> tuple[tuple[bytes, ...], bytes] | None:
     """For a single-byte *encoding*: ``(bytes on which Scrapy's decoding of scrapy_name and the
-    standard's decoder differ, every other byte)``, the second a ``bytes.translate`` deletion
-    table; ``None`` for other encodings (their decoders keep state across bytes)."""
-    if encoding.name in _NOT_ASCII_COMPATIBLE or encoding.name in _MULTI_BYTE:
+    standard's decoder differ, each alone; every other byte)``, the second a ``bytes.translate``
+    deletion table; ``None`` for other encodings (their decoders keep state across bytes)."""
+    if not encoding.is_single_byte:
         return None
     differ = bytes(b for b in range(256) if scrapy_text(scrapy_name, bytes([b])) != decode(bytes([b]), encoding)[0])
-    return differ, bytes(b for b in range(256) if b not in differ)
+    return tuple(bytes([b]) for b in differ), bytes(b for b in range(256) if b not in differ)
 
 
 @functools.cache  # on first use: it looks up every codec

@@ -52,14 +52,15 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from ..encoding import get_encoding
+from ..sniffing.decide import SUSPECT_LABELS, SuspectLabels
+from ..sniffing.decision import DETECTOR_MODES, PROFILES, DetectorMode, Profile
 from ..sniffing.locale import is_known_locale, locale_encoding
-from ..sniffing.sniff import PROFILES, detector_for
+from ..sniffing.sniff import detector_for
 
-DETECTORS = ("off", "browser", "full")
-SUSPECT_LABELS = ("label", "content")
+T = TypeVar("T")
 # A BCP 47 language tag, loosely: "ja", "zh-TW", "zh-Hant-HK", "pt_BR" ("_" is accepted as "-").
 _LANGUAGE_TAG = re.compile(r"[A-Za-z]{1,8}(?:[-_][A-Za-z0-9]{1,8})*")
 
@@ -98,9 +99,9 @@ class Config:
     #: Where ``locale`` came from, for messages: the setting or the spider attribute.
     locale_setting: str = "WHATWG_ENCODING_LOCALE"
     default: str | None = None
-    profile: str = "standard"
+    profile: Profile = "standard"
     #: The detector mode for ``profile`` (``WHATWG_ENCODING_DETECTOR``, or the profile's own).
-    detector: str = "full"
+    detector: DetectorMode = "full"
     #: ``WHATWG_ENCODING_DETECTOR`` was set (not ``None``): it holds for every profile.
     detector_set: bool = False
     prescan_bytes: int = 1024
@@ -110,11 +111,11 @@ class Config:
     log_level: int = logging.DEBUG
     report: str | None = None
     report_examples: int = 20
-    suspect_labels: str = "label"
+    suspect_labels: SuspectLabels = "label"
     #: ASCII lower-case host → label (``WHATWG_ENCODING_OVERRIDES``, see :func:`check_overrides`).
     overrides: Mapping[str, str] = field(default_factory=dict)
 
-    def detector_for(self, profile: str) -> str:
+    def detector_for(self, profile: Profile) -> DetectorMode:
         """The detector mode for a request sniffed in *profile* (a valid profile): the setting's
         if it was set, else the profile's own. Raises :class:`InvalidSetting` for ``"full"``
         with ``"browsers"``."""
@@ -123,14 +124,14 @@ class Config:
         return profile_detector("WHATWG_ENCODING_DETECTOR", profile, None)
 
 
-def check_profile(name: str, value: Any) -> str:
+def check_profile(name: str, value: Any) -> Profile:
     """Validate a profile value (setting, request meta, CLI option): one of :data:`PROFILES`."""
     if value not in PROFILES:
         raise InvalidSetting(name, value, f"expected one of {', '.join(map(repr, PROFILES))}")
     return value
 
 
-def profile_detector(name: str, profile: str, detector: str | None) -> str:
+def profile_detector(name: str, profile: Profile, detector: DetectorMode | None) -> DetectorMode:
     """The detector mode for *profile* when *detector* (a mode or ``None``) is asked for:
     ``None`` gives the profile's own (``"full"`` or ``"browser"``). Raises
     :class:`InvalidSetting` naming *name* for ``"full"`` with ``"browsers"``."""
@@ -242,7 +243,7 @@ def _count(name: str, value: Any, least: int, unit: str) -> int:
     return number
 
 
-def request_profile(config: Config, meta: Mapping) -> dict[str, str]:
+def request_profile(config: Config, meta: Mapping) -> dict[str, Any]:
     """``sniff()``'s ``profile`` and ``detector`` for a request: ``meta["whatwg_encoding_profile"]``
     when given (validated: :class:`InvalidSetting`), else the setting's."""
     profile = config.profile
@@ -251,7 +252,7 @@ def request_profile(config: Config, meta: Mapping) -> dict[str, str]:
     return {"profile": profile, "detector": config.detector_for(profile)}
 
 
-def _choice(settings, name: str, choices: tuple[str, ...]) -> str:
+def _choice(settings, name: str, choices: tuple[T, ...]) -> T:
     value = settings.get(name, DEFAULTS[name])
     if value not in choices:
         raise InvalidSetting(name, value, f"expected one of {', '.join(map(repr, choices))}")
@@ -334,7 +335,7 @@ def read_config(settings, spider=None) -> Config:
     profile = check_profile("WHATWG_ENCODING_PROFILE", get("WHATWG_ENCODING_PROFILE"))
     detector_value = get("WHATWG_ENCODING_DETECTOR")
     if detector_value is not None:
-        _choice(settings, "WHATWG_ENCODING_DETECTOR", DETECTORS)
+        _choice(settings, "WHATWG_ENCODING_DETECTOR", DETECTOR_MODES)
     detector = profile_detector("WHATWG_ENCODING_DETECTOR", profile, detector_value)
     prescan_bytes = _count("WHATWG_ENCODING_PRESCAN_BYTES", get("WHATWG_ENCODING_PRESCAN_BYTES"), 1, "bytes")
     locale_setting = "WHATWG_ENCODING_LOCALE"

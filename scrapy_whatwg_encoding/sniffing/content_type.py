@@ -6,13 +6,15 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 # HTTP token code points and HTTP quoted-string token code points (MIME Sniffing §2, Fetch).
 _TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+\Z")
 _QUOTED_TOKEN = re.compile(r"[\t\x20-\x7e\x80-\xff]*\Z")
 _HTTP_WS = "\t\n\r "
 T = TypeVar("T")
+#: Which algorithm a document gets (see :func:`document_kind`).
+DocumentKind = Literal["html", "xml", "text", "other"]
 
 
 def _collect_quoted(s: str, pos: int) -> tuple[str, int]:
@@ -101,14 +103,14 @@ def transport_charset(content_type: str | bytes | None) -> str | None:
 _UNKNOWN = frozenset({"unknown/unknown", "application/unknown", "*/*"})
 
 
-def document_kind(content_type: str | bytes | None) -> str:
+def document_kind(content_type: str | bytes | None) -> DocumentKind:
     """Which algorithm applies: ``"xml"`` (``*/xml``, ``*+xml``), ``"text"`` (``text/plain``),
     ``"html"`` (``text/html``, a missing header, one that does not parse, or an unknown type:
     ``unknown/unknown``, ``application/unknown``, ``*/*``), else ``"other"``."""
     return content_type_facts(content_type)[1]
 
 
-def _kind(essence: str) -> str:
+def _kind(essence: str) -> DocumentKind:
     if essence == "text/html" or essence in _UNKNOWN:
         return "html"
     if essence == "text/plain":
@@ -137,7 +139,7 @@ def per_value(function: Callable[[Any], T]) -> Callable[[Any], T]:
     return call
 
 
-def content_type_facts(content_type: str | bytes | None) -> tuple[str, str, str | None]:
+def content_type_facts(content_type: str | bytes | None) -> tuple[str, DocumentKind, str | None]:
     """``(essence, kind, charset)`` of a Content-Type value, parsing it once: the MIME type essence
     (``""`` when missing or unparsable), :func:`document_kind` and :func:`transport_charset`.
     Short values are cached: a crawl sees the same few Content-Type headers over and over."""
@@ -189,7 +191,7 @@ def extract_mime_type(value: str | bytes) -> tuple[str, dict[str, str]] | None:
 
 
 @per_value
-def _facts(content_type: str | bytes) -> tuple[str, str, str | None]:
+def _facts(content_type: str | bytes) -> tuple[str, DocumentKind, str | None]:
     parsed = extract_mime_type(content_type)
     if parsed is None:
         return "", "html", None

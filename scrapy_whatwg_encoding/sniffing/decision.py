@@ -14,14 +14,20 @@ Source = Literal["bom", "override", "transport", "prescan", "xml-declaration", "
 Confidence = Literal["certain", "tentative"]
 #: Autodetection (step 8) modes, see :mod:`scrapy_whatwg_encoding.sniffing.detect`.
 DetectorMode = Literal["off", "browser", "full"]
+#: ``"standard"``: the HTML standard's algorithm; ``"browsers"``: what Firefox and Chromium agree
+#: on, where they leave it (see ``sniff`` and docs/browsers.rst).
+Profile = Literal["standard", "browsers"]
 
 #: Every :data:`Source`, in the order the algorithm tries them (see ``sniff``), then
 #: ``"content"`` and ``"handler"``, which ``sniff`` never returns (see :class:`Decision`).
 SOURCES: tuple[Source, ...] = get_args(Source)
-CONFIDENCES: tuple[Confidence, ...] = get_args(Confidence)
+#: Every :data:`DetectorMode` and :data:`Profile` (``sniff``, the settings and the CLI check against these).
 DETECTOR_MODES: tuple[DetectorMode, ...] = get_args(DetectorMode)
-#: The detector mode of ``sniff``, the CLI and the ``WHATWG_ENCODING_DETECTOR`` setting by default.
-DEFAULT_DETECTOR: DetectorMode = "full"
+PROFILES: tuple[Profile, ...] = get_args(Profile)
+#: The detector mode of each profile when none is asked for (``sniff(detector=None)``, the CLI
+#: and the ``WHATWG_ENCODING_DETECTOR`` setting left unset): the standard profile detects UTF-8
+#: too, the browsers profile as Firefox does.
+DEFAULT_DETECTORS: dict[Profile, DetectorMode] = {"standard": "full", "browsers": "browser"}
 #: Sources that are declarations in the body or the transport (site memory counts them), and
 #: those that mean "nothing was declared".
 DECLARED_SOURCES: frozenset[Source] = frozenset({"bom", "transport", "prescan", "xml-declaration", "parser"})

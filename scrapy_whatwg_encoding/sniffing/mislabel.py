@@ -17,17 +17,20 @@ Kinds (:data:`KINDS`), checked in this order:
 from __future__ import annotations
 
 import dataclasses
+from typing import Literal, get_args
 
 from ..encoding import ENCODINGS, Encoding
 from ..encoding.tables.single_byte import SINGLE_BYTE
 from .body import Body
-from .decision import Decision
+from .decision import Decision, Source
 from .detect import detect
 
 #: Decision sources that are labels: the transport layer (Content-Type), a ``<meta>`` found by
 #: the prescan or by the parser, an XML declaration.
-LABEL_SOURCES = frozenset({"transport", "prescan", "xml-declaration", "parser"})
-KINDS = ("utf-8", "replacement", "x-user-defined", "undecodable")
+LABEL_SOURCES: frozenset[Source] = frozenset({"transport", "prescan", "xml-declaration", "parser"})
+#: A kind of suspect label (see the module docstring).
+SuspectKind = Literal["utf-8", "replacement", "x-user-defined", "undecodable"]
+KINDS: tuple[SuspectKind, ...] = get_args(SuspectKind)
 #: Bodies up to this size (bytes) are decoded whole for the "undecodable" check (the text a
 #: :class:`~.body.Body` keeps); of a longer one, :data:`SUSPECT_LIMIT` bytes from
 #: just before the first non-ASCII byte.
@@ -44,7 +47,7 @@ def _decodes_cleanly(encoding: Encoding, data: bytes, cut: bool) -> bool:
     return "\ufffd" not in (text[:-1] if cut else text)  # a sequence cut by the window is no error
 
 
-def suspect_label(body: bytes | Body, decision: Decision, *, url: str | None = None) -> str | None:
+def suspect_label(body: bytes | Body, decision: Decision, *, url: str | None = None) -> SuspectKind | None:
     """Whether *body* (the raw bytes, or their :class:`~.body.Body`) contradicts the label
     *decision* came from.
 
@@ -102,7 +105,7 @@ def suspect_label(body: bytes | Body, decision: Decision, *, url: str | None = N
     return "undecodable"
 
 
-def content_decision(body: bytes | Body, decision: Decision, kind: str, *, url: str | None = None) -> Decision:
+def content_decision(body: bytes | Body, decision: Decision, kind: SuspectKind, *, url: str | None = None) -> Decision:
     """The decision that overrules a suspect label (*kind*, from :func:`suspect_label` for the
     same *body* and *decision*) with the content's encoding, for crawls that value clean text over
     browser fidelity: UTF-8 for kind ``"utf-8"``, else ``detect(body, "full", url)`` (UTF-8 for a

@@ -15,6 +15,10 @@ from .decision import Source
 from .meta_charset import extract_meta_charset, meta_encoding
 from .xml_encoding import get_xml_encoding
 
+#: How many bytes of a body the prescan examines by default: 1024, as HTML §13.2.3.2 suggests
+#: (``sniff``'s, ``Options``' and the ``WHATWG_ENCODING_PRESCAN_BYTES`` setting's default).
+PRESCAN_BYTES = 1024
+
 # The loop's cases (step "Loop"), in the spec's order: comment, "<meta" + space or slash,
 # a tag ("<", optional "/", ASCII letter), then "<!", "</", "<?". Any other "<" is "any other byte".
 _LOOP = re.compile(rb"<(?:(!--)|([Mm][Ee][Tt][Aa][\t\n\x0c\r /])|(/?[A-Za-z])|[!/?])")
@@ -42,11 +46,17 @@ _SKIP_TAG = re.compile(rb"[^\t\n\x0c\r >]*(?=[\t\n\x0c\r >])(?:" + _ATTRIBUTE_NO
 _RUN = re.compile(rb"(?:[^<]+|<(?![!/?A-Za-z])|<(?=/?[A-Za-z])(?![Mm][Ee][Tt][Aa][\t\n\x0c\r /])"
                   + _SKIP_TAG.pattern + rb")*")
 
+# The commonest <meta> that declares, whole: one "charset" attribute and nothing else (spaces and
+# "/" around it), its value as "get an attribute" reads it (quoted, or unquoted to whitespace or
+# ">"), then the ">" the next "get an attribute" stops at. Matched after "<meta".
+_CHARSET_ONLY = re.compile(rb"[\t\n\x0c\r /]+[Cc][Hh][Aa][Rr][Ss][Ee][Tt][\t\n\x0c\r ]*=[\t\n\x0c\r ]*"
+                           rb"(?:\"([^\"]*)\"|'([^']*)'|([^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*))[\t\n\x0c\r /]*>")
+
 # Only the "<meta" case can return an encoding: without one the loop ends with nothing.
 _ANY_META = re.compile(rb"<[Mm][Ee][Tt][Aa][\t\n\x0c\r /]")
 
 
-def prescan_result(data: bytes, end: int = 1024, metas: list | None = None
+def prescan_result(data: bytes, end: int = PRESCAN_BYTES, metas: list | None = None
                    ) -> tuple[Encoding, str | None, int, Source] | None:
     """Prescan ``data[:end]`` (bytes). Returns ``(encoding, label, byte offset, source)`` or
     ``None`` (with a list as *metas*, the ``<meta`` tags read, as :func:`prescan_metas` gives
@@ -90,7 +100,7 @@ def prescan_metas(data: bytes, end: int) -> list[tuple[int, int, tuple[Encoding,
     return metas
 
 
-def prescan(data: bytes, end: int = 1024) -> Encoding | None:
+def prescan(data: bytes, end: int = PRESCAN_BYTES) -> Encoding | None:
     """Prescan a byte stream to determine its encoding (HTML §13.2.3.2,
     https://html.spec.whatwg.org/multipage/parsing.html#prescan-a-byte-stream-to-determine-its-encoding)
     over ``data[:end]``: the ``<meta charset>`` / ``<meta http-equiv=content-type>`` search,
@@ -163,6 +173,11 @@ def _meta(data: bytes, start: int):
     as written) or None, the position after its ">")`` (the loop goes on there when there is no
     result), or ``(None, -1)`` when out of bytes."""
     position = start + 5
+    simple = _CHARSET_ONLY.match(data, position)
+    if simple is not None:  # the attribute loop's steps, as one match: charset, need pragma false
+        label = simple.group(simple.lastindex or 0).decode("latin-1")  # the one value group that matched
+        encoding = get_encoding(label)
+        return None if encoding is None else (encoding, label.strip("\t\n\x0c\r ")), simple.end()
     seen = set()  # attribute list
     got_pragma = False
     need_pragma = None

@@ -4,24 +4,25 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from ..encoding import ENCODINGS, Encoding, bom_sniff, get_encoding
+from ..encoding import ENCODINGS, Encoding, get_encoding
 from .body import Body
-from .change import PARSER_LIMIT, change_the_encoding, first_parser_meta_bytes, parser_meta
+from .change import PARSER_LIMIT, _plain_meta, change_the_encoding, first_parser_meta_bytes, parser_meta
 from .container import container_encoding
 from .content_type import content_type_facts, parse_mime_type, per_value
-from .decision import Decision
-from .detect import MODES, detect
+from .decision import DEFAULT_DETECTORS, DETECTOR_MODES, PROFILES, Decision, DetectorMode, Profile
+from .detect import detect
 from .locale import locale_encoding
-from .prescan import prescan_result
+from .prescan import PRESCAN_BYTES, prescan_result
 from .xml_encoding import xml_declared_encoding
+
+if TYPE_CHECKING:
+    from .decide import Options
 
 logger = logging.getLogger(__name__)
 
-#: ``"standard"``: the HTML standard's algorithm; ``"browsers"``: what Firefox and Chromium agree
-#: on, where they leave it (see :func:`sniff` and docs/browsers.rst).
-PROFILES = ("standard", "browsers")
 #: A likely encoding computed from the body (step 7), such as a site's memory: called with the
 #: :class:`~.body.Body` and what steps 8-9 give (a tentative :class:`Decision`), only when steps
 #: 1-6 found nothing; returns a label, an :class:`Encoding` or ``None``.
@@ -29,7 +30,7 @@ Likely = Callable[[Body, Decision], "str | Encoding | None"]
 _UTF_8 = ENCODINGS["UTF-8"]
 
 # The steps each kind of document goes through, in order.
-STEPS = {
+STEPS: dict[str, tuple[str, ...]] = {
     "html": ("bom", "override", "transport", "prescan", "container", "likely", "detector", "default"),
     "text": ("bom", "override", "transport", "container", "likely", "detector", "default"),
     "xml": ("bom", "override", "transport", "xml-declaration", "default"),
@@ -83,31 +84,29 @@ def _shorten(text: str, keep: int = 100) -> str:
 
 
 class _Run:
-    """One run of the algorithm over a body: each step is a method returning a Decision or None."""
+    """One run of the algorithm over a body: each step is a method returning a Decision or None.
+    *options* (a :class:`~.decide.Options`) holds what is the same for every body of a crawl."""
 
     __slots__ = (
         "body",
         "charset",
         "content_type",
-        "default_",
-        "detector_",
         "essence",
         "facts",
         "fallback_",
         "kind",
         "likely_",
-        "locale",
         "meta_at",
         "metas",
         "no_plain_meta",
+        "options",
         "override_",
         "parent",
         "prescan_bytes",
         "url",
     )
 
-    def __init__(self, facts: Body, content_type, url, locale, default, override, parent, likely,
-                 detector, prescan_bytes):
+    def __init__(self, facts: Body, content_type, url, options: Options, override=None, parent=None, likely=None):
         self.facts = facts
         self.body = facts.data
         self.fallback_: Decision | None = None  # what steps 8-9 give, once asked
@@ -117,28 +116,30 @@ class _Run:
         self.essence, self.kind, self.charset = content_type_facts(content_type)
         self.content_type = content_type
         self.url = url
-        self.locale = locale
-        self.default_ = default
+        self.options = options
         self.override_ = override
         self.parent = parent
         self.likely_ = likely
-        self.detector_ = detector
-        self.prescan_bytes = max(int(prescan_bytes), 0)
+        self.prescan_bytes = options.prescan_bytes
 
     def bom(self):  # step 1: BOM sniff → certain
         encoding = self.facts.bom
         return None if encoding is None else Decision(encoding, "certain", "bom", None, 0)
 
     def override(self):  # step 2: user override → certain
+        if self.override_ is None:
+            return None
         found = _label(self.override_)
         return None if found is None else Decision(found[0], "certain", "override", found[1])
 
     def transport(self):  # step 4: transport layer charset, when "get an encoding" succeeds
-        label = self.charset
-        found = _label(label)
-        if found is None and self.content_type is not None:
-            _log_ignored_content_type(self.content_type, label)
-        return None if found is None else Decision(found[0], "certain", "transport", found[1])
+        content_type = self.content_type
+        if content_type is None:
+            return None
+        decision = transport_decision(content_type)  # one frozen Decision per Content-Type value
+        if decision is None:
+            _log_ignored_content_type(content_type, self.charset)
+        return decision
 
     def prescan(self):  # step 5 → tentative
         found = prescan_result(self.body, self.prescan_bytes, self.metas)
@@ -165,7 +166,7 @@ class _Run:
         return None if found is None else Decision(found[0], "tentative", "likely", found[1])
 
     def detector(self):  # step 8 → tentative
-        encoding = detect(self.facts, self.detector_, self.url)
+        encoding = detect(self.facts, self.options.mode, self.url)
         return None if encoding is None else _detector_decision(encoding)
 
     def fallback(self) -> Decision:  # steps 8-9, run once
@@ -176,18 +177,18 @@ class _Run:
     def default(self):  # step 9 → tentative (XML and other kinds: UTF-8)
         if self.kind in ("xml", "other"):
             return _UTF_8_DEFAULT
-        found = _label(self.default_)
+        found = _label(self.options.default)
         if found is not None:
             return Decision(found[0], "tentative", "default", found[1])
-        return _default_decision(locale_encoding(self.locale))
-
-    def steps(self) -> Iterator[tuple[str, Decision | None]]:
-        for name, step in zip(STEPS[self.kind], _METHODS[self.kind]):
-            yield name, step(self)
+        return _default_decision(locale_encoding(self.options.locale))
 
 
 _METHODS = {kind: tuple(getattr(_Run, name.replace("-", "_")) for name in names)
             for kind, names in STEPS.items()}
+# Each kind's steps that _standard runs one by one: those before "likely" (steps 7-9 go together),
+# or before "default" for the kinds without steps 7-8.
+_FIRST_STEPS = {kind: _METHODS[kind][:names.index("likely" if "likely" in names else "default")]
+                for kind, names in STEPS.items()}
 # Decisions are immutable: the ones that depend on a setting or an encoding only are built once.
 _UTF_8_DEFAULT = Decision(_UTF_8, "tentative", "default")  # XML and other kinds
 
@@ -203,25 +204,19 @@ def _default_decision(encoding: Encoding) -> Decision:
 
 
 @functools.lru_cache(maxsize=64)  # the same few pairs on every call
-def detector_for(detector: str | None, profile: str) -> str:
+def detector_for(detector: DetectorMode | None, profile: Profile) -> DetectorMode:
     """The detector mode for *profile*: ``None`` is ``"full"`` (standard) or ``"browser"``
     (browsers); ``"full"`` contradicts the browsers profile (browsers never detect UTF-8)."""
     if profile not in PROFILES:
         raise ValueError(f"profile must be one of {PROFILES}, not {profile!r}")
     if detector is None:
-        return "full" if profile == "standard" else "browser"
-    if detector not in MODES:
-        raise ValueError(f"detector must be one of {MODES}, not {detector!r}")
+        return DEFAULT_DETECTORS[profile]
+    if detector not in DETECTOR_MODES:
+        raise ValueError(f"detector must be one of {DETECTOR_MODES}, not {detector!r}")
     if profile == "browsers" and detector == "full":
         raise ValueError('detector "full" contradicts profile "browsers" (browsers never detect UTF-8): '
                          'use detector "browser" or "off"')
     return detector
-
-
-def _run(body, content_type, url, locale, default, override, parent, likely, detector, prescan_bytes):
-    facts = body if isinstance(body, Body) else Body(body)
-    return _Run(facts, content_type, url, locale, default, override, parent, likely, detector,
-                prescan_bytes)
 
 
 def _parser_step(run: _Run, decision: Decision, parser_limit: int) -> tuple[Decision, tuple | None]:
@@ -229,6 +224,13 @@ def _parser_step(run: _Run, decision: Decision, parser_limit: int) -> tuple[Deci
     if run.kind != "html" or decision.confidence != "tentative":
         return decision, None
     encoding = decision.encoding
+    metas = run.metas
+    if metas and metas[-1][2] is not None and encoding.is_ascii_compatible:
+        # The prescan found the <meta>: where the bytes show that the tokenizer reads what the
+        # prescan read, that one (no second search for the first "<meta" and a hint after it).
+        found = _plain_meta(run.body, parser_limit, metas)
+        if found is not None:
+            return change_the_encoding(decision, *found), found
     meta = None
     if encoding.is_ascii_compatible:  # the bytes show whether any such encoding finds one
         if run.meta_at is None:
@@ -243,18 +245,21 @@ def _parser_step(run: _Run, decision: Decision, parser_limit: int) -> tuple[Deci
 
 
 def _standard(run: _Run, parser_limit: int) -> Decision:
-    """The standard's algorithm, steps in order, then the parser step. An HTML body with a
-    ``<meta>`` the parser acts on when decoded with the default encoding (step 9) skips steps
-    7-8 (which the standard leaves to the user agent, "may"): the ``<meta>`` decides the
-    encoding whatever they give, so neither the site's memory nor the detector is asked."""
-    for name, step in zip(STEPS[run.kind], _METHODS[run.kind]):
-        if name == "likely":  # steps 7-9: the memory may weigh what the detector says
-            decision = _late_meta(run, parser_limit) if run.kind == "html" else None
-            return decision or _parser_step(run, run.likely() or run.fallback(), parser_limit)[0]
+    """The standard's algorithm, steps in order, then the parser step. A certain decision (a BOM,
+    the override, the transport layer, an XML document's declaration) ends the run: nothing after
+    it can change the answer. An HTML body with a ``<meta>`` the parser acts on when decoded with
+    the default encoding (step 9) skips steps 7-8 (which the standard leaves to the user agent,
+    "may"): the ``<meta>`` decides the encoding whatever they give, so neither the site's memory
+    nor the detector is asked."""
+    for step in _FIRST_STEPS[run.kind]:
         decision = step(run)
         if decision is not None:
-            return _parser_step(run, decision, parser_limit)[0]
-    raise AssertionError("the default step always decides")  # pragma: no cover
+            return decision if decision.confidence == "certain" else _parser_step(run, decision, parser_limit)[0]
+    if run.kind in ("xml", "other"):
+        return run.default()
+    # Steps 7-9: the memory may weigh what the detector says.
+    decision = _late_meta(run, parser_limit) if run.kind == "html" else None
+    return decision or _parser_step(run, run.likely() or run.fallback(), parser_limit)[0]
 
 
 def _late_meta(run: _Run, parser_limit: int) -> Decision | None:
@@ -275,8 +280,8 @@ def _late_meta(run: _Run, parser_limit: int) -> Decision | None:
 def sniff(body: bytes | Body, *, content_type: str | bytes | None = None, url: str | None = None,
           locale: str | None = None, default: str | Encoding | None = None,
           override: str | Encoding | None = None, parent=None, likely: str | Encoding | Likely | None = None,
-          detector: str | None = None, prescan_bytes: int = 1024, parser_limit: int = PARSER_LIMIT,
-          profile: str = "standard") -> Decision:
+          detector: DetectorMode | None = None, prescan_bytes: int = PRESCAN_BYTES, parser_limit: int = PARSER_LIMIT,
+          profile: Profile = "standard") -> Decision:
     r"""Determine the character encoding of *body* as a browser would, with the whole body at
     hand: the HTML standard's encoding sniffing algorithm (HTML §13.2.3.2,
     https://html.spec.whatwg.org/multipage/parsing.html#encoding-sniffing-algorithm) followed by
@@ -357,22 +362,19 @@ def sniff(body: bytes | Body, *, content_type: str | bytes | None = None, url: s
     >>> sniff(page).encoding.name, sniff(page, profile="browsers").encoding.name
     ('KOI8-R', 'windows-1252')
     """
-    return sniff_checked(body, content_type, url, locale, default, override, parent, likely,
-                         detector_for(detector, profile), prescan_bytes, parser_limit, profile)
+    from .decide import Options  # decide imports this module
+
+    options = Options(locale, default, prescan_bytes, profile, detector, parser_limit=parser_limit)
+    return run_sniffing(_Run(body if isinstance(body, Body) else Body(body), content_type, url, options, override,
+                             parent, likely))
 
 
-def sniff_checked(body, content_type, url, locale, default, override, parent, likely, detector: str,
-                  prescan_bytes: int, parser_limit: int, profile: str) -> Decision:
-    """:func:`sniff` with every argument given, by position, and *detector* and *profile* already
-    checked (the detector mode itself, not ``None``): for callers that decide many bodies."""
-    if override is None and isinstance(content_type, (str, bytes)):
-        decision = transport_decision(content_type)  # most pages: steps 1 and 4 only (certain)
-        if decision is not None and (body.bom if isinstance(body, Body) else bom_sniff(body)) is None:
-            return decision
-    run = _run(body, content_type, url, locale, default, override, parent, likely, detector,
-               prescan_bytes)
+def run_sniffing(run: _Run) -> Decision:
+    """*run*'s decision in its options' profile: the standard's algorithm, then in the browsers
+    profile what Firefox and Chromium make of it."""
+    parser_limit = run.options.parser_limit
     decision = _standard(run, parser_limit)
-    return decision if profile == "standard" else _browsers(run, decision, parser_limit)
+    return decision if run.options.profile == "standard" else _browsers(run, decision, parser_limit)
 
 
 def _browsers(run: _Run, standard: Decision, parser_limit: int) -> Decision:
@@ -392,7 +394,7 @@ def _load_browsers() -> Callable[[_Run, Decision, int], Decision]:
 _browsers_decision: Callable[[_Run, Decision, int], Decision] | None = None
 
 
-def sniff_steps(body: bytes, *, parser_limit: int = PARSER_LIMIT, profile: str = "standard", **options) -> dict:
+def sniff_steps(body: bytes, *, parser_limit: int = PARSER_LIMIT, profile: Profile = "standard", **options) -> dict:
     """Every step's finding, for explaining a decision (same arguments as :func:`sniff`).
 
     Returns ``{"kind": "html" | "xml" | "text" | "other", "steps": [(step name, Decision or
@@ -401,15 +403,18 @@ def sniff_steps(body: bytes, *, parser_limit: int = PARSER_LIMIT, profile: str =
     "decision": the final Decision (equal to ``sniff(body, **options)``), "profile": *profile*,
     "standard": the standard profile's Decision}``: the steps are the standard's; in the
     browsers profile "decision" may differ from "standard"."""
-    names = ("content_type", "url", "locale", "default", "override", "parent", "likely",
-             "detector", "prescan_bytes")
+    from .decide import Options  # decide imports this module
+
+    names = ("content_type", "url", "locale", "default", "override", "parent", "likely", "detector",
+             "prescan_bytes")
     unknown = set(options) - set(names)
     if unknown:
         raise TypeError(f"unexpected keyword arguments {sorted(unknown)}")
-    args = {"detector": None, "prescan_bytes": 1024, **{n: None for n in names[:7]}, **options}
-    args["detector"] = detector_for(args["detector"], profile)
-    run = _run(body, *(args[n] for n in names))
-    steps = list(run.steps())
+    settings = Options(options.get("locale"), options.get("default"), options.get("prescan_bytes", PRESCAN_BYTES),
+                       profile, options.get("detector"), parser_limit=parser_limit)
+    run = _Run(Body(body), options.get("content_type"), options.get("url"), settings, options.get("override"),
+               options.get("parent"), options.get("likely"))
+    steps = [(name, step(run)) for name, step in zip(STEPS[run.kind], _METHODS[run.kind])]
     found_by = dict(steps)
     if "detector" in found_by:  # steps 8-9 ran: the final decision reuses them (no second detection)
         run.fallback_ = found_by["detector"] or found_by["default"]

@@ -1,5 +1,5 @@
 """One pass per response (issue 17): the decision the middleware gets from
-``sniffing.response.decide`` — the sniffing steps, site memory and the suspect-label check sharing
+``sniffing.decide.decide`` — the sniffing steps, site memory and the suspect-label check sharing
 one ``Body`` — is exactly the plain algorithm run step by step in the spec's order, each step on
 the raw bytes with no fact shared, and so are the text and the "differs from Scrapy" answer."""
 from __future__ import annotations
@@ -17,12 +17,12 @@ from scrapy_whatwg_encoding.sniffing.body import Body
 from scrapy_whatwg_encoding.sniffing.change import change_the_encoding, parser_meta
 from scrapy_whatwg_encoding.sniffing.container import container_encoding
 from scrapy_whatwg_encoding.sniffing.content_type import content_type_facts
+from scrapy_whatwg_encoding.sniffing.decide import decide
 from scrapy_whatwg_encoding.sniffing.decision import Decision
 from scrapy_whatwg_encoding.sniffing.detect import detect
 from scrapy_whatwg_encoding.sniffing.locale import locale_encoding
 from scrapy_whatwg_encoding.sniffing.mislabel import content_decision, suspect_label
 from scrapy_whatwg_encoding.sniffing.prescan import prescan_result
-from scrapy_whatwg_encoding.sniffing.response import decide
 from scrapy_whatwg_encoding.sniffing.xml_encoding import xml_declared_encoding
 
 URL = "http://example.ru/page"

@@ -138,18 +138,17 @@ def test_hostile_bodies_through_the_middleware():
 def test_long_content_type_values_are_not_cached():
     """A hostile 64 KiB header is worked out again each time rather than kept: every cache keyed by
     a Content-Type value, or by its charset label, keeps short values only."""
-    from scrapy_whatwg_encoding.scrapy import kind, middleware, scrapy_default
-    from scrapy_whatwg_encoding.sniffing import content_type, response
+    from scrapy_whatwg_encoding.scrapy import kind, scrapy_default
+    from scrapy_whatwg_encoding.sniffing import content_type
 
     sniffing = importlib.import_module("scrapy_whatwg_encoding.sniffing.sniff")
-    by_value = [content_type._facts, sniffing.transport_decision, kind.content_kind, middleware._utf_8_type,
-                response._utf_8_label, scrapy_default._header_encoding]
+    by_value = [content_type._facts, sniffing.transport_decision, kind.content_kind,
+                scrapy_default._header_encoding]
     for long, caches in [(b"text/html; charset=utf-8; " + b"a=b; " * 13100, by_value),
                          (b"text/html; charset=" + b"x" * 65536, [sniffing._get_label])]:
         for cache in [*by_value, sniffing._get_label]:
             cache.cache_clear()
         _process(_response(long))
         assert [cache.cache_info().currsize for cache in caches] == [0] * len(caches)
-        _process(_response(b"text/html; charset=utf-8"))  # a short one is kept (the one step for
-        # labeled UTF-8 runs only after the handler middleware: not here)
-        assert all(cache.cache_info().currsize > 0 for cache in caches if cache is not middleware._utf_8_type)
+        _process(_response(b"text/html; charset=utf-8"))  # a short one is kept
+        assert all(cache.cache_info().currsize > 0 for cache in caches)

@@ -17,7 +17,15 @@ from scrapy.http import HtmlResponse
 from w3lib.encoding import html_body_declared_encoding
 
 from scrapy_whatwg_encoding import ENCODINGS, decode, sniff
-from scrapy_whatwg_encoding.scrapy.scrapy_default import _SAME_WHERE_VALID, _may_declare, changed, scrapy_encoding
+from scrapy_whatwg_encoding.scrapy.scrapy_default import (
+    _SAME_WHERE_VALID,
+    _UNKNOWN,
+    _may_declare,
+    changed,
+    scrapy_encoding,
+    w3lib_declared,
+)
+from scrapy_whatwg_encoding.sniffing.decision import Decision
 
 CORPUS = pathlib.Path(__file__).resolve().parents[1] / "data" / "corpus"
 # Labels whose Python codec is not the standard's decoder for the same encoding.
@@ -116,6 +124,50 @@ def test_declaration_shortcut_is_w3libs_answer(padding, markup):
     assert _may_declare(body) or declared is None
     inferred = "cp1252" if body.isascii() else "utf-8" if _is_utf_8(body) else None
     assert scrapy_encoding("text/html", body, True) == (declared or inferred)
+
+
+# Declarations whole, the ones w3lib_declared reads and near misses, and what may come before them.
+_WHOLE_PIECES = st.sampled_from([
+    '<meta charset="utf-8">', "<meta charset='koi8-r'/>", "<META CHARSET=big5 >", "<meta charset=utf-8/>",
+    '<meta\ncharset="x-bogus">', '<meta charset="windows-1251" />', "<meta charset=shift_jis>", "<meta charset=>",
+    '<?xml version="1.0" encoding="shift_jis"?>', "<?xml version='1.1' encoding='euc-jp'?>",
+    '<?XML version="1.0" encoding="x-unknown"?>', '<?xml version="1.0" encoding="koi8-r" standalone="yes"?>',
+    "<body>", "<BODY x>", "<!--", "-->", "<!-->", "<!--x-->", "<?xml-stylesheet href='a'?>", "<?xml\x85",
+    "<!-- <meta charset=big5> -->", "<meta name=x>", "< meta", "<\x85meta", "<\x1cbody", "<html>", "<head>",
+    " ", "\n", "x", "<", ">", "/", '"', "'", "\xe9", " charset=gbk", " encoding='big5'",
+])
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.one_of(st.just(0), st.integers(0, 4100)), st.lists(_WHOLE_PIECES, max_size=10).map("".join))
+def test_declaration_read_off_a_decision_is_w3libs(padding, markup):
+    # Item 3 of issue 26: w3lib's answer read off the declaration our prescan, parser step or XML
+    # declaration step found, without w3lib's scan, is w3lib's own, wherever the decision says it lies.
+    body = b" " * padding + markup.encode("latin-1")
+    declared = html_body_declared_encoding(body)
+    for at in [i for i in range(len(body)) if body[i] == 0x3C]:
+        for source in ("prescan", "xml-declaration", "parser"):
+            found = w3lib_declared(body, Decision(ENCODINGS["UTF-8"], "tentative", source, None, at))
+            assert found is _UNKNOWN or found == declared, (at, source)
+    decision = sniff(body, content_type="text/html")
+    assert scrapy_encoding("text/html", body, True, decision) == scrapy_encoding("text/html", body, True)
+
+
+@pytest.mark.parametrize(("body", "source", "expected"), [
+    (b'<html><head><meta charset="windows-1251"><title>\xc0</title>', "prescan", "cp1251"),
+    (b"<!DOCTYPE html><html lang=ru><head><meta charset=koi8-r />", "prescan", "koi8-r"),
+    (b'<?xml version="1.0" encoding="Shift_JIS"?>\n<html>\x93\xfa', "xml-declaration", "cp932"),
+    (b'<head><meta charset="x-no-such-label">\xe9', None, None),
+    (b"<head><title>" + b"t" * 1100 + b"</title><meta charset=koi8-r>\xe9", "parser", "koi8-r"),
+    (b"<?xml-stylesheet href='a.css'?><!--\nSource: x\n--><meta charset=gbk>\xc4\xe3", "prescan", "gb18030"),
+])
+def test_declaration_read_off_the_decision_on_typical_pages(body, source, expected):
+    decision = sniff(body, content_type="text/html")
+    if source is None:  # our prescan found nothing: w3lib's "nothing" is read off where it would be
+        decision = Decision(ENCODINGS["UTF-8"], "tentative", "prescan", None, body.index(b"<meta"))
+    assert decision.source == (source or "prescan")
+    found = w3lib_declared(body, decision)
+    assert found is not _UNKNOWN and found == expected == html_body_declared_encoding(body)
 
 
 def _is_utf_8(body: bytes) -> bool:

@@ -8,7 +8,7 @@ import pytest_twisted
 from whatwg_crawl_helpers import check_decision, crawl, whatwg_stats
 
 from scrapy_whatwg_encoding import whatwg_encoding
-from scrapy_whatwg_encoding.sniffing.response import Options
+from scrapy_whatwg_encoding.sniffing.decide import Options
 
 
 @pytest_twisted.inlineCallbacks

@@ -16,7 +16,7 @@ from whatwg_crawl_helpers import CollectSpider, Server, SiteMap, crawl, whatwg_s
 
 from scrapy_whatwg_encoding import report as report_package
 from scrapy_whatwg_encoding.scrapy.settings import InvalidSetting, check_report_path
-from scrapy_whatwg_encoding.sniffing.response import Options
+from scrapy_whatwg_encoding.sniffing.decide import Options
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from report_checks import assert_inert, local, section, table_rows, text_of
