@@ -10,11 +10,13 @@ not the standard's (where it is, the rule gives the standard's answer whatever F
 from __future__ import annotations
 
 import re
+from typing import cast
 
 from ..encoding import ENCODINGS
 from ._html.tokenizer import TAG, tag_name
 from .browsers import FIRST_READ, chromium_meta, chromium_meta_encoding, firefox_meta
 from .change import first_parser_meta_bytes
+from .content_type import DocumentKind
 from .decision import Decision
 from .meta_charset import meta_encoding
 from .mime_sniff import chromium_unknown_type_kind, is_untyped, unknown_mime_type, unknown_type_kind
@@ -150,7 +152,7 @@ def _typed(run: _Run, kind: str | None, scan, limit: int, shared: dict) -> Decis
     if kind == "pdf":
         run.kind = "html"
         return run.default()
-    run.kind = kind
+    run.kind = cast(DocumentKind, kind)  # "html", "xml" or "text" from here on
     return _browser_decision(run, kind, scan if kind == "html" else None, limit, shared)
 
 
