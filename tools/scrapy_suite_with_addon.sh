@@ -19,7 +19,8 @@
 # Environment: PYTHON (for the venv; default python3), WORK_DIR (default .venvs/scrapy-suite, kept
 # between runs), JOBS (pytest-xdist workers per run, default 2), REACTORS (default "asyncio none"),
 # PARALLEL=1 (the runs without and with the add-on at the same time), REUSE=1 (a run whose JUnit
-# XML is in WORK_DIR already is not run again: compare, or finish an interrupted run).
+# XML is in WORK_DIR already is not run again: compare, or finish an interrupted run). Exit status
+# 100: the tool itself failed (download, install, a run that did not end).
 # It takes long (Scrapy's ~4,900 tests, twice per mode): run it with nice, not in .ci/run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -136,6 +137,10 @@ run() {
     (cd "$src" && env "${env[@]}" "$py" -m pytest -p no:cacheprovider -q -rfE "${parallel[@]}" "${reactor_args[@]}" \
         --junitxml="$out.xml" -o junit_family=legacy "$@" >"$out.log" 2>&1)
     say "$reactor, add-on $([ "$addon" = 1 ] && echo on || echo off), $name: $(tail -n 1 "$out.log" | tr -d '=') ($((SECONDS - start)) s)"
+    if ! [ -s "$out.xml" ]; then  # pytest was stopped (a signal, a crash): nothing to compare
+        say "no results in $out.xml: the run did not end, see $out.log"
+        touch "$WORK/.incomplete"
+    fi
 }
 
 # outcomes XML...: "<outcome> <classname>::<name>" per test of these JUnit XML files (outcome:
@@ -167,6 +172,7 @@ for key in sys.stdin.read().split("\n"):
 }
 
 total=0
+rm -f "$WORK/.incomplete"
 for reactor in $REACTORS; do
     if [ "${PARALLEL:-0}" = 1 ]; then  # both at once (Scrapy's tests wait much: it saves time)
         run off 0 "$reactor" "${tests[@]}" &
@@ -177,6 +183,10 @@ for reactor in $REACTORS; do
         run on 1 "$reactor" "${tests[@]}"
     fi
     base="$WORK/$version-$reactor"
+    if [ -e "$WORK/.incomplete" ]; then
+        echo "Scrapy $version, reactor $reactor: a run did not end (see $base-*.log)"
+        exit 100
+    fi
     comm -13 <(failed "$base-off.xml") <(failed "$base-on.xml") >"$base-only-on.txt"
     if [ -s "$base-only-on.txt" ]; then
         # Again, one process, both ways: a test that now passes with the add-on, or fails without
@@ -194,4 +204,5 @@ for reactor in $REACTORS; do
     sed 's/^/    /' "$base-only-on.txt"
     total=$((total + count))
 done
+[ -e "$WORK/.incomplete" ] && { say "a rerun did not end: the list above may be incomplete"; exit 100; }
 exit "$total"

@@ -372,7 +372,7 @@ class SiteMemory:
         (the loop does not wait); ``True`` if saved."""
         future = self._close()
         if future is not None:
-            await loop.clock().wait(future, CLOSE_SECONDS)
+            await (self._clock or loop.clock()).wait(future, CLOSE_SECONDS)
         return self._closed(future)
 
     def _close(self) -> Future | None:

@@ -16,7 +16,6 @@ import json
 import sys
 
 import scrapy
-from scrapy.crawler import AsyncCrawlerProcess, AsyncCrawlerRunner
 
 from scrapy_whatwg_encoding import get_encoding
 from scrapy_whatwg_encoding.sniffing.decision import DECLARED_SOURCES
@@ -67,6 +66,9 @@ def result(crawler) -> dict:
 
 
 def run_process(base: str, job_dir: str) -> list[dict]:
+    from scrapy.crawler import AsyncCrawlerProcess  # Scrapy 2.13+ (imported here: pytest's doctest
+    # collection imports this module on every Scrapy)
+
     process = AsyncCrawlerProcess(settings(job_dir))
     crawler = process.create_crawler(SiteSpider)
     process.crawl(crawler, base=base)
@@ -75,6 +77,8 @@ def run_process(base: str, job_dir: str) -> list[dict]:
 
 
 async def run_runner(base: str, job_dir: str) -> list[dict]:
+    from scrapy.crawler import AsyncCrawlerRunner
+
     runner = AsyncCrawlerRunner(settings(job_dir))
     results = []
     for _ in range(2):

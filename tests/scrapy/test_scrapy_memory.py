@@ -380,3 +380,39 @@ def test_sqlite_json_statements_read_and_write_as_rows_do(tmp_path):
     assert first["h1"] == {"KOI8-R": 4} and first["label"] == {"windows-1251": 2} and first["h7"] == {"KOI8-R": 3}
     assert exchanged["h1"] == {"KOI8-R": 5} and exchanged["new"] == {"GBK": 3} and "absent" not in exchanged
     assert len(after) == hosts + 2
+
+
+def test_a_large_result_is_taken_in_slices(tmp_path):
+    """A 40,000-host memory read at the start reaches the view in many slices, one per loop turn,
+    none spending more than 50 ms of the loop thread's CPU (the wall-clock budget is
+    INTAKE_SECONDS; tools/remember_reactor_gap.py measures the turns under load)."""
+    import asyncio
+    import time
+
+    from remember_reactor_gap import build
+
+    from scrapy_whatwg_encoding.scrapy.loop import AsyncioClock
+
+    build(tmp_path / FILE_NAME, 40_000)
+    memory = SiteMemory(SQLiteStore(tmp_path / FILE_NAME), get_crawler().stats, max_hosts=40_000)
+    slices: list[float] = []
+    intake = memory._intake
+
+    def timed(*args):
+        start = time.thread_time()
+        intake(*args)
+        slices.append(time.thread_time() - start)
+
+    memory._intake = timed  # type: ignore[method-assign]
+
+    async def main():
+        memory._clock = AsyncioClock(asyncio.get_running_loop())  # as spider_opened sets it
+        memory.open().result(timeout=60)  # type: ignore[union-attr]
+        memory.sync()
+        while memory._taking is not None:
+            await asyncio.sleep(0)
+
+    asyncio.run(main())
+    assert len(memory.hosts) == 40_000 and memory.counts("host-10.example") == {"KOI8-R": 3, "windows-1251": 1}
+    assert len(slices) > 5 and max(slices) < 0.05, (len(slices), max(slices))
+    assert memory.close() is True
