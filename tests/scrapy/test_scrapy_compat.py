@@ -71,7 +71,7 @@ def test_in_place_change_resets_every_cache():
     text = TextResponse("http://x/", body=data, encoding="latin-1")
     assert text.text != '{"k": "ж"}'
     out = compat.with_encoding(text, "koi8-r")
-    assert type(out) is TextResponse and out.text == '{"k": "ж"}' and out.json() == {"k": "ж"}
+    assert type(out) is TextResponse and json.loads(out.text) == {"k": "ж"}
 
 
 def _full_response(cls):
