@@ -80,3 +80,15 @@ def test_read_the_docs_builds_what_ci_builds():
     assert extras == ["docs"] and "docs" in metadata.get_all("Provides-Extra")
     needs = [r for r in metadata.get_all("Requires-Dist") if 'extra == "docs"' in r]
     assert any(r.startswith("sphinx>") for r in needs) and any(r.startswith("sphinx-rtd-theme") for r in needs)
+
+
+def test_readme_library_example_runs_as_it_says():
+    """The README's library example: ``decode()`` returns ``(text, encoding)``, as its comments say."""
+    readme = (ROOT / "README.md").read_text("utf-8")
+    example = readme[readme.index("The library works without Scrapy"):]
+    code = example[example.index("```python\n") + len("```python\n"):example.index("```\n", 10)]
+    names: dict = {}
+    exec(compile(code, "README.md", "exec"), names)  # noqa: S102 — the README's own example
+    assert names["decision"].as_dict()["source"] == "prescan" and names["decision"].confidence == "certain"
+    assert names["text"] == "<meta charset=shift_jis><title>日本語</title>"
+    assert names["encoding"] is names["decision"].encoding and names["encoding"].name == "Shift_JIS"
