@@ -109,3 +109,15 @@ def test_decision_flow_svg_is_rendered_from_the_dot_source():
     for label in labels:
         for line in label.replace('\\"', '"').split("\\n"):
             assert " ".join(line.split()) in texts, f"{line!r} is not in the rendered SVG: re-render it"
+
+
+def test_readme_library_example_runs_as_it_says():
+    """The README's library example: ``decode()`` returns ``(text, encoding)``, as its comments say."""
+    readme = (ROOT / "README.md").read_text("utf-8")
+    example = readme[readme.index("The library works without Scrapy"):]
+    code = example[example.index("```python\n") + len("```python\n"):example.index("```\n", 10)]
+    names: dict = {}
+    exec(compile(code, "README.md", "exec"), names)  # noqa: S102 — the README's own example
+    assert names["decision"].as_dict()["source"] == "prescan" and names["decision"].confidence == "certain"
+    assert names["text"] == "<meta charset=shift_jis><title>日本語</title>"
+    assert names["encoding"] is names["decision"].encoding and names["encoding"].name == "Shift_JIS"
