@@ -20,7 +20,8 @@ response's constructor encoding is its handler's when it is the header's (or the
 and a cache older than Scrapy 2.19 stored no encoding), Scrapy's inference that ``replace()``
 copied when it is what Scrapy infers from the headers and body, and otherwise chosen on purpose
 (the user override). The header is removed there; the same header on a response from the network
-is not trusted, and is removed at once.
+is not trusted, and is removed at once (where a project lists the encoding middleware without this
+one, the encoding middleware removes it unread).
 """
 from __future__ import annotations
 
@@ -28,11 +29,11 @@ import codecs
 from typing import Literal
 
 from scrapy.exceptions import NotConfigured
-from scrapy.http import HtmlResponse, Request, Response, TextResponse
+from scrapy.http import Request, Response, TextResponse
 
 from ..encoding import Encoding, decode
 from .compat import explicit_encoding, header_values, pop_header
-from .scrapy_default import scrapy_text, whatwg_for_codec
+from .scrapy_default import inferred_encoding, scrapy_text, whatwg_for_codec
 
 #: Order of :class:`HandlerEncodingMiddleware` in ``DOWNLOADER_MIDDLEWARES``: above every other
 #: middleware (Scrapy's highest is 900), so that its ``process_response`` runs first.
@@ -82,8 +83,8 @@ def given_encoding(response: TextResponse, handler: str | None) -> tuple[Literal
     name = explicit_encoding(response)
     if handler is not None and name in (None, handler):
         return ("handler", handler) if _known(handler) else None
-    if name is None or name == HtmlResponse(response.url, headers=response.headers, body=response.body).encoding:
-        return None  # Scrapy's own inference (the same for all its text classes), copied
+    if name is None or name == inferred_encoding(response):
+        return None  # Scrapy's own inference, copied
     return "chosen", name
 
 

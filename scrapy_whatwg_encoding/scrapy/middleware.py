@@ -49,7 +49,7 @@ from ..sniffing import Decision
 from ..sniffing.decide import Options
 from . import loop, scrapy_default, startup
 from .compat import header_values, with_encoding
-from .handler import given_encoding, handler_whatwg_encoding, take_handler_encoding
+from .handler import HandlerEncodingMiddleware, given_encoding, handler_whatwg_encoding, take_handler_encoding
 from .kind import document_kind, is_compressed
 from .memory import SiteMemory, open_store
 from .overrides import chosen_override, override_for, request_override
@@ -64,21 +64,29 @@ ORDER = 580
 _OVERRIDE = "whatwg_encoding_override"
 
 
-def compression_order_warning(settings, cls: type) -> str | None:
-    """A warning (str) when *cls* (the middleware) sits above ``HttpCompressionMiddleware`` in
-    ``DOWNLOADER_MIDDLEWARES`` (its ``process_response`` would see compressed bodies, which it
-    then skips), else ``None``."""
-    orders = {}
+def _downloader_middlewares(settings) -> dict[type, int]:
+    """The enabled classes of ``DOWNLOADER_MIDDLEWARES`` (with Scrapy's base) and their orders."""
+    found = {}
     for key, order in settings.getwithbase("DOWNLOADER_MIDDLEWARES").items():
         try:
             component = load_object(key) if isinstance(key, str) else key
         except Exception:  # noqa: BLE001, S112 — Scrapy reports a bad path itself
             continue
         if order is not None and isinstance(component, type):
-            if issubclass(component, cls):
-                orders["ours"] = order
-            elif issubclass(component, HttpCompressionMiddleware):
-                orders["compression"] = order
+            found[component] = order
+    return found
+
+
+def compression_order_warning(settings, cls: type) -> str | None:
+    """A warning (str) when *cls* (the middleware) sits above ``HttpCompressionMiddleware`` in
+    ``DOWNLOADER_MIDDLEWARES`` (its ``process_response`` would see compressed bodies, which it
+    then skips), else ``None``."""
+    orders = {}
+    for component, order in _downloader_middlewares(settings).items():
+        if issubclass(component, cls):
+            orders["ours"] = order
+        elif issubclass(component, HttpCompressionMiddleware):
+            orders["compression"] = order
     if orders.get("ours", 0) > orders.get("compression", float("inf")):
         return (f"{cls.__name__} is at order {orders['ours']}, above HttpCompressionMiddleware "
                 f"({orders['compression']}): it sees compressed bodies and leaves them undecided "
@@ -89,8 +97,12 @@ def compression_order_warning(settings, cls: type) -> str | None:
 class WhatwgEncodingMiddleware:
     """Downloader middleware; build it with :meth:`from_crawler` (Scrapy does)."""
 
-    def __init__(self, config: Config | None = None, stats=None, memory: SiteMemory | None = None):
+    def __init__(self, config: Config | None = None, stats=None, memory: SiteMemory | None = None,
+                 handler_middleware: bool = True):
         self.config = config or Config()
+        # Whether HandlerEncodingMiddleware runs (it removes the header from responses off the
+        # network): without it, the header may be a site's, and is not read.
+        self._handler_header = handler_middleware
         self.report = Stats(stats, self.config.log_level, self.config.report, self.config.report_examples)
         self.memory = memory
         self._flusher: loop.Looping | None = None  # started when the spider opens, on Scrapy's loop
@@ -122,7 +134,8 @@ class WhatwgEncodingMiddleware:
             memory = SiteMemory(open_store(config.remember_store, job_dir(crawler.settings)), crawler.stats,
                                 max_hosts=config.remember_max_hosts)
             crawler.signals.connect(memory.spider_opened, signal=signals.spider_opened)
-        middleware = cls(config, crawler.stats, memory)
+        handler = any(issubclass(c, HandlerEncodingMiddleware) for c in _downloader_middlewares(crawler.settings))
+        middleware = cls(config, crawler.stats, memory, handler)
         crawler.signals.connect(middleware.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(middleware.spider_closed, signal=signals.spider_closed)
         return middleware
@@ -175,7 +188,9 @@ class WhatwgEncodingMiddleware:
 
     def _process(self, request, response):
         meta, url, body = request.meta, response.url, response.body
-        handler = take_handler_encoding(response)
+        handler = take_handler_encoding(response)  # the header goes in any case
+        if not self._handler_header:
+            handler = None
         # Gate: responses left as Scrapy made them.
         values = header_values(response.headers, b"Content-Type")
         # Several Content-Type headers: combined as HTTP does, for Fetch's "extract a MIME type".

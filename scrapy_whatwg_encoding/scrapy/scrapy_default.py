@@ -214,11 +214,18 @@ def scrapy_codec_name(encoding: Encoding) -> str | None:
     return _scrapy_codec_name(encoding)
 
 
+def inferred_encoding(response) -> str:
+    """The ``encoding`` Scrapy alone infers for *response* (a ``TextResponse``), as Scrapy spells
+    it (what ``replace()`` copies), from a plain copy of Scrapy's ``HtmlResponse`` with the same
+    URL, headers and body (so *response*'s own caches stay untouched; every text class of Scrapy's
+    infers alike). It may run Scrapy's statistical guess."""
+    return HtmlResponse(response.url, headers=response.headers, body=response.body).encoding
+
+
 def scrapy_inference(response) -> str:
-    """The ``encoding`` Scrapy alone infers for *response* (a ``TextResponse``), from a plain copy
-    of Scrapy's ``HtmlResponse`` with the same URL, headers and body (so *response*'s own caches
-    stay untouched). It may run Scrapy's statistical guess: only for :data:`NO_PYTHON_CODEC`."""
-    name = HtmlResponse(response.url, headers=response.headers, body=response.body).encoding
+    """:func:`inferred_encoding`, spelled as lxml reads it; the middleware's ``encoding`` for
+    :data:`NO_PYTHON_CODEC` only."""
+    name = inferred_encoding(response)
     return _READABLE.get(name, name)
 
 

@@ -285,12 +285,18 @@ def test_handler_decisions_survive_the_http_cache(storage, tmp_path):
     assert whatwg_stats(crawler)["whatwg_encoding/source/handler"] == 3
 
 
+# The encoding middleware listed by hand, without HandlerEncodingMiddleware (which removes the header
+# from responses off the network): the middleware must not read a site's header either.
+WITHOUT_HANDLER = {"ADDONS": {}, "DOWNLOADER_MIDDLEWARES": {WhatwgEncodingMiddleware: 580}}
+
+
+@pytest.mark.parametrize("settings", [None, WITHOUT_HANDLER], ids=["add-on", "middleware alone"])
 @pytest_twisted.inlineCallbacks
-def test_the_cache_header_from_a_site_is_not_trusted():
+def test_the_cache_header_from_a_site_is_not_trusted(settings):
     """The header sent by a site (not read back from the cache) gives no encoding, and is removed."""
     port, base = _listen(_Pages(headers={"X-Whatwg-Encoding-Handler": "utf-8"}))
     try:
-        _, (response,) = yield crawl([base + "lying.html"])
+        _, (response,) = yield crawl([base + "lying.html"], settings=settings)
     finally:
         port.stopListening()
     assert response.meta["whatwg_encoding"]["source"] == "transport"  # the site's (lying) header
