@@ -86,10 +86,11 @@ def run_explain(args, fetched=None, config=None) -> str:
     try:
         check_label("--default", args.default)  # as WHATWG_ENCODING_DEFAULT
         check_label("--override", args.override)  # as WHATWG_ENCODING_OVERRIDES' labels
-        locale = check_locale("--locale", args.locale) if args.locale is not None else config.locale
-        profile = args.profile or config.profile
+        options = config.options
+        locale = check_locale("--locale", args.locale) if args.locale is not None else options.locale
+        profile = args.profile or options.profile
         detector = (profile_detector("--detector", profile, args.detector) if args.detector
-                    else config.detector_for(profile))
+                    else config.options_for(profile).mode)
     except InvalidSetting as exc:
         raise CliError(str(exc), 2) from None
     if fetched is not None:
@@ -108,10 +109,10 @@ def run_explain(args, fetched=None, config=None) -> str:
         scrapy_url = url or Path(args.target).resolve().as_uri()
     report = explain(
         body, target=target, scrapy_url=scrapy_url, content_type=content_type, document=document, url=url,
-        locale=locale, default=args.default if args.default is not None else config.default,
+        locale=locale, default=args.default if args.default is not None else options.default,
         override=args.override, likely=args.likely,
         detector=detector, profile=profile,
-        prescan_bytes=args.prescan_bytes or config.prescan_bytes)
+        prescan_bytes=args.prescan_bytes or options.prescan_bytes)
     if getattr(args, "html", None):
         from .explain import write_html
         _write(write_html, report, body, args.html)

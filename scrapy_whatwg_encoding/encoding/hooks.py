@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from .encoding import ENCODINGS, Encoding
 
-_BOMS = {b"\xef": (b"\xef\xbb\xbf", "UTF-8"), b"\xfe": (b"\xfe\xff", "UTF-16BE"),
-         b"\xff": (b"\xff\xfe", "UTF-16LE")}
+# Byte order marks and their encodings (Encoding Standard §6, BOM sniff).
+_BOMS = ((b"\xef\xbb\xbf", "UTF-8"), (b"\xfe\xff", "UTF-16BE"), (b"\xff\xfe", "UTF-16LE"))
+_ANY_BOM = tuple(bom for bom, _ in _BOMS)
 
 
 def bom_sniff(data: bytes | bytearray | memoryview) -> Encoding | None:
@@ -17,10 +18,10 @@ def bom_sniff(data: bytes | bytearray | memoryview) -> Encoding | None:
     >>> bom_sniff(b"<html>") is None
     True
     """
-    candidate = _BOMS.get(bytes(data[:1]))
-    if candidate is not None and data[:len(candidate[0])] == candidate[0]:
-        return ENCODINGS[candidate[1]]
-    return None
+    head = data[:3] if isinstance(data, bytes) else bytes(data[:3])
+    if not head.startswith(_ANY_BOM):  # most bodies: one C call
+        return None
+    return next(ENCODINGS[name] for bom, name in _BOMS if head.startswith(bom))
 
 
 def decode(data: bytes | bytearray | memoryview, fallback: Encoding) -> tuple[str, Encoding]:

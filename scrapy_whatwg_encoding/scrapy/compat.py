@@ -83,12 +83,14 @@ def header_values(headers, name: bytes) -> list[bytes]:
     return headers.getlist(name)
 
 
-def pop_header(headers, name: bytes) -> None:
-    """Remove the header *name* (title case, bytes) from *headers* if it is there."""
+def pop_header(headers, name: bytes) -> list[bytes]:
+    """Remove the header *name* (title case, bytes) from *headers* if it is there; its values (a
+    list of bytes, empty if none)."""
     if RAW_HEADERS and type(headers) is Headers:
-        dict.pop(headers, name, None)
-    else:
-        headers.pop(name, None)
+        return dict.pop(headers, name, None) or []
+    values = headers.getlist(name)
+    headers.pop(name, None)
+    return values
 
 
 def explicit_encoding(response: Response) -> str | None:

@@ -32,7 +32,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import Request, Response, TextResponse
 
 from ..encoding import Encoding, decode
-from .compat import explicit_encoding, header_values, pop_header
+from .compat import explicit_encoding, pop_header
 from .scrapy_default import inferred_encoding, scrapy_text, whatwg_for_codec
 
 #: Order of :class:`HandlerEncodingMiddleware` in ``DOWNLOADER_MIDDLEWARES``: above every other
@@ -64,14 +64,11 @@ class HandlerEncodingMiddleware:
         return response
 
 
-def take_handler_encoding(response: Response) -> str | None:
-    """The encoding name :class:`HandlerEncodingMiddleware` wrote in :data:`CACHE_HEADER` (the
-    download handler's), or ``None``; removes the header."""
-    values = header_values(response.headers, CACHE_HEADER)
-    if not values:
-        return None
-    pop_header(response.headers, CACHE_HEADER)
-    return values[0].decode("latin-1")
+def take_handler_encoding(headers) -> str | None:
+    """The encoding name :class:`HandlerEncodingMiddleware` wrote in :data:`CACHE_HEADER` of a
+    response's *headers* (the download handler's), or ``None``; removes the header."""
+    values = pop_header(headers, CACHE_HEADER)
+    return values[0].decode("latin-1") if values else None
 
 
 def given_encoding(response: TextResponse, handler: str | None) -> tuple[Literal["handler", "chosen"], str] | None:

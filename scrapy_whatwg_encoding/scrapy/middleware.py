@@ -46,7 +46,6 @@ from scrapy.utils.misc import load_object
 
 from ..encoding import Encoding, decode
 from ..sniffing import Decision
-from ..sniffing.decide import Options
 from . import loop, scrapy_default, startup
 from .compat import header_values, with_encoding
 from .handler import HandlerEncodingMiddleware, given_encoding, handler_whatwg_encoding, take_handler_encoding
@@ -54,7 +53,7 @@ from .kind import document_kind, is_compressed
 from .memory import SiteMemory, open_store
 from .overrides import chosen_override, override_for, request_override
 from .responses import META_KEY
-from .settings import Config, InvalidSetting, check_locale, locale_warning, read_config, request_profile
+from .settings import Config, InvalidSetting, check_locale, locale_warning, read_config, request_options
 from .stats import FLUSH_SECONDS, Stats
 
 logger = logging.getLogger("scrapy_whatwg_encoding")
@@ -106,7 +105,6 @@ class WhatwgEncodingMiddleware:
         self.report = Stats(stats, self.config.log_level, self.config.report, self.config.report_examples)
         self.memory = memory
         self._flusher: loop.Looping | None = None  # started when the spider opens, on Scrapy's loop
-        self._options = self._request_options({})  # for requests without meta keys of their own
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -125,7 +123,7 @@ class WhatwgEncodingMiddleware:
             logger.info("WHATWG encoding middleware disabled (WHATWG_ENCODING_ENABLED is False)",
                         extra={"crawler": crawler})
             raise NotConfigured  # without a message: Scrapy would log it as a WARNING
-        for advice in (locale_warning(config.locale_setting, config.locale),
+        for advice in (locale_warning(config.locale_setting, config.options.locale),
                        compression_order_warning(crawler.settings, cls)):
             if advice:
                 logger.warning("%s", advice, extra={"crawler": crawler})
@@ -146,12 +144,13 @@ class WhatwgEncodingMiddleware:
         if getattr(spider, "whatwg_encoding_locale", None) is not None:
             name = f"{type(spider).__name__}.whatwg_encoding_locale"
             locale = check_locale(name, spider.whatwg_encoding_locale)
-            if locale != self.config.locale:
+            config = self.config
+            if locale != config.options.locale:
                 warning = locale_warning(name, locale)
                 if warning:
                     logger.warning("%s", warning, extra={"spider": spider})
-            self.config = dataclasses.replace(self.config, locale=locale, locale_setting=name)
-            self._options = self._request_options({})
+            self.config = dataclasses.replace(config, options=dataclasses.replace(config.options, locale=locale),
+                                              locale_setting=name)
         self._flusher = loop.clock().looping(self.report.flush, FLUSH_SECONDS)  # stats within FLUSH_SECONDS
 
     async def spider_closed(self, spider):
@@ -187,19 +186,19 @@ class WhatwgEncodingMiddleware:
             return response  # unchanged: its state changes only in _finish
 
     def _process(self, request, response):
-        meta, url, body = request.meta, response.url, response.body
-        handler = take_handler_encoding(response)  # the header goes in any case
+        meta, url, body, headers = request.meta, response.url, response.body, response.headers
+        handler = take_handler_encoding(headers)  # the header goes in any case
         if not self._handler_header:
             handler = None
         # Gate: responses left as Scrapy made them.
-        values = header_values(response.headers, b"Content-Type")
+        values = header_values(headers, b"Content-Type")
         # Several Content-Type headers: combined as HTTP does, for Fetch's "extract a MIME type".
         content_type = (values[0] if len(values) == 1 else b", ".join(values)).decode("latin-1") if values else None
         kind = document_kind(content_type, response)
         skip = ("dont_sniff_encoding" if meta.get("dont_sniff_encoding")
                 else "not_a_document" if kind is None
                 else "binary_response_class" if not isinstance(response, TextResponse)  # its data stays
-                else "compressed" if is_compressed(response.headers, body) else None)
+                else "compressed" if is_compressed(headers, body) else None)
         if skip is not None:
             return self._skip(request, response, skip)
         # Inputs: an encoding given to the response (see .handler), overrides, options, memory.
@@ -215,9 +214,9 @@ class WhatwgEncodingMiddleware:
             override = request_override(meta, url, self.report) if _OVERRIDE in meta else None
             if override is None and self.config.overrides:
                 override = override_for(self.config.overrides, url)
-        options = self._options
+        options = self.config.options
         if meta.get("whatwg_encoding_locale") is not None or meta.get("whatwg_encoding_profile") is not None:
-            options = self._request_options(meta)
+            options = request_options(self.config, meta)
         likely = None if self.memory is None else functools.partial(self.memory.likely, url)
         # Decide.
         decision, suspect, facts = options.decide(body, content_type, url, override, likely)
@@ -261,12 +260,3 @@ class WhatwgEncodingMiddleware:
         request.meta[META_KEY] = decision.as_dict()
         self.report.decision(response.url, decision, changed, response.body, scrapy_name, suspect)
         return response
-
-    def _request_options(self, meta) -> Options:
-        """How to decide a request's response: the settings, and its meta keys, if any."""
-        config, locale = self.config, self.config.locale
-        if meta.get("whatwg_encoding_locale") is not None:
-            locale = check_locale("meta['whatwg_encoding_locale']", meta["whatwg_encoding_locale"])
-        profile = request_profile(config, meta)
-        return Options(locale, config.default, config.prescan_bytes, profile["profile"], profile["detector"],
-                       config.suspect_labels)

@@ -46,16 +46,17 @@ to a single U+FFFD (see :func:`label_problem`).
 """
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from ..encoding import get_encoding
-from ..sniffing.decide import SUSPECT_LABELS, SuspectLabels
+from ..sniffing.decide import SUSPECT_LABELS, Options
 from ..sniffing.decision import DETECTOR_MODES, PROFILES, DetectorMode, Profile
 from ..sniffing.locale import is_known_locale, locale_encoding
 from ..sniffing.sniff import detector_for
@@ -92,36 +93,39 @@ class InvalidSetting(ValueError):
 
 @dataclass(frozen=True)
 class Config:
-    """The validated settings of one crawl (see the module docstring)."""
+    """The validated settings of one crawl (see the module docstring). How a response is decided
+    is the sniffing layer's :class:`~..sniffing.decide.Options` (``WHATWG_ENCODING_LOCALE``,
+    ``_DEFAULT``, ``_PRESCAN_BYTES``, ``_PROFILE``, ``_DETECTOR``, ``_SUSPECT_LABELS``), held
+    whole: its fields and defaults are not repeated here."""
 
     enabled: bool = True
-    locale: str | None = None
-    #: Where ``locale`` came from, for messages: the setting or the spider attribute.
+    options: Options = field(default_factory=Options)
+    #: Where ``options.locale`` came from, for messages: the setting or the spider attribute.
     locale_setting: str = "WHATWG_ENCODING_LOCALE"
-    default: str | None = None
-    profile: Profile = "standard"
-    #: The detector mode for ``profile`` (``WHATWG_ENCODING_DETECTOR``, or the profile's own).
-    detector: DetectorMode = "full"
-    #: ``WHATWG_ENCODING_DETECTOR`` was set (not ``None``): it holds for every profile.
-    detector_set: bool = False
-    prescan_bytes: int = 1024
     remember: bool = False
     remember_store: str | None = None
     remember_max_hosts: int = 20_000
     log_level: int = logging.DEBUG
     report: str | None = None
     report_examples: int = 20
-    suspect_labels: SuspectLabels = "label"
     #: ASCII lower-case host → label (``WHATWG_ENCODING_OVERRIDES``, see :func:`check_overrides`).
     overrides: Mapping[str, str] = field(default_factory=dict)
 
-    def detector_for(self, profile: Profile) -> DetectorMode:
-        """The detector mode for a request sniffed in *profile* (a valid profile): the setting's
-        if it was set, else the profile's own. Raises :class:`InvalidSetting` for ``"full"``
+    def options_for(self, profile: Profile | None = None, locale: str | None = None) -> Options:
+        """The options for a request sniffed in *profile* (a valid profile; ``None``: the
+        setting's) with *locale* (``None``: the setting's): ``WHATWG_ENCODING_DETECTOR`` if it was
+        set, else that profile's own detector. Raises :class:`InvalidSetting` for ``"full"``
         with ``"browsers"``."""
-        if self.detector_set or profile == self.profile:
-            return profile_detector("WHATWG_ENCODING_DETECTOR", profile, self.detector)
-        return profile_detector("WHATWG_ENCODING_DETECTOR", profile, None)
+        options = self.options
+        if (profile is None or profile == options.profile) and (locale is None or locale == options.locale):
+            return options
+        return _options(options, profile or options.profile, options.locale if locale is None else locale)
+
+
+@functools.lru_cache(maxsize=64)  # the few (profile, locale) pairs a crawl's requests ask for
+def _options(options: Options, profile: Profile, locale: str | None) -> Options:
+    profile_detector("WHATWG_ENCODING_DETECTOR", profile, options.detector)  # InvalidSetting if they contradict
+    return replace(options, profile=profile, locale=locale)
 
 
 def check_profile(name: str, value: Any) -> Profile:
@@ -243,13 +247,17 @@ def _count(name: str, value: Any, least: int, unit: str) -> int:
     return number
 
 
-def request_profile(config: Config, meta: Mapping) -> dict[str, Any]:
-    """``sniff()``'s ``profile`` and ``detector`` for a request: ``meta["whatwg_encoding_profile"]``
-    when given (validated: :class:`InvalidSetting`), else the setting's."""
-    profile = config.profile
-    if meta.get("whatwg_encoding_profile") is not None:
-        profile = check_profile("meta['whatwg_encoding_profile']", meta["whatwg_encoding_profile"])
-    return {"profile": profile, "detector": config.detector_for(profile)}
+def request_options(config: Config, meta: Mapping) -> Options:
+    """The sniffing options for a request: ``meta["whatwg_encoding_profile"]`` and
+    ``meta["whatwg_encoding_locale"]`` when given (validated: :class:`InvalidSetting`), else the
+    settings'."""
+    profile = meta.get("whatwg_encoding_profile")
+    if profile is not None:
+        profile = check_profile("meta['whatwg_encoding_profile']", profile)
+    locale = meta.get("whatwg_encoding_locale")
+    if locale is not None:
+        locale = check_locale("meta['whatwg_encoding_locale']", locale)
+    return config.options_for(profile, locale)
 
 
 def _choice(settings, name: str, choices: tuple[T, ...]) -> T:
@@ -336,7 +344,7 @@ def read_config(settings, spider=None) -> Config:
     detector_value = get("WHATWG_ENCODING_DETECTOR")
     if detector_value is not None:
         _choice(settings, "WHATWG_ENCODING_DETECTOR", DETECTOR_MODES)
-    detector = profile_detector("WHATWG_ENCODING_DETECTOR", profile, detector_value)
+    profile_detector("WHATWG_ENCODING_DETECTOR", profile, detector_value)  # InvalidSetting if they contradict
     prescan_bytes = _count("WHATWG_ENCODING_PRESCAN_BYTES", get("WHATWG_ENCODING_PRESCAN_BYTES"), 1, "bytes")
     locale_setting = "WHATWG_ENCODING_LOCALE"
     locale = check_locale(locale_setting, get(locale_setting))
@@ -344,15 +352,13 @@ def read_config(settings, spider=None) -> Config:
     if attribute is not None:
         locale_setting = f"{type(spider).__name__}.whatwg_encoding_locale"
         locale = check_locale(locale_setting, attribute)
+    options = Options(locale, check_label("WHATWG_ENCODING_DEFAULT", get("WHATWG_ENCODING_DEFAULT")),
+                      prescan_bytes, profile, detector_value,
+                      _choice(settings, "WHATWG_ENCODING_SUSPECT_LABELS", SUSPECT_LABELS))
     return Config(
         enabled=_bool(settings, "WHATWG_ENCODING_ENABLED"),
-        locale=locale,
+        options=options,
         locale_setting=locale_setting,
-        default=check_label("WHATWG_ENCODING_DEFAULT", get("WHATWG_ENCODING_DEFAULT")),
-        profile=profile,
-        detector=detector,
-        detector_set=detector_value is not None,
-        prescan_bytes=prescan_bytes,
         remember=_bool(settings, "WHATWG_ENCODING_REMEMBER"),
         remember_store=check_store("WHATWG_ENCODING_REMEMBER_STORE", get("WHATWG_ENCODING_REMEMBER_STORE")),
         remember_max_hosts=_count("WHATWG_ENCODING_REMEMBER_MAX_HOSTS", get("WHATWG_ENCODING_REMEMBER_MAX_HOSTS"),
@@ -361,6 +367,5 @@ def read_config(settings, spider=None) -> Config:
         report=check_report_path("WHATWG_ENCODING_REPORT", get("WHATWG_ENCODING_REPORT")),
         report_examples=_count("WHATWG_ENCODING_REPORT_EXAMPLES", get("WHATWG_ENCODING_REPORT_EXAMPLES"),
                                0, "examples"),
-        suspect_labels=_choice(settings, "WHATWG_ENCODING_SUSPECT_LABELS", SUSPECT_LABELS),
         overrides=check_overrides("WHATWG_ENCODING_OVERRIDES", get("WHATWG_ENCODING_OVERRIDES")),
     )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, NamedTuple, TypeVar
 
 # HTTP token code points and HTTP quoted-string token code points (MIME Sniffing §2, Fetch).
 _TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+\Z")
@@ -123,19 +123,39 @@ def _kind(essence: str) -> DocumentKind:
 #: Content-Type values of at most this many characters have their results cached: a crawl sees the
 #: same few over and over; a longer (hostile) one is worked out each time, so it cannot fill memory.
 CACHED_LENGTH = 256
+#: Values a :func:`per_value` cache holds at most (it starts afresh when full).
+CACHED_VALUES = 512
+
+
+class CacheInfo(NamedTuple):
+    """What a :func:`per_value` cache holds: ``maxsize`` values at most, ``currsize`` now."""
+
+    maxsize: int
+    currsize: int
 
 
 def per_value(function: Callable[[Any], T]) -> Callable[[Any], T]:
-    """*function* of one Content-Type value (str, bytes or ``None``), its results cached for values
-    of at most :data:`CACHED_LENGTH` characters (the same few values recur all crawl); the cache's
-    ``cache_info`` and ``cache_clear`` as ``functools.lru_cache`` gives them."""
-    cached = functools.lru_cache(maxsize=512)(function)
+    """*function* of one Content-Type value (str, bytes or ``None``), its results kept for values
+    of at most :data:`CACHED_LENGTH` characters (the same few values recur all crawl), at most
+    :data:`CACHED_VALUES` of them; ``cache_info()`` (a :class:`CacheInfo`) and ``cache_clear()``
+    as ``functools.lru_cache`` names them. A hit is one dict lookup."""
+    cache: dict[Any, T] = {}
 
     @functools.wraps(function)
     def call(value):
-        return function(value) if value is not None and len(value) > CACHED_LENGTH else cached(value)
+        try:
+            return cache[value]
+        except KeyError:
+            pass
+        result = function(value)
+        if value is None or len(value) <= CACHED_LENGTH:
+            if len(cache) >= CACHED_VALUES:
+                cache.clear()
+            cache[value] = result
+        return result
 
-    call.cache_info, call.cache_clear = cached.cache_info, cached.cache_clear  # type: ignore[attr-defined]
+    call.cache_info = lambda: CacheInfo(CACHED_VALUES, len(cache))  # type: ignore[attr-defined]
+    call.cache_clear = cache.clear  # type: ignore[attr-defined]
     return call
 
 

@@ -136,7 +136,8 @@ class _Run:
         content_type = self.content_type
         if content_type is None:
             return None
-        decision = transport_decision(content_type)  # one frozen Decision per Content-Type value
+        # One frozen Decision per Content-Type value; none without a charset parameter.
+        decision = None if self.charset is None else transport_decision(content_type)
         if decision is None:
             _log_ignored_content_type(content_type, self.charset)
         return decision
