@@ -122,11 +122,8 @@ def _untyped(run: _Run, standard: Decision, parser_limit: int) -> Decision:
     unknown = run.essence in ("unknown/unknown", "application/unknown")
     firefox_kind = None if unknown else unknown_type_kind(body)
     chromium_kind = chromium_unknown_type_kind(body)
-    if chromium_kind == "media":
-        if unknown_mime_type(body) == "application/pdf":
-            chromium_kind = "pdf"  # Chromium's PDF viewer: a document in the default encoding
-        elif run.content_type is not None and (not str(run.content_type).strip() or unknown):
-            chromium_kind = None  # an image under "*/*", "", unknown/unknown: a download
+    if chromium_kind == "media" and unknown_mime_type(body) == "application/pdf":
+        chromium_kind = "pdf"  # Chromium's PDF viewer: a document in the default encoding
     try:
         firefox = _typed(run, firefox_kind, firefox_meta, parser_limit, shared)
         chromium = _typed(run, chromium_kind, chromium_meta, parser_limit, shared)

@@ -77,20 +77,39 @@ def kind_of(essence: str) -> str | None:
     return None
 
 
+#: Bytes in which each browser looks for a binary byte (MIME Sniffing §7.1 reads the 1,445 of the
+#: resource header): a body of text with one past them is shown as text (tools/browser_check/variants.py,
+#: set "binary": 0x00 or 0x01 at byte 511 is a download in both, at 512 text in Firefox, at 1024 in
+#: Chromium; ESC is text everywhere, as the standard says).
+FIREFOX_BINARY_BYTES = 512
+CHROMIUM_BINARY_BYTES = 1024  # Chromium's kMaxBytesToSniff, which also bounds its leading whitespace
+
+
+def _browser_kind(body: bytes, binary_bytes: int) -> str | None:
+    """:func:`kind_of` the standard's type for *body*, where a browser that looks for binary bytes in
+    the first *binary_bytes* only finds none there: text (the standard calls it binary)."""
+    essence = unknown_mime_type(body)
+    if essence == "application/octet-stream" and not is_binary_data(bytes(body[:binary_bytes])):
+        return "text"
+    return kind_of(essence)
+
+
 def unknown_type_kind(body: bytes) -> str | None:
     """The kind of document (see :func:`kind_of`) that the MIME Sniffing Standard's rules give an
-    untyped response whose body is *body* (:func:`unknown_mime_type`), as Firefox applies them,
-    except that ``<!--`` needs no tag-terminating byte after it (both browsers, measured by
-    tools/browser_check/variants.py).
+    untyped response whose body is *body* (:func:`unknown_mime_type`), as Firefox applies them:
+    ``<!--`` needs no tag-terminating byte after it (both browsers), and binary bytes count in the
+    first :data:`FIREFOX_BINARY_BYTES` only (measured by tools/browser_check/variants.py).
 
     >>> unknown_type_kind(b'<!DOCTYPE html><meta charset="koi8-r">'), unknown_type_kind(b"\\x00\\x01")
     ('html', None)
     >>> unknown_type_kind(b'<!DOCTYPE><meta charset="koi8-r">')  # "<!DOCTYPE HTML" is the pattern
     'text'
+    >>> unknown_type_kind(b"x" * 511 + b"\\x01"), unknown_type_kind(b"x" * 512 + b"\\x01")
+    (None, 'text')
     """
     if _start(body, RESOURCE_HEADER_BUFFER_LENGTH).startswith(b"<!--"):
         return "html"
-    return kind_of(unknown_mime_type(body))
+    return _browser_kind(body, FIREFOX_BINARY_BYTES)
 
 
 # Chromium's HTML sniffer (net/base/mime_sniffer.cc, SniffForHTML): after leading whitespace, one
@@ -99,20 +118,20 @@ _CHROMIUM_HTML = (b"<!doctype html", b"<script", b"<html", b"<!--", b"<head", b"
                   b"<font", b"<table", b"<a", b"<style", b"<title", b"<b", b"<body", b"<br", b"<p")
 
 
-_CHROMIUM_SNIFF_BYTES = 1024  # Chromium's kMaxBytesToSniff: leading whitespace past it is text
-
-
 def chromium_unknown_type_kind(body: bytes) -> str | None:
     """The kind of document (see :func:`kind_of`) Chromium shows for an untyped response whose body
     is *body*: HTML for any of its HTML prefixes after leading whitespace (a looser test than the
-    standard's), XML for ``<?xml``, else the standard's rules (a PDF shows in Chromium's viewer).
+    standard's), XML for ``<?xml``, else the standard's rules (a PDF shows in Chromium's viewer),
+    with binary bytes counted in the first :data:`CHROMIUM_BINARY_BYTES` only.
 
     >>> chromium_unknown_type_kind(b"<bx>"), unknown_type_kind(b"<bx>")
     ('html', 'text')
+    >>> chromium_unknown_type_kind(b"x" * 1023 + b"\\x01"), chromium_unknown_type_kind(b"x" * 1024 + b"\\x01")
+    (None, 'text')
     """
-    start = _start(body, _CHROMIUM_SNIFF_BYTES).lower()
+    start = _start(body, CHROMIUM_BINARY_BYTES).lower()  # whitespace past it: text
     if start.startswith(_CHROMIUM_HTML):
         return "html"
     if start.startswith(b"<?xml"):
         return "xml"
-    return kind_of(unknown_mime_type(body))
+    return _browser_kind(body, CHROMIUM_BINARY_BYTES)

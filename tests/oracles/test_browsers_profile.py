@@ -20,7 +20,10 @@ import grammar
 
 ANSWERS = ROOT / "tests" / "data" / "browsers" / "answers.jsonl.gz"
 pytestmark = pytest.mark.slow  # reads 22,000 recorded answers
-ANSWERS_27 = ROOT / "tests" / "data" / "browsers" / "answers-27.jsonl.gz"  # issue 27: untyped, duplicated attributes
+# Issue 27: untyped responses and duplicated attributes; seed 28 was recorded after the profile's
+# cost work (the detector's settled window, the no-<meta> proof), on documents it was not tuned on.
+ANSWERS_27 = ROOT / "tests" / "data" / "browsers" / "answers-27.jsonl.gz"
+ANSWERS_28 = ROOT / "tests" / "data" / "browsers" / "answers-28.jsonl.gz"
 PAD = b"<!--" + b"x" * 1100 + b"-->"
 # The causes docs/browsers.rst documents, as tools/differential/compare.py names them.
 DOCUMENTED = {
@@ -60,7 +63,7 @@ def test_browsers_profile_follows_the_rule_where_they_disagree(recorded):
     # The standard's answer if one browser gives it, else Chromium's: except where Chromium's own
     # detector decides (not modelled: chardetng's answer, Firefox's, is given; docs/browsers.rst).
     verdicts = recorded["profile_on_disagreement"]
-    assert set(verdicts) <= {"as the rule says", "Chromium's detector (not modelled): chardetng's answer, Firefox's"}
+    assert set(verdicts) <= {"as the rule says", "Chromium's detector (not modelled): Firefox's answer"}
     assert verdicts["as the rule says"] >= 0.99 * sum(verdicts.values())
     assert sum(recorded["disagree"].values()) > 500
 
@@ -72,15 +75,16 @@ def test_standard_profile_differs_only_by_documented_causes(recorded):
     assert "other" not in causes
 
 
-def test_seed_27_where_both_browsers_agree_untyped_responses_included():
-    recorded = compare.compare(ANSWERS_27)
-    assert recorded["documents"] >= 4000 and recorded["seed"] == 27
+@pytest.mark.parametrize(("answers", "seed"), [(ANSWERS_27, 27), (ANSWERS_28, 28)])
+def test_new_seeds_where_both_browsers_agree_untyped_responses_included(answers, seed):
+    recorded = compare.compare(answers)
+    assert recorded["documents"] >= 4000 and recorded["seed"] == seed
     assert recorded["families"]["untyped"] > 300 and recorded["families"]["duplicate"] > 300
-    assert recorded["failed"] == 0
+    assert recorded["failed"] <= 1  # a load that failed (seed 28: one) has no answer to compare
     assert recorded["profile_on_agreement"] == [], recorded["profile_on_agreement"][:5]
     assert recorded["untyped_profile"] == recorded["untyped_agree"] > 250
     verdicts = recorded["profile_on_disagreement"]
-    assert set(verdicts) <= {"as the rule says", "Chromium's detector (not modelled): chardetng's answer, Firefox's"}
+    assert set(verdicts) <= {"as the rule says", "Chromium's detector (not modelled): Firefox's answer"}
     # Where only one browser shows a document (Firefox downloads unknown/unknown): its answer,
     # except where Chromium's own detector (not modelled) decides.
     assert recorded["one_document"]["profile gives the one document's answer"] >= 0.95 * sum(

@@ -1,8 +1,9 @@
 """The browser models and the browsers profile against hand-made variants recorded in headless
 Firefox ESR and Chromium (issue 27; tests/data/browsers/variants.json.gz, recorded by
 tools/browser_check/variants.py): every duplicated-attribute variant of a ``<meta>`` (alone, in
-``<noscript>``, late in ``<head>``) and untyped responses (no Content-Type, ``*/*``,
-``unknown/unknown``, ``application/unknown``, unparsable, empty). No browser is needed."""
+``<noscript>``, late in ``<head>``), untyped responses (no Content-Type, ``*/*``,
+``unknown/unknown``, ``application/unknown``, unparsable, empty) and untyped text with a binary
+byte at offsets from 0 to 4096. No browser is needed."""
 from __future__ import annotations
 
 import gzip
@@ -43,6 +44,7 @@ def test_the_recording_covers_both_sets_in_both_browsers():
     assert RECORDED["browsers"]["chromium"].startswith("Chrome/")
     assert sum(d["set"] == "meta" for d in DOCUMENTS) >= 600
     assert sum(d["set"] == "untyped" for d in DOCUMENTS) >= 350
+    assert sum(d["set"] == "binary" for d in DOCUMENTS) >= 135
     assert all(d["chromium"] is not None and d["firefox"] is not None for d in DOCUMENTS if d["set"] == "meta")
 
 
@@ -83,6 +85,18 @@ def test_untyped_responses_as_the_browsers_show_them(doc):
     if (profile.encoding.name, want) in _CHROMIUM_DETECTOR and profile.source == "detector":
         return
     assert profile.encoding.name == want, (firefox, chromium, standard)
+
+
+@pytest.mark.parametrize("doc", _cases("binary"))
+def test_binary_bytes_count_as_far_as_each_browser_looks(doc):
+    """Firefox looks for binary bytes in its first 512 bytes, Chromium in its first 1024: each model
+    shows a document exactly where its browser does, and the profile gives the rule's answer."""
+    body, content_type = doc["body"].encode("latin-1"), doc["content_type"]
+    firefox, chromium = _name(doc["firefox"]), _name(doc["chromium"])
+    assert (unknown_type_kind(body) is None) == (firefox is None)
+    assert (chromium_unknown_type_kind(body) is None) == (chromium is None)
+    standard = sniff(body, content_type=content_type, detector="browser").encoding.name
+    assert sniff(body, content_type=content_type, profile="browsers").encoding.name == _rule(standard, firefox, chromium)
 
 
 def test_the_issue_examples_of_untyped_responses():

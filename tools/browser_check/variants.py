@@ -2,7 +2,7 @@
 
     NAV_TIMEOUT=8000 python tools/browser_check/variants.py [--sets meta,untyped] [--tabs 6] [--out tests/data/browsers/variants.json.gz]
 
-Two sets of documents:
+Three sets of documents:
 
 - ``meta``: every duplicated-attribute variant of a ``<meta>`` (``charset``, ``http-equiv``,
   ``content``, in every order, beside the others), alone, inside ``<noscript>`` (scripting is off:
@@ -10,7 +10,9 @@ Two sets of documents:
   so that a ``<meta>`` the browser does not read shows as ISO-8859-5, served as ``text/html``;
 - ``untyped``: bodies that the MIME Sniffing Standard types as HTML, XML, plain text or binary,
   served with no Content-Type, ``*/*``, ``unknown/unknown``, ``application/unknown``, an
-  unparsable value and an empty one.
+  unparsable value and an empty one;
+- ``binary``: untyped text bodies with one binary byte (or ESC) at offsets from 0 to 4096: how far
+  each browser looks for binary bytes.
 
 The documents are served by tools/differential/record.py's server and loaded by its
 ``recorder.mjs`` (``npm install`` in tools/differential), both browsers at once, scripting off
@@ -148,12 +150,24 @@ def untyped_documents() -> list[tuple[str, str | None, bytes]]:
     return [("untyped", content_type, body) for body in _UNTYPED_BODIES for content_type in UNTYPED_TYPES]
 
 
-SETS = {"meta": meta_documents, "untyped": untyped_documents}
+# Where a byte that the MIME Sniffing Standard calls binary (and ESC, which it does not) lies in an
+# untyped body of text, and which bytes each browser reads to tell text from binary (seed 28 of
+# tools/differential had binary bytes past byte 1024 of a text body that both browsers showed).
+BINARY_OFFSETS = (0, 1, 100, 255, 256, 511, 512, 1023, 1024, 1443, 1444, 1445, 2047, 2048, 4096)
+BINARY_BYTES = (b"\x00", b"\x01", b"\x1b")
+
+
+def binary_documents() -> list[tuple[str, str | None, bytes]]:
+    return [("binary", content_type, b"x" * offset + byte + b" plain text" * 40)
+            for offset in BINARY_OFFSETS for byte in BINARY_BYTES for content_type in (None, "*/*", "nonsense")]
+
+
+SETS = {"meta": meta_documents, "untyped": untyped_documents, "binary": binary_documents}
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sets", default="meta,untyped")
+    parser.add_argument("--sets", default="meta,untyped,binary")
     parser.add_argument("--tabs", type=int, default=6)
     parser.add_argument("--browsers", default="firefox,chromium")
     parser.add_argument("--out", default=str(ROOT / "tests" / "data" / "browsers" / "variants.json.gz"))

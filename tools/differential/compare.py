@@ -179,8 +179,10 @@ def compare(path) -> dict:
             want = standard.encoding.name if standard.encoding.name in (firefox, chromium) else chromium
             if profile.encoding.name == want:
                 verdict = "as the rule says"
-            elif profile.source == "detector" and firefox == profile.encoding.name:
-                verdict = "Chromium's detector (not modelled): chardetng's answer, Firefox's"
+            elif profile.source in ("detector", "default") and firefox == profile.encoding.name:
+                # Chromium read no <meta> and its own detector answered: the profile gives Firefox's
+                # answer (chardetng's, or the default where it finds nothing).
+                verdict = "Chromium's detector (not modelled): Firefox's answer"
             else:
                 verdict = "other"
             result["profile_on_disagreement"][verdict] += 1
