@@ -185,16 +185,40 @@ def _scan_decision(run: _Run, scan, limit: int, shared: dict) -> Decision | None
 
 
 def _no_declaring_meta(run: _Run, limit: int) -> bool:
-    """Whether no ``<meta>`` in the bytes the models read can declare an encoding: none has a hint
-    after it (``charset``, or ``http-equiv`` and a ``&``), which the standard's parser step already
-    looked for (the run's ``meta_at``; the models read at most 4 × *limit* + 16 bytes' worth)."""
+    """Whether neither model can read a ``<meta>`` that declares an encoding in the bytes they
+    read (at most 4 × *limit* + 16 bytes' worth): none has a hint after it (``charset``, or
+    ``http-equiv`` and a ``&``), which the standard's parser step already looked for (the run's
+    ``meta_at``); or none starts in the first ``prescan_bytes`` and the document's first start
+    tag takes both models out of the head (not one of :data:`_HEAD_TAGS`): neither reads past
+    ``prescan_bytes`` then."""
     extent = max(limit, run.prescan_bytes)
     meta_at = getattr(run, "meta_at", None) if 4 * limit + 16 >= extent else None
     if meta_at is None:  # not looked for yet (or over fewer bytes than the models read)
         meta_at = first_parser_meta_bytes(run.body, extent)
         if 4 * limit + 16 >= extent:
             run.meta_at = meta_at
-    return meta_at < 0
+    if meta_at < 0:
+        return True
+    if meta_at < run.prescan_bytes:
+        return False
+    body = run.body
+    prolog = cast("re.Match[bytes]", _PROLOG.match(body, 0, extent))  # a starred pattern: never None
+    first = _START_TAG.match(body, prolog.end(), extent)
+    return first is not None and tag_name(first.group(1).decode("latin-1")) not in _HEAD_TAGS
+
+
+# What may come before the first start tag and leaves the insertion mode "initial" or "before
+# html" (§13.2.6.4.1-2) and Chromium's scan in the head section: whitespace, comments (without
+# "--" inside, so that the first "-->" ends them), DOCTYPEs and bogus comments ("<!", "<?" to the
+# first ">"). It always matches (greedy, no backtracking over the body); the start tag follows.
+_PROLOG = re.compile(rb"(?:[\t\n\x0c\r ]+|<!--(?![->])[^-]*(?:-(?!-)[^-]*)*-->|<!(?!--)[^>]*>|<\?[^>]*>)*")
+_START_TAG = re.compile(rb"<([A-Za-z][^\t\n\x0c\r />]*)")
+# Start tags after which a model may still read a late <meta>: Chromium's head section
+# (HTMLMetaCharsetParser) and Firefox's "before head" and "in head" rules. Any other start tag
+# first ends Chromium's scan at byte prescan_bytes and puts Firefox's tree builder "in body" (or
+# "in frameset"), from which it never returns to a mode where a late <meta> counts.
+_HEAD_TAGS = frozenset(("html", "head", "base", "basefont", "bgsound", "link", "meta", "noframes", "noscript",
+                        "object", "script", "style", "template", "title"))
 
 
 def _browser_prescan(run: _Run, scan, limit: int) -> Decision | None:

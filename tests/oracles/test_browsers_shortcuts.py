@@ -9,9 +9,11 @@ import pathlib
 import sys
 
 import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
 
 from scrapy_whatwg_encoding import sniff
-from scrapy_whatwg_encoding.sniffing import browsers_profile
+from scrapy_whatwg_encoding.sniffing import browsers, browsers_profile
 from scrapy_whatwg_encoding.sniffing.browsers import chromium_meta
 from scrapy_whatwg_encoding.sniffing.meta_charset import meta_encoding
 
@@ -109,3 +111,56 @@ def test_firefox_stops_where_no_late_meta_can_count_and_gives_what_a_whole_read_
 
     for _, body in DOCUMENTS:
         assert browsers.firefox_meta(body, 1 << 16) == whole(body), body[:200]
+
+
+def _run(body: bytes, prescan_bytes: int = 1024):
+    from scrapy_whatwg_encoding.sniffing.body import Body
+    from scrapy_whatwg_encoding.sniffing.decide import Options
+    from scrapy_whatwg_encoding.sniffing.sniff import _Run
+
+    return _Run(Body(body), "text/html", None, Options(prescan_bytes=prescan_bytes, profile="browsers"))
+
+
+def _neither_model_reads(body: bytes, prescan_bytes: int, limit: int = 1 << 16) -> bool:
+    extent = max(limit, prescan_bytes)
+    return (browsers.chromium_meta(body, extent, prescan_bytes) is None
+            and browsers.firefox_meta(body, extent, prescan_bytes) is None)
+
+
+def test_no_declaring_meta_where_neither_model_reads_one():
+    """Where the shortcut says no ``<meta>`` is read (no hint, or the first start tag leaves the
+    head), both full scans read none: on the grammar's documents and the benchmark's pages."""
+    by_first_tag = 0
+    for _, body in DOCUMENTS:
+        run = _run(body)
+        if browsers_profile._no_declaring_meta(run, 1 << 16):
+            assert _neither_model_reads(body, 1024), body[:200]
+            by_first_tag += run.meta_at >= 0
+    assert by_first_tag > 100  # the feeds of class d: <rss>, <feed>, <rdf:RDF> first
+
+
+_PREFIX = st.sampled_from([" ", "\n\t", "<!-- c -->", "<!---->", "<!-->", "<!--->", "<!-- a -- b -->", "<!-- <p> -->",
+                           "<!-- x --!>", "<!DOCTYPE html>", "<!doctype>", "<?xml version='1.0'?>", "<?>", "<!x>",
+                           "<![CDATA[<p>]]>", "</p>", "x", "&amp;", "<", "<!", "< p>"])
+_FIRST = st.sampled_from(sorted(browsers_profile._HEAD_TAGS) + [
+    "rss", "RSS", "feed", "rdf:RDF", "body", "p", "div", "svg", "math", "table", "select", "frameset", "textarea",
+    "xmp", "plaintext", "iframe", "noembed", "a\x00", "HEAD", "Title", "Meta", "head/", "html\t", "br"])
+_MIDDLE = st.sampled_from(["<title>t</title>", "<script><meta charset=koi8-r></script>", "</head>", "<head>",
+                           "<html>", "<meta name=x>", "<template>", "</template>", "<noscript>", "</noscript>",
+                           "<style>", "</style>", "<link rel=x>", "<!-- <meta charset=koi8-r> -->", "<p>", "</body>",
+                           "text", "<svg>", "</svg>", "<title>", "<base href=x>", "</rss>", "<frameset>"])
+_LATE = st.sampled_from(['<meta charset="koi8-r">', '<META http-equiv="Content-Type" content="text/html; charset=gbk">',
+                         '<meta http-equiv=content-type content="charset=&#x6b;oi8-r">', '<meta charset=bogus>'])
+
+
+@given(prefix=st.lists(_PREFIX, max_size=4), first=_FIRST, attributes=st.sampled_from(["", " a=b", " /", "  x='>'"]),
+       middle=st.lists(_MIDDLE, max_size=6), pad=st.integers(0, 1300), late=st.lists(_LATE, min_size=1, max_size=3),
+       prescan_bytes=st.sampled_from([0, 16, 1024]))
+@settings(max_examples=3000, deadline=None)
+def test_no_declaring_meta_is_what_both_models_scan(prefix, first, attributes, middle, pad, late, prescan_bytes):
+    head = "".join(prefix) + f"<{first}{attributes}>" + "".join(middle)
+    body = (head + " " * pad + "".join(late) + "<p>é</p>").encode("latin-1")
+    run = _run(body, prescan_bytes)
+    if browsers_profile._no_declaring_meta(run, 1 << 16):
+        event("no <meta> read, by the first start tag" if run.meta_at >= 0 else "no <meta> read, no hint")
+        assert _neither_model_reads(body, prescan_bytes)

@@ -60,7 +60,7 @@ def test_late_first_non_ascii_byte_utf_8():
     decision = sniff(body, url="http://example.com/")
     assert (decision.encoding.name, decision.source) == ("UTF-8", "detector")
     assert decode(body, decision.encoding)[0].endswith("<p>é ü 日本</p>")
-    # Firefox's mode reads 1 MiB and never guesses UTF-8: it falls to the default, as Firefox.
+    # Firefox's mode never guesses UTF-8: it falls to the default, as Firefox.
     assert sniff(body, detector="browser").encoding.name == "windows-1252"
 
 

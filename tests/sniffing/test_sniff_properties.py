@@ -75,7 +75,21 @@ class WorkMeter:
         self._wrap(monkeypatch, sniff_module, "xml_declared_encoding", "xml", lambda a: len(a[0]))
         # The detector's statistical part is capped; its whole-body scans (first non-ASCII byte,
         # UTF-8 validity) run at C speed over any size and are not metered (issue 11).
-        self._wrap(monkeypatch, detect_module, "_chardetng", "detector", lambda a: len(a[0]))
+        real, meter = detect_module.EncodingDetector, self
+
+        class CountingDetector:  # chardetng: the bytes one detector is fed, in all
+            def __init__(self):
+                self.detector, self.fed = real(), 0
+
+            def feed(self, data, last):
+                self.fed += len(data)
+                meter._note("detector", self.fed)
+                return self.detector.feed(data, last=last)
+
+            def guess(self, **options):
+                return self.detector.guess(**options)
+
+        monkeypatch.setattr(detect_module, "EncodingDetector", CountingDetector)
         self._wrap(monkeypatch, detect_module, "_uchardet", "detector", lambda a: len(a[0]))
         self._wrap(monkeypatch, change_module, "_find_parser_meta", "parser", lambda a: len(a[0]))
         for name in ("find_meta_bytes", "has_hint_bytes"):
