@@ -90,7 +90,7 @@ def run_explain(args, fetched=None, config=None) -> str:
         locale = check_locale("--locale", args.locale) if args.locale is not None else options.locale
         profile = args.profile or options.profile
         detector = (profile_detector("--detector", profile, args.detector) if args.detector
-                    else config.options_for(profile).mode)
+                    else config.options_for(profile, options.locale).mode)
     except InvalidSetting as exc:
         raise CliError(str(exc), 2) from None
     if fetched is not None:

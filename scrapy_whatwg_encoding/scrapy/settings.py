@@ -111,15 +111,14 @@ class Config:
     #: ASCII lower-case host → label (``WHATWG_ENCODING_OVERRIDES``, see :func:`check_overrides`).
     overrides: Mapping[str, str] = field(default_factory=dict)
 
-    def options_for(self, profile: Profile | None = None, locale: str | None = None) -> Options:
-        """The options for a request sniffed in *profile* (a valid profile; ``None``: the
-        setting's) with *locale* (``None``: the setting's): ``WHATWG_ENCODING_DETECTOR`` if it was
-        set, else that profile's own detector. Raises :class:`InvalidSetting` for ``"full"``
-        with ``"browsers"``."""
+    def options_for(self, profile: Profile, locale: str | None) -> Options:
+        """The options for a request sniffed in *profile* (a valid profile) with *locale*:
+        ``WHATWG_ENCODING_DETECTOR`` if it was set, else that profile's own detector. Raises
+        :class:`InvalidSetting` for ``"full"`` with ``"browsers"``."""
         options = self.options
-        if (profile is None or profile == options.profile) and (locale is None or locale == options.locale):
+        if profile == options.profile and locale == options.locale:
             return options
-        return _options(options, profile or options.profile, options.locale if locale is None else locale)
+        return _options(options, profile, locale)
 
 
 @functools.lru_cache(maxsize=64)  # the few (profile, locale) pairs a crawl's requests ask for
@@ -249,14 +248,13 @@ def _count(name: str, value: Any, least: int, unit: str) -> int:
 
 def request_options(config: Config, meta: Mapping) -> Options:
     """The sniffing options for a request: ``meta["whatwg_encoding_profile"]`` and
-    ``meta["whatwg_encoding_locale"]`` when given (validated: :class:`InvalidSetting`), else the
-    settings'."""
-    profile = meta.get("whatwg_encoding_profile")
-    if profile is not None:
-        profile = check_profile("meta['whatwg_encoding_profile']", profile)
-    locale = meta.get("whatwg_encoding_locale")
-    if locale is not None:
-        locale = check_locale("meta['whatwg_encoding_locale']", locale)
+    ``meta["whatwg_encoding_locale"]`` where given (validated: :class:`InvalidSetting`; an empty
+    locale is none), else the settings'."""
+    profile, locale = config.options.profile, config.options.locale
+    if meta.get("whatwg_encoding_profile") is not None:
+        profile = check_profile("meta['whatwg_encoding_profile']", meta["whatwg_encoding_profile"])
+    if meta.get("whatwg_encoding_locale") is not None:
+        locale = check_locale("meta['whatwg_encoding_locale']", meta["whatwg_encoding_locale"])
     return config.options_for(profile, locale)
 
 
