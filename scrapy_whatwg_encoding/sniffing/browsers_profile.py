@@ -186,7 +186,7 @@ def _scan_decision(run: _Run, scan, limit: int, shared: dict) -> Decision | None
 
 def _no_declaring_meta(run: _Run, limit: int) -> bool:
     """Whether neither model can read a ``<meta>`` that declares an encoding in the bytes they
-    read (at most 4 × *limit* + 16 bytes' worth): none has a hint after it (``charset``, or
+    read (the first max(*limit*, ``prescan_bytes``) bytes): none has a hint after it (``charset``, or
     ``http-equiv`` and a ``&``), which the standard's parser step already looked for (the run's
     ``meta_at``); or none starts in the first ``prescan_bytes`` and the document's first start
     tag takes both models out of the head (not one of :data:`_HEAD_TAGS`): neither reads past
