@@ -120,9 +120,10 @@ def _untyped(run: _Run, standard: Decision, parser_limit: int) -> Decision:
     body, kind = run.body, run.kind
     shared: dict[object, Decision | None] = {}
     unknown = run.essence in ("unknown/unknown", "application/unknown")
-    firefox_kind = None if unknown else unknown_type_kind(body)
-    chromium_kind = chromium_unknown_type_kind(body)
-    if chromium_kind == "media" and unknown_mime_type(body) == "application/pdf":
+    essence = unknown_mime_type(body)  # the standard's rules, read once for both browsers
+    firefox_kind = None if unknown else unknown_type_kind(body, essence)
+    chromium_kind = chromium_unknown_type_kind(body, essence)
+    if chromium_kind == "media" and essence == "application/pdf":
         chromium_kind = "pdf"  # Chromium's PDF viewer: a document in the default encoding
     try:
         firefox = _typed(run, firefox_kind, firefox_meta, parser_limit, shared)

@@ -85,18 +85,21 @@ FIREFOX_BINARY_BYTES = 512
 CHROMIUM_BINARY_BYTES = 1024  # Chromium's kMaxBytesToSniff, which also bounds its leading whitespace
 
 
-def _browser_kind(body: bytes, binary_bytes: int) -> str | None:
-    """:func:`kind_of` the standard's type for *body*, where a browser that looks for binary bytes in
-    the first *binary_bytes* only finds none there: text (the standard calls it binary)."""
-    essence = unknown_mime_type(body)
+def _browser_kind(body: bytes, binary_bytes: int, essence: str | None) -> str | None:
+    """:func:`kind_of` the standard's type for *body* (*essence*, else worked out), where a browser
+    that looks for binary bytes in the first *binary_bytes* only finds none there: text (the
+    standard calls it binary)."""
+    if essence is None:
+        essence = unknown_mime_type(body)
     if essence == "application/octet-stream" and not is_binary_data(bytes(body[:binary_bytes])):
         return "text"
     return kind_of(essence)
 
 
-def unknown_type_kind(body: bytes) -> str | None:
+def unknown_type_kind(body: bytes, essence: str | None = None) -> str | None:
     """The kind of document (see :func:`kind_of`) that the MIME Sniffing Standard's rules give an
-    untyped response whose body is *body* (:func:`unknown_mime_type`), as Firefox applies them:
+    untyped response whose body is *body* (:func:`unknown_mime_type`; *essence*, if the caller has
+    it already), as Firefox applies them:
     ``<!--`` needs no tag-terminating byte after it (both browsers), and binary bytes count in the
     first :data:`FIREFOX_BINARY_BYTES` only (measured by tools/browser_check/variants.py).
 
@@ -109,7 +112,7 @@ def unknown_type_kind(body: bytes) -> str | None:
     """
     if _start(body, RESOURCE_HEADER_BUFFER_LENGTH).startswith(b"<!--"):
         return "html"
-    return _browser_kind(body, FIREFOX_BINARY_BYTES)
+    return _browser_kind(body, FIREFOX_BINARY_BYTES, essence)
 
 
 # Chromium's HTML sniffer (net/base/mime_sniffer.cc, SniffForHTML): after leading whitespace, one
@@ -118,11 +121,12 @@ _CHROMIUM_HTML = (b"<!doctype html", b"<script", b"<html", b"<!--", b"<head", b"
                   b"<font", b"<table", b"<a", b"<style", b"<title", b"<b", b"<body", b"<br", b"<p")
 
 
-def chromium_unknown_type_kind(body: bytes) -> str | None:
+def chromium_unknown_type_kind(body: bytes, essence: str | None = None) -> str | None:
     """The kind of document (see :func:`kind_of`) Chromium shows for an untyped response whose body
     is *body*: HTML for any of its HTML prefixes after leading whitespace (a looser test than the
     standard's), XML for ``<?xml``, else the standard's rules (a PDF shows in Chromium's viewer),
-    with binary bytes counted in the first :data:`CHROMIUM_BINARY_BYTES` only.
+    with binary bytes counted in the first :data:`CHROMIUM_BINARY_BYTES` only (*essence*: the
+    standard's type, :func:`unknown_mime_type`, if the caller has it already).
 
     >>> chromium_unknown_type_kind(b"<bx>"), unknown_type_kind(b"<bx>")
     ('html', 'text')
@@ -134,4 +138,4 @@ def chromium_unknown_type_kind(body: bytes) -> str | None:
         return "html"
     if start.startswith(b"<?xml"):
         return "xml"
-    return _browser_kind(body, CHROMIUM_BINARY_BYTES)
+    return _browser_kind(body, CHROMIUM_BINARY_BYTES, essence)
