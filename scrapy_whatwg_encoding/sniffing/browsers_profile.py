@@ -192,15 +192,15 @@ def _no_declaring_meta(run: _Run, limit: int) -> bool:
     ``meta_at``); or none starts in the first ``prescan_bytes`` and the document's first start
     tag takes both models out of the head (not one of :data:`_HEAD_TAGS`): neither reads past
     ``prescan_bytes`` then."""
-    extent = max(limit, run.prescan_bytes)
-    meta_at = getattr(run, "meta_at", None) if 4 * limit + 16 >= extent else None
+    extent = max(limit, run.options.prescan_bytes)
+    meta_at = run.meta_at if 4 * limit + 16 >= extent else None
     if meta_at is None:  # not looked for yet (or over fewer bytes than the models read)
         meta_at = first_parser_meta_bytes(run.body, extent)
         if 4 * limit + 16 >= extent:
             run.meta_at = meta_at
     if meta_at < 0:
         return True
-    if meta_at < run.prescan_bytes:
+    if meta_at < run.options.prescan_bytes:
         return False
     body = run.body
     prolog = cast("re.Match[bytes]", _PROLOG.match(body, 0, extent))  # a starred pattern: never None
@@ -226,10 +226,10 @@ def _browser_prescan(run: _Run, scan, limit: int) -> Decision | None:
     body = run.body
     if body.startswith((b"<\x00?\x00x\x00", b"\x00<\x00?\x00x")):  # UTF-16 XML declarations
         return run.prescan()
-    found = None if _no_declaring_meta(run, limit) else scan(body, max(limit, run.prescan_bytes), run.prescan_bytes)
+    found = None if _no_declaring_meta(run, limit) else scan(body, max(limit, run.options.prescan_bytes), run.options.prescan_bytes)
     if found is not None:
         encoding, label, offset = found
-        if offset < run.prescan_bytes:
+        if offset < run.options.prescan_bytes:
             return Decision(meta_encoding(encoding), "tentative", "prescan", label, offset)
         return Decision(meta_encoding(encoding), "certain", "parser", label, offset)
     xml = get_xml_encoding(body)

@@ -102,7 +102,6 @@ class _Run:
         "options",
         "override_",
         "parent",
-        "prescan_bytes",
         "url",
     )
 
@@ -120,7 +119,6 @@ class _Run:
         self.override_ = override
         self.parent = parent
         self.likely_ = likely
-        self.prescan_bytes = options.prescan_bytes
 
     def bom(self):  # step 1: BOM sniff → certain
         encoding = self.facts.bom
@@ -143,7 +141,7 @@ class _Run:
         return decision
 
     def prescan(self):  # step 5 → tentative
-        found = prescan_result(self.body, self.prescan_bytes, self.metas)
+        found = prescan_result(self.body, self.options.prescan_bytes, self.metas)
         if found is None:
             return None
         encoding, label, offset, source = found
