@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 
+import pytest
 import pytest_twisted
 import scrapy
 from whatwg_crawl_helpers import REPO, CollectSpider, check_decision, crawl
@@ -68,38 +69,32 @@ def test_report_that_cannot_be_created_stops_the_crawl_at_start():
                         "(/proc/report.html cannot be written: No such file or directory)")
 
 
-def test_misspelled_setting_is_a_warning_naming_the_closest(tmp_path):
-    page = tmp_path / "page.html"
-    page.write_bytes(b"<title>caf\xe9</title>")
-    result = scrapy_crawl("-s", "WHATWG_ENCODING_LOCAL=ja", "-s", "WHATWG_ENCODING_REPORTS=r.html",
-                          "-s", "WHATWG_ENCODING_FROBNICATE=1", "-a", f"start_urls={page.as_uri()}")
-    assert result.returncode == 0, result.stderr[-3000:]
-    warnings = [line for line in _ours(result.stderr) if line.startswith("WARNING: ")]
-    unknown = "is not a setting of scrapy-whatwg-encoding (ignored);"
-    assert warnings == [
-        f"WARNING: WHATWG_ENCODING_FROBNICATE {unknown} no setting has a close name",
-        f"WARNING: WHATWG_ENCODING_LOCAL {unknown} did you mean WHATWG_ENCODING_LOCALE?",
-        f"WARNING: WHATWG_ENCODING_REPORTS {unknown} did you mean WHATWG_ENCODING_REPORT?",
-    ], result.stderr[-3000:]
-    assert _problems(result.stderr) == []
+_UNKNOWN = "is not a setting of scrapy-whatwg-encoding (ignored);"
 
 
-def test_misspelled_prefix_is_a_warning_naming_the_closest(tmp_path):
-    """Issue 28, item 7: a near miss of the WHATWG_ENCODING_ prefix was ignored without a word."""
+@pytest.mark.parametrize(("settings", "expected"), [
+    pytest.param({"WHATWG_ENCODING_LOCAL": "ja", "WHATWG_ENCODING_REPORTS": "r.html", "WHATWG_ENCODING_FROBNICATE": "1"}, [
+        f"WARNING: WHATWG_ENCODING_FROBNICATE {_UNKNOWN} no setting has a close name",
+        f"WARNING: WHATWG_ENCODING_LOCAL {_UNKNOWN} did you mean WHATWG_ENCODING_LOCALE?",
+        f"WARNING: WHATWG_ENCODING_REPORTS {_UNKNOWN} did you mean WHATWG_ENCODING_REPORT?",
+    ], id="setting"),
+    # Issue 28, item 7: a near miss of the WHATWG_ENCODING_ prefix was ignored without a word.
+    pytest.param({"WHATWG_ENCODNG_LOCALE": "ja", "WHATWG_ENCOIDNG_REPORT": "r.html", "WHATWG_ENCODING": "1",
+                  "whatwg-encoding-detector": "off"}, [
+        f"WARNING: WHATWG_ENCODING {_UNKNOWN} the package's settings start with WHATWG_ENCODING_",
+        f"WARNING: WHATWG_ENCODNG_LOCALE {_UNKNOWN} did you mean WHATWG_ENCODING_LOCALE?",
+        f"WARNING: WHATWG_ENCOIDNG_REPORT {_UNKNOWN} did you mean WHATWG_ENCODING_REPORT?",
+        f"WARNING: whatwg-encoding-detector {_UNKNOWN} did you mean WHATWG_ENCODING_DETECTOR?",
+    ], id="prefix"),
+])
+def test_misspelled_setting_or_prefix_is_a_warning_naming_the_closest(tmp_path, settings, expected):
     page = tmp_path / "page.html"
     page.write_bytes(b"<title>caf\xe9</title>")
-    result = scrapy_crawl("-s", "WHATWG_ENCODNG_LOCALE=ja", "-s", "WHATWG_ENCOIDNG_REPORT=r.html",
-                          "-s", "WHATWG_ENCODING=1", "-s", "whatwg-encoding-detector=off",
-                          "-a", f"start_urls={page.as_uri()}")
+    options = [arg for name, value in settings.items() for arg in ("-s", f"{name}={value}")]
+    result = scrapy_crawl(*options, "-a", f"start_urls={page.as_uri()}")
     assert result.returncode == 0, result.stderr[-3000:]
     warnings = [line for line in _ours(result.stderr) if line.startswith("WARNING: ")]
-    unknown = "is not a setting of scrapy-whatwg-encoding (ignored);"
-    assert warnings == [
-        f"WARNING: WHATWG_ENCODING {unknown} the package's settings start with WHATWG_ENCODING_",
-        f"WARNING: WHATWG_ENCODNG_LOCALE {unknown} did you mean WHATWG_ENCODING_LOCALE?",
-        f"WARNING: WHATWG_ENCOIDNG_REPORT {unknown} did you mean WHATWG_ENCODING_REPORT?",
-        f"WARNING: whatwg-encoding-detector {unknown} did you mean WHATWG_ENCODING_DETECTOR?",
-    ], result.stderr[-3000:]
+    assert warnings == expected, result.stderr[-3000:]
     assert _problems(result.stderr) == [] and not (REPO / "example_project" / "r.html").exists()
 
 
