@@ -138,7 +138,8 @@ class Encoding:
         """``(self.decode(data), codec)``: *codec* is the name of a CPython codec whose strict
         decoding of *data* gives exactly that text, where the decoder knows one at no extra cost
         (the multi-byte decoders, which run on such a codec, when no byte needed the standard's
-        own steps), else ``None``. For comparing with a CPython decoding without decoding again.
+        own steps; the single-byte ones, when no byte is one their namesake codec decodes
+        otherwise), else ``None``. For comparing with a CPython decoding without decoding again.
 
         >>> from scrapy_whatwg_encoding import get_encoding
         >>> get_encoding("shift_jis").decode_as_codec("日本".encode("cp932"))

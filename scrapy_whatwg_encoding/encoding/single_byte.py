@@ -41,4 +41,40 @@ def codec(name: str) -> Codec:
     def encode(text: str) -> bytes:
         return charmap_encode(text, HTML_ERRORS, encoding_map)[0]
 
+    c_codec = _same_name_codec(name, decoding_table)
+    if c_codec is not None:
+        # The same table with every byte CPython's codec decodes otherwise (or not at all)
+        # undefined: a strict decode with it succeeds exactly when that codec agrees.
+        agreeing = "".join(c if _c_decodes(c_codec, b) == c else "\ufffe" for b, c in enumerate(decoding_table))
+
+        def decode_clean(data: Buffer) -> tuple[str, bool]:
+            """``(decode(data), clean)``: *clean* when CPython's codec ``c_codec`` decodes *data*
+            strictly to the same text; one decode, as ``decode`` itself."""
+            if isinstance(data, bytes) and data.isascii():
+                return data.decode("ascii"), True
+            try:
+                return charmap_decode(data, "strict", agreeing)[0], True
+            except UnicodeDecodeError:
+                return decode(data), False
+
+        decode.c_codec = c_codec  # type: ignore[attr-defined]
+        decode.decode_clean = decode_clean  # type: ignore[attr-defined]
     return decode, encode
+
+
+def _c_decodes(c_codec: str, byte: int) -> str | None:
+    try:
+        return bytes([byte]).decode(c_codec)
+    except UnicodeDecodeError:
+        return None
+
+
+def _same_name_codec(name: str, decoding_table: str) -> str | None:
+    """CPython's codec for the encoding's *name*, if it has one and agrees with *decoding_table*
+    on the ASCII bytes, else ``None``."""
+    try:
+        c_codec = codecs.lookup(name).name
+    except LookupError:
+        return None
+    ascii_agree = all(_c_decodes(c_codec, b) == decoding_table[b] for b in range(0x80))
+    return c_codec if ascii_agree else None

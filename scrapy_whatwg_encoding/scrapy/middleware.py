@@ -44,10 +44,10 @@ from scrapy.http import TextResponse
 from scrapy.utils.job import job_dir
 from scrapy.utils.misc import load_object
 
-from ..encoding import Encoding, decode
+from ..encoding import Encoding
 from ..sniffing import Decision
 from . import loop, scrapy_default, startup
-from .compat import header_values, with_encoding
+from .compat import explicit_encoding, header_values, with_encoding
 from .handler import HandlerEncodingMiddleware, given_encoding, handler_whatwg_encoding, take_handler_encoding
 from .kind import document_kind, is_compressed
 from .memory import SiteMemory, open_store
@@ -179,84 +179,75 @@ class WhatwgEncodingMiddleware:
     def process_response(self, request, response, spider=None):
         # spider: passed by Scrapy < 2.13 only (optional, so that newer Scrapy does not warn).
         try:
-            return self._process(request, response)
+            meta, headers = request.meta, response.headers
+            handler = take_handler_encoding(headers)  # the header goes in any case
+            if not self._handler_header:
+                handler = None
+            # Gate: responses left as Scrapy made them.
+            values = header_values(headers, b"Content-Type")
+            # Several Content-Type headers: combined as HTTP does, for Fetch's "extract a MIME type".
+            content_type = (values[0] if len(values) == 1 else b", ".join(values)).decode("latin-1") if values else None
+            kind = document_kind(content_type, response)
+            body = response.body
+            skip = ("dont_sniff_encoding" if meta.get("dont_sniff_encoding")
+                    else "not_a_document" if kind is None
+                    else "binary_response_class" if not isinstance(response, TextResponse)  # its data stays
+                    else "compressed" if is_compressed(headers, body) else None)
+            if skip is not None:
+                return self._skip(request, response, skip)
+            # Inputs: an encoding given to the response (see .handler), overrides, options, memory.
+            given = None
+            if handler is not None or explicit_encoding(response) is not None:
+                given = given_encoding(response, handler)
+            url = response.url
+            chosen = None if given is None else given[1]
+            if given is not None and given[0] == "handler":
+                # The download handler decoded the page: its text stays, with the WHATWG encoding
+                # that gives the same text (source "handler", certain), where one does.
+                found = handler_whatwg_encoding(response, given[1])
+                if found is None:
+                    return self._skip(request, response, "handler_encoding")
+                decision, text = Decision(found[0], "certain", "handler", chosen), found[1]
+                suspect, scrapy_name, changed = None, chosen, False
+            else:
+                override: str | Encoding | None = None
+                if chosen is not None:  # a middleware or the spider chose it (Scrapy's recipe): the user override
+                    override = chosen_override(chosen)
+                    if override is None:
+                        return self._skip(request, response, "chosen_encoding")  # Scrapy decodes with it
+                else:
+                    override = request_override(meta, url, self.report) if _OVERRIDE in meta else None
+                    if override is None and self.config.overrides:
+                        override = override_for(self.config.overrides, url)
+                options = self.config.options
+                if meta.get("whatwg_encoding_locale") is not None or meta.get("whatwg_encoding_profile") is not None:
+                    options = request_options(self.config, meta)
+                likely = None if self.memory is None else functools.partial(self.memory.likely, url)
+                # Decide.
+                decision, suspect, facts = options.decide(body, content_type, url, override, likely)
+                text = facts.text(decision.encoding)
+                # What Scrapy alone reports, from what the decision found (no replay where known).
+                scrapy_name = chosen or scrapy_default.scrapy_encoding(content_type, facts, True, decision)
+                changed = scrapy_default.changed(scrapy_name, decision.encoding, facts)
+                if self.memory is not None:
+                    self.memory.learn(url, decision, trusted=suspect is None)
+            # Finish, once: the response's state (its class stays), its request's meta, the report.
+            # response.encoding is the handler's or the chosen name (as with Scrapy alone), else
+            # the name Scrapy alone reports for the decided encoding (Scrapy's inference where
+            # Python has no codec).
+            name = chosen or scrapy_default.scrapy_codec_name(decision.encoding) or scrapy_default.scrapy_inference(response)
+            response = with_encoding(response, name, text)
+            meta[META_KEY] = decision.as_dict()
+            self.report.decision(url, decision, changed, body, scrapy_name, suspect)
+            return response
         except Exception as exc:  # noqa: BLE001 — never fail a crawl (issue 4, item 6)
             self.report.error(exc, response.url)
             request.meta.pop(META_KEY, None)
-            return response  # unchanged: its state changes only in _finish
-
-    def _process(self, request, response):
-        meta, url, body, headers = request.meta, response.url, response.body, response.headers
-        handler = take_handler_encoding(headers)  # the header goes in any case
-        if not self._handler_header:
-            handler = None
-        # Gate: responses left as Scrapy made them.
-        values = header_values(headers, b"Content-Type")
-        # Several Content-Type headers: combined as HTTP does, for Fetch's "extract a MIME type".
-        content_type = (values[0] if len(values) == 1 else b", ".join(values)).decode("latin-1") if values else None
-        kind = document_kind(content_type, response)
-        skip = ("dont_sniff_encoding" if meta.get("dont_sniff_encoding")
-                else "not_a_document" if kind is None
-                else "binary_response_class" if not isinstance(response, TextResponse)  # its data stays
-                else "compressed" if is_compressed(headers, body) else None)
-        if skip is not None:
-            return self._skip(request, response, skip)
-        # Inputs: an encoding given to the response (see .handler), overrides, options, memory.
-        given = given_encoding(response, handler)
-        override: str | Encoding | None = None
-        if given is not None and given[0] == "handler":
-            return self._keep_handler_text(request, response, given[1])
-        if given is not None:  # a middleware or the spider chose it (Scrapy's recipe): the user override
-            override = chosen_override(given[1])
-            if override is None:
-                return self._skip(request, response, "chosen_encoding")  # Scrapy decodes with it
-        else:
-            override = request_override(meta, url, self.report) if _OVERRIDE in meta else None
-            if override is None and self.config.overrides:
-                override = override_for(self.config.overrides, url)
-        options = self.config.options
-        if meta.get("whatwg_encoding_locale") is not None or meta.get("whatwg_encoding_profile") is not None:
-            options = request_options(self.config, meta)
-        likely = None if self.memory is None else functools.partial(self.memory.likely, url)
-        # Decide.
-        decision, suspect, facts = options.decide(body, content_type, url, override, likely)
-        chosen = None if given is None else given[1]
-        scrapy_name = chosen or scrapy_default.scrapy_encoding(content_type, facts, True, decision)  # no replay where known
-        changed = scrapy_default.changed(scrapy_name, decision.encoding, facts)
-        text = facts.decoded(decision.encoding)
-        if self.memory is not None:
-            self.memory.learn(url, decision, trusted=suspect is None)
-        return self._finish(request, response, decision, text, chosen, changed, scrapy_name, suspect)
-
-    def _keep_handler_text(self, request, response: TextResponse, name: str):
-        """The download handler decoded the page and gave its encoding *name* (see :mod:`.handler`):
-        its text stays. The response gets the WHATWG encoding that gives the same text (source
-        ``"handler"``, certain), or is left as the handler made it when none does."""
-        found = handler_whatwg_encoding(response, name)
-        if found is None:
-            return self._skip(request, response, "handler_encoding")
-        encoding, text = found
-        decision = Decision(encoding, "certain", "handler", name)
-        return self._finish(request, response, decision, text, name, False, name, None)
+            return response  # as Scrapy made it: its state changes only in the finish
 
     def _skip(self, request, response, reason: str):
         """*response* as Scrapy made it; its meta keeps no decision of another response (a request
         built with ``meta=response.meta`` copies the previous page's), and the skip is counted."""
         request.meta.pop(META_KEY, None)
         self.report.skipped(reason)
-        return response
-
-    def _finish(self, request, response: TextResponse, decision: Decision, text: str | None, given: str | None,
-                changed: bool | None, scrapy_name: str | None, suspect: str | None):
-        """The one finish: *response*'s state (its class stays), its request's meta, the report.
-        ``response.encoding`` is *given* (the handler's or the chosen name, as with Scrapy alone),
-        else the name Scrapy alone reports for the decided encoding
-        (:func:`.scrapy_default.scrapy_codec_name`; Scrapy's inference where Python has no codec)."""
-        encoding = decision.encoding
-        if text is None:
-            text = decode(response.body, encoding)[0]
-        name = given or scrapy_default.scrapy_codec_name(encoding) or scrapy_default.scrapy_inference(response)
-        response = with_encoding(response, name, text)
-        request.meta[META_KEY] = decision.as_dict()
-        self.report.decision(response.url, decision, changed, response.body, scrapy_name, suspect)
         return response

@@ -197,6 +197,7 @@ def _resolve(label: str) -> str | None:
     return resolve_encoding(label)
 
 
+@functools.cache  # one name per encoding
 def scrapy_codec_name(encoding: Encoding) -> str | None:
     """The name Scrapy alone reports as ``response.encoding`` for a page in *encoding*: the
     Python codec name w3lib's ``resolve_encoding`` gives for the encoding's name (``"cp1251"``,
@@ -211,7 +212,8 @@ def scrapy_codec_name(encoding: Encoding) -> str | None:
     >>> [scrapy_codec_name(ENCODINGS[name]) for name in ("windows-1251", "Shift_JIS", "x-user-defined")]
     ['cp1251', 'cp932', None]
     """
-    return _scrapy_codec_name(encoding)
+    name = resolve_encoding(encoding.name) or _WHATWG_TO_PYTHON.get(encoding.name)
+    return None if name is None or encoding.name in NO_PYTHON_CODEC else _READABLE.get(name, name)
 
 
 def inferred_encoding(response) -> str:
@@ -246,10 +248,12 @@ def whatwg_for_codec(name: str) -> Encoding | None:
 def changed(scrapy_name: str | None, encoding: Encoding, body: bytes | Body) -> bool | None:
     """Whether Scrapy's text (decoded with ``scrapy_name``, from :func:`scrapy_encoding`) differs
     from *body* (bytes or their ``Body``) decoded with *encoding*; ``None`` if not compared
-    (Scrapy would guess). Exact, and
-    cheap where it can be: other families differ on any non-ASCII byte; within a single-byte
-    family only the bytes the two decoders map differently can (:func:`_differing_bytes`); other
-    same-family pairs (multi-byte, UTF-16) are decoded both ways and compared."""
+    (Scrapy would guess). Exact, and cheap where it can be: other families differ on any
+    non-ASCII byte; within a family, where the decode of *body* (kept by the ``Body``: the caller's
+    text) found that CPython's codec gives the same text (:meth:`.Body.same_as_codec`), Scrapy's
+    codec gives it too; otherwise, for a single-byte pair, only the bytes the two decoders map
+    differently can differ (:func:`_differing_bytes`); other pairs (multi-byte, UTF-16) are
+    decoded both ways and compared."""
     if scrapy_name is None:
         return None
     if scrapy_name == BINARY:
@@ -265,19 +269,19 @@ def changed(scrapy_name: str | None, encoding: Encoding, body: bytes | Body) -> 
                                         or encoding.name == "ISO-2022-JP" and b"\x1b" not in data))
     if ours == "utf-8" or facts.is_ascii and encoding.is_ascii_compatible:
         return False  # the same decoder (w3lib and the standard both replace maximal subparts)
+    text = facts.text(encoding)
+    codec = facts.same_as_codec(encoding)
+    if codec is not None:
+        pair = (_codec_name(codec), _codec_name(scrapy_name))
+        if pair[0] == pair[1] or pair in _SAME_WHERE_VALID:
+            return False  # that codec decodes every byte as the standard does: Scrapy's text is ours
     differing = _differing_bytes(scrapy_name, encoding)
     if differing is not None:
         few, others = differing
         if len(few) <= 8:  # most pairs: none or a few bytes, each looked for at memchr speed
             return any(byte in data for byte in few)
         return bool(data.translate(None, others))  # is any of those bytes in the body?
-    ours = facts.text(encoding)
-    codec = facts.same_as_codec(encoding)
-    if codec is not None:
-        pair = (_codec_name(codec), _codec_name(scrapy_name))
-        if pair[0] == pair[1] or pair in _SAME_WHERE_VALID:
-            return False  # that codec decoded every byte, as the standard does: Scrapy's text is ours
-    return scrapy_text(scrapy_name, data) != ours
+    return scrapy_text(scrapy_name, data) != text
 
 
 def scrapy_text(scrapy_name: str, body: bytes) -> str:
@@ -306,9 +310,3 @@ def _by_family() -> dict[str, Encoding]:
     for encoding in ENCODINGS.values():
         found.setdefault(_family(_WHATWG_TO_PYTHON.get(encoding.name, encoding.name)), encoding)
     return found
-
-
-@functools.cache
-def _scrapy_codec_name(encoding: Encoding) -> str | None:
-    name = resolve_encoding(encoding.name) or _WHATWG_TO_PYTHON.get(encoding.name)
-    return None if name is None or encoding.name in NO_PYTHON_CODEC else _READABLE.get(name, name)

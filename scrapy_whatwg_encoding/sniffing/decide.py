@@ -18,7 +18,7 @@ from .change import PARSER_LIMIT
 from .decision import Decision, DetectorMode, Profile
 from .mislabel import SuspectKind, content_decision, suspect_label
 from .prescan import PRESCAN_BYTES
-from .sniff import Likely, _Run, detector_for, run_sniffing
+from .sniff import Likely, detector_for, run_sniffing
 
 #: What to do with a label the content contradicts: keep it (the standard's answer, ``"label"``)
 #: or decode with the content's encoding (``"content"``, source ``"content"``).
@@ -81,7 +81,7 @@ class Options:
         facts = body if isinstance(body, Body) else Body(body)
         # HTML §13.2.3.2 steps 1-9 in order, then the parser step: a certain step (BOM, override,
         # transport layer) ends the run.
-        decision = run_sniffing(_Run(facts, content_type, url, self, override, None, likely))
+        decision = run_sniffing(facts, content_type, url, self, override, None, likely)
         # Then the label against the content: for valid UTF-8 under a UTF-8 label, one strict
         # decode, whose text is the response's.
         suspect = suspect_label(facts, decision, url=url)

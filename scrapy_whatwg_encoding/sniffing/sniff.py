@@ -53,6 +53,16 @@ def _get_label(label: str) -> tuple[Encoding, str] | None:
     return None if encoding is None else (encoding, label.strip("\t\n\x0c\r "))
 
 
+@functools.lru_cache(maxsize=8)
+def _bom_decision(encoding: Encoding) -> Decision:  # step 1: BOM sniff → certain
+    return Decision(encoding, "certain", "bom", None, 0)
+
+
+def _override_decision(override: str | Encoding) -> Decision | None:  # step 2: user override → certain
+    found = _label(override)
+    return None if found is None else Decision(found[0], "certain", "override", found[1])
+
+
 @per_value  # a crawl sees the same few Content-Type values
 def transport_decision(content_type: str | bytes) -> Decision | None:
     """Step 4's decision for *content_type*, or ``None`` (frozen: one object serves every page)."""
@@ -60,10 +70,20 @@ def transport_decision(content_type: str | bytes) -> Decision | None:
     return None if found is None else Decision(found[0], "certain", "transport", found[1])
 
 
-def _log_ignored_content_type(content_type, label) -> None:
+def _transport_step(content_type: str | bytes) -> Decision | None:
+    """Step 4: the transport layer's charset, when "get an encoding" succeeds (one frozen
+    Decision per Content-Type value), else ``None`` (logged at DEBUG when a charset is ignored)."""
+    decision = transport_decision(content_type)
+    if decision is None:
+        _log_ignored_content_type(content_type)
+    return decision
+
+
+def _log_ignored_content_type(content_type) -> None:
     """A debug line saying why a Content-Type gave no transport layer encoding (step 4)."""
     if not logger.isEnabledFor(logging.DEBUG):
         return
+    label = content_type_facts(content_type)[2]
     text = content_type.decode("latin-1") if isinstance(content_type, (bytes, bytearray)) else str(content_type)
     parsed = parse_mime_type(text)
     if label is not None:
@@ -120,25 +140,15 @@ class _Run:
         self.parent = parent
         self.likely_ = likely
 
-    def bom(self):  # step 1: BOM sniff → certain
-        encoding = self.facts.bom
-        return None if encoding is None else Decision(encoding, "certain", "bom", None, 0)
+    # Steps 1, 2 and 4 (certain); run_sniffing asks them before it makes a _Run.
+    def bom(self):
+        return None if self.facts.bom is None else _bom_decision(self.facts.bom)
 
-    def override(self):  # step 2: user override → certain
-        if self.override_ is None:
-            return None
-        found = _label(self.override_)
-        return None if found is None else Decision(found[0], "certain", "override", found[1])
+    def override(self):
+        return None if self.override_ is None else _override_decision(self.override_)
 
-    def transport(self):  # step 4: transport layer charset, when "get an encoding" succeeds
-        content_type = self.content_type
-        if content_type is None:
-            return None
-        # One frozen Decision per Content-Type value; none without a charset parameter.
-        decision = None if self.charset is None else transport_decision(content_type)
-        if decision is None:
-            _log_ignored_content_type(content_type, self.charset)
-        return decision
+    def transport(self):
+        return None if self.content_type is None else _transport_step(self.content_type)
 
     def prescan(self):  # step 5 → tentative
         found = prescan_result(self.body, self.options.prescan_bytes, self.metas)
@@ -184,9 +194,10 @@ class _Run:
 
 _METHODS = {kind: tuple(getattr(_Run, name.replace("-", "_")) for name in names)
             for kind, names in STEPS.items()}
-# Each kind's steps that _standard runs one by one: those before "likely" (steps 7-9 go together),
-# or before "default" for the kinds without steps 7-8.
-_FIRST_STEPS = {kind: _METHODS[kind][:names.index("likely" if "likely" in names else "default")]
+# Each kind's steps that _standard runs one by one: those after "transport" (run_sniffing asks
+# steps 1-4 first) and before "likely" (steps 7-9 go together), or before "default" for the kinds
+# without steps 7-8.
+_FIRST_STEPS = {kind: _METHODS[kind][names.index("transport") + 1:names.index("likely" if "likely" in names else "default")]
                 for kind, names in STEPS.items()}
 # Decisions are immutable: the ones that depend on a setting or an encoding only are built once.
 _UTF_8_DEFAULT = Decision(_UTF_8, "tentative", "default")  # XML and other kinds
@@ -244,9 +255,9 @@ def _parser_step(run: _Run, decision: Decision, parser_limit: int) -> tuple[Deci
 
 
 def _standard(run: _Run, parser_limit: int) -> Decision:
-    """The standard's algorithm, steps in order, then the parser step. A certain decision (a BOM,
-    the override, the transport layer, an XML document's declaration) ends the run: nothing after
-    it can change the answer. An HTML body with a ``<meta>`` the parser acts on when decoded with
+    """The standard's algorithm from step 5 (steps 1-4 found nothing, see :func:`run_sniffing`),
+    steps in order, then the parser step. A certain decision (an XML document's declaration) ends
+    the run: nothing after it can change the answer. An HTML body with a ``<meta>`` the parser acts on when decoded with
     the default encoding (step 9) skips steps 7-8 (which the standard leaves to the user agent,
     "may"): the ``<meta>`` decides the encoding whatever they give, so neither the site's memory
     nor the detector is asked."""
@@ -364,16 +375,27 @@ def sniff(body: bytes | Body, *, content_type: str | bytes | None = None, url: s
     from .decide import Options  # decide imports this module
 
     options = Options(locale, default, prescan_bytes, profile, detector, parser_limit=parser_limit)
-    return run_sniffing(_Run(body if isinstance(body, Body) else Body(body), content_type, url, options, override,
-                             parent, likely))
+    return run_sniffing(body if isinstance(body, Body) else Body(body), content_type, url, options, override,
+                        parent, likely)
 
 
-def run_sniffing(run: _Run) -> Decision:
-    """*run*'s decision in its options' profile: the standard's algorithm, then in the browsers
-    profile what Firefox and Chromium make of it."""
-    parser_limit = run.options.parser_limit
+def run_sniffing(facts: Body, content_type, url, options: Options, override=None, parent=None,
+                 likely=None) -> Decision:
+    """The decision for *facts* (:func:`sniff`'s arguments) in *options*' profile: the standard's
+    algorithm, then in the browsers profile what Firefox and Chromium make of it. Steps 1, 2 and
+    4 come first: a certain decision there ends the run in both profiles (nothing after it can
+    change the answer), before any state for the later steps is made."""
+    if facts.bom is not None:  # step 1: BOM sniff
+        return _bom_decision(facts.bom)
+    if override is not None and (decision := _override_decision(override)) is not None:  # step 2
+        return decision
+    # Step 3 is for the parser's own restarts. Step 4: the transport layer.
+    if content_type is not None and (decision := _transport_step(content_type)) is not None:
+        return decision
+    run = _Run(facts, content_type, url, options, override, parent, likely)
+    parser_limit = options.parser_limit
     decision = _standard(run, parser_limit)
-    return decision if run.options.profile == "standard" else _browsers(run, decision, parser_limit)
+    return decision if options.profile == "standard" else _browsers(run, decision, parser_limit)
 
 
 def _browsers(run: _Run, standard: Decision, parser_limit: int) -> Decision:
@@ -419,7 +441,8 @@ def sniff_steps(body: bytes, *, parser_limit: int = PARSER_LIMIT, profile: Profi
         run.fallback_ = found_by["detector"] or found_by["default"]
     chosen = next(decision for _, decision in steps if decision is not None)
     found = _parser_step(run, chosen, parser_limit)[1]
-    standard = _standard(run, parser_limit)
+    first = found_by["bom"] or found_by["override"] or found_by["transport"]  # certain: the run ends
+    standard = first or _standard(run, parser_limit)
     decision = standard if profile == "standard" else _browsers(run, standard, parser_limit)
     return {"kind": run.kind, "steps": steps, "chosen": chosen, "parser": found, "decision": decision,
             "profile": profile, "standard": standard}
