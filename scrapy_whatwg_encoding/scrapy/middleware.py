@@ -208,7 +208,8 @@ class WhatwgEncodingMiddleware:
                 if found is None:
                     return self._skip(request, response, "handler_encoding")
                 decision, text = Decision(found[0], "certain", "handler", chosen), found[1]
-                suspect, scrapy_name, changed = None, chosen, False
+                suspect, scrapy_name = None, chosen
+                changed: bool | None = False
             else:
                 override: str | Encoding | None = None
                 if chosen is not None:  # a middleware or the spider chose it (Scrapy's recipe): the user override
