@@ -35,6 +35,9 @@ _STATE_TAGS = re.compile(rb"<(?:(/?[A-Za-z][^\t\n\x0c\r />]*/[^>\"']*[\"'])|(?=[
 _TEXT_ELEMENTS = frozenset((b"title", b"textarea", b"style", b"xmp", b"iframe", b"noembed", b"noframes",
                             b"noscript", b"script"))
 _TAG_NAME_ENDS = (b"\t", b"\n", b"\x0c", b"\r", b" ", b"/", b">")
+# Most text elements in one match: a start tag without a quote (it ends at its first ">", as the
+# prescan reads it), text without a "<", and the appropriate end tag (group 2 its "</").
+_PLAIN_ELEMENT = re.compile(rb"(?i)<(" + b"|".join(sorted(_TEXT_ELEMENTS)) + rb")[^>\"']*>[^<]*(</\1)[\t\n\x0c\r />]")
 # Text element name → an appropriate end tag (§13.2.5: RCDATA/RAWTEXT/script data end tag name
 # states): "</" + the name, ASCII case-insensitively, then whitespace, "/" or ">".
 _END_TAGS = {name: re.compile(rb"(?i)</" + re.escape(name) + rb"[\t\n\x0c\r />]") for name in _TEXT_ELEMENTS}
@@ -133,6 +136,10 @@ def _plain_text_elements(body: bytes, end: int) -> bool:
     end tag as a tag too (:func:`_prescan_reaches`)."""
     position = 0
     while (match := _STATE_TAGS.search(body, position, end)) is not None:
+        plain = _PLAIN_ELEMENT.match(body, match.start(), end)
+        if plain is not None:
+            position = plain.start(2)  # the end tag: its name may hold a "/" too
+            continue
         name = match.group(2)
         if name is None or name.lower() not in _TEXT_ELEMENTS:
             return False  # "/" in a tag name; PLAINTEXT, foreign content, template contents, frameset

@@ -64,27 +64,32 @@ def _override_decision(override: str | Encoding) -> Decision | None:  # step 2: 
 
 
 @per_value  # a crawl sees the same few Content-Type values
-def transport_decision(content_type: str | bytes) -> Decision | None:
-    """Step 4's decision for *content_type*, or ``None`` (frozen: one object serves every page)."""
-    found = _label(content_type_facts(content_type)[2])
-    return None if found is None else Decision(found[0], "certain", "transport", found[1])
+def transport_decision(content_type: str | bytes) -> tuple[Decision | None, str | None]:
+    """Step 4 for *content_type*: ``(decision, None)`` when its charset is a label (frozen: one
+    object serves every page), else ``(None, why)``: why a charset it has was not taken, or
+    ``None`` when it has none."""
+    label = content_type_facts(content_type)[2]
+    found = _label(label)
+    if found is not None:
+        return Decision(found[0], "certain", "transport", found[1]), None
+    return None, _why_ignored(content_type, label)
 
 
 def _transport_step(content_type: str | bytes) -> Decision | None:
-    """Step 4: the transport layer's charset, when "get an encoding" succeeds (one frozen
-    Decision per Content-Type value), else ``None`` (logged at DEBUG when a charset is ignored)."""
-    decision = transport_decision(content_type)
-    if decision is None:
-        _log_ignored_content_type(content_type)
+    """Step 4: the transport layer's charset, when "get an encoding" succeeds, else ``None``
+    (logged at DEBUG when a charset is ignored)."""
+    decision, ignored = transport_decision(content_type)
+    if ignored is not None and logger.isEnabledFor(logging.DEBUG):
+        logger.debug("%s", ignored)
     return decision
 
 
-def _log_ignored_content_type(content_type) -> None:
-    """A debug line saying why a Content-Type gave no transport layer encoding (step 4)."""
-    if not logger.isEnabledFor(logging.DEBUG):
-        return
-    label = content_type_facts(content_type)[2]
+def _why_ignored(content_type, label: str | None) -> str | None:
+    """Why a Content-Type gave no transport layer encoding (step 4), or ``None`` when it has no
+    charset to give."""
     text = content_type.decode("latin-1") if isinstance(content_type, (bytes, bytearray)) else str(content_type)
+    if label is None and "charset" not in text.lower():
+        return None  # no charset at all: nothing was ignored
     parsed = parse_mime_type(text)
     if label is not None:
         why = f"its charset {_shorten(label)!r} is not a label of the Encoding Standard"
@@ -92,11 +97,9 @@ def _log_ignored_content_type(content_type) -> None:
         why = "it does not parse as a MIME type"
     elif parsed[0] == "*/*":
         why = "*/* is no MIME type (Fetch's extract a MIME type skips it)"
-    elif "charset" in text.lower():
-        why = "its charset parameter is empty or malformed"
     else:
-        return  # no charset at all: nothing was ignored
-    logger.debug("Content-Type %r ignored for the encoding: %s", _shorten(text), why)
+        why = "its charset parameter is empty or malformed"
+    return f"Content-Type {_shorten(text)!r} ignored for the encoding: {why}"
 
 
 def _shorten(text: str, keep: int = 100) -> str:

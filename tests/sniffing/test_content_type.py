@@ -1,9 +1,13 @@
 """Content-Type: MIME Sniffing "parse a MIME type", the transport charset, the document kind."""
 from __future__ import annotations
 
+import logging
+
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from scrapy_whatwg_encoding import sniff
 from scrapy_whatwg_encoding.sniffing.content_type import document_kind, parse_mime_type, transport_charset
 
 
@@ -97,3 +101,18 @@ def test_extract_a_mime_type_fetch_examples():
     assert extract_mime_type("") is None
     assert transport_charset("text/html;charset=gbk, text/html") == "gbk"
     assert document_kind("text/html;charset=gbk, application/json") == "other"
+
+
+@pytest.mark.parametrize(("content_type", "why"), [
+    ("text/html; charset=bogus", "its charset 'bogus' is not a label of the Encoding Standard"),
+    ("nonsense; charset=utf-8", "it does not parse as a MIME type"),
+    ("*/*; charset=utf-8", "*/* is no MIME type (Fetch's extract a MIME type skips it)"),
+    ("text/html; charset=", "its charset parameter is empty or malformed"),
+    ("text/html", None),  # no charset: nothing ignored, nothing logged
+    ("text/html; charset=utf-8", None),  # taken
+])
+def test_an_ignored_charset_is_logged_at_debug_with_why(caplog, content_type, why):
+    caplog.set_level(logging.DEBUG, logger="scrapy_whatwg_encoding")
+    sniff(b"<p>x</p>", content_type=content_type)
+    lines = [r.getMessage() for r in caplog.records if "ignored for the encoding" in r.getMessage()]
+    assert lines == ([] if why is None else [f"Content-Type {content_type!r} ignored for the encoding: {why}"])
