@@ -118,13 +118,17 @@ def _plain_meta(body: bytes, limit: int, metas: list | None, first: int = 0) -> 
     start, end, _ = metas[-1]
     if end > limit or not _plain_text_elements(body, start):
         return None
-    read = {tag_start for tag_start, _, _ in metas}
-    if any(match.start() not in read for match in _META_BYTES.finditer(body, first, start)):
-        return None  # a "<meta" the prescan skipped (in a comment it reads as longer, say)
-    for tag_start, after, _ in metas:
-        tag = body[tag_start:after]
-        if b"&" in tag or tag_start != start and b"charset" in tag.lower():
+    if len(metas) == 1:  # most pages: the one "<meta" before it is none, and no "&" in it
+        if _META_BYTES.search(body, first, start) is not None or b"&" in body[start:end]:
             return None
+    else:
+        read = {tag_start for tag_start, _, _ in metas}
+        if any(match.start() not in read for match in _META_BYTES.finditer(body, first, start)):
+            return None  # a "<meta" the prescan skipped (in a comment it reads as longer, say)
+        for tag_start, after, _ in metas:
+            tag = body[tag_start:after]
+            if b"&" in tag or tag_start != start and b"charset" in tag.lower():
+                return None
     encoding, label = metas[-1][2]
     return encoding, label, start
 

@@ -37,7 +37,7 @@ KINDS: tuple[SuspectKind, ...] = get_args(SuspectKind)
 WHOLE_LIMIT = 1024 * 1024
 SUSPECT_LIMIT = 64 * 1024
 _CONTEXT = 16  # bytes kept before the first non-ASCII byte (a multi-byte sequence may start there)
-_UTF_8 = ENCODINGS["UTF-8"]
+_UTF_8, _REPLACEMENT, _X_USER_DEFINED = ENCODINGS["UTF-8"], ENCODINGS["replacement"], ENCODINGS["x-user-defined"]
 #: Single-byte encodings that map every byte (windows-1252, KOI8-R, ...): they never decode to U+FFFD.
 _TOTAL = frozenset(ENCODINGS[name] for name, high in SINGLE_BYTE.items() if "\ufffd" not in high)
 
@@ -78,13 +78,13 @@ def suspect_label(body: bytes | Body, decision: Decision, *, url: str | None = N
         facts.text(encoding)  # the text is needed anyway, and its decode says whether it is valid
         if facts.is_utf_8:
             return None  # the common case, valid UTF-8 under its own label
-    if encoding is ENCODINGS["replacement"]:
+    if encoding is _REPLACEMENT:
         return "replacement" if data else None
     if encoding.is_utf16:
         return "utf-8" if b"\x00" not in data and facts.is_utf_8 else None
     if facts.is_ascii:
         return None  # every ASCII-compatible encoding gives the same text
-    if encoding is ENCODINGS["x-user-defined"]:
+    if encoding is _X_USER_DEFINED:
         return "x-user-defined"
     if encoding is not _UTF_8 and facts.is_utf_8:
         return "utf-8"

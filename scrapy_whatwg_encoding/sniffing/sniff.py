@@ -112,7 +112,6 @@ class _Run:
 
     __slots__ = (
         "body",
-        "charset",
         "content_type",
         "essence",
         "facts",
@@ -135,7 +134,7 @@ class _Run:
         self.meta_at: int | None = None  # the first "<meta" with a hint after it, for the parser step
         self.metas: list = []  # the <meta tags the prescan read, for the parser step
         self.no_plain_meta = False  # no <meta> for the parser step in the whole body as UTF-8 or single-byte
-        self.essence, self.kind, self.charset = content_type_facts(content_type)
+        self.essence, self.kind, _ = content_type_facts(content_type)
         self.content_type = content_type
         self.url = url
         self.options = options
