@@ -237,10 +237,10 @@ class WhatwgEncodingMiddleware:
             # the name Scrapy alone reports for the decided encoding (Scrapy's inference where
             # Python has no codec).
             name = chosen or scrapy_default.scrapy_codec_name(decision.encoding) or scrapy_default.scrapy_inference(response)
-            response = with_encoding(response, name, text)
+            decided = with_encoding(response, name, text)
             meta[META_KEY] = decision.as_dict()
             self.report.decision(url, decision, changed, body, scrapy_name, suspect)
-            return response
+            return decided
         except Exception as exc:  # noqa: BLE001 — never fail a crawl (issue 4, item 6)
             self.report.error(exc, response.url)
             request.meta.pop(META_KEY, None)

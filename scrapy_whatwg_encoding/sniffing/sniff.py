@@ -199,7 +199,8 @@ _METHODS = {kind: tuple(getattr(_Run, name.replace("-", "_")) for name in names)
 # Each kind's steps that _standard runs one by one: those after "transport" (run_sniffing asks
 # steps 1-4 first) and before "likely" (steps 7-9 go together), or before "default" for the kinds
 # without steps 7-8.
-_FIRST_STEPS = {kind: _METHODS[kind][names.index("transport") + 1:names.index("likely" if "likely" in names else "default")]
+_FIRST_STEPS = {kind: _METHODS[kind][names.index("transport") + 1:
+                                     names.index("likely" if "likely" in names else "default")]
                 for kind, names in STEPS.items()}
 # Decisions are immutable: the ones that depend on a setting or an encoding only are built once.
 _UTF_8_DEFAULT = Decision(_UTF_8, "tentative", "default")  # XML and other kinds
@@ -259,10 +260,10 @@ def _parser_step(run: _Run, decision: Decision, parser_limit: int) -> tuple[Deci
 def _standard(run: _Run, parser_limit: int) -> Decision:
     """The standard's algorithm from step 5 (steps 1-4 found nothing, see :func:`run_sniffing`),
     steps in order, then the parser step. A certain decision (an XML document's declaration) ends
-    the run: nothing after it can change the answer. An HTML body with a ``<meta>`` the parser acts on when decoded with
-    the default encoding (step 9) skips steps 7-8 (which the standard leaves to the user agent,
-    "may"): the ``<meta>`` decides the encoding whatever they give, so neither the site's memory
-    nor the detector is asked."""
+    the run: nothing after it can change the answer. An HTML body with a ``<meta>`` the parser
+    acts on when decoded with the default encoding (step 9) skips steps 7-8 (which the standard
+    leaves to the user agent, "may"): the ``<meta>`` decides the encoding whatever they give, so
+    neither the site's memory nor the detector is asked."""
     for step in _FIRST_STEPS[run.kind]:
         decision = step(run)
         if decision is not None:
