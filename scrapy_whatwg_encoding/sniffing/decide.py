@@ -37,9 +37,6 @@ class Outcome(NamedTuple):
     body: Body
 
 
-_outcome = tuple.__new__  # Outcome(...) without the Python frame of its generated __new__
-
-
 @dataclass(frozen=True, slots=True)
 class Options:
     """How a crawl decides: :func:`~.sniff.sniff`'s arguments that are the same for every response
@@ -90,7 +87,7 @@ class Options:
         suspect = suspect_label(facts, decision, url=url)
         if suspect is not None and self.suspect_labels == "content":
             decision = content_decision(facts, decision, suspect, url=url)
-        return _outcome(Outcome, (decision, suspect, facts))
+        return Outcome(decision, suspect, facts)
 
 
 def decide(body: bytes | Body, *, content_type: str | bytes | None = None, url: str | None = None,
