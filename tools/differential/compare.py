@@ -47,6 +47,17 @@ def name(label: str | None) -> str | None:
     return encoding.name if encoding is not None else label
 
 
+def rule(standard: str, firefox: str | None, chromium: str | None) -> str:
+    """The browsers profile's answer (docs/browsers.rst), from encoding names: where one browser
+    shows no document (``None``), the other's answer; where they agree, theirs; else the standard's
+    if one of them gives it, else Chromium's."""
+    if firefox is None or chromium is None:
+        return firefox or chromium or standard
+    if firefox == chromium:
+        return firefox
+    return standard if standard in (firefox, chromium) else chromium
+
+
 def _meta_at(text: str, offset: int):
     for lt, _, span, mode in browsers.tree_metas(text):
         if lt == offset:
@@ -163,7 +174,7 @@ def compare(path) -> dict:
             # the profile gives the other's answer.
             profile = sniff(body, content_type=content_type, profile="browsers")
             result["one_document"]["profile gives the one document's answer"
-                                   if profile.encoding.name == (firefox or chromium) else "other"] += 1
+                                   if profile.encoding.name == rule("", firefox, chromium) else "other"] += 1
             continue
         if firefox is None or chromium is None:
             result["failed" if family != "untyped" else "no_document"] = \
@@ -176,8 +187,7 @@ def compare(path) -> dict:
             result["untyped_profile"] += profile.encoding.name == firefox
         if firefox != chromium:
             result["disagree"][browsers_cause(body, content_type, firefox, chromium)] += 1
-            want = standard.encoding.name if standard.encoding.name in (firefox, chromium) else chromium
-            if profile.encoding.name == want:
+            if profile.encoding.name == rule(standard.encoding.name, firefox, chromium):
                 verdict = "as the rule says"
             elif profile.source in ("detector", "default") and firefox == profile.encoding.name:
                 # Chromium read no <meta> and its own detector answered: the profile gives Firefox's
