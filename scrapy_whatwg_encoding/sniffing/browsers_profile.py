@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 from typing import cast
 
-from ..encoding import ENCODINGS
 from ._html.tokenizer import TAG, tag_name
 from .browsers import FIRST_READ, chromium_meta, chromium_meta_encoding, firefox_meta
 from .change import first_parser_meta_bytes
@@ -20,20 +19,16 @@ from .content_type import DocumentKind
 from .decision import Decision
 from .meta_charset import meta_encoding
 from .mime_sniff import chromium_unknown_type_kind, is_untyped, unknown_mime_type, unknown_type_kind
-from .sniff import _METHODS, STEPS, _Run  # sniff imports this module on first use, once it is loaded
+from .sniff import _UTF_8_DEFAULT, LATER_STEPS, _Run  # sniff imports this module on first use, once it is loaded
 from .xml_encoding import get_xml_encoding
 
 # MIME types that neither kind of document covers but that both browsers show as plain text.
 SHOWN_AS_TEXT = frozenset(("text/css",))
-# Decisions no <meta> or MIME type changes: both browsers follow the standard there.
-_FINAL_SOURCES = frozenset(("bom", "override", "transport"))
-
-
 def browsers_decision(run: _Run, standard: Decision, parser_limit: int) -> Decision:
     """The browsers profile's decision for *run*, whose standard profile's decision is *standard*
-    (its steps already ran on *run*; *parser_limit*: how far the models read, in bytes)."""
-    if standard.source in _FINAL_SOURCES:
-        return standard
+    (its steps already ran on *run*; *parser_limit*: how far the models read, in bytes). Steps 1,
+    2 and 4 found nothing (a BOM, the override or the transport layer decides for both browsers,
+    see :func:`.sniff.run_sniffing`)."""
     kind = run.kind
     if kind == "html" and is_untyped(run.essence):
         return _untyped(run, standard, parser_limit)
@@ -59,10 +54,17 @@ def browsers_decision(run: _Run, standard: Decision, parser_limit: int) -> Decis
         chromium = _browser_decision(run, "html", chromium_meta, parser_limit, shared)
     if chromium.encoding is standard.encoding:
         return standard  # Firefox's answer cannot change it: agreeing or not, the standard's answer is given
-    firefox = _browser_decision(run, "html", firefox_meta, parser_limit, shared)
-    if firefox.encoding is chromium.encoding:
-        return chromium
-    return standard if standard.encoding is firefox.encoding else chromium
+    return _rule(standard, chromium, _browser_decision(run, "html", firefox_meta, parser_limit, shared))
+
+
+def _rule(standard: Decision, chromium: Decision | None, firefox: Decision | None) -> Decision:
+    """The profile's rule (docs/browsers.rst) over the browsers that show a document (``None``: one
+    that does not): the standard's answer if one of them gives it, else Chromium's, else Firefox's
+    (so where they agree, theirs), else the standard's."""
+    shown = [decision for decision in (chromium, firefox) if decision is not None]
+    if not shown or any(decision.encoding is standard.encoding for decision in shown):
+        return standard
+    return shown[0]
 
 
 # Markup after which Chromium's tokenizer and the standard's prescan may part: raw text elements,
@@ -126,19 +128,13 @@ def _untyped(run: _Run, standard: Decision, parser_limit: int) -> Decision:
     if chromium_kind == "media" and essence == "application/pdf":
         chromium_kind = "pdf"  # Chromium's PDF viewer: a document in the default encoding
     try:
-        firefox = _typed(run, firefox_kind, firefox_meta, parser_limit, shared)
         chromium = _typed(run, chromium_kind, chromium_meta, parser_limit, shared)
+        if chromium is not None and chromium.encoding is standard.encoding:
+            return standard  # the rule's answer whatever Firefox shows
+        firefox = _typed(run, firefox_kind, firefox_meta, parser_limit, shared)
     finally:
         run.kind = kind
-    if firefox is None or chromium is None:
-        only = firefox or chromium
-        return standard if only is None or only.encoding is standard.encoding else only
-    if firefox.encoding is chromium.encoding:
-        return standard if standard.encoding is chromium.encoding else chromium
-    return standard if standard.encoding in (firefox.encoding, chromium.encoding) else chromium
-
-
-_UTF_8_MEDIA = Decision(ENCODINGS["UTF-8"], "tentative", "default")
+    return _rule(standard, chromium, firefox)
 
 
 def _typed(run: _Run, kind: str | None, scan, limit: int, shared: dict) -> Decision | None:
@@ -146,7 +142,7 @@ def _typed(run: _Run, kind: str | None, scan, limit: int, shared: dict) -> Decis
     if kind is None:
         return None
     if kind == "media":
-        return _UTF_8_MEDIA  # an image, media or PDF document
+        return _UTF_8_DEFAULT  # an image, media or PDF document: UTF-8
     if kind == "pdf":
         run.kind = "html"
         return run.default()
@@ -159,13 +155,13 @@ def _browser_decision(run: _Run, kind: str, scan, limit: int, shared: dict) -> D
     no parser step follows): no 7-bit ISO-2022-JP detection either (tools/differential). The
     steps that do not depend on the browser are run once per profile decision (*shared*), the
     detector once per run (the standard's steps 8-9)."""
-    for name, step in zip(STEPS[kind], _METHODS[kind]):
+    for name, step in LATER_STEPS[kind]:
         if name == "prescan":
             decision = _scan_decision(run, scan, limit, shared)
         elif name == "detector":
             found = run.fallback()  # steps 8-9, run once for the standard profile and both models
             decision = found if found.source == "detector" else None
-            if decision is not None and decision.encoding.name == "ISO-2022-JP" and run.body.isascii():
+            if decision is not None and decision.encoding.name == "ISO-2022-JP" and run.facts.is_ascii:
                 decision = None
         elif name == "default":
             decision = run.default()  # it depends on the kind, which the type may have changed
@@ -193,11 +189,12 @@ def _no_declaring_meta(run: _Run, limit: int) -> bool:
     tag takes both models out of the head (not one of :data:`_HEAD_TAGS`): neither reads past
     ``prescan_bytes`` then."""
     extent = max(limit, run.options.prescan_bytes)
-    meta_at = run.meta_at if 4 * limit + 16 >= extent else None
-    if meta_at is None:  # not looked for yet (or over fewer bytes than the models read)
+    if extent == limit:  # the parser step's own search (the run's meta_at), made once per run
+        if run.meta_at is None:
+            run.meta_at = first_parser_meta_bytes(run.body, limit)
+        meta_at = run.meta_at
+    else:  # a parser limit below prescan_bytes: the models read further than the parser step
         meta_at = first_parser_meta_bytes(run.body, extent)
-        if 4 * limit + 16 >= extent:
-            run.meta_at = meta_at
     if meta_at < 0:
         return True
     if meta_at < run.options.prescan_bytes:

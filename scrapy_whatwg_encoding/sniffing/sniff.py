@@ -106,6 +106,9 @@ def _shorten(text: str, keep: int = 100) -> str:
     return text if len(text) <= keep else f"{text[:keep]}...({len(text)} characters)"
 
 
+_NOT_ASKED = object()  # a step of a _Run not asked yet
+
+
 class _Run:
     """One run of the algorithm over a body: each step is a method returning a Decision or None.
     *options* (a :class:`~.decide.Options`) holds what is the same for every body of a crawl."""
@@ -118,6 +121,7 @@ class _Run:
         "fallback_",
         "kind",
         "likely_",
+        "likely_found",
         "meta_at",
         "metas",
         "no_plain_meta",
@@ -141,6 +145,7 @@ class _Run:
         self.override_ = override
         self.parent = parent
         self.likely_ = likely
+        self.likely_found: Decision | None | object = _NOT_ASKED  # what step 7 gives, once asked
 
     # Steps 1, 2 and 4 (certain); run_sniffing asks them before it makes a _Run.
     def bom(self):
@@ -169,12 +174,14 @@ class _Run:
         found = container_encoding(self.parent, self.url)
         return None if found is None else Decision(found[0], "tentative", "container", found[1])
 
-    def likely(self):  # step 7 → tentative
-        value = self.likely_
-        if callable(value):  # site memory: it weighs the body against what steps 8-9 give
-            value = value(self.facts, self.fallback())
-        found = _label(value)
-        return None if found is None else Decision(found[0], "tentative", "likely", found[1])
+    def likely(self):  # step 7 → tentative; asked once (a site's memory counts what it applies)
+        if self.likely_found is _NOT_ASKED:
+            value = self.likely_
+            if callable(value):  # site memory: it weighs the body against what steps 8-9 give
+                value = value(self.facts, self.fallback())
+            found = _label(value)
+            self.likely_found = None if found is None else Decision(found[0], "tentative", "likely", found[1])
+        return self.likely_found
 
     def detector(self):  # step 8 → tentative
         encoding = detect(self.facts, self.options.mode, self.url)
@@ -196,12 +203,12 @@ class _Run:
 
 _METHODS = {kind: tuple(getattr(_Run, name.replace("-", "_")) for name in names)
             for kind, names in STEPS.items()}
-# Each kind's steps that _standard runs one by one: those after "transport" (run_sniffing asks
-# steps 1-4 first) and before "likely" (steps 7-9 go together), or before "default" for the kinds
-# without steps 7-8.
-_FIRST_STEPS = {kind: _METHODS[kind][names.index("transport") + 1:
-                                     names.index("likely" if "likely" in names else "default")]
-                for kind, names in STEPS.items()}
+#: Each kind's steps after step 4, as (name, method): run_sniffing asks steps 1-4 before it makes
+#: a _Run, so a run (and the browsers profile's models) starts here.
+LATER_STEPS = {kind: tuple(zip(names, _METHODS[kind]))[names.index("transport") + 1:] for kind, names in STEPS.items()}
+# Those that _standard runs one by one: steps 7-9 go together.
+_FIRST_STEPS = {kind: tuple(method for name, method in steps if name not in ("likely", "detector", "default"))
+                for kind, steps in LATER_STEPS.items()}
 # Decisions are immutable: the ones that depend on a setting or an encoding only are built once.
 _UTF_8_DEFAULT = Decision(_UTF_8, "tentative", "default")  # XML and other kinds
 
@@ -446,6 +453,6 @@ def sniff_steps(body: bytes, *, parser_limit: int = PARSER_LIMIT, profile: Profi
     found = _parser_step(run, chosen, parser_limit)[1]
     first = found_by["bom"] or found_by["override"] or found_by["transport"]  # certain: the run ends
     standard = first or _standard(run, parser_limit)
-    decision = standard if profile == "standard" else _browsers(run, standard, parser_limit)
+    decision = standard if profile == "standard" or first else _browsers(run, standard, parser_limit)
     return {"kind": run.kind, "steps": steps, "chosen": chosen, "parser": found, "decision": decision,
             "profile": profile, "standard": standard}

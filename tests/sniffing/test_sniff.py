@@ -266,3 +266,18 @@ def test_meta_prefilter():
     assert has_hint_bytes(b"<meta Http-Equiv=x content='&#99;harset=koi8-r'>", 0, 48) and has_hint_bytes(b"CharSet", 0, 7)
     assert not has_hint_bytes(b"<meta http-equiv=X-UA-Compatible content=IE=edge>", 0, 49)
     assert not has_hint_bytes(b"<meta name=x charset", 0, 19)
+
+
+def test_the_likely_callable_is_asked_once_in_either_profile():
+    # A site's memory counts what it applies: the browsers profile's models reuse step 7's answer.
+    calls = []
+
+    def likely(body, decision):
+        calls.append(decision.source)
+        return "koi8-r"
+
+    cyrillic = "<p>Привет, мир! Как дела?</p>".encode("windows-1251") * 4
+    for profile in ("standard", "browsers"):
+        calls.clear()
+        assert sniff(cyrillic, content_type="text/html", likely=likely, profile=profile).source == "likely"
+        assert calls == ["detector"], profile
