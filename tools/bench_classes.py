@@ -63,10 +63,11 @@ from collections.abc import Callable, Iterable
 from math import isnan, nan
 from pathlib import Path
 
+from scrapy_whatwg_encoding.sniffing.prescan import PRESCAN_BYTES
+
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO / "tests" / "data" / "corpus"
 DEMO = REPO / "example_project" / "demo" / "site"
-PRESCAN_BYTES = 1024
 CLASSES = {
     "a": "UTF-8, header charset",
     "b": "legacy, header charset",

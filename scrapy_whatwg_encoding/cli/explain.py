@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ..encoding import decode
 from ..sniffing.decision import Profile
+from ..sniffing.prescan import PRESCAN_BYTES
 from .kind import NAMES, DocumentKind, choose_kind
 from .scrapy_view import crawl_skips, first_difference, scrapy_inference
 from .steps import BOMS, explain_steps, matched_tag, suspect, xml_declaration_bytes
@@ -18,7 +19,7 @@ CONTEXT = 40  # characters shown each side of the first difference when it lies 
 def explain(body: bytes, *, target: dict, scrapy_url: str, content_type: str | None = None,
             document: DocumentKind | None = None, url: str | None = None, locale: str | None = None,
             default: str | None = None, override: str | None = None, likely: str | None = None,
-            detector: str | None = None, prescan_bytes: int = 1024, profile: Profile = "standard") -> dict:
+            detector: str | None = None, prescan_bytes: int = PRESCAN_BYTES, profile: Profile = "standard") -> dict:
     """The explanation of *body* (bytes) as a JSON-ready dict.
 
     *target* describes the input (``{"path": ...}`` or ``{"url": ..., "status": ...}``) and is

@@ -14,6 +14,7 @@ from ..sniffing import PARSER_LIMIT, sniff_steps
 from ..sniffing.content_type import transport_charset
 from ..sniffing.decision import Profile
 from ..sniffing.mislabel import content_decision, suspect_label
+from ..sniffing.prescan import PRESCAN_BYTES
 
 #: Every row of an explanation, in the order the algorithm considers them.
 ORDER = ("bom", "override", "transport", "prescan", "xml-declaration", "parser", "container",
@@ -80,7 +81,7 @@ def suspect(body: bytes, decision, url: str | None = None) -> dict | None:
 def explain_steps(body: bytes, *, content_type: str | None = None, header: str | None = None,
                   url: str | None = None, locale: str | None = None, default: str | None = None,
                   override: str | None = None, likely: str | None = None,
-                  detector: str | None = None, prescan_bytes: int = 1024, profile: Profile = "standard") -> dict:
+                  detector: str | None = None, prescan_bytes: int = PRESCAN_BYTES, profile: Profile = "standard") -> dict:
     """Run the algorithm on *body* (bytes) and describe every step (the standard's steps; in the
     browsers *profile* the final decision may come from the browsers' consensus instead).
 
@@ -148,7 +149,7 @@ def explain_steps(body: bytes, *, content_type: str | None = None, header: str |
     elif kind == "xml":
         xml = found["xml-declaration"]
         if xml is None:
-            _no_xml_encoding(put, body, max(prescan_bytes, 1024),
+            _no_xml_encoding(put, body, max(prescan_bytes, PRESCAN_BYTES),
                              "no XML declaration naming an encoding at the start")
         else:
             label = f"encoding={xml.label!r}" if xml.label else "UTF-16 form without encoding"

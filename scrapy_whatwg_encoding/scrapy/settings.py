@@ -59,6 +59,7 @@ from ..encoding import get_encoding
 from ..sniffing.decide import SUSPECT_LABELS, Options
 from ..sniffing.decision import DETECTOR_MODES, PROFILES, DetectorMode, Profile
 from ..sniffing.locale import is_known_locale, locale_encoding
+from ..sniffing.prescan import PRESCAN_BYTES
 from ..sniffing.sniff import detector_for
 
 T = TypeVar("T")
@@ -71,7 +72,7 @@ DEFAULTS: dict[str, Any] = {
     "WHATWG_ENCODING_DEFAULT": None,
     "WHATWG_ENCODING_PROFILE": "standard",
     "WHATWG_ENCODING_DETECTOR": None,
-    "WHATWG_ENCODING_PRESCAN_BYTES": 1024,
+    "WHATWG_ENCODING_PRESCAN_BYTES": PRESCAN_BYTES,
     "WHATWG_ENCODING_REMEMBER": False,
     "WHATWG_ENCODING_REMEMBER_STORE": None,
     "WHATWG_ENCODING_REMEMBER_MAX_HOSTS": 20_000,

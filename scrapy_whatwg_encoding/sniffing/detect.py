@@ -231,11 +231,11 @@ def _weight_tables(rule: tuple[int, int, int]) -> tuple[int, tuple[tuple[bytes, 
     return max(0, invalid * errors - valid * least), tuple(tables)
 
 
-def _chardetng(data: bytes, tld: bytes | None, last: bool = True) -> tuple[bool, Encoding | None]:
-    """chardetng over *data*: (a non-ASCII byte was seen, its guess without UTF-8)."""
+def _chardetng(data: bytes, tld: bytes | None, last: bool = True) -> Encoding | None:
+    """chardetng's guess over *data*, without UTF-8."""
     detector = EncodingDetector()
-    seen = detector.feed(data, last=last)
-    return seen, from_chardetng(detector.guess(tld=tld, allow_utf8=False))
+    detector.feed(data, last=last)
+    return from_chardetng(detector.guess(tld=tld, allow_utf8=False))
 
 
 def from_chardetng(name: str) -> Encoding | None:
@@ -286,7 +286,7 @@ def _iso_2022_jp(body: bytes, url: str | None) -> Encoding | None:
         return None
     start = max(escape - _CONTEXT, 0)
     window = body[start:start + STAT_LIMIT]
-    guess = _chardetng(window, tld_of(url), start + STAT_LIMIT >= len(body))[1]
+    guess = _chardetng(window, tld_of(url), start + STAT_LIMIT >= len(body))
     return guess if guess is ENCODINGS["ISO-2022-JP"] and has_jis_text(window) else None
 
 
@@ -334,7 +334,7 @@ def detect(body: bytes | Body, mode: DetectorMode = "full", url: str | None = No
     start = max(first - _CONTEXT, 0)
     window = body[start:start + STAT_LIMIT]
     last = start + STAT_LIMIT >= len(body)
-    guess = _chardetng(window, tld, last)[1]
+    guess = _chardetng(window, tld, last)
     if guess is None or guess not in _GAPS:
         return guess
     window, last = window[:UCHARDET_LIMIT], last and len(window) <= UCHARDET_LIMIT
