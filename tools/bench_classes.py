@@ -40,8 +40,8 @@ each side; below 1.00 = the typical page is cheaper than with Scrapy alone), wit
 then pages, bytes per page, µs per page of Scrapy and ours (class totals, median of runs), the
 total ratio (median and min-max over the runs), ``guess``: the pages on which Scrapy alone runs its statistical guess
 (charset-normalizer: an unlabeled non-UTF-8 page, or a label Python has no codec for, such as
-``x-mac-cyrillic``), which cost it far more than the others, and ``w/o``: the ratio without
-them; and checks: ``text`` — pages where ours' ``response.text`` is the WHATWG decode
+``x-mac-cyrillic``), which cost it far more than the others, and ``w/o``: the per-page median
+without them; and checks: ``text`` — pages where ours' ``response.text`` is the WHATWG decode
 with its decision (must be all); ``true`` — pages where that decision is the page's true
 encoding; ``≠Scrapy`` — pages where Scrapy's text differs from ours.
 
@@ -305,19 +305,26 @@ class Layer:
         return 0  # an exception would stop the benchmark
 
 
-def best_pair(page: Page, ours: Ours | Layer, repeat: int, first: int = 0) -> tuple[int, int]:
-    """``(Scrapy ns, ours ns)``: best of *repeat* calls each on fresh responses, alternating
-    which side goes first (starting with Scrapy if *first* is even)."""
+def alternate(sides: tuple[Callable[[], Callable[[], object]], Callable[[], Callable[[], object]]], repeat: int,
+              first: int = 0) -> tuple[int, int]:
+    """``(ns of side 0, ns of side 1)``: best of *repeat* timed calls each, the two sides alternating
+    which goes first (side 0 first if *first* is even). Each side makes its timed call afresh
+    (untimed: a new response, say) for every call."""
     clock = time.perf_counter_ns
     best = [sys.maxsize, sys.maxsize]
     for i in range(repeat):
         for side in ((0, 1) if (first + i) % 2 == 0 else (1, 0)):
-            call = scrapy_side(page) if side == 0 else ours.side(page)
+            call = sides[side]()
             start = clock()
             call()
             elapsed = clock() - start
             best[side] = min(best[side], elapsed)
     return best[0], best[1]
+
+
+def best_pair(page: Page, ours: Ours | Layer, repeat: int, first: int = 0) -> tuple[int, int]:
+    """``(Scrapy ns, ours ns)`` on fresh responses of *page* (see :func:`alternate`)."""
+    return alternate((lambda: scrapy_side(page), lambda: ours.side(page)), repeat, first)
 
 
 @dataclasses.dataclass
@@ -362,22 +369,21 @@ def measure(classes: dict[str, list[Page]], ours: Ours | Layer, runs: int, repea
 
 
 def summarize(pairs_by_run: list[list[tuple[int, int]]], left_out: list[bool] | None = None) -> dict[str, float]:
-    """µs per page (median of runs), the ratio ours / Scrapy (median, min, max over runs), the
-    median over pages of each page's ratio (its median time over runs, each side), and the ratio
-    (median of runs) without the pages *left_out* marks (``nan`` if none is left)."""
+    """µs per page (median of runs), the ratio ours / Scrapy of the class totals (median, min, max
+    over runs), the median over pages of each page's ratio (its median time over runs, each side)
+    with its quartiles, and that median without the pages *left_out* marks (``nan`` if none is left)."""
     pages = len(pairs_by_run[0])
     scrapy = [sum(s for s, _ in run) for run in pairs_by_run]
     ours = [sum(o for _, o in run) for run in pairs_by_run]
     ratios = [o / s for s, o in zip(scrapy, ours)]
-    kept = [i for i in range(pages) if not (left_out and left_out[i])]
-    kept_ratios = [sum(run[i][1] for i in kept) / sum(run[i][0] for i in kept) for run in pairs_by_run] if kept else [nan]
     per_page = [statistics.median(run[i][1] for run in pairs_by_run) /
                 statistics.median(run[i][0] for run in pairs_by_run) for i in range(pages)]
+    kept = [ratio for i, ratio in enumerate(per_page) if not (left_out and left_out[i])]
     quartiles = statistics.quantiles(per_page, n=4) if pages > 1 else per_page * 3
     return {"scrapy_us": statistics.median(scrapy) / pages / 1000, "ours_us": statistics.median(ours) / pages / 1000,
             "ratio": statistics.median(ratios), "low": min(ratios), "high": max(ratios),
             "page_ratio": statistics.median(per_page), "page_q1": quartiles[0], "page_q3": quartiles[2],
-            "kept_ratio": statistics.median(kept_ratios)}
+            "kept_ratio": statistics.median(kept) if kept else nan}
 
 
 def profile(pages: list[Page], ours: Ours | Layer, rounds: int, scrapy: bool = False, top: int = 25) -> str:
