@@ -91,7 +91,7 @@ def chromium_at_prescan_meta(body: bytes, offset: int) -> Decision | None:
     the first 1024 bytes) and nothing before it makes Chromium's tokenizer read otherwise (no raw
     text element, no ``--!>``, no other ``<meta>``): its reading of that tag, or ``None`` where
     its scan must run (it reads the tag as no encoding, or the bytes before it may differ).
-    tests/test_browsers_shortcuts.py checks it against the scan."""
+    tests/oracles/test_browsers_shortcuts.py checks it against the scan."""
     if body.startswith((b"<\x00?\x00x\x00", b"\x00<\x00?\x00x")) or _PARTS.search(body, 0, offset):
         return None
     text = bytes(body[offset:offset + FIRST_READ]).decode("latin-1")

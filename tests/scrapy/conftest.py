@@ -1,11 +1,14 @@
 """Fixtures: HTTP servers on 127.0.0.1 for the bundled demo site and for ``tests/data/corpus`` (served as
-``text/html`` without a charset, and with the manifest's charset); a real redis-server per module."""
+``text/html`` without a charset, and with the manifest's charset); a real redis-server per module; an
+HTML report whose rendering fails."""
 from __future__ import annotations
 
 import shutil
 
 import pytest
 from whatwg_crawl_helpers import BUNDLED_SITE, CORPUS, Server, SiteMap, load_manifest
+
+from scrapy_whatwg_encoding import report as report_package
 
 # A script the tests run as a process, not a test module (without scrapy-redis it cannot be imported).
 collect_ignore = ["redis_fleet_worker.py"]
@@ -50,3 +53,12 @@ def redis_url(tmp_path_factory):
 
     with redis_server(tmp_path_factory.mktemp("redis")) as url:
         yield url
+
+
+@pytest.fixture
+def failing_report(monkeypatch):
+    """The HTML report's rendering raises a ``RuntimeError`` (the stats import it at close)."""
+    def failing(*args, **kwargs):
+        raise RuntimeError("injected by the test")
+
+    monkeypatch.setattr(report_package, "render_html", failing)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest_twisted
 from whatwg_crawl_helpers import check_decision, crawl, memory_rows, whatwg_stats
 
-from scrapy_whatwg_encoding import report as report_package
 from scrapy_whatwg_encoding.scrapy.memory import MIN_DECLARATIONS, host_of
 from scrapy_whatwg_encoding.scrapy.memory_sqlite import FILE_NAME
 
@@ -40,14 +39,10 @@ def test_remember_persists_in_jobdir(demo_server, tmp_path):
 
 
 @pytest_twisted.inlineCallbacks
-def test_memory_is_saved_whatever_the_report_raises(demo_server, tmp_path, caplog, monkeypatch):
+def test_memory_is_saved_whatever_the_report_raises(demo_server, tmp_path, caplog, failing_report):
     """Issue 20: the report failing at spider close with something else than an OSError (here a
     RuntimeError injected into its rendering); the memory is still saved, and the error is logged
     and counted. (A report path with a NUL byte, issue 20's case, now stops the crawl at start.)"""
-    def failing(*args, **kwargs):
-        raise RuntimeError("injected by the test")
-
-    monkeypatch.setattr(report_package, "render_html", failing)  # stats imports it at close
     settings = {"JOBDIR": str(tmp_path), "WHATWG_ENCODING_REMEMBER": True,
                 "WHATWG_ENCODING_REPORT": str(tmp_path / "report.html")}
     crawler, pages = yield crawl([demo_server.url("header/koi8-r.html")] * 50, settings=settings)

@@ -179,11 +179,7 @@ def test_report_that_cannot_be_written_at_close_is_an_error_counted_not_raised(d
 
 
 @pytest_twisted.inlineCallbacks
-def test_report_that_cannot_be_rendered_is_an_error_counted_not_raised(demo_server, tmp_path, caplog, monkeypatch):
-    def failing(*args, **kwargs):
-        raise RuntimeError("injected by the test")
-
-    monkeypatch.setattr(report_package, "render_html", failing)  # stats imports it at close
+def test_report_that_cannot_be_rendered_is_an_error_counted_not_raised(demo_server, tmp_path, caplog, failing_report):
     caplog.set_level(logging.INFO)
     report = tmp_path / "report.html"
     crawler, responses = yield crawl([demo_server.url("meta/shift_jis.html")],

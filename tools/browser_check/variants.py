@@ -19,7 +19,7 @@ The documents are served by tools/differential/record.py's server and loaded by 
 and checked (``NAV_TIMEOUT``, in ms, bounds each load: Firefox downloads ``unknown/unknown``
 responses, which never load). The output holds every document (Content-Type, body as latin-1 text) with each
 browser's ``document.characterSet`` (``null``: no document, e.g. a download) and the versions;
-tests/test_browsers_variants.py asserts the models and the profile against it.
+tests/oracles/test_browsers_variants.py asserts the models and the profile against it.
 """
 from __future__ import annotations
 
@@ -174,25 +174,11 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     documents = [doc for name in args.sets.split(",") for doc in SETS[name]()]
     server = record.serve(0, lambda index: documents[index])
-    origin = f"http://127.0.0.1:{server.server_address[1]}"
-    answers, versions = {}, {}
-    import threading
-
-    def run(browser):  # resumable: OUT.<browser>.raw keeps what is recorded
-        raw = pathlib.Path(f"{args.out}.{browser}.raw")
-        done = record.read_raw(raw)[0]
-        todo = [i for i in range(len(documents)) if i not in done]
-        if todo:
-            record.record(browser, origin, todo, args.tabs, raw)
-        answers[browser], checks = record.read_raw(raw)
-        versions[browser] = checks[-1]["check"]["browser"]
-
-    threads = [threading.Thread(target=run, args=(b,)) for b in args.browsers.split(",")]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    recorded = record.record_all(args.browsers.split(","), f"http://127.0.0.1:{server.server_address[1]}",
+                                 list(range(len(documents))), args.tabs, args.out)
     server.shutdown()
+    answers = {browser: found for browser, (found, _) in recorded.items()}
+    versions = {browser: checks[-1]["check"]["browser"] for browser, (_, checks) in recorded.items()}
     out = {"browsers": versions, "documents": [
         {"set": family, "content_type": content_type, "body": body.decode("latin-1"),
          **{browser: answers[browser][i] for browser in answers}}

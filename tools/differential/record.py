@@ -109,6 +109,26 @@ def read_raw(raw: pathlib.Path) -> tuple[dict[int, str | None], list[dict]]:
     return answers, checks
 
 
+def record_all(browsers: list[str], origin: str, indices: list[int], tabs: int, out: str) -> dict[str, tuple]:
+    """Every browser of *browsers* records the documents *indices* served at *origin*, all at the
+    same time, resumably (``OUT.<browser>.raw`` keeps what is recorded, see :func:`read_raw`);
+    returns each browser's ``(answers, check lines)``."""
+    raws = {browser: pathlib.Path(f"{out}.{browser}.raw") for browser in browsers}
+
+    def run(browser):
+        done = read_raw(raws[browser])[0]
+        todo = [i for i in indices if i not in done]
+        if todo:
+            record(browser, origin, todo, tabs, raws[browser])
+
+    threads = [threading.Thread(target=run, args=(browser,)) for browser in browsers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return {browser: read_raw(raws[browser]) for browser in browsers}
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=18)
@@ -127,25 +147,12 @@ def main(argv=None) -> int:
     else:
         indices = list(range(args.start, args.start + args.count))
     browsers = args.browsers.split(",")
-    raws = {browser: pathlib.Path(f"{args.out}.{browser}.raw") for browser in browsers}
     server = serve(args.seed)
-    origin = f"http://{args.host}:{server.server_address[1]}"
-
-    def run(browser):  # the browsers record at the same time
-        done = read_raw(raws[browser])[0]
-        todo = [i for i in indices if i not in done]
-        if todo:
-            record(browser, origin, todo, args.tabs, raws[browser])
-
-    threads = [threading.Thread(target=run, args=(browser,)) for browser in browsers]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    recorded = record_all(browsers, f"http://{args.host}:{server.server_address[1]}", indices, args.tabs, args.out)
     server.shutdown()
     results, versions, speed = {}, {}, {}
     for browser in browsers:
-        answers, checks = read_raw(raws[browser])
+        answers, checks = recorded[browser]
         missing = [i for i in indices if i not in answers]
         if missing:
             raise SystemExit(f"{browser}: {len(missing)} documents not recorded")

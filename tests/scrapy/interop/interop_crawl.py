@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from interop_spiders import ASYNCIO_REACTOR, FEATURES, FEATURES_BY_NAME, FEEDS
+from interop_spiders import ASYNCIO_REACTOR, FEATURES, FEATURES_BY_NAME, FEEDS, class_name
 from scrapy.utils.reactor import install_reactor
 
 STATS = ("robotstxt/forbidden", "httpcache/hit", "httpcache/miss", "httpcache/store", "httpcache/retrieve_error",
@@ -94,8 +94,8 @@ def main(mode: str, base: str, out_dir: str, *names: str) -> None:
         items: list[dict] = []
         classes: list[str] = []  # the class of every response the engine hands on (to callbacks)
         crawler.signals.connect(lambda item, **_: items.append(dict(item)), signal=signals.item_scraped, weak=False)
-        crawler.signals.connect(lambda response, **_: classes.append(
-            f"{type(response).__module__}.{type(response).__qualname__}"), signal=signals.response_received, weak=False)
+        crawler.signals.connect(lambda response, **_: classes.append(class_name(response)),
+                                signal=signals.response_received, weak=False)
         crawler.signals.connect(lambda failure, response, **_: errors.messages.append(
             f"spider error on {response.url}: {failure.getErrorMessage()}"), signal=signals.spider_error, weak=False)
         try:
