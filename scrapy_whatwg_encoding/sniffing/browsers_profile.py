@@ -125,8 +125,6 @@ def _untyped(run: _Run, standard: Decision, parser_limit: int) -> Decision:
     essence = unknown_mime_type(body)  # the standard's rules, read once for both browsers
     firefox_kind = None if unknown else unknown_type_kind(body, essence)
     chromium_kind = chromium_unknown_type_kind(body, essence)
-    if chromium_kind == "media" and essence == "application/pdf":
-        chromium_kind = "pdf"  # Chromium's PDF viewer: a document in the default encoding
     try:
         chromium = _typed(run, chromium_kind, chromium_meta, parser_limit, shared)
         if chromium is not None and chromium.encoding is standard.encoding:

@@ -138,4 +138,6 @@ def chromium_unknown_type_kind(body: bytes, essence: str | None = None) -> str |
         return "html"
     if start.startswith(b"<?xml"):
         return "xml"
-    return _browser_kind(body, CHROMIUM_BINARY_BYTES, essence)
+    if essence is None:
+        essence = unknown_mime_type(body)
+    return "pdf" if essence == "application/pdf" else _browser_kind(body, CHROMIUM_BINARY_BYTES, essence)
