@@ -445,7 +445,8 @@ def sniff_steps(body: bytes, *, parser_limit: int = PARSER_LIMIT, profile: Profi
                        profile, options.get("detector"), parser_limit=parser_limit)
     run = _Run(Body(body), options.get("content_type"), options.get("url"), settings, options.get("override"),
                options.get("parent"), options.get("likely"))
-    steps = [(name, step(run)) for name, step in zip(STEPS[run.kind], _METHODS[run.kind])]
+    kind = run.kind  # (the browsers profile may read the run as another kind)
+    steps = [(name, step(run)) for name, step in zip(STEPS[kind], _METHODS[kind])]
     found_by = dict(steps)
     if "detector" in found_by:  # steps 8-9 ran: the final decision reuses them (no second detection)
         run.fallback_ = found_by["detector"] or found_by["default"]
@@ -454,5 +455,5 @@ def sniff_steps(body: bytes, *, parser_limit: int = PARSER_LIMIT, profile: Profi
     first = found_by["bom"] or found_by["override"] or found_by["transport"]  # certain: the run ends
     standard = first or _standard(run, parser_limit)
     decision = standard if profile == "standard" or first else _browsers(run, standard, parser_limit)
-    return {"kind": run.kind, "steps": steps, "chosen": chosen, "parser": found, "decision": decision,
+    return {"kind": kind, "steps": steps, "chosen": chosen, "parser": found, "decision": decision,
             "profile": profile, "standard": standard}

@@ -12,6 +12,7 @@ from scrapy_whatwg_encoding.sniffing import detect as detect_module
 from scrapy_whatwg_encoding.sniffing.container import Container, container_encoding, origin_of
 from scrapy_whatwg_encoding.sniffing.detect import detect, tld_of
 from scrapy_whatwg_encoding.sniffing.locale import locale_encoding
+from scrapy_whatwg_encoding.sniffing.sniff import STEPS, sniff_steps
 
 
 @pytest.mark.parametrize("tag, name", [
@@ -137,3 +138,9 @@ def test_chardetng_answers_map_to_whatwg_encodings():
     assert detect(thai, "full", "https://example.th/") is ENCODINGS["windows-874"]
     chinese = "中文文本测试，这是一个简单的句子。".encode("gbk") * 20
     assert detect(chinese, "full") is ENCODINGS["GBK"]
+
+
+def test_kind_is_the_standards_whatever_the_browsers_profile_reads():
+    # text/css: "other" for the standard, read as plain text by both browsers (the decision's kind).
+    found = sniff_steps(b"body { }", content_type="text/css", profile="browsers")
+    assert found["kind"] == "other" and [name for name, _ in found["steps"]] == list(STEPS["other"])
