@@ -1,7 +1,7 @@
 """What each step of the encoding sniffing algorithm (HTML §13.2.3.2, §13.2.3.4) found for one
 body, in the standard's order, with the bytes a declaration matched and their offset.
 
-Built on :func:`scrapy_whatwg_encoding.sniffing.sniff_steps` (which runs every step) and
+Built on :func:`scrapy_whatwg_encoding.sniffing.sniff_steps` (the one run, asking every step) and
 :func:`scrapy_whatwg_encoding.sniffing.prescan.prescan_result` (which tells a ``<meta>`` from an
 XML declaration); the bytes shown are re-read from the body at the offsets those report.
 """
@@ -15,16 +15,11 @@ from ..sniffing.content_type import transport_charset
 from ..sniffing.decision import Profile
 from ..sniffing.mislabel import content_decision, suspect_label
 from ..sniffing.prescan import PRESCAN_BYTES
+from ..sniffing.steps import ORDER as STEP_ORDER
 
-#: Every row of an explanation, in the order the algorithm considers them.
-ORDER = ("bom", "override", "transport", "prescan", "xml-declaration", "parser", "container",
-         "likely", "detector", "default")
-TITLES = {
-    "bom": "BOM sniff", "override": "user override", "transport": "transport layer (Content-Type)",
-    "prescan": "prescan (<meta>)", "xml-declaration": "XML declaration", "parser": "parser change",
-    "container": "container document", "likely": "likely encoding", "detector": "autodetection",
-    "default": "default",
-}
+#: Every row of an explanation, in the order the algorithm considers them (:data:`.steps.ORDER`).
+ORDER = tuple(step.value for step in STEP_ORDER)
+TITLES = {step.value: step.title for step in STEP_ORDER}
 #: What each kind of suspect label (``sniffing.mislabel.KINDS``) means, for people.
 SUSPECT_NOTES = {
     "utf-8": "the body is valid UTF-8 with non-ASCII bytes",
@@ -228,9 +223,12 @@ def _parser_row(put, body: bytes, chosen, decision, meta) -> None:
             f"characters: {chosen.encoding.name} stays tentative")
     else:
         _new, label, offset = meta
-        if decision.source == "parser":
+        if decision.source == "parser" and decision.encoding is not chosen.encoding:
             note = (f"<meta> label {label!r} at byte {offset}: change the encoding "
                     f"{chosen.encoding.name} → {decision.encoding.name} (certain)")
+        elif decision.source == "parser":
+            note = (f"<meta> label {label!r} at byte {offset} declares {decision.encoding.name}, "
+                    "the encoding in use: it becomes certain")
         else:
             note = (f"<meta> label {label!r} at byte {offset} agrees (or cannot change it): "
                     f"{decision.encoding.name} becomes certain")

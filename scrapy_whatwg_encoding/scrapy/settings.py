@@ -60,7 +60,7 @@ from ..sniffing.decide import SUSPECT_LABELS, Options
 from ..sniffing.decision import DETECTOR_MODES, PROFILES, DetectorMode, Profile
 from ..sniffing.locale import is_known_locale, locale_encoding
 from ..sniffing.prescan import PRESCAN_BYTES
-from ..sniffing.sniff import detector_for
+from ..sniffing.run import detector_for
 
 T = TypeVar("T")
 # A BCP 47 language tag, loosely: "ja", "zh-TW", "zh-Hant-HK", "pt_BR" ("_" is accepted as "-").

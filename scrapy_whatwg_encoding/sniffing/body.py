@@ -74,7 +74,7 @@ class Body:
     'naÃ¯ve'
     """
 
-    __slots__ = ("_codecs", "_first", "_texts", "_utf_8", "bom", "data")
+    __slots__ = ("_codecs", "_first", "_texts", "_utf_8", "bom", "data", "memo")
 
     def __init__(self, data: Buffer):
         self.data = data if isinstance(data, bytes) else bytes(data)
@@ -84,6 +84,9 @@ class Body:
         self.bom: Encoding | None = bom_sniff(self.data)
         self._texts: dict[Encoding, str] = {}
         self._codecs: dict[Encoding, str] = {}  # encoding → a CPython codec that decodes to its text
+        #: What the sniffing steps found for this body, kept for the other runs over it (the
+        #: browsers' models, an explanation): see :mod:`.run`.
+        self.memo: dict = {}
 
     @property
     def first_non_ascii(self) -> int | None:

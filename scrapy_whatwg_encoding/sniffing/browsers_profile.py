@@ -1,63 +1,57 @@
 """The ``"browsers"`` profile (docs/browsers.rst): the answer of Firefox and Chromium where their
-models (:mod:`.browsers`) agree; where they do not, the standard's answer if one of them gives it,
-else Chromium's. An untyped response is first typed as browsers type a navigation
-(:mod:`.mime_sniff`).
+models agree; where they do not, the standard's answer if one of them gives it, else Chromium's.
 
-It shares the standard run's work (the body's facts, the detector's answer) and reads only as far
-as the answer can change: Chromium's model first, and Firefox's only where Chromium's answer is
-not the standard's (where it is, the rule gives the standard's answer whatever Firefox says).
+Each browser is a :class:`~.run.Model` of the standard's run (:func:`.run.run`): how it types an
+untyped response (:mod:`.mime_sniff`), its ``<meta>`` scan (:mod:`.browsers`: late metas
+included, so no parser step follows) and its detector (no 7-bit ISO-2022-JP). The models run on
+the standard run's :class:`~.body.Body`, whose memo keeps what the runs share (the detector's
+answer, the likely encoding, the prescan), and only as far as the rule needs: Chromium's model
+first, Firefox's only where Chromium's answer is not the standard's (where it is, the rule gives
+the standard's answer whatever Firefox shows).
 """
 from __future__ import annotations
 
 import re
 from typing import cast
 
+from ..encoding import ENCODINGS
 from ._html.tokenizer import TAG, tag_name
+from .body import Body
 from .browsers import FIRST_READ, chromium_meta, chromium_meta_encoding, firefox_meta
 from .change import first_parser_meta_bytes
 from .content_type import DocumentKind
 from .decision import Decision
 from .meta_charset import meta_encoding
 from .mime_sniff import chromium_unknown_type_kind, is_untyped, unknown_mime_type, unknown_type_kind
-from .sniff import _UTF_8_DEFAULT, LATER_STEPS, _Run  # sniff imports this module on first use, once it is loaded
+from .run import Model, Settings, Trace, run
+from .steps import CERTAIN_STEPS, Step
 from .xml_encoding import get_xml_encoding
 
 # MIME types that neither kind of document covers but that both browsers show as plain text.
 SHOWN_AS_TEXT = frozenset(("text/css",))
-def browsers_decision(run: _Run, standard: Decision, parser_limit: int) -> Decision:
-    """The browsers profile's decision for *run*, whose standard profile's decision is *standard*
-    (its steps already ran on *run*; *parser_limit*: how far the models read, in bytes). Steps 1,
-    2 and 4 found nothing (a BOM, the override or the transport layer decides for both browsers,
-    see :func:`.sniff.run_sniffing`)."""
-    kind = run.kind
-    if kind == "html" and is_untyped(run.essence):
-        return _untyped(run, standard, parser_limit)
-    if kind == "other" and run.essence in SHOWN_AS_TEXT:
-        kind = "text"
-    shared: dict[object, Decision | None] = {}
-    if kind in ("text", "xml"):
-        run.kind = kind  # this run ends here
-        both = _browser_decision(run, kind, None, parser_limit, shared)
-        return standard if standard.encoding is both.encoding else both
-    if kind != "html":
-        return standard
-    if standard.source == "prescan" and standard.offset is not None and _same_prescan_meta(run.body, standard.offset):
-        return standard  # Chromium's answer is the standard's: Firefox's cannot change the rule's
-    if standard.source == "xml-declaration" and _no_declaring_meta(run, parser_limit):
-        return standard  # Chromium reads the same declaration (get an XML encoding), no <meta>
-    if standard.source == "parser" and _late_meta_both_read(run, standard, parser_limit, shared):
-        return standard
-    chromium = None
-    if standard.source == "prescan" and standard.offset is not None:
-        chromium = chromium_at_prescan_meta(run.body, standard.offset)
-    if chromium is None:
-        chromium = _browser_decision(run, "html", chromium_meta, parser_limit, shared)
-    if chromium.encoding is standard.encoding:
-        return standard  # Firefox's answer cannot change it: agreeing or not, the standard's answer is given
-    return _rule(standard, chromium, _browser_decision(run, "html", firefox_meta, parser_limit, shared))
+_UTF_16_XML = (b"<\x00?\x00x\x00", b"\x00<\x00?\x00x")
+_UTF_16 = (ENCODINGS["UTF-16LE"], ENCODINGS["UTF-16BE"])
 
 
-def _rule(standard: Decision, chromium: Decision | None, firefox: Decision | None) -> Decision:
+def browsers_decision(body: Body, content_type, url, settings: Settings, override, parent, likely,
+                      standard: Trace) -> Decision:
+    """The browsers profile's decision for *body* (:func:`.sniff.sniff`'s arguments), whose
+    standard run is *standard*: a certain decision of steps 1, 2 or 4 is every browser's; else
+    the rule (:func:`rule`) over what the models give, Firefox's asked only where it can matter."""
+    decision = cast(Decision, standard.decision)
+    if standard.chosen is not None and standard.chosen.source in CERTAIN_STEPS:
+        return decision
+
+    def model_run(model: Model) -> Decision | None:
+        return run(body, content_type, url, settings, override, parent, likely, model=model).decision
+
+    chromium = model_run(CHROMIUM)
+    if chromium is not None and chromium.encoding is decision.encoding:
+        return decision  # the rule's answer whatever Firefox shows
+    return rule(decision, chromium, model_run(FIREFOX))
+
+
+def rule(standard: Decision, chromium: Decision | None, firefox: Decision | None) -> Decision:
     """The profile's rule (docs/browsers.rst) over the browsers that show a document (``None``: one
     that does not): the standard's answer if one of them gives it, else Chromium's, else Firefox's
     (so where they agree, theirs), else the standard's."""
@@ -67,23 +61,79 @@ def _rule(standard: Decision, chromium: Decision | None, firefox: Decision | Non
     return shown[0]
 
 
+
+def _chromium_type(essence: str, kind: DocumentKind, body: Body) -> str | None:
+    """How Chromium types a response (:mod:`.mime_sniff`): an untyped one by its sniffer."""
+    if kind == "html" and is_untyped(essence):
+        return chromium_unknown_type_kind(body.data, _sniffed(body))
+    return "text" if kind == "other" and essence in SHOWN_AS_TEXT else kind
+
+
+def _firefox_type(essence: str, kind: DocumentKind, body: Body) -> str | None:
+    """How Firefox types a response: it downloads ``unknown/unknown`` and ``application/unknown``
+    (no document) and types other untyped ones by the standard's rules."""
+    if kind == "html" and is_untyped(essence):
+        if essence in ("unknown/unknown", "application/unknown"):
+            return None
+        return unknown_type_kind(body.data, _sniffed(body))
+    return "text" if kind == "other" and essence in SHOWN_AS_TEXT else kind
+
+
+def _sniffed(body: Body) -> str:
+    """The standard's type for an untyped *body* (MIME Sniffing §7.1), read once for both models."""
+    memo = body.memo
+    if "mime type" not in memo:
+        memo["mime type"] = unknown_mime_type(body.data)
+    return memo["mime type"]
+
+
+def _chromium_scan(body: Body, settings: Settings, shortcuts: bool) -> Decision | None:
+    """Chromium's step 5. Shortcut: where the standard's prescan took a ``<meta>`` and nothing
+    before it parts the two readers, Chromium's reading of that tag (:func:`chromium_at_prescan_meta`);
+    its twin is the scan."""
+    if shortcuts:
+        prescanned = body.memo.get(("prescan", settings.prescan_bytes))
+        if prescanned is not None and prescanned.source == "prescan" and prescanned.offset is not None:
+            found = chromium_at_prescan_meta(body.data, prescanned.offset)
+            if found is not None:
+                return found
+    return _scan(body, settings, shortcuts, chromium_meta)
+
+
+def _firefox_scan(body: Body, settings: Settings, shortcuts: bool) -> Decision | None:
+    """Firefox's step 5."""
+    return _scan(body, settings, shortcuts, firefox_meta)
+
+
+def _scan(body: Body, settings: Settings, shortcuts: bool, scan) -> Decision | None:
+    """A model's step 5: its ``<meta>`` scan over the first max(parser limit, prescan bytes) bytes
+    (a ``<meta>`` past the prescan's bytes is certain, source ``"parser"``), else "get an XML
+    encoding"; the UTF-16 XML declarations as the standard's prescan reads them. Shortcut: no scan
+    where neither model can read a ``<meta>`` that declares an encoding (:func:`_no_declaring_meta`)."""
+    data = body.data
+    prescan_bytes = settings.prescan_bytes
+    if data.startswith(_UTF_16_XML):  # the prescan's first check, in both browsers
+        return Decision(_UTF_16[data[0] == 0], "tentative", "xml-declaration", None, 0)
+    extent = max(settings.parser_limit, prescan_bytes)
+    found = None
+    if not (shortcuts and _no_declaring_meta(body, extent, prescan_bytes)):
+        found = scan(data, extent, prescan_bytes)
+    if found is not None:
+        encoding, label, offset = found
+        if offset < prescan_bytes:
+            return Decision(meta_encoding(encoding), "tentative", "prescan", label, offset)
+        return Decision(meta_encoding(encoding), "certain", "parser", label, offset)
+    xml = get_xml_encoding(data)
+    return None if xml is None else Decision(xml[0], "tentative", "xml-declaration", xml[1], 0)
+
+
+CHROMIUM = Model("chromium", _chromium_type, _chromium_scan, seven_bit_jis=False)
+FIREFOX = Model("firefox", _firefox_type, _firefox_scan, seven_bit_jis=False)
+
+
 # Markup after which Chromium's tokenizer and the standard's prescan may part: raw text elements,
 # a comment ended by "--!>", and an earlier <meta> (Chromium may read its attributes otherwise).
 _PARTS = re.compile(rb"(?i)<(?:title|textarea|style|xmp|iframe|noembed|noframes|script|plaintext|meta)|--!>")
-
-
-# A <meta> whose only attribute is charset, without a character reference: every reader (the
-# standard's prescan, Chromium's, Firefox's) takes the same label from it.
-_SIMPLE_META = re.compile(rb"(?i)<meta[\t\n\x0c\r ]+charset=(?:\"[^\"&]*\"|'[^'&]*'|[^\t\n\x0c\r >\"'&]+)[\t\n\x0c\r ]*/?>")
-
-
-def _same_prescan_meta(body: bytes, offset: int) -> bool:
-    """Whether Chromium's scan surely takes the label the standard's prescan took from the
-    ``<meta>`` at *offset*: nothing before it parts the two (see :data:`_PARTS`) and the tag has a
-    ``charset`` attribute alone (no character reference). Cheaper than
-    :func:`chromium_at_prescan_meta`, which reads any tag."""
-    return (_SIMPLE_META.match(body, offset) is not None and not _PARTS.search(body, 0, offset)
-            and not body.startswith((b"<\x00?\x00x\x00", b"\x00<\x00?\x00x")))
 
 
 def chromium_at_prescan_meta(body: bytes, offset: int) -> Decision | None:
@@ -104,102 +154,23 @@ def chromium_at_prescan_meta(body: bytes, offset: int) -> Decision | None:
     return Decision(meta_encoding(found[0]), "tentative", "prescan", found[1], offset)
 
 
-def _late_meta_both_read(run: _Run, standard: Decision, limit: int, shared: dict) -> bool:
-    """Whether a model that scans first takes the standard's late ``<meta>`` (its encoding), so
-    that the rule gives the standard's answer without the detector: Chromium's, else Firefox's
-    where Chromium's finds none (a browser's answer equal to the standard's decides the rule)."""
-    for scan in (chromium_meta, firefox_meta):
-        found = _scan_decision(run, scan, limit, shared)
-        if found is not None:
-            return found.encoding is standard.encoding
-    return False
 
-
-def _untyped(run: _Run, standard: Decision, parser_limit: int) -> Decision:
-    """An untyped response: each browser types it (:mod:`.mime_sniff`), then decides as for that
-    type. Firefox downloads ``unknown/unknown`` and ``application/unknown`` (no document); where
-    one browser shows no document, the other's answer is given."""
-    body, kind = run.body, run.kind
-    shared: dict[object, Decision | None] = {}
-    unknown = run.essence in ("unknown/unknown", "application/unknown")
-    essence = unknown_mime_type(body)  # the standard's rules, read once for both browsers
-    firefox_kind = None if unknown else unknown_type_kind(body, essence)
-    chromium_kind = chromium_unknown_type_kind(body, essence)
-    try:
-        chromium = _typed(run, chromium_kind, chromium_meta, parser_limit, shared)
-        if chromium is not None and chromium.encoding is standard.encoding:
-            return standard  # the rule's answer whatever Firefox shows
-        firefox = _typed(run, firefox_kind, firefox_meta, parser_limit, shared)
-    finally:
-        run.kind = kind
-    return _rule(standard, chromium, firefox)
-
-
-def _typed(run: _Run, kind: str | None, scan, limit: int, shared: dict) -> Decision | None:
-    """One browser's decision for a document of *kind* (``None``: no document)."""
-    if kind is None:
-        return None
-    if kind == "media":
-        return _UTF_8_DEFAULT  # an image, media or PDF document: UTF-8
-    if kind == "pdf":
-        run.kind = "html"
-        return run.default()
-    run.kind = cast(DocumentKind, kind)  # "html", "xml" or "text" from here on
-    return _browser_decision(run, kind, scan if kind == "html" else None, limit, shared)
-
-
-def _browser_decision(run: _Run, kind: str, scan, limit: int, shared: dict) -> Decision:
-    """The algorithm as one browser runs it (*scan*: its ``<meta>`` scan, late metas included, so
-    no parser step follows): no 7-bit ISO-2022-JP detection either (tools/differential). The
-    steps that do not depend on the browser are run once per profile decision (*shared*), the
-    detector once per run (the standard's steps 8-9)."""
-    for name, step in LATER_STEPS[kind]:
-        if name == "prescan":
-            decision = _scan_decision(run, scan, limit, shared)
-        elif name == "detector":
-            found = run.fallback()  # steps 8-9, run once for the standard profile and both models
-            decision = found if found.source == "detector" else None
-            if decision is not None and decision.encoding.name == "ISO-2022-JP" and run.facts.is_ascii:
-                decision = None
-        elif name == "default":
-            decision = run.default()  # it depends on the kind, which the type may have changed
-        else:
-            if name not in shared:
-                shared[name] = step(run)
-            decision = shared[name]
-        if decision is not None:
-            return decision
-    raise AssertionError("the default step always decides")  # pragma: no cover
-
-
-def _scan_decision(run: _Run, scan, limit: int, shared: dict) -> Decision | None:
-    """:func:`_browser_prescan`, once per scan and profile decision (*shared*)."""
-    if scan not in shared:
-        shared[scan] = _browser_prescan(run, scan, limit)
-    return shared[scan]
-
-
-def _no_declaring_meta(run: _Run, limit: int) -> bool:
-    """Whether neither model can read a ``<meta>`` that declares an encoding in the bytes they
-    read (the first max(*limit*, ``prescan_bytes``) bytes): none has a hint after it (``charset``, or
-    ``http-equiv`` and a ``&``), which the standard's parser step already looked for (the run's
-    ``meta_at``); or none starts in the first ``prescan_bytes`` and the document's first start
-    tag takes both models out of the head (not one of :data:`_HEAD_TAGS`): neither reads past
-    ``prescan_bytes`` then."""
-    extent = max(limit, run.options.prescan_bytes)
-    if extent == limit:  # the parser step's own search (the run's meta_at), made once per run
-        if run.meta_at is None:
-            run.meta_at = first_parser_meta_bytes(run.body, limit)
-        meta_at = run.meta_at
-    else:  # a parser limit below prescan_bytes: the models read further than the parser step
-        meta_at = first_parser_meta_bytes(run.body, extent)
+def _no_declaring_meta(body: Body, extent: int, prescan_bytes: int) -> bool:
+    """Whether neither model can read a ``<meta>`` that declares an encoding in its first *extent*
+    bytes: none has a hint after it (``charset``, or ``http-equiv`` and a ``&``); or none starts in
+    the first *prescan_bytes* and the document's first start tag takes both models out of the
+    head (not one of :data:`_HEAD_TAGS`): neither reads past *prescan_bytes* then."""
+    memo, key = body.memo, ("meta at", extent)
+    meta_at = memo.get(key)
+    if meta_at is None:
+        meta_at = memo[key] = first_parser_meta_bytes(body.data, extent)
     if meta_at < 0:
         return True
-    if meta_at < run.options.prescan_bytes:
+    if meta_at < prescan_bytes:
         return False
-    body = run.body
-    prolog = cast("re.Match[bytes]", _PROLOG.match(body, 0, extent))  # a starred pattern: never None
-    first = _START_TAG.match(body, prolog.end(), extent)
+    data = body.data
+    prolog = cast("re.Match[bytes]", _PROLOG.match(data, 0, extent))  # a starred pattern: never None
+    first = _START_TAG.match(data, prolog.end(), extent)
     return first is not None and tag_name(first.group(1).decode("latin-1")) not in _HEAD_TAGS
 
 
@@ -215,17 +186,3 @@ _START_TAG = re.compile(rb"<([A-Za-z][^\t\n\x0c\r />]*)")
 # "in frameset"), from which it never returns to a mode where a late <meta> counts.
 _HEAD_TAGS = frozenset(("html", "head", "base", "basefont", "bgsound", "link", "meta", "noframes", "noscript",
                         "object", "script", "style", "template", "title"))
-
-
-def _browser_prescan(run: _Run, scan, limit: int) -> Decision | None:
-    body = run.body
-    if body.startswith((b"<\x00?\x00x\x00", b"\x00<\x00?\x00x")):  # UTF-16 XML declarations
-        return run.prescan()
-    found = None if _no_declaring_meta(run, limit) else scan(body, max(limit, run.options.prescan_bytes), run.options.prescan_bytes)
-    if found is not None:
-        encoding, label, offset = found
-        if offset < run.options.prescan_bytes:
-            return Decision(meta_encoding(encoding), "tentative", "prescan", label, offset)
-        return Decision(meta_encoding(encoding), "certain", "parser", label, offset)
-    xml = get_xml_encoding(body)
-    return None if xml is None else Decision(xml[0], "tentative", "xml-declaration", xml[1], 0)

@@ -47,11 +47,11 @@ _FIRST_WINDOW = 8192  # bytes decoded first; doubled while no meta is found
 _TAIL = 8  # characters at the end of a truncated decode that may differ from the full decode
 
 
-def _find_parser_meta(text: str, limit: int) -> tuple[Encoding, str, int] | None:
-    """:func:`.parser_scan.find_parser_meta` (the tokenizer and tree builder scan)."""
-    from .parser_scan import find_parser_meta  # imported on first use: most bodies never need it
+def _scan_parser_meta(text: str, limit: int) -> tuple[Encoding, str, int, int] | None:
+    """:func:`.parser_scan.scan_parser_meta` (the tokenizer and tree builder scan)."""
+    from .parser_scan import scan_parser_meta  # imported on first use: most bodies never need it
 
-    return find_parser_meta(text, limit)
+    return scan_parser_meta(text, limit)
 
 
 def parser_meta(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT, metas: list | None = None,
@@ -64,13 +64,24 @@ def parser_meta(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT, meta
     bytes show the answer (:func:`_plain_meta`, which reuses *metas*, the ``<meta`` tags the
     prescan step read, see :func:`.prescan.prescan_metas`; *meta* is :func:`first_parser_meta_bytes`
     for *body* and *limit*, if the caller has it). Never raises."""
+    found = parser_meta_span(body, encoding, limit, metas, True, meta)
+    return None if found is None else found[:3]
+
+
+def parser_meta_span(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT, metas: list | None = None,
+                     shortcuts: bool = True, meta: int | None = None) -> tuple[Encoding, str, int, int] | None:
+    """:func:`parser_meta` and where the tag ends: ``(encoding, label, byte offset of its "<",
+    end)``, *end* the offset just after its ``>`` in bytes where every byte before it is ASCII
+    (else at most that many characters past its start: no smaller than the offset of a non-ASCII
+    byte before it). *shortcuts* ``False`` runs the plain twin: decode and tokenize, without
+    reading the answer from the bytes first (:func:`_plain_meta`)."""
     if limit <= 0 or encoding.name == "replacement":
         return None  # the replacement decoder yields at most one U+FFFD
     max_bytes = 4 * limit + 16
     window = _FIRST_WINDOW
     # In an ASCII-compatible encoding "<meta" in the text is exactly the bytes "<meta" ("<" is
     # never part of a multi-byte sequence and every other byte yields a character).
-    literal = encoding.is_ascii_compatible
+    literal = shortcuts and encoding.is_ascii_compatible
     if literal:  # the same check on the bytes, before decoding anything
         if meta is None:
             meta = first_parser_meta_bytes(body, limit)
@@ -86,16 +97,16 @@ def parser_meta(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT, meta
         text = encoding.decode(body[:window])
         safe = len(text) if whole else max(len(text) - _TAIL, 0)
         if literal or _has_meta_and_hint(text, min(safe, limit), safe):
-            found = _find_parser_meta(text[:safe], min(limit, safe))
-            if found is not None:
-                new, label, offset = found
-                return new, label, byte_offset(body, encoding, text, offset)
+            scanned = _scan_parser_meta(text[:safe], min(limit, safe))
+            if scanned is not None:
+                new, label, offset, end = scanned
+                return new, label, byte_offset(body, encoding, text, offset), end
         if whole or window >= max_bytes or safe >= limit:
             return None
         window *= 2
 
 
-def _plain_meta(body: bytes, limit: int, metas: list | None, first: int = 0) -> tuple[Encoding, str, int] | None:
+def _plain_meta(body: bytes, limit: int, metas: list | None, first: int = 0) -> tuple[Encoding, str, int, int] | None:
     """The ``<meta>`` the tree builder acts on first, read from the bytes where they show that the
     tokenizer sees what the prescan's loop sees; ``None`` when they do not (the tokenizer decides).
     *metas*: what the prescan step read (:func:`.prescan.prescan_metas`), if it found a ``<meta>``;
@@ -130,7 +141,7 @@ def _plain_meta(body: bytes, limit: int, metas: list | None, first: int = 0) -> 
             if b"&" in tag or tag_start != start and b"charset" in tag.lower():
                 return None
     encoding, label = metas[-1][2]
-    return encoding, label, start
+    return encoding, label, start, end
 
 
 def _plain_text_elements(body: bytes, end: int) -> bool:
@@ -240,11 +251,16 @@ def _certain(decision: Decision) -> Decision:
 
 def change_the_encoding(current: Decision, new: Encoding, label: str | None, offset: int | None) -> Decision:
     """Changing the encoding while parsing (HTML §13.2.3.4), steps 1–6, for a tentative
-    *current* decision and the *new* encoding a ``<meta>`` at byte *offset* asked for."""
+    *current* decision and the *new* encoding a ``<meta>`` at byte *offset* asked for.
+
+    Where step 4 keeps the encoding, the decision keeps its source if that was a declaration in
+    the body (the prescan's ``<meta>`` or XML declaration); an encoding the page did not declare
+    (container, likely, detector, default) becomes the ``<meta>``'s: source ``"parser"``, with its
+    label and offset, as where it changes (what declared the encoding is the ``<meta>``)."""
     if current.encoding.is_utf16:  # step 1
         return _certain(current)
     new = meta_encoding(new)  # steps 2-3
-    if new is current.encoding:  # step 4
+    if new is current.encoding and current.source in ("prescan", "xml-declaration"):  # step 4
         return _certain(current)
     # Steps 5-6: navigate/reparse with the new encoding, which is then certain.
     return Decision(new, "certain", "parser", label, offset)

@@ -9,16 +9,15 @@ path: step 4 decides it with certainty, which ends the run, and the suspect-labe
 UTF-8 decode is the text the response needs anyway."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal, NamedTuple, get_args
 
 from ..encoding import Encoding
 from .body import Body
-from .change import PARSER_LIMIT
-from .decision import Decision, DetectorMode, Profile
+from .decision import Decision
 from .mislabel import SuspectKind, content_decision, suspect_label
-from .prescan import PRESCAN_BYTES
-from .sniff import Likely, detector_for, run_sniffing
+from .run import Likely, Settings
+from .sniff import decide_encoding
 
 #: What to do with a label the content contradicts: keep it (the standard's answer, ``"label"``)
 #: or decode with the content's encoding (``"content"``, source ``"content"``).
@@ -38,11 +37,11 @@ class Outcome(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
-class Options:
+class Options(Settings):
     """How a crawl decides: :func:`~.sniff.sniff`'s arguments that are the same for every response
-    (see there), checked once, and *suspect_labels* (one of :data:`SUSPECT_LABELS`). Raises
-    ``ValueError`` for a bad *detector*, *profile* or *suspect_labels*; a negative
-    *prescan_bytes* counts as 0.
+    (:class:`~.run.Settings`, see there), checked once, and *suspect_labels* (one of
+    :data:`SUSPECT_LABELS`). Raises ``ValueError`` for a bad *detector*, *profile* or
+    *suspect_labels*; a negative *prescan_bytes* counts as 0.
 
     >>> from scrapy_whatwg_encoding.sniffing.decide import Options
     >>> options = Options()
@@ -50,19 +49,10 @@ class Options:
     'transport'
     """
 
-    locale: str | None = None
-    default: str | Encoding | None = None
-    prescan_bytes: int = PRESCAN_BYTES
-    profile: Profile = "standard"
-    detector: DetectorMode | None = None
     suspect_labels: SuspectLabels = "label"
-    parser_limit: int = PARSER_LIMIT
-    #: The detector mode in effect (*detector*, else the profile's own).
-    mode: DetectorMode = field(init=False)
 
     def __post_init__(self):
-        object.__setattr__(self, "mode", detector_for(self.detector, self.profile))
-        object.__setattr__(self, "prescan_bytes", max(int(self.prescan_bytes), 0))
+        Settings.__post_init__(self)
         if self.suspect_labels not in SUSPECT_LABELS:
             raise ValueError(f"suspect_labels must be one of {SUSPECT_LABELS}, not {self.suspect_labels!r}")
 
@@ -81,7 +71,7 @@ class Options:
         facts = body if isinstance(body, Body) else Body(body)
         # HTML §13.2.3.2 steps 1-9 in order, then the parser step: a certain step (BOM, override,
         # transport layer) ends the run.
-        decision = run_sniffing(facts, content_type, url, self, override, None, likely)
+        decision = decide_encoding(facts, content_type, url, self, override, None, likely)
         # Then the label against the content: for valid UTF-8 under a UTF-8 label, one strict
         # decode, whose text is the response's.
         suspect = suspect_label(facts, decision, url=url)

@@ -137,8 +137,11 @@ def test_parser_step_new_utf16_is_utf8_and_x_user_defined_is_1252():
     check(sniff(body + b'<meta charset="utf-16be">', detector="off"), "UTF-8", "parser")
     check(sniff(body + b'<meta charset="x-user-defined">', detector="off", default="koi8-r"),
           "windows-1252", "parser")
-    # x-user-defined becomes windows-1252, the same as the default: certain, source unchanged.
-    check(sniff(body + b'<meta charset="x-user-defined">', detector="off"), "windows-1252", "default", "certain")
+    # x-user-defined becomes windows-1252, the same as the default: certain, and the <meta>
+    # declared it (source "parser", its label and offset).
+    decision = sniff(body + b'<meta charset="x-user-defined">', detector="off")
+    check(decision, "windows-1252", "parser", "certain")
+    assert (decision.label, decision.offset) == ("x-user-defined", len(body))
 
 
 def test_parser_limit():

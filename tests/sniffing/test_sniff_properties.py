@@ -14,7 +14,7 @@ from scrapy_whatwg_encoding.sniffing.decision import SOURCES
 change_module = importlib.import_module("scrapy_whatwg_encoding.sniffing.change")
 detect_module = importlib.import_module("scrapy_whatwg_encoding.sniffing.detect")
 prescan_module = importlib.import_module("scrapy_whatwg_encoding.sniffing.prescan")
-sniff_module = importlib.import_module("scrapy_whatwg_encoding.sniffing.sniff")
+run_module = importlib.import_module("scrapy_whatwg_encoding.sniffing.run")
 
 _PIECES = [
     b"<", b">", b"/", b"=", b'"', b"'", b" ", b"\n", b"-", b"<!--", b"-->", b"<meta ", b"<META/",
@@ -72,7 +72,7 @@ class WorkMeter:
         monkeypatch.setattr(Encoding, "decode", metered_decode)
         self._wrap(monkeypatch, prescan_module, "_loop", "prescan", lambda a: len(a[0]))
         self._wrap(monkeypatch, prescan_module, "get_xml_encoding", "xml", lambda a: len(a[0]))
-        self._wrap(monkeypatch, sniff_module, "xml_declared_encoding", "xml", lambda a: len(a[0]))
+        self._wrap(monkeypatch, run_module, "xml_declared_encoding", "xml", lambda a: len(a[0]))
         # The detector's statistical part is capped; its whole-body scans (first non-ASCII byte,
         # UTF-8 validity) run at C speed over any size and are not metered (issue 11).
         real, meter = detect_module.EncodingDetector, self
@@ -91,7 +91,7 @@ class WorkMeter:
 
         monkeypatch.setattr(detect_module, "EncodingDetector", CountingDetector)
         self._wrap(monkeypatch, detect_module, "_uchardet", "detector", lambda a: len(a[0]))
-        self._wrap(monkeypatch, change_module, "_find_parser_meta", "parser", lambda a: len(a[0]))
+        self._wrap(monkeypatch, change_module, "_scan_parser_meta", "parser", lambda a: len(a[0]))
         for name in ("find_meta_bytes", "has_hint_bytes"):
             self._wrap(monkeypatch, change_module, name, "prefilter", lambda a: min(len(a[0]), a[2]) - a[1])
 

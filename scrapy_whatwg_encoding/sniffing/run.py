@@ -1,0 +1,374 @@
+"""One run of the encoding sniffing algorithm (HTML §13.2.3.2) and its parser step (§13.2.3.4), in
+the standard's order, yielding a :class:`Trace` (docs/design.rst, "One run").
+
+:func:`run` is the algorithm, composed once: :func:`~.sniff.sniff`, :func:`~.sniff.sniff_steps`,
+:meth:`~.decide.Options.decide`, the explanations and the report read its trace. A browser is a
+:class:`Model` of the same run (how it types an untyped response, what its ``<meta>`` scan
+reads, what its detector gives): the browsers profile (:mod:`.browsers_profile`) runs the models
+on the same :class:`~.body.Body`, whose :attr:`~.body.Body.memo` keeps what they share (the
+detector's answer, the likely encoding, the parser step's findings) so that nothing is worked out
+twice and no run changes another's state.
+
+Shortcuts live inside their step, beside a plain twin (``shortcuts=False`` runs the twins);
+tests/oracles/test_one_run.py holds both against an oracle written from the standard's text.
+"""
+from __future__ import annotations
+
+import functools
+import logging
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..encoding import ENCODINGS, Encoding, get_encoding
+from .body import Body
+from .change import PARSER_LIMIT, change_the_encoding, first_parser_meta_bytes, parser_meta_span
+from .container import container_encoding
+from .content_type import DocumentKind, content_type_facts, parse_mime_type, per_value
+from .decision import DEFAULT_DETECTORS, DETECTOR_MODES, PROFILES, Decision, DetectorMode, Profile
+from .detect import detect
+from .locale import locale_encoding
+from .prescan import PRESCAN_BYTES, prescan_result
+from .steps import Step
+from .xml_encoding import xml_declared_encoding
+
+logger = logging.getLogger(__name__)
+
+#: A likely encoding computed from the body (step 7), such as a site's memory: called with the
+#: :class:`~.body.Body` and what steps 8-9 give (a tentative :class:`Decision`), only when steps
+#: 1-6 found nothing; returns a label, an :class:`Encoding` or ``None``.
+Likely = Callable[[Body, Decision], "str | Encoding | None"]
+_UTF_8 = ENCODINGS["UTF-8"]
+#: Step 9 for XML and other kinds: UTF-8 (XML 1.0 Appendix F; no HTML default applies).
+UTF_8_DEFAULT = Decision(_UTF_8, "tentative", "default")
+# ASCII bytes that ISO-2022-JP decodes otherwise than the ASCII-compatible encodings: its escape
+# (0x1B) and shifts (0x0E, 0x0F).
+_NOT_ALIKE = re.compile(rb"[\x0e\x0f\x1b]")
+
+
+@functools.lru_cache(maxsize=64)  # the same few pairs on every call
+def detector_for(detector: DetectorMode | None, profile: Profile) -> DetectorMode:
+    """The detector mode for *profile*: ``None`` is ``"full"`` (standard) or ``"browser"``
+    (browsers); ``"full"`` contradicts the browsers profile (browsers never detect UTF-8).
+    Raises ``ValueError`` for an unknown *profile* or *detector* and for that contradiction."""
+    if profile not in PROFILES:
+        raise ValueError(f"profile must be one of {PROFILES}, not {profile!r}")
+    if detector is None:
+        return DEFAULT_DETECTORS[profile]
+    if detector not in DETECTOR_MODES:
+        raise ValueError(f"detector must be one of {DETECTOR_MODES}, not {detector!r}")
+    if profile == "browsers" and detector == "full":
+        raise ValueError('detector "full" contradicts profile "browsers" (browsers never detect UTF-8): '
+                         'use detector "browser" or "off"')
+    return detector
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What is the same for every body of a crawl: :func:`~.sniff.sniff`'s arguments of those
+    names (see there), checked once. Raises ``ValueError`` for a bad *detector* or *profile*; a
+    negative *prescan_bytes* counts as 0. :class:`~.decide.Options` adds the suspect-label choice."""
+
+    locale: str | None = None
+    default: str | Encoding | None = None
+    prescan_bytes: int = PRESCAN_BYTES
+    profile: Profile = "standard"
+    detector: DetectorMode | None = None
+    parser_limit: int = field(default=PARSER_LIMIT, kw_only=True)
+    #: The detector mode in effect (*detector*, else the profile's own).
+    mode: DetectorMode = field(init=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "mode", detector_for(self.detector, self.profile))
+        object.__setattr__(self, "prescan_bytes", max(int(self.prescan_bytes), 0))
+
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    """How a reader runs the algorithm. The standard's run is :data:`STANDARD`; the browsers'
+    models (:mod:`.browsers_profile`) differ in three places, each a parameter here:
+
+    - ``type_of(essence, kind, body)``: the kind of document it reads a response as, after steps
+      1-4 found nothing (``None``: it shows no document; ``"media"``: UTF-8; ``"pdf"``: the
+      HTML default), or ``None`` for the Content-Type's kind;
+    - ``scan(body, settings, shortcuts)``: its ``<meta>`` scan as step 5, late metas included (a
+      :class:`Decision` or ``None``; no parser step follows), or ``None`` for the standard's
+      prescan and parser step;
+    - ``seven_bit_jis``: whether its detector gives ISO-2022-JP for an ASCII body."""
+
+    name: str
+    type_of: Callable[[str, DocumentKind, Body], str | None] | None = None
+    scan: Callable[[Body, Settings, bool], Decision | None] | None = None
+    seven_bit_jis: bool = True
+
+
+STANDARD = Model("standard")
+
+
+@dataclass(slots=True)
+class Trace:
+    """What one run did. ``kind``: the kind of document read (``"html"``, ``"xml"``, ``"text"``,
+    ``"other"``; a model may also read ``"media"``, ``"pdf"`` or ``None``: no document);
+    ``steps``: every step asked, in order, as ``(Step, Decision or None)``; ``notes``: why a step
+    found nothing or was not asked, where that is known (``{Step: str}``); ``chosen``: the first
+    step's decision; ``parser``: what the parser step found, ``(Encoding, label, byte offset)``
+    or ``None``; ``decision``: the final :class:`Decision` (``None`` only where a model shows no
+    document); ``model``: the :class:`Model`'s name."""
+
+    kind: str | None
+    model: str = "standard"
+    every_step: bool = False
+    steps: list[tuple[Step, Decision | None]] = field(default_factory=list)
+    notes: dict[Step, str] = field(default_factory=dict)
+    chosen: Decision | None = None
+    parser: tuple[Encoding, str, int] | None = None
+    decision: Decision | None = None
+
+    def ask(self, step: Step, find: Callable[[], Decision | None]) -> Decision | None:
+        """Ask *step* (*find* gives its finding) unless an earlier step decided — an every-step
+        trace (for explanations) asks it anyway and keeps the first finding; returns the
+        decision so far."""
+        if self.chosen is None or self.every_step:
+            found = find()
+            self.steps.append((step, found))
+            if self.chosen is None:
+                self.chosen = found
+        return self.chosen
+
+    def found(self, step: Step) -> Decision | None:
+        """What *step* found (``None``: nothing, or it was not asked)."""
+        return next((found for asked, found in self.steps if asked is step), None)
+
+
+# Steps 1, 2, 4 and 9's decisions depend on a label or an encoding only: built once each.
+def _label(value) -> tuple[Encoding, str | None] | None:
+    """An :class:`Encoding` as is, or a label through "get an encoding" (``None`` on failure)."""
+    if value is None:
+        return None
+    if isinstance(value, Encoding):
+        return value, None
+    return _get_label(str(value))
+
+
+@per_value  # the same few labels come back on every page of a crawl
+def _get_label(label: str) -> tuple[Encoding, str] | None:
+    encoding = get_encoding(label)
+    return None if encoding is None else (encoding, label.strip("\t\n\x0c\r "))
+
+
+@functools.lru_cache(maxsize=8)
+def bom_decision(encoding: Encoding) -> Decision:
+    """Step 1's decision for a BOM of *encoding*: certain, offset 0."""
+    return Decision(encoding, "certain", "bom", None, 0)
+
+
+def override_decision(override: str | Encoding) -> Decision | None:
+    """Step 2's decision for the user override (a label or an :class:`Encoding`), or ``None``."""
+    found = _label(override)
+    return None if found is None else Decision(found[0], "certain", "override", found[1])
+
+
+@per_value  # a crawl sees the same few Content-Type values
+def transport_decision(content_type: str | bytes) -> tuple[Decision | None, str | None]:
+    """Step 4 for *content_type*: ``(decision, None)`` when its charset is a label (frozen: one
+    object serves every page), else ``(None, why)``: why a charset it has was not taken, or
+    ``None`` when it has none."""
+    label = content_type_facts(content_type)[2]
+    found = _label(label)
+    if found is not None:
+        return Decision(found[0], "certain", "transport", found[1]), None
+    return None, _why_ignored(content_type, label)
+
+
+def _why_ignored(content_type, label: str | None) -> str | None:
+    text = content_type.decode("latin-1") if isinstance(content_type, (bytes, bytearray)) else str(content_type)
+    if label is None and "charset" not in text.lower():
+        return None  # no charset at all: nothing was ignored
+    parsed = parse_mime_type(text)
+    if label is not None:
+        why = f"its charset {_shorten(label)!r} is not a label of the Encoding Standard"
+    elif parsed is None:
+        why = "it does not parse as a MIME type"
+    elif parsed[0] == "*/*":
+        why = "*/* is no MIME type (Fetch's extract a MIME type skips it)"
+    else:
+        why = "its charset parameter is empty or malformed"
+    return f"Content-Type {_shorten(text)!r} ignored for the encoding: {why}"
+
+
+def _shorten(text: str, keep: int = 100) -> str:
+    return text if len(text) <= keep else f"{text[:keep]}...({len(text)} characters)"
+
+
+@functools.lru_cache(maxsize=64)
+def _tentative(encoding: Encoding, source: str) -> Decision:
+    return Decision(encoding, "tentative", source)  # type: ignore[arg-type]
+
+
+def default_decision(kind: str | None, settings: Settings) -> Decision:
+    """Step 9: the user default, else the locale's (HTML and plain text), else UTF-8."""
+    if kind not in ("html", "text", "pdf"):
+        return UTF_8_DEFAULT
+    found = _label(settings.default)
+    if found is not None:
+        return Decision(found[0], "tentative", "default", found[1])
+    return _tentative(locale_encoding(settings.locale), "default")
+
+
+def fallback(body: Body, kind: str | None, url, settings: Settings) -> Decision:
+    """Steps 8-9: the detector's answer, else the default; the detector runs once per body and
+    URL (kept in ``body.memo``, which every model of the run shares)."""
+    key = ("detector", settings.mode, url)
+    memo = body.memo
+    if key not in memo:
+        memo[key] = detect(body, settings.mode, url)
+    encoding = memo[key]
+    return default_decision(kind, settings) if encoding is None else _tentative(encoding, "detector")
+
+
+def likely_decision(body: Body, likely, kind: str | None, url, settings: Settings) -> Decision | None:
+    """Step 7: *likely* (a label, an :class:`Encoding` or a :data:`Likely` callable, which weighs
+    the body against what steps 8-9 give); asked once per body (a site's memory counts what it
+    applies)."""
+    memo = body.memo
+    if "likely" not in memo:
+        value = likely(body, fallback(body, kind, url, settings)) if callable(likely) else likely
+        found = _label(value)
+        memo["likely"] = None if found is None else Decision(found[0], "tentative", "likely", found[1])
+    return memo["likely"]
+
+
+def run(body: Body, content_type: str | bytes | None, url: str | None, settings: Settings,
+        override: str | Encoding | None = None, parent=None, likely=None, *, model: Model = STANDARD,
+        every_step: bool = False, shortcuts: bool = True) -> Trace:
+    """Run the encoding sniffing algorithm on *body* as *model* reads it (see :func:`~.sniff.sniff`
+    for the arguments) and return the :class:`Trace`. With *every_step*, every step of the kind
+    is asked even after one decided (the explanations show what each would give); the decision
+    is the same. *shortcuts* ``False`` runs each step's plain twin. Never raises for bytes input
+    and valid *settings*."""
+    essence, kind, _ = content_type_facts(content_type)
+    trace = Trace(kind, model.name, every_step)
+    ask = trace.ask
+    # 1. BOM sniff: a byte order mark decides, certain.
+    ask(Step.BOM, lambda: None if body.bom is None else bom_decision(body.bom))
+    # 2. The user override, certain.
+    ask(Step.OVERRIDE, lambda: None if override is None else override_decision(override))
+    # 3. (The parser's own restart: a navigation with the new encoding, see the parser step.)
+    # 4. The transport layer's charset, certain.
+    ask(Step.TRANSPORT, lambda: None if content_type is None else _transport(content_type, trace))
+    if trace.chosen is not None and not every_step:
+        trace.decision = trace.chosen
+        return trace
+    if model.type_of is not None:  # the model reads the response as a kind of its own
+        kind = trace.kind = model.type_of(essence, kind, body)  # type: ignore[assignment]
+        if kind in (None, "media", "pdf"):
+            trace.decision = None if kind is None else default_decision(kind, settings)
+            return trace
+    data = body.data
+    if kind == "html":
+        # 5. Prescan the first bytes for a <meta> (and "get an XML encoding"), tentative; a
+        # model's scan reads its late metas too.
+        if model.scan is None:
+            ask(Step.PRESCAN, lambda: _prescan(body, settings))
+        else:
+            ask(Step.PRESCAN, lambda: model.scan(body, settings, shortcuts))  # type: ignore[misc]
+    elif kind == "xml":
+        # (XML 1.0 Appendix F) The XML declaration's encoding, certain.
+        ask(Step.XML_DECLARATION, lambda: _xml_declaration(data))
+    if kind in ("html", "text"):
+        # 6. The container document's encoding (a frame of the same origin), tentative.
+        ask(Step.CONTAINER, lambda: _container(parent, url))
+        # 7. A likely encoding (a site's memory), tentative.
+        ask(Step.LIKELY, lambda: None if likely is None else likely_decision(body, likely, kind, url, settings))
+        # 8. Autodetection, tentative.
+        ask(Step.DETECTOR, lambda: _autodetect(body, kind, url, settings, model, trace, shortcuts))
+    # 9. The default (the user's, else the locale's; UTF-8 for XML and other kinds), tentative.
+    ask(Step.DEFAULT, lambda: default_decision(kind, settings))
+    decision = trace.decision = trace.chosen
+    # The parser step (§13.2.3.4): the first <meta> the tree builder acts on may change a
+    # tentative HTML decision (a model's scan read the late metas already).
+    if kind == "html" and model.scan is None and decision is not None and decision.confidence == "tentative":
+        found = _parser_meta(body, decision.encoding, settings.parser_limit, shortcuts)
+        if found is not None:
+            trace.parser = found[:3]
+            trace.decision = change_the_encoding(decision, *found[:3])
+    return trace
+
+
+def _transport(content_type, trace: Trace) -> Decision | None:
+    decision, ignored = transport_decision(content_type)
+    if ignored is not None:
+        trace.notes[Step.TRANSPORT] = ignored
+        if logger.isEnabledFor(logging.DEBUG):
+            logger.debug("%s", ignored)
+    return decision
+
+
+def _prescan(body: Body, settings: Settings) -> Decision | None:
+    """Step 5 (kept in ``body.memo`` with the ``<meta`` tags read, for the parser step)."""
+    memo, key = body.memo, ("prescan", settings.prescan_bytes)
+    if key not in memo:
+        metas: list = []
+        found = prescan_result(body.data, settings.prescan_bytes, metas)
+        memo["metas"] = metas
+        memo[key] = None if found is None else Decision(found[0], "tentative", found[3], found[1], found[2])
+    return memo[key]
+
+
+def _xml_declaration(data: bytes) -> Decision | None:
+    found = xml_declared_encoding(data)  # to the declaration's ">", wherever it lies
+    return None if found is None else Decision(found[0], "certain", "xml-declaration", found[1], 0)
+
+
+def _container(parent, url) -> Decision | None:
+    found = container_encoding(parent, url)
+    return None if found is None else Decision(found[0], "tentative", "container", found[1])
+
+
+def _autodetect(body: Body, kind, url, settings: Settings, model: Model, trace: Trace,
+                shortcuts: bool) -> Decision | None:
+    """Step 8 ("may"). Shortcut: where the parser step finds a ``<meta>`` with the default encoding
+    whose bytes up to its end decode alike in every encoding step 8 can give (ASCII but for
+    ISO-2022-JP's escape and shifts), the parser step decides whatever step 8 gives, and it is
+    not asked. Its twin runs the detector (:func:`fallback`)."""
+    memo = body.memo
+    if ("detector", settings.mode, url) not in memo and shortcuts and kind == "html" and model.scan is None \
+            and not trace.every_step and _meta_decides(body, settings):
+        trace.notes[Step.DETECTOR] = "not asked: a <meta> the parser step finds decides whatever it gives"
+        return None
+    found = fallback(body, kind, url, settings)
+    if found.source != "detector":
+        return None
+    if not model.seven_bit_jis and found.encoding.name == "ISO-2022-JP" and body.is_ascii:
+        return None  # browsers do not detect 7-bit ISO-2022-JP
+    return found
+
+
+def _meta_decides(body: Body, settings: Settings) -> bool:
+    """Whether the parser step's ``<meta>`` under step 9's encoding ends within bytes that every
+    ASCII-compatible encoding and ISO-2022-JP decode alike (then it finds that one whatever
+    encoding steps 7-8 give, and :func:`.change.change_the_encoding` gives its encoding)."""
+    default = default_decision("html", settings).encoding
+    if not default.is_ascii_compatible:
+        return False
+    found = _parser_meta(body, default, settings.parser_limit, True)
+    if found is None:
+        return False
+    end = found[3]
+    first = body.first_non_ascii
+    return (first is None or first >= end) and _NOT_ALIKE.search(body.data, 0, end) is None
+
+
+def _parser_meta(body: Body, encoding: Encoding, limit: int, shortcuts: bool):
+    """The parser step's finding with *encoding* (kept in ``body.memo``): ``(Encoding, label,
+    byte offset, end)`` or ``None`` (see :func:`.change.parser_meta_span`)."""
+    key = ("parser", encoding, limit, shortcuts)
+    memo = body.memo
+    if key not in memo:
+        meta = None
+        if shortcuts and encoding.is_ascii_compatible:  # where any such encoding may find one, once
+            meta = memo.get(("meta at", limit))
+            if meta is None:
+                meta = memo[("meta at", limit)] = first_parser_meta_bytes(body.data, limit)
+        memo[key] = parser_meta_span(body.data, encoding, limit, memo.get("metas"), shortcuts, meta)
+    return memo[key]
