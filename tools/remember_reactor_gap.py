@@ -52,7 +52,7 @@ PAGES_PER_TURN = 10
 
 def build(path: Path, hosts: int) -> None:
     """A site memory database of *hosts* hosts (one encoding each, one in ten with two)."""
-    from scrapy_whatwg_encoding.scrapy.memory_sqlite import _ADD, _CREATE
+    from scrapy_whatwg_encoding.scrapy.memory.sqlite import _ADD, _CREATE
 
     with sqlite3.connect(path) as db:
         db.execute(_CREATE)
@@ -72,7 +72,7 @@ class _Stats:
 async def _child(db: str, hosts: int, pages: int, rate: float, off: bool = False) -> dict:
     from scrapy_whatwg_encoding import sniff
     from scrapy_whatwg_encoding.scrapy import memory as memory_module
-    from scrapy_whatwg_encoding.scrapy.memory_sqlite import SQLiteStore
+    from scrapy_whatwg_encoding.scrapy.memory.sqlite import SQLiteStore
 
     stats = _Stats()
     memory = memory_module.SiteMemory(SQLiteStore(db), stats, max_hosts=hosts)

@@ -311,7 +311,7 @@ def _prove_writable(path: str) -> None:
 
 def check_store(name: str, value: Any) -> str | None:
     """Validate a site memory store: ``None``/``""`` → ``None``, or a Redis URL (the ``redis``
-    package must be installed; see :func:`.memory_redis.check_url`: the database, if given, must
+    package must be installed; see :func:`.memory.redis.check_url`: the database, if given, must
     be a whole number)."""
     if value is None or value == "":
         return None
@@ -323,7 +323,7 @@ def check_store(name: str, value: Any) -> str | None:
     except ImportError:
         raise InvalidSetting(name, value, "the redis package is missing: pip install "
                                           "'scrapy-whatwg-encoding[redis]'") from None
-    from .memory_redis import check_url
+    from .memory.redis import check_url
 
     try:
         check_url(value)

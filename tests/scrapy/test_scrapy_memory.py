@@ -19,8 +19,8 @@ from whatwg_crawl_helpers import CORPUS, memory_rows
 
 from scrapy_whatwg_encoding import ENCODINGS, sniff
 from scrapy_whatwg_encoding.scrapy.memory import MIN_DECLARATIONS, SiteMemory, host_of, remembered, siblings
-from scrapy_whatwg_encoding.scrapy.memory_redis import RedisStore
-from scrapy_whatwg_encoding.scrapy.memory_sqlite import FILE_NAME, JSON_NAME, SQLiteStore
+from scrapy_whatwg_encoding.scrapy.memory.redis import RedisStore
+from scrapy_whatwg_encoding.scrapy.memory.sqlite import FILE_NAME, JSON_NAME, SQLiteStore
 
 URL = "http://legacy.example/"
 KOI8_R_PAGES = sorted((CORPUS / "files" / "KOI8-R").iterdir())
@@ -132,7 +132,7 @@ def test_two_processes_share_one_database(tmp_path):
     """Two processes add a declaration at a time to one database, at once: none is lost."""
     script = textwrap.dedent(f"""
         import sys
-        from scrapy_whatwg_encoding.scrapy.memory_sqlite import SQLiteStore
+        from scrapy_whatwg_encoding.scrapy.memory.sqlite import SQLiteStore
         store = SQLiteStore({str(tmp_path / FILE_NAME)!r})
         for n in range(150):
             store.exchange([(f"{{n}}", {{"shared": {{sys.argv[1]: 1}}}})], ["shared"])
@@ -317,12 +317,12 @@ def _package_imports() -> dict[str, set[str]]:
 
 
 def test_memory_and_its_stores_do_not_import_each_other():
-    """The stores' shared types live in memory_store: memory imports the stores (in open_store),
-    they never import memory, directly or through another module of the package (no cycle)."""
+    """The stores' shared types live in memory.store: memory.site imports the stores (in
+    open_store), they never import it nor the package, directly or through another module (no cycle)."""
     graph = _package_imports()
     prefix = "scrapy_whatwg_encoding.scrapy."
-    memory = prefix + "memory"
-    assert {prefix + "memory_sqlite", prefix + "memory_redis"} <= graph[memory]
+    memory = prefix + "memory.site"
+    assert {prefix + "memory.sqlite", prefix + "memory.redis"} <= graph[memory]
 
     def reaches(start: str, goal: str) -> bool:
         seen, todo = set(), [start]
@@ -335,8 +335,8 @@ def test_memory_and_its_stores_do_not_import_each_other():
                 todo.extend(graph.get(name, ()))
         return False
 
-    modules = [prefix + m for m in ("memory_sqlite", "memory_redis", "memory_store", "memory_sync", "loop")]
-    assert [m for m in modules if reaches(m, memory)] == []
+    modules = [prefix + m for m in ("memory.sqlite", "memory.redis", "memory.store", "memory.sync", "loop")]
+    assert [m for m in modules if reaches(m, memory) or reaches(m, prefix + "memory")] == []
 
 
 def test_sqlite_json_statements_read_and_write_as_rows_do(tmp_path):
@@ -346,7 +346,7 @@ def test_sqlite_json_statements_read_and_write_as_rows_do(tmp_path):
     import shutil
     import sqlite3
 
-    from scrapy_whatwg_encoding.scrapy.memory_sqlite import _CREATE, _JSON_CHUNK
+    from scrapy_whatwg_encoding.scrapy.memory.sqlite import _CREATE, _JSON_CHUNK
 
     path = tmp_path / "template.sqlite3"
     db = sqlite3.connect(path)

@@ -10,7 +10,7 @@ from contextlib import ExitStack
 from whatwg_crawl_helpers import REPO, load_manifest, serve_in_process
 
 from scrapy_whatwg_encoding import sniff
-from scrapy_whatwg_encoding.scrapy.memory_redis import REDIS_PREFIX, RedisStore
+from scrapy_whatwg_encoding.scrapy.memory.redis import REDIS_PREFIX, RedisStore
 
 sys.path.insert(0, str(REPO / "tools"))
 from remember_accuracy import consistent_sites, write_site

@@ -1,7 +1,7 @@
 """Site memory in Redis (``WHATWG_ENCODING_REMEMBER_STORE = "redis://…"``): one hash per host,
 key :data:`REDIS_PREFIX` + host, field encoding name, value declarations (``HINCRBY``, atomic, so
 every process of a fleet adds to the same counts). Called only from the memory's own thread
-(:mod:`.memory_sync`), never from the reactor's; every call has a connect and a read timeout and
+(:mod:`.sync`), never from the reactor's; every call has a connect and a read timeout and
 is not retried (the memory retries at its next exchange, or leaves the store alone for a while)."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterable
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from .memory_store import Batch, Counts, clean_counts
+from .store import Batch, Counts, clean_counts
 
 #: Redis key of a host's hash (encoding name → declarations).
 REDIS_PREFIX = "whatwg_encoding:memory:"

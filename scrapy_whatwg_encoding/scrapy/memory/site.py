@@ -20,8 +20,8 @@ The rule (also in docs/settings.rst):
 
 Declarations are counts per host and encoding. :class:`SiteMemory` decides from a view of them in
 RAM (at most :data:`MAX_HOSTS` hosts, least recently used first out) and never waits for a store:
-a store (:mod:`.memory_sqlite` in ``JOBDIR``, :mod:`.memory_redis` for a fleet) is called in the
-memory's own thread (:mod:`.memory_sync`), once every :data:`SYNC_SECONDS`, to add the
+a store (:mod:`.sqlite` in ``JOBDIR``, :mod:`.redis` for a fleet) is called in the
+memory's own thread (:mod:`.sync`), once every :data:`SYNC_SECONDS`, to add the
 declarations learned since (adding counts commutes, so several processes merge without losing any)
 and to read the hosts asked about, whose counts reach the view at the next exchange.
 """
@@ -38,12 +38,12 @@ from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from concurrent.futures import Future
 
-from ..encoding import Encoding, get_encoding
-from ..sniffing.body import Body
-from ..sniffing.decision import DECLARED_SOURCES, UNDECLARED_SOURCES
-from . import loop
-from .memory_store import Batch, Counts, Store, add_counts, clean_counts, host_of
-from .memory_sync import Breaker, Worker
+from ...encoding import Encoding, get_encoding
+from ...sniffing.body import Body
+from ...sniffing.decision import DECLARED_SOURCES, UNDECLARED_SOURCES
+from .. import loop
+from .store import Batch, Counts, Store, add_counts, clean_counts, host_of
+from .sync import Breaker, Worker
 
 __all__ = ["Batch", "Counts", "SiteMemory", "Store", "add_counts", "clean_counts", "host_of", "open_store",
            "remembered", "siblings"]
@@ -105,11 +105,11 @@ def open_store(store: str | None, job_dir: str | None) -> Store | None:
     ``None``) and ``JOBDIR`` (*job_dir*): Redis, else the JOBDIR database, else ``None`` (the
     memory lasts for this process). Makes no connection (the memory's thread does)."""
     if store:
-        from .memory_redis import RedisStore
+        from .redis import RedisStore
 
         return RedisStore(store)
     if job_dir:
-        from .memory_sqlite import FILE_NAME, SQLiteStore
+        from .sqlite import FILE_NAME, SQLiteStore
 
         return SQLiteStore(f"{job_dir}/{FILE_NAME}")
     return None
@@ -146,7 +146,7 @@ class SiteMemory:
 
     Store errors never reach the crawl: each failed exchange is counted in the stat
     ``whatwg_encoding/memory/store_errors`` (the first of a kind logged as a WARNING) and its
-    declarations are tried again at the next; after :data:`.memory_sync.BREAKER_FAILURES` failures
+    declarations are tried again at the next; after :data:`.sync.BREAKER_FAILURES` failures
     in a row the store is left alone for a while (``store_off``, logged once) and pages are decided
     with what this process knows. Stats: ``store_calls`` (exchanges), ``store_us`` (their time in
     the store's thread, µs), ``applied`` (pages decided with memory), ``evicted`` (hosts dropped
@@ -358,7 +358,7 @@ class SiteMemory:
     async def spider_opened(self, spider=None) -> None:
         """Signal handler: start the exchanges; the crawl waits for the first read at most
         :data:`START_SECONDS` (the loop does not wait). Runs on the loop Scrapy runs on (asyncio
-        without a reactor too, see :mod:`.loop`)."""
+        without a reactor too, see :mod:`..loop`)."""
         future = self.open()
         if future is None:
             return

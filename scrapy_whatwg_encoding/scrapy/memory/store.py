@@ -1,5 +1,5 @@
-"""What the site memory (:mod:`.memory`) and its stores (:mod:`.memory_sqlite`,
-:mod:`.memory_redis`) share: the shapes of declaration counts and batches, the :class:`Store`
+"""What the site memory (:mod:`.site`) and its stores (:mod:`.sqlite`,
+:mod:`.redis`) share: the shapes of declaration counts and batches, the :class:`Store`
 protocol, a page's host key and the cleaning of counts read from a store. Imports none of them, so
 that the memory and its stores do not import each other."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
-from ..encoding import get_encoding
+from ...encoding import get_encoding
 
 #: Declarations per encoding name (``{"KOI8-R": 3}``).
 Counts = dict[str, int]
@@ -76,7 +76,7 @@ def add_counts(table: dict[str, Counts], host: str, counts: Mapping[str, int]) -
 
 
 class Store(Protocol):
-    """Where declaration counts live (:mod:`.memory_sqlite`, :mod:`.memory_redis`). Called only
+    """Where declaration counts live (:mod:`.sqlite`, :mod:`.redis`). Called only
     from the memory's thread; any exception is a failure of the store. ``where``: for messages."""
 
     where: str

@@ -1,7 +1,7 @@
 """Site memory in ``JOBDIR``: an SQLite database (Python's ``sqlite3``), table ``counts(host,
 encoding, declarations)``, shared by every process that opens it (WAL journal; a writer waits
 for another up to :data:`BUSY_SECONDS`). Adding a batch is one transaction of upserts, so its cost
-does not grow with the file. Called only from the memory's own thread (:mod:`.memory_sync`).
+does not grow with the file. Called only from the memory's own thread (:mod:`.sync`).
 
 A file that is not such a database (garbage, a table of another shape) counts as empty: one
 WARNING, and it is made anew. A JSON file of earlier versions (:data:`JSON_NAME`) is added to the
@@ -20,8 +20,8 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..encoding import ENCODINGS, get_encoding
-from .memory_store import Batch, Counts, add_counts, clean_counts, host_of
+from ...encoding import ENCODINGS, get_encoding
+from .store import Batch, Counts, add_counts, clean_counts, host_of
 
 logger = logging.getLogger(__name__)
 
