@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterable
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from .store import INVALID, MAX_FIELDS, Batch, Counts, StoreOptions, clean_counts
+from .store import EVICT_CHUNK, INVALID, MAX_FIELDS, Batch, Counts, StoreOptions, clean_counts
 
 #: The default prefix of the Redis keys (a host's hash: prefix + host).
 REDIS_PREFIX = StoreOptions.redis_prefix
@@ -23,15 +23,16 @@ REDIS_PREFIX = StoreOptions.redis_prefix
 #: marks of batches added (see :meth:`RedisStore.exchange`); no host has a ``#``.
 USED_KEY = "#used"
 BATCH_KEY = "#batch:"
-# KEYS[1]: the batch's mark, KEYS[2]: the sorted set; ARGV: now, the most hosts, the prefix, then
-# host, field, count, host, field, count, ... Returns the hosts that left (-1: added before).
+# KEYS[1]: the batch's mark, KEYS[2]: the sorted set; ARGV: now, the most hosts, the prefix, the
+# most hosts to remove, then host, field, count, host, field, count, ... Returns the hosts that
+# left (-1: added before).
 _ADD_ONCE = """
 if not redis.call('SET', KEYS[1], 1, 'NX', 'EX', 86400) then return -1 end
-for i = 4, #ARGV, 3 do
+for i = 5, #ARGV, 3 do
   redis.call('HINCRBY', ARGV[3] .. ARGV[i], ARGV[i + 1], ARGV[i + 2])
   redis.call('ZADD', KEYS[2], ARGV[1], ARGV[i])
 end
-local over = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[2])
+local over = math.min(redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[2]), tonumber(ARGV[4]))
 if over <= 0 then return 0 end
 for _, host in ipairs(redis.call('ZRANGE', KEYS[2], 0, over - 1)) do
   redis.call('DEL', ARGV[3] .. host)
@@ -126,7 +127,7 @@ class RedisStore:
                 triples = [part for host, counts in batch.items() for name, count in counts.items()
                            for part in (host, name, count)]
                 pipe.eval(_ADD_ONCE, 2, self.prefix + BATCH_KEY + batch_id, self.used, now, self.max_hosts,
-                          self.prefix, *triples)
+                          self.prefix, EVICT_CHUNK, *triples)
             for start in range(0, len(hosts), _CHUNK):
                 self._read(pipe, hosts[start:start + _CHUNK], now)
             results = pipe.execute(raise_on_error=False)

@@ -22,7 +22,18 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ...encoding import ENCODINGS, get_encoding
-from .store import INVALID, MAX_COUNT, MAX_FIELDS, Batch, Counts, StoreOptions, add_counts, clean_counts, host_of
+from .store import (
+    EVICT_CHUNK,
+    INVALID,
+    MAX_COUNT,
+    MAX_FIELDS,
+    Batch,
+    Counts,
+    StoreOptions,
+    add_counts,
+    clean_counts,
+    host_of,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -165,13 +176,13 @@ class SQLiteStore:
                     db.execute(_ADD_JSON, (json.dumps(chunk),))
                     db.execute(_TOUCH_JSON, (now, json.dumps(list(chunk))))
             (total,) = db.execute("SELECT count(*) FROM used").fetchone()
-            if total > self.max_hosts:
+            over = min(total - self.max_hosts, EVICT_CHUNK)
+            if over > 0:
                 oldest = "SELECT value FROM json_each(?)"
-                (hosts,) = db.execute(f"SELECT json_group_array(host) FROM ({_OLDEST})",
-                                      (total - self.max_hosts,)).fetchone()
+                (hosts,) = db.execute(f"SELECT json_group_array(host) FROM ({_OLDEST})", (over,)).fetchone()
                 db.execute(f"DELETE FROM counts WHERE host IN ({oldest})", (hosts,))
                 db.execute(f"DELETE FROM used WHERE host IN ({oldest})", (hosts,))
-                self.events["store_evicted"] += total - self.max_hosts
+                self.events["store_evicted"] += over
 
     def _read(self, db: sqlite3.Connection, hosts: list[str]) -> dict[str, Counts]:
         """The counts of *hosts* (those in the store), invalid values counted under INVALID and

@@ -28,6 +28,9 @@ MAX_COUNT = 2**32
 #: Largest number of encodings a store may hold for one host (the Encoding Standard names fewer
 #: than 40); a host with more is read as invalid without reading them (see :data:`INVALID`).
 MAX_FIELDS = 64
+#: Hosts one write removes from a store at most (the rest at the next write): a bound lowered
+#: under a large store does not block it for long.
+EVICT_CHUNK = 10_000
 #: The key that marks, in counts read from a store, values that were invalid (how many): a host
 #: with it is never remembered (it is not an encoding name, so rule 1 never holds for it).
 INVALID = "(invalid)"
@@ -37,13 +40,13 @@ INVALID = "(invalid)"
 class StoreOptions:
     """Where the site memory's counts live and how much of them: *url* (``None``: the ``JOBDIR``
     database, if any; else a Redis URL), *max_hosts* (hosts the store keeps, least recently used
-    first out), *redis_prefix* (the Redis keys' prefix), *preload_hosts* (hosts read at the start at
-    most) and *preload_seconds* (the start's read stops after this long)."""
+    first out), *redis_prefix* (the Redis keys' prefix) and *preload_seconds* (the start's read, of
+    at most the RAM view's hosts, stops after this long: the crawl's start waits for it at most
+    ``site.START_SECONDS``, and the store's other calls wait behind it)."""
 
     url: str | None = None
     max_hosts: int = 100_000
     redis_prefix: str = "whatwg_encoding:memory:"
-    preload_hosts: int = 20_000
     preload_seconds: float = 1.0
 
 
