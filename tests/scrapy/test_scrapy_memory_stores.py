@@ -133,6 +133,27 @@ def test_sqlite_rows_after_many_hosts_stay_within_the_bound(tmp_path):
     db.close()
 
 
+def test_a_lowered_bound_empties_the_store_a_chunk_per_write(tmp_path, monkeypatch):
+    """A store of 30 hosts reopened with a bound of 5 sheds EVICT_CHUNK hosts per write (here 10),
+    the least recently used first, so that no write blocks the store for long."""
+    from scrapy_whatwg_encoding.scrapy.memory import sqlite as sqlite_module
+
+    monkeypatch.setattr(sqlite_module, "EVICT_CHUNK", 10)
+    path = tmp_path / FILE_NAME
+    store = SQLiteStore(path)
+    for n in range(30):
+        store.exchange([(f"b{n}", {f"h{n}": {"GBK": 1}})], ())
+    store.close()
+    store = SQLiteStore(path, StoreOptions(max_hosts=5))
+    kept = []
+    for n in range(30, 33):
+        store.exchange([(f"b{n}", {f"h{n}": {"GBK": 1}})], ())
+        kept.append(len(memory_rows(path)))
+    assert kept == [21, 12, 5] and store.events["store_evicted"] == 33 - 5
+    assert set(memory_rows(path)) == {"h28", "h29", "h30", "h31", "h32"}
+    store.close()
+
+
 # --- 4: invalid stored values are counted, never read as consistent -----------------------------
 
 
@@ -264,6 +285,16 @@ def test_redis_invalid_value_makes_the_host_unremembered(redis_url, client, bad)
     client.hdel(REDIS_PREFIX + "two.example", "windows-1251")
     assert RedisStore(redis_url).preload(10) == {"two.example": {"KOI8-R": 5}}  # valid again: remembered
     assert remembered({"KOI8-R": 5}) is ENCODINGS["KOI8-R"]
+
+
+def test_redis_key_of_another_type_is_invalid(redis_url, client):
+    client.set(REDIS_PREFIX + "string.example", "KOI8-R")
+    client.rpush(REDIS_PREFIX + "list.example", "KOI8-R")
+    store = RedisStore(redis_url)
+    assert store.exchange([], ["string.example", "list.example"]) == {
+        "string.example": {INVALID: 1}, "list.example": {INVALID: 1}}
+    assert store.events["store_invalid"] == 2
+    store.close()
 
 
 def test_redis_preload_is_bounded_in_size_and_time(redis_url, client):
