@@ -87,6 +87,20 @@ def test_jobdir_keeps_every_host_the_ram_view_evicts(proxy, tmp_path):
     assert stats["whatwg_encoding/memory/preload_skipped"] == HOSTS - RAM_HOSTS
 
 
+def test_hosts_learned_faster_than_the_store_exchanges_are_all_saved(tmp_path):
+    """600 hosts learned before any exchange's turn, with a RAM view of 100: while the store
+    answers, none is dropped (more than 100 waiting used to drop the rest: 500 here)."""
+    stats = get_crawler().stats
+    memory = SiteMemory(SQLiteStore(tmp_path / FILE_NAME), stats, max_hosts=RAM_HOSTS)
+    declared = sniff(PAGE, content_type="text/html; charset=koi8-r")
+    for name in _names(0, HOSTS):
+        memory.learn(f"http://{name}/", declared)
+    assert memory.close()
+    assert memory_rows(tmp_path / FILE_NAME) == {name: {"KOI8-R": 1} for name in _names(0, HOSTS)}
+    assert stats.get_value("whatwg_encoding/memory/dropped") is None
+    assert stats.get_value("whatwg_encoding/memory/evicted") == HOSTS - RAM_HOSTS
+
+
 # --- 1: the SQLite store is bounded, least recently used first out ------------------------------
 
 
