@@ -1,7 +1,8 @@
 """What the site memory (:mod:`.site`) and its stores (:mod:`.sqlite`,
 :mod:`.redis`) share: the shapes of declaration counts and batches, the :class:`Store`
-protocol, a page's host key and the cleaning of counts read from a store. Imports none of them, so
-that the memory and its stores do not import each other."""
+protocol and its :class:`StoreOptions`, a page's host key, and the bounds on and cleaning of what
+is read from a store. Imports none of them, so that the memory and its stores do not import each
+other."""
 from __future__ import annotations
 
 import collections
@@ -139,8 +140,3 @@ class Store(Protocol):
         stops after the store's time budget."""
 
     def close(self) -> None: ...
-
-
-def invalid_count(found: Mapping[str, Counts]) -> int:
-    """The invalid values in counts read from a store (see :data:`INVALID`)."""
-    return sum(counts.get(INVALID, 0) for counts in found.values())
