@@ -301,6 +301,17 @@ def test_redis_invalid_value_makes_the_host_unremembered(redis_url, client, bad)
     assert remembered({"KOI8-R": 5}) is ENCODINGS["KOI8-R"]
 
 
+def test_redis_value_that_refuses_an_increment_does_not_fail_the_batch(redis_url, client):
+    """HINCRBY refuses a field that holds no integer, or one past 2**63: the batch's other
+    declarations are added all the same, and the host stays unremembered."""
+    client.hset(REDIS_PREFIX + "bad.example", mapping={"KOI8-R": 5, "windows-1251": "2.5", "GBK": 2**63 - 1})
+    store = RedisStore(redis_url)
+    store.exchange([("1", {"bad.example": {"windows-1251": 1, "GBK": 1, "KOI8-R": 1}, "good.example": {"GBK": 1}})], ())
+    assert store.exchange([], ["bad.example", "good.example"]) == {
+        "bad.example": {"KOI8-R": 6, INVALID: 2}, "good.example": {"GBK": 1}}
+    store.close()
+
+
 def test_redis_key_of_another_type_is_invalid(redis_url, client):
     client.set(REDIS_PREFIX + "string.example", "KOI8-R")
     client.rpush(REDIS_PREFIX + "list.example", "KOI8-R")

@@ -29,7 +29,9 @@ BATCH_KEY = "#batch:"
 _ADD_ONCE = """
 if not redis.call('SET', KEYS[1], 1, 'NX', 'EX', 86400) then return -1 end
 for i = 5, #ARGV, 3 do
-  redis.call('HINCRBY', ARGV[3] .. ARGV[i], ARGV[i + 1], ARGV[i + 2])
+  -- A field that holds no integer (or a key of another type) refuses it: left as it is (invalid
+  -- when read), the rest of the batch added.
+  redis.pcall('HINCRBY', ARGV[3] .. ARGV[i], ARGV[i + 1], ARGV[i + 2])
   redis.call('ZADD', KEYS[2], ARGV[1], ARGV[i])
 end
 local over = math.min(redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[2]), tonumber(ARGV[4]))
