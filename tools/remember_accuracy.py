@@ -31,6 +31,7 @@ from sniff_accuracy import strip_declarations
 from scrapy_whatwg_encoding import ENCODINGS, sniff
 from scrapy_whatwg_encoding.scrapy import memory as site_memory
 from scrapy_whatwg_encoding.scrapy.memory import SiteMemory
+from scrapy_whatwg_encoding.sniffing.decision import DECLARED_SOURCES
 from scrapy_whatwg_encoding.sniffing.mislabel import suspect_label
 
 CORPUS = pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "corpus"
@@ -130,7 +131,7 @@ def worst_case(pages, least: int, share: float, url: str = "http://127.0.0.1:800
     for path, body, content_type, truth in pages:
         decision = sniff(body, content_type=content_type, url=url + path)
         decisions.append(decision)
-        if decision.source in site_memory.DECLARED_SOURCES:
+        if decision.source in DECLARED_SOURCES:
             declared[decision.encoding.name] = declared.get(decision.encoding.name, 0) + 1
     lose, gain = [], []
     for (path, body, content_type, truth), decision in zip(pages, decisions):

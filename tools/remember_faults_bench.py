@@ -149,7 +149,7 @@ def crawl(args) -> None:
 
 def store(args) -> None:
     from scrapy_whatwg_encoding.scrapy.memory import MAX_HOSTS
-    from scrapy_whatwg_encoding.scrapy.memory_sqlite import _ADD, _CREATE, FILE_NAME, SQLiteStore
+    from scrapy_whatwg_encoding.scrapy.memory.sqlite import _ADD, _CREATE, FILE_NAME, SQLiteStore
 
     print(f"{'hosts':>9}{'MiB':>8}{'start-up ms':>13}{'write ms':>10}   (JOBDIR SQLite store; write: 100 hosts)")
     for hosts in (1_000, 100_000, 1_000_000):

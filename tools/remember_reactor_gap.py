@@ -4,7 +4,7 @@ Usage: python tools/remember_reactor_gap.py [--hosts 100000] [--busy 2] [--pages
            [--rate 5000] [--package-dir DIR ...] [--rounds 1]
 
 A JOBDIR SQLite memory of ``--hosts`` hosts (``WHATWG_ENCODING_REMEMBER_MAX_HOSTS`` as large, so
-that the start reads them all) drives a simulated crawl on an asyncio loop of ``--pages`` pages,
+that the start reads them all, within its time budget where the package has one) drives a simulated crawl on an asyncio loop of ``--pages`` pages,
 ``--rate`` per second at most, each a ``learn`` and a look-up of a host drawn from twice as many
 hosts as the file holds, and 0.2 ms of CPU on the loop's thread (the crawl's own work: a busy
 loop that competes with the store's thread for the GIL, as a real crawl does). ``--busy`` processes
@@ -52,7 +52,10 @@ PAGES_PER_TURN = 10
 
 def build(path: Path, hosts: int) -> None:
     """A site memory database of *hosts* hosts (one encoding each, one in ten with two)."""
-    from scrapy_whatwg_encoding.scrapy.memory_sqlite import _ADD, _CREATE
+    try:
+        from scrapy_whatwg_encoding.scrapy.memory.sqlite import _ADD, _CREATE
+    except ImportError:  # a package of 0.3 or before (--package-dir)
+        from scrapy_whatwg_encoding.scrapy.memory_sqlite import _ADD, _CREATE  # type: ignore[no-redef]
 
     with sqlite3.connect(path) as db:
         db.execute(_CREATE)
@@ -72,7 +75,10 @@ class _Stats:
 async def _child(db: str, hosts: int, pages: int, rate: float, off: bool = False) -> dict:
     from scrapy_whatwg_encoding import sniff
     from scrapy_whatwg_encoding.scrapy import memory as memory_module
-    from scrapy_whatwg_encoding.scrapy.memory_sqlite import SQLiteStore
+    try:
+        from scrapy_whatwg_encoding.scrapy.memory.sqlite import SQLiteStore
+    except ImportError:  # a package of 0.3 or before (--package-dir)
+        from scrapy_whatwg_encoding.scrapy.memory_sqlite import SQLiteStore  # type: ignore[no-redef]
 
     stats = _Stats()
     memory = memory_module.SiteMemory(SQLiteStore(db), stats, max_hosts=hosts)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 
 def _worker(name: str, directory: str, rounds: int, barrier, results) -> None:
-    from scrapy_whatwg_encoding.scrapy.memory_sqlite import FILE_NAME, SQLiteStore
+    from scrapy_whatwg_encoding.scrapy.memory.sqlite import FILE_NAME, SQLiteStore
 
     for round_ in range(rounds):
         barrier.wait()

@@ -160,8 +160,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2000)
     args = parser.parse_args()
     sys.path.insert(0, str(REPO / "tools"))
-    from scrapy_whatwg_encoding.scrapy.memory_redis import RedisStore
-    from scrapy_whatwg_encoding.scrapy.memory_sqlite import FILE_NAME, SQLiteStore
+    from scrapy_whatwg_encoding.scrapy.memory.redis import RedisStore
+    from scrapy_whatwg_encoding.scrapy.memory.sqlite import FILE_NAME, SQLiteStore
 
     with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
         url = args.redis

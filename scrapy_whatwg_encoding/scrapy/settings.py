@@ -18,7 +18,11 @@
   the ``JOBDIR`` file (or this process without ``JOBDIR``), a ``redis://``, ``rediss://`` or
   ``unix://`` URL for a Redis server shared by a fleet (needs the ``redis`` extra).
 - ``WHATWG_ENCODING_REMEMBER_MAX_HOSTS`` (int ≥ 1, ``20000``): hosts that memory keeps in RAM
-  (least recently used first out; the store keeps them all).
+  (least recently used first out; their declarations are written to the store first).
+- ``WHATWG_ENCODING_REMEMBER_STORE_MAX_HOSTS`` (int ≥ 1, ``100000``): hosts the store (``JOBDIR``
+  database or Redis) keeps (least recently used first out).
+- ``WHATWG_ENCODING_REMEMBER_REDIS_PREFIX`` (non-empty str without ``#``,
+  ``"whatwg_encoding:memory:"``): the prefix of that memory's Redis keys (one memory per prefix).
 - ``WHATWG_ENCODING_LOG_LEVEL`` (level name or number, ``"DEBUG"``): level of the one log line
   per decision.
 - ``WHATWG_ENCODING_REPORT`` (str | None, ``None``): path of an HTML report written at spider close
@@ -61,6 +65,7 @@ from ..sniffing.decision import DETECTOR_MODES, PROFILES, DetectorMode, Profile
 from ..sniffing.locale import is_known_locale, locale_encoding
 from ..sniffing.prescan import PRESCAN_BYTES
 from ..sniffing.run import detector_for
+from .memory.store import StoreOptions
 
 T = TypeVar("T")
 # A BCP 47 language tag, loosely: "ja", "zh-TW", "zh-Hant-HK", "pt_BR" ("_" is accepted as "-").
@@ -76,6 +81,8 @@ DEFAULTS: dict[str, Any] = {
     "WHATWG_ENCODING_REMEMBER": False,
     "WHATWG_ENCODING_REMEMBER_STORE": None,
     "WHATWG_ENCODING_REMEMBER_MAX_HOSTS": 20_000,
+    "WHATWG_ENCODING_REMEMBER_STORE_MAX_HOSTS": StoreOptions.max_hosts,
+    "WHATWG_ENCODING_REMEMBER_REDIS_PREFIX": StoreOptions.redis_prefix,
     "WHATWG_ENCODING_LOG_LEVEL": "DEBUG",
     "WHATWG_ENCODING_REPORT": None,
     "WHATWG_ENCODING_REPORT_EXAMPLES": 20,
@@ -104,7 +111,8 @@ class Config:
     #: Where ``options.locale`` came from, for messages: the setting or the spider attribute.
     locale_setting: str = "WHATWG_ENCODING_LOCALE"
     remember: bool = False
-    remember_store: str | None = None
+    #: ``WHATWG_ENCODING_REMEMBER_STORE`` (its ``url``) and the store's other settings.
+    remember_store: StoreOptions = field(default_factory=StoreOptions)
     remember_max_hosts: int = 20_000
     log_level: int = logging.DEBUG
     report: str | None = None
@@ -311,7 +319,7 @@ def _prove_writable(path: str) -> None:
 
 def check_store(name: str, value: Any) -> str | None:
     """Validate a site memory store: ``None``/``""`` → ``None``, or a Redis URL (the ``redis``
-    package must be installed; see :func:`.memory_redis.check_url`: the database, if given, must
+    package must be installed; see :func:`.memory.redis.check_url`: the database, if given, must
     be a whole number)."""
     if value is None or value == "":
         return None
@@ -323,12 +331,20 @@ def check_store(name: str, value: Any) -> str | None:
     except ImportError:
         raise InvalidSetting(name, value, "the redis package is missing: pip install "
                                           "'scrapy-whatwg-encoding[redis]'") from None
-    from .memory_redis import check_url
+    from .memory.redis import check_url
 
     try:
         check_url(value)
     except ValueError as exc:
         raise InvalidSetting(name, value, f"{exc}; {expected}") from None
+    return value
+
+
+def check_redis_prefix(name: str, value: Any) -> str:
+    """Validate a Redis key prefix: a non-empty string without ``#`` (which the store's own keys
+    use after the prefix)."""
+    if not isinstance(value, str) or not value or "#" in value:
+        raise InvalidSetting(name, value, 'expected a non-empty string without "#", such as "myproject:memory:"')
     return value
 
 
@@ -359,7 +375,12 @@ def read_config(settings, spider=None) -> Config:
         options=options,
         locale_setting=locale_setting,
         remember=_bool(settings, "WHATWG_ENCODING_REMEMBER"),
-        remember_store=check_store("WHATWG_ENCODING_REMEMBER_STORE", get("WHATWG_ENCODING_REMEMBER_STORE")),
+        remember_store=StoreOptions(
+            url=check_store("WHATWG_ENCODING_REMEMBER_STORE", get("WHATWG_ENCODING_REMEMBER_STORE")),
+            max_hosts=_count("WHATWG_ENCODING_REMEMBER_STORE_MAX_HOSTS",
+                             get("WHATWG_ENCODING_REMEMBER_STORE_MAX_HOSTS"), 1, "hosts"),
+            redis_prefix=check_redis_prefix("WHATWG_ENCODING_REMEMBER_REDIS_PREFIX",
+                                            get("WHATWG_ENCODING_REMEMBER_REDIS_PREFIX"))),
         remember_max_hosts=_count("WHATWG_ENCODING_REMEMBER_MAX_HOSTS", get("WHATWG_ENCODING_REMEMBER_MAX_HOSTS"),
                                   1, "hosts"),
         log_level=_log_level(get("WHATWG_ENCODING_LOG_LEVEL")),

@@ -19,7 +19,7 @@ from scrapy.settings import default_settings
 from whatwg_crawl_helpers import BUNDLED_SITE, memory_rows, serve_in_process
 
 from scrapy_whatwg_encoding.scrapy.loop import AsyncioClock, TwistedClock
-from scrapy_whatwg_encoding.scrapy.memory_sqlite import FILE_NAME
+from scrapy_whatwg_encoding.scrapy.memory.sqlite import FILE_NAME
 
 HERE = Path(__file__).resolve().parent
 

@@ -19,8 +19,9 @@ from whatwg_crawl_helpers import CORPUS, memory_rows
 
 from scrapy_whatwg_encoding import ENCODINGS, sniff
 from scrapy_whatwg_encoding.scrapy.memory import MIN_DECLARATIONS, SiteMemory, host_of, remembered, siblings
-from scrapy_whatwg_encoding.scrapy.memory_redis import RedisStore
-from scrapy_whatwg_encoding.scrapy.memory_sqlite import FILE_NAME, JSON_NAME, SQLiteStore
+from scrapy_whatwg_encoding.scrapy.memory.redis import RedisStore
+from scrapy_whatwg_encoding.scrapy.memory.sqlite import FILE_NAME, JSON_NAME, SQLiteStore
+from scrapy_whatwg_encoding.scrapy.memory.store import INVALID, StoreOptions
 
 URL = "http://legacy.example/"
 KOI8_R_PAGES = sorted((CORPUS / "files" / "KOI8-R").iterdir())
@@ -132,7 +133,7 @@ def test_two_processes_share_one_database(tmp_path):
     """Two processes add a declaration at a time to one database, at once: none is lost."""
     script = textwrap.dedent(f"""
         import sys
-        from scrapy_whatwg_encoding.scrapy.memory_sqlite import SQLiteStore
+        from scrapy_whatwg_encoding.scrapy.memory.sqlite import SQLiteStore
         store = SQLiteStore({str(tmp_path / FILE_NAME)!r})
         for n in range(150):
             store.exchange([(f"{{n}}", {{"shared": {{sys.argv[1]: 1}}}})], ["shared"])
@@ -180,7 +181,7 @@ def test_unreadable_database_counts_as_empty_and_is_repaired(tmp_path, caplog, c
 
 @pytest.mark.parametrize(("text", "expected"), [
     ('{"hosts": {"user:pw@a:80": "koi8-r", "b:80": "no such label", "c:8080": {"gbk": 2, "x": 1}}}',
-     {"a": {"KOI8-R": 1}, "c:8080": {"GBK": 2}}),
+     {"a": {"KOI8-R": 1}, "b": {INVALID: 1}, "c:8080": {"GBK": 2, INVALID: 1}}),  # b and c never remembered
     ('{"hosts": ["example.com"]}', {}),
     ("[" * 100_000, {}),
     ("{not json", {}),
@@ -317,12 +318,12 @@ def _package_imports() -> dict[str, set[str]]:
 
 
 def test_memory_and_its_stores_do_not_import_each_other():
-    """The stores' shared types live in memory_store: memory imports the stores (in open_store),
-    they never import memory, directly or through another module of the package (no cycle)."""
+    """The stores' shared types live in memory.store: memory.site imports the stores (in
+    open_store), they never import it nor the package, directly or through another module (no cycle)."""
     graph = _package_imports()
     prefix = "scrapy_whatwg_encoding.scrapy."
-    memory = prefix + "memory"
-    assert {prefix + "memory_sqlite", prefix + "memory_redis"} <= graph[memory]
+    memory = prefix + "memory.site"
+    assert {prefix + "memory.sqlite", prefix + "memory.redis"} <= graph[memory]
 
     def reaches(start: str, goal: str) -> bool:
         seen, todo = set(), [start]
@@ -335,8 +336,8 @@ def test_memory_and_its_stores_do_not_import_each_other():
                 todo.extend(graph.get(name, ()))
         return False
 
-    modules = [prefix + m for m in ("memory_sqlite", "memory_redis", "memory_store", "memory_sync", "loop")]
-    assert [m for m in modules if reaches(m, memory)] == []
+    modules = [prefix + m for m in ("memory.sqlite", "memory.redis", "memory.store", "memory.sync", "loop")]
+    assert [m for m in modules if reaches(m, memory) or reaches(m, prefix + "memory")] == []
 
 
 def test_sqlite_json_statements_read_and_write_as_rows_do(tmp_path):
@@ -346,7 +347,7 @@ def test_sqlite_json_statements_read_and_write_as_rows_do(tmp_path):
     import shutil
     import sqlite3
 
-    from scrapy_whatwg_encoding.scrapy.memory_sqlite import _CREATE, _JSON_CHUNK
+    from scrapy_whatwg_encoding.scrapy.memory.sqlite import _CREATE, _JSON_CHUNK
 
     path = tmp_path / "template.sqlite3"
     db = sqlite3.connect(path)
@@ -377,7 +378,11 @@ def test_sqlite_json_statements_read_and_write_as_rows_do(tmp_path):
     assert results[True] == results[False]
     first, three, chunk, exchanged, after = results[True]
     assert len(first) == hosts + 1 and len(three) == 3 and len(chunk) == _JSON_CHUNK + 1
-    assert first["h1"] == {"KOI8-R": 4} and first["label"] == {"windows-1251": 2} and first["h7"] == {"KOI8-R": 3}
+    assert first["h1"] == {"KOI8-R": 4} and first["label"] == {"windows-1251": 2}
+    # A value that is not a label and a whole number from 1 to MAX_COUNT is counted as invalid.
+    assert [first[f"h{n}"] for n in range(2, 8)] == [{"KOI8-R": 3, INVALID: 1}, {"KOI8-R": 4, INVALID: 1},
+                                                     {"KOI8-R": 5, INVALID: 1}, {"KOI8-R": 1, "replacement": 2},
+                                                     {"KOI8-R": 2, INVALID: 1}, {"KOI8-R": 3, INVALID: 1}]
     assert exchanged["h1"] == {"KOI8-R": 5} and exchanged["new"] == {"GBK": 3} and "absent" not in exchanged
     assert len(after) == hosts + 2
 
@@ -394,7 +399,8 @@ def test_a_large_result_is_taken_in_slices(tmp_path):
     from scrapy_whatwg_encoding.scrapy.loop import AsyncioClock
 
     build(tmp_path / FILE_NAME, 40_000)
-    memory = SiteMemory(SQLiteStore(tmp_path / FILE_NAME), get_crawler().stats, max_hosts=40_000)
+    store = SQLiteStore(tmp_path / FILE_NAME, StoreOptions(preload_seconds=600))  # all of it, however slow
+    memory = SiteMemory(store, get_crawler().stats, max_hosts=40_000)
     slices: list[float] = []
     intake = memory._intake
 

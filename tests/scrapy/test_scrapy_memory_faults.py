@@ -17,7 +17,7 @@ from twisted.internet import reactor, threads
 from whatwg_crawl_helpers import REPO, crawl, whatwg_stats
 
 from scrapy_whatwg_encoding.scrapy.memory import host_of
-from scrapy_whatwg_encoding.scrapy.memory_redis import REDIS_PREFIX
+from scrapy_whatwg_encoding.scrapy.memory.redis import REDIS_PREFIX
 
 redis = pytest.importorskip("redis", reason="the redis package is missing (pip install -e '.[test]')")
 if shutil.which("redis-server") is None:

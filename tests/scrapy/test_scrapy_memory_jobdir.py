@@ -8,7 +8,7 @@ import pytest_twisted
 from whatwg_crawl_helpers import check_decision, crawl, memory_rows, whatwg_stats
 
 from scrapy_whatwg_encoding.scrapy.memory import MIN_DECLARATIONS, host_of
-from scrapy_whatwg_encoding.scrapy.memory_sqlite import FILE_NAME
+from scrapy_whatwg_encoding.scrapy.memory.sqlite import FILE_NAME
 
 
 @pytest_twisted.inlineCallbacks

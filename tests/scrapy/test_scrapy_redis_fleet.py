@@ -29,7 +29,7 @@ from whatwg_crawl_helpers import REPO, browser_query, load_manifest, serve_in_pr
 
 from scrapy_whatwg_encoding import get_encoding, sniff
 from scrapy_whatwg_encoding.scrapy.memory import MIN_DECLARATIONS, host_of
-from scrapy_whatwg_encoding.scrapy.memory_redis import REDIS_PREFIX
+from scrapy_whatwg_encoding.scrapy.memory.redis import REDIS_PREFIX
 from scrapy_whatwg_encoding.scrapy.scrapy_default import scrapy_codec_name
 
 sys.path.insert(0, str(REPO / "tools"))

@@ -54,6 +54,12 @@ def test_invalid_setting_stops_the_crawl_with_one_line():
     _stops_with(result, "WHATWG_ENCODING_DETECTOR: invalid value 'fast' (expected one of 'off', 'browser', 'full')")
 
 
+def test_invalid_store_bound_stops_the_crawl_with_one_line():
+    result = scrapy_crawl("-s", "WHATWG_ENCODING_REMEMBER_STORE_MAX_HOSTS=none")
+    _stops_with(result, "WHATWG_ENCODING_REMEMBER_STORE_MAX_HOSTS: invalid value 'none' "
+                        "(expected a whole number of hosts ≥ 1)")
+
+
 def test_report_directory_is_checked_at_start(tmp_path):
     report = tmp_path / "missing" / "report.html"
     result = scrapy_crawl("-s", f"WHATWG_ENCODING_REPORT={report}")

@@ -24,6 +24,11 @@ BAD = [
     ("WHATWG_ENCODING_REMEMBER_STORE", "redis://localhost:6379/1/2"),  # redis-py alone: database 12
     ("WHATWG_ENCODING_REMEMBER_MAX_HOSTS", 0),
     ("WHATWG_ENCODING_REMEMBER_MAX_HOSTS", "many"),
+    ("WHATWG_ENCODING_REMEMBER_STORE_MAX_HOSTS", 0),
+    ("WHATWG_ENCODING_REMEMBER_STORE_MAX_HOSTS", 2.5),
+    ("WHATWG_ENCODING_REMEMBER_REDIS_PREFIX", ""),
+    ("WHATWG_ENCODING_REMEMBER_REDIS_PREFIX", "a#b:"),  # "#" is the store's own keys' after the prefix
+    ("WHATWG_ENCODING_REMEMBER_REDIS_PREFIX", 7),
     ("WHATWG_ENCODING_LOG_LEVEL", "LOUD"),
     ("WHATWG_ENCODING_ENABLED", "sometimes"),
     ("WHATWG_ENCODING_OVERRIDES", {"legacy.example.jp": "latin-9000"}),

@@ -2,7 +2,7 @@
 runs them in order (a thread, so that it works on every Twisted reactor, without one, and with the
 blocking ``redis`` and ``sqlite3`` clients; a daemon, so that a store that never answers cannot keep
 the process alive), and a circuit breaker leaves a failing store alone for a while. The loop learns
-of a result through :mod:`.loop` (``wait``) or by looking at the future (``SiteMemory.sync``)."""
+of a result through :mod:`..loop` (``wait``) or by looking at the future (``SiteMemory.sync``)."""
 from __future__ import annotations
 
 import queue

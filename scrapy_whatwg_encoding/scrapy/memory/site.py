@@ -19,9 +19,11 @@ The rule (also in docs/settings.rst):
    reads another script, it wins.
 
 Declarations are counts per host and encoding. :class:`SiteMemory` decides from a view of them in
-RAM (at most :data:`MAX_HOSTS` hosts, least recently used first out) and never waits for a store:
-a store (:mod:`.memory_sqlite` in ``JOBDIR``, :mod:`.memory_redis` for a fleet) is called in the
-memory's own thread (:mod:`.memory_sync`), once every :data:`SYNC_SECONDS`, to add the
+RAM (at most :data:`MAX_HOSTS` hosts, least recently used first out; a host's declarations not yet
+in the store wait apart from the view, so none is lost when it leaves) and never waits for a store
+(which keeps at most its own number of hosts, least recently used first out too):
+a store (:mod:`.sqlite` in ``JOBDIR``, :mod:`.redis` for a fleet) is called in the
+memory's own thread (:mod:`.sync`), once every :data:`SYNC_SECONDS`, to add the
 declarations learned since (adding counts commutes, so several processes merge without losing any)
 and to read the hosts asked about, whose counts reach the view at the next exchange.
 """
@@ -38,15 +40,15 @@ from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from concurrent.futures import Future
 
-from ..encoding import Encoding, get_encoding
-from ..sniffing.body import Body
-from ..sniffing.decision import DECLARED_SOURCES, UNDECLARED_SOURCES
-from . import loop
-from .memory_store import Batch, Counts, Store, add_counts, clean_counts, host_of
-from .memory_sync import Breaker, Worker
+from ...encoding import Encoding, get_encoding
+from ...sniffing.body import Body
+from ...sniffing.decision import DECLARED_SOURCES, UNDECLARED_SOURCES
+from .. import loop
+from .store import Batch, Counts, Store, StoreOptions, add_counts, clean_counts, host_of
+from .sync import Breaker, Worker
 
-__all__ = ["Batch", "Counts", "SiteMemory", "Store", "add_counts", "clean_counts", "host_of", "open_store",
-           "remembered", "siblings"]
+__all__ = ["Batch", "Counts", "SiteMemory", "Store", "StoreOptions", "add_counts", "clean_counts", "host_of",
+           "open_store", "remembered", "siblings"]
 
 logger = logging.getLogger(__name__)
 
@@ -100,44 +102,55 @@ def siblings(text: str, other: str, share: float = SIBLING_SHARE) -> bool:
 
 
 
-def open_store(store: str | None, job_dir: str | None) -> Store | None:
-    """The store for the setting ``WHATWG_ENCODING_REMEMBER_STORE`` (*store*: a Redis URL or
-    ``None``) and ``JOBDIR`` (*job_dir*): Redis, else the JOBDIR database, else ``None`` (the
-    memory lasts for this process). Makes no connection (the memory's thread does)."""
-    if store:
-        from .memory_redis import RedisStore
+def open_store(store: str | StoreOptions | None, job_dir: str | None) -> Store | None:
+    """The store for the setting ``WHATWG_ENCODING_REMEMBER_STORE`` and those of the store
+    (*store*: their :class:`StoreOptions`, or only the URL: a Redis URL or ``None``) and ``JOBDIR``
+    (*job_dir*): Redis, else the JOBDIR database, else ``None`` (the memory lasts for this
+    process). Makes no connection (the memory's thread does)."""
+    options = store if isinstance(store, StoreOptions) else StoreOptions(url=store)
+    if options.url:
+        from .redis import RedisStore
 
-        return RedisStore(store)
+        return RedisStore(options.url, options=options)
     if job_dir:
-        from .memory_sqlite import FILE_NAME, SQLiteStore
+        from .sqlite import FILE_NAME, SQLiteStore
 
-        return SQLiteStore(f"{job_dir}/{FILE_NAME}")
+        return SQLiteStore(f"{job_dir}/{FILE_NAME}", options)
     return None
 
 
-def _exchange(store: Store, batches: list[Batch], wanted: set[str],
-              closing: threading.Event) -> tuple[dict[str, Counts], float, list[str]]:
+def _events(store: Store) -> dict[str, int]:
+    """In the memory's thread: what *store* counted since the last call (see :class:`Store`)."""
+    events = getattr(store, "events", None)
+    if not events:
+        return {}
+    taken = dict(events)
+    events.clear()
+    return taken
+
+
+def _exchange(store: Store, batches: list[Batch], wanted: set[str], closing: threading.Event
+              ) -> tuple[dict[str, Counts], float, list[str], dict[str, int]]:
     """In the memory's thread: *store*'s exchange of *batches*, and a read of the hosts *wanted*
-    and written (added to *wanted*, which the memory handed over), :data:`READ_CHUNK` hosts per
-    call, the first with the batches; once *closing* is set, the rest is not read (the save at
-    close waits behind this exchange). The counts read, the seconds it took, the hosts read."""
+    and written, :data:`READ_CHUNK` hosts per call, the first with the batches; once *closing* is
+    set, the rest is not read (the save at close waits behind this exchange). The counts read, the
+    seconds it took, the hosts read, the store's events."""
     start = time.perf_counter()
-    for _, batch in batches:
-        wanted.update(batch)
-    hosts = list(wanted)
+    hosts = list(wanted.union(*(batch for _, batch in batches)))
     found = store.exchange(batches, hosts[:READ_CHUNK])
     for at in range(READ_CHUNK, len(hosts), READ_CHUNK):
         if closing.is_set():
             del hosts[at:]
             break
         found.update(store.exchange([], hosts[at:at + READ_CHUNK]))
-    return found, time.perf_counter() - start, hosts
+    return found, time.perf_counter() - start, hosts, _events(store)
 
 
-def _preload(store: Store, limit: int) -> tuple[dict[str, Counts], float, None]:
-    """In the memory's thread: *store*'s preload of at most *limit* hosts, and the seconds it took."""
+def _preload(store: Store, limit: int) -> tuple[dict[str, Counts], float, None, dict[str, int]]:
+    """In the memory's thread: *store*'s preload of at most *limit* hosts (it stops after the
+    store's time budget), the seconds it took, and the store's events."""
     start = time.perf_counter()
-    return store.preload(limit), time.perf_counter() - start, None
+    return store.preload(limit), time.perf_counter() - start, None, _events(store)
 
 
 class SiteMemory:
@@ -146,12 +159,15 @@ class SiteMemory:
 
     Store errors never reach the crawl: each failed exchange is counted in the stat
     ``whatwg_encoding/memory/store_errors`` (the first of a kind logged as a WARNING) and its
-    declarations are tried again at the next; after :data:`.memory_sync.BREAKER_FAILURES` failures
+    declarations are tried again at the next; after :data:`.sync.BREAKER_FAILURES` failures
     in a row the store is left alone for a while (``store_off``, logged once) and pages are decided
     with what this process knows. Stats: ``store_calls`` (exchanges), ``store_us`` (their time in
-    the store's thread, µs), ``applied`` (pages decided with memory), ``evicted`` (hosts dropped
-    from RAM), ``dropped`` (declarations never saved: too many hosts waiting, or the store failed
-    at the end)."""
+    the store's thread, µs), ``applied`` (pages decided with memory), ``evicted`` (hosts that left
+    the RAM view; their declarations not yet in the store wait apart and are written),
+    ``dropped`` (declarations never saved: more than ``max_hosts`` hosts waiting while the store
+    fails, or the store failed at the end), ``store_evicted`` (hosts that left the store: it keeps
+    its own number), ``store_invalid`` (invalid values read from the store: the host is not
+    remembered), ``preload_skipped`` (hosts of the store the start's read left out)."""
 
     def __init__(self, store: Store | None = None, stats=None, least: int = MIN_DECLARATIONS,
                  share: float = SIBLING_SHARE, max_hosts: int = MAX_HOSTS):
@@ -162,9 +178,10 @@ class SiteMemory:
         self.unsent: list[Batch] = []  # batches of failed exchanges, sent again as they are
         self.wanted: set[str] = set()  # hosts to read from the store
         self._worker = Worker() if store is not None else None
-        self._job: tuple[Future, list[Batch], bool] | None = None  # (future, batches, a preload)
-        # The result being taken into the view: (hosts, counts read, a preload, when read).
-        self._taking: tuple[Iterator[str], dict[str, Counts], bool, float] | None = None
+        # The exchange under way: (future, batches, a preload, the hosts asked about).
+        self._job: tuple[Future, list[Batch], bool, set[str]] | None = None
+        # The result being taken into the view: (hosts, counts read, a preload, when read, asked).
+        self._taking: tuple[Iterator[str], dict[str, Counts], bool, float, set[str]] | None = None
         self._clock: loop.AsyncioClock | loop.TwistedClock | None = None  # once the spider opened
         self._closing = threading.Event()  # set at the close: an exchange under way stops reading
         self._breaker = Breaker()
@@ -239,11 +256,19 @@ class SiteMemory:
         return row
 
     def _pend(self, host: str, counts: Mapping[str, int]) -> None:
+        """Keep *counts* for the store. While it answers, all are kept (at ``max_hosts`` hosts
+        waiting, an exchange starts at once if none is under way); while it fails, at most
+        ``max_hosts`` hosts wait, and the declarations of further hosts are dropped (counted)."""
         if host not in self.pending and len(self.pending) >= self.max_hosts:
-            self._inc("dropped", sum(counts.values()))
-            self._once("dropped", "Site memory: more than %d hosts wait for the store; further "
-                                  "declarations are not saved (counted in whatwg_encoding/memory/dropped)",
-                       self.max_hosts)
+            if self._breaker.in_a_row or self.unsent:
+                self._inc("dropped", sum(counts.values()))
+                self._once("dropped", "Site memory: more than %d hosts wait for a failing store; further "
+                                      "declarations are not saved (counted in whatwg_encoding/memory/dropped)",
+                           self.max_hosts)
+                return
+            add_counts(self.pending, host, counts)
+            if self._job is None and self._taking is None:
+                self.sync()
             return
         add_counts(self.pending, host, counts)
 
@@ -272,9 +297,9 @@ class SiteMemory:
             self.wanted.clear()  # asked again later; declarations wait in pending
             return None
         batches, wanted = self._batches(), self.wanted
-        self.wanted = set()  # the store's thread adds the batches' hosts to wanted, and reads them all
+        self.wanted = set()  # the store's thread reads them and the batches' hosts
         future = self._worker.submit(_exchange, self.store, batches, wanted, self._closing)
-        self._job = (future, batches, False)
+        self._job = (future, batches, False, wanted)
         return future
 
     def _batches(self) -> list[Batch]:
@@ -285,11 +310,12 @@ class SiteMemory:
             self.pending = {}
         return batches
 
-    def _take(self, future: Future, batches: list[Batch], preload: bool, into_view: bool = True) -> None:
+    def _take(self, future: Future, batches: list[Batch], preload: bool, asked: set[str],
+              into_view: bool = True) -> None:
         """The result of an exchange (or of the preload): a failure queues its batches again; a
         success starts its intake into the view (unless *into_view* is false: the close)."""
         try:
-            found, seconds, hosts = future.result()
+            found, seconds, hosts, events = future.result()
         except Exception as exc:  # noqa: BLE001 — a store error never fails the crawl
             self._failed(exc)
             self.unsent = batches + self.unsent  # sent again as they are at the next exchange
@@ -300,8 +326,10 @@ class SiteMemory:
         self._breaker.succeeded()
         self._inc("store_calls")
         self._inc("store_us", round(seconds * 1e6))
+        for name, count in events.items():
+            self._inc(name, count)
         if into_view:
-            self._taking = (iter(list(found) if preload else hosts), found, preload, time.monotonic())
+            self._taking = (iter(list(found) if preload else hosts), found, preload, time.monotonic(), asked)
             self._intake(None if self._clock is None else INTAKE_SECONDS)
 
     def _intake(self, seconds: float | None = INTAKE_SECONDS) -> None:
@@ -310,12 +338,14 @@ class SiteMemory:
         at the next loop turn."""
         if self._taking is None:
             return
-        hosts, found, preload, now = self._taking
+        hosts, found, preload, now, asked = self._taking
         deadline = time.perf_counter() + seconds if seconds is not None else None
         waiting = [self.pending] + [batch for _, batch in self.unsent]  # not in the store yet
         view = self.hosts
         for n, host in enumerate(hosts, 1):
-            if not (preload and host in view):  # a preload never replaces what this process read
+            # A preload never replaces what this process read; a host only written is read back
+            # for the view, not put back in it once it has left.
+            if (host not in view) if preload else (host in view or host in asked):
                 row = self._row(host)
                 row.clear()
                 row.update(found.get(host, ()))
@@ -344,7 +374,7 @@ class SiteMemory:
         if self._worker is None or self._job is not None:
             return None
         future = self._worker.submit(_preload, self.store, self.max_hosts)
-        self._job = (future, [], True)
+        self._job = (future, [], True, set())
         return future
 
     def close(self, timeout: float | None = CLOSE_SECONDS) -> bool:
@@ -358,7 +388,7 @@ class SiteMemory:
     async def spider_opened(self, spider=None) -> None:
         """Signal handler: start the exchanges; the crawl waits for the first read at most
         :data:`START_SECONDS` (the loop does not wait). Runs on the loop Scrapy runs on (asyncio
-        without a reactor too, see :mod:`.loop`)."""
+        without a reactor too, see :mod:`..loop`)."""
         future = self.open()
         if future is None:
             return
@@ -399,9 +429,14 @@ class SiteMemory:
         if future is None:
             return True
         job = self._final[2]
+        if job is not None and job[0].done() and job[0].exception() is None:
+            for name, count in job[0].result()[3].items():  # the exchange under way at the close
+                self._inc(name, count)
         if job is not None and job[0].done() and job[0].exception() is not None:
             self._failed(job[0].exception())  # the exchange under way at the close failed too
         if future.done() and future.exception() is None:
+            for name, count in future.result()[1].items():
+                self._inc(name, count)
             return True
         _, batches, job = self._final
         if job is not None and not (job[0].done() and job[0].exception() is None):
@@ -428,10 +463,10 @@ class SiteMemory:
             self.stats.inc_value(f"whatwg_encoding/memory/{name}", count)
 
 
-def _final(store: Store, batches: list[Batch], job, deadline: float) -> int:
+def _final(store: Store, batches: list[Batch], job, deadline: float) -> tuple[int, dict[str, int]]:
     """In the memory's thread, at the end: send *batches* (after those of the exchange *job* that
     was under way, had it failed), tried again every half second until *deadline* (a
-    ``time.monotonic()``), then close *store*; the declarations written."""
+    ``time.monotonic()``), then close *store*; the declarations written, and the store's events."""
     if job is not None and job[0].exception() is not None:
         batches = job[1] + batches
     try:
@@ -445,4 +480,4 @@ def _final(store: Store, batches: list[Batch], job, deadline: float) -> int:
                 time.sleep(0.5)
     finally:
         store.close()
-    return sum(sum(sum(counts.values()) for counts in batch.values()) for _, batch in batches)
+    return sum(sum(sum(counts.values()) for counts in batch.values()) for _, batch in batches), _events(store)
