@@ -11,21 +11,24 @@
 """
 from __future__ import annotations
 
+import gc
 import json
 import shutil
 import subprocess
 import sys
+import weakref
 from pathlib import Path
 
 import pytest
 import pytest_twisted
 import scrapy
-from scrapy.http import HtmlResponse, TextResponse
+from scrapy.http import HtmlResponse, Request, TextResponse
 from twisted.internet import defer
 from w3lib.encoding import http_content_type_encoding
 from whatwg_crawl_helpers import Server, SiteMap, check_decision, crawl, whatwg_stats
 
 from scrapy_whatwg_encoding import ENCODINGS, decode, get_encoding, sniff, whatwg_encoding
+from scrapy_whatwg_encoding.scrapy.handler import handler_encoding, mark, take_handler_encoding
 from scrapy_whatwg_encoding.scrapy.scrapy_default import changed, scrapy_text, whatwg_for_codec
 
 HERE = Path(__file__).resolve().parent
@@ -382,3 +385,23 @@ def test_cached_replays_show_what_scrapy_alone_shows(storage, tmp_path):
                 assert a.meta.get("whatwg_encoding") == b.meta.get("whatwg_encoding"), a.url
             assert whatwg_stats(crawler)["whatwg_encoding/source/handler"] == 2
     assert seen[True] == seen[False]
+
+
+def test_records_tell_copies_and_keep_nothing_alive():
+    """A record of the handler's encoding holds for the response and a ``replace()`` copy of it
+    (which copies ``encoding=``), not for a copy with another encoding chosen, nor for another
+    request; it keeps neither the request nor the response alive, and the encoding middleware
+    takes it once."""
+    url = "http://example.com/"
+    request, response = Request(url), HtmlResponse(url, body="é".encode(), encoding="utf-8")
+    mark(request, response, "utf-8")
+    copy = response.replace(url=url + "#copy")
+    assert handler_encoding(request, response) == handler_encoding(request, copy) == "utf-8"
+    assert handler_encoding(request, response.replace(encoding="cp1251")) is None
+    assert handler_encoding(Request(url), response) is None
+    refs = weakref.ref(request), weakref.ref(response)
+    assert take_handler_encoding(request, copy) == "utf-8" and take_handler_encoding(request, copy) is None
+    mark(request, response, "utf-8")
+    del request, response, copy
+    gc.collect()
+    assert refs[0]() is None and refs[1]() is None
