@@ -1,10 +1,12 @@
 """Make tests/data/pickles-0.2.0/: responses pickled by release 0.2.0 (issue 37, item 5).
 
 Run it with 0.2.0 on the path (the release is the merge commit bc1135c, "Merge branch 'release'";
-its pyproject.toml says version 0.2.0) and cloudpickle installed::
+its pyproject.toml says version 0.2.0) and cloudpickle installed, once with each Scrapy whose
+response layout the tests meet (a pickle holds Scrapy's private attributes: 2.11 keeps them in the
+instance's ``__dict__``, 2.19 in slots of other names, so each Scrapy reads only its own layout's)::
 
     git worktree add /tmp/swe-0.2.0 bc1135c
-    PYTHONPATH=/tmp/swe-0.2.0 python tools/pickles_020.py tests/data/pickles-0.2.0
+    PYTHONPATH=/tmp/swe-0.2.0 python tools/pickles_020.py tests/data/pickles-0.2.0  # once per Scrapy
     git worktree remove /tmp/swe-0.2.0
 
 0.2.0 gave a decided response a class made at run time per (Scrapy class, encoding), a subclass of
@@ -15,7 +17,7 @@ Dask's process pools, Ray), pickle it with its base ``Whatwg<Class>`` by referen
 longer has. The responses go through 0.2.0's two middlewares as in a crawl with the add-on, their
 text is read (a spider's callback would), and the list is pickled with cloudpickle.
 
-Writes ``responses.cloudpickle`` and ``expected.json`` (per response: its URL, 0.2.0's class, the
+Writes ``scrapy-<X.Y>/responses.cloudpickle`` and ``scrapy-<X.Y>/expected.json`` (per response: its URL, 0.2.0's class, the
 Scrapy class it came from, ``encoding``, the text, the decision, and what the standard pickle said).
 """
 from __future__ import annotations
@@ -75,10 +77,12 @@ def main(out: str) -> None:
         expected.append({"url": url, "class_0_2_0": type(response).__qualname__, "scrapy_class": cls.__name__,
                          "encoding": response.encoding, "text": text, "decision": request.meta.get("whatwg_encoding"),
                          "standard_pickle": standard})
-    folder = Path(out)
+    import scrapy
+
+    folder = Path(out) / f"scrapy-{'.'.join(scrapy.__version__.split('.')[:2])}"
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "responses.cloudpickle").write_bytes(cloudpickle.dumps(responses, protocol=4))
-    (folder / "expected.json").write_text(json.dumps({"version": "0.2.0", "responses": expected},
+    (folder / "expected.json").write_text(json.dumps({"version": "0.2.0", "scrapy": scrapy.__version__, "responses": expected},
                                                      ensure_ascii=False, indent=1) + "\n", "utf-8")
 
 
