@@ -184,3 +184,17 @@ def test_http_cache_middlewares_are_found_in_the_running_crawl(demo_server, tmp_
     expected = [("HttpCacheMiddleware", "HandlerEncodingCacheStorage", "FilesystemCacheStorage")] if cache else []
     assert response.meta["caches"] == expected
     assert compat.http_cache_middlewares(get_crawler()) == []
+
+
+@pytest_twisted.inlineCallbacks
+def test_a_scrapy_that_hides_its_middlewares_gets_a_warning(demo_server, tmp_path, monkeypatch, caplog):
+    """Where ``http_cache_middlewares`` finds none (a Scrapy that keeps them elsewhere) while the
+    cache is on, the crawl goes on and says once that cached pages lose their handler's encoding."""
+    from scrapy_whatwg_encoding.scrapy import handler
+
+    monkeypatch.setattr(handler, "http_cache_middlewares", lambda crawler: [])
+    settings = {"HTTPCACHE_ENABLED": True, "HTTPCACHE_DIR": str(tmp_path / "cache")}
+    _, (response,) = yield crawl([demo_server.url("meta/shift_jis.html")], settings=settings)
+    check_decision(response)
+    warnings = [r for r in caplog.records if "No HttpCacheMiddleware found" in r.getMessage()]
+    assert len(warnings) == 1 and warnings[0].levelname == "WARNING"
