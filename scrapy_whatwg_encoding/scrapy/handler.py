@@ -95,9 +95,9 @@ def take_handler_encoding(request: Request, response: Response) -> str | None:
 
 class HandlerEncodingMiddleware:
     """Downloader middleware: records the encoding a download handler gave a text response (a
-    plugin's class too), for :func:`take_handler_encoding`, and wraps the storage of Scrapy's HTTP
-    cache middleware (:class:`HandlerEncodingCacheStorage`) when the spider opens. Responses are
-    returned unchanged."""
+    plugin's class too) for the encoding middleware, and wraps the storage of Scrapy's HTTP cache
+    middleware when the spider opens (``HandlerEncodingCacheStorage``), so that a cached page keeps
+    it. Responses are returned unchanged: no header, flag or meta key is added."""
 
     def __init__(self, crawler=None):
         self.crawler = crawler
