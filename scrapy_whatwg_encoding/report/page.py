@@ -30,7 +30,8 @@ figure{margin:0}figcaption{font-weight:600;margin-bottom:4px}
 table{border-collapse:collapse;width:100%;margin:6px 0}
 th,td{border-bottom:1px solid #e4e4e4;padding:4px 6px;text-align:left;vertical-align:top}
 th{background:#f4f4f6}td.n{text-align:right;font-variant-numeric:tabular-nums}
-.url{word-break:break-all;font-family:ui-monospace,monospace;font-size:12px}
+td,th,h1,.meta{overflow-wrap:anywhere}
+.url{word-break:break-all;font-family:ui-monospace,monospace;font-size:12px;unicode-bidi:isolate}
 .pass{font-family:ui-monospace,monospace;font-size:12px;white-space:pre-wrap;word-break:break-all;
 background:#fafafa;border:1px solid #eee;padding:4px;max-width:420px}
 mark{background:#ffd54f}.cc{color:#b00;background:#fee}.muted{color:#777}

@@ -4,7 +4,9 @@ Sections: summary cards; charts (decisions per source, split by whether the text
 Scrapy's; decisions per encoding); one row per host; the example pages whose text differs from
 Scrapy's, per decision source, with the first differing passage side by side; errors; and, for
 an audit with a manifest, accuracy. Charts are inline SVG; the document has no scripts and a
-Content-Security-Policy that forbids them (see :mod:`.page`).
+Content-Security-Policy that forbids them (see :mod:`.page`). A string from the crawl (host, URL,
+title, detail) is isolated (``<bdi>``, ``unicode-bidi: isolate``): a right-to-left override in it
+reorders nothing around it; and a cell breaks a long one (a 253-character host) anywhere.
 """
 from __future__ import annotations
 
@@ -60,7 +62,8 @@ def _charts(data: ReportData) -> str:
 
 
 def _host_cells(host: str, row: HostRow) -> list[str]:
-    return [text(host), str(row.pages), str(row.changed), _counts(row.encodings), _counts(row.sources),
+    # <bdi>: a right-to-left override in a host name reorders nothing outside it.
+    return [f"<bdi>{text(host)}</bdi>", str(row.pages), str(row.changed), _counts(row.encodings), _counts(row.sources),
             str(row.suspect), str(row.errors)]
 
 
@@ -148,9 +151,9 @@ def render_html(data: ReportData, *, title: str = "crawl",
     """The report of *data* as an HTML document (str). *title* names the crawl or directory,
     *details* are ``(name, value)`` pairs shown under it (settings, dates), *accuracy* is the
     ``summary["accuracy"]`` of an audit with a manifest. Every string is escaped."""
-    meta = " · ".join(f"{text(k)}: {text(v)}" for k, v in details)
+    meta = " · ".join(f"{text(k)}: <bdi>{text(v)}</bdi>" for k, v in details)
     return document(f"Encoding report: {title}", [
-        f"<h1>Encoding report: {text(title)}</h1>",
+        f"<h1>Encoding report: <bdi>{text(title)}</bdi></h1>",
         f'<p class="meta">{meta}</p>' if meta else "",
         _summary(data), _charts(data), _accuracy(accuracy) if accuracy else "", _hosts(data),
         _examples(data), _errors(data)])

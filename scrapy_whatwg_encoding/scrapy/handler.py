@@ -11,70 +11,161 @@ On the way to :class:`~.middleware.WhatwgEncodingMiddleware`, other middlewares 
 response. Scrapy's ``replace()`` copies ``response.encoding`` into the copy's constructor: the
 handler's encoding where it gave one, else Scrapy's *inference*; Scrapy's documentation also
 recommends ``replace(encoding=...)`` to correct a lying header, a *deliberate* choice. No class is
-changed to tell them apart (DESIGN.md, "a response keeps its type"):
+changed to tell them apart (DESIGN.md, "a response keeps its type"), and nothing is added that
+another middleware, a stat or the spider could see (issue 37, item 4):
 :class:`HandlerEncodingMiddleware`, which the add-on installs at :data:`HANDLER_ORDER` above every
-other middleware, writes the encoding the handler gave a text response in the header
-:data:`CACHE_HEADER`, which ``replace()`` copies with the other headers and which Scrapy's HTTP
-cache stores (it runs below, at 900). At the encoding middleware (:func:`given_encoding`), a
-response's constructor encoding is its handler's when it is the header's (or the header is there
-and a cache older than Scrapy 2.19 stored no encoding), Scrapy's inference that ``replace()``
-copied when it is what Scrapy infers from the headers and body, and otherwise chosen on purpose
-(the user override). The header is removed there; the same header on a response from the network
-is not trusted, and is removed at once (where a project lists the encoding middleware without this
-one, the encoding middleware removes it unread).
+other middleware, keeps the encoding the handler gave a text response in a registry of this module,
+by request (weakly: an entry goes with its request). At the encoding middleware
+(:func:`take_handler_encoding`), a response has its handler's encoding when it is the very response
+marked, or a copy built with the same ``encoding=`` (``replace()``); :func:`given_encoding` then
+tells Scrapy's inference that ``replace()`` copied (what Scrapy infers from the headers and body)
+from an encoding chosen on purpose (the user override).
+
+Scrapy's HTTP cache stores a response's headers and body, and (Scrapy 2.19+) the ``encoding`` of
+every page, the inference too. The handler wraps the cache middleware's storage
+(:class:`HandlerEncodingCacheStorage`): a marked response is stored with the header
+:data:`CACHE_HEADER`, which the storage's copy alone carries, and a response read back loses it
+and is marked again, before any middleware sees it; a site's own header of that name is not
+stored (it would pass for ours).
 """
 from __future__ import annotations
 
 import codecs
+import logging
+import weakref
 from typing import Literal
 
+from scrapy import signals
 from scrapy.exceptions import NotConfigured
-from scrapy.http import Request, Response, TextResponse
+from scrapy.http import Headers, Request, Response, TextResponse
 
 from ..encoding import Encoding, decode
-from .compat import explicit_encoding, pop_header
+from .compat import explicit_encoding, http_cache_middlewares, pop_header
 from .scrapy_default import inferred_encoding, scrapy_text, whatwg_for_codec
+
+logger = logging.getLogger(__name__)
 
 #: Order of :class:`HandlerEncodingMiddleware` in ``DOWNLOADER_MIDDLEWARES``: above every other
 #: middleware (Scrapy's highest is 900), so that its ``process_response`` runs first.
 HANDLER_ORDER = 1_000_000
-#: Response header carrying a download handler's encoding to the encoding middleware, through
-#: other middlewares' ``replace()`` and Scrapy's HTTP cache.
+#: Response header carrying a download handler's encoding in Scrapy's HTTP cache storage (never on
+#: a response a middleware or the spider sees).
 CACHE_HEADER = b"X-Whatwg-Encoding-Handler"
+
+# weakref.ref(request) → [(weakref.ref(response), encoding name)]: the responses downloaded for a
+# request that their builder gave an encoding. A plain dict (no call to test it empty); an entry is
+# removed when its request dies, or taken by the encoding middleware.
+_MARKS: dict[weakref.ref, list[tuple[weakref.ref, str]]] = {}
+
+
+def _forget(key: weakref.ref) -> None:
+    _MARKS.pop(key, None)
+
+
+def mark(request: Request, response: Response, name: str) -> None:
+    """Record that *response*, downloaded for *request*, was built with ``encoding=name`` by its
+    download handler (or a middleware's ``process_request``)."""
+    _MARKS.setdefault(weakref.ref(request, _forget), []).append((weakref.ref(response), name))
+
+
+def _marked(marks: list[tuple[weakref.ref, str]], response: Response) -> str | None:
+    for ref, name in marks:
+        if ref() is response:
+            return name
+    given = explicit_encoding(response)
+    for _, name in marks:  # a copy built with the handler's encoding= (replace() copies it)
+        if name == given:
+            return name
+    return None
+
+
+def handler_encoding(request: Request, response: Response) -> str | None:
+    """The encoding name the download handler gave *response* (downloaded for *request*), or the
+    response it is a copy of with the same ``encoding=``; ``None`` if none."""
+    marks = _MARKS.get(weakref.ref(request)) if _MARKS else None
+    return None if marks is None else _marked(marks, response)
+
+
+def take_handler_encoding(request: Request, response: Response) -> str | None:
+    """:func:`handler_encoding`, and the request's record is dropped (the encoding middleware
+    takes it once)."""
+    marks = _MARKS.pop(weakref.ref(request), None) if _MARKS else None
+    return None if marks is None else _marked(marks, response)
 
 
 class HandlerEncodingMiddleware:
-    """Downloader middleware: writes the encoding a download handler gave a text response (a
-    plugin's class too) in :data:`CACHE_HEADER`, and removes that header from responses off the
-    network. Class, body, URL, status and flags are unchanged."""
+    """Downloader middleware: records the encoding a download handler gave a text response (a
+    plugin's class too) for the encoding middleware, and wraps the storage of Scrapy's HTTP cache
+    middleware when the spider opens (``HandlerEncodingCacheStorage``), so that a cached page keeps
+    it. Responses are returned unchanged: no header, flag or meta key is added."""
+
+    def __init__(self, crawler=None):
+        self.crawler = crawler
 
     @classmethod
     def from_crawler(cls, crawler):
         if not crawler.settings.getbool("WHATWG_ENCODING_ENABLED", True):
-            raise NotConfigured  # the encoding middleware is off: nobody would remove the header
-        return cls()
+            raise NotConfigured  # the encoding middleware is off: nobody would read the records
+        middleware = cls(crawler)
+        crawler.signals.connect(middleware.spider_opened, signal=signals.spider_opened)
+        return middleware
+
+    def spider_opened(self, spider):
+        caches = http_cache_middlewares(self.crawler)
+        for cache in caches:
+            if not isinstance(cache.storage, HandlerEncodingCacheStorage):
+                cache.storage = HandlerEncodingCacheStorage(cache.storage)
+        if not caches and self.crawler.settings.getbool("HTTPCACHE_ENABLED"):
+            logger.warning("No HttpCacheMiddleware found in the running crawl: pages served from the HTTP "
+                           "cache are sniffed, not given their download handler's encoding",
+                           extra={"spider": spider})
 
     def process_response(self, request: Request, response: Response, spider=None) -> Response:
-        # spider: passed by Scrapy < 2.13 only.
-        if "cached" not in response.flags:  # a cached response's header is the one we stored
-            pop_header(response.headers, CACHE_HEADER)  # sent by the site: not ours
-            given = explicit_encoding(response) if isinstance(response, TextResponse) else None
+        # spider: passed by Scrapy < 2.13 only. A cached response was marked when read back (its
+        # constructor encoding may be the inference Scrapy 2.19's cache stores).
+        if "cached" not in response.flags and isinstance(response, TextResponse):
+            given = explicit_encoding(response)
             if given is not None:
-                response.headers[CACHE_HEADER] = given
+                mark(request, response, given)
         return response
 
 
-def take_handler_encoding(headers) -> str | None:
-    """The encoding name :class:`HandlerEncodingMiddleware` wrote in :data:`CACHE_HEADER` of a
-    response's *headers* (the download handler's), or ``None``; removes the header."""
-    values = pop_header(headers, CACHE_HEADER)
-    return values[0].decode("latin-1") if values else None
+class HandlerEncodingCacheStorage:
+    """An HTTP cache storage (``HTTPCACHE_STORAGE``'s interface) around *storage*: a response marked
+    with a handler's encoding (:func:`mark`) is stored as a copy with :data:`CACHE_HEADER`; a
+    response read back with that header loses it and is marked again. Everything else is
+    *storage*'s."""
+
+    def __init__(self, storage):
+        self.storage = storage
+
+    def __getattr__(self, name):
+        return getattr(self.storage, name)
+
+    def retrieve_response(self, spider, request: Request) -> Response | None:
+        response = self.storage.retrieve_response(spider, request)
+        if response is not None:
+            values = pop_header(response.headers, CACHE_HEADER)
+            if values:
+                mark(request, response, values[0].decode("latin-1"))
+        return response
+
+    def store_response(self, spider, request: Request, response: Response) -> None:
+        name = handler_encoding(request, response)
+        if name is not None or CACHE_HEADER in response.headers:
+            headers = Headers(response.headers)
+            pop_header(headers, CACHE_HEADER)  # a site's: it would pass for ours when read back
+            if name is not None:
+                headers[CACHE_HEADER] = name
+            response = response.replace(headers=headers)  # the copy stored; the response is unchanged
+        self.storage.store_response(spider, request, response)
 
 
 def given_encoding(response: TextResponse, handler: str | None) -> tuple[Literal["handler", "chosen"], str] | None:
     """Who gave *response* its constructor encoding (see above), and its name: ``("handler",
     name)`` when it is *handler* (from :func:`take_handler_encoding`), or *handler* is given and the
-    response has none (a name Python has no codec for is dropped: Scrapy ignores it too);
+    response has none (read back from a cache older than Scrapy 2.19; a name Python has no codec
+    for is dropped: Scrapy ignores it too);
     ``("chosen", name)`` (a middleware or the spider, on purpose); or ``None`` (none, or Scrapy's
     inference that ``replace()`` copied)."""
     name = explicit_encoding(response)

@@ -180,7 +180,7 @@ class WhatwgEncodingMiddleware:
         # spider: passed by Scrapy < 2.13 only (optional, so that newer Scrapy does not warn).
         try:
             meta, headers = request.meta, response.headers
-            handler = take_handler_encoding(headers)  # the header goes in any case
+            handler = take_handler_encoding(request, response)  # HandlerEncodingMiddleware's record
             if not self._handler_header:
                 handler = None
             # Gate: responses left as Scrapy made them.

@@ -7,25 +7,31 @@
   encoding into ``encoding=``; the add-on still sniffs (where Scrapy's inference and the
   standard differ);
 - a custom download handler (and Scrapy's own ``data:`` handler, and a middleware's
-  ``process_request``) that passes ``encoding=``.
+  ``process_request``) that passes ``encoding=``;
+- nothing of the add-on's shows (issue 37, item 4): with the add-on on and off, a middleware at
+  700 sees the same headers and ``downloader/response_bytes`` is the same, live, through
+  scrapy-playwright and from Scrapy's HTTP cache.
 """
 from __future__ import annotations
 
+import gc
 import json
 import shutil
 import subprocess
 import sys
+import weakref
 from pathlib import Path
 
 import pytest
 import pytest_twisted
 import scrapy
-from scrapy.http import HtmlResponse, TextResponse
+from scrapy.http import HtmlResponse, Request, TextResponse
 from twisted.internet import defer
 from w3lib.encoding import http_content_type_encoding
 from whatwg_crawl_helpers import Server, SiteMap, check_decision, crawl, whatwg_stats
 
 from scrapy_whatwg_encoding import ENCODINGS, decode, get_encoding, sniff, whatwg_encoding
+from scrapy_whatwg_encoding.scrapy.handler import handler_encoding, mark, take_handler_encoding
 from scrapy_whatwg_encoding.scrapy.scrapy_default import changed, scrapy_text, whatwg_for_codec
 
 HERE = Path(__file__).resolve().parent
@@ -131,6 +137,18 @@ def test_same_pages_over_http_are_sniffed(browser_crawl):
         assert response["decision"] == sniff(body, content_type=content_type, url=response["url"]).as_dict()
     assert responses["latin1-header-script.html"]["title"] == "Café"
     assert responses["cp1251-meta-references.html"]["dom"] == "Привет, 東京"
+
+
+def test_playwright_pages_show_other_middlewares_what_scrapy_alone_shows(browser_crawl):
+    """The same pages crawled at the same time without the add-on: a middleware at 700 sees the
+    same headers on every response, browser's and HTTP's, and ``downloader/response_bytes`` is the
+    same (issue 37, item 4: the handler's encoding travelled in a header before)."""
+    alone = browser_crawl["alone"]
+    assert alone["stats"] == {} and browser_crawl["stats"]
+    seen = [{(r["url"], r["via"]): r["headers_at_700"] for r in crawl["responses"]} for crawl in (browser_crawl, alone)]
+    assert seen[0] == seen[1] and len(seen[0]) == 2 * len(BROWSER_PAGES)
+    assert browser_crawl["response_bytes"] == alone["response_bytes"]
+    assert all(r["decision"] is None for r in alone["responses"])
 
 
 # --- The trap: an encoding baked in by a middleware's replace() ------------------------------------
@@ -300,3 +318,93 @@ def test_codec_names_map_back(encoding):
     # decode some bytes otherwise (koi8_u and the standard's KOI8-U on A4, A6, A7, AD, AE...).
     body = bytes(range(0xA0, 0xB0))
     assert changed(python_name, encoding, body) == (scrapy_text(python_name, body) != decode(body, encoding)[0])
+
+
+# --- Nothing of the add-on's own reaches other middlewares or stats (issue 37, item 4) -------------
+
+class HeadersAt700:
+    """A downloader middleware at order 700 (between the add-on's two) that keeps the headers each
+    response shows it in ``meta["headers_at_700"]`` (name → values, the ``Date`` value blanked:
+    it is the second the server answered)."""
+
+    def process_response(self, request, response, spider=None):
+        request.meta["headers_at_700"] = {
+            name.decode("latin-1"): [b"<date>" if name == b"Date" else v for v in values]
+            for name, values in response.headers.items()}
+        return response
+
+
+INVISIBLE_SETTINGS = {"DOWNLOAD_HANDLERS": {"rendered": RenderingHandler},
+                      "DOWNLOADER_MIDDLEWARES": {CannedMiddleware: 650, HeadersAt700: 700}}
+
+
+def _seen_at_700(crawler, responses) -> tuple[int, dict]:
+    return (crawler.stats.get_value("downloader/response_bytes"),
+            {r.url: r.meta["headers_at_700"] for r in responses})
+
+
+@pytest_twisted.inlineCallbacks
+def test_other_middlewares_and_stats_see_what_scrapy_alone_shows(trap_server):
+    """A ``data:`` URI with a charset, a custom handler's and a ``process_request``'s responses
+    with ``encoding=``, and ordinary HTTP pages: with the add-on on and off, a middleware at 700
+    sees the same headers, and Scrapy's ``downloader/response_bytes`` is the same."""
+    data_url = "data:text/html;charset=windows-1251,<title>%CF%F0%E8%E2%E5%F2</title>"
+    requests = ([data_url, ("http://canned.invalid/", {"canned": True})]
+                + [f"rendered://site/{path}" for path in RENDERED] + [trap_server.url(path) for path in TRAP_PAGES])
+    seen = {}
+    for addon in (True, False):
+        settings = INVISIBLE_SETTINGS if addon else {**INVISIBLE_SETTINGS, "ADDONS": {}}
+        crawler, responses = yield crawl(requests, settings=settings)
+        assert len(responses) == len(requests)
+        assert bool(whatwg_stats(crawler)) == addon
+        seen[addon] = _seen_at_700(crawler, responses)
+    assert seen[True] == seen[False]
+    data_bytes, _ = seen[True]
+    assert data_bytes > 0
+
+
+@pytest.mark.parametrize("storage", ["filesystem", "dbm"])
+@pytest_twisted.inlineCallbacks
+def test_cached_replays_show_what_scrapy_alone_shows(storage, tmp_path):
+    """The same through Scrapy's HTTP cache: the first crawl stores, the second replays; with the
+    add-on on and off (each its own cache), the replays show a middleware at 700 the same headers
+    and count the same ``downloader/response_bytes``, and the add-on's replays keep the handler's
+    decisions."""
+    storages = {"filesystem": "scrapy.extensions.httpcache.FilesystemCacheStorage",
+                "dbm": "scrapy.extensions.httpcache.DbmCacheStorage"}
+    requests = [f"rendered://site/{path}" for path in RENDERED]
+    seen = {}
+    for addon in (True, False):
+        settings = {**INVISIBLE_SETTINGS, "HTTPCACHE_ENABLED": True, "HTTPCACHE_STORAGE": storages[storage],
+                    "HTTPCACHE_DIR": str(tmp_path / f"cache-{addon}")}
+        if not addon:
+            settings["ADDONS"] = {}
+        _, live = yield crawl(requests, settings=settings)
+        crawler, cached = yield crawl(requests, settings=settings)
+        assert all("cached" in r.flags for r in cached) and not any("cached" in r.flags for r in live)
+        seen[addon] = _seen_at_700(crawler, cached)
+        if addon:
+            for a, b in zip(live, cached):
+                assert a.meta.get("whatwg_encoding") == b.meta.get("whatwg_encoding"), a.url
+            assert whatwg_stats(crawler)["whatwg_encoding/source/handler"] == 2
+    assert seen[True] == seen[False]
+
+
+def test_records_tell_copies_and_keep_nothing_alive():
+    """A record of the handler's encoding holds for the response and a ``replace()`` copy of it
+    (which copies ``encoding=``), not for a copy with another encoding chosen, nor for another
+    request; it keeps neither the request nor the response alive, and the encoding middleware
+    takes it once."""
+    url = "http://example.com/"
+    request, response = Request(url), HtmlResponse(url, body="é".encode(), encoding="utf-8")
+    mark(request, response, "utf-8")
+    copy = response.replace(url=url + "#copy")
+    assert handler_encoding(request, response) == handler_encoding(request, copy) == "utf-8"
+    assert handler_encoding(request, response.replace(encoding="cp1251")) is None
+    assert handler_encoding(Request(url), response) is None
+    refs = weakref.ref(request), weakref.ref(response)
+    assert take_handler_encoding(request, copy) == "utf-8" and take_handler_encoding(request, copy) is None
+    mark(request, response, "utf-8")
+    del request, response, copy
+    gc.collect()
+    assert refs[0]() is None and refs[1]() is None

@@ -276,6 +276,7 @@ def test_handler_decisions_survive_the_http_cache(storage, tmp_path):
     for a, b in zip(live, cached):
         assert a.meta["whatwg_encoding"] == b.meta["whatwg_encoding"] and a.text == b.text, a.url
         assert b"X-Whatwg-Encoding-Handler" not in a.headers and b"X-Whatwg-Encoding-Handler" not in b.headers
+        assert a.encoding == b.encoding, a.url
     by_path = {r.url.rsplit("/", 1)[1]: r for r in cached}
     assert by_path["utf8-under-latin1"].css("title::text").get() == "Привет 東京"
     assert by_path["sjis"].meta["whatwg_encoding"]["source"] == "handler"
@@ -285,22 +286,32 @@ def test_handler_decisions_survive_the_http_cache(storage, tmp_path):
     assert whatwg_stats(crawler)["whatwg_encoding/source/handler"] == 3
 
 
-# The encoding middleware listed by hand, without HandlerEncodingMiddleware (which removes the header
-# from responses off the network): the middleware must not read a site's header either.
+# The encoding middleware listed by hand, without HandlerEncodingMiddleware: no handler encoding is
+# recorded, and a site's header is not read either.
 WITHOUT_HANDLER = {"ADDONS": {}, "DOWNLOADER_MIDDLEWARES": {WhatwgEncodingMiddleware: 580}}
 
 
-@pytest.mark.parametrize("settings", [None, WITHOUT_HANDLER], ids=["add-on", "middleware alone"])
+@pytest.mark.parametrize("settings", [None, WITHOUT_HANDLER, "http-cache"], ids=["add-on", "middleware alone", "cache"])
 @pytest_twisted.inlineCallbacks
-def test_the_cache_header_from_a_site_is_not_trusted(settings):
-    """The header sent by a site (not read back from the cache) gives no encoding, and is removed."""
+def test_the_cache_header_from_a_site_is_not_trusted(settings, tmp_path):
+    """The header sent by a site gives no encoding and reaches the spider as Scrapy alone shows it;
+    through Scrapy's HTTP cache (stored, then replayed) the stored copy leaves it out, so that a
+    replay cannot pass it for the add-on's own."""
+    cache = settings == "http-cache"
+    if cache:
+        settings = {"HTTPCACHE_ENABLED": True, "HTTPCACHE_DIR": str(tmp_path / "cache")}
     port, base = _listen(_Pages(headers={"X-Whatwg-Encoding-Handler": "utf-8"}))
     try:
         _, (response,) = yield crawl([base + "lying.html"], settings=settings)
+        if cache:
+            _, (replay,) = yield crawl([base + "lying.html"], settings=settings)
     finally:
         port.stopListening()
     assert response.meta["whatwg_encoding"]["source"] == "transport"  # the site's (lying) header
-    assert b"X-Whatwg-Encoding-Handler" not in response.headers
+    assert response.headers.getlist("X-Whatwg-Encoding-Handler") == [b"utf-8"]  # as Scrapy alone shows it
+    if cache:
+        assert "cached" in replay.flags and replay.meta["whatwg_encoding"]["source"] == "transport"
+        assert b"X-Whatwg-Encoding-Handler" not in replay.headers
 
 
 def test_docs_give_the_table_of_encoding_names():

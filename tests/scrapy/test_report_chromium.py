@@ -115,3 +115,95 @@ def test_demo_report_screenshot(demo_report, tmp_path):
     assert white < 0.97 * width * height, "the page looks blank"
     assert pixels[BAR_BLUE] > 2000 and pixels[BAR_ORANGE] > 200, "no chart bars drawn"
     assert pixels[MARK_YELLOW] > 50, "no marked difference shown"
+
+
+# --- Long host names and right-to-left overrides stay in their cells (issue 37, item 5) -------------
+
+LABEL = "a" * 63
+LONG_HOSTS = {
+    127: f"{LABEL}.{'b' * 63}",  # two labels of the most a label may have
+    253: f"{LABEL}.{'b' * 63}.{'c' * 63}.{'d' * 61}",  # the most a host name may have
+}
+RLO = "\u202e"
+LAYOUT_JS = """() => {
+  const page = document.documentElement.clientWidth;
+  const out = {page, scroll: document.documentElement.scrollWidth, cells: [], after: [], isolated: []};
+  // Every line of a cell's text inside the cell and the page.
+  for (const cell of document.querySelectorAll("td, th, h1, p.meta")) {
+    const box = cell.getBoundingClientRect(), range = document.createRange();
+    range.selectNodeContents(cell);
+    for (const r of range.getClientRects()) {
+      if (r.width && (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.right > page))
+        out.cells.push([cell.textContent.slice(0, 40), box.left, box.right, r.left, r.right]);
+    }
+  }
+  const charBox = (node, i) => {
+    const range = document.createRange();
+    range.setStart(node, i); range.setEnd(node, i + 1);
+    return range.getBoundingClientRect();
+  };
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const texts = [];
+  for (let node; (node = walker.nextNode());) texts.push(node);
+  // The report's own words after a string with an override read left to right: each "AFTER".
+  for (const node of texts) {
+    for (let at = node.data.indexOf("AFTER"); at >= 0; at = node.data.indexOf("AFTER", at + 1)) {
+      const lefts = [0, 1, 2, 3, 4].map(i => charBox(node, at + i).left);
+      out.after.push([node.parentElement.tagName, lefts.every((x, i) => i === 0 || x > lefts[i - 1])]);
+    }
+  }
+  // An isolated string with an override: the next character on its line is on its right.
+  for (const element of document.querySelectorAll("bdi, .url")) {
+    if (!element.textContent.includes("\\u202e")) continue;
+    const box = element.getBoundingClientRect(), block = element.closest("td, th, h1, p, div");
+    const next = texts.find(node => (element.compareDocumentPosition(node) & Node.DOCUMENT_POSITION_FOLLOWING)
+                                    && !element.contains(node) && block.contains(node) && node.data.trim());
+    if (!next) continue;
+    const i = next.data.search(/\\S/), r = charBox(next, i);
+    if (r.top < box.bottom - 1) out.isolated.push([element.textContent, next.data[i], box.right, r.left]);
+  }
+  return out;
+}"""
+
+
+def _hostile_report() -> str:
+    from scrapy_whatwg_encoding.report import render_html
+    from scrapy_whatwg_encoding.report.model import ReportData, first_difference
+
+    data = ReportData(examples=5)
+    urls = [f"http://{host}/page" for host in LONG_HOSTS.values()]
+    urls += [f"http://ab{RLO}cd.example/", f"http://x.example/{RLO}path?{RLO}q"]
+    for url in urls:
+        decision = {"encoding": "windows-1251", "confidence": "certain", "source": "transport",
+                    "label": f"cp{RLO}1251", "offset": None}
+        data.add(url, decision, "cp1252", True, first_difference("Привет", "Ïðèâåò"))
+    data.errors["ValueError"] += 1
+    data.error_examples["ValueError"] = [urls[-1], urls[0]]
+    return render_html(data, title=f"crawl {RLO}evil", details=[("dir", f"/tmp/{RLO}x"), ("AFTER", "1")])
+
+
+@pytest.mark.parametrize("width", [1280, 800])
+def test_long_hosts_and_overrides_stay_in_their_cells(tmp_path, width):
+    """A legal 127- and 253-character host name, and U+202E RIGHT-TO-LEFT OVERRIDE in a host, a
+    URL, the title and a detail: measured in Chromium, every cell's text stays inside the
+    cell and the page (no horizontal scroll), and the report's own text after an override stays on
+    its right, in reading order (the override is isolated)."""
+    from playwright.sync_api import sync_playwright
+
+    report = tmp_path / "report.html"
+    report.write_text(_hostile_report(), "utf-8")
+    assert_inert(report.read_text("utf-8"))
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport={"width": width, "height": 1000})
+            page.goto(report.as_uri())
+            layout = page.evaluate(LAYOUT_JS)
+        finally:
+            browser.close()
+    assert layout["scroll"] <= layout["page"] == width, layout["scroll"]
+    assert layout["cells"] == []
+    assert layout["after"] == [["P", True]]  # the detail after the overridden one
+    # The detail with text after it on its line (a label is shown by repr(): its override escaped).
+    assert len(layout["isolated"]) == 1 and all(right <= left + 0.5 for *_, right, left in layout["isolated"]), \
+        layout["isolated"]

@@ -12,6 +12,7 @@ import pytest
 import pytest_twisted
 from scrapy.http import Headers, HtmlResponse, Request, TextResponse, XmlResponse
 from scrapy.settings import BaseSettings
+from scrapy.utils.test import get_crawler
 from whatwg_crawl_helpers import check_decision, crawl, whatwg_stats
 
 from scrapy_whatwg_encoding import WhatwgEncodingMiddleware, get_encoding
@@ -152,3 +153,48 @@ def test_crawl_without_warnings_and_on_the_fallback(demo_server, monkeypatch):
             assert b.encoding == a.encoding and b.text == HtmlResponse(b.url, body=b.body, encoding=a.encoding).text
         assert (type(a), a.url, a.body, a.meta.get("whatwg_encoding")) == (type(b), b.url, b.body, b.meta.get("whatwg_encoding"))
     assert type(next(r for r in copied if r.url.endswith(".txt"))) is TextResponse
+
+
+class CacheProbe:
+    """A downloader middleware at 700 that keeps, in meta, what :func:`compat.http_cache_middlewares`
+    finds in the running crawl: each middleware's class, its storage's and the wrapped storage's."""
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        probe = cls()
+        probe.crawler = crawler
+        return probe
+
+    def process_response(self, request, response, spider=None):
+        request.meta["caches"] = [(type(m).__name__, type(m.storage).__name__,
+                                   type(getattr(m.storage, "storage", None)).__name__)
+                                  for m in compat.http_cache_middlewares(self.crawler)]
+        return response
+
+
+@pytest.mark.parametrize("cache", [True, False], ids=["cache", "no-cache"])
+@pytest_twisted.inlineCallbacks
+def test_http_cache_middlewares_are_found_in_the_running_crawl(demo_server, tmp_path, cache):
+    """``crawler.engine.downloader.middleware.middlewares`` holds the running HttpCacheMiddleware
+    (every supported Scrapy), whose storage the handler middleware wrapped when the spider opened;
+    a crawler without an engine, or a crawl without the cache, has none."""
+    settings = {"DOWNLOADER_MIDDLEWARES": {CacheProbe: 700}, "HTTPCACHE_ENABLED": cache,
+                "HTTPCACHE_DIR": str(tmp_path / "cache")}
+    _, (response,) = yield crawl([demo_server.url("meta/shift_jis.html")], settings=settings)
+    expected = [("HttpCacheMiddleware", "HandlerEncodingCacheStorage", "FilesystemCacheStorage")] if cache else []
+    assert response.meta["caches"] == expected
+    assert compat.http_cache_middlewares(get_crawler()) == []
+
+
+@pytest_twisted.inlineCallbacks
+def test_a_scrapy_that_hides_its_middlewares_gets_a_warning(demo_server, tmp_path, monkeypatch, caplog):
+    """Where ``http_cache_middlewares`` finds none (a Scrapy that keeps them elsewhere) while the
+    cache is on, the crawl goes on and says once that cached pages lose their handler's encoding."""
+    from scrapy_whatwg_encoding.scrapy import handler
+
+    monkeypatch.setattr(handler, "http_cache_middlewares", lambda crawler: [])
+    settings = {"HTTPCACHE_ENABLED": True, "HTTPCACHE_DIR": str(tmp_path / "cache")}
+    _, (response,) = yield crawl([demo_server.url("meta/shift_jis.html")], settings=settings)
+    check_decision(response)
+    warnings = [r for r in caplog.records if "No HttpCacheMiddleware found" in r.getMessage()]
+    assert len(warnings) == 1 and warnings[0].levelname == "WARNING"
