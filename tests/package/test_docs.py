@@ -10,6 +10,8 @@ import html
 import pathlib
 import re
 
+import pytest
+
 from scrapy_whatwg_encoding.scrapy.settings import DEFAULTS
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -122,3 +124,188 @@ def test_readme_library_example_runs_as_it_says():
     assert names["decision"].as_dict()["source"] == "prescan" and names["decision"].confidence == "certain"
     assert names["text"] == "<meta charset=shift_jis><title>日本語</title>"
     assert names["encoding"] is names["decision"].encoding and names["encoding"].name == "Shift_JIS"
+
+
+# The code the README and the pages show runs against the installed package: the next API change
+# breaks one of these tests (issue 36). ``>>>`` lines run as doctests; ``python`` blocks are run
+# (the README's) or compiled, their imports made and their settings checked against the real ones.
+
+DOCS = sorted((ROOT / "docs").glob("*.rst"))
+PROSE = [ROOT / "README.md", *DOCS]  # (CHANGELOG.md is history: it names what was)
+
+
+def _readme_python_blocks() -> list[str]:
+    return re.findall(r"^```python\n(.*?)^```$", (ROOT / "README.md").read_text("utf-8"), re.MULTILINE | re.DOTALL)
+
+
+def _rst_python_blocks(path: pathlib.Path) -> list[str]:
+    import textwrap
+
+    text = path.read_text("utf-8")
+    blocks = []
+    for match in re.finditer(r"^( *)\.\. code-block:: python\n\n((?:\1   .*\n|\n)+)", text, re.MULTILINE):
+        blocks.append(textwrap.dedent(match.group(2)))
+    return blocks
+
+
+def _addon_components() -> dict[str, dict]:
+    """``DOWNLOADER_MIDDLEWARES`` and ``SPIDER_MIDDLEWARES`` as the add-on sets them: {class: order}."""
+    from scrapy.settings import Settings
+    from scrapy.utils.misc import load_object
+
+    from scrapy_whatwg_encoding import Addon
+
+    settings = Settings()
+    Addon().update_settings(settings)
+    return {name: {load_object(k): v for k, v in settings.getdict(name).items()}
+            for name in ("DOWNLOADER_MIDDLEWARES", "SPIDER_MIDDLEWARES")}
+
+
+def _check_code(code: str, where: str) -> None:
+    """Compile *code*; make its imports; every ``WHATWG_ENCODING_*`` name it uses is a setting,
+    every dotted path in a string is importable, and a component dict it assigns at top level names
+    the package's middlewares at the add-on's orders."""
+    import ast
+
+    from scrapy.utils.misc import load_object
+
+    tree = ast.parse(code, where)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            exec(compile(ast.Module([node], []), where, "exec"), {})  # noqa: S102 — the page's own import
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if re.fullmatch(r"WHATWG_ENCODING_\w+", node.value):
+                assert node.value in DEFAULTS, (where, node.value)
+            elif re.fullmatch(r"scrapy(_whatwg_encoding)?(\.\w+)+", node.value):
+                assert load_object(node.value), (where, node.value)
+        elif isinstance(node, ast.Name) and node.id.startswith("WHATWG_ENCODING_"):
+            assert node.id in DEFAULTS, (where, node.id)
+    addon = _addon_components()
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name) and node.targets[0].id in addon:
+            listed = ast.literal_eval(node.value)
+            for path, order in listed.items():
+                component = load_object(path)
+                if component in addon[node.targets[0].id]:  # (a drop-in the add-on leaves to the user: importable)
+                    assert addon[node.targets[0].id][component] == order, (where, path, order)
+
+
+def test_readme_python_blocks_run():
+    """Every ``python`` block of the README runs as written (the library example's values are
+    checked below), and its settings are the package's."""
+    blocks = _readme_python_blocks()
+    assert len(blocks) >= 2
+    for code in blocks:
+        _check_code(code, "README.md")
+        exec(compile(code, "README.md", "exec"), {})  # noqa: S102 — the README's own example
+
+
+def test_readme_settings_without_the_addon_are_what_the_addon_sets():
+    """The README's "without the add-on" dicts list what the add-on installs, at its orders."""
+    from scrapy.utils.misc import load_object
+
+    readme = " ".join((ROOT / "README.md").read_text("utf-8").split())
+    listed = dict(re.findall(r"`(DOWNLOADER_MIDDLEWARES|SPIDER_MIDDLEWARES) = (\{[^`]*\})`", readme))
+    assert set(listed) == {"DOWNLOADER_MIDDLEWARES", "SPIDER_MIDDLEWARES"}
+    import ast
+    for name, components in _addon_components().items():
+        ours = {load_object(k): v for k, v in ast.literal_eval(listed[name]).items()}
+        assert ours == {k: v for k, v in components.items() if k.__module__.startswith("scrapy_whatwg_encoding")}
+
+
+@pytest.mark.parametrize("path", DOCS, ids=lambda p: p.name)
+def test_pages_python_blocks_compile_import_and_name_real_settings(path):
+    for number, code in enumerate(_rst_python_blocks(path)):
+        _check_code(code, f"{path.name}, block {number + 1}")
+
+
+@pytest.mark.parametrize("path", [p for p in DOCS if ">>>" in p.read_text("utf-8")], ids=lambda p: p.name)
+def test_pages_doctests_pass(path):
+    """Every ``>>>`` line of the pages, as ``sphinx-build -b doctest`` runs them (CI), without Sphinx."""
+    import doctest
+
+    result = doctest.testfile(str(path), module_relative=False, optionflags=doctest.ELLIPSIS,
+                              globs={"scrapy_whatwg_encoding": __import__("scrapy_whatwg_encoding")})
+    assert result.attempted > 0 and result.failed == 0, result
+
+
+def _resolve(dotted: str) -> object:
+    import importlib
+
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            value: object = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for part in parts[cut:]:
+            value = getattr(value, part)
+        return value
+    raise ImportError(dotted)
+
+
+@pytest.mark.parametrize("path", PROSE, ids=lambda p: p.name)
+def test_names_the_prose_gives_exist(path):
+    """Every ``scrapy_whatwg_encoding.…`` name and ``from scrapy_whatwg_encoding… import …`` of the
+    README and the pages resolves, and every ``response.<attribute>`` they name is a response's."""
+    from scrapy.http import HtmlResponse
+
+    text = path.read_text("utf-8")
+    for dotted in set(re.findall(r"\bscrapy_whatwg_encoding(?:\.[A-Za-z_]\w*)+", text)):
+        _resolve(dotted)
+    for module, names in re.findall(r"\bfrom (scrapy_whatwg_encoding[\w.]*) import ([\w, ]+)", text):
+        for name in names.replace(" ", "").split(","):
+            if name:
+                _resolve(f"{module}.{name}")
+    for attribute in set(re.findall(r"\bresponse\.([a-z_]+)\b", text)):
+        assert hasattr(HtmlResponse, attribute), (path.name, attribute)
+
+
+def test_readme_claims_on_links_and_requests_hold():
+    """The README's paragraph on URLs and requests, on a windows-1251 page: Scrapy's ``follow()``
+    raises where the package's ``follow()`` gives the browser's query; requests carry Python's
+    codec name, and ``form_request()``'s (a package codec) ``utf-8``."""
+    from scrapy.http import HtmlResponse, Request
+
+    from scrapy_whatwg_encoding import WhatwgEncodingMiddleware
+    from scrapy_whatwg_encoding.scrapy.forms import form_request
+    from scrapy_whatwg_encoding.scrapy.links import follow, follow_all
+
+    readme = " ".join((ROOT / "README.md").read_text("utf-8").split())
+    assert 'on a windows-1251 page `response.follow("/s?q=日本")` raises `UnicodeEncodeError`' in readme
+    assert "`q=%26%2326085%3B%26%2326412%3B`" in readme
+    request = Request("https://example.ru/")
+    body = '<meta charset="windows-1251"><form action="/s"><input name="q" value="Ёж"></form><a href="/a">a</a>'
+    response = WhatwgEncodingMiddleware().process_response(
+        request, HtmlResponse(request.url, body=body.encode("cp1251"), request=request))
+    with pytest.raises(UnicodeEncodeError):
+        response.follow("/s?q=日本")
+    assert response.urljoin("/s?q=日本") == "https://example.ru/s?q=日本"
+    assert follow(response, "/s?q=日本").url == "https://example.ru/s?q=%26%2326085%3B%26%2326412%3B"
+    assert (response.follow("/s").encoding, follow(response, "/s").encoding) == ("cp1251", "cp1251")
+    assert [r.encoding for r in follow_all(response, css="a")] == ["cp1251"]
+    assert form_request(response).encoding == "utf-8"
+
+
+def test_one_suite_time_and_no_test_counts():
+    """The full suite's time is stated once, in the README; no page counts the tests (the counts
+    went stale at each release)."""
+    times = [(p.name, m) for p in [*PROSE, ROOT / "CHANGELOG.md"]
+             for m in re.findall(r"about \d+ minutes", p.read_text("utf-8"))]
+    assert [name for name, _ in times] == ["README.md"], times
+    for path in [*PROSE, ROOT / "CHANGELOG.md"]:
+        assert not re.search(r"\b\d[\d,]* (?:of the suite's \d[\d,]* )?tests\b", path.read_text("utf-8")), path.name
+
+
+def test_supported_pythons_agree():
+    """The README states the supported Pythons once; the classifiers, ``requires-python`` and the
+    workflow's matrix say the same."""
+    readme = (ROOT / "README.md").read_text("utf-8")
+    low, high = re.search(r"^Supported: Python 3\.(\d+) to 3\.(\d+)", readme, re.MULTILINE).groups()
+    expected = [f"3.{minor}" for minor in range(int(low), int(high) + 1)]
+    pyproject = (ROOT / "pyproject.toml").read_text("utf-8")
+    assert re.findall(r'"Programming Language :: Python :: (3\.\d+)"', pyproject) == expected
+    assert f'requires-python = ">={expected[0]}"' in pyproject
+    workflow = (ROOT / ".github" / "workflows" / "tests.yml").read_text("utf-8")
+    assert re.search(r"python-version: \[(.*)\]", workflow).group(1) == ", ".join(f'"{v}"' for v in expected)
+    assert f"- Python {expected[0]} to {expected[-1]}" in (ROOT / "docs" / "install.rst").read_text("utf-8")
