@@ -309,3 +309,25 @@ def test_supported_pythons_agree():
     workflow = (ROOT / ".github" / "workflows" / "tests.yml").read_text("utf-8")
     assert re.search(r"python-version: \[(.*)\]", workflow).group(1) == ", ".join(f'"{v}"' for v in expected)
     assert f"- Python {expected[0]} to {expected[-1]}" in (ROOT / "docs" / "install.rst").read_text("utf-8")
+
+
+def test_changelog_has_upgrading_first_and_compare_links():
+    """Each release of CHANGELOG.md starts with "Upgrading" (what to change in your code), and every
+    version but the untagged first has its GitHub compare link; ``[Unreleased]`` comes first, with
+    the simple headings the release tooling moves under the new version (pyproject.toml)."""
+    changelog = (ROOT / "CHANGELOG.md").read_text("utf-8")
+    sections = re.split(r"^## ", changelog, flags=re.MULTILINE)[1:]
+    versions = [section.split("]", 1)[0].lstrip("[") for section in sections]
+    assert versions[0] == "Unreleased" and versions[-1] == "0.1.0", versions
+    assert re.findall(r"^### (.+)$", sections[0], re.MULTILINE) in ([], ["Upgrading", "Changes"])
+    for version, section in zip(versions, sections):
+        if version != "Unreleased" or section.strip() != "[Unreleased]":  # (empty just after a release)
+            assert re.search(r"\A[^\n]*\n\n(?:[^#\n][^\n]*\n\n?)*### Upgrading\n", section), version
+    compare = f"{REPOSITORY.removesuffix('/blob/main/')}/compare/"
+    links = dict(re.findall(r"^\[([^\]]+)\]: (\S+)$", changelog, re.MULTILINE))
+    tags = [f"v{v}" for v in versions[1:-1]]
+    assert links["Unreleased"] == f"{compare}{tags[0]}...HEAD"
+    for version, tag, previous in zip(versions[1:-2], tags, tags[1:]):
+        assert links[version] == f"{compare}{previous}...{tag}", version
+    pyproject = (ROOT / "pyproject.toml").read_text("utf-8")
+    assert f'search = "[Unreleased]: {compare}v{{current_version}}...HEAD"' in pyproject
