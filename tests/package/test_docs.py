@@ -331,3 +331,16 @@ def test_changelog_has_upgrading_first_and_compare_links():
         assert links[version] == f"{compare}{previous}...{tag}", version
     pyproject = (ROOT / "pyproject.toml").read_text("utf-8")
     assert f'search = "[Unreleased]: {compare}v{{current_version}}...HEAD"' in pyproject
+
+
+def test_report_screenshot_is_the_tools():
+    """docs/report-screenshot.png has the size tools/report_screenshot.py makes (it renders the demo
+    crawl's report; tests/scrapy/test_report_chromium.py checks such a screenshot's content)."""
+    import struct
+
+    tool = (ROOT / "tools" / "report_screenshot.py").read_text("utf-8")
+    width, height = (int(re.search(rf'"--{name}", type=int, default=(\d+)', tool).group(1))
+                     for name in ("width", "height"))
+    png = (ROOT / "docs" / "report-screenshot.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and png[12:16] == b"IHDR"
+    assert struct.unpack(">II", png[16:24]) == (width, height)
