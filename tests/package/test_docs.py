@@ -344,3 +344,16 @@ def test_report_screenshot_is_the_tools():
     png = (ROOT / "docs" / "report-screenshot.png").read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and png[12:16] == b"IHDR"
     assert struct.unpack(">II", png[16:24]) == (width, height)
+
+
+@pytest.mark.parametrize("path", PROSE, ids=lambda p: p.name)
+def test_files_the_prose_names_exist(path):
+    """Every repository path the README and the pages name (tools, tests, docs, the example project,
+    the package's modules) exists."""
+    text = path.read_text("utf-8")
+    named = set(re.findall(r"(?<![\w/.])((?:tools|tests|docs|example_project|scrapy_whatwg_encoding|\.ci|\.github)"
+                           r"/[\w./-]*\w)", text))
+    assert named or path.name not in ("README.md", "development.rst", "contributing.rst")
+    for name in named:
+        if not name.startswith("docs/_build"):  # (what the documentation's build writes)
+            assert (ROOT / name).exists(), (path.name, name)
