@@ -357,3 +357,27 @@ def test_files_the_prose_names_exist(path):
     for name in named:
         if not name.startswith("docs/_build"):  # (what the documentation's build writes)
             assert (ROOT / name).exists(), (path.name, name)
+
+
+def test_cli_page_explain_sample_is_the_commands_output(tmp_path, capsys):
+    """docs/cli.rst's ``explain`` sample (a KOI8-R ``<meta>`` at byte 12): each line it shows is a
+    line the command prints for such a page."""
+    import textwrap
+
+    from scrapy_whatwg_encoding.cli.main import main
+
+    text = (ROOT / "docs" / "cli.rst").read_text("utf-8")
+    start = text.index("\n\n", text.index("Steps after the deciding one are shown as ``not reached``::")) + 2
+    sample = textwrap.dedent(re.match(r"(?:(?:   .*)?\n)+", text[start:]).group(0))
+    page = tmp_path / "page.html"
+    page.write_bytes(b'<html><head><meta http-equiv="Content-Type" content="text/html; charset=koi8-r">'
+                     b"<title>\xf0\xd2\xc9\xd7\xc5\xd4</title>")
+    try:
+        main(["explain", str(page), "--content-type", "text/html"])
+    except SystemExit as exc:
+        assert exc.code in (0, None)
+    printed = [line.rstrip() for line in capsys.readouterr().out.splitlines()]
+    shown = [line.rstrip() for line in sample.splitlines() if line.strip() and line.strip() != "..."]
+    assert len(shown) > 10
+    for line in shown:
+        assert line in printed, line
