@@ -381,3 +381,30 @@ def test_cli_page_explain_sample_is_the_commands_output(tmp_path, capsys):
     assert len(shown) > 10
     for line in shown:
         assert line in printed, line
+
+
+def test_binary_responses_claims_hold():
+    """docs/responses.rst ("Plugins' response classes") and docs/logging.rst: Scrapy makes a binary
+    ``Response`` of UTF-16 Cyrillic text without a ``Content-Type`` (byte 0x04), which the middleware
+    leaves alone, even with a BOM, as ``not_a_document``; a binary class for a ``Content-Type`` that
+    names a document is ``binary_response_class``."""
+    from scrapy.http import Request, Response
+    from scrapy.responsetypes import responsetypes
+    from scrapy.utils.test import get_crawler
+
+    from scrapy_whatwg_encoding import WhatwgEncodingMiddleware
+
+    for profile in ("standard", "browsers"):
+        for body, headers, reason in (("\ufeffПривет".encode("utf-16-le"), {}, "not_a_document"),
+                                      ("Привет".encode("utf-16-le"), {}, "not_a_document"),
+                                      ("Привет".encode("utf-16-le"), {"Content-Type": "text/html"},
+                                       "binary_response_class")):
+            if not headers:
+                assert responsetypes.from_args(headers=headers, url="https://example.ru/", body=body) is Response
+            crawler = get_crawler(settings_dict={"WHATWG_ENCODING_PROFILE": profile})
+            request = Request("https://example.ru/")
+            response = Response(request.url, body=body, headers=headers, request=request)
+            result = WhatwgEncodingMiddleware.from_crawler(crawler).process_response(request, response)
+            assert result is response and "whatwg_encoding" not in request.meta
+            skipped = {k: v for k, v in crawler.stats.get_stats().items() if k.startswith("whatwg_encoding/skipped")}
+            assert skipped == {f"whatwg_encoding/skipped/{reason}": 1}, (profile, headers)
