@@ -219,7 +219,7 @@ def test_pages_python_blocks_compile_import_and_name_real_settings(path):
         _check_code(code, f"{path.name}, block {number + 1}")
 
 
-@pytest.mark.parametrize("path", [p for p in DOCS if ">>>" in p.read_text("utf-8")], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [p for p in DOCS if re.search(r"^ *>>> ", p.read_text("utf-8"), re.MULTILINE)], ids=lambda p: p.name)
 def test_pages_doctests_pass(path):
     """Every ``>>>`` line of the pages, as ``sphinx-build -b doctest`` runs them (CI), without Sphinx."""
     import doctest
