@@ -436,3 +436,17 @@ def test_api_reference_documents_every_name_users_import():
     missing = {name for name in wanted if name not in documented
                and f"scrapy_whatwg_encoding.{name.rsplit('.', 1)[1]}" not in documented}
     assert len(wanted) > 15 and not missing, sorted(missing)
+
+
+def test_request_meta_keys_are_the_ones_the_layer_reads():
+    """The request meta keys docs/responses.rst documents and the README lists are those the Scrapy
+    layer reads (besides its own decision key, ``"whatwg_encoding"``)."""
+    source = "".join(p.read_text("utf-8") for p in (ROOT / "scrapy_whatwg_encoding" / "scrapy").glob("*.py"))
+    read = set(re.findall(r'meta(?:\.get\(|\[)"(\w+)"', source)) - {"whatwg_encoding"}
+    text = (ROOT / "docs" / "responses.rst").read_text("utf-8")
+    section = text[text.index(".. _request-meta:"):text.index(".. _sources:")]
+    documented = set(re.findall(r"^``(\w+)``$", section, re.MULTILINE))
+    readme = " ".join((ROOT / "README.md").read_text("utf-8").split())
+    sentence = readme[readme.index("Per request:"):readme.index("Stats are counted")]
+    listed = set(re.findall(r'\{"(\w+)": ', sentence))
+    assert read == documented == listed and len(read) == 4, (read, documented, listed)
