@@ -16,7 +16,8 @@ def document_kind(content_type: str | None, response: Response) -> str | None:
     MIME type as the sniffing layer parses it.
 
     A missing, unparsable or unknown type counts as HTML when Scrapy made a text response of it
-    (a body its binary check calls binary, e.g. UTF-16 without a ``Content-Type``, stays binary).
+    (a body its binary check calls binary, e.g. UTF-16 Cyrillic text without a ``Content-Type``, whose
+    bytes include 0x04, stays binary).
     """
     kind, known = content_kind(content_type)
     if not known and not isinstance(response, TextResponse):

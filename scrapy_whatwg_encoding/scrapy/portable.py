@@ -20,7 +20,8 @@ and it is what the URL Standard uses for a URL not parsed against a document and
 ``UnicodeEncodeError`` for every character the encoding lacks (the WHATWG encoder writes
 ``&#N;``), and many disagree with the WHATWG encoder on others (``shift_jis`` raises on 454
 characters Shift_JIS encodes, ``cp1251`` on U+0098: ``tools/stdlib_encoder_agreement.py``).
-URLs to encode like the page's links come from ``response.urljoin()``.
+URLs encoded as the page's links are come from :func:`.links.urljoin` and :func:`.links.follow`
+(``response.urljoin()`` and ``response.follow()`` are Scrapy's own).
 """
 from __future__ import annotations
 
