@@ -44,10 +44,30 @@ def first_difference(ours: str, theirs: str | None, context: int = CONTEXT) -> P
         return Passage(0, 0, ours[:3 * context], None)
     if ours == theirs:
         return None
-    offset = next((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b), min(len(ours), len(theirs)))
+    offset = common_prefix(ours, theirs)
     start = max(offset - context, 0)
     end = offset + 2 * context
     return Passage(offset, start, ours[start:end], theirs[start:end])
+
+
+def common_prefix(a: str, b: str) -> int:
+    """The length (characters) of the longest common prefix of *a* and *b*: slices compared with
+    ``==`` (C speed) by bisection, so that a text of n characters costs O(n) copied characters and
+    O(log n) comparisons, not a Python step per character.
+
+    >>> common_prefix("abcd", "abXd"), common_prefix("ab", "abc"), common_prefix("", "a")
+    (2, 2, 0)
+    """
+    lo, hi = 0, min(len(a), len(b))
+    if a[:hi] == b[:hi]:
+        return hi
+    while hi - lo > 1:  # a[:lo] == b[:lo], and a[lo:hi] != b[lo:hi]
+        mid = (lo + hi) // 2
+        if a[lo:mid] == b[lo:mid]:
+            lo = mid
+        else:
+            hi = mid
+    return lo
 
 
 @dataclass(frozen=True, slots=True)

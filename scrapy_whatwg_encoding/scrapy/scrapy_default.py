@@ -3,20 +3,25 @@
 One meaning everywhere (stats, closing summary, crawl report, ``explain``, ``audit``): a page
 *differs from Scrapy alone* when the text it gets (``response.text``) is not, character for
 character, the text Scrapy alone gives it (Scrapy's encoding inference, then w3lib's decoding with
-Python's codec, ``errors="replace"``); a binary response (no text) differs. When Scrapy alone would
-need its statistical guess, the crawl does not run it and the page is *not compared* (``None``).
+Python's codec, ``errors="replace"``); a binary response (no text) differs.
 
 Scrapy's ``TextResponse`` picks, in order: a BOM (w3lib's, UTF-32 included), the ``Content-Type``
 charset, a ``<meta>``/XML declaration found by w3lib's regular expressions, then bytes that decode
-as ASCII (→ cp1252) or UTF-8, and only then a statistical guess (charset-normalizer). This module
-replays the cheap steps with w3lib's own functions; it does not run the guess (too slow to run on
-every response), so for those pages the answer is ``None`` (unknown).
+as ASCII (→ cp1252) or UTF-8, and only then a statistical guess (charset-normalizer).
+
+A crawl compares without replaying Scrapy's inference where the facts the decision already found
+tell Scrapy's codec (:func:`known_encoding`: a BOM, the ``Content-Type`` charset, a declaration read
+off the decision) and its text follows without decoding (:func:`changed` with ``replay=False``);
+:class:`Comparisons` replays the rest (:func:`replay`: w3lib's steps, and Scrapy itself where it
+would guess) for a sample only, and counts the others as *not compared*.
 """
 from __future__ import annotations
 
 import codecs
 import functools
 import re
+from collections import Counter
+from typing import NamedTuple
 
 from scrapy.http import HtmlResponse
 from w3lib.encoding import (
@@ -245,15 +250,16 @@ def whatwg_for_codec(name: str) -> Encoding | None:
     return get_encoding(name) or from_codec_name(name) or _by_family().get(_family(name))
 
 
-def changed(scrapy_name: str | None, encoding: Encoding, body: bytes | Body) -> bool | None:
+def changed(scrapy_name: str | None, encoding: Encoding, body: bytes | Body, replay: bool = True) -> bool | None:
     """Whether Scrapy's text (decoded with ``scrapy_name``, from :func:`scrapy_encoding`) differs
     from *body* (bytes or their ``Body``) decoded with *encoding*; ``None`` if not compared
-    (Scrapy would guess). Exact, and cheap where it can be: other families differ on any
+    (Scrapy would guess, or the answer needs Scrapy's text and *replay* is false). Exact, and
+    cheap where it can be: other families differ on any
     non-ASCII byte; within a family, where the decode of *body* (kept by the ``Body``: the caller's
     text) found that CPython's codec gives the same text (:meth:`.Body.same_as_codec`), Scrapy's
     codec gives it too; otherwise, for a single-byte pair, only the bytes the two decoders map
     differently can differ (:func:`_differing_bytes`); other pairs (multi-byte, UTF-16) are
-    decoded both ways and compared."""
+    decoded both ways and compared (with *replay* only)."""
     if scrapy_name is None:
         return None
     if scrapy_name == BINARY:
@@ -281,7 +287,7 @@ def changed(scrapy_name: str | None, encoding: Encoding, body: bytes | Body) -> 
         if len(few) <= 8:  # most pairs: none or a few bytes, each looked for at memchr speed
             return any(byte in data for byte in few)
         return bool(data.translate(None, others))  # is any of those bytes in the body?
-    return scrapy_text(scrapy_name, data) != text
+    return scrapy_text(scrapy_name, data) != text if replay else None
 
 
 def scrapy_text(scrapy_name: str, body: bytes) -> str:
@@ -310,3 +316,76 @@ def _by_family() -> dict[str, Encoding]:
     for encoding in ENCODINGS.values():
         found.setdefault(_family(_WHATWG_TO_PYTHON.get(encoding.name, encoding.name)), encoding)
     return found
+
+
+def known_encoding(content_type: str | None, facts: Body, decision: Decision) -> str | None:
+    """The Python codec name Scrapy alone decodes *facts* with where the facts the decision found
+    tell it without running w3lib's declaration scan: w3lib's BOM, else the ``Content-Type``
+    charset w3lib reads (a per-value cache), else the declaration read off *decision*
+    (:func:`w3lib_declared`); ``None`` when they do not tell."""
+    data = facts.data
+    if facts.bom is not None or data.startswith(_UTF_32_BE_BOM):
+        return read_bom(data)[0]
+    name = _header_encoding(content_type)
+    if name is None and decision.offset is not None:
+        declared = w3lib_declared(data, decision)
+        name = declared if isinstance(declared, str) else None
+    return name
+
+
+class Verdict(NamedTuple):
+    """A page compared with Scrapy alone, or not: ``changed`` (``None``: not compared),
+    ``scrapy_encoding`` (Scrapy's Python codec name, ``None`` if not known) and ``scrapy_text``
+    (Scrapy's text where the comparison decoded it, else ``None``)."""
+
+    changed: bool | None
+    scrapy_encoding: str | None
+    scrapy_text: str | None = None
+
+
+def replay(response, content_type: str | None, facts: Body, decision: Decision, chosen: str | None = None) -> Verdict:
+    """Compare *response* (a ``TextResponse``; ours: *decision*, its text ``facts.text(decision.encoding)``)
+    with Scrapy alone, whatever it costs: Scrapy's codec is *chosen* (an encoding a middleware
+    gave the response) or :func:`scrapy_encoding`'s (w3lib's steps); where Scrapy would guess, Scrapy
+    itself infers on a copy (:func:`inferred_encoding`'s, charset-normalizer included), as the
+    command line's ``audit`` does."""
+    name = chosen or scrapy_encoding(content_type, facts, True, decision)
+    if name is None:
+        copy = HtmlResponse(response.url, headers=response.headers, body=response.body)
+        theirs = copy.text
+        return Verdict(theirs != facts.text(decision.encoding), copy.encoding, theirs)
+    return Verdict(changed(name, decision.encoding, facts), name)
+
+
+#: Pages compared by a replay (see :class:`Comparisons`): the first ``COMPARE_FIRST`` of each
+#: decision source, then one in ``COMPARE_EVERY``.
+COMPARE_FIRST = 20
+COMPARE_EVERY = 64
+
+
+class Comparisons:
+    """The "differs from Scrapy alone" comparison of one crawl. A page is compared at no replay
+    where :func:`known_encoding` (or an encoding *chosen* for it) tells Scrapy's codec and
+    :func:`changed` tells the answer without decoding (a header charset both read, a ``<meta>``
+    read off the decision, with a codec that decodes as the decided encoding does or not on the
+    body's bytes); the others are :func:`replay`-ed for a deterministic sample: the first *first*
+    of each decision source, then every *every*-th (counted per source, in the order pages arrive),
+    and are *not compared* otherwise."""
+
+    def __init__(self, first: int = COMPARE_FIRST, every: int = COMPARE_EVERY):
+        self.first, self.every = first, every
+        self.replays: Counter[str] = Counter()  # per source: pages that a comparison needed a replay for
+
+    def judge(self, response, content_type: str | None, facts: Body, decision: Decision,
+              chosen: str | None = None) -> Verdict:
+        """The :class:`Verdict` for *response* (see :func:`replay` for the arguments)."""
+        name = chosen or known_encoding(content_type, facts, decision)
+        if name is not None:
+            verdict = changed(name, decision.encoding, facts, replay=False)
+            if verdict is not None:
+                return Verdict(verdict, name)
+        seen = self.replays[decision.source]
+        self.replays[decision.source] = seen + 1
+        if seen < self.first or (seen - self.first + 1) % self.every == 0:
+            return replay(response, content_type, facts, decision, chosen)
+        return Verdict(None, name)

@@ -143,13 +143,16 @@ class Stats:
                 self.stats.inc_value(PREFIX + key, count)
 
     def decision(self, url: str, decision, changed: bool | None, body: bytes = b"",
-                 scrapy_name: str | None = None, suspect: str | None = None) -> None:
-        """Log and count one decision (a ``Decision``); *changed*: see ``scrapy_default.changed``;
-        *body* and *scrapy_name* (``scrapy_default.scrapy_encoding``) give the HTML report's
-        examples; *suspect*: the kind of suspect label (``sniffing.mislabel.KINDS``) or ``None``."""
+                 scrapy_name: str | None = None, suspect: str | None = None, *,
+                 text: str | None = None, scrapy_text: str | None = None) -> None:
+        """Log and count one decision (a ``Decision``); *changed*: see ``scrapy_default.Verdict``
+        (``None``: not compared); *body* and *scrapy_name* (Scrapy's codec name) give the HTML
+        report's examples, with *text* (the decision's text) and *scrapy_text* (Scrapy's) where the
+        caller has them, so that they are not decoded again; *suspect*: the kind of suspect label
+        (``sniffing.mislabel.KINDS``) or ``None``."""
         name, source = decision.encoding.name, decision.source
         if self.data is not None:
-            self._add_to_report(url, decision, changed, body, scrapy_name, suspect is not None)
+            self._add_to_report(url, decision, changed, body, scrapy_name, suspect is not None, text, scrapy_text)
         if suspect is not None:
             self._suspect(url, decision, suspect)
         self._pending[(source, name, changed, suspect)] += 1
@@ -168,19 +171,21 @@ class Stats:
                    decision.label, kind, short_url(url), decision.encoding.name,
                    "content's" if overruled else "label's", self.suspects[kind], SUSPECT_LOGGED, PREFIX)
 
-    def _add_to_report(self, url: str, decision, changed: bool | None, body: bytes,
-                       scrapy_name: str | None, suspect: bool = False) -> None:
-        """Count the decision in the HTML report's data; decode the body again (ours and
-        Scrapy's) only while the decision's source still wants an example. A page not compared
-        (Scrapy alone would guess) is counted as such, never shown as differing."""
+    def _add_to_report(self, url: str, decision, changed: bool | None, body: bytes, scrapy_name: str | None,
+                       suspect: bool = False, text: str | None = None, theirs: str | None = None) -> None:
+        """Count the decision in the HTML report's data; while the decision's source still wants
+        an example of a page that differs, find its first difference, decoding only the text not
+        given (*text*: ours, *theirs*: Scrapy's). A page not compared is counted as such, never
+        shown as differing."""
         from ..report import first_difference
 
         assert self.data is not None
         passage, source, binary = None, decision.source, scrapy_name == BINARY
         try:
             if changed and self.data.wants_example(source):
-                theirs = None if binary or scrapy_name is None else scrapy_text(scrapy_name, body)
-                passage = first_difference(decode(body, decision.encoding)[0], theirs)
+                if theirs is None and not binary and scrapy_name is not None:
+                    theirs = scrapy_text(scrapy_name, body)
+                passage = first_difference(decode(body, decision.encoding)[0] if text is None else text, theirs)
         except Exception:  # noqa: BLE001 — an example is optional; the page is still counted
             passage = None
         self.data.add(url, decision.as_dict(), None if binary else scrapy_name, changed, passage,
