@@ -130,7 +130,9 @@ class ReportData:
         self.max_hosts = max_hosts
         self.pages = 0
         self.changed = 0  # text differs from Scrapy's
-        self.unknown = 0  # Scrapy would have guessed statistically: not compared
+        self.unknown = 0  # not compared with Scrapy alone
+        #: What was compared with Scrapy alone, for people (the crawl's sample; empty: every page).
+        self.compared = ""
         self.suspect = 0
         self.sources: Counter[str] = Counter()
         self.encodings: Counter[str] = Counter()

@@ -116,7 +116,6 @@ class WhatwgEncodingMiddleware:
         self._handler_header = handler_middleware
         self.report = Stats(stats, self.config.log_level, self.config.report, self.config.report_examples)
         self.memory = memory
-        self.comparisons = scrapy_default.Comparisons()  # "differs from Scrapy alone", see there
         self._flusher: loop.Looping | None = None  # started when the spider opens, on Scrapy's loop
 
     @classmethod
@@ -263,7 +262,7 @@ class WhatwgEncodingMiddleware:
         then the response's state (its class stays), its request's meta, the report."""
         decision, chosen, facts = outcome.decision, outcome.chosen, outcome.facts
         verdict = (scrapy_default.Verdict(False, chosen) if facts is None  # the handler's text: Scrapy's
-                   else self.comparisons.judge(response, content_type, facts, decision, chosen))
+                   else self.report.comparisons.judge(response, content_type, facts, decision, chosen))
         # response.encoding is the handler's or the chosen name (as with Scrapy alone), else the
         # name Scrapy alone reports for the decided encoding (Scrapy's inference where Python has
         # no codec).

@@ -375,6 +375,14 @@ class Comparisons:
     def __init__(self, first: int = COMPARE_FIRST, every: int = COMPARE_EVERY):
         self.first, self.every = first, every
         self.replays: Counter[str] = Counter()  # per source: pages that a comparison needed a replay for
+        self.replayed = 0  # pages compared by a replay
+
+    def describe(self) -> str:
+        """What is compared, for people (the closing summary, the report)."""
+        return (f"every page whose Scrapy encoding the decision's own facts tell (its BOM, Content-Type charset or "
+                f"declaration) and whose text needs no second decode; of the others ({self.replays.total()}), "
+                f"the first {self.first} per decision source, then 1 in {self.every}, by replaying Scrapy's "
+                f"inference ({self.replayed} pages)")
 
     def judge(self, response, content_type: str | None, facts: Body, decision: Decision,
               chosen: str | None = None) -> Verdict:
@@ -387,5 +395,6 @@ class Comparisons:
         seen = self.replays[decision.source]
         self.replays[decision.source] = seen + 1
         if seen < self.first or (seen - self.first + 1) % self.every == 0:
+            self.replayed += 1
             return replay(response, content_type, facts, decision, chosen)
         return Verdict(None, name)

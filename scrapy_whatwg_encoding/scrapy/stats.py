@@ -3,7 +3,8 @@ at spider close, and errors logged once per kind.
 
 Stats keys: ``whatwg_encoding/responses``, ``whatwg_encoding/source/<source>``,
 ``whatwg_encoding/encoding/<WHATWG name>``, ``whatwg_encoding/changed_from_scrapy_default``,
-``whatwg_encoding/scrapy_default_unknown`` (Scrapy would have guessed statistically; not replayed),
+``whatwg_encoding/scrapy_default_unknown`` (not compared with Scrapy alone: outside the sample of
+:class:`.scrapy_default.Comparisons`),
 ``whatwg_encoding/errors`` and ``whatwg_encoding/errors/<exception class>``,
 ``whatwg_encoding/invalid_override`` (a request's ``whatwg_encoding_override`` that cannot work),
 ``whatwg_encoding/suspect_label`` and ``whatwg_encoding/suspect_label/<kind>`` (a label the content
@@ -31,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..encoding import decode
-from .scrapy_default import BINARY, scrapy_text
+from .scrapy_default import BINARY, Comparisons, scrapy_text
 
 if TYPE_CHECKING:
     from ..report import ReportData
@@ -104,6 +105,8 @@ class Stats:
             from ..report import ReportData
 
             self.data = ReportData(examples)
+        #: The "differs from Scrapy alone" comparison's sample (the middleware asks it per response).
+        self.comparisons = Comparisons()
         self.sources: Counter[str] = Counter()
         self.encodings: Counter[str] = Counter()
         self.changed = 0
@@ -200,6 +203,8 @@ class Stats:
         if self.data is None or self.html_path is None:
             return
         started = time.perf_counter()
+        if self.data.unknown:
+            self.data.compared = self.comparisons.describe()
         try:
             from ..report import render_html
 
@@ -266,7 +271,9 @@ class Stats:
         self.flush()
         total = sum(self.sources.values())
         lines = [(f"WHATWG encoding summary: {total} responses decided, {self.changed} differ from Scrapy alone, "
-                  f"{self.unknown} not compared (Scrapy alone would guess), {sum(self.errors.values())} errors")]
+                  f"{self.unknown} not compared, {sum(self.errors.values())} errors")]
+        if self.unknown:
+            lines.append(f"  compared with Scrapy alone: {self.comparisons.describe()}")
         if self.skips:
             reasons = ", ".join(f"{reason} ×{count}" for reason, count in self.skips.most_common())
             lines.append(f"  skipped (left as Scrapy made them): {self.skips.total()} ({reasons})")
