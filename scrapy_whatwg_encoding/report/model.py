@@ -31,23 +31,30 @@ class Passage:
     theirs: str | None
 
 
-def first_difference(ours: str, theirs: str | None, context: int = CONTEXT) -> Passage | None:
+def first_difference(ours: str, theirs: str | None, context: int = CONTEXT, skip: int = 0) -> Passage | None:
     """The :class:`Passage` around the first character where *ours* and *theirs* differ, at most
     *context* characters before it and ``2 * context`` from it on; ``None`` when they are equal.
+    With *skip* (characters), *theirs* is the other text from character *skip* on, its first *skip*
+    characters being known to be *ours*' (the caller decoded only the rest). Compared at C speed
+    (:func:`common_prefix`).
 
     >>> first_difference("café au lait", "cafÃ© au lait", 3)
+    Passage(offset=3, start=0, ours='café au l', theirs='cafÃ© au ')
+    >>> first_difference("café au lait", "Ã© au lait", 3, skip=3)
     Passage(offset=3, start=0, ours='café au l', theirs='cafÃ© au ')
     >>> first_difference("same", "same") is None
     True
     """
     if theirs is None:
         return Passage(0, 0, ours[:3 * context], None)
-    if ours == theirs:
+    tail = ours[skip:] if skip else ours
+    if tail == theirs:
         return None
-    offset = common_prefix(ours, theirs)
+    offset = skip + common_prefix(tail, theirs)
     start = max(offset - context, 0)
     end = offset + 2 * context
-    return Passage(offset, start, ours[start:end], theirs[start:end])
+    before = ours[start:skip] if start < skip else ""
+    return Passage(offset, start, ours[start:end], before + theirs[max(start - skip, 0):end - skip])
 
 
 def common_prefix(a: str, b: str) -> int:

@@ -261,16 +261,16 @@ class WhatwgEncodingMiddleware:
         """Finish, once: the comparison with Scrapy alone (:class:`.scrapy_default.Comparisons`),
         then the response's state (its class stays), its request's meta, the report."""
         decision, chosen, facts = outcome.decision, outcome.chosen, outcome.facts
-        verdict = (scrapy_default.Verdict(False, chosen) if facts is None  # the handler's text: Scrapy's
-                   else self.report.comparisons.judge(response, content_type, facts, decision, chosen))
+        changed, scrapy_name, theirs = ((False, chosen, None) if facts is None  # the handler's text: Scrapy's
+                                        else self.report.comparisons.judge(response, content_type, facts, decision, chosen))
         # response.encoding is the handler's or the chosen name (as with Scrapy alone), else the
         # name Scrapy alone reports for the decided encoding (Scrapy's inference where Python has
         # no codec).
         name = chosen or scrapy_default.scrapy_codec_name(decision.encoding) or scrapy_default.scrapy_inference(response)
         decided = with_encoding(response, name, outcome.text)
         request.meta[META_KEY] = decision.as_dict()
-        self.report.decision(response.url, decision, verdict.changed, response.body, verdict.scrapy_encoding,
-                             outcome.suspect, text=outcome.text, scrapy_text=verdict.scrapy_text)
+        self.report.decision(response.url, decision, changed, response.body, scrapy_name, outcome.suspect,
+                             text=outcome.text, scrapy_text=theirs)
         return decided
 
     def _skip(self, request, response, reason: str):

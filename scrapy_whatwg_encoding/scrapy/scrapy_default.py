@@ -21,7 +21,6 @@ import codecs
 import functools
 import re
 from collections import Counter
-from typing import NamedTuple
 
 from scrapy.http import HtmlResponse
 from w3lib.encoding import (
@@ -297,6 +296,46 @@ def scrapy_text(scrapy_name: str, body: bytes) -> str:
     return html_to_unicode(f"charset={scrapy_name}", body)[1]
 
 
+def scrapy_text_from(scrapy_name: str, encoding: Encoding, facts: Body, after: int) -> tuple[int, str]:
+    """``(skip, text)``: Scrapy's text of ``facts.data`` decoded with *scrapy_name* (see
+    :func:`scrapy_text`) from character *skip* on, where the first *skip* characters are known to be
+    those of ``facts.text(encoding)`` without decoding them, so that only the rest is decoded: for a
+    single-byte pair, up to the first byte the two decoders map differently (:func:`_differing_bytes`),
+    then *after* characters of text; for two ASCII-compatible decoders, from the first non-ASCII
+    byte on (ASCII bytes decode alike, and leave each decoder in its initial state); else from
+    character 0, the whole text. A part that starts with what w3lib reads as a BOM is never cut."""
+    data, start, end = facts.data, 0, None
+    if facts.bom is None and _ascii_alike(encoding) and _ascii_alike(whatwg_for_codec(scrapy_name)):
+        start = facts.first_non_ascii or 0
+        pattern = _differing_pattern(scrapy_name, encoding)
+        found = None if pattern is None else pattern.search(data, start)
+        if found is not None:
+            start, end = found.start(), found.start() + after
+    if start:
+        part = data[start:end]
+        if read_bom(part)[0] is None:
+            return start, scrapy_text(scrapy_name, part)
+    return 0, scrapy_text(scrapy_name, data)
+
+
+def _ascii_alike(encoding: Encoding | None) -> bool:
+    """Whether *encoding*'s decoder (and a Python codec of its family) decodes each ASCII byte to
+    itself, statelessly (not ISO-2022-JP: its escapes are ASCII bytes)."""
+    return encoding is not None and encoding.is_ascii_compatible and encoding.name != "ISO-2022-JP"
+
+
+@functools.lru_cache(maxsize=128)
+def _differing_pattern(scrapy_name: str, encoding: Encoding) -> re.Pattern[bytes] | None:
+    """A pattern of the bytes :func:`_differing_bytes` finds, where *scrapy_name*'s codec is
+    single-byte too (one character per byte each side); else ``None``."""
+    theirs = whatwg_for_codec(scrapy_name)
+    differing = _differing_bytes(scrapy_name, encoding)
+    if differing is None or theirs is None or not theirs.is_single_byte:
+        return None
+    few = b"".join(differing[0])
+    return re.compile(b"[" + re.escape(few) + b"]") if few else None
+
+
 @functools.lru_cache(maxsize=128)
 def _differing_bytes(scrapy_name: str, encoding: Encoding) -> tuple[tuple[bytes, ...], bytes] | None:
     """For a single-byte *encoding*: ``(bytes on which Scrapy's decoding of scrapy_name and the
@@ -333,14 +372,25 @@ def known_encoding(content_type: str | None, facts: Body, decision: Decision) ->
     return name
 
 
-class Verdict(NamedTuple):
-    """A page compared with Scrapy alone, or not: ``changed`` (``None``: not compared),
-    ``scrapy_encoding`` (Scrapy's Python codec name, ``None`` if not known) and ``scrapy_text``
-    (Scrapy's text where the comparison decoded it, else ``None``)."""
+@functools.lru_cache(maxsize=256)
+def same_decoder(scrapy_name: str, encoding: Encoding) -> bool:
+    """Whether Scrapy's codec *scrapy_name* (w3lib's decoding) gives every body the text
+    *encoding*'s decoder gives it: UTF-8 and Python's ``utf-8`` (both replace maximal subparts),
+    and single-byte pairs that map every byte alike (:func:`_differing_bytes`)."""
+    ours = _ours(encoding)
+    if _family(scrapy_name) != ours:
+        return False
+    if ours == "utf-8":
+        return True
+    differing = _differing_bytes(scrapy_name, encoding)
+    return differing is not None and not differing[0]
 
-    changed: bool | None
-    scrapy_encoding: str | None
-    scrapy_text: str | None = None
+
+#: A page compared with Scrapy alone, or not: ``(changed, scrapy_encoding, scrapy_text)`` —
+#: ``changed`` (``None``: not compared), Scrapy's Python codec name (``None``: not known) and
+#: Scrapy's text where the comparison decoded it (else ``None``). A plain tuple: one is made per
+#: response, and a named tuple's constructor costs several times more.
+Verdict = tuple[bool | None, str | None, str | None]
 
 
 def replay(response, content_type: str | None, facts: Body, decision: Decision, chosen: str | None = None) -> Verdict:
@@ -353,8 +403,8 @@ def replay(response, content_type: str | None, facts: Body, decision: Decision, 
     if name is None:
         copy = HtmlResponse(response.url, headers=response.headers, body=response.body)
         theirs = copy.text
-        return Verdict(theirs != facts.text(decision.encoding), copy.encoding, theirs)
-    return Verdict(changed(name, decision.encoding, facts), name)
+        return theirs != facts.text(decision.encoding), copy.encoding, theirs
+    return changed(name, decision.encoding, facts), name, None
 
 
 #: Pages compared by a replay (see :class:`Comparisons`): the first ``COMPARE_FIRST`` of each
@@ -386,15 +436,19 @@ class Comparisons:
 
     def judge(self, response, content_type: str | None, facts: Body, decision: Decision,
               chosen: str | None = None) -> Verdict:
-        """The :class:`Verdict` for *response* (see :func:`replay` for the arguments)."""
+        """The :data:`Verdict` for *response* (see :func:`replay` for the arguments)."""
         name = chosen or known_encoding(content_type, facts, decision)
         if name is not None:
-            verdict = changed(name, decision.encoding, facts, replay=False)
+            encoding = facts.bom or decision.encoding  # the "decode" hook: a BOM wins
+            codec = facts.same_as_codec(encoding)  # the text is this CPython codec's, strict
+            if same_decoder(name, encoding) or codec is not None and _codec_name(codec) == _codec_name(name):
+                return False, name, None
+            verdict = changed(name, encoding, facts, replay=False)
             if verdict is not None:
-                return Verdict(verdict, name)
+                return verdict, name, None
         seen = self.replays[decision.source]
         self.replays[decision.source] = seen + 1
         if seen < self.first or (seen - self.first + 1) % self.every == 0:
             self.replayed += 1
             return replay(response, content_type, facts, decision, chosen)
-        return Verdict(None, name)
+        return None, name, None

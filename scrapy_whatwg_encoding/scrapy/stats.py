@@ -32,7 +32,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..encoding import decode
-from .scrapy_default import BINARY, Comparisons, scrapy_text
+from ..sniffing.body import Body
+from .scrapy_default import BINARY, Comparisons, scrapy_text_from
 
 if TYPE_CHECKING:
     from ..report import ReportData
@@ -181,14 +182,17 @@ class Stats:
         given (*text*: ours, *theirs*: Scrapy's). A page not compared is counted as such, never
         shown as differing."""
         from ..report import first_difference
+        from ..report.model import CONTEXT
 
         assert self.data is not None
         passage, source, binary = None, decision.source, scrapy_name == BINARY
         try:
             if changed and self.data.wants_example(source):
+                skip = 0
                 if theirs is None and not binary and scrapy_name is not None:
-                    theirs = scrapy_text(scrapy_name, body)
-                passage = first_difference(decode(body, decision.encoding)[0] if text is None else text, theirs)
+                    skip, theirs = scrapy_text_from(scrapy_name, decision.encoding, Body(body), 3 * CONTEXT)
+                passage = first_difference(decode(body, decision.encoding)[0] if text is None else text, theirs,
+                                           skip=skip)
         except Exception:  # noqa: BLE001 — an example is optional; the page is still counted
             passage = None
         self.data.add(url, decision.as_dict(), None if binary else scrapy_name, changed, passage,

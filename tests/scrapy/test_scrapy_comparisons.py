@@ -12,6 +12,8 @@ import sys
 
 import pytest
 import pytest_twisted
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scrapy.http import HtmlResponse
 from whatwg_crawl_helpers import Server, SiteMap, crawl, whatwg_stats
 
@@ -122,8 +124,8 @@ def _scrapys_text(body: bytes, content_type: str) -> str:
 def test_known_without_a_replay(body, content_type):
     comparisons = scrapy_default.Comparisons(first=0, every=10**9)  # no replay at all
     verdict, _, decision, facts = _judge(comparisons, body, content_type)
-    assert comparisons.replays.total() == 0 and verdict.changed is not None
-    assert verdict.changed == (_scrapys_text(body, content_type) != facts.text(decision.encoding))
+    assert comparisons.replays.total() == 0 and verdict[0] is not None
+    assert verdict[0] == (_scrapys_text(body, content_type) != facts.text(decision.encoding))
 
 
 def test_sample_of_the_pages_that_need_a_replay():
@@ -133,9 +135,9 @@ def test_sample_of_the_pages_that_need_a_replay():
     compared = []
     for i in range(16):
         verdict, *_ = _judge(comparisons, body, content_type, f"http://a.test/{i}")
-        compared.append(verdict.changed is not None)
-        if verdict.changed is not None:
-            assert verdict.changed is True and verdict.scrapy_text == _scrapys_text(body, content_type)
+        compared.append(verdict[0] is not None)
+        if verdict[0] is not None:  # Scrapy itself ran: its encoding and text
+            assert verdict == (True, "iso8859-10", _scrapys_text(body, content_type))
     assert [i for i, c in enumerate(compared) if c] == [0, 1, 2, 6, 10, 14]
     assert comparisons.replays == {"detector": 16} and comparisons.replayed == 6
     assert "the first 3 per decision source, then 1 in 4" in comparisons.describe()
@@ -149,7 +151,35 @@ def test_summary_says_what_was_compared():
     body, content_type = UNLABELED["pl.html"][0].encode("iso-8859-2"), "text/html"
     for i in range(3):
         verdict, _, decision, _ = _judge(stats.comparisons, body, content_type, f"http://a.test/{i}")
-        stats.decision(f"http://a.test/{i}", decision, verdict.changed)
+        stats.decision(f"http://a.test/{i}", decision, verdict[0])
     summary = stats.summary()
     assert "3 responses decided, 1 differ from Scrapy alone, 2 not compared" in summary
     assert "the first 1 per decision source, then 1 in 100, by replaying Scrapy's inference (1 pages)" in summary
+
+
+# (Scrapy's codec, the decided encoding): single-byte pairs of one family and of two, multi-byte,
+# ASCII-incompatible and codecs Python lacks an ASCII-alike family for.
+PAIRS = [("cp1252", "windows-1252"), ("cp1251", "windows-1252"), ("iso8859-8", "ISO-8859-8-I"),
+         ("cp874", "windows-874"), ("koi8-r", "KOI8-U"), ("utf-8", "windows-1252"), ("cp1252", "UTF-8"),
+         ("cp932", "Shift_JIS"), ("gb18030", "GBK"), ("euc_jp", "EUC-JP"), ("big5hkscs", "Big5"),
+         ("utf-16-le", "UTF-8"), ("cp1252", "UTF-16LE"), ("iso2022_jp", "ISO-2022-JP"), ("utf-7", "windows-1252")]
+_PIECES = st.sampled_from([b"<p>", b"a", b"\x81", b"\x8d", b"\x9d", b"\xa4", b"\xe9", b"\xef\xbb\xbf", b"\xff\xfe",
+                           b"\xc3\xa9", b"\x82\xa0", b"\x8f\xa2\xb7", b"\xa1\xa4", b"\x1b$B", b"+AGE-", b"\xfe\xfe"])
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.sampled_from(PAIRS), st.lists(_PIECES, max_size=40).map(b"".join), st.integers(1, 200))
+def test_report_decodes_only_the_rest_of_scrapys_text(pair, body, after):
+    """The passage the report finds from Scrapy's text decoded from ``skip`` on is the one of the
+    whole texts (skip: the first byte that decodes differently, or the first non-ASCII byte)."""
+    from scrapy_whatwg_encoding.report import first_difference
+    from scrapy_whatwg_encoding.sniffing.body import Body
+
+    name, label = pair
+    encoding = get_encoding(label)
+    facts = Body(body)
+    ours = facts.text(encoding)
+    whole = scrapy_default.scrapy_text(name, body)
+    skip, part = scrapy_default.scrapy_text_from(name, encoding, facts, after + 2 * 40)
+    assert ours[:skip] == whole[:skip] and whole[skip:].startswith(part)
+    assert first_difference(ours, part, skip=skip) == first_difference(ours, whole)
