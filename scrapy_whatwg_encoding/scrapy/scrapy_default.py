@@ -307,10 +307,10 @@ def scrapy_text_from(scrapy_name: str, encoding: Encoding, facts: Body, after: i
     data, start, end = facts.data, 0, None
     if facts.bom is None and _ascii_alike(encoding) and _ascii_alike(whatwg_for_codec(scrapy_name)):
         start = facts.first_non_ascii or 0
-        pattern = _differing_pattern(scrapy_name, encoding)
-        found = None if pattern is None else pattern.search(data, start)
-        if found is not None:
-            start, end = found.start(), found.start() + after
+        differing = _single_byte_differing(scrapy_name, encoding)
+        found = -1 if differing is None else _first_of(data, differing, start)
+        if found >= 0:
+            start, end = found, found + after
     if start:
         part = data[start:end]
         if read_bom(part)[0] is None:
@@ -325,15 +325,31 @@ def _ascii_alike(encoding: Encoding | None) -> bool:
 
 
 @functools.lru_cache(maxsize=128)
-def _differing_pattern(scrapy_name: str, encoding: Encoding) -> re.Pattern[bytes] | None:
-    """A pattern of the bytes :func:`_differing_bytes` finds, where *scrapy_name*'s codec is
-    single-byte too (one character per byte each side); else ``None``."""
+def _single_byte_differing(scrapy_name: str, encoding: Encoding) -> tuple[tuple[bytes, ...], bytes] | None:
+    """:func:`_differing_bytes` where *scrapy_name*'s codec is single-byte too (one character per
+    byte each side), with the second item a ``bytes.translate`` table (differing bytes → 1, others
+    → 0); ``None`` where either decoder is not single-byte or none differs."""
     theirs = whatwg_for_codec(scrapy_name)
     differing = _differing_bytes(scrapy_name, encoding)
-    if differing is None or theirs is None or not theirs.is_single_byte:
+    if differing is None or not differing[0] or theirs is None or not theirs.is_single_byte:
         return None
-    few = b"".join(differing[0])
-    return re.compile(b"[" + re.escape(few) + b"]") if few else None
+    return differing[0], bytes(int(bytes([b]) in differing[0]) for b in range(256))
+
+
+def _first_of(data: bytes, differing: tuple[tuple[bytes, ...], bytes], start: int) -> int:
+    """The offset of the first of the *differing* bytes (from :func:`_single_byte_differing`) in
+    *data* from *start* on, or -1: a bounded ``find`` (memchr) per byte for a few, else one
+    ``translate`` of the rest and a ``find``, all at C speed."""
+    few, table = differing
+    if len(few) > 8:
+        at = data[start:].translate(table).find(1)
+        return at + start if at >= 0 else -1
+    best = len(data)
+    for byte in few:
+        at = data.find(byte, start, best)
+        if at >= 0:
+            best = at
+    return best if best < len(data) else -1
 
 
 @functools.lru_cache(maxsize=128)
@@ -404,7 +420,11 @@ def replay(response, content_type: str | None, facts: Body, decision: Decision, 
         copy = HtmlResponse(response.url, headers=response.headers, body=response.body)
         theirs = copy.text
         return theirs != facts.text(decision.encoding), copy.encoding, theirs
-    return changed(name, decision.encoding, facts), name, None
+    verdict = changed(name, decision.encoding, facts, replay=False)
+    if verdict is not None:
+        return verdict, name, None
+    theirs = scrapy_text(name, facts.data)  # kept for the report: not decoded again
+    return theirs != facts.text(facts.bom or decision.encoding), name, theirs
 
 
 #: Pages compared by a replay (see :class:`Comparisons`): the first ``COMPARE_FIRST`` of each
