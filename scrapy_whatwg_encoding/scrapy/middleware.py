@@ -2,9 +2,9 @@
 HTML standard's encoding sniffing algorithm picks (DESIGN.md, Scrapy layer).
 
 :meth:`~WhatwgEncodingMiddleware.process_response` reads top to bottom, as Scrapy's own
-middlewares do: **gate** (responses left as Scrapy made them: ``dont_sniff_encoding``, not a
-document, a binary class, a body still compressed; each counted under
-``whatwg_encoding/skipped/``) → **inputs** (an encoding the download handler or a middleware gave
+middlewares do: **gate** (:func:`.kind.skip_reason`, which the command line asks too: responses
+left as Scrapy made them: ``dont_sniff_encoding``, not a document, a binary class, a body still
+compressed; each counted under ``whatwg_encoding/skipped/``) → **inputs** (an encoding the download handler or a middleware gave
 the response, see :mod:`.handler`; the request's and the settings' overrides, locale and profile;
 the site memory) → :meth:`Options.decide() <..sniffing.decide.Options.decide>` (the sniffing
 algorithm on the decompressed body with the ``Content-Type`` header and the URL, then the
@@ -13,7 +13,8 @@ allows (:func:`.compat.with_encoding`; its class never changes), so that ``respo
 decode(body, decision.encoding)[0]`` and ``response.encoding`` is the name Scrapy alone reports
 for the decided encoding; ``response.body`` is unchanged; ``response.meta["whatwg_encoding"] ==
 decision.as_dict()`` (:func:`.responses.whatwg_encoding` reads it back); the memory learns; the
-decision is counted and logged.
+decision is compared with Scrapy alone (:class:`.scrapy_default.Comparisons`: from the facts the
+decision found, else for a sample), counted and logged.
 
 An encoding a middleware or the spider gave the response on purpose is the user override; one its
 download handler gave it (scrapy-playwright, see :mod:`.handler`) keeps the handler's text and is

@@ -264,8 +264,10 @@ def changed(scrapy_name: str | None, encoding: Encoding, body: bytes | Body, rep
     if scrapy_name == BINARY:
         return True
     facts = body if isinstance(body, Body) else Body(body)
-    data = facts.data
     encoding = facts.bom or encoding  # the "decode" hook: a BOM wins over the decision
+    if same_decoder(scrapy_name, encoding):  # one cached look-up: most labeled pages
+        return False
+    data = facts.data
     ours = _ours(encoding)
     if _family(scrapy_name) != ours:
         # ASCII bytes decode alike in every ASCII-compatible encoding, and in ISO-2022-JP without
@@ -459,11 +461,7 @@ class Comparisons:
         """The :data:`Verdict` for *response* (see :func:`replay` for the arguments)."""
         name = chosen or known_encoding(content_type, facts, decision)
         if name is not None:
-            encoding = facts.bom or decision.encoding  # the "decode" hook: a BOM wins
-            codec = facts.same_as_codec(encoding)  # the text is this CPython codec's, strict
-            if same_decoder(name, encoding) or codec is not None and _codec_name(codec) == _codec_name(name):
-                return False, name, None
-            verdict = changed(name, encoding, facts, replay=False)
+            verdict = changed(name, decision.encoding, facts, replay=False)
             if verdict is not None:
                 return verdict, name, None
         seen = self.replays[decision.source]
