@@ -37,7 +37,6 @@ import functools
 import inspect
 import logging
 from collections.abc import Callable
-from typing import NamedTuple
 
 from scrapy import signals
 from scrapy.downloadermiddlewares.httpcompression import HttpCompressionMiddleware
@@ -95,15 +94,10 @@ def compression_order_warning(settings, cls: type) -> str | None:
     return None
 
 
-class _Outcome(NamedTuple):
-    """A decided response: the decision, its text, the suspect label's kind (or ``None``), the
-    body's facts (``None`` for the handler's text: not sniffed) and the chosen encoding's name."""
-
-    decision: Decision
-    text: str
-    suspect: str | None
-    facts: Body | None
-    chosen: str | None
+#: A decided response: ``(decision, text, suspect, facts, chosen)`` — the decision, its text, the
+#: suspect label's kind (or ``None``), the body's facts (``None`` for the handler's text: not
+#: sniffed) and the chosen encoding's name (or ``None``). A plain tuple: one per response.
+_Outcome = tuple[Decision, str, "str | None", "Body | None", "str | None"]
 
 
 class WhatwgEncodingMiddleware:
@@ -192,10 +186,11 @@ class WhatwgEncodingMiddleware:
     def process_response(self, request, response, spider=None):
         # spider: passed by Scrapy < 2.13 only (optional, so that newer Scrapy does not warn).
         try:
-            handler = take_handler_encoding(response.headers)  # the header goes in any case
+            meta, headers = request.meta, response.headers
+            handler = take_handler_encoding(headers)  # the header goes in any case
             # Gate: responses left as Scrapy made them (the command line asks the same gate).
-            content_type = content_type_of(response.headers)
-            skip = skip_reason(response, content_type, request.meta)
+            content_type = content_type_of(headers)
+            skip = skip_reason(response, content_type, meta)
             if skip is not None:
                 return self._skip(request, response, skip)
             # Inputs: an encoding given to the response (see .handler); then overrides, options and
@@ -204,10 +199,10 @@ class WhatwgEncodingMiddleware:
             if given is not None and given[0] == "handler":
                 outcome = self._handler_outcome(response, given[1])
             else:
-                outcome = self._sniff(request.meta, response, content_type, None if given is None else given[1])
+                outcome = self._sniff(meta, response, content_type, None if given is None else given[1])
             if isinstance(outcome, str):
                 return self._skip(request, response, outcome)
-            return self._finish(request, response, content_type, outcome)
+            return self._finish(meta, response, content_type, outcome)
         except Exception as exc:  # noqa: BLE001 — never fail a crawl (issue 4, item 6)
             self.report.error(exc, response.url)
             request.meta.pop(META_KEY, None)
@@ -229,7 +224,7 @@ class WhatwgEncodingMiddleware:
         found = handler_whatwg_encoding(response, chosen)
         if found is None:
             return "handler_encoding"
-        return _Outcome(Decision(found[0], "certain", "handler", chosen), found[1], None, None, chosen)
+        return Decision(found[0], "certain", "handler", chosen), found[1], None, None, chosen
 
     def _sniff(self, meta: dict, response, content_type: str | None, chosen: str | None) -> _Outcome | str:
         """Inputs (the override, the request's options, the memory), then the decision; the skip
@@ -245,7 +240,7 @@ class WhatwgEncodingMiddleware:
         decision, suspect, facts = options.decide(response.body, content_type, url, override, likely)
         if self.memory is not None:
             self.memory.learn(url, decision, trusted=suspect is None)
-        return _Outcome(decision, facts.text(decision.encoding), suspect, facts, chosen)
+        return decision, facts.text(decision.encoding), suspect, facts, chosen
 
     def _override(self, meta: dict, url: str, chosen: str | None) -> str | Encoding | None:
         """The user override (sniffing step 2): a *chosen* encoding (a middleware or the spider
@@ -258,20 +253,20 @@ class WhatwgEncodingMiddleware:
             override = override_for(self.config.overrides, url)
         return override
 
-    def _finish(self, request, response, content_type: str | None, outcome: _Outcome):
+    def _finish(self, meta: dict, response, content_type: str | None, outcome: _Outcome):
         """Finish, once: the comparison with Scrapy alone (:class:`.scrapy_default.Comparisons`),
-        then the response's state (its class stays), its request's meta, the report."""
-        decision, chosen, facts = outcome.decision, outcome.chosen, outcome.facts
+        then the response's state (its class stays), its request's *meta*, the report."""
+        decision, text, suspect, facts, chosen = outcome
         changed, scrapy_name, theirs = ((False, chosen, None) if facts is None  # the handler's text: Scrapy's
                                         else self.report.comparisons.judge(response, content_type, facts, decision, chosen))
         # response.encoding is the handler's or the chosen name (as with Scrapy alone), else the
         # name Scrapy alone reports for the decided encoding (Scrapy's inference where Python has
         # no codec).
         name = chosen or scrapy_default.scrapy_codec_name(decision.encoding) or scrapy_default.scrapy_inference(response)
-        decided = with_encoding(response, name, outcome.text)
-        request.meta[META_KEY] = decision.as_dict()
-        self.report.decision(response.url, decision, changed, response.body, scrapy_name, outcome.suspect,
-                             text=outcome.text, scrapy_text=theirs)
+        decided = with_encoding(response, name, text)
+        meta[META_KEY] = decision.as_dict()
+        self.report.decision(response.url, decision, changed, response.body, scrapy_name, suspect,
+                             text=text, scrapy_text=theirs)
         return decided
 
     def _skip(self, request, response, reason: str):
