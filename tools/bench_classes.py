@@ -1,7 +1,7 @@
 """Benchmark: the add-on against Scrapy alone per response, for each class of page of issue 17.
 
 Usage: python tools/bench_classes.py [--runs 5] [--repeat 5] [--only CLASS] [--layer middleware|sniffing]
-                                     [--profile CLASS]
+                                     [--profile CLASS] [--comparison]
 
 Classes (built from the repo's own pages, tests/data/corpus with its manifest's true encodings
 and example_project/demo/site, see :func:`build_class`):
@@ -44,6 +44,12 @@ total ratio (median and min-max over the runs), ``guess``: the pages on which Sc
 without them; and checks: ``text`` — pages where ours' ``response.text`` is the WHATWG decode
 with its decision (must be all); ``true`` — pages where that decision is the page's true
 encoding; ``≠Scrapy`` — pages where Scrapy's text differs from ours.
+
+``--comparison`` times the "differs from Scrapy alone" statistic alone instead (see
+:func:`comparison_cost`): per class, the pages known without a replay and those needing one, the
+per-page median cost of :meth:`Comparisons.judge` without a replay, the mean cost of a replay, and
+the statistic's cost over the class crawled once (the first ``COMPARE_FIRST`` needing pages
+replayed) and in the steady state (one in ``COMPARE_EVERY``), all against Scrapy's per-page cost.
 
 ``--profile CLASS`` runs cProfile over ours (``--profile-scrapy``: over Scrapy) for that class
 instead and prints the top 25 functions by own time, in µs per page.
@@ -386,6 +392,64 @@ def summarize(pairs_by_run: list[list[tuple[int, int]]], left_out: list[bool] | 
             "kept_ratio": statistics.median(kept) if kept else nan}
 
 
+def comparison_cost(pages: list[Page], repeat: int) -> dict[str, float]:
+    """What the "differs from Scrapy alone" statistic costs on *pages*, against Scrapy's per-page
+    cost (``.encoding`` + ``.text``), each call timed on fresh facts (a decision and its text, as the
+    middleware has them; not timed), best of *repeat*: ``judge`` — :meth:`Comparisons.judge`
+    without a replay (the page known from its facts, or left not compared), per-page median
+    ratio; ``replay`` — :func:`scrapy_default.replay` on the pages that need one, mean ratio;
+    ``crawl`` — the statistic's total over these pages crawled once in order with the default
+    sample (the first ``COMPARE_FIRST`` needing pages replayed, then one in ``COMPARE_EVERY``) over
+    Scrapy's total; ``steady`` — the same past the first ``COMPARE_FIRST`` (one replay in
+    ``COMPARE_EVERY``); ``known`` and ``replays``: pages known without a replay, pages needing one."""
+    from scrapy.http import HtmlResponse
+
+    from scrapy_whatwg_encoding.scrapy import scrapy_default
+    from scrapy_whatwg_encoding.sniffing.decide import Options
+
+    options, clock = Options(), time.perf_counter_ns
+
+    def fresh(page: Page):
+        response = HtmlResponse(page.url, headers=page.headers, body=page.body)
+        decision, _, facts = options.decide(page.body, page.content_type, page.url)
+        facts.text(decision.encoding)
+        return response, page.content_type, facts, decision
+
+    def best(call: Callable[..., object], page: Page) -> int:
+        times = []
+        for _ in range(repeat):
+            args = fresh(page)
+            start = clock()
+            call(*args)
+            times.append(clock() - start)
+        return min(times)
+
+    def scrapy_side_call(response) -> str:
+        response.encoding  # noqa: B018 — Scrapy's own inference
+        return response.text
+
+    scrapy, judged, replays, needs = [], [], [], []
+    for page in pages:
+        scrapy.append(best(lambda response, *_: scrapy_side_call(response), page))
+        probe = scrapy_default.Comparisons(first=0, every=sys.maxsize)  # never replays
+        probe.judge(*fresh(page))
+        needs.append(probe.replays.total() == 1)
+        judged.append(best(scrapy_default.Comparisons(first=0, every=sys.maxsize).judge, page))
+        replays.append(best(scrapy_default.replay, page) if needs[-1] else 0)
+    first, every = scrapy_default.COMPARE_FIRST, scrapy_default.COMPARE_EVERY
+    crawl, steady, seen = 0.0, 0.0, 0
+    for judge, replay, need in zip(judged, replays, needs):
+        sampled = need and (seen < first or (seen - first + 1) % every == 0)
+        seen += need
+        crawl += replay if sampled else judge
+        steady += judge + (replay / every if need else 0)
+    replayed = [r / s for r, s, n in zip(replays, scrapy, needs) if n]
+    return {"known": len(pages) - sum(needs), "replays": sum(needs),
+            "judge": statistics.median(j / s for j, s in zip(judged, scrapy)),
+            "replay": statistics.mean(replayed) if replayed else nan,
+            "crawl": crawl / sum(scrapy), "steady": steady / sum(scrapy)}
+
+
 def profile(pages: list[Page], ours: Ours | Layer, rounds: int, scrapy: bool = False, top: int = 25) -> str:
     """cProfile over the timed call only (ours, or Scrapy's with *scrapy*), *rounds* times over
     *pages*: the *top* functions by own time, in µs and calls per page."""
@@ -429,7 +493,12 @@ def main(argv: list[str] | None = None) -> None:
                         help="profile ours on CLASS instead of timing")
     parser.add_argument("--profile-scrapy", action="store_true", help="with --profile: profile Scrapy's side")
     parser.add_argument("--rounds", type=int, default=20, help="with --profile: rounds over the pages")
+    parser.add_argument("--comparison", action="store_true",
+                        help="time the \"differs from Scrapy alone\" statistic instead (see comparison_cost)")
     args = parser.parse_args(argv)
+    if args.comparison:
+        print_comparison_costs({cls: build_class(cls) for cls in (args.only or CLASSES)}, args.repeat)
+        return
 
     native = sources()
     ours = Ours() if args.layer == "middleware" else Layer()
@@ -466,6 +535,19 @@ def main(argv: list[str] | None = None) -> None:
                         for cls, c in checks.items())
     print(f"  decided by: {decided}")
     print(f"  ({time.perf_counter() - started:.0f} s of timing)")
+
+
+def print_comparison_costs(classes: dict[str, list[Page]], repeat: int) -> None:
+    """The table of :func:`comparison_cost` per class (ratios to Scrapy's per-page cost)."""
+    print(f"The \"differs from Scrapy alone\" statistic against Scrapy's .encoding + .text (best of {repeat}; "
+          "ratios to Scrapy's cost)")
+    print(f"  {'class':<27} {'pages':>5} {'known':>5} {'replay':>6}  {'judge':>6} {'replay':>6} {'crawl':>6} "
+          f"{'steady':>6}")
+    for cls, pages in classes.items():
+        c = comparison_cost(pages, repeat)
+        replay = "-" if isnan(c["replay"]) else f"{c['replay']:.2f}"
+        print(f"  {cls}. {CLASSES[cls]:<24} {len(pages):>5} {c['known']:>5} {c['replays']:>6}  {c['judge']:>6.3f} "
+              f"{replay:>6} {c['crawl']:>6.3f} {c['steady']:>6.3f}")
 
 
 if __name__ == "__main__":

@@ -44,11 +44,12 @@ def _summary(data: ReportData) -> str:
     return '<section id="summary"><div class="cards">' + "".join([
         _card("pages decided", data.pages),
         _card("differs from Scrapy alone", data.changed, _percent(data.changed, data.pages)),
-        _card("not compared", data.unknown, "Scrapy alone would guess"),
+        _card("not compared", data.unknown, "not in the sample compared with Scrapy alone" if data.unknown else ""),
         _card("suspect labels", data.suspect),
         _card("errors", sum(data.errors.values()), "left as Scrapy made them"),
         _card("hosts", len(data.hosts)),
-    ]) + "</div></section>"
+    ]) + "</div>" + (f'<p class="meta">Compared with Scrapy alone: {text(data.compared)}.</p>' if data.compared else "") \
+        + "</section>"
 
 
 def _charts(data: ReportData) -> str:
@@ -112,7 +113,7 @@ def _examples(data: ReportData) -> str:
     for source, examples in sorted(data.examples.items(), key=lambda item: -data.changed_sources[item[0]]):
         unknown = data.unknown_sources[source]
         parts.append(f"<h3>Source: {text(source)} — {data.changed_sources[source]} pages differ"
-                     + (f", {unknown} more not compared (Scrapy alone would guess)" if unknown else "")
+                     + (f", {unknown} more not compared (not in the sample)" if unknown else "")
                      + f"; {len(examples)} shown</h3>")
         parts.append(table(("URL", "this algorithm", "Scrapy alone", "first difference", "our text",
                             "Scrapy's text"), (_example_cells(e) for e in examples)))

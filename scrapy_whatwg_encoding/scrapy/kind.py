@@ -1,4 +1,6 @@
-"""Which responses the middleware handles: the kind of document, from the MIME type.
+"""Which responses the middleware handles: the kind of document, from the MIME type, and the
+gate (:func:`skip_reason`) that the middleware and the command line (``explain``, ``audit``,
+``scrapy sniff``) both ask.
 
 DESIGN: HTML (``text/html``, or a missing / unknown type), XML (``*/xml``, ``*+xml``), plain text
 (``text/plain``); everything else (images, JSON, CSS, ...) passes untouched.
@@ -49,3 +51,28 @@ def is_compressed(headers, body: bytes) -> bool:
     if codings and any(c.strip().lower() not in _IDENTITY for v in codings for c in v.split(b",")):
         return True
     return body.startswith(_COMPRESSED_STARTS)
+
+
+def content_type_of(headers) -> str | None:
+    """The ``Content-Type`` of Scrapy's *headers* (str, read as ISO-8859-1; ``None``: none); several
+    headers are combined as HTTP does, for Fetch's "extract a MIME type"."""
+    values = header_values(headers, b"Content-Type")
+    if not values:
+        return None
+    return (values[0] if len(values) == 1 else b", ".join(values)).decode("latin-1")
+
+
+def skip_reason(response: Response, content_type: str | None, meta=None) -> str | None:
+    """Why the middleware leaves *response* (with *content_type*, see :func:`content_type_of`; its
+    request's *meta*, a dict or ``None``) as Scrapy made it, or ``None`` when it decides it:
+    ``"dont_sniff_encoding"`` (the request asked), ``"not_a_document"`` (:func:`document_kind`),
+    ``"binary_response_class"`` (a document Scrapy, or a plugin, made a binary response of: its
+    data stays) or ``"compressed"`` (:func:`is_compressed`); counted under
+    ``whatwg_encoding/skipped/<reason>``."""
+    if meta and meta.get("dont_sniff_encoding"):
+        return "dont_sniff_encoding"
+    if document_kind(content_type, response) is None:
+        return "not_a_document"
+    if not isinstance(response, TextResponse):
+        return "binary_response_class"
+    return "compressed" if is_compressed(response.headers, response.body) else None

@@ -2,9 +2,9 @@
 HTML standard's encoding sniffing algorithm picks (DESIGN.md, Scrapy layer).
 
 :meth:`~WhatwgEncodingMiddleware.process_response` reads top to bottom, as Scrapy's own
-middlewares do: **gate** (responses left as Scrapy made them: ``dont_sniff_encoding``, not a
-document, a binary class, a body still compressed; each counted under
-``whatwg_encoding/skipped/``) → **inputs** (an encoding the download handler or a middleware gave
+middlewares do: **gate** (:func:`.kind.skip_reason`, which the command line asks too: responses
+left as Scrapy made them: ``dont_sniff_encoding``, not a document, a binary class, a body still
+compressed; each counted under ``whatwg_encoding/skipped/``) → **inputs** (an encoding the download handler or a middleware gave
 the response, see :mod:`.handler`; the request's and the settings' overrides, locale and profile;
 the site memory) → :meth:`Options.decide() <..sniffing.decide.Options.decide>` (the sniffing
 algorithm on the decompressed body with the ``Content-Type`` header and the URL, then the
@@ -13,7 +13,8 @@ allows (:func:`.compat.with_encoding`; its class never changes), so that ``respo
 decode(body, decision.encoding)[0]`` and ``response.encoding`` is the name Scrapy alone reports
 for the decided encoding; ``response.body`` is unchanged; ``response.meta["whatwg_encoding"] ==
 decision.as_dict()`` (:func:`.responses.whatwg_encoding` reads it back); the memory learns; the
-decision is counted and logged.
+decision is compared with Scrapy alone (:class:`.scrapy_default.Comparisons`: from the facts the
+decision found, else for a sample), counted and logged.
 
 An encoding a middleware or the spider gave the response on purpose is the user override; one its
 download handler gave it (scrapy-playwright, see :mod:`.handler`) keeps the handler's text and is
@@ -40,16 +41,16 @@ from collections.abc import Callable
 from scrapy import signals
 from scrapy.downloadermiddlewares.httpcompression import HttpCompressionMiddleware
 from scrapy.exceptions import NotConfigured
-from scrapy.http import TextResponse
 from scrapy.utils.job import job_dir
 from scrapy.utils.misc import load_object
 
 from ..encoding import Encoding
 from ..sniffing import Decision
+from ..sniffing.body import Body
 from . import loop, scrapy_default, startup
-from .compat import explicit_encoding, header_values, with_encoding
-from .handler import HandlerEncodingMiddleware, given_encoding, handler_whatwg_encoding, take_handler_encoding
-from .kind import document_kind, is_compressed
+from .compat import explicit_encoding, with_encoding
+from .handler import given_encoding, handler_whatwg_encoding, take_handler_encoding
+from .kind import content_type_of, skip_reason
 from .memory import SiteMemory, open_store
 from .overrides import chosen_override, override_for, request_override
 from .responses import META_KEY
@@ -93,15 +94,17 @@ def compression_order_warning(settings, cls: type) -> str | None:
     return None
 
 
+#: A decided response: ``(decision, text, suspect, facts, chosen)`` — the decision, its text, the
+#: suspect label's kind (or ``None``), the body's facts (``None`` for the handler's text: not
+#: sniffed) and the chosen encoding's name (or ``None``). A plain tuple: one per response.
+_Outcome = tuple[Decision, str, "str | None", "Body | None", "str | None"]
+
+
 class WhatwgEncodingMiddleware:
     """Downloader middleware; build it with :meth:`from_crawler` (Scrapy does)."""
 
-    def __init__(self, config: Config | None = None, stats=None, memory: SiteMemory | None = None,
-                 handler_middleware: bool = True):
+    def __init__(self, config: Config | None = None, stats=None, memory: SiteMemory | None = None):
         self.config = config or Config()
-        # Whether HandlerEncodingMiddleware runs (it removes the header from responses off the
-        # network): without it, the header may be a site's, and is not read.
-        self._handler_header = handler_middleware
         self.report = Stats(stats, self.config.log_level, self.config.report, self.config.report_examples)
         self.memory = memory
         self._flusher: loop.Looping | None = None  # started when the spider opens, on Scrapy's loop
@@ -132,8 +135,7 @@ class WhatwgEncodingMiddleware:
             memory = SiteMemory(open_store(config.remember_store, job_dir(crawler.settings)), crawler.stats,
                                 max_hosts=config.remember_max_hosts)
             crawler.signals.connect(memory.spider_opened, signal=signals.spider_opened)
-        handler = any(issubclass(c, HandlerEncodingMiddleware) for c in _downloader_middlewares(crawler.settings))
-        middleware = cls(config, crawler.stats, memory, handler)
+        middleware = cls(config, crawler.stats, memory)
         crawler.signals.connect(middleware.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(middleware.spider_closed, signal=signals.spider_closed)
         return middleware
@@ -181,70 +183,84 @@ class WhatwgEncodingMiddleware:
         try:
             meta, headers = request.meta, response.headers
             handler = take_handler_encoding(request, response)  # HandlerEncodingMiddleware's record
-            if not self._handler_header:
-                handler = None
-            # Gate: responses left as Scrapy made them.
-            values = header_values(headers, b"Content-Type")
-            # Several Content-Type headers: combined as HTTP does, for Fetch's "extract a MIME type".
-            content_type = (values[0] if len(values) == 1 else b", ".join(values)).decode("latin-1") if values else None
-            kind = document_kind(content_type, response)
-            body = response.body
-            skip = ("dont_sniff_encoding" if meta.get("dont_sniff_encoding")
-                    else "not_a_document" if kind is None
-                    else "binary_response_class" if not isinstance(response, TextResponse)  # its data stays
-                    else "compressed" if is_compressed(headers, body) else None)
+            # Gate: responses left as Scrapy made them (the command line asks the same gate).
+            content_type = content_type_of(headers)
+            skip = skip_reason(response, content_type, meta)
             if skip is not None:
                 return self._skip(request, response, skip)
-            # Inputs: an encoding given to the response (see .handler), overrides, options, memory.
-            given = None
-            if handler is not None or explicit_encoding(response) is not None:
-                given = given_encoding(response, handler)
-            url = response.url
-            chosen = None if given is None else given[1]
+            # Inputs: an encoding given to the response (see .handler); then overrides, options and
+            # memory, and Decide.
+            given = self._given(response, handler)
             if given is not None and given[0] == "handler":
-                # The download handler decoded the page: its text stays, with the WHATWG encoding
-                # that gives the same text (source "handler", certain), where one does.
-                found = handler_whatwg_encoding(response, given[1])
-                if found is None:
-                    return self._skip(request, response, "handler_encoding")
-                decision, text = Decision(found[0], "certain", "handler", chosen), found[1]
-                suspect, scrapy_name = None, chosen
-                changed: bool | None = False
+                outcome = self._handler_outcome(response, given[1])
             else:
-                override: str | Encoding | None = None
-                if chosen is not None:  # a middleware or the spider chose it (Scrapy's recipe): the user override
-                    override = chosen_override(chosen)
-                    if override is None:
-                        return self._skip(request, response, "chosen_encoding")  # Scrapy decodes with it
-                else:
-                    override = request_override(meta, url, self.report) if _OVERRIDE in meta else None
-                    if override is None and self.config.overrides:
-                        override = override_for(self.config.overrides, url)
-                options = self.config.options
-                if meta.get("whatwg_encoding_locale") is not None or meta.get("whatwg_encoding_profile") is not None:
-                    options = request_options(self.config, meta)
-                likely = None if self.memory is None else functools.partial(self.memory.likely, url)
-                # Decide.
-                decision, suspect, facts = options.decide(body, content_type, url, override, likely)
-                text = facts.text(decision.encoding)
-                # What Scrapy alone reports, from what the decision found (no replay where known).
-                scrapy_name = chosen or scrapy_default.scrapy_encoding(content_type, facts, True, decision)
-                changed = scrapy_default.changed(scrapy_name, decision.encoding, facts)
-                if self.memory is not None:
-                    self.memory.learn(url, decision, trusted=suspect is None)
-            # Finish, once: the response's state (its class stays), its request's meta, the report.
-            # response.encoding is the handler's or the chosen name (as with Scrapy alone), else
-            # the name Scrapy alone reports for the decided encoding (Scrapy's inference where
-            # Python has no codec).
-            name = chosen or scrapy_default.scrapy_codec_name(decision.encoding) or scrapy_default.scrapy_inference(response)
-            decided = with_encoding(response, name, text)
-            meta[META_KEY] = decision.as_dict()
-            self.report.decision(url, decision, changed, body, scrapy_name, suspect)
-            return decided
+                outcome = self._sniff(meta, response, content_type, None if given is None else given[1])
+            if isinstance(outcome, str):
+                return self._skip(request, response, outcome)
+            return self._finish(meta, response, content_type, outcome)
         except Exception as exc:  # noqa: BLE001 — never fail a crawl (issue 4, item 6)
             self.report.error(exc, response.url)
             request.meta.pop(META_KEY, None)
             return response  # as Scrapy made it: its state changes only in the finish
+
+    def _given(self, response, handler: str | None) -> tuple[str, str] | None:
+        """The encoding given to *response* (see :func:`.handler.given_encoding`), or ``None``;
+        *handler*: what :class:`~.handler.HandlerEncodingMiddleware` recorded, if it runs."""
+        if handler is None and explicit_encoding(response) is None:
+            return None
+        return given_encoding(response, handler)
+
+    @staticmethod
+    def _handler_outcome(response, chosen: str) -> _Outcome | str:
+        """The download handler decoded the page: its text stays, with the WHATWG encoding that
+        gives the same text (source ``"handler"``, certain), where one does; else the skip reason."""
+        found = handler_whatwg_encoding(response, chosen)
+        if found is None:
+            return "handler_encoding"
+        return Decision(found[0], "certain", "handler", chosen), found[1], None, None, chosen
+
+    def _sniff(self, meta: dict, response, content_type: str | None, chosen: str | None) -> _Outcome | str:
+        """Inputs (the override, the request's options, the memory), then the decision; the skip
+        reason where a *chosen* encoding fits no WHATWG encoding (Scrapy decodes with it)."""
+        url = response.url
+        override = self._override(meta, url, chosen)
+        if override is None and chosen is not None:
+            return "chosen_encoding"
+        options = self.config.options
+        if meta.get("whatwg_encoding_locale") is not None or meta.get("whatwg_encoding_profile") is not None:
+            options = request_options(self.config, meta)
+        likely = None if self.memory is None else functools.partial(self.memory.likely, url)
+        decision, suspect, facts = options.decide(response.body, content_type, url, override, likely)
+        if self.memory is not None:
+            self.memory.learn(url, decision, trusted=suspect is None)
+        return decision, facts.text(decision.encoding), suspect, facts, chosen
+
+    def _override(self, meta: dict, url: str, chosen: str | None) -> str | Encoding | None:
+        """The user override (sniffing step 2): a *chosen* encoding (a middleware or the spider
+        chose it, Scrapy's recipe), else the request's ``whatwg_encoding_override``, else
+        ``WHATWG_ENCODING_OVERRIDES``' for *url*."""
+        if chosen is not None:
+            return chosen_override(chosen)
+        override = request_override(meta, url, self.report) if _OVERRIDE in meta else None
+        if override is None and self.config.overrides:
+            override = override_for(self.config.overrides, url)
+        return override
+
+    def _finish(self, meta: dict, response, content_type: str | None, outcome: _Outcome):
+        """Finish, once: the comparison with Scrapy alone (:class:`.scrapy_default.Comparisons`),
+        then the response's state (its class stays), its request's *meta*, the report."""
+        decision, text, suspect, facts, chosen = outcome
+        changed, scrapy_name, theirs = ((False, chosen, None) if facts is None  # the handler's text: Scrapy's
+                                        else self.report.comparisons.judge(response, content_type, facts, decision, chosen))
+        # response.encoding is the handler's or the chosen name (as with Scrapy alone), else the
+        # name Scrapy alone reports for the decided encoding (Scrapy's inference where Python has
+        # no codec).
+        name = chosen or scrapy_default.scrapy_codec_name(decision.encoding) or scrapy_default.scrapy_inference(response)
+        decided = with_encoding(response, name, text)
+        meta[META_KEY] = decision.as_dict()
+        self.report.decision(response.url, decision, changed, response.body, scrapy_name, suspect,
+                             text=text, scrapy_text=theirs)
+        return decided
 
     def _skip(self, request, response, reason: str):
         """*response* as Scrapy made it; its meta keeps no decision of another response (a request

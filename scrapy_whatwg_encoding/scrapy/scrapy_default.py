@@ -3,20 +3,24 @@
 One meaning everywhere (stats, closing summary, crawl report, ``explain``, ``audit``): a page
 *differs from Scrapy alone* when the text it gets (``response.text``) is not, character for
 character, the text Scrapy alone gives it (Scrapy's encoding inference, then w3lib's decoding with
-Python's codec, ``errors="replace"``); a binary response (no text) differs. When Scrapy alone would
-need its statistical guess, the crawl does not run it and the page is *not compared* (``None``).
+Python's codec, ``errors="replace"``); a binary response (no text) differs.
 
 Scrapy's ``TextResponse`` picks, in order: a BOM (w3lib's, UTF-32 included), the ``Content-Type``
 charset, a ``<meta>``/XML declaration found by w3lib's regular expressions, then bytes that decode
-as ASCII (→ cp1252) or UTF-8, and only then a statistical guess (charset-normalizer). This module
-replays the cheap steps with w3lib's own functions; it does not run the guess (too slow to run on
-every response), so for those pages the answer is ``None`` (unknown).
+as ASCII (→ cp1252) or UTF-8, and only then a statistical guess (charset-normalizer).
+
+A crawl compares without replaying Scrapy's inference where the facts the decision already found
+tell Scrapy's codec (:func:`known_encoding`: a BOM, the ``Content-Type`` charset, a declaration read
+off the decision) and its text follows without decoding (:func:`changed` with ``replay=False``);
+:class:`Comparisons` replays the rest (:func:`replay`: w3lib's steps, and Scrapy itself where it
+would guess) for a sample only, and counts the others as *not compared*.
 """
 from __future__ import annotations
 
 import codecs
 import functools
 import re
+from collections import Counter
 
 from scrapy.http import HtmlResponse
 from w3lib.encoding import (
@@ -245,22 +249,25 @@ def whatwg_for_codec(name: str) -> Encoding | None:
     return get_encoding(name) or from_codec_name(name) or _by_family().get(_family(name))
 
 
-def changed(scrapy_name: str | None, encoding: Encoding, body: bytes | Body) -> bool | None:
+def changed(scrapy_name: str | None, encoding: Encoding, body: bytes | Body, replay: bool = True) -> bool | None:
     """Whether Scrapy's text (decoded with ``scrapy_name``, from :func:`scrapy_encoding`) differs
     from *body* (bytes or their ``Body``) decoded with *encoding*; ``None`` if not compared
-    (Scrapy would guess). Exact, and cheap where it can be: other families differ on any
+    (Scrapy would guess, or the answer needs Scrapy's text and *replay* is false). Exact, and
+    cheap where it can be: other families differ on any
     non-ASCII byte; within a family, where the decode of *body* (kept by the ``Body``: the caller's
     text) found that CPython's codec gives the same text (:meth:`.Body.same_as_codec`), Scrapy's
     codec gives it too; otherwise, for a single-byte pair, only the bytes the two decoders map
     differently can differ (:func:`_differing_bytes`); other pairs (multi-byte, UTF-16) are
-    decoded both ways and compared."""
+    decoded both ways and compared (with *replay* only)."""
     if scrapy_name is None:
         return None
     if scrapy_name == BINARY:
         return True
     facts = body if isinstance(body, Body) else Body(body)
-    data = facts.data
     encoding = facts.bom or encoding  # the "decode" hook: a BOM wins over the decision
+    if same_decoder(scrapy_name, encoding):  # one cached look-up: most labeled pages
+        return False
+    data = facts.data
     ours = _ours(encoding)
     if _family(scrapy_name) != ours:
         # ASCII bytes decode alike in every ASCII-compatible encoding, and in ISO-2022-JP without
@@ -281,7 +288,7 @@ def changed(scrapy_name: str | None, encoding: Encoding, body: bytes | Body) -> 
         if len(few) <= 8:  # most pairs: none or a few bytes, each looked for at memchr speed
             return any(byte in data for byte in few)
         return bool(data.translate(None, others))  # is any of those bytes in the body?
-    return scrapy_text(scrapy_name, data) != text
+    return scrapy_text(scrapy_name, data) != text if replay else None
 
 
 def scrapy_text(scrapy_name: str, body: bytes) -> str:
@@ -289,6 +296,62 @@ def scrapy_text(scrapy_name: str, body: bytes) -> str:
     :func:`scrapy_encoding`, not :data:`BINARY`): w3lib's ``html_to_unicode``, as ``TextResponse``
     does (a BOM is removed, ``errors="replace"``)."""
     return html_to_unicode(f"charset={scrapy_name}", body)[1]
+
+
+def scrapy_text_from(scrapy_name: str, encoding: Encoding, facts: Body, after: int) -> tuple[int, str]:
+    """``(skip, text)``: Scrapy's text of ``facts.data`` decoded with *scrapy_name* (see
+    :func:`scrapy_text`) from character *skip* on, where the first *skip* characters are known to be
+    those of ``facts.text(encoding)`` without decoding them, so that only the rest is decoded: for a
+    single-byte pair, up to the first byte the two decoders map differently (:func:`_differing_bytes`),
+    then *after* characters of text; for two ASCII-compatible decoders, from the first non-ASCII
+    byte on (ASCII bytes decode alike, and leave each decoder in its initial state); else from
+    character 0, the whole text. A part that starts with what w3lib reads as a BOM is never cut."""
+    data, start, end = facts.data, 0, None
+    if facts.bom is None and _ascii_alike(encoding) and _ascii_alike(whatwg_for_codec(scrapy_name)):
+        start = facts.first_non_ascii or 0
+        differing = _single_byte_differing(scrapy_name, encoding)
+        found = -1 if differing is None else _first_of(data, differing, start)
+        if found >= 0:
+            start, end = found, found + after
+    if start:
+        part = data[start:end]
+        if read_bom(part)[0] is None:
+            return start, scrapy_text(scrapy_name, part)
+    return 0, scrapy_text(scrapy_name, data)
+
+
+def _ascii_alike(encoding: Encoding | None) -> bool:
+    """Whether *encoding*'s decoder (and a Python codec of its family) decodes each ASCII byte to
+    itself, statelessly (not ISO-2022-JP: its escapes are ASCII bytes)."""
+    return encoding is not None and encoding.is_ascii_compatible and encoding.name != "ISO-2022-JP"
+
+
+@functools.lru_cache(maxsize=128)
+def _single_byte_differing(scrapy_name: str, encoding: Encoding) -> tuple[tuple[bytes, ...], bytes] | None:
+    """:func:`_differing_bytes` where *scrapy_name*'s codec is single-byte too (one character per
+    byte each side), with the second item a ``bytes.translate`` table (differing bytes → 1, others
+    → 0); ``None`` where either decoder is not single-byte or none differs."""
+    theirs = whatwg_for_codec(scrapy_name)
+    differing = _differing_bytes(scrapy_name, encoding)
+    if differing is None or not differing[0] or theirs is None or not theirs.is_single_byte:
+        return None
+    return differing[0], bytes(int(bytes([b]) in differing[0]) for b in range(256))
+
+
+def _first_of(data: bytes, differing: tuple[tuple[bytes, ...], bytes], start: int) -> int:
+    """The offset of the first of the *differing* bytes (from :func:`_single_byte_differing`) in
+    *data* from *start* on, or -1: a bounded ``find`` (memchr) per byte for a few, else one
+    ``translate`` of the rest and a ``find``, all at C speed."""
+    few, table = differing
+    if len(few) > 8:
+        at = data[start:].translate(table).find(1)
+        return at + start if at >= 0 else -1
+    best = len(data)
+    for byte in few:
+        at = data.find(byte, start, best)
+        if at >= 0:
+            best = at
+    return best if best < len(data) else -1
 
 
 @functools.lru_cache(maxsize=128)
@@ -310,3 +373,100 @@ def _by_family() -> dict[str, Encoding]:
     for encoding in ENCODINGS.values():
         found.setdefault(_family(_WHATWG_TO_PYTHON.get(encoding.name, encoding.name)), encoding)
     return found
+
+
+def known_encoding(content_type: str | None, facts: Body, decision: Decision) -> str | None:
+    """The Python codec name Scrapy alone decodes *facts* with where the facts the decision found
+    tell it without running w3lib's declaration scan: w3lib's BOM, else the ``Content-Type``
+    charset w3lib reads (a per-value cache), else the declaration read off *decision*
+    (:func:`w3lib_declared`); ``None`` when they do not tell."""
+    data = facts.data
+    if facts.bom is not None or data.startswith(_UTF_32_BE_BOM):
+        return read_bom(data)[0]
+    name = _header_encoding(content_type)
+    if name is None and decision.offset is not None:
+        declared = w3lib_declared(data, decision)
+        name = declared if isinstance(declared, str) else None
+    return name
+
+
+@functools.lru_cache(maxsize=256)
+def same_decoder(scrapy_name: str, encoding: Encoding) -> bool:
+    """Whether Scrapy's codec *scrapy_name* (w3lib's decoding) gives every body the text
+    *encoding*'s decoder gives it: UTF-8 and Python's ``utf-8`` (both replace maximal subparts),
+    and single-byte pairs that map every byte alike (:func:`_differing_bytes`)."""
+    ours = _ours(encoding)
+    if _family(scrapy_name) != ours:
+        return False
+    if ours == "utf-8":
+        return True
+    differing = _differing_bytes(scrapy_name, encoding)
+    return differing is not None and not differing[0]
+
+
+#: A page compared with Scrapy alone, or not: ``(changed, scrapy_encoding, scrapy_text)`` —
+#: ``changed`` (``None``: not compared), Scrapy's Python codec name (``None``: not known) and
+#: Scrapy's text where the comparison decoded it (else ``None``). A plain tuple: one is made per
+#: response, and a named tuple's constructor costs several times more.
+Verdict = tuple[bool | None, str | None, str | None]
+
+
+def replay(response, content_type: str | None, facts: Body, decision: Decision, chosen: str | None = None) -> Verdict:
+    """Compare *response* (a ``TextResponse``; ours: *decision*, its text ``facts.text(decision.encoding)``)
+    with Scrapy alone, whatever it costs: Scrapy's codec is *chosen* (an encoding a middleware
+    gave the response) or :func:`scrapy_encoding`'s (w3lib's steps); where Scrapy would guess, Scrapy
+    itself infers on a copy (:func:`inferred_encoding`'s, charset-normalizer included), as the
+    command line's ``audit`` does."""
+    name = chosen or scrapy_encoding(content_type, facts, True, decision)
+    if name is None:
+        copy = HtmlResponse(response.url, headers=response.headers, body=response.body)
+        theirs = copy.text
+        return theirs != facts.text(decision.encoding), copy.encoding, theirs
+    verdict = changed(name, decision.encoding, facts, replay=False)
+    if verdict is not None:
+        return verdict, name, None
+    theirs = scrapy_text(name, facts.data)  # kept for the report: not decoded again
+    return theirs != facts.text(facts.bom or decision.encoding), name, theirs
+
+
+#: Pages compared by a replay (see :class:`Comparisons`): the first ``COMPARE_FIRST`` of each
+#: decision source, then one in ``COMPARE_EVERY``.
+COMPARE_FIRST = 20
+COMPARE_EVERY = 64
+
+
+class Comparisons:
+    """The "differs from Scrapy alone" comparison of one crawl. A page is compared at no replay
+    where :func:`known_encoding` (or an encoding *chosen* for it) tells Scrapy's codec and
+    :func:`changed` tells the answer without decoding (a header charset both read, a ``<meta>``
+    read off the decision, with a codec that decodes as the decided encoding does or not on the
+    body's bytes); the others are :func:`replay`-ed for a deterministic sample: the first *first*
+    of each decision source, then every *every*-th (counted per source, in the order pages arrive),
+    and are *not compared* otherwise."""
+
+    def __init__(self, first: int = COMPARE_FIRST, every: int = COMPARE_EVERY):
+        self.first, self.every = first, every
+        self.replays: Counter[str] = Counter()  # per source: pages that a comparison needed a replay for
+        self.replayed = 0  # pages compared by a replay
+
+    def describe(self) -> str:
+        """What is compared, for people (the closing summary, the report)."""
+        return (f"every page whose Scrapy encoding the decision's own facts tell (its BOM, Content-Type charset or "
+                f"declaration) and whose text needs no second decode; of the others ({self.replays.total()}), "
+                f"the first {self.first} per decision source, then 1 in {self.every}, by replaying Scrapy's "
+                f"inference ({self.replayed} pages)")
+
+    def judge(self, response, content_type: str | None, facts: Body, decision: Decision,
+              chosen: str | None = None) -> Verdict:
+        """The :data:`Verdict` for *response* (see :func:`replay` for the arguments)."""
+        name = chosen or known_encoding(content_type, facts, decision)
+        if name is not None:
+            verdict = changed(name, decision.encoding, facts, replay=False)
+            if verdict is not None:
+                return verdict, name, None
+        seen = self.replays[decision.source]
+        self.replays[decision.source] = seen + 1
+        if seen < self.first or (seen - self.first + 1) % self.every == 0:
+            self.replayed += 1
+            return replay(response, content_type, facts, decision, chosen)
+        return None, name, None

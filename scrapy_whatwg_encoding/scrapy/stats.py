@@ -3,7 +3,8 @@ at spider close, and errors logged once per kind.
 
 Stats keys: ``whatwg_encoding/responses``, ``whatwg_encoding/source/<source>``,
 ``whatwg_encoding/encoding/<WHATWG name>``, ``whatwg_encoding/changed_from_scrapy_default``,
-``whatwg_encoding/scrapy_default_unknown`` (Scrapy would have guessed statistically; not replayed),
+``whatwg_encoding/scrapy_default_unknown`` (not compared with Scrapy alone: outside the sample of
+:class:`.scrapy_default.Comparisons`),
 ``whatwg_encoding/errors`` and ``whatwg_encoding/errors/<exception class>``,
 ``whatwg_encoding/invalid_override`` (a request's ``whatwg_encoding_override`` that cannot work),
 ``whatwg_encoding/suspect_label`` and ``whatwg_encoding/suspect_label/<kind>`` (a label the content
@@ -31,7 +32,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..encoding import decode
-from .scrapy_default import BINARY, scrapy_text
+from ..sniffing.body import Body
+from .scrapy_default import BINARY, Comparisons, scrapy_text_from
 
 if TYPE_CHECKING:
     from ..report import ReportData
@@ -104,6 +106,8 @@ class Stats:
             from ..report import ReportData
 
             self.data = ReportData(examples)
+        #: The "differs from Scrapy alone" comparison's sample (the middleware asks it per response).
+        self.comparisons = Comparisons()
         self.sources: Counter[str] = Counter()
         self.encodings: Counter[str] = Counter()
         self.changed = 0
@@ -143,13 +147,16 @@ class Stats:
                 self.stats.inc_value(PREFIX + key, count)
 
     def decision(self, url: str, decision, changed: bool | None, body: bytes = b"",
-                 scrapy_name: str | None = None, suspect: str | None = None) -> None:
-        """Log and count one decision (a ``Decision``); *changed*: see ``scrapy_default.changed``;
-        *body* and *scrapy_name* (``scrapy_default.scrapy_encoding``) give the HTML report's
-        examples; *suspect*: the kind of suspect label (``sniffing.mislabel.KINDS``) or ``None``."""
+                 scrapy_name: str | None = None, suspect: str | None = None, *,
+                 text: str | None = None, scrapy_text: str | None = None) -> None:
+        """Log and count one decision (a ``Decision``); *changed*: see ``scrapy_default.Verdict``
+        (``None``: not compared); *body* and *scrapy_name* (Scrapy's codec name) give the HTML
+        report's examples, with *text* (the decision's text) and *scrapy_text* (Scrapy's) where the
+        caller has them, so that they are not decoded again; *suspect*: the kind of suspect label
+        (``sniffing.mislabel.KINDS``) or ``None``."""
         name, source = decision.encoding.name, decision.source
         if self.data is not None:
-            self._add_to_report(url, decision, changed, body, scrapy_name, suspect is not None)
+            self._add_to_report(url, decision, changed, body, scrapy_name, suspect is not None, text, scrapy_text)
         if suspect is not None:
             self._suspect(url, decision, suspect)
         self._pending[(source, name, changed, suspect)] += 1
@@ -168,19 +175,24 @@ class Stats:
                    decision.label, kind, short_url(url), decision.encoding.name,
                    "content's" if overruled else "label's", self.suspects[kind], SUSPECT_LOGGED, PREFIX)
 
-    def _add_to_report(self, url: str, decision, changed: bool | None, body: bytes,
-                       scrapy_name: str | None, suspect: bool = False) -> None:
-        """Count the decision in the HTML report's data; decode the body again (ours and
-        Scrapy's) only while the decision's source still wants an example. A page not compared
-        (Scrapy alone would guess) is counted as such, never shown as differing."""
+    def _add_to_report(self, url: str, decision, changed: bool | None, body: bytes, scrapy_name: str | None,
+                       suspect: bool = False, text: str | None = None, theirs: str | None = None) -> None:
+        """Count the decision in the HTML report's data; while the decision's source still wants
+        an example of a page that differs, find its first difference, decoding only the text not
+        given (*text*: ours, *theirs*: Scrapy's). A page not compared is counted as such, never
+        shown as differing."""
         from ..report import first_difference
+        from ..report.model import CONTEXT
 
         assert self.data is not None
         passage, source, binary = None, decision.source, scrapy_name == BINARY
         try:
             if changed and self.data.wants_example(source):
-                theirs = None if binary or scrapy_name is None else scrapy_text(scrapy_name, body)
-                passage = first_difference(decode(body, decision.encoding)[0], theirs)
+                skip = 0
+                if theirs is None and not binary and scrapy_name is not None:
+                    skip, theirs = scrapy_text_from(scrapy_name, decision.encoding, Body(body), 3 * CONTEXT)
+                passage = first_difference(decode(body, decision.encoding)[0] if text is None else text, theirs,
+                                           skip=skip)
         except Exception:  # noqa: BLE001 — an example is optional; the page is still counted
             passage = None
         self.data.add(url, decision.as_dict(), None if binary else scrapy_name, changed, passage,
@@ -195,6 +207,8 @@ class Stats:
         if self.data is None or self.html_path is None:
             return
         started = time.perf_counter()
+        if self.data.unknown:
+            self.data.compared = self.comparisons.describe()
         try:
             from ..report import render_html
 
@@ -261,7 +275,9 @@ class Stats:
         self.flush()
         total = sum(self.sources.values())
         lines = [(f"WHATWG encoding summary: {total} responses decided, {self.changed} differ from Scrapy alone, "
-                  f"{self.unknown} not compared (Scrapy alone would guess), {sum(self.errors.values())} errors")]
+                  f"{self.unknown} not compared, {sum(self.errors.values())} errors")]
+        if self.unknown:
+            lines.append(f"  compared with Scrapy alone: {self.comparisons.describe()}")
         if self.skips:
             reasons = ", ".join(f"{reason} ×{count}" for reason, count in self.skips.most_common())
             lines.append(f"  skipped (left as Scrapy made them): {self.skips.total()} ({reasons})")

@@ -95,6 +95,43 @@ def test_first_difference_locates_the_first_differing_character(ours, theirs):
     assert passage.start == max(at - CONTEXT, 0)
 
 
+def _reference_prefix(a: str, b: str) -> int:
+    """The common prefix's length, one character at a time (the reference)."""
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return n
+
+
+# Texts that share long prefixes, with characters of each width CPython stores (1, 2, 4 bytes).
+_ALPHABET = st.sampled_from("aé\u0100\u4e2d\U0001f600\x00")
+_SHARED = st.tuples(st.text(_ALPHABET, max_size=300), st.text(_ALPHABET, max_size=40), st.text(_ALPHABET, max_size=40))
+
+
+@given(_SHARED)
+def test_common_prefix_is_the_per_character_reference(parts):
+    prefix, a, b = parts
+    assert model.common_prefix(prefix + a, prefix + b) == _reference_prefix(prefix + a, prefix + b)
+
+
+def test_common_prefix_exhaustive_on_short_texts():
+    """Every pair of texts of up to 4 characters over a 2-letter alphabet (and a wide character)."""
+    import itertools
+
+    texts = ["".join(t) for n in range(5) for t in itertools.product("a\u4e2d", repeat=n)]
+    for a, b in itertools.product(texts, repeat=2):
+        assert model.common_prefix(a, b) == _reference_prefix(a, b), (a, b)
+
+
+@given(_SHARED, st.integers(0, 400))
+def test_first_difference_with_a_skipped_prefix(parts, skip):
+    """Given only the other text's rest after *skip* characters known equal, the same passage."""
+    prefix, a, b = parts
+    ours, theirs = prefix + a, prefix + b
+    skip = min(skip, len(prefix))
+    assert first_difference(ours, theirs[skip:], skip=skip) == first_difference(ours, theirs)
+
+
 def test_first_difference_of_real_mojibake():
     body = "Grüße aus Köln".encode()
     ours = decode(body, ENCODINGS["UTF-8"])[0]

@@ -89,7 +89,8 @@ def test_report_counts_equal_the_stats(demo_server, tmp_path):
     cards = _cards(tree)
     assert cards["pages decided"] == stats["whatwg_encoding/responses"]
     assert cards["differs from Scrapy alone"] == stats["whatwg_encoding/changed_from_scrapy_default"]
-    assert cards["not compared"] == stats["whatwg_encoding/scrapy_default_unknown"]
+    # A crawl this small compares every page (fewer than COMPARE_FIRST per source need a replay).
+    assert cards["not compared"] == stats.get("whatwg_encoding/scrapy_default_unknown", 0) == 0
     assert cards["errors"] == 0 and cards["hosts"] == 1
     bars = {}
     for rect in section(tree, "charts").iter():
