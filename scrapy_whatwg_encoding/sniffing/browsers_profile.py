@@ -34,7 +34,7 @@ _UTF_16 = (ENCODINGS["UTF-16LE"], ENCODINGS["UTF-16BE"])
 
 
 def browsers_decision(body: Body, content_type, url, settings: Settings, override, parent, likely,
-                      standard: Trace) -> Decision:
+                      standard: Trace, shortcuts: bool = True) -> Decision:
     """The browsers profile's decision for *body* (:func:`.sniff.sniff`'s arguments), whose
     standard run is *standard*: a certain decision of steps 1, 2 or 4 is every browser's; else
     the rule (:func:`rule`) over what the models give, Firefox's asked only where it can matter."""
@@ -43,7 +43,8 @@ def browsers_decision(body: Body, content_type, url, settings: Settings, overrid
         return decision
 
     def model_run(model: Model) -> Decision | None:
-        return run(body, content_type, url, settings, override, parent, likely, model=model).decision
+        return run(body, content_type, url, settings, override, parent, likely, model=model,
+                   shortcuts=shortcuts).decision
 
     chromium = model_run(CHROMIUM)
     if chromium is not None and chromium.encoding is decision.encoding:

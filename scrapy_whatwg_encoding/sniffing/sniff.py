@@ -106,14 +106,15 @@ def sniff(body: bytes | Body, *, content_type: str | bytes | None = None, url: s
 
 
 def decide_encoding(body: Body, content_type, url, settings: Settings, override=None, parent=None,
-                    likely=None) -> Decision:
+                    likely=None, *, shortcuts: bool = True) -> Decision:
     """The decision for *body* (:func:`sniff`'s arguments, *settings* those that are the same for
     every body) in *settings*' profile: the standard's run, then in the browsers profile what
-    Firefox's and Chromium's models of the same run give (:mod:`.browsers_profile`)."""
-    trace = run(body, content_type, url, settings, override, parent, likely)
+    Firefox's and Chromium's models of the same run give (:mod:`.browsers_profile`).
+    *shortcuts* ``False`` runs every step's plain twin (for the oracles)."""
+    trace = run(body, content_type, url, settings, override, parent, likely, shortcuts=shortcuts)
     if settings.profile == "standard":
         return trace.decision  # type: ignore[return-value]  # the standard's run always decides
-    return browsers_decision(body, content_type, url, settings, override, parent, likely, trace)
+    return browsers_decision(body, content_type, url, settings, override, parent, likely, trace, shortcuts)
 
 
 def sniff_steps(body: bytes, *, parser_limit: int = PARSER_LIMIT, profile: Profile = "standard", **options) -> dict:

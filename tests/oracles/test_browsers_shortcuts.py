@@ -1,8 +1,8 @@
-"""The browsers profile's shortcuts (issue 27) give what the full model scans give: on the
-differential grammar's documents (tools/differential, seeds 18 and 27) and the benchmark's real
-pages (tools/bench_classes.py), Chromium's reading of the prescan's ``<meta>`` equals its scan
-wherever the shortcut answers, and the profile's decision equals the one computed with every
-model run in full."""
+"""The browsers' models' shortcuts (each inside its step, issue 34) give what their plain twins
+give: on the differential grammar's documents (tools/differential, seeds 18 and 27) and the
+benchmark's real pages (tools/bench_classes.py), Chromium's reading of the prescan's ``<meta>``
+equals its scan wherever the shortcut answers, no model reads a ``<meta>`` where the scans are
+skipped, and the profile's decision equals the one with every twin (``shortcuts=False``)."""
 from __future__ import annotations
 
 import pathlib
@@ -15,7 +15,10 @@ from hypothesis import strategies as st
 from scrapy_whatwg_encoding import sniff
 from scrapy_whatwg_encoding.sniffing import browsers, browsers_profile
 from scrapy_whatwg_encoding.sniffing.browsers import chromium_meta
+from scrapy_whatwg_encoding.sniffing.body import Body
 from scrapy_whatwg_encoding.sniffing.meta_charset import meta_encoding
+from scrapy_whatwg_encoding.sniffing.run import Settings
+from scrapy_whatwg_encoding.sniffing.sniff import decide_encoding
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools" / "differential"))  # (tests/conftest.py puts tools/ there)
@@ -53,38 +56,25 @@ def test_chromium_at_the_prescan_meta_is_its_scan():
 
 
 @pytest.mark.parametrize("seed", [18, 27])
-def test_the_profile_equals_the_rule_with_both_models_run_in_full(seed, monkeypatch):
+def test_the_profile_equals_the_rule_with_every_twin(seed, monkeypatch):
     cases = [(ct, body) for _, _, ct, body in grammar.documents(seed, 1500)]
-    original = browsers_profile._browser_decision
-    calls = []
+    answered = []
+    for name in ("chromium_at_prescan_meta", "_no_declaring_meta"):
+        original = getattr(browsers_profile, name)
 
-    def counting(run, kind, scan, limit, shared):
-        calls.append(scan)
-        return original(run, kind, scan, limit, shared)
+        def counting(*args, original=original, name=name):
+            found = original(*args)
+            if found:
+                answered.append(name)
+            return found
 
-    monkeypatch.setattr(browsers_profile, "_browser_decision", counting)
-    quick = [sniff(body, content_type=ct, profile="browsers") for ct, body in cases]
-    quick_calls, calls[:] = len(calls), []
-    # Without the shortcuts: every model scan runs, Firefox's too.
-    monkeypatch.setattr(browsers_profile, "chromium_at_prescan_meta", lambda body, offset: None)
-    monkeypatch.setattr(browsers_profile, "_no_declaring_meta", lambda run, limit: False)
-    monkeypatch.setattr(browsers_profile, "_same_prescan_meta", lambda body, offset: False)
-    monkeypatch.setattr(browsers_profile, "_late_meta_both_read", lambda run, standard, limit, shared: False)
-    slow = [sniff(body, content_type=ct, profile="browsers") for ct, body in cases]
-    assert [d.encoding for d in quick] == [d.encoding for d in slow]
-    assert len(calls) > quick_calls  # the shortcuts answered where the models would have run
-
-
-def test_a_simple_prescan_meta_is_what_chromium_scans():
-    answered = 0
-    for content_type, body in DOCUMENTS:
-        standard = sniff(body, content_type=content_type, detector="browser")
-        if standard.source != "prescan" or not browsers_profile._same_prescan_meta(body, standard.offset):
-            continue
-        answered += 1
-        full = chromium_meta(body, 1 << 16)
-        assert full is not None and (meta_encoding(full[0]), full[2]) == (standard.encoding, standard.offset)
-    assert answered > 300
+        monkeypatch.setattr(browsers_profile, name, counting)
+    settings_ = Settings(profile="browsers")
+    for ct, body in cases:
+        quick = decide_encoding(Body(body), ct, None, settings_)
+        slow = decide_encoding(Body(body), ct, None, settings_, shortcuts=False)
+        assert quick == slow, (ct, body[:200])
+    assert answered.count("chromium_at_prescan_meta") > 50 and answered.count("_no_declaring_meta") > 50
 
 
 def test_chromium_reads_4_kib_first_and_gives_what_a_whole_read_gives():
@@ -111,12 +101,10 @@ def test_firefox_stops_where_no_late_meta_can_count_and_gives_what_a_whole_read_
         assert browsers.firefox_meta(body, 1 << 16) == whole(body), body[:200]
 
 
-def _run(body: bytes, prescan_bytes: int = 1024):
-    from scrapy_whatwg_encoding.sniffing.body import Body
-    from scrapy_whatwg_encoding.sniffing.decide import Options
-    from scrapy_whatwg_encoding.sniffing.sniff import _Run
-
-    return _Run(Body(body), "text/html", None, Options(prescan_bytes=prescan_bytes, profile="browsers"))
+def _no_declaring_meta(body: bytes, prescan_bytes: int = 1024, limit: int = 1 << 16) -> tuple[bool, int]:
+    """The shortcut's answer for *body*, and where the first ``<meta`` with a hint is (-1: none)."""
+    facts, extent = Body(body), max(limit, prescan_bytes)
+    return browsers_profile._no_declaring_meta(facts, extent, prescan_bytes), facts.memo[("meta at", extent)]
 
 
 def _neither_model_reads(body: bytes, prescan_bytes: int, limit: int = 1 << 16) -> bool:
@@ -130,10 +118,10 @@ def test_no_declaring_meta_where_neither_model_reads_one():
     head), both full scans read none: on the grammar's documents and the benchmark's pages."""
     by_first_tag = 0
     for _, body in DOCUMENTS:
-        run = _run(body)
-        if browsers_profile._no_declaring_meta(run, 1 << 16):
+        skipped, meta_at = _no_declaring_meta(body)
+        if skipped:
             assert _neither_model_reads(body, 1024), body[:200]
-            by_first_tag += run.meta_at >= 0
+            by_first_tag += meta_at >= 0
     assert by_first_tag > 100  # the feeds of class d: <rss>, <feed>, <rdf:RDF> first
 
 
@@ -158,7 +146,7 @@ _LATE = st.sampled_from(['<meta charset="koi8-r">', '<META http-equiv="Content-T
 def test_no_declaring_meta_is_what_both_models_scan(prefix, first, attributes, middle, pad, late, prescan_bytes):
     head = "".join(prefix) + f"<{first}{attributes}>" + "".join(middle)
     body = (head + " " * pad + "".join(late) + "<p>é</p>").encode("latin-1")
-    run = _run(body, prescan_bytes)
-    if browsers_profile._no_declaring_meta(run, 1 << 16):
-        event("no <meta> read, by the first start tag" if run.meta_at >= 0 else "no <meta> read, no hint")
+    skipped, meta_at = _no_declaring_meta(body, prescan_bytes)
+    if skipped:
+        event("no <meta> read, by the first start tag" if meta_at >= 0 else "no <meta> read, no hint")
         assert _neither_model_reads(body, prescan_bytes)

@@ -1,7 +1,8 @@
-"""One pass per response (issue 17): the decision the middleware gets from
-``sniffing.decide.decide`` — the sniffing steps, site memory and the suspect-label check sharing
-one ``Body`` — is exactly the plain algorithm run step by step in the spec's order, each step on
-the raw bytes with no fact shared, and so are the text and the "differs from Scrapy" answer."""
+"""One run of the standard (issue 34): the decision the middleware gets from
+``sniffing.decide.decide`` — the run in the standard's order with its shortcuts, site memory and
+the suspect-label check sharing one ``Body`` — is exactly an oracle written from the standard's
+text (HTML §13.2.3.2 steps 1-9 in order, then §13.2.3.4 on the whole decoded text, no shortcut at
+all), and so is the run with every shortcut's plain twin (``shortcuts=False``)."""
 from __future__ import annotations
 
 import functools
@@ -12,20 +13,21 @@ from hypothesis import strategies as st
 from scrapy_whatwg_encoding import ENCODINGS, decode, get_encoding, sniff
 from scrapy_whatwg_encoding.encoding import bom_sniff
 from scrapy_whatwg_encoding.scrapy.memory import SiteMemory
-from scrapy_whatwg_encoding.scrapy.scrapy_default import changed, scrapy_encoding
 from scrapy_whatwg_encoding.sniffing.body import Body
-from scrapy_whatwg_encoding.sniffing.change import change_the_encoding, parser_meta
-from scrapy_whatwg_encoding.sniffing.container import container_encoding
+from scrapy_whatwg_encoding.sniffing.change import PARSER_LIMIT, byte_offset
 from scrapy_whatwg_encoding.sniffing.content_type import content_type_facts
 from scrapy_whatwg_encoding.sniffing.decide import decide
 from scrapy_whatwg_encoding.sniffing.decision import Decision
 from scrapy_whatwg_encoding.sniffing.detect import detect
 from scrapy_whatwg_encoding.sniffing.locale import locale_encoding
 from scrapy_whatwg_encoding.sniffing.mislabel import content_decision, suspect_label
+from scrapy_whatwg_encoding.sniffing.parser_scan import find_parser_meta
 from scrapy_whatwg_encoding.sniffing.prescan import prescan_result
+from scrapy_whatwg_encoding.sniffing.run import Settings, run
 from scrapy_whatwg_encoding.sniffing.xml_encoding import xml_declared_encoding
 
 URL = "http://example.ru/page"
+_UTF_8, _WINDOWS_1252 = ENCODINGS["UTF-8"], ENCODINGS["windows-1252"]
 
 
 def _label(value):
@@ -35,57 +37,64 @@ def _label(value):
     return None if encoding is None else (encoding, value.strip("\t\n\x0c\r "))
 
 
-def plain(body: bytes, *, content_type, locale, default, override, memory, suspect_labels, detector):
-    """The algorithm as the standard orders it, every step on the raw bytes."""
+def oracle(body: bytes, *, content_type, locale, default, override, memory, detector, likely=None):
+    """The encoding sniffing algorithm as the standard's text orders it, each step on the raw bytes."""
     _, kind, charset = content_type_facts(content_type)
-    decision = _declared(body, kind, charset, override)
-    if decision is None and kind in ("html", "text"):
-        fallback_default = _default(kind, default, locale)
-        if kind == "html" and fallback_default.encoding.is_ascii_compatible:
-            found = parser_meta(body, fallback_default.encoding)  # a <meta> the parser acts on decides
-            if found is not None:
-                decision = change_the_encoding(fallback_default, *found)
-        if decision is None:
-            detected = detect(body, detector, URL)  # step 8
-            fallback = Decision(detected, "tentative", "detector") if detected else fallback_default
-            likely = memory.likely(URL, body, fallback) if memory is not None else None  # step 7
-            decision = Decision(likely, "tentative", "likely") if likely is not None else fallback
-    elif decision is None:
-        decision = _default(kind, default, locale)
-    if kind == "html" and decision.confidence == "tentative":  # the parser step
-        found = parser_meta(body, decision.encoding)
-        if found is not None:
-            decision = change_the_encoding(decision, *found)
-    suspect = suspect_label(body, decision, url=URL)  # the named step after the algorithm
-    if suspect is not None and suspect_labels == "content":
-        decision = content_decision(body, decision, suspect, url=URL)
-    return decision, suspect
-
-
-def _declared(body, kind, charset, override):
-    """Steps 1-6: BOM, override, transport, prescan or XML declaration, container (none here)."""
+    # 1. BOM sniff.
     bom = bom_sniff(body)
     if bom is not None:
         return Decision(bom, "certain", "bom", None, 0)
+    # 2. The user override; 4. the transport layer.
     for value, source in ((override, "override"), (charset, "transport")):
         found = _label(value)
         if found is not None:
             return Decision(found[0], "certain", source, found[1])
-    if kind == "html":
+    decision = None
+    if kind == "html":  # 5. Prescan (and get an XML encoding).
         found = prescan_result(body, 1024)
         if found is not None:
-            return Decision(found[0], "tentative", found[3], found[1], found[2])
-    if kind == "xml":
+            decision = Decision(found[0], "tentative", found[3], found[1], found[2])
+    elif kind == "xml":  # XML 1.0 Appendix F: the declaration.
         found = xml_declared_encoding(body)
         if found is not None:
             return Decision(found[0], "certain", "xml-declaration", found[1], 0)
-    assert container_encoding(None, URL) is None
-    return None
+    if decision is None and kind in ("html", "text"):
+        # 6. No container document here. 7. The likely encoding (the memory weighs what 8-9 give).
+        detected = detect(body, detector, URL)  # 8.
+        fallback = Decision(detected, "tentative", "detector") if detected else _default(kind, default, locale)
+        found = _label(likely) if memory is None else (memory.likely(URL, body, fallback), None)
+        if found is not None and found[0] is not None:
+            decision = Decision(found[0], "tentative", "likely", found[1])
+        else:
+            decision = fallback  # 8., else 9.
+    elif decision is None:
+        decision = _default(kind, default, locale)  # 9.
+    if kind == "html" and decision.confidence == "tentative":
+        decision = _parser_step(body, decision)
+    return decision
+
+
+def _parser_step(body: bytes, current: Decision) -> Decision:
+    """§13.2.3.4 on the whole body decoded with the current encoding: the first <meta> the tree
+    builder acts on in the first PARSER_LIMIT characters, then "change the encoding" steps 1-6."""
+    encoding = current.encoding
+    text = encoding.decode(body)
+    found = None if encoding.name == "replacement" else find_parser_meta(text, PARSER_LIMIT)
+    if found is None:
+        return current
+    new, label, index = found
+    certain = Decision(encoding, "certain", current.source, current.label, current.offset)
+    if encoding.is_utf16:  # step 1
+        return certain
+    new = _UTF_8 if new.is_utf16 else _WINDOWS_1252 if new.name == "x-user-defined" else new  # steps 2-3
+    if new is encoding and current.source in ("prescan", "xml-declaration"):  # step 4, a declaration's
+        return certain
+    return Decision(new, "certain", "parser", label, byte_offset(body, encoding, text, index))  # 4-6
 
 
 def _default(kind, default, locale):
     if kind in ("xml", "other"):
-        return Decision(ENCODINGS["UTF-8"], "tentative", "default")
+        return Decision(_UTF_8, "tentative", "default")
     found = _label(default)
     if found is not None:
         return Decision(found[0], "tentative", "default", found[1])
@@ -131,26 +140,45 @@ def _memory(name: str) -> SiteMemory:
 
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(body=bodies, content_type=content_types, locale=st.sampled_from([None, "ru", "ja"]), default=labels,
-       override=st.one_of(st.none(), labels), remembered=memories,
+       override=st.one_of(st.none(), labels), remembered=memories, likely=labels,
        suspect_labels=st.sampled_from(["label", "content"]), detector=st.sampled_from(["full", "browser", "off"]))
-def test_one_pass_is_the_plain_algorithm(body, content_type, locale, default, override, remembered,
-                                         suspect_labels, detector):
+def test_one_run_is_the_standards_text(body, content_type, locale, default, override, remembered, likely,
+                                       suspect_labels, detector):
     memory = _memory(remembered) if remembered else None
-    expected, suspect = plain(body, content_type=content_type, locale=locale, default=default,
-                              override=override, memory=memory, suspect_labels=suspect_labels, detector=detector)
+    expected = oracle(body, content_type=content_type, locale=locale, default=default, override=override,
+                      memory=memory, detector=detector, likely=likely)
+    suspect = suspect_label(body, expected, url=URL)  # the named step after the algorithm
+    final = content_decision(body, expected, suspect, url=URL) if suspect and suspect_labels == "content" else expected
     outcome = decide(body, content_type=content_type, url=URL, locale=locale, default=default,
                      override=override, detector=detector, suspect_labels=suspect_labels,
-                     likely=None if memory is None else functools.partial(memory.likely, URL))
-    assert (outcome.decision, outcome.suspect) == (expected, suspect)
-    text = decode(body, expected.encoding)[0]
-    kept = outcome.body.decoded(expected.encoding)
-    assert kept is None or kept == text
-    name = scrapy_encoding(content_type, outcome.body, True)
-    assert name == scrapy_encoding(content_type, body, True)
-    assert changed(name, expected.encoding, outcome.body) == changed(name, expected.encoding, body)
-    if memory is None and suspect_labels == "label":  # sniff() alone: the same algorithm
-        assert sniff(body, content_type=content_type, url=URL, locale=locale, default=default,
-                     override=override, detector=detector) == expected
+                     likely=likely if memory is None else functools.partial(memory.likely, URL))
+    assert (outcome.decision, outcome.suspect) == (final, suspect)
+    kept = outcome.body.decoded(final.encoding)
+    assert kept is None or kept == decode(body, final.encoding)[0]
+    if memory is None:  # sniff() and the run with every plain twin: the same algorithm
+        options = dict(content_type=content_type, url=URL, locale=locale, default=default, override=override,
+                       detector=detector, likely=likely)
+        assert sniff(body, **options) == expected
+        twins = run(Body(body), content_type, URL, Settings(locale, default, detector=detector), override, None,
+                    likely, shortcuts=False)
+        assert twins.decision == expected
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(head=st.sampled_from([b"", b"<!DOCTYPE html><html lang=ru>", b'<meta name="viewport" content="width=1">',
+                             b"<title>t</title>", b"<script>var a = 1 < 2;</script>", b"\x1b$B", b"\x0e"]),
+       pad=st.sampled_from([0, 600, 1100, 5000]), meta=st.sampled_from(_METAS[1:]), text=st.sampled_from(_TEXTS),
+       likely=labels, detector=st.sampled_from(["full", "browser", "off"]), locale=st.sampled_from([None, "ja"]))
+def test_step_8_shortcut_is_its_twin(head, pad, meta, text, likely, detector, locale):
+    """Step 8 is skipped where the parser step's <meta> decides whatever it gives (late metas after
+    ASCII): the decision, with and without the shortcut, is the oracle's."""
+    body = head + b"<p>" + b"x" * pad + b"</p>" + meta + text
+    expected = oracle(body, content_type="text/html", locale=locale, default=None, override=None, memory=None,
+                      detector=detector, likely=likely)
+    settings_ = Settings(locale, detector=detector)
+    for shortcuts in (True, False):
+        trace = run(Body(body), "text/html", URL, settings_, None, None, likely, shortcuts=shortcuts)
+        assert trace.decision == expected, shortcuts
 
 
 @settings(max_examples=300, deadline=None)
