@@ -19,7 +19,7 @@ from ..sniffing.steps import ORDER as STEP_ORDER
 
 #: Every row of an explanation, in the order the algorithm considers them (:data:`.steps.ORDER`).
 ORDER = tuple(step.value for step in STEP_ORDER)
-TITLES = {step.value: step.title for step in STEP_ORDER}
+TITLES = {step.value: step.heading for step in STEP_ORDER}
 #: What each kind of suspect label (``sniffing.mislabel.KINDS``) means, for people.
 SUSPECT_NOTES = {
     "utf-8": "the body is valid UTF-8 with non-ASCII bytes",

@@ -11,7 +11,7 @@ On the way to :class:`~.middleware.WhatwgEncodingMiddleware`, other middlewares 
 response. Scrapy's ``replace()`` copies ``response.encoding`` into the copy's constructor: the
 handler's encoding where it gave one, else Scrapy's *inference*; Scrapy's documentation also
 recommends ``replace(encoding=...)`` to correct a lying header, a *deliberate* choice. No class is
-changed to tell them apart (DESIGN.md, "a response keeps its type"), and nothing is added that
+changed to tell them apart (docs/design.rst, "Layers": a response keeps its type), and nothing is added that
 another middleware, a stat or the spider could see (issue 37, item 4):
 :class:`HandlerEncodingMiddleware`, which the add-on installs at :data:`HANDLER_ORDER` above every
 other middleware, keeps the encoding the handler gave a text response in a registry of this module,

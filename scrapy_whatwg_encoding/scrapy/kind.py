@@ -7,10 +7,13 @@ DESIGN: HTML (``text/html``, or a missing / unknown type), XML (``*/xml``, ``*+x
 """
 from __future__ import annotations
 
+from typing import Literal, get_args
+
 from scrapy.http import Response, TextResponse
 
 from ..sniffing.content_type import content_type_facts, per_value
 from .compat import header_values
+from .responses import DONT_SNIFF_KEY
 
 
 def document_kind(content_type: str | None, response: Response) -> str | None:
@@ -62,14 +65,23 @@ def content_type_of(headers) -> str | None:
     return (values[0] if len(values) == 1 else b", ".join(values)).decode("latin-1")
 
 
-def skip_reason(response: Response, content_type: str | None, meta=None) -> str | None:
+#: Why the middleware leaves a response as Scrapy made it (counted under
+#: ``whatwg_encoding/skipped/<reason>``): the gate's four, then the two the inputs may give (an
+#: encoding the download handler gave that no WHATWG encoding reproduces; one a middleware chose
+#: that is no label, which Scrapy decodes with).
+SkipReason = Literal["dont_sniff_encoding", "not_a_document", "binary_response_class", "compressed",
+                     "handler_encoding", "chosen_encoding"]
+SKIP_REASONS: tuple[SkipReason, ...] = get_args(SkipReason)
+
+
+def skip_reason(response: Response, content_type: str | None, meta=None) -> SkipReason | None:
     """Why the middleware leaves *response* (with *content_type*, see :func:`content_type_of`; its
     request's *meta*, a dict or ``None``) as Scrapy made it, or ``None`` when it decides it:
     ``"dont_sniff_encoding"`` (the request asked), ``"not_a_document"`` (:func:`document_kind`),
     ``"binary_response_class"`` (a document Scrapy, or a plugin, made a binary response of: its
     data stays) or ``"compressed"`` (:func:`is_compressed`); counted under
     ``whatwg_encoding/skipped/<reason>``."""
-    if meta and meta.get("dont_sniff_encoding"):
+    if meta and meta.get(DONT_SNIFF_KEY):
         return "dont_sniff_encoding"
     if document_kind(content_type, response) is None:
         return "not_a_document"

@@ -1,5 +1,5 @@
 """``WhatwgEncodingMiddleware``: gives every HTML, XML and plain-text response the encoding the
-HTML standard's encoding sniffing algorithm picks (DESIGN.md, Scrapy layer).
+HTML standard's encoding sniffing algorithm picks (docs/design.rst, "The Scrapy layer").
 
 :meth:`~WhatwgEncodingMiddleware.process_response` reads top to bottom, as Scrapy's own
 middlewares do: **gate** (:func:`.kind.skip_reason`, which the command line asks too: responses
@@ -50,10 +50,10 @@ from ..sniffing.body import Body
 from . import loop, scrapy_default, startup
 from .compat import explicit_encoding, with_encoding
 from .handler import given_encoding, handler_whatwg_encoding, take_handler_encoding
-from .kind import content_type_of, skip_reason
+from .kind import SkipReason, content_type_of, skip_reason
 from .memory import SiteMemory, open_store
 from .overrides import chosen_override, override_for, request_override
-from .responses import META_KEY
+from .responses import LOCALE_KEY, META_KEY, OVERRIDE_KEY, PROFILE_KEY
 from .settings import Config, InvalidSetting, check_locale, locale_warning, read_config, request_options
 from .stats import FLUSH_SECONDS, Stats
 
@@ -61,7 +61,6 @@ logger = logging.getLogger("scrapy_whatwg_encoding")
 #: Default order in ``DOWNLOADER_MIDDLEWARES``: below HttpCompressionMiddleware (590), so that
 #: ``process_response`` sees decompressed bodies.
 ORDER = 580
-_OVERRIDE = "whatwg_encoding_override"
 
 
 def _downloader_middlewares(settings) -> dict[type, int]:
@@ -211,7 +210,7 @@ class WhatwgEncodingMiddleware:
         return given_encoding(response, handler)
 
     @staticmethod
-    def _handler_outcome(response, chosen: str) -> _Outcome | str:
+    def _handler_outcome(response, chosen: str) -> _Outcome | SkipReason:
         """The download handler decoded the page: its text stays, with the WHATWG encoding that
         gives the same text (source ``"handler"``, certain), where one does; else the skip reason."""
         found = handler_whatwg_encoding(response, chosen)
@@ -219,7 +218,7 @@ class WhatwgEncodingMiddleware:
             return "handler_encoding"
         return Decision(found[0], "certain", "handler", chosen), found[1], None, None, chosen
 
-    def _sniff(self, meta: dict, response, content_type: str | None, chosen: str | None) -> _Outcome | str:
+    def _sniff(self, meta: dict, response, content_type: str | None, chosen: str | None) -> _Outcome | SkipReason:
         """Inputs (the override, the request's options, the memory), then the decision; the skip
         reason where a *chosen* encoding fits no WHATWG encoding (Scrapy decodes with it)."""
         url = response.url
@@ -227,7 +226,7 @@ class WhatwgEncodingMiddleware:
         if override is None and chosen is not None:
             return "chosen_encoding"
         options = self.config.options
-        if meta.get("whatwg_encoding_locale") is not None or meta.get("whatwg_encoding_profile") is not None:
+        if meta.get(LOCALE_KEY) is not None or meta.get(PROFILE_KEY) is not None:
             options = request_options(self.config, meta)
         likely = None if self.memory is None else functools.partial(self.memory.likely, url)
         decision, suspect, facts = options.decide(response.body, content_type, url, override, likely)
@@ -241,7 +240,7 @@ class WhatwgEncodingMiddleware:
         ``WHATWG_ENCODING_OVERRIDES``' for *url*."""
         if chosen is not None:
             return chosen_override(chosen)
-        override = request_override(meta, url, self.report) if _OVERRIDE in meta else None
+        override = request_override(meta, url, self.report) if OVERRIDE_KEY in meta else None
         if override is None and self.config.overrides:
             override = override_for(self.config.overrides, url)
         return override
@@ -262,7 +261,7 @@ class WhatwgEncodingMiddleware:
                              text=text, scrapy_text=theirs)
         return decided
 
-    def _skip(self, request, response, reason: str):
+    def _skip(self, request, response, reason: SkipReason):
         """*response* as Scrapy made it; its meta keeps no decision of another response (a request
         built with ``meta=response.meta`` copies the previous page's), and the skip is counted."""
         request.meta.pop(META_KEY, None)

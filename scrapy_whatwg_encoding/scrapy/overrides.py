@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from urllib.parse import urlsplit
 
 from ..encoding import Encoding, get_encoding
+from .responses import OVERRIDE_KEY
 from .scrapy_default import whatwg_for_codec
 from .settings import label_problem
 
@@ -64,7 +65,7 @@ def request_override(meta: Mapping, url: str, report) -> str | None:
     ``settings.label_problem``): then the request has no override of its own (the setting still
     applies), and *report* (a ``stats.Stats``) counts it in ``whatwg_encoding/invalid_override``
     and logs a WARNING naming the value and *url* (once per value)."""
-    value = meta.get("whatwg_encoding_override")
+    value = meta.get(OVERRIDE_KEY)
     if value is None or value == "":
         return None
     problem = label_problem(value)

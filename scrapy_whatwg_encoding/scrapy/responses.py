@@ -1,6 +1,6 @@
 """What the encoding middleware leaves on a response, read back: :func:`whatwg_encoding`.
 
-The middleware never changes a response's class (DESIGN.md, "a response keeps its type"): it
+The middleware never changes a response's class (docs/design.rst, "Layers": a response keeps its type): it
 changes the response's state, in place where Scrapy allows (:func:`.compat.with_encoding`) — the
 exact text in Scrapy's own text cache, ``response.encoding`` the name Scrapy alone reports — and
 writes the decision to ``response.meta["whatwg_encoding"]``. Scrapy's slotted responses (2.19)
@@ -20,6 +20,15 @@ from ..encoding import ENCODINGS, Encoding
 
 #: The ``Request.meta`` key holding ``Decision.as_dict()`` of the response the middleware decided.
 META_KEY = "whatwg_encoding"
+# The request meta keys the middleware reads (docs/responses.rst).
+#: A label: the user override for this request (sniffing step 2).
+OVERRIDE_KEY = "whatwg_encoding_override"
+#: A language tag choosing this request's default encoding.
+LOCALE_KEY = "whatwg_encoding_locale"
+#: ``"standard"`` or ``"browsers"`` for this request.
+PROFILE_KEY = "whatwg_encoding_profile"
+#: True: leave the response as Scrapy made it.
+DONT_SNIFF_KEY = "dont_sniff_encoding"
 
 
 def whatwg_encoding(response: Response, request: Request | None = None) -> Encoding | None:

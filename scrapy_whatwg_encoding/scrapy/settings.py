@@ -66,6 +66,7 @@ from ..sniffing.locale import is_known_locale, locale_encoding
 from ..sniffing.prescan import PRESCAN_BYTES
 from ..sniffing.run import detector_for
 from .memory.store import StoreOptions
+from .responses import LOCALE_KEY, PROFILE_KEY
 
 T = TypeVar("T")
 # A BCP 47 language tag, loosely: "ja", "zh-TW", "zh-Hant-HK", "pt_BR" ("_" is accepted as "-").
@@ -260,10 +261,10 @@ def request_options(config: Config, meta: Mapping) -> Options:
     ``meta["whatwg_encoding_locale"]`` where given (validated: :class:`InvalidSetting`; an empty
     locale is none), else the settings'."""
     profile, locale = config.options.profile, config.options.locale
-    if meta.get("whatwg_encoding_profile") is not None:
-        profile = check_profile("meta['whatwg_encoding_profile']", meta["whatwg_encoding_profile"])
-    if meta.get("whatwg_encoding_locale") is not None:
-        locale = check_locale("meta['whatwg_encoding_locale']", meta["whatwg_encoding_locale"])
+    if meta.get(PROFILE_KEY) is not None:
+        profile = check_profile(f"meta[{PROFILE_KEY!r}]", meta[PROFILE_KEY])
+    if meta.get(LOCALE_KEY) is not None:
+        locale = check_locale(f"meta[{LOCALE_KEY!r}]", meta[LOCALE_KEY])
     return config.options_for(profile, locale)
 
 

@@ -1,4 +1,4 @@
-"""What the crawl checks when it starts, before the first request (DESIGN.md, Scrapy layer):
+"""What the crawl checks when it starts, before the first request (docs/design.rst, "The Scrapy layer"):
 
 - every ``WHATWG_ENCODING_*`` name in the settings that the package does not know, and every name
   whose start is a near miss of that prefix (``WHATWG_ENCODNG_LOCALE``, ``WHATWG_ENCODING``), is a

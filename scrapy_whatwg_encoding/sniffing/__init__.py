@@ -1,8 +1,11 @@
 """Layer 2: the HTML standard's encoding sniffing algorithm (HTML §13.2.3), no Scrapy import.
 
-Public: :func:`sniff` → :class:`Decision`, :func:`prescan`, :class:`Container`.
-A module per algorithm: ``content_type`` (MIME Sniffing), ``prescan``, ``meta_charset``,
-``xml_encoding``, ``change`` (+ ``parser``), ``container``, ``locale``, ``detect``, ``sniff``.
+Public: :func:`sniff` → :class:`Decision`, :func:`sniff_steps`, :func:`prescan`, :class:`Container`;
+the one run (:func:`.run.run` → :class:`.run.Trace`, its steps :class:`.steps.Step`).
+A module per algorithm: ``content_type`` (Fetch's MIME types), ``mime_sniff``, ``prescan``,
+``meta_charset``, ``xml_encoding``, ``change`` (+ ``parser_scan``), ``container``, ``locale``,
+``detect``, ``browsers``; ``steps``, ``run``, ``browsers_profile`` and ``sniff`` compose them
+(docs/design.rst).
 """
 from .change import PARSER_LIMIT
 from .container import Container

@@ -24,7 +24,7 @@ from .decision import Decision
 from .meta_charset import meta_encoding
 from .mime_sniff import chromium_unknown_type_kind, is_untyped, unknown_mime_type, unknown_type_kind
 from .run import Model, Settings, Trace, run
-from .steps import CERTAIN_STEPS, Step
+from .steps import CERTAIN_STEPS
 from .xml_encoding import get_xml_encoding
 
 # MIME types that neither kind of document covers but that both browsers show as plain text.

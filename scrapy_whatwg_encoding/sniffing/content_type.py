@@ -100,7 +100,7 @@ def transport_charset(content_type: str | bytes | None) -> str | None:
 
 
 # MIME Sniffing §7.1: essences that mean the type is unknown.
-_UNKNOWN = frozenset({"unknown/unknown", "application/unknown", "*/*"})
+UNKNOWN_TYPES = frozenset({"unknown/unknown", "application/unknown", "*/*"})
 
 
 def document_kind(content_type: str | bytes | None) -> DocumentKind:
@@ -111,7 +111,7 @@ def document_kind(content_type: str | bytes | None) -> DocumentKind:
 
 
 def _kind(essence: str) -> DocumentKind:
-    if essence == "text/html" or essence in _UNKNOWN:
+    if essence == "text/html" or essence in UNKNOWN_TYPES:
         return "html"
     if essence == "text/plain":
         return "text"

@@ -1,5 +1,5 @@
 """The default encoding for a locale: the HTML standard's table in §13.2.3.2 (step 9 of the
-encoding sniffing algorithm, current version — see SPEC-NOTES), matched by BCP 47 language tag."""
+encoding sniffing algorithm, current version, docs/algorithm.rst), matched by BCP 47 language tag."""
 from __future__ import annotations
 
 from ..encoding import ENCODINGS, Encoding

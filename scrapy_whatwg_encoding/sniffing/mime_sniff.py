@@ -9,7 +9,7 @@ import re
 
 from xtractmime import RESOURCE_HEADER_BUFFER_LENGTH, extract_mime, is_binary_data
 
-from .content_type import _UNKNOWN
+from .content_type import UNKNOWN_TYPES
 
 _WS = b"\t\n\x0c\r "
 _LEADING_WS = re.compile(rb"[\t\n\x0c\r ]*")
@@ -33,7 +33,7 @@ def is_untyped(essence: str) -> bool:
     >>> is_untyped(""), is_untyped("unknown/unknown"), is_untyped("text/html")
     (True, True, False)
     """
-    return not essence or essence in _UNKNOWN
+    return not essence or essence in UNKNOWN_TYPES
 
 
 def unknown_mime_type(body: bytes) -> str:

@@ -1,7 +1,7 @@
 """The vocabulary of the encoding sniffing algorithm (HTML §13.2.3.2) and of its parser step
-(§13.2.3.4): each step's name, title and section, once, and the steps each kind of document goes
+(§13.2.3.4): each step's name, heading and section, once, and the steps each kind of document goes
 through, in the standard's order. :func:`.run.run` asks them in this order; the explanations, the
-CLI and the report read their names and titles from here (docs/design.rst, "One run")."""
+CLI and the report read their names and headings from here (docs/design.rst, "One run")."""
 from __future__ import annotations
 
 import enum
@@ -13,10 +13,10 @@ _SNIFFING = "https://html.spec.whatwg.org/multipage/parsing.html#encoding-sniffi
 
 class Step(str, enum.Enum):
     """A step of the algorithm. Its value is the :attr:`.Decision.source` of a decision the step
-    makes (``Step.PRESCAN == "prescan"``), its :attr:`title` is for people and its
+    makes (``Step.PRESCAN == "prescan"``), its :attr:`heading` is for people and its
     :attr:`section` links the standard.
 
-    >>> Step.TRANSPORT.title, Step.TRANSPORT == "transport"
+    >>> Step.TRANSPORT.heading, Step.TRANSPORT == "transport"
     ('transport layer (Content-Type)', True)
     """
 
@@ -41,9 +41,9 @@ class Step(str, enum.Enum):
         return hash(self.value)
 
     @property
-    def title(self) -> str:
+    def heading(self) -> str:
         """The step's name for people (:class:`str`)."""
-        return _TITLES[self]
+        return _HEADINGS[self]
 
     @property
     def section(self) -> str:
@@ -51,7 +51,7 @@ class Step(str, enum.Enum):
         return _SECTIONS.get(self, _SNIFFING)
 
 
-_TITLES = {
+_HEADINGS = {
     Step.BOM: "BOM sniff", Step.OVERRIDE: "user override", Step.TRANSPORT: "transport layer (Content-Type)",
     Step.PRESCAN: "prescan (<meta>)", Step.XML_DECLARATION: "XML declaration", Step.CONTAINER: "container document",
     Step.LIKELY: "likely encoding", Step.DETECTOR: "autodetection", Step.DEFAULT: "default",

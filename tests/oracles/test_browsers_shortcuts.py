@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from scrapy_whatwg_encoding import sniff
 from scrapy_whatwg_encoding.sniffing import browsers, browsers_profile
-from scrapy_whatwg_encoding.sniffing.browsers import chromium_meta
 from scrapy_whatwg_encoding.sniffing.body import Body
+from scrapy_whatwg_encoding.sniffing.browsers import chromium_meta
 from scrapy_whatwg_encoding.sniffing.meta_charset import meta_encoding
 from scrapy_whatwg_encoding.sniffing.run import Settings
 from scrapy_whatwg_encoding.sniffing.sniff import decide_encoding

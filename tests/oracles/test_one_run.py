@@ -156,8 +156,8 @@ def test_one_run_is_the_standards_text(body, content_type, locale, default, over
     kept = outcome.body.decoded(final.encoding)
     assert kept is None or kept == decode(body, final.encoding)[0]
     if memory is None:  # sniff() and the run with every plain twin: the same algorithm
-        options = dict(content_type=content_type, url=URL, locale=locale, default=default, override=override,
-                       detector=detector, likely=likely)
+        options = {"content_type": content_type, "url": URL, "locale": locale, "default": default,
+                   "override": override, "detector": detector, "likely": likely}
         assert sniff(body, **options) == expected
         twins = run(Body(body), content_type, URL, Settings(locale, default, detector=detector), override, None,
                     likely, shortcuts=False)

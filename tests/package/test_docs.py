@@ -442,7 +442,9 @@ def test_request_meta_keys_are_the_ones_the_layer_reads():
     """The request meta keys docs/responses.rst documents and the README lists are those the Scrapy
     layer reads (besides its own decision key, ``"whatwg_encoding"``)."""
     source = "".join(p.read_text("utf-8") for p in (ROOT / "scrapy_whatwg_encoding" / "scrapy").glob("*.py"))
-    read = set(re.findall(r'meta(?:\.get\(|\[)"(\w+)"', source)) - {"whatwg_encoding"}
+    constants = dict(re.findall(r'^(\w+_KEY) = "(\w+)"', source, re.MULTILINE))  # scrapy/responses.py
+    read = {constants.get(key, key) for key in re.findall(r'meta(?:\.get\(|\[)"?(\w+)"?[,)\]]', source)}
+    read -= {"whatwg_encoding"}
     text = (ROOT / "docs" / "responses.rst").read_text("utf-8")
     section = text[text.index(".. _request-meta:"):text.index(".. _sources:")]
     documented = set(re.findall(r"^``(\w+)``$", section, re.MULTILINE))

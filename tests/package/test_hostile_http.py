@@ -19,7 +19,7 @@ from scrapy.http.headers import Headers
 from scrapy_whatwg_encoding import WhatwgEncodingMiddleware, decode, get_encoding, sniff
 
 BODY = b"<html><head><meta charset=koi8-r></head><body>\xc1\xc2\xd7</body></html>"
-SNIFF_LOGGER = "scrapy_whatwg_encoding.sniffing.sniff"
+SNIFF_LOGGER = "scrapy_whatwg_encoding.sniffing.run"
 
 # (Content-Type value as bytes on the wire, expected (encoding, source), why it is ignored or None)
 CASES = [
@@ -141,7 +141,7 @@ def test_long_content_type_values_are_not_cached():
     from scrapy_whatwg_encoding.scrapy import kind, scrapy_default
     from scrapy_whatwg_encoding.sniffing import content_type
 
-    sniffing = importlib.import_module("scrapy_whatwg_encoding.sniffing.sniff")
+    sniffing = importlib.import_module("scrapy_whatwg_encoding.sniffing.run")
     by_value = [content_type._facts, sniffing.transport_decision, kind.content_kind,
                 scrapy_default._header_encoding]
     for long, caches in [(b"text/html; charset=utf-8; " + b"a=b; " * 13100, by_value),

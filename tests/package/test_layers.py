@@ -1,6 +1,8 @@
-"""No import climbs the layers (DESIGN: encoding < sniffing < scrapy < cli): every module of the
-package is parsed and each of its imports — at the top or inside a function — resolved to a
-module name; the ``scrapy sniff`` command lives in cli/ and is registered from there."""
+"""No import climbs the layers (docs/design.rst: encoding < sniffing < scrapy < cli, and report/
+beside them, importing none), none circles within a layer, and no module imports another's private
+name: every module of the package is parsed and each of its imports — at the top or inside a
+function — resolved to a module name; the ``scrapy sniff`` command lives in cli/ and is registered
+from there."""
 from __future__ import annotations
 
 import ast
@@ -18,6 +20,8 @@ FORBIDDEN = {
     "encoding": (f"{NAME}.sniffing", f"{NAME}.scrapy", f"{NAME}.cli", "scrapy"),
     "sniffing": (f"{NAME}.scrapy", f"{NAME}.cli", "scrapy"),
     "scrapy": (f"{NAME}.cli",),
+    # The HTML report's model and rendering: plain data in, HTML out.
+    "report": (f"{NAME}.encoding", f"{NAME}.sniffing", f"{NAME}.scrapy", f"{NAME}.cli", "scrapy"),
 }
 
 
@@ -76,3 +80,78 @@ def test_scrapy_command_lives_in_cli():
 
     assert issubclass(entry.load(), ScrapyCommand)
 
+
+
+MODULES = {module_name(path): path for path in PACKAGE.rglob("*.py")}
+
+
+def _imported(path: pathlib.Path):
+    """``(module, name)`` for each name *path* imports from the package's modules (``from . import
+    body`` names the module ``body``: ``(that module, None)``); ``import x.y`` gives ``(x.y, None)``."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
+        if isinstance(node, ast.Import):
+            yield from ((alias.name, None) for alias in node.names if alias.name in MODULES)
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")
+            origin = (".".join(base[: len(base) - node.level + 1] + ([node.module] if node.module else []))
+                      if node.level else node.module or "")
+            for alias in node.names:
+                if f"{origin}.{alias.name}" in MODULES:
+                    yield f"{origin}.{alias.name}", None
+                elif origin in MODULES:
+                    yield origin, alias.name
+
+
+def _edges() -> dict[str, set[str]]:
+    """Module → the package's modules it imports."""
+    return {name: {module for module, _ in _imported(path)} - {name} for name, path in MODULES.items()}
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for other in edges.get(node, ()):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                other = stack.pop()
+                component.append(other)
+                if other == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(edges):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_cycles_finds_a_cycle():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_import_circles():
+    assert cycles(_edges()) == []
+
+
+def test_no_private_name_is_imported_from_another_module():
+    wrong = [f"{name} imports {module}.{imported}" for name, path in MODULES.items()
+             for module, imported in _imported(path)
+             if imported is not None and imported.startswith("_") and not imported.startswith("__")]
+    assert wrong == [], wrong
