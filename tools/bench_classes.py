@@ -1,7 +1,7 @@
 """Benchmark: the add-on against Scrapy alone per response, for each class of page of issue 17.
 
 Usage: python tools/bench_classes.py [--runs 5] [--repeat 5] [--only CLASS] [--layer middleware|sniffing]
-                                     [--profile CLASS] [--comparison]
+                                     [--profile CLASS] [--comparison] [--shape corpus|real]
 
 Classes (built from the repo's own pages, tests/data/corpus with its manifest's true encodings
 and example_project/demo/site, see :func:`build_class`):
@@ -15,7 +15,10 @@ and example_project/demo/site, see :func:`build_class`):
   g  unlabeled legacy encoding (no label anywhere)
 
 Each page's existing labels (XML declaration, ``<meta>`` with ``charset`` or ``http-equiv``, a
-UTF-8 BOM) are stripped, then the class's label is added with the page's true encoding. Pages
+UTF-8 BOM) are stripped, then the class's label is added with the page's true encoding. With
+``--shape real`` every page first gets the head of a page made today (:data:`REAL_HEAD`:
+``<!DOCTYPE html>``, ``<html lang>``, a viewport ``<meta>``, a ``<title>``, a script), and class
+c's ``<meta charset>`` goes after the viewport ``<meta>``, where such pages have it. Pages
 are real: the corpus's UTF-8 pages and, for classes a and f, also every legacy page transcoded to
 UTF-8 (its own text, re-encoded), so that those classes have dozens of pages too.
 
@@ -187,6 +190,19 @@ def late_position(body: bytes, least: int = PRESCAN_BYTES + 64) -> int | None:
     return None
 
 
+#: The head of a page shaped like the ones made today (the class's <meta charset> goes at {meta}).
+REAL_HEAD = (b'<!DOCTYPE html>\n<html lang="en">\n<head>\n'
+             b'<meta name="viewport" content="width=device-width, initial-scale=1">\n{meta}'
+             b"<title>A page shaped like today's</title>\n<link rel=\"stylesheet\" href=\"/s.css\">\n"
+             b"<script>window.dataLayer = window.dataLayer || []; function gtag() { dataLayer.push(arguments); }"
+             b"</script>\n</head>\n")
+
+
+def shaped(source: Source) -> Source:
+    """*source* with :data:`REAL_HEAD` in front (``{meta}``: where class c's ``<meta>`` goes)."""
+    return Source(source.name, REAL_HEAD + source.body, source.encoding)
+
+
 def _meta(encoding: str) -> bytes:
     return f'<meta charset="{encoding}">'.encode("ascii")
 
@@ -194,10 +210,12 @@ def _meta(encoding: str) -> bytes:
 def label_page(cls: str, source: Source) -> tuple[str, bytes] | None:
     """``(content_type, body)`` of *source* with class *cls*'s label, or ``None`` if the page
     cannot carry it (a late ``<meta>`` needs more than 1024 bytes before it)."""
-    body, name = source.body, source.encoding
+    body, name = source.body.replace(b"{meta}", b"", 1) if cls != "c" else source.body, source.encoding
     if cls in ("a", "b"):
         return f"text/html; charset={name}", body
     if cls == "c":
+        if body.startswith(REAL_HEAD):  # after the viewport <meta>, where today's pages have it
+            return "text/html", body.replace(b"{meta}", _meta(name), 1)
         head = _HEAD.search(body, 0, PRESCAN_BYTES // 2)
         at = head.end() if head else 0
         return "text/html", body[:at] + _meta(name) + body[at:]
@@ -209,11 +227,13 @@ def label_page(cls: str, source: Source) -> tuple[str, bytes] | None:
     return "text/html", body  # f, g: no label
 
 
-def build_class(cls: str, native: list[Source] | None = None) -> list[Page]:
+def build_class(cls: str, native: list[Source] | None = None, shape: str = "corpus") -> list[Page]:
     """The pages of class *cls* (a-g), in a fixed order: UTF-8 pages (the corpus's, then the
     legacy ones transcoded) for a and f, legacy pages for b and g, all of *native* (default:
-    :func:`sources`) for c, d and e; each body once."""
+    :func:`sources`) for c, d and e; each body once; *shape* ``"real"``: with :data:`REAL_HEAD`."""
     native = sources() if native is None else native
+    if shape == "real":
+        native = [shaped(source) for source in native]
     legacy = [s for s in native if s.encoding != "UTF-8"]
     utf_8 = [s for s in native if s.encoding == "UTF-8"]
     chosen = {"a": utf_8 + transcoded(legacy), "f": utf_8 + transcoded(legacy),
@@ -495,20 +515,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=20, help="with --profile: rounds over the pages")
     parser.add_argument("--comparison", action="store_true",
                         help="time the \"differs from Scrapy alone\" statistic instead (see comparison_cost)")
+    parser.add_argument("--shape", choices=("corpus", "real"), default="corpus",
+                        help="the pages as the corpus has them (default) or with today's head (REAL_HEAD)")
     args = parser.parse_args(argv)
     if args.comparison:
-        print_comparison_costs({cls: build_class(cls) for cls in (args.only or CLASSES)}, args.repeat)
+        print_comparison_costs({cls: build_class(cls, shape=args.shape) for cls in (args.only or CLASSES)},
+                               args.repeat)
         return
 
     native = sources()
     ours = Ours() if args.layer == "middleware" else Layer()
     if args.profile:
-        pages = build_class(args.profile, native)
+        pages = build_class(args.profile, native, args.shape)
         check(pages, ours)  # warm: tables, caches, lazy imports
         print(f"class {args.profile} ({CLASSES[args.profile]}), {len(pages)} pages")
         print(profile(pages, ours, args.rounds, args.profile_scrapy))
         return
-    classes = {cls: build_class(cls, native) for cls in (args.only or CLASSES)}
+    classes = {cls: build_class(cls, native, args.shape) for cls in (args.only or CLASSES)}
     checks = {cls: check(pages, ours) for cls, pages in classes.items()}  # also warms up
     started = time.perf_counter()
     times = measure(classes, ours, args.runs, args.repeat,

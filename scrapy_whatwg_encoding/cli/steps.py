@@ -108,13 +108,30 @@ def explain_steps(body: bytes, *, content_type: str | None = None, header: str |
             row["matched"], row["offset"] = show_bytes(matched), offset
 
     for name in ORDER:
-        if name in found or name == "parser" and kind == "html":
-            continue
-        if name == "xml-declaration" and kind == "html":
-            continue  # part of the prescan ("get an XML encoding"), see below
-        rows[name]["applies"] = False
-        rows[name]["note"] = f"not a step for {kind} documents"
+        if name not in found and not (kind == "html" and name in ("parser", "xml-declaration")):
+            rows[name]["applies"] = False  # (for HTML the XML declaration is the prescan's, see below)
+            rows[name]["note"] = f"not a step for {kind} documents"
+    _input_rows(put, body, found, override, header)
+    _declaration_rows(put, body, kind, found, prescan_bytes)
+    if kind == "html":
+        _parser_row(put, body, chosen, decision, result["parser"])
+    _later_rows(put, found, kind, likely=likely, detector=detector, default=default, locale=locale)
+    first = "xml-declaration" if chosen.source == "xml-declaration" else chosen.source
+    rows[first]["decisive"] = True
+    for name in ORDER[ORDER.index(first) + 1:]:  # sniff_steps runs them all; the algorithm stops
+        if name != "parser" and rows[name]["applies"]:
+            rows[name]["reached"] = False
+            if name in ("detector", "default"):  # what they would give is no finding of the page
+                rows[name].update(found=None, note="")
+    if decision.source == "parser":
+        rows["parser"]["decisive"] = True
+    return {"kind": kind, "rows": [rows[name] for name in ORDER], "chosen": chosen, "decision": decision}
 
+
+
+
+def _input_rows(put, body: bytes, found: dict, override, header) -> None:
+    """The BOM, override and transport rows."""
     bom = found["bom"]
     if bom is not None:
         mark = next((m, text) for m, text in BOMS if body.startswith(m))
@@ -139,6 +156,10 @@ def explain_steps(body: bytes, *, content_type: str | None = None, header: str |
     else:
         put("transport", found["transport"], f"charset={charset!r} → {found['transport'].encoding.name}")
 
+
+
+def _declaration_rows(put, body: bytes, kind: str, found: dict, prescan_bytes: int) -> None:
+    """The prescan and XML declaration rows."""
     if kind == "html":
         _prescan_rows(put, body, found["prescan"], prescan_bytes)
     elif kind == "xml":
@@ -150,9 +171,10 @@ def explain_steps(body: bytes, *, content_type: str | None = None, header: str |
             label = f"encoding={xml.label!r}" if xml.label else "UTF-16 form without encoding"
             put("xml-declaration", xml, f"{label} → {xml.encoding.name}", xml_declaration_bytes(body), 0)
 
-    if kind == "html":
-        _parser_row(put, body, chosen, decision, result["parser"])
 
+
+def _later_rows(put, found: dict, kind: str, *, likely, detector, default, locale) -> None:
+    """The container, likely, autodetection and default rows."""
     if "container" in found:
         put("container", None, "no container document (not a frame)")
     if "likely" in found:
@@ -175,17 +197,6 @@ def explain_steps(body: bytes, *, content_type: str | None = None, header: str |
     else:
         locale_note = f"locale {locale!r}" if locale else "no locale (all other locales)"
         put("default", fallback, f"{locale_note} → {fallback.encoding.name}")
-
-    first = "xml-declaration" if chosen.source == "xml-declaration" else chosen.source
-    rows[first]["decisive"] = True
-    for name in ORDER[ORDER.index(first) + 1:]:  # sniff_steps runs them all; the algorithm stops
-        if name != "parser" and rows[name]["applies"]:
-            rows[name]["reached"] = False
-            if name in ("detector", "default"):  # what they would give is no finding of the page
-                rows[name].update(found=None, note="")
-    if decision.source == "parser":
-        rows["parser"]["decisive"] = True
-    return {"kind": kind, "rows": [rows[name] for name in ORDER], "chosen": chosen, "decision": decision}
 
 
 def _prescan_rows(put, body: bytes, prescanned, prescan_bytes: int) -> None:
