@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ..encoding import Encoding
+from ..encoding import ENCODINGS, Encoding
 from .decision import Decision
 from .meta_charset import meta_encoding
 from .prescan import prescan_metas, tag_end
@@ -44,6 +44,7 @@ _END_TAGS = {name: re.compile(rb"(?i)</" + re.escape(name) + rb"[\t\n\x0c\r />]"
 _TAG_START = re.compile(rb"</?[A-Za-z]")
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 _FIRST_WINDOW = 8192  # bytes decoded first; doubled while no meta is found
+_UTF_8 = ENCODINGS["UTF-8"]
 _TAIL = 8  # characters at the end of a truncated decode that may differ from the full decode
 
 
@@ -83,12 +84,16 @@ def parser_meta_span(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT,
     # never part of a multi-byte sequence and every other byte yields a character).
     literal = shortcuts and encoding.is_ascii_compatible
     if literal:  # the same check on the bytes, before decoding anything
+        if metas and metas[-1][2] is not None:  # the prescan's <meta>, where the tokenizer reads it too
+            found = _plain_meta(body, limit, metas)
+            if found is not None and (encoding.is_single_byte or encoding is _UTF_8 or ascii_alike(body, found[3])):
+                return found
         if meta is None:
             meta = first_parser_meta_bytes(body, limit)
         if meta < 0:
             return None
         found = _plain_meta(body, limit, metas, meta)
-        if found is not None:
+        if found is not None and (encoding.is_single_byte or encoding is _UTF_8 or ascii_alike(body, found[3])):
             return found
         window = meta + 1024  # most often the first meta is the one: tokenize just that far
     while True:
@@ -104,6 +109,19 @@ def parser_meta_span(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT,
         if whole or window >= max_bytes or safe >= limit:
             return None
         window *= 2
+
+
+# An ASCII byte that a multi-byte decoder may take as the trail byte of the byte before it.
+_TAKEN_AS_TRAIL = re.compile(rb"[\x80-\xff][\x30-\x7f]")
+
+
+def ascii_alike(body: bytes, end: int) -> bool:
+    """Whether every ASCII byte of ``body[:end]`` decodes to that character in every
+    ASCII-compatible encoding: none follows a byte ≥ 0x80 that a multi-byte decoder (Shift_JIS,
+    Big5, GBK, gb18030, EUC-KR) may read it with as a trail byte (``"\\x81charset"`` is a
+    kanji and ``"harset"`` in Shift_JIS). No such decoder turns another byte into an ASCII
+    character, and the tokenizer reads no other character as markup."""
+    return _TAKEN_AS_TRAIL.search(body, 0, end) is None
 
 
 def _plain_meta(body: bytes, limit: int, metas: list | None, first: int = 0) -> tuple[Encoding, str, int, int] | None:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from ..encoding import ENCODINGS, Encoding, get_encoding
 from .body import Body
-from .change import PARSER_LIMIT, change_the_encoding, first_parser_meta_bytes, parser_meta_span
+from .change import PARSER_LIMIT, ascii_alike, change_the_encoding, parser_meta_span
 from .container import container_encoding
 from .content_type import DocumentKind, content_type_facts, parse_mime_type, per_value
 from .decision import DEFAULT_DETECTORS, DETECTOR_MODES, PROFILES, Decision, DetectorMode, Profile
@@ -248,43 +248,50 @@ def run(body: Body, content_type: str | bytes | None, url: str | None, settings:
     and valid *settings*."""
     essence, kind, _ = content_type_facts(content_type)
     trace = Trace(kind, model.name, every_step)
-    ask = trace.ask
+    steps, ask = trace.steps, trace.ask
     # 1. BOM sniff: a byte order mark decides, certain.
-    ask(Step.BOM, lambda: None if body.bom is None else bom_decision(body.bom))
+    decision = None if body.bom is None else bom_decision(body.bom)
+    steps.append((Step.BOM, decision))
     # 2. The user override, certain.
-    ask(Step.OVERRIDE, lambda: None if override is None else override_decision(override))
+    if decision is None or every_step:
+        found = None if override is None else override_decision(override)
+        steps.append((Step.OVERRIDE, found))
+        decision = decision or found
     # 3. (The parser's own restart: a navigation with the new encoding, see the parser step.)
     # 4. The transport layer's charset, certain.
-    ask(Step.TRANSPORT, lambda: None if content_type is None else _transport(content_type, trace))
-    if trace.chosen is not None and not every_step:
-        trace.decision = trace.chosen
-        return trace
+    if decision is None or every_step:
+        found = None if content_type is None else _transport(content_type, trace)
+        steps.append((Step.TRANSPORT, found))
+        decision = decision or found
+    trace.chosen = trace.decision = decision
+    if decision is not None and not every_step:
+        return trace  # a certain decision ends the run
     if model.type_of is not None:  # the model reads the response as a kind of its own
         kind = trace.kind = model.type_of(essence, kind, body)  # type: ignore[assignment]
         if kind in (None, "media", "pdf"):
             trace.decision = None if kind is None else default_decision(kind, settings)
             return trace
-    data = body.data
     if kind == "html":
         # 5. Prescan the first bytes for a <meta> (and "get an XML encoding"), tentative; a
         # model's scan reads its late metas too.
         if model.scan is None:
-            ask(Step.PRESCAN, lambda: _prescan(body, settings))
+            decision = ask(Step.PRESCAN, lambda: _prescan(body, settings))
         else:
-            ask(Step.PRESCAN, lambda: model.scan(body, settings, shortcuts))  # type: ignore[misc]
+            decision = ask(Step.PRESCAN, lambda: model.scan(body, settings, shortcuts))  # type: ignore[misc]
     elif kind == "xml":
         # (XML 1.0 Appendix F) The XML declaration's encoding, certain.
-        ask(Step.XML_DECLARATION, lambda: _xml_declaration(data))
-    if kind in ("html", "text"):
-        # 6. The container document's encoding (a frame of the same origin), tentative.
-        ask(Step.CONTAINER, lambda: _container(parent, url))
-        # 7. A likely encoding (a site's memory), tentative.
-        ask(Step.LIKELY, lambda: None if likely is None else likely_decision(body, likely, kind, url, settings))
-        # 8. Autodetection, tentative.
-        ask(Step.DETECTOR, lambda: _autodetect(body, kind, url, settings, model, trace, shortcuts))
-    # 9. The default (the user's, else the locale's; UTF-8 for XML and other kinds), tentative.
-    ask(Step.DEFAULT, lambda: default_decision(kind, settings))
-    decision = trace.decision = trace.chosen
+        decision = ask(Step.XML_DECLARATION, lambda: _xml_declaration(body.data))
+    if decision is None or every_step:
+        if kind in ("html", "text"):
+            # 6. The container document's encoding (a frame of the same origin), tentative.
+            ask(Step.CONTAINER, lambda: _container(parent, url))
+            # 7. A likely encoding (a site's memory), tentative.
+            ask(Step.LIKELY, lambda: None if likely is None else likely_decision(body, likely, kind, url, settings))
+            # 8. Autodetection, tentative.
+            ask(Step.DETECTOR, lambda: _autodetect(body, kind, url, settings, model, trace, shortcuts))
+        # 9. The default (the user's, else the locale's; UTF-8 for XML and other kinds), tentative.
+        decision = ask(Step.DEFAULT, lambda: default_decision(kind, settings))
+    trace.decision = decision
     # The parser step (§13.2.3.4): the first <meta> the tree builder acts on may change a
     # tentative HTML decision (a model's scan read the late metas already).
     if kind == "html" and model.scan is None and decision is not None and decision.confidence == "tentative":
@@ -345,18 +352,30 @@ def _autodetect(body: Body, kind, url, settings: Settings, model: Model, trace: 
 
 
 def _meta_decides(body: Body, settings: Settings) -> bool:
-    """Whether the parser step's ``<meta>`` under step 9's encoding ends within bytes that every
-    ASCII-compatible encoding and ISO-2022-JP decode alike (then it finds that one whatever
-    encoding steps 7-8 give, and :func:`.change.change_the_encoding` gives its encoding)."""
+    """Whether the parser step's ``<meta>`` with step 9's encoding is the one it finds with any
+    encoding step 8 can give (then "change the encoding" gives its encoding whatever that is).
+
+    Step 8 gives an ASCII-compatible encoding (chardetng, or UTF-8) or, for a body without a byte
+    ≥ 0x80, ISO-2022-JP. Every ASCII-compatible decoder turns an ASCII byte into that character
+    unless a multi-byte sequence takes it as a trail byte (0x30-0x7F after a byte ≥ 0x80), and no
+    other byte into an ASCII character; the tokenizer and tree builder read no non-ASCII character
+    as markup. So where the bytes up to the tag's end hold no such pair, every such encoding reads
+    the same markup (with no more characters than bytes: the same tag within the limit, where step
+    9's encoding is single-byte); ISO-2022-JP reads an ASCII body alike up to its first escape or
+    shift (0x1B, 0x0E, 0x0F)."""
     default = default_decision("html", settings).encoding
     if not default.is_ascii_compatible:
         return False
     found = _parser_meta(body, default, settings.parser_limit, True)
     if found is None:
         return False
-    end = found[3]
-    first = body.first_non_ascii
-    return (first is None or first >= end) and _NOT_ALIKE.search(body.data, 0, end) is None
+    end = found[3]  # bytes where they are ASCII up to it, else at most the bytes (see parser_meta_span)
+    if body.is_ascii:
+        return _NOT_ALIKE.search(body.data, 0, end) is None
+    if not default.is_single_byte:  # its characters may be fewer than the bytes: ASCII up to the tag's end
+        first = body.first_non_ascii
+        return first is not None and first >= end
+    return ascii_alike(body.data, end)
 
 
 def _parser_meta(body: Body, encoding: Encoding, limit: int, shortcuts: bool):
@@ -365,10 +384,6 @@ def _parser_meta(body: Body, encoding: Encoding, limit: int, shortcuts: bool):
     key = ("parser", encoding, limit, shortcuts)
     memo = body.memo
     if key not in memo:
-        meta = None
-        if shortcuts and encoding.is_ascii_compatible:  # where any such encoding may find one, once
-            meta = memo.get(("meta at", limit))
-            if meta is None:
-                meta = memo[("meta at", limit)] = first_parser_meta_bytes(body.data, limit)
-        memo[key] = parser_meta_span(body.data, encoding, limit, memo.get("metas"), shortcuts, meta)
+        memo[key] = parser_meta_span(body.data, encoding, limit, memo.get("metas"), shortcuts,
+                                     memo.get(("meta at", limit)))
     return memo[key]

@@ -165,8 +165,13 @@ def test_one_run_is_the_standards_text(body, content_type, locale, default, over
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(head=st.sampled_from([b"", b"<!DOCTYPE html><html lang=ru>", b'<meta name="viewport" content="width=1">',
-                             b"<title>t</title>", b"<script>var a = 1 < 2;</script>", b"\x1b$B", b"\x0e"]),
+@given(head=st.lists(st.sampled_from([
+    b"", b"<!DOCTYPE html><html lang=ru>", b'<meta name="viewport" content="width=1">', b"<title>t</title>",
+    b"<script>var a = 1 < 2;</script>", b"\x1b$B", b"\x0e", "<p>Съешь ещё</p>".encode("windows-1251"),
+    "<p>日本語</p>".encode("shift_jis"), "<p>中文</p>".encode("gbk"), "<p>é</p>".encode(),
+    # a lead byte before ASCII that a multi-byte decoder takes as its trail byte
+    b'<meta http-equiv="Content-Type" content="text/html; \x81charset=gbk">', b"<\x81title>", b"<titl\x81e>",
+    b"<title>\x81</title>", b"&#9\x8199;", b"<!-\x81->", b"\x81<!--", b"-->", b"\xa4<script>\xa4x"]), max_size=4).map(b"".join),
        pad=st.sampled_from([0, 600, 1100, 5000]), meta=st.sampled_from(_METAS[1:]), text=st.sampled_from(_TEXTS),
        likely=labels, detector=st.sampled_from(["full", "browser", "off"]), locale=st.sampled_from([None, "ja"]))
 def test_step_8_shortcut_is_its_twin(head, pad, meta, text, likely, detector, locale):
