@@ -37,7 +37,7 @@ def browsers_decision(body: Body, content_type, url, settings: Settings, overrid
                       standard: Trace, shortcuts: bool = True) -> Decision:
     """The browsers profile's decision for *body* (:func:`.sniff.sniff`'s arguments), whose
     standard run is *standard*: a certain decision of steps 1, 2 or 4 is every browser's; else
-    the rule (:func:`rule`) over what the models give, Firefox's asked only where it can matter."""
+    the rule (``rule()``) over what the models give, Firefox's asked only where it can matter."""
     decision = cast(Decision, standard.decision)
     if standard.chosen is not None and standard.chosen.source in CERTAIN_STEPS:
         return decision

@@ -52,8 +52,9 @@ class Decision:
       parser step agrees with it);
     - ``"xml-declaration"``: an XML declaration (the prescan's UTF-16 ``<?x`` check and "get an
       XML encoding" for HTML, XML 1.0 Appendix F for XML; ``offset`` 0);
-    - ``"parser"``: a later ``<meta>`` found by the tokenizer changed the encoding (§13.2.3.4;
-      certain);
+    - ``"parser"``: a later ``<meta>`` found by the tokenizer decided (§13.2.3.4; certain): it
+      changed the encoding, or declared the one a tentative step without a declaration guessed
+      (container, likely, detector, default);
     - ``"container"``: the parent document of a frame (step 6; tentative);
     - ``"likely"``: a likely encoding such as a host's remembered one (step 7; tentative);
     - ``"detector"``: autodetection (step 8; tentative);

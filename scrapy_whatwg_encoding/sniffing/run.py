@@ -4,7 +4,7 @@ the standard's order, yielding a :class:`Trace` (docs/design.rst, "One run").
 :func:`run` is the algorithm, composed once: :func:`~.sniff.sniff`, :func:`~.sniff.sniff_steps`,
 :meth:`~.decide.Options.decide`, the explanations and the report read its trace. A browser is a
 :class:`Model` of the same run (how it types an untyped response, what its ``<meta>`` scan
-reads, what its detector gives): the browsers profile (:mod:`.browsers_profile`) runs the models
+reads, what its detector gives): the browsers profile (``browsers_profile``) runs the models
 on the same :class:`~.body.Body`, whose :attr:`~.body.Body.memo` keeps what they share (the
 detector's answer, the likely encoding, the parser step's findings) so that nothing is worked out
 twice and no run changes another's state.
@@ -86,7 +86,7 @@ class Settings:
 @dataclass(frozen=True, slots=True)
 class Model:
     """How a reader runs the algorithm. The standard's run is :data:`STANDARD`; the browsers'
-    models (:mod:`.browsers_profile`) differ in three places, each a parameter here:
+    models (``browsers_profile``) differ in three places, each a parameter here:
 
     - ``type_of(essence, kind, body)``: the kind of document it reads a response as, after steps
       1-4 found nothing (``None``: it shows no document; ``"media"``: UTF-8; ``"pdf"``: the

@@ -118,7 +118,8 @@ def decide_encoding(body: Body, content_type, url, settings: Settings, override=
 
 
 def sniff_steps(body: bytes, *, parser_limit: int = PARSER_LIMIT, profile: Profile = "standard", **options) -> dict:
-    """Every step's finding, for explaining a decision (same arguments as :func:`sniff`).
+    """Every step's finding, for explaining a decision (same arguments as
+    :func:`~scrapy_whatwg_encoding.sniff`).
 
     Returns ``{"kind": "html" | "xml" | "text" | "other", "steps": [(Step, Decision or None),
     ...] for every step of the kind (all asked, even after the one that decided), "chosen": the
@@ -126,7 +127,7 @@ def sniff_steps(body: bytes, *, parser_limit: int = PARSER_LIMIT, profile: Profi
     final Decision (equal to ``sniff(body, **options)``), "profile": *profile*, "standard": the
     standard profile's Decision, "trace": the standard run's :class:`~.run.Trace`}``: the steps
     are the standard's; in the browsers profile "decision" may differ from "standard". Raises
-    ``TypeError`` for an unknown keyword, ``ValueError`` as :func:`sniff` does."""
+    ``TypeError`` for an unknown keyword, ``ValueError`` as ``sniff()`` does."""
     names = ("content_type", "url", "locale", "default", "override", "parent", "likely", "detector",
              "prescan_bytes")
     unknown = set(options) - set(names)
