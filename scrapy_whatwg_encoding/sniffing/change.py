@@ -86,14 +86,14 @@ def parser_meta_span(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT,
     if literal:  # the same check on the bytes, before decoding anything
         if metas and metas[-1][2] is not None:  # the prescan's <meta>, where the tokenizer reads it too
             found = _plain_meta(body, limit, metas)
-            if found is not None and (encoding.is_single_byte or encoding is _UTF_8 or ascii_alike(body, found[3])):
+            if found is not None and (encoding.is_single_byte or encoding is _UTF_8 or metas_alike(body, found[3])):
                 return found
         if meta is None:
             meta = first_parser_meta_bytes(body, limit)
         if meta < 0:
             return None
         found = _plain_meta(body, limit, metas, meta)
-        if found is not None and (encoding.is_single_byte or encoding is _UTF_8 or ascii_alike(body, found[3])):
+        if found is not None and (encoding.is_single_byte or encoding is _UTF_8 or metas_alike(body, found[3])):
             return found
         window = meta + 1024  # most often the first meta is the one: tokenize just that far
     while True:
@@ -115,13 +115,20 @@ def parser_meta_span(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT,
 _TAKEN_AS_TRAIL = re.compile(rb"[\x80-\xff][\x30-\x7f]")
 
 
-def ascii_alike(body: bytes, end: int) -> bool:
-    """Whether every ASCII byte of ``body[:end]`` decodes to that character in every
-    ASCII-compatible encoding: none follows a byte ≥ 0x80 that a multi-byte decoder (Shift_JIS,
-    Big5, GBK, gb18030, EUC-KR) may read it with as a trail byte (``"\\x81charset"`` is a
-    kanji and ``"harset"`` in Shift_JIS). No such decoder turns another byte into an ASCII
-    character, and the tokenizer reads no other character as markup."""
-    return _TAKEN_AS_TRAIL.search(body, 0, end) is None
+def metas_alike(body: bytes, end: int) -> bool:
+    """Whether every ``<meta`` tag that starts in ``body[:end]`` reads alike in every
+    ASCII-compatible encoding: no ASCII byte in it follows a byte ≥ 0x80 that a multi-byte decoder
+    (Shift_JIS, Big5, GBK, gb18030, EUC-KR) may take it with as a trail byte (``"\\x81charset"``
+    is a kanji and ``"harset"`` in Shift_JIS). Elsewhere such a pair changes nothing the tree
+    builder acts on: no decoder turns another byte into an ASCII character, a name or a character
+    reference with a non-ASCII character in it matches none in either reading, and the tokenizer
+    reads no other character as markup; inside a ``<meta>`` it may hide or reveal a ``charset``.
+    False where a tag has no end the prescan can read."""
+    for match in _META_BYTES.finditer(body, 0, end):
+        close = tag_end(body, match.start())
+        if close is None or _TAKEN_AS_TRAIL.search(body, match.start(), close) is not None:
+            return False
+    return True
 
 
 def _plain_meta(body: bytes, limit: int, metas: list | None, first: int = 0) -> tuple[Encoding, str, int, int] | None:

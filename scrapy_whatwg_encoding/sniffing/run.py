@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from ..encoding import ENCODINGS, Encoding, get_encoding
 from .body import Body
-from .change import PARSER_LIMIT, ascii_alike, change_the_encoding, parser_meta_span
+from .change import PARSER_LIMIT, change_the_encoding, metas_alike, parser_meta_span
 from .container import container_encoding
 from .content_type import DocumentKind, content_type_facts, parse_mime_type, per_value
 from .decision import DEFAULT_DETECTORS, DETECTOR_MODES, PROFILES, Decision, DetectorMode, Profile
@@ -355,14 +355,12 @@ def _meta_decides(body: Body, settings: Settings) -> bool:
     """Whether the parser step's ``<meta>`` with step 9's encoding is the one it finds with any
     encoding step 8 can give (then "change the encoding" gives its encoding whatever that is).
 
-    Step 8 gives an ASCII-compatible encoding (chardetng, or UTF-8) or, for a body without a byte
-    ≥ 0x80, ISO-2022-JP. Every ASCII-compatible decoder turns an ASCII byte into that character
-    unless a multi-byte sequence takes it as a trail byte (0x30-0x7F after a byte ≥ 0x80), and no
-    other byte into an ASCII character; the tokenizer and tree builder read no non-ASCII character
-    as markup. So where the bytes up to the tag's end hold no such pair, every such encoding reads
-    the same markup (with no more characters than bytes: the same tag within the limit, where step
-    9's encoding is single-byte); ISO-2022-JP reads an ASCII body alike up to its first escape or
-    shift (0x1B, 0x0E, 0x0F)."""
+    Step 8 gives an ASCII-compatible encoding (chardetng, or UTF-8), or ISO-2022-JP for a body
+    without a byte ≥ 0x80, which reads it alike up to its first escape or shift (0x1B, 0x0E,
+    0x0F). Every ASCII-compatible encoding reads the same markup up to the tag's end but in a
+    ``<meta>`` tag with an ASCII byte a multi-byte decoder takes as a trail byte
+    (:func:`.change.metas_alike`), with no more characters than bytes: the same tag within the
+    limit, where step 9's encoding is single-byte (else the bytes up to its end are ASCII)."""
     default = default_decision("html", settings).encoding
     if not default.is_ascii_compatible:
         return False
@@ -372,10 +370,10 @@ def _meta_decides(body: Body, settings: Settings) -> bool:
     end = found[3]  # bytes where they are ASCII up to it, else at most the bytes (see parser_meta_span)
     if body.is_ascii:
         return _NOT_ALIKE.search(body.data, 0, end) is None
-    if not default.is_single_byte:  # its characters may be fewer than the bytes: ASCII up to the tag's end
+    if not default.is_single_byte:
         first = body.first_non_ascii
         return first is not None and first >= end
-    return ascii_alike(body.data, end)
+    return metas_alike(body.data, end)
 
 
 def _parser_meta(body: Body, encoding: Encoding, limit: int, shortcuts: bool):
