@@ -35,7 +35,7 @@ CRAWL_FIXTURES = frozenset({"demo_server", "corpus_server", "corpus_labeled_serv
 BROWSER_FIXTURES = frozenset({"browser_crawl", "interop_crawls", "interop_results"})
 # The modules of tests/scrapy/ that call the Scrapy layer directly and crawl nothing: not ``crawl``
 # by folder (a test of theirs still is by fixture or pytest-twisted). Add a new one here.
-SCRAPY_UNIT_MODULES = frozenset({"test_overrides.py"})
+SCRAPY_UNIT_MODULES = frozenset({"test_overrides.py", "test_forms.py"})
 
 
 def _is_crawl(item: pytest.Item) -> bool:
