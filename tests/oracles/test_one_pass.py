@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -24,6 +25,8 @@ from scrapy_whatwg_encoding.sniffing.locale import locale_encoding
 from scrapy_whatwg_encoding.sniffing.mislabel import content_decision, suspect_label
 from scrapy_whatwg_encoding.sniffing.prescan import prescan_result
 from scrapy_whatwg_encoding.sniffing.xml_encoding import xml_declared_encoding
+
+pytestmark = pytest.mark.slow  # hypothesis against the plain algorithm, step by step
 
 URL = "http://example.ru/page"
 

@@ -8,6 +8,7 @@ builds on a UTF-8 page; ``from_response``'s arguments; and no warning (Scrapy 2.
 ``FormRequest.from_response``, which ``form_request`` no longer calls)."""
 from __future__ import annotations
 
+import functools
 from urllib.parse import unquote_to_bytes, urlsplit
 
 import pytest
@@ -143,13 +144,19 @@ def test_from_response_arguments():
         form_request(decided("<p>no form</p>", "UTF-8"))
 
 
-@settings(deadline=None)  # (the first example parses the page)
+@functools.cache
+def empty_form(label: str) -> scrapy.http.TextResponse:
+    return decided('<form action="/a" method=post></form>', label)
+
+
+@pytest.mark.slow  # 100 examples
+@settings(deadline=None)  # (the first example of an encoding parses its page)
 @given(st.lists(st.tuples(st.text(), st.text()), max_size=4),
        st.sampled_from(["UTF-8", "Shift_JIS", "windows-1251", "ISO-2022-JP", "gb18030", "Big5", "x-user-defined"]))
 def test_any_formdata_is_encoded_with_the_standard_encoder(formdata, label):
     """Whatever the names and values (``&``, ``=``, ``+``, ``%``, line breaks, any code point),
     each one comes out as the Encoding Standard's encoder writes it (CRLF line breaks), in order."""
-    response = decided('<form action="/a" method=post></form>', label)
+    response = empty_form(label)
     request = form_request(response, formdata=formdata)
     encoding = whatwg_encoding(response).output_encoding  # (a <meta> x-user-defined: windows-1252)
 
