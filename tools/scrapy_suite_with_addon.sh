@@ -193,7 +193,7 @@ cases = list(ET.parse(sys.argv[1]).iter("testcase"))
 broken = sorted(f"{case.get('classname')}.{case.get('name')}".strip(".") for case in cases
                 if any(e.get("message", "").startswith("collection failure") for e in case.iter("error")))
 if broken:
-    print(f"{len(broken)} modules failed to collect: {', '.join(broken)}")
+    print(f"did not collect ({len(broken)}): {', '.join(broken)}")
 elif not cases:
     print("no test ran")
 EOF
