@@ -104,8 +104,9 @@ def find_submitter(form: Selector, clickdata: dict[str, str | int]) -> Selector:
 
 
 def form_request(response, formname: str | None = None, formid: str | None = None, formnumber: int = 0,
-                 formdata: Any = None, clickdata: dict[str, str | int] | None = None, dont_click: bool = False,
-                 formxpath: str | None = None, formcss: str | None = None, **kwargs: Any) -> FormRequest:
+                 formxpath: str | None = None, formcss: str | None = None, *, formdata: Any = None,
+                 clickdata: dict[str, str | int] | None = None, dont_click: bool = False,
+                 **kwargs: Any) -> FormRequest:
     """The :class:`~scrapy.FormRequest` a browser sends for a form of *response* (a
     ``TextResponse``), with ``FormRequest.from_response``'s arguments: the form (``formname``,
     ``formid``, ``formxpath``, ``formcss``, ``formnumber``: :func:`find_form`), ``formdata`` (a
@@ -138,9 +139,9 @@ def form_request(response, formname: str | None = None, formid: str | None = Non
                          enctype=_URLENCODED)
     entries = form2request(form, formdata, click=False, method="POST", enctype=_URLENCODED).body
     pairs = parse_qsl(entries.decode("ascii"), keep_blank_values=True, encoding="utf-8", errors="strict")
-    name = submitters[0].attrib.get("name") if submitters else None
-    if name and name not in dict(formdata or ()):  # (as from_response: formdata's value wins)
-        pairs.append((name, submitters[0].attrib.get("value", "")))
+    submitter = submitters[0].attrib.get("name") if submitters else None
+    if submitter and submitter not in dict(formdata or ()):  # (as from_response: formdata's value wins)
+        pairs.append((submitter, submitters[0].attrib.get("value", "")))
     # "Convert to a list of name-value pairs" (line breaks to CRLF), then the
     # application/x-www-form-urlencoded serializer with the form's encoding (Python's quote_plus
     # spells a few bytes otherwise, "*" as %2A and "~" raw: the same bytes once decoded).
