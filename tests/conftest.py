@@ -1,7 +1,7 @@
 """Hypothesis runs the same examples on every CI run (a failure there is reproducible);
 set HYPOTHESIS_PROFILE=explore locally for fresh random examples. The tools in tools/ (page
 builders, label strippers, servers) and the shared helpers in tests/ (``cases``, ``reference``,
-``report_checks``, ``_html5lib_oracle``) are importable by bare name from every test folder.
+``report_checks``, ``_html5lib_oracle``, ``quick_sample``) are importable by bare name from every test folder.
 
 Where tests live (docs/contributing.rst): one folder per layer of the package (``encoding/``,
 ``sniffing/``, ``scrapy/``, ``cli/``, ``report/``), ``oracles/`` for the equivalence and oracle
@@ -11,8 +11,9 @@ Markers (registered in pyproject.toml; docs/contributing.rst): ``crawl`` for rea
 (every test under ``tests/scrapy/`` but the modules in ``SCRAPY_UNIT_MODULES``, every test using a
 local server or redis-server fixture, and every test that runs Twisted's reactor through pytest-twisted), ``browser`` for tests that drive
 Chromium (marked in their modules, or by the fixtures that crawl through it), ``slow`` for those two and for the tests marked slow in their
-modules (hypothesis suites over whole corpora, packaging, CLI processes). The quick subset is
-``pytest -m "not slow"``; the README's ``pytest`` runs everything."""
+modules (hypothesis suites, whole corpora, packaging, CLI processes: every test over about a
+second); a parametrized test keeps a few values in the quick subset (``quick_sample``). The quick
+subset is ``pytest -m "not slow"``; the README's ``pytest`` runs everything."""
 import os
 import sys
 from pathlib import Path
@@ -35,7 +36,7 @@ CRAWL_FIXTURES = frozenset({"demo_server", "corpus_server", "corpus_labeled_serv
 BROWSER_FIXTURES = frozenset({"browser_crawl", "interop_crawls", "interop_results"})
 # The modules of tests/scrapy/ that call the Scrapy layer directly and crawl nothing: not ``crawl``
 # by folder (a test of theirs still is by fixture or pytest-twisted). Add a new one here.
-SCRAPY_UNIT_MODULES = frozenset({"test_overrides.py"})
+SCRAPY_UNIT_MODULES = frozenset({"test_overrides.py", "test_forms.py"})
 
 
 def _is_crawl(item: pytest.Item) -> bool:

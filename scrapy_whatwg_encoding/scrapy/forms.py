@@ -5,13 +5,13 @@ the ``accept-charset`` attribute is split on ASCII whitespace, the first token t
 encoding" recognises gives the encoding; without one (no attribute, or no token recognised) the
 document's encoding is used; then "get an output encoding" (UTF-16BE/LE and replacement → UTF-8).
 
-``FormRequest.from_response`` cannot reach this by itself: it ignores ``accept-charset`` and
-encodes with ``kwargs.setdefault("encoding", response.encoding)``, which on a decided response is
-Python's codec name, as with Scrapy alone (``cp932`` for Shift_JIS): it raises
-``UnicodeEncodeError`` for a character the encoding lacks, where a browser sends ``&#N;``, and
-differs from the standard's encoder on others. Its ``encoding`` argument is public, so
-:func:`form_request` finds the same ``<form>`` as Scrapy (same arguments), picks its encoding and
-passes on its ``codec_name`` (the Encoding Standard's encoder)::
+The form itself (submitter, method, action URL, entry list) is read by the form2request library,
+which Scrapy 2.19 recommends over its deprecated ``FormRequest.from_response``. form2request
+always encodes as UTF-8 and has no encoding argument, so :func:`form_request` takes the entry
+list back from its UTF-8 ``application/x-www-form-urlencoded`` serialization (lossless) and
+serializes it again with the picked encoding's codec: the Encoding Standard's encoder in "html"
+error mode (``&#N;`` for a character the encoding lacks, which the serializer percent-encodes,
+URL Standard "percent-encode after encoding")::
 
     from scrapy_whatwg_encoding.scrapy.forms import form_request
 
@@ -20,12 +20,11 @@ passes on its ``codec_name`` (the Encoding Standard's encoder)::
 from __future__ import annotations
 
 import re
-import warnings
 from typing import Any
-from urllib.parse import urljoin
+from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
+from form2request import form2request
 from parsel import Selector
-from scrapy.exceptions import ScrapyDeprecationWarning
 from scrapy.http import FormRequest
 from scrapy.utils.response import get_base_url
 
@@ -34,8 +33,12 @@ from .portable import portable_request
 from .responses import whatwg_encoding
 from .url import encode_query
 
-_ASCII_WHITESPACE = "\t\n\x0c\r "
 _ASCII_WHITESPACE_RUN = re.compile("[\t\n\x0c\r ]+")
+#: The submit buttons form2request (and Scrapy) consider, in tree order.
+_SUBMITTERS = ('descendant::input[re:test(@type, "^(submit|image)$", "i")]'
+               '|descendant::button[not(@type) or re:test(@type, "^submit$", "i")]')
+_URLENCODED = "application/x-www-form-urlencoded"
+_LINE_BREAK = re.compile("\r\n|\r|\n")
 
 
 def form_encoding(response, form: Selector | None = None) -> Encoding | None:
@@ -82,23 +85,80 @@ def find_form(response, formname: str | None = None, formid: str | None = None, 
         raise ValueError(f"Form number {formnumber} not found in {response}") from None
 
 
+def find_submitter(form: Selector, clickdata: dict[str, str | int]) -> Selector:
+    """The submit button of *form* that ``from_response``'s *clickdata* names: ``{"nr": n}`` the
+    n-th submit button (0-based), other keys attribute values that one element of the form has.
+    Raises ``ValueError`` when no element, or more than one, matches."""
+    number = clickdata.get("nr")
+    if number is not None:
+        submitters = form.xpath(_SUBMITTERS)
+        if not isinstance(number, int) or not 0 <= number < len(submitters):
+            raise ValueError(f"No submit button number {number!r} in the form")
+        return submitters[number]
+    names = list(clickdata)
+    found = form.xpath(".//*" + "".join(f"[@{name}=$v{i}]" for i, name in enumerate(names)), None,
+                       **{f"v{i}": str(clickdata[name]) for i, name in enumerate(names)})
+    if len(found) != 1:
+        raise ValueError(f"{len(found) or 'No'} elements match clickdata {clickdata!r}")
+    return found[0]
+
+
 def form_request(response, formname: str | None = None, formid: str | None = None, formnumber: int = 0,
-                 formxpath: str | None = None, formcss: str | None = None, **kwargs: Any) -> FormRequest:
-    """``FormRequest.from_response(response, ...)`` (same arguments and result type) with the
-    form's encoding picked as the HTML standard says; an explicit ``encoding=`` wins. The
-    action URL's query is encoded with the document's encoding, as the URL parser does. The
-    request's own ``encoding`` is portable (:func:`.portable.portable_request`): URL and body
-    keep the form encoding's bytes. Raises ``ValueError`` like ``from_response``."""
+                 formxpath: str | None = None, formcss: str | None = None, *, formdata: Any = None,
+                 clickdata: dict[str, str | int] | None = None, dont_click: bool = False,
+                 **kwargs: Any) -> FormRequest:
+    """The :class:`~scrapy.FormRequest` a browser sends for a form of *response* (a
+    ``TextResponse``), with ``FormRequest.from_response``'s arguments: the form (``formname``,
+    ``formid``, ``formxpath``, ``formcss``, ``formnumber``: :func:`find_form`), ``formdata`` (a
+    dict or (name, value) pairs; ``None`` drops a field), ``clickdata`` (:func:`find_submitter`) or
+    ``dont_click``; the other keyword arguments go to ``FormRequest``, ``method`` (``GET`` or
+    ``POST``; any other value: ``GET``) and ``url`` (joined to the base URL) replacing the form's.
+
+    form2request reads the form (its first submit button unless told, the button's
+    ``formaction``/``formmethod`` too); GET puts the data in the action URL's query, POST in an
+    ``application/x-www-form-urlencoded`` body (whatever the form's ``enctype``, as Scrapy). The
+    data is encoded with the form's encoding (:func:`form_encoding`: the Encoding Standard's
+    encoder, "html" error mode); an explicit ``encoding=`` (a Python codec name) wins, as does
+    ``response.encoding`` where neither the middleware nor ``accept-charset`` gives one (both
+    raise ``UnicodeEncodeError`` for a character the codec lacks, as Scrapy does). The action
+    URL's own query is encoded with the document's encoding, as the URL parser does. The request's
+    ``encoding`` is portable (:func:`.portable.portable_request`): URL and body keep the form
+    encoding's bytes. Raises ``ValueError`` for a form or submitter not found, and form2request's
+    ``NotImplementedError`` for a ``method="dialog"`` form."""
     form = find_form(response, formname, formid, formnumber, formxpath, formcss)
-    encoding = form_encoding(response, form)
-    if encoding is not None:
-        kwargs.setdefault("encoding", encoding.codec_name)
+    picked = form_encoding(response, form)
+    encoding = kwargs.pop("encoding", None) or (response.encoding if picked is None else picked.codec_name)
+    method = kwargs.pop("method", None)
+    if method is not None:
+        method = method.upper() if method.upper() in ("GET", "POST") else "GET"
+    submitters = [] if dont_click else form.xpath(_SUBMITTERS)[:1] if clickdata is None else [
+        find_submitter(form, clickdata)]
+    # form2request reads the action URL and method (the submitter's formaction/formmethod too) and
+    # the entry list without the submitter, serialized as UTF-8 (in a body: every form has one).
+    built = form2request(form, formdata, click=submitters[0] if submitters else False, method=method,
+                         enctype=_URLENCODED)
+    entries = form2request(form, formdata, click=False, method="POST", enctype=_URLENCODED).body
+    pairs = parse_qsl(entries.decode("ascii"), keep_blank_values=True, encoding="utf-8", errors="strict")
+    submitter = submitters[0].attrib.get("name") if submitters else None
+    if submitter and submitter not in dict(formdata or ()):  # (as from_response: formdata's value wins)
+        pairs.append((submitter, submitters[0].attrib.get("value", "")))
+    # "Convert to a list of name-value pairs" (line breaks to CRLF), then the
+    # application/x-www-form-urlencoded serializer with the form's encoding (Python's quote_plus
+    # spells a few bytes otherwise, "*" as %2A and "~" raw: the same bytes once decoded).
+    query = urlencode([(_LINE_BREAK.sub("\r\n", name).encode(encoding),
+                        _LINE_BREAK.sub("\r\n", value).encode(encoding)) for name, value in pairs])
+    url = kwargs.pop("url", None)
     document = whatwg_encoding(response)
-    if "url" not in kwargs and document is not None:
-        action = (form.attrib.get("action") or "").strip(_ASCII_WHITESPACE)
-        kwargs["url"] = encode_query(urljoin(get_base_url(response), action), document)
-    with warnings.catch_warnings():  # deprecated in Scrapy 2.19 in favour of form2request
-        warnings.simplefilter("ignore", ScrapyDeprecationWarning)
-        request = FormRequest.from_response(response, formname=formname, formid=formid, formnumber=formnumber,
-                                            formxpath=formxpath, formcss=formcss, **kwargs)
+    if url is not None:
+        url = urljoin(get_base_url(response), url)
+    elif document is not None:  # the action URL as the document's URL parser reads it
+        url = encode_query(built.url, document)
+    else:
+        url = built.url
+    if built.method == "GET":
+        url = urlunsplit(urlsplit(url)._replace(query=query))
+        request = FormRequest(url, method="GET", encoding=encoding, **kwargs)
+    else:
+        request = FormRequest(url, method="POST", body=query.encode("ascii"), encoding=encoding, **kwargs)
+        request.headers.setdefault("Content-Type", _URLENCODED)
     return portable_request(request)

@@ -8,11 +8,14 @@ import pathlib
 import subprocess
 import sys
 
+import pytest
 from report_checks import assert_inert, local, section, table_rows, text_of
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 CORPUS = REPO / "tests" / "data" / "corpus"
 SITE = REPO / "example_project" / "demo" / "site"
+
+pytestmark = pytest.mark.slow  # a process per test (the real entry point)
 
 
 def run(*args) -> subprocess.CompletedProcess:

@@ -47,6 +47,7 @@ def _known(name: str) -> bool:
     return True
 
 
+@pytest.mark.slow  # 300 examples
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from(["Shift_JIS", "EUC-JP", "EUC-KR", "Big5", "GBK", "gb18030", "windows-1252", "KOI8-R"]),
        st.binary(max_size=40))

@@ -26,6 +26,8 @@ sys.path.insert(0, str(ROOT / "tools" / "differential"))  # (tests/conftest.py p
 import bench_classes
 import grammar
 
+pytestmark = pytest.mark.slow  # both browser models in full on 6,000 generated documents
+
 
 def _documents():
     for seed in (18, 27):

@@ -24,6 +24,7 @@ import json
 import pathlib
 import re
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scrapy.http import HtmlResponse, Request, Response, TextResponse
@@ -149,12 +150,14 @@ def check_decoders(data: bytes, chunks: list[int]) -> None:
         assert LONE_SURROGATE.search(with_bom) is None
 
 
+@pytest.mark.slow  # 150 fuzzed inputs (the quick subset keeps test_get_encoding)
 @FUZZ
 @given(bodies, st.lists(st.integers(0, 50), max_size=8))
 def test_decoders(data, chunks):
     check_decoders(data, chunks)
 
 
+@pytest.mark.slow  # 150 fuzzed inputs (the quick subset keeps test_get_encoding)
 @FUZZ
 @given(st.sampled_from(SEEDS), st.sampled_from(NAMES))
 def test_truncated_multi_byte_tails(seed, name):
@@ -184,6 +187,7 @@ def _common_prefix(a: str, b: str) -> str:
     return a[:n]
 
 
+@pytest.mark.slow  # 150 fuzzed inputs (the quick subset keeps test_get_encoding)
 @FUZZ
 @given(texts)
 def test_encoders(text):
@@ -216,6 +220,7 @@ def test_get_encoding(label):
         assert get_encoding(f"\t {text.swapcase()} \n") is found
 
 
+@pytest.mark.slow  # 150 fuzzed inputs (the quick subset keeps test_get_encoding)
 @FUZZ
 @given(bodies, st.integers(-3, 3000))
 def test_prescan(data, end):
@@ -232,6 +237,7 @@ header_values = st.one_of(st.none(), st.binary(max_size=80), st.text(max_size=60
                                            b"image/svg+xml; charset=iso-2022-kr", b"*/*", b"text/html; charset"]))
 
 
+@pytest.mark.slow  # 150 fuzzed inputs (the quick subset keeps test_get_encoding)
 @FUZZ
 @given(bodies, header_values, st.sampled_from(["off", "browser", "full"]), st.integers(1, 2048))
 def test_sniff(data, content_type, detector, prescan_bytes):
@@ -246,6 +252,7 @@ def test_sniff(data, content_type, detector, prescan_bytes):
     assert LONE_SURROGATE.search(text) is None
 
 
+@pytest.mark.slow  # 150 fuzzed inputs (the quick subset keeps test_get_encoding)
 @FUZZ
 @given(bodies, header_values, st.sampled_from([HtmlResponse, TextResponse, Response]))
 def test_middleware(data, content_type, cls):
@@ -267,6 +274,7 @@ def test_middleware(data, content_type, cls):
         assert out is response
 
 
+@pytest.mark.slow  # 150 fuzzed inputs (the quick subset keeps test_get_encoding)
 @FUZZ
 @given(bodies, st.binary(max_size=300), st.binary(max_size=300), header_values, st.integers(1, 2048),
        st.integers(0, 500))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -25,6 +26,8 @@ from scrapy_whatwg_encoding.sniffing.parser_scan import find_parser_meta
 from scrapy_whatwg_encoding.sniffing.prescan import prescan_result
 from scrapy_whatwg_encoding.sniffing.run import Settings, run
 from scrapy_whatwg_encoding.sniffing.xml_encoding import xml_declared_encoding
+
+pytestmark = pytest.mark.slow  # hypothesis against the standard's text, step by step
 
 URL = "http://example.ru/page"
 _UTF_8, _WINDOWS_1252 = ENCODINGS["UTF-8"], ENCODINGS["windows-1252"]

@@ -8,6 +8,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 
 def fresh(script: str) -> dict:
     """Run *script* in a fresh interpreter; it prints one JSON object, returned."""
@@ -30,6 +32,7 @@ print(json.dumps({"before": before, "version": __version__, "again": scrapy_what
     assert found == {"before": False, "version": version, "again": version, "listed": True}
 
 
+@pytest.mark.slow  # a crawl in a new process
 def test_report_loads_only_for_a_crawl_that_writes_one(tmp_path):
     """The Scrapy layer imports the HTML report's modules only when ``WHATWG_ENCODING_REPORT`` is set
     (a Stats with a path), and that report is still written with the decisions counted."""

@@ -167,6 +167,7 @@ def test_hostile_strings_are_escaped():
 ANY_TEXT = st.text(st.characters(exclude_categories=()))  # surrogates and controls included
 
 
+@pytest.mark.slow  # hypothesis
 @given(ANY_TEXT, ANY_TEXT, ANY_TEXT)
 def test_any_page_strings_give_an_inert_document(ours, theirs, url):
     data = ReportData()

@@ -40,6 +40,7 @@ def test_override_for(url, label):
     assert override_for(OVERRIDES, url) == label
 
 
+@pytest.mark.slow  # hypothesis
 @given(_host, _host)
 def test_a_key_covers_exactly_its_host_and_the_hosts_under_it(key, host):
     found = override_for({key: "koi8-r"}, f"http://{host}/")

@@ -1,8 +1,8 @@
 """Every URL-query and form expectation of the web-platform-tests (legacy-mb-* encode-href and
 encode-form tests, encoding/iso-2022-jp-encoder.html, html/.../query-encoding/) through the public
-paths of a response decided by the middleware: ``urljoin(response, )`` and the drop-in form path
-(``FormRequest`` with the encoding :func:`~scrapy_whatwg_encoding.scrapy.forms.form_request` gives
-``from_response``: the form's output encoding, :func:`~scrapy_whatwg_encoding.scrapy.forms.form_encoding`);
+paths of a response decided by the middleware: ``urljoin(response, )`` and the drop-in
+:func:`~scrapy_whatwg_encoding.scrapy.forms.form_request` on the test's form (the form's output
+encoding, :func:`~scrapy_whatwg_encoding.scrapy.forms.form_encoding`);
 and a sample of every href page through ``response.follow()`` in a real crawl, checked on the
 server's side. (Scrapy's own ``FormRequest(..., encoding=response.encoding)`` uses Python's codec,
 as with Scrapy alone: tests/scrapy/test_scrapy_follow.py.)
@@ -23,13 +23,13 @@ from urllib.parse import quote, unquote_to_bytes
 import pytest_twisted
 import scrapy
 from scrapy import Request
-from scrapy.http import FormRequest, HtmlResponse
+from scrapy.http import HtmlResponse
 from twisted.internet import reactor
 from twisted.web import resource, server
 from whatwg_crawl_helpers import crawl
 
 from scrapy_whatwg_encoding import WhatwgEncodingMiddleware, get_encoding, whatwg_encoding
-from scrapy_whatwg_encoding.scrapy.forms import form_encoding
+from scrapy_whatwg_encoding.scrapy.forms import form_encoding, form_request
 from scrapy_whatwg_encoding.scrapy.links import follow, urljoin
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -112,11 +112,14 @@ def run_page(page: dict) -> tuple[int, set]:
             distinct.add((name, "href", text, expected))
     elif kind == "form":
         separator = page["separator"]
+        # The test's form (its script builds it), appended to the page's bytes (ASCII).
+        with_form = response.replace(body=response.body + f'<form action="{WPT_ORIGIN}common/blank.html">'
+                                     '<input name="input-0"></form>'.encode("ascii"))
+        assert whatwg_encoding(with_form) is encoding and form_encoding(with_form) is encoding.output_encoding
         for start in range(0, len(cases), 400):  # the test's chunks of 400 code points
             chunk = cases[start:start + 400]
             value = separator.join(chr(cp) for cp, _ in chunk)
-            request = FormRequest(WPT_ORIGIN + "common/blank.html", method="GET",
-                                  formdata={"input-0": value}, encoding=form_encoding(response).codec_name)
+            request = form_request(with_form, formdata={"input-0": value})
             query = request.url.split("?", 1)[1]
             results = query[query.index("=") + 1:].split(quote(separator, safe=""))  # encodeURIComponent
             assert len(results) == len(chunk)

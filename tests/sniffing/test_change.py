@@ -1,6 +1,7 @@
 """The parser step's byte offsets: exact for every encoding, checked against brute force."""
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,6 +28,7 @@ def brute_force(body: bytes, encoding, text: str, index: int) -> int:
     return found[0]
 
 
+@pytest.mark.slow  # hypothesis against brute force
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from(_NAMES), st.lists(st.sampled_from(_PIECES), max_size=16).map(b"".join))
 def test_byte_offset_matches_brute_force(name, body):

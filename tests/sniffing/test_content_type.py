@@ -68,6 +68,7 @@ def test_document_kind():
     assert document_kind("application/json") == "other"
 
 
+@pytest.mark.slow  # hypothesis
 @given(st.one_of(st.text(), st.binary()))
 def test_never_raises(value):
     parsed = parse_mime_type(value)

@@ -42,6 +42,7 @@ def python_counts(data: bytes) -> tuple[int, int]:
     return sum(ord(char) >= 0x80 for char in text) - invalid, invalid
 
 
+@pytest.mark.slow  # hypothesis
 @settings(max_examples=400, deadline=None)
 @given(data=st.binary(max_size=80) | st.text(max_size=30).map(lambda t: t.encode("utf-8", "surrogatepass")),
        chunk=st.integers(1, 9))
@@ -60,6 +61,7 @@ _STRAYED = st.tuples(st.text(max_size=30), st.binary(max_size=3), st.integers(0,
     lambda t: t[0].encode()[:t[2]] + t[1] + t[0].encode()[t[2]:])
 
 
+@pytest.mark.slow  # hypothesis
 @settings(max_examples=600, deadline=None)
 @given(data=st.binary(max_size=80) | st.text(max_size=30).map(lambda t: t.encode("utf-8", "surrogatepass")) | _STRAYED,
        chunk=st.integers(1, 9))
@@ -166,6 +168,7 @@ def test_corpus_texts_as_utf_8_with_stray_bytes(defect):
     assert decided >= 170
 
 
+@pytest.mark.slow  # every corpus text, cut everywhere
 def test_corpus_texts_as_utf_8_cut_inside_a_sequence():
     decided = 0
     for path, body in UTF_8_PAGES:
@@ -194,6 +197,7 @@ def test_weighted_counts_rule_out_legacy_pages():
     assert left == ["files/EUC-JP/_mozilla_bug431054_text.html"]
 
 
+@pytest.mark.slow  # hypothesis over corpus pages
 @settings(max_examples=300, deadline=None)
 @given(page=st.integers(0, len(LEGACY_PAGES) - 1), start=st.integers(0, 1 << 16), length=st.integers(16, 8192))
 def test_slices_of_legacy_pages_are_not_utf_8(page, start, length):
@@ -210,6 +214,7 @@ def test_slices_of_legacy_pages_are_not_utf_8(page, start, length):
 _NON_ASCII = st.characters(min_codepoint=0x80, exclude_categories=("Cs",))
 
 
+@pytest.mark.slow  # hypothesis
 @settings(max_examples=300, deadline=None)
 @given(pieces=st.lists(st.text(_NON_ASCII, min_size=1, max_size=3) | st.text(st.characters(max_codepoint=0x7F)),
                        min_size=1, max_size=40),

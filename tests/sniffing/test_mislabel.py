@@ -99,6 +99,7 @@ def test_single_byte_labels_skip_the_decode_only_when_no_byte_is_an_error():
         assert suspect_label(body, served(body, "iso-8859-7"), url="http://example.ru/") == "undecodable", path
 
 
+@pytest.mark.slow  # every corpus page
 def test_the_text_of_the_check_is_the_decoded_body():
     # What the middleware keeps as response.text: exactly the "decode" hook's text, or nothing.
     kept = 0

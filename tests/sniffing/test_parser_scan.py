@@ -346,12 +346,14 @@ def test_structure_agrees_with_html5lib(html):
     assert _mine(html) == oracle_parser_meta(html)
 
 
+@pytest.mark.slow  # hypothesis, html5lib is the oracle
 @settings(max_examples=300, deadline=None)
 @given(_DOCUMENTS, st.integers(0, 400))
 def test_limit_is_end_of_input(html, limit):
     assert _mine(html, limit) == oracle_parser_meta(html[:limit])
 
 
+@pytest.mark.slow  # hypothesis, html5lib is the oracle
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("<>!-/?=\"' \nabmetachrs&#;x[]CDAT")), max_size=80))
 def test_random_markup_agrees_with_html5lib(html):

@@ -185,6 +185,7 @@ def test_fast_prescan_equals_spec_steps(data, end):
     assert prescan(data, end) is spec_prescan(data, end)
 
 
+@pytest.mark.slow  # hypothesis against the spec's steps
 @settings(max_examples=500, deadline=None)
 @given(_markup, _markup)
 def test_fast_prescan_equals_spec_steps_with_attributes(head, meta):
@@ -204,6 +205,7 @@ _CHARSET_ONLY = st.tuples(
 ).map(b"".join)
 
 
+@pytest.mark.slow  # hypothesis against the spec's steps
 @settings(max_examples=1500, deadline=None)
 @given(_CHARSET_ONLY, _CHARSET_ONLY)
 @example(b'<meta charset="KOI8-R" />', b"")

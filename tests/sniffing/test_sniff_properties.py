@@ -4,6 +4,7 @@ from __future__ import annotations
 import functools
 import importlib
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -44,6 +45,7 @@ options = st.fixed_dictionaries({
 })
 
 
+@pytest.mark.slow  # hypothesis
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(bodies, options)
 def test_sniff_never_raises(body, kwargs):
@@ -117,6 +119,7 @@ def big_body(filler: bytes) -> bytes:
     return (filler * (BIG // len(filler) + 1))[:BIG]
 
 
+@pytest.mark.slow  # 50 MB bodies
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                   HealthCheck.too_slow])
 @given(head=bodies, filler=st.sampled_from(_FILLERS), tail=st.sampled_from([b"", b"<meta charset=koi8-r>"]),

@@ -74,6 +74,7 @@ _PLAIN_URLS = st.tuples(st.sampled_from(["http", "HTTPS", "h2o+x-y.z"]), st.just
                         st.text(max_size=8)).map("".join)
 
 
+@pytest.mark.slow  # hypothesis
 @settings(max_examples=2000, deadline=None)
 @given(_PLAIN_URLS | _URLS | st.text(max_size=40))
 def test_hostname_is_urlsplits(url):

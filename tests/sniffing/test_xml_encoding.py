@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -99,6 +100,7 @@ _XML_PIECES = [b"<?xml", b" ", b"\n", b"\x00", b"=", b"'", b'"', b">", b"<", b"?
                b"ENCODING", b"encodin", b"koi8-r", b"utf-16", b"windows-1251", b"bogus", b"x", b"\xff"]
 
 
+@pytest.mark.slow  # hypothesis against the spec's steps
 @settings(max_examples=2000, deadline=None)
 @given(st.lists(st.sampled_from(_XML_PIECES), max_size=30).map(b"".join), st.integers(0, 2000))
 def test_get_xml_encoding_equals_spec_steps(data, pad):

@@ -87,7 +87,7 @@ class DemoSpider(scrapy.Spider):
         self.results.append(item)
         yield item
         if "form/" in response.url:  # forms and links encode queries in the page's output encoding
-            # (form_request: FormRequest.from_response with the form's encoding as HTML picks it;
+            # (form_request: the form read by form2request, encoded as HTML picks the form's encoding;
             # Scrapy's own, with Python's cp932, would raise UnicodeEncodeError on ☃)
             value = response.css("form input[name=q]").attrib["value"]
             yield form_request(response, formdata={"q": value + " ☃"}, callback=self.parse_echo,
