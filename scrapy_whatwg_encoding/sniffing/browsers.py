@@ -140,18 +140,19 @@ def _chromium_scan(text: str, head: int, partial: bool):
     """:func:`chromium_meta` over *text*; :data:`_MORE` where a *partial* text ends too soon."""
     more = _MORE if partial else None
     n = len(text)
-    # No meta it reads as naming an encoding starts after *cutoff*: past it the answer is None,
-    # or, on a partial text, whatever follows it.
-    cutoff = last_meta_start(text, _chromium_reading)
+    # On the whole text, no meta it reads as naming an encoding starts after *cutoff*: past it
+    # the answer is None.
+    cutoff = n if partial else last_meta_start(text, _chromium_reading)
     if cutoff < 0:
-        return more
+        return None
     in_head = True
     pos = 0
     while True:
         if not in_head and pos >= head:
             return None
         if in_head:
-            pos = _CHROMIUM_HEAD_RUN.match(text, pos).end()  # type: ignore[union-attr]  # starred: never None
+            # starred: never None; up to the cutoff, where the meta is not skipped
+            pos = max(pos, _CHROMIUM_HEAD_RUN.match(text, pos, cutoff).end())  # type: ignore[union-attr]
         lt = text.find("<", pos)
         if lt < 0:
             return more

@@ -45,7 +45,7 @@ _WS = "\t\n\x0c\r "
 _ALPHA = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 
-def _meta_encoding(span: str) -> tuple[Encoding, str] | None:
+def meta_tag_encoding(span: str) -> tuple[Encoding, str] | None:
     """The "in head" rule for ``meta`` (§13.2.6.4.4): a ``charset`` attribute whose value gets an
     encoding; otherwise ``http-equiv`` = "Content-Type" (ASCII case-insensitive) with a ``content``
     from which the meta algorithm extracts one."""
@@ -99,7 +99,7 @@ def markup_declaration(text: str, lt: int, foreign: bool, tree: TreeBuilder | No
 
 @lru_cache(maxsize=512)
 def _meta_reading(span: str) -> tuple[Encoding, str] | None:
-    return _meta_encoding(span) if span else None
+    return meta_tag_encoding(span) if span else None
 
 
 def meta_starts(text: str, reads: Callable[[str], object], start: int = 0, end: int | None = None) -> Iterator[int]:
@@ -189,12 +189,16 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     tree: TreeBuilder | None = TreeBuilder(scripting=scripting)
     find = text.find
     # A starred pattern: it matches (maybe empty) at every position, never None.
-    skip = cast("Callable[[str, int], re.Match[str]]", SKIP_UNINTERESTING.match)  # (a string: not built per call)
+    skip = cast("Callable[[str, int, int], re.Match[str]]", SKIP_UNINTERESTING.match)  # (a string: not built per call)
     n = len(text)
     pos = 0
     while True:
         if tree is None:
-            lt = skip(text, pos).end()
+            # Up to the cutoff only: what the match reads whole before it, it reads as in the
+            # whole text, except a "<" just before it (maybe a tag's), which the loop reads again.
+            lt = skip(text, pos, end_at).end()
+            if lt == end_at and lt > pos and text[lt - 1] == "<":
+                lt -= 1
             if lt >= n or lt > end_at:
                 return
         else:
@@ -252,7 +256,7 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                 # The element changed no state, so the same elements right after it change none
                 # either (whitespace between them too where it is inert): one regex skips them.
                 gaps = tree.mode in _WHITESPACE_INERT or not tree.text_matters()
-                pos = _TEXT_RUNS[name][gaps].match(text, pos).end()  # type: ignore[union-attr]  # starred
+                pos = max(pos, _TEXT_RUNS[name][gaps].match(text, pos, end_at).end())  # type: ignore[union-attr]
         elif c == "!":
             pos = markup_declaration(text, lt, tree is not None and tree.in_foreign(), tree)
             if pos < 0:

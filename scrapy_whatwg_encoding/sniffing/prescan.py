@@ -46,11 +46,12 @@ _SKIP_TAG = re.compile(rb"(?:[^>\"']*>|[^\t\n\x0c\r >]*(?=[\t\n\x0c\r >])(?:" + 
 
 # Runs of what the loop only steps over, in one C-speed match: bytes other than "<", a "<" that
 # starts none of the loop's cases, tags other than "<meta" read as the loop reads them, comments.
-_RUN = re.compile(rb"(?:[^<]+|<(?![!/?A-Za-z])|<(?=/?[A-Za-z])(?![Mm][Ee][Tt][Aa][\t\n\x0c\r /])"
-                  + _SKIP_TAG.pattern
-                  # a comment: to the first "-->" from its "--" on (lazy: a C-speed scan for "-->";
-                  # nothing after the starred group can fail and make it backtrack)
-                  + rb"|<!(?=--)[\s\S]*?-->)*")
+_RUN = re.compile(rb"(?:[^<]+"
+                  # a comment: to the first "-->" from its "--" on ("<!-->" and "<!--->" end at once),
+                  # lazy: a C-speed scan for "-->"; nothing after the starred group can fail and make
+                  # it backtrack to a later one
+                  rb"|<!--(?:-?>|[\s\S]*?-->)"
+                  rb"|<(?![!/?A-Za-z])|<(?=/?[A-Za-z])(?![Mm][Ee][Tt][Aa][\t\n\x0c\r /])" + _SKIP_TAG.pattern + rb")*")
 
 # The commonest <meta> that declares, whole: one "charset" attribute and nothing else (spaces and
 # "/" around it), its value as "get an attribute" reads it (quoted, or unquoted to whitespace or

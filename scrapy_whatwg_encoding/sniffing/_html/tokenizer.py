@@ -167,11 +167,13 @@ def text_element(names: str, key: str) -> str:
     """A whole element of text whose start tag name is one of *names* ("|"-separated): start tag,
     text, and the appropriate end tag that closes it, attributes and all (§13.2.5.3-32). For
     ``script`` only script data without "<!--" (which enters the escaped states); other names are
-    RCDATA or RAWTEXT. Group ``t{key}`` holds the name. Unrolled: linear when it fails."""
+    RCDATA or RAWTEXT. Group ``t{key}`` holds the name. The text is atomic (lookahead and
+    backreference): where no end tag follows, the match fails without backtracking through it."""
     name, end = rf"(?P<t{key}>(?i:{names}))", rf"</(?i:(?P=t{key}))(?=[\t\n\x0c\r />])"
     other = "!--|" if names == "script" else ""
+    text = rf"[^<]*(?:<(?!{other}/(?i:(?P=t{key}))[\t\n\x0c\r />])[^<]*)*"
     return (rf"<{name}(?=[\t\n\x0c\r />]){_attributes(key + 's')}"
-            rf"[^<]*(?:<(?!{other}/(?i:(?P=t{key}))[\t\n\x0c\r />])[^<]*)*{end}{_attributes(key + 'e')}")
+            rf"(?=(?P<x{key}>{text}))(?P=x{key}){end}{_attributes(key + 'e')}")
 
 
 # Tokenizer-only scanning, used where the tree builder cannot matter any more (see parser_scan.py):
