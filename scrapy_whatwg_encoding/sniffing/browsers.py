@@ -16,6 +16,10 @@ Neither browser runs the standard's byte-level prescan (§13.2.3.2 step 5) nor h
   attribute alone when there is one, and stops reading ``content`` at a ``charset`` not followed
   by ``=``.
 
+Firefox's model runs the parser step's loop (:func:`.parser_scan.tree_builder_metas`); Chromium's
+has its own, simpler one (no tree builder). Both look no further than the last ``<meta>`` they
+read as naming an encoding, and skip runs of what cannot hold one in one regex match.
+
 These models serve the ``"browsers"`` profile (:mod:`.sniff`); each is tested against the
 recorded answers of its browser (tests/data/browsers).
 """
