@@ -172,7 +172,7 @@ def _chromium_scan(text: str, head: int, partial: bool):
             pos = match.end()
             end_tag, name, span = match.group(1), tag_name(match.group(2)), match.group(3)
             if not end_tag and name == "meta":
-                found = chromium_meta_encoding(span)
+                found = _chromium_reading(span)
                 if found is not None:
                     return found[0], found[1], lt
             if name not in _CHROMIUM_HEAD and (end_tag or name not in ("html", "head")):

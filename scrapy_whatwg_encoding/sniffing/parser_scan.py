@@ -112,10 +112,25 @@ def meta_starts(text: str, reads: Callable[[str], object], start: int = 0, end: 
     """Offsets of each "<meta" start tag in ``text[start:end]`` whose attributes (TAG group 3)
     *reads* maps to something other than None, in order (a tag cut by the end of *text* is never
     emitted). Nothing after the last one can matter to a scan that only wants such a tag."""
-    for match in META_CANDIDATE.finditer(text, start, len(text) if end is None else end):
-        tag = TAG.match(text, match.start())
-        if tag is not None and reads(tag.group(3)) is not None:
-            yield match.start()
+    stop = len(text) if end is None else end
+    search = META_CANDIDATE.search
+    same = ""  # the last tag read as naming nothing, without "<" inside: copies of it are skipped
+    position = start
+    while (match := search(text, position, stop)) is not None:
+        at = match.start()
+        if same and text.startswith(same, at):
+            position = at + len(same)
+            while text.startswith(same, position):  # a run of copies: no regex, no reading
+                position += len(same)
+            continue
+        tag = TAG.match(text, at)
+        position = at + 5
+        if tag is not None:
+            if reads(tag.group(3)) is not None:
+                yield at
+            elif "<" not in tag.group(3):  # no "<meta" inside it: nothing to look at before its end
+                same = tag.group()
+                position = tag.end()
 
 
 def last_meta_start(text: str, reads: Callable[[str], object], end: int | None = None) -> int:
@@ -126,11 +141,23 @@ def last_meta_start(text: str, reads: Callable[[str], object], end: int | None =
         low = max(0, high - size)
         starts = [match.start() for match in META_CANDIDATE.finditer(text, low, min(len(text), high + 5))]
         for at in reversed(starts):
-            if at < high:
-                tag = TAG.match(text, at)
-                if tag is not None and reads(tag.group(3)) is not None:
-                    return at
-        high, size = low, 2 * size
+            if at >= high:
+                continue
+            tag = TAG.match(text, at)
+            if tag is None:
+                continue
+            if reads(tag.group(3)) is not None:
+                return at
+            same = tag.group()
+            if "<" not in tag.group(3) and text.startswith(same, at - len(same)):
+                # Copies of a tag that names nothing, without "<meta" inside: skip them all.
+                while text.startswith(same, at - len(same)):
+                    at -= len(same)
+                high = at
+                break
+        else:
+            high = low
+            size *= 2
     return -1
 
 
