@@ -149,10 +149,12 @@ def last_meta_start(text: str, reads: Callable[[str], object], end: int | None =
             if reads(tag.group(3)) is not None:
                 return at
             same = tag.group()
-            if "<" not in tag.group(3) and text.startswith(same, at - len(same)):
-                # Copies of a tag that names nothing, without "<meta" inside: skip them all.
-                while text.startswith(same, at - len(same)):
-                    at -= len(same)
+            size_same = len(same)
+            if "<" not in tag.group(3) and at >= size_same and text.startswith(same, at - size_same):
+                # Copies of a tag that names nothing, without "<meta" inside: skip them all
+                # (never a negative start: startswith would count it from the end).
+                while at >= size_same and text.startswith(same, at - size_same):
+                    at -= size_same
                 high = at
                 break
         else:
@@ -252,7 +254,7 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                 return  # end of input inside a tag: never emitted
             pos = match.end()
             slash, name, span, tail = match.group(1, 2, 3, "tail")
-            name = name.lower() if name.isascii() else tag_name(name)
+            name = name.lower() if name.isascii() and "\x00" not in name else tag_name(name)  # NUL: U+FFFD
             before = None
             if tree is None:
                 if slash:

@@ -17,6 +17,7 @@ from scrapy_whatwg_encoding import sniff
 from scrapy_whatwg_encoding.sniffing._html.tokenizer import (
     COMMENT_END,
     COMMENT_RUN,
+    META_CANDIDATE,
     SKIP_UNINTERESTING,
     TAG,
     raw_text_end,
@@ -25,7 +26,13 @@ from scrapy_whatwg_encoding.sniffing._html.tokenizer import (
 )
 from scrapy_whatwg_encoding.sniffing.browsers import chromium_meta, firefox_meta
 from scrapy_whatwg_encoding.sniffing.change import PARSER_LIMIT
-from scrapy_whatwg_encoding.sniffing.parser_scan import find_parser_meta, meta_tag_encoding, tree_builder_metas
+from scrapy_whatwg_encoding.sniffing.parser_scan import (
+    find_parser_meta,
+    last_meta_start,
+    meta_starts,
+    meta_tag_encoding,
+    tree_builder_metas,
+)
 
 KIB = 1024
 META = b"<meta charset=koi8-r>"
@@ -108,6 +115,24 @@ def test_an_element_of_text_in_one_match_is_the_tokenizer_steps(name, attributes
     assert skipped is not None
     rest = SKIP_UNINTERESTING.match(text, max(steps, 0))
     assert skipped.end() in ((0,) if steps < 0 else (0, rest.end()))
+
+
+def _reads(span: str):
+    return meta_tag_encoding(span) if span else None
+
+
+_TAGS = st.lists(st.sampled_from(['<meta charset=zz>', '<meta charset=utf-8>', '<meta a="<meta charset=koi8-r>">', "<!--",
+                                  "-->", " ", "<meta charset=zz", ">", "x"]), max_size=20).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_TAGS)
+def test_metas_that_name_an_encoding_are_found_with_copies_skipped(text):
+    """Copies of a tag that names nothing are skipped unread; the answer is every candidate's."""
+    every = [match.start() for match in META_CANDIDATE.finditer(text)
+             if (tag := TAG.match(text, match.start())) is not None and _reads(tag.group(3)) is not None]
+    assert list(meta_starts(text, _reads)) == every
+    assert last_meta_start(text, _reads) == (every[-1] if every else -1)
 
 
 # -- the floods: same decisions as the steps, as html5lib --------------------------------------------
