@@ -135,6 +135,23 @@ def test_metas_that_name_an_encoding_are_found_with_copies_skipped(text):
     assert last_meta_start(text, _reads) == (every[-1] if every else -1)
 
 
+_DOCUMENTS = st.lists(st.sampled_from([
+    "<script>", "</script>", "<SCRIPT a='>'>", "<style>", "</style >", "<title>", "</title>", "<textarea>", "</textarea>",
+    "<noscript>", "</noscript>", "<meta charset=x>", "<!--", "-->", "--!>", "<!-->", "<p>", "</p>", "<b>", "<table>",
+    "<td>", " ", "\n", "x", "<", "</", "<!doctype html>", "<head>", "<body>", "<plaintext>", "<xmp>", "</xmp>",
+    "<iframe>", "</iframe>", "<?x>", "<svg>", "</svg>", "<template>", "</template>", "<select>", "<frameset>"]),
+    max_size=25).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_DOCUMENTS)
+def test_tokenizer_states_alone_with_runs_skipped_find_the_metas_the_tree_builder_finds(text):
+    """The parser step's shortcut (tokenizer states once the tree builder can no longer change
+    which start tags are metas, one regex per run) against the tree builder all the way."""
+    shortcut = [(lt, end) for lt, end, _, _ in tree_builder_metas(text, modes=False)]
+    assert shortcut == [(lt, end) for lt, end, _, _ in tree_builder_metas(text, modes=True)]
+
+
 # -- the floods: same decisions as the steps, as html5lib --------------------------------------------
 @pytest.mark.parametrize("flood", sorted(FLOODS))
 def test_floods_get_the_decisions_of_a_token_by_token_reading(flood):
