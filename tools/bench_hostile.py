@@ -22,12 +22,13 @@ import cProfile
 import pstats
 import random
 import sys
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench_classes import Ours, Page, alternate, scrapy_side  # noqa: E402
+from bench_classes import Ours, Page, alternate, scrapy_side
 
 KIB = 1024
 
@@ -78,15 +79,16 @@ def main(argv=None) -> None:
     for size in sizes:
         for name, body in bodies(size).items():
             hostile = page(body)
-            cells, decisions = [], []
-            scrapy = None
+            cells: list[int] = []
+            decisions: list[str] = []
+            scrapy = sys.maxsize
             for ours in sides.values():
-                scrapy_ns, ours_ns = alternate((lambda: scrapy_side(hostile), lambda: ours.side(hostile)), args.repeat)
-                scrapy = scrapy_ns if scrapy is None else min(scrapy, scrapy_ns)
+                scrapy_ns, ours_ns = alternate((partial(scrapy_side, hostile), partial(ours.side, hostile)), args.repeat)
+                scrapy = min(scrapy, scrapy_ns)
                 cells.append(ours_ns)
                 call = ours.side(hostile)
                 call()
-                decision = call.request.meta["whatwg_encoding"]  # a dict (see docs/logging.rst)
+                decision = call.request.meta["whatwg_encoding"]  # type: ignore[attr-defined]  # a dict (docs/logging.rst)
                 decisions.append(f"{decision.get('encoding')} ({decision.get('source')})")
             print(f"{name:<30} {size // KIB:>5} {scrapy / 1e6:>8.2f} {cells[0] / 1e6:>9.2f} {cells[0] / scrapy:>6.1f} "
                   f"{cells[1] / 1e6:>9.2f} {cells[1] / scrapy:>6.1f}   {' / '.join(decisions)}", flush=True)
