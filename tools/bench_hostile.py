@@ -1,98 +1,123 @@
-"""Is ``sniff``'s work bounded by its settings on huge bodies? Times ``sniff`` on 50 MB bodies (and on
-5 MB ones, to show the time does not grow with the body) with and without a label, and with the
-detector's cap (``detect.DETECT_LIMIT``, 1 MiB) against the detector uncapped (the cap raised to the
-body's size). Figures only, no pass/fail: the machine is shared.
+"""Is the add-on's work bounded per byte on hostile markup? Times each hostile body through the
+add-on's two downloader middlewares (as a crawl builds them, :class:`bench_classes.Ours`: the
+handler's then ``WhatwgEncodingMiddleware.process_response``, then ``.text``), in both profiles,
+against Scrapy alone (``response.encoding`` then ``.text``). Figures only, no pass/fail: the
+machine is shared, so the ratios (ours / Scrapy alone on the same body) matter more than the ms.
 
-    python tools/bench_hostile.py [--mb 50] [--repeat 3]
+    python tools/bench_hostile.py [--sizes 64,1024] [--repeat 5] [--profile]
 
-Bodies: Russian text in windows-1251 (non-ASCII everywhere: the detector's worst case), random
-bytes, NUL bytes, ASCII markup with one non-ASCII byte at the very end, and ``<meta charset>``
-repeated inside one ``<script>`` (the parser step's worst case: it tokenizes up to its limit). Rows: no label with the
-detector "full" (default), "browser" and "off"; the label in the Content-Type (transport, certain:
-no further step); a ``<meta charset>`` in the first 1024 bytes (prescan, then the parser step up
-to ``parser_limit``); and ``detector="full"`` uncapped. For scale, the time to decode the body once.
+Rows: hostile bodies at each size in KiB (issue 37 item 1): ``<!---->`` repeated then a
+``<meta charset>``; ``<meta http-equiv=content-type content="text/html;charset=zz">`` repeated;
+``<script><meta charset=koi8-r></script>`` repeated; one ``<script>`` holding ``<meta
+charset>`` repeated (the parser step's worst case before); and the bodies that were here before:
+Russian text in windows-1251, random bytes, NUL bytes, ASCII with one 0xE9 at the end. Columns:
+ms, best of ``--repeat`` fresh responses, for Scrapy alone, the standard profile and the browsers
+profile, and each profile's ratio to Scrapy alone; the decisions. The middlewares are warmed to a
+crawl's steady state first (past the statistic's replays of the first pages of each decision
+source, ``COMPARE_FIRST``; then one page in ``COMPARE_EVERY`` is replayed, which best-of hides). ``--profile``
+prints cProfile call counts (load-independent) of the sniffing functions per body instead.
 """
 from __future__ import annotations
 
 import argparse
-import importlib
-import pathlib
+import cProfile
+import pstats
 import random
 import sys
-import time
+from functools import partial
+from pathlib import Path
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scrapy_whatwg_encoding import ENCODINGS, sniff
+from bench_classes import Ours, Page, alternate, scrapy_side
 
-detect_module = importlib.import_module("scrapy_whatwg_encoding.sniffing.detect")
-MB = 1_000_000
+from scrapy_whatwg_encoding.scrapy.scrapy_default import COMPARE_FIRST
+
+KIB = 1024
+
+
+def _repeat(unit: bytes, size: int) -> bytes:
+    """*unit* repeated whole, then spaces, to *size* bytes."""
+    return (unit * (size // len(unit))).ljust(size)
 
 
 def bodies(size: int) -> dict[str, bytes]:
+    """The hostile bodies of *size* bytes."""
     russian = ("<p>Съешь же ещё этих мягких французских булок, да выпей чаю. " * 40 + "</p>\n").encode("windows-1251")
-    rng = random.Random(6)
+    meta = b"<meta charset=koi8-r>"
     return {
-        "windows-1251 text": (russian * (size // len(russian) + 1))[:size],
-        "random bytes": rng.randbytes(size),
+        "<!----> x N, then <meta>": _repeat(b"<!---->", size - len(meta)) + meta,
+        "bad http-equiv <meta> x N": _repeat(b'<meta http-equiv=content-type content="text/html;charset=zz">', size),
+        "<script><meta></script> x N": _repeat(b"<script><meta charset=koi8-r></script>", size),
+        "<script> + <meta> x N": (b" " * 1024 + b"<script>" + _repeat(b"<meta charset=koi8-r>\xe9", size))[:size],
+        "windows-1251 text": _repeat(russian, size),
+        "random bytes": random.Random(6).randbytes(size),
         "NUL bytes": bytes(size),
-        "ASCII, 1 byte 0xE9 at end": (b"<p>plain ascii markup</p>\n" * (size // 26 + 1))[:size - 1] + b"\xe9",
-        # the parser step's worst case: "<meta" and "charset" everywhere, none a meta element
-        "<meta> in <script>, repeated": (b" " * 1024 + b"<script>" + b"<meta charset=koi8-r>\xe9" * (size // 22 + 1))[:size],
+        "ASCII, 0xE9 at end": _repeat(b"<p>plain ascii markup</p>\n", size - 1) + b"\xe9",
     }
 
 
-def best(function, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - started)
-    return min(times)
-
-
-def rows(body: bytes):
-    meta = b"<meta charset=windows-1251>" + body[27:]
-    yield "no label, detector full (capped)", lambda: sniff(body, content_type="text/html")
-    yield "no label, detector browser", lambda: sniff(body, content_type="text/html", detector="browser")
-    yield "no label, detector off", lambda: sniff(body, content_type="text/html", detector="off")
-    yield "label in Content-Type", lambda: sniff(body, content_type="text/html; charset=windows-1251")
-    yield "<meta charset> in prescan", lambda: sniff(meta, content_type="text/html")
-
-    def uncapped():
-        saved = detect_module.DETECT_LIMIT, detect_module.STAT_LIMIT
-        detect_module.DETECT_LIMIT = detect_module.STAT_LIMIT = max(len(body), saved[0])
-        try:
-            return sniff(body, content_type="text/html")
-        finally:
-            detect_module.DETECT_LIMIT, detect_module.STAT_LIMIT = saved
-    yield "no label, detector full UNCAPPED", uncapped
-    yield "(decode the whole body once)", lambda: ENCODINGS["windows-1251"].decode(body)
+def page(body: bytes) -> Page:
+    return Page("hostile", "hostile", "http://example.com/", "text/html", body, None)
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--mb", type=int, default=50)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--sizes", default="64,1024", help="body sizes in KiB, comma-separated")
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--profile", action="store_true", help="cProfile call counts instead of times")
     args = parser.parse_args(argv)
-    sizes = (args.mb * MB // 10, args.mb * MB)
-    print(f"sniff() time in ms, best of {args.repeat}; DETECT_LIMIT {detect_module.DETECT_LIMIT:,} bytes, "
-          f"STAT_LIMIT {detect_module.STAT_LIMIT:,} bytes")
-    header = f"{'body':<28} {'case':<38} " + " ".join(f"{s / MB:>5g} MB" for s in sizes) + "   decision (largest)"
+    sizes = [int(s) * KIB for s in args.sizes.split(",")]
+    sides = {"standard": Ours(), "browsers": Ours({"WHATWG_ENCODING_PROFILE": "browsers"})}
+    for ours in sides.values():
+        # Load the parser and tables; and reach the steady state of a crawl: the "differs from
+        # Scrapy alone" statistic replays Scrapy's inference on the first COMPARE_FIRST pages of
+        # each decision source (every source the bodies get).
+        for body in bodies(4 * KIB).values():
+            for _ in range(COMPARE_FIRST + 1):
+                ours.side(page(body))()
+    if args.profile:
+        return print_profile(sizes, sides)
+    print(f"ms per page through the middlewares, best of {args.repeat}; ratio = ours / Scrapy alone")
+    header = (f"{'body':<30} {'KiB':>5} {'Scrapy':>8} {'standard':>9} {'ratio':>6} {'browsers':>9} {'ratio':>6}"
+              "   decision (standard / browsers)")
     print(header)
     print("-" * len(header))
-    by_size = {size: bodies(size) for size in sizes}
-    sniff(b"<meta charset=utf-8>" * 100, content_type="text/html")  # warm up: load the parser and tables
-    for kind in by_size[sizes[0]]:
-        for (case, _), *per_size in zip(rows(b""), *(rows(by_size[s][kind]) for s in sizes)):
-            figures = []
-            result = None
-            for _, function in per_size:
-                figures.append(best(function, args.repeat) * 1000)
-                result = function()
-            what = "" if not hasattr(result, "source") else f"{result.encoding.name} ({result.source})"
-            print(f"{kind:<28} {case:<38} " + " ".join(f"{f:>8.1f}" for f in figures) + f"   {what}", flush=True)
+    for size in sizes:
+        for name, body in bodies(size).items():
+            hostile = page(body)
+            cells: list[int] = []
+            decisions: list[str] = []
+            scrapy = sys.maxsize
+            for ours in sides.values():
+                scrapy_ns, ours_ns = alternate((partial(scrapy_side, hostile), partial(ours.side, hostile)), args.repeat)
+                scrapy = min(scrapy, scrapy_ns)
+                cells.append(ours_ns)
+                call = ours.side(hostile)
+                call()
+                decision = call.request.meta["whatwg_encoding"]  # type: ignore[attr-defined]  # a dict (docs/logging.rst)
+                decisions.append(f"{decision.get('encoding')} ({decision.get('source')})")
+            print(f"{name:<30} {size // KIB:>5} {scrapy / 1e6:>8.2f} {cells[0] / 1e6:>9.2f} {cells[0] / scrapy:>6.1f} "
+                  f"{cells[1] / 1e6:>9.2f} {cells[1] / scrapy:>6.1f}   {' / '.join(decisions)}", flush=True)
         print()
+
+
+def print_profile(sizes: list[int], sides: dict[str, Ours]) -> None:
+    """Function calls (cProfile's count, which load does not change) per page, each profile."""
+    for size in sizes:
+        for name, body in bodies(size).items():
+            counts = []
+            for ours in sides.values():
+                ours.side(page(body))()  # warm: first-use imports and caches
+                call = ours.side(page(body))
+                profiler = cProfile.Profile()
+                profiler.enable()
+                call()
+                profiler.disable()
+                counts.append(pstats.Stats(profiler).total_calls)  # type: ignore[attr-defined]
+            print(f"{name:<30} {size // KIB:>5} KiB  calls: standard {counts[0]:>8,}  browsers {counts[1]:>8,}",
+                  flush=True)
 
 
 if __name__ == "__main__":

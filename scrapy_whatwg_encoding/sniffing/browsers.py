@@ -16,6 +16,10 @@ Neither browser runs the standard's byte-level prescan (§13.2.3.2 step 5) nor h
   attribute alone when there is one, and stops reading ``content`` at a ``charset`` not followed
   by ``=``.
 
+Firefox's model runs the parser step's loop (:func:`.parser_scan.tree_builder_metas`); Chromium's
+has its own, simpler one (no tree builder). Both look no further than the last ``<meta>`` they
+read as naming an encoding, and skip runs of what cannot hold one in one regex match.
+
 These models serve the ``"browsers"`` profile (:mod:`.sniff`); each is tested against the
 recorded answers of its browser (tests/data/browsers).
 """
@@ -23,20 +27,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from ..encoding import Encoding, get_encoding
-from ._html.elements import META, RAWTEXT, RCDATA, SCRIPT
 from ._html.tokenizer import (
     ATTRIBUTES,
+    COMMENT,
     COMMENT_END,
     TAG,
     attribute_value,
-    classify_text,
     raw_text_end,
     script_data_end,
     tag_name,
+    text_element,
 )
-from ._html.tree import TreeBuilder
+from .parser_scan import last_meta_start, tree_builder_metas
 
 _WS = "\t\n\x0c\r "
 _ALPHA = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -128,17 +133,34 @@ def chromium_meta(body: bytes, limit: int, head: int = UNCONDITIONAL) -> tuple[E
         size = end
 
 
+_chromium_reading = lru_cache(maxsize=512)(chromium_meta_encoding)
+# What Chromium's scan steps over while in the head section, in one match: text, comments, and
+# whole script, style and title elements (head tags whose text it does not tokenize as markup).
+_CHROMIUM_HEAD_RUN = re.compile(rf"(?:[^<]+|{COMMENT}|{text_element('script', '1')}|{text_element('style|title', '2')})*",
+                                re.ASCII)
+
+
 def _chromium_scan(text: str, head: int, partial: bool):
     """:func:`chromium_meta` over *text*; :data:`_MORE` where a *partial* text ends too soon."""
     more = _MORE if partial else None
     n = len(text)
+    # On the whole text, no meta it reads as naming an encoding starts after *cutoff*: past it
+    # the answer is None.
+    cutoff = n if partial else last_meta_start(text, _chromium_reading)
+    if cutoff < 0:
+        return None
     in_head = True
     pos = 0
     while True:
         if not in_head and pos >= head:
             return None
+        if in_head:
+            # starred: never None; up to the cutoff, where the meta is not skipped
+            pos = max(pos, _CHROMIUM_HEAD_RUN.match(text, pos, cutoff).end())  # type: ignore[union-attr]
         lt = text.find("<", pos)
         if lt < 0:
+            return more
+        if lt > cutoff:
             return more
         if lt > pos and not in_head and lt >= head:
             return None  # the character token before this "<" ended the scan
@@ -150,7 +172,7 @@ def _chromium_scan(text: str, head: int, partial: bool):
             pos = match.end()
             end_tag, name, span = match.group(1), tag_name(match.group(2)), match.group(3)
             if not end_tag and name == "meta":
-                found = chromium_meta_encoding(span)
+                found = _chromium_reading(span)
                 if found is not None:
                     return found[0], found[1], lt
             if name not in _CHROMIUM_HEAD and (end_tag or name not in ("html", "head")):
@@ -232,71 +254,13 @@ def firefox_meta_encoding(span: str) -> tuple[Encoding, str] | None:
     return None
 
 
-def tree_metas(text: str, stop_at: int | None = None) -> Iterator[tuple[int, int, str, str]]:
+def tree_metas(text: str, stop_at: int | None = None, cutoff: int | None = None) -> Iterator[tuple[int, int, str, str | None]]:
     """Each ``meta`` start tag that the tree builder, scripting disabled, processes with the "in
-    head" rules: ``(offset of "<", offset after ">", attribute span, insertion mode before)``.
-    With *stop_at*, it stops at the first ``<`` from that offset on met in an insertion mode
-    from which no late ``meta`` counts for Firefox any more (see :func:`firefox_meta`)."""
-    from .parser_scan import _markup_declaration  # the comment / DOCTYPE / CDATA rules, shared
-
-    tree = TreeBuilder(scripting=False)
-    n = len(text)
-    pos = 0
-    while True:
-        lt = text.find("<", pos)
-        if lt < 0:
-            return
-        if stop_at is not None and lt >= stop_at and tree.mode not in _FIREFOX_ALIVE_MODES:
-            return
-        if lt > pos:
-            tree.characters(*classify_text(text, pos, lt))
-        c = text[lt + 1:lt + 2]
-        if c in _ALPHA or (c == "/" and text[lt + 2:lt + 3] in _ALPHA):
-            match = TAG.match(text, lt)
-            if match is None:
-                return
-            pos = match.end()
-            slash, name, span, tail = match.group(1, 2, 3, "tail")
-            name = tag_name(name)
-            if slash:
-                tree.end_tag(name)
-                continue
-            mode = tree.mode
-            action = tree.start_tag(name, span, tail.endswith("/"))
-            if action is None:
-                continue
-            if action == META:
-                yield lt, pos, span, mode
-                continue
-            if action == RCDATA or action == RAWTEXT:
-                close = raw_text_end(text, pos, name)
-            elif action == SCRIPT:
-                close = script_data_end(text, pos)
-            else:  # PLAINTEXT, STOP
-                return
-            if close < 0:
-                return
-            match = TAG.match(text, close)
-            if match is None:
-                return
-            pos = match.end()
-        elif c == "!":
-            pos = _markup_declaration(text, lt, tree.in_foreign(), tree)
-            if pos < 0:
-                return
-        elif c == "/" or c == "?":
-            if text.startswith("/>", lt + 1):
-                pos = lt + 3
-                continue
-            if c == "/" and lt + 2 >= n:
-                return
-            gt = text.find(">", lt + 2 if c == "/" else lt + 1)
-            if gt < 0:
-                return
-            pos = gt + 1
-        else:
-            tree.characters(False, False, True)
-            pos = lt + 1
+    head" rules: ``(offset of "<", offset after ">", attribute span, insertion mode before)``
+    (:func:`.parser_scan.tree_builder_metas`). With *stop_at*, it stops at the first ``<`` from
+    that offset on met in an insertion mode from which no late ``meta`` counts for Firefox any
+    more (see :func:`firefox_meta`); with *cutoff*, at the first past that offset."""
+    return tree_builder_metas(text, cutoff, scripting=False, stop_at=stop_at, alive=_FIREFOX_ALIVE_MODES)
 
 
 def firefox_meta(body: bytes, limit: int, head: int = UNCONDITIONAL) -> tuple[Encoding, str, int] | None:
@@ -305,17 +269,23 @@ def firefox_meta(body: bytes, limit: int, head: int = UNCONDITIONAL) -> tuple[En
     text = bytes(body[:limit]).decode("latin-1")
     # Seen twice (tools/differential): after a meta in template contents that declares an
     # encoding (a failing one too), no late meta counts.
+    cutoff = last_meta_start(text, _firefox_reading)
+    if cutoff < 0:
+        return None  # no meta that Firefox reads as naming an encoding
     stopped = False
-    for lt, _, span, mode in tree_metas(text, head):
+    for lt, _, span, mode in tree_metas(text, head, cutoff):
         late = lt >= head
         if late and stopped:
             return None
         if not late or (not stopped and mode in _FIREFOX_LATE_MODES):
-            found = firefox_meta_encoding(span)
+            found = _firefox_reading(span)
             if found is not None:
                 return found[0], found[1], lt
         stopped = stopped or (mode == "in template" and _declares(span))
     return None
+
+
+_firefox_reading = lru_cache(maxsize=512)(firefox_meta_encoding)
 
 
 def _declares(span: str) -> bool:

@@ -45,6 +45,7 @@ _TAG_START = re.compile(rb"</?[A-Za-z]")
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 _FIRST_WINDOW = 8192  # bytes decoded first; doubled while no meta is found
 _UTF_8 = ENCODINGS["UTF-8"]
+_PLAIN_METAS = 16  # <meta> tags the prescan's loop reads for _plain_meta at most
 _TAIL = 8  # characters at the end of a truncated decode that may differ from the full decode
 
 
@@ -108,7 +109,9 @@ def parser_meta_span(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT,
                 return new, label, byte_offset(body, encoding, text, offset), end
         if whole or window >= max_bytes or safe >= limit:
             return None
-        window *= 2
+        # Each window is scanned from its start: after the first, one window to the bound (at
+        # most 4 * limit + 16 bytes, decoded at C speed) rather than doubling (as many scans).
+        window = max_bytes if literal else 2 * window
 
 
 # An ASCII byte that a multi-byte decoder may take as the trail byte of the byte before it.
@@ -123,9 +126,10 @@ def metas_alike(body: bytes, end: int) -> bool:
     builder acts on: no decoder turns another byte into an ASCII character, a name or a character
     reference with a non-ASCII character in it matches none in either reading, and the tokenizer
     reads no other character as markup; inside a ``<meta>`` it may hide or reveal a ``charset``.
-    False where a tag has no end the prescan can read."""
-    for match in _META_BYTES.finditer(body, 0, end):
-        close = tag_end(body, match.start())
+    False where a tag has no end the prescan can read, and past :data:`_PLAIN_METAS` tags (a
+    flood: the tokenizer decides)."""
+    for count, match in enumerate(_META_BYTES.finditer(body, 0, end)):
+        close = tag_end(body, match.start()) if count < _PLAIN_METAS else None
         if close is None or _TAKEN_AS_TRAIL.search(body, match.start(), close) is not None:
             return False
     return True
@@ -148,7 +152,9 @@ def _plain_meta(body: bytes, limit: int, metas: list | None, first: int = 0) -> 
     prescan, none of those names ``charset`` and none holds a ``&``, the tree builder acts on
     that one first, and reads its label as written."""
     if not metas or metas[-1][2] is None:
-        metas = prescan_metas(body, limit)  # a tag within *limit* bytes is within *limit* characters
+        # A tag within *limit* bytes is within *limit* characters. Past _PLAIN_METAS tags that
+        # declare nothing the tokenizer decides (fewer steps than checking each tag here).
+        metas = prescan_metas(body, limit, _PLAIN_METAS)
         if not metas or metas[-1][2] is None:
             return None
     start, end, _ = metas[-1]

@@ -13,28 +13,36 @@ regexes from one markup boundary to the next and feeds a DOM-less tree builder.
 rules, whose step for ``meta`` changes the encoding with no exception for template contents.
 ``meta`` inside ``select`` counts too: the current standard has no "in select" insertion modes.
 
-Work is bounded: nothing after the last ``<meta`` that could name an encoding is looked at;
-after the last ``<svg``/``<math``/``<template``/``<frameset``, with none of those elements open,
-one regex skips everything but the start tags that switch tokenizer states; see MAX_DEPTH.
+One loop, :func:`tree_builder_metas`, serves the parser step and both browser models
+(:mod:`.browsers`: scripting disabled, insertion modes reported). Work is bounded per byte with a
+small constant (docs/algorithm.rst): nothing after the last ``<meta`` whose attributes name an
+encoding is looked at (found from the end; readings cached per attribute text, so a flood of one
+failing tag costs a regex match each); a run of comments is one match; a run of elements of text
+that change no tree state is one match; after the last ``<svg``/``<math``/``<template``/
+``<frameset``, with none of those elements open, one regex skips everything but ``meta`` and
+``plaintext`` start tags and the elements of text it cannot read whole; see MAX_DEPTH. No bound
+on how many ``<meta>`` are examined: browsers have none (docs/algorithm.rst).
 """
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterator
+from functools import lru_cache
 from typing import cast
 
 from ..encoding import Encoding, get_encoding
 from ._html.elements import META, PLAINTEXT, RAWTEXT, RCDATA, SCRIPT
 from ._html.tokenizer import (
-    COMMENT_END,
+    COMMENT_RUN,
+    META_CANDIDATE,
     SKIP_UNINTERESTING,
     TAG,
     attributes,
     classify_text,
-    meta_candidates,
     raw_text_end,
     script_data_end,
     tag_name,
+    text_element,
 )
 from ._html.tree import TreeBuilder
 from .meta_charset import extract_meta_charset
@@ -43,7 +51,7 @@ _WS = "\t\n\x0c\r "
 _ALPHA = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 
-def _meta_encoding(span: str) -> tuple[Encoding, str] | None:
+def meta_tag_encoding(span: str) -> tuple[Encoding, str] | None:
     """The "in head" rule for ``meta`` (§13.2.6.4.4): a ``charset`` attribute whose value gets an
     encoding; otherwise ``http-equiv`` = "Content-Type" (ASCII case-insensitive) with a ``content``
     from which the meta algorithm extracts one."""
@@ -71,16 +79,12 @@ MAX_DEPTH = 256
 _TOKENIZER_ACTION = {"meta": META, "title": RCDATA, "textarea": RCDATA, "script": SCRIPT, "plaintext": PLAINTEXT}
 
 
-def _markup_declaration(text: str, lt: int, foreign: bool, tree: TreeBuilder | None) -> int:
-    """End of the comment, DOCTYPE, CDATA section or bogus comment that starts with "<!" at *lt*
-    (§13.2.5.42 and on), or -1 at end of input."""
+def markup_declaration(text: str, lt: int, foreign: bool, tree: TreeBuilder | None) -> int:
+    """End of the comment (with the comments right after it: comment tokens change no tree
+    state), DOCTYPE, CDATA section or bogus comment that starts with "<!" at *lt* (§13.2.5.42 and
+    on), or -1 at end of input. A DOCTYPE and a CDATA section's characters go to *tree*."""
     if text.startswith("--", lt + 2):
-        after = lt + 4
-        if text.startswith(">", after):  # "<!-->"
-            return after + 1
-        if text.startswith("->", after):  # "<!--->"
-            return after + 2
-        match = COMMENT_END.search(text, after)
+        match = COMMENT_RUN.match(text, lt)
         return -1 if match is None else match.end()
     if tag_name(text[lt + 2:lt + 9]) == "doctype":
         gt = text.find(">", lt + 9)
@@ -99,12 +103,71 @@ def _markup_declaration(text: str, lt: int, foreign: bool, tree: TreeBuilder | N
     return -1 if gt < 0 else gt + 1
 
 
+@lru_cache(maxsize=512)
+def _meta_reading(span: str) -> tuple[Encoding, str] | None:
+    return meta_tag_encoding(span) if span else None
+
+
+def meta_starts(text: str, reads: Callable[[str], object], start: int = 0, end: int | None = None) -> Iterator[int]:
+    """Offsets of each "<meta" start tag in ``text[start:end]`` whose attributes (TAG group 3)
+    *reads* maps to something other than None, in order (a tag cut by the end of *text* is never
+    emitted). Nothing after the last one can matter to a scan that only wants such a tag."""
+    stop = len(text) if end is None else end
+    search = META_CANDIDATE.search
+    same = ""  # the last tag read as naming nothing, without "<" inside: copies of it are skipped
+    position = start
+    while (match := search(text, position, stop)) is not None:
+        at = match.start()
+        if same and text.startswith(same, at):
+            position = at + len(same)
+            while text.startswith(same, position):  # a run of copies: no regex, no reading
+                position += len(same)
+            continue
+        tag = TAG.match(text, at)
+        position = at + 5
+        if tag is not None:
+            if reads(tag.group(3)) is not None:
+                yield at
+            elif "<" not in tag.group(3):  # no "<meta" inside it: nothing to look at before its end
+                same = tag.group()
+                position = tag.end()
+
+
+def last_meta_start(text: str, reads: Callable[[str], object], end: int | None = None) -> int:
+    """The last of :func:`meta_starts` that starts before *end*, or -1: searched from the end."""
+    high = len(text) if end is None else end
+    size = 1024  # characters searched at a time, doubling
+    while high > 0:
+        low = max(0, high - size)
+        starts = [match.start() for match in META_CANDIDATE.finditer(text, low, min(len(text), high + 5))]
+        for at in reversed(starts):
+            if at >= high:
+                continue
+            tag = TAG.match(text, at)
+            if tag is None:
+                continue
+            if reads(tag.group(3)) is not None:
+                return at
+            same = tag.group()
+            size_same = len(same)
+            if "<" not in tag.group(3) and at >= size_same and text.startswith(same, at - size_same):
+                # Copies of a tag that names nothing, without "<meta" inside: skip them all
+                # (never a negative start: startswith would count it from the end).
+                while at >= size_same and text.startswith(same, at - size_same):
+                    at -= size_same
+                high = at
+                break
+        else:
+            high = low
+            size *= 2
+    return -1
+
+
 def scan_parser_meta(text: str, limit: int) -> tuple[Encoding, str, int, int] | None:
     """Like :func:`find_parser_meta`, plus the offset just past the ``meta`` tag's ">"."""
     if limit < len(text):
         text = text[:max(limit, 0)]
-    candidates = meta_candidates(text)
-    first = next(candidates, -1)
+    first = next(meta_starts(text, _meta_reading), -1)
     if first < 0:
         return None
     # Most pages: the first candidate is the meta. Scanning only up to it reads what a scan up to
@@ -112,48 +175,87 @@ def scan_parser_meta(text: str, limit: int) -> tuple[Encoding, str, int, int] | 
     found = _scan(text, first)
     if found is not None:
         return found
-    last = first
-    for last in candidates:
-        pass
+    last = last_meta_start(text, _meta_reading)
     return None if last == first else _scan(text, last)
 
 
 def _scan(text: str, cutoff: int) -> tuple[Encoding, str, int, int] | None:
     """The scan itself, given that no meta start tag that could name an encoding starts after
-    *cutoff*: it returns None on reaching a "<" past it."""
-    # Past the last of those start tags, once no foreign or template element is open, tokenizer
-    # states alone decide: every meta start tag then reaches the "in head" rules.
+    *cutoff*."""
+    for lt, end, span, _ in tree_builder_metas(text, cutoff, modes=False):
+        found = _meta_reading(span)
+        if found is not None:
+            return found[0], found[1], lt, end
+    return None
+
+
+def _state(tree: TreeBuilder) -> tuple:
+    """All the tree builder's state that a start tag of an element of text can change."""
+    return (tree.mode, tuple(tree.stack), tuple(tree.afe), tree.frameset_ok, tuple(tree.template_modes),
+            tree.head, tree.form, tree.quirks)
+
+
+# Runs of elements of text of one name, without and with whitespace between them (one match each).
+_TEXT_RUNS = {name: (re.compile(f"(?:{text_element(name, '')})*", re.ASCII),
+                     re.compile(f"(?:[\\t\\n\\x0c\\r ]*{text_element(name, '')})*", re.ASCII))
+              for name in ("script", "style", "title", "textarea", "xmp", "iframe", "noembed", "noframes", "noscript")}
+# Insertion modes in which whitespace character tokens change no state (inserted or ignored).
+_WHITESPACE_INERT = frozenset(("initial", "before html", "before head", "in head", "in head noscript", "after head"))
+
+
+def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = True, stop_at: int | None = None,
+               alive: Collection[str] = (), modes: bool = True) -> Iterator[tuple[int, int, str, str | None]]:
+    """Each ``meta`` start tag that the tree builder (scripting flag *scripting*) processes with
+    the "in head" rules, in order: ``(offset of "<", offset after ">", attribute span, insertion
+    mode before it)``. The tokenizer states follow the tree builder: comments, RCDATA, RAWTEXT,
+    script data, PLAINTEXT and CDATA sections hide what looks like a tag.
+
+    *cutoff*: the caller wants nothing starting after that offset (the scan ends at a "<" past
+    it). *stop_at*: it also ends at the first "<" from that offset on met in an insertion mode not
+    in *alive*. *modes* ``False`` (scripting enabled only): the caller needs no insertion mode
+    (``None`` is given), so once the tree builder can no longer change which start tags are metas
+    (no template or foreign element open and no start tag ahead that opens one, or :data:`MAX_DEPTH`
+    passed) the scan goes on with tokenizer states alone, one regex per run of what they skip."""
+    end_at = len(text) if cutoff is None else cutoff
     tree_until = -1
-    for needed in _TREE_NEEDED.finditer(text, 0, cutoff):
-        tree_until = needed.start()
-    tree: TreeBuilder | None = TreeBuilder()
+    if not modes:
+        for needed in _TREE_NEEDED.finditer(text, 0, end_at):
+            tree_until = needed.start()
+    tree: TreeBuilder | None = TreeBuilder(scripting=scripting)
     find = text.find
     # A starred pattern: it matches (maybe empty) at every position, never None.
-    skip = cast("Callable[[str, int], re.Match[str]]", SKIP_UNINTERESTING.match)  # (a string: not built per call)
+    skip = cast("Callable[[str, int, int], re.Match[str]]", SKIP_UNINTERESTING.match)  # (a string: not built per call)
     n = len(text)
     pos = 0
     while True:
         if tree is None:
-            lt = skip(text, pos).end()
-            if lt >= n or lt > cutoff:
-                return None
+            # Up to the cutoff only: what the match reads whole before it, it reads as in the
+            # whole text, except a "<" just before it (maybe a tag's), which the loop reads again.
+            lt = skip(text, pos, end_at).end()
+            if lt == end_at and lt > pos and text[lt - 1] == "<":
+                lt -= 1
+            if lt >= n or lt > end_at:
+                return
         else:
-            if pos > tree_until and tree.tokenizer_only():
+            if not modes and pos > tree_until and tree.tokenizer_only():
                 tree = None
                 continue
             lt = find("<", pos)
-            if lt < 0 or lt > cutoff:
-                return None  # no meta that could name an encoding is left
+            if lt < 0 or lt > end_at:
+                return  # no meta that could name an encoding is left
+            if stop_at is not None and lt >= stop_at and tree.mode not in alive:
+                return
             if lt > pos and (tree.frameset_ok or tree.afe or tree.mode != "in body") and tree.text_matters():
                 tree.characters(*classify_text(text, pos, lt))
         c = text[lt + 1:lt + 2]
         if c in _ALPHA or (c == "/" and text[lt + 2:lt + 3] in _ALPHA):
             match = TAG.match(text, lt)
             if match is None:
-                return None  # end of input inside a tag: never emitted
+                return  # end of input inside a tag: never emitted
             pos = match.end()
             slash, name, span, tail = match.group(1, 2, 3, "tail")
-            name = name.lower() if name.isascii() else tag_name(name)
+            name = name.lower() if name.isascii() and "\x00" not in name else tag_name(name)  # NUL: U+FFFD
+            before = None
             if tree is None:
                 if slash:
                     continue
@@ -162,42 +264,47 @@ def _scan(text: str, cutoff: int) -> tuple[Encoding, str, int, int] | None:
                 tree.end_tag(name)
                 continue
             else:
+                mode = tree.mode
+                if name in _TEXT_RUNS:
+                    before = _state(tree)
                 action = tree.start_tag(name, span, tail.endswith("/"))
                 if action is None:
-                    if len(tree.stack) > MAX_DEPTH or len(tree.afe) > MAX_DEPTH:
+                    if not modes and (len(tree.stack) > MAX_DEPTH or len(tree.afe) > MAX_DEPTH):
                         tree = None
                     continue
             if action == META:
-                if span:
-                    found = _meta_encoding(span)
-                    if found is not None:
-                        return found[0], found[1], lt, pos
+                yield lt, pos, span, (None if tree is None else mode)
                 continue
             if action == RCDATA or action == RAWTEXT:
                 end = raw_text_end(text, pos, name)
             elif action == SCRIPT:
                 end = script_data_end(text, pos)
             else:  # PLAINTEXT, STOP (a frameset: no later meta is processed)
-                return None
+                return
             if end < 0:
-                return None
+                return
             match = TAG.match(text, end)  # the end tag, attributes and all; it closes "text"
             if match is None:
-                return None
+                return
             pos = match.end()
+            if before is not None and tree is not None and before == _state(tree):
+                # The element changed no state, so the same elements right after it change none
+                # either (whitespace between them too where it is inert): one regex skips them.
+                gaps = tree.mode in _WHITESPACE_INERT or not tree.text_matters()
+                pos = max(pos, _TEXT_RUNS[name][gaps].match(text, pos, end_at).end())  # type: ignore[union-attr]
         elif c == "!":
-            pos = _markup_declaration(text, lt, tree is not None and tree.in_foreign(), tree)
+            pos = markup_declaration(text, lt, tree is not None and tree.in_foreign(), tree)
             if pos < 0:
-                return None
+                return
         elif c == "/" or c == "?":
             if text.startswith("/>", lt + 1):  # "</>": ignored
                 pos = lt + 3
                 continue
             if c == "/" and lt + 2 >= n:
-                return None
+                return
             gt = find(">", lt + 2 if c == "/" else lt + 1)  # bogus comment
             if gt < 0:
-                return None
+                return
             pos = gt + 1
         else:  # "<" as a character token
             if tree is not None and tree.text_matters():

@@ -45,9 +45,13 @@ _SKIP_TAG = re.compile(rb"(?:[^>\"']*>|[^\t\n\x0c\r >]*(?=[\t\n\x0c\r >])(?:" + 
                        + rb")*?[\t\n\x0c\r /]*>)")
 
 # Runs of what the loop only steps over, in one C-speed match: bytes other than "<", a "<" that
-# starts none of the loop's cases, and tags other than "<meta" read as the loop reads them.
-_RUN = re.compile(rb"(?:[^<]+|<(?![!/?A-Za-z])|<(?=/?[A-Za-z])(?![Mm][Ee][Tt][Aa][\t\n\x0c\r /])"
-                  + _SKIP_TAG.pattern + rb")*")
+# starts none of the loop's cases, tags other than "<meta" read as the loop reads them, comments.
+_RUN = re.compile(rb"(?:[^<]+"
+                  # a comment: to the first "-->" from its "--" on ("<!-->" and "<!--->" end at once),
+                  # lazy: a C-speed scan for "-->"; nothing after the starred group can fail and make
+                  # it backtrack to a later one
+                  rb"|<!--(?:-?>|[\s\S]*?-->)"
+                  rb"|<(?![!/?A-Za-z])|<(?=/?[A-Za-z])(?![Mm][Ee][Tt][Aa][\t\n\x0c\r /])" + _SKIP_TAG.pattern + rb")*")
 
 # The commonest <meta> that declares, whole: one "charset" attribute and nothing else (spaces and
 # "/" around it), its value as "get an attribute" reads it (quoted, or unquoted to whitespace or
@@ -92,14 +96,14 @@ def tag_end(data: bytes, start: int) -> int | None:
     return None if match is None else match.end()
 
 
-def prescan_metas(data: bytes, end: int) -> list[tuple[int, int, tuple[Encoding, str] | None]]:
+def prescan_metas(data: bytes, end: int, most: int | None = None) -> list[tuple[int, int, tuple[Encoding, str] | None]]:
     """The ``<meta`` tags the prescan's loop reads in ``data[:end]`` up to the first that gives an
     encoding: ``(byte offset of "<", offset after ">", what it declares or None)`` each, what it
     declares as ``(encoding from get an encoding, no UTF-16 mapping; the label as written, ASCII
     whitespace stripped)``; the loop skips what it skips (comments, other tags with their
-    attributes, ``<!``/``</``/``<?``)."""
+    attributes, ``<!``/``</``/``<?``). With *most*, it stops after that many tags."""
     metas: list[tuple[int, int, tuple[Encoding, str] | None]] = []
-    _loop(bytes(data[:max(end, 0)]), metas)
+    _loop(bytes(data[:max(end, 0)]), metas, most)
     return metas
 
 
@@ -133,10 +137,10 @@ def prescan(data: bytes, end: int = PRESCAN_BYTES) -> Encoding | None:
     return None if found is None else found[0]
 
 
-def _loop(data: bytes, metas: list | None = None):
+def _loop(data: bytes, metas: list | None = None, most: int | None = None):
     """The prescan's loop over *data*: the first ``<meta>`` result, or ``None``. With a list as
     *metas*, each ``<meta`` tag it reads is appended as ``(start, end after ">", what it declares
-    or None)`` (see :func:`prescan_metas`)."""
+    or None)`` (see :func:`prescan_metas`), up to *most* of them (then it returns ``None``)."""
     search, run = _LOOP.search, _RUN.match
     position = 0
     while True:
@@ -155,6 +159,8 @@ def _loop(data: bytes, metas: list | None = None):
             declared, position = _meta(data, start)
             if metas is not None and position >= 0:
                 metas.append((start, position, declared))
+                if most is not None and len(metas) >= most and declared is None:
+                    return None
             if declared is not None:  # the label as the result gives it: ASCII (get an encoding), lowercased
                 return meta_encoding(declared[0]), declared[1].lower(), start, "prescan"
             if position < 0:

@@ -147,15 +147,47 @@ def script_data_end(text: str, pos: int) -> int:
             state, pos = _SCRIPT_ESCAPED, match.end()
 
 
-# Tokenizer-only scanning, used where the tree builder cannot matter any more (see parser.py):
-# one match skips text, "<" that opens no tag, every end tag and every start tag except the ones
-# that switch the tokenizer state or are a meta. It stops before anything else ("<!", "<?",
-# "</" + non-letter, those start tags, or a tag cut by the end of input).
+def _attributes(key: str) -> str:
+    """A tag's attributes and the whitespace or "/" before its ">" (TAG groups 3 and tail, each
+    attribute atomic), with group names suffixed by *key* so that one pattern can hold several."""
+    attribute = _ATTRIBUTE.replace("(?P<n>", f"(?P<n{key}>").replace("(?P=n)", f"(?P=n{key})")
+    return rf"(?:[\t\n\x0c\r /]*(?=(?P<a{key}>{attribute}))(?P=a{key}))*[\t\n\x0c\r /]*>"
+
+
+# A comment (§13.2.5.43-52), from "<!--" to its end as COMMENT_END finds it ("<!-->" and "<!--->"
+# end at once). Lazy: sre scans a lazy single-character repeat for the literal after it at C
+# speed, several times faster than an unrolled loop. Only ever last in a pattern or in a starred
+# group ending it, where nothing after it can fail and make it backtrack to a later "-->".
+COMMENT = r"<!--(?:-?>|[\s\S]*?--!?>)"
+# Runs of comments: comment tokens change no tree builder state, so a run is skipped in one match.
+COMMENT_RUN = re.compile(rf"(?:{COMMENT})+")
+
+
+def text_element(names: str, key: str) -> str:
+    """A whole element of text whose start tag name is one of *names* ("|"-separated): start tag,
+    text, and the appropriate end tag that closes it, attributes and all (§13.2.5.3-32). For
+    ``script`` only script data without "<!--" (which enters the escaped states); other names are
+    RCDATA or RAWTEXT. Group ``t{key}`` holds the name. The text is atomic (lookahead and
+    backreference): where no end tag follows, the match fails without backtracking through it."""
+    name, end = rf"(?P<t{key}>(?i:{names}))", rf"</(?i:(?P=t{key}))(?=[\t\n\x0c\r />])"
+    other = "!--|" if names == "script" else ""
+    text = rf"[^<]*(?:<(?!{other}/(?i:(?P=t{key}))[\t\n\x0c\r />])[^<]*)*"
+    return (rf"<{name}(?=[\t\n\x0c\r />]){_attributes(key + 's')}"
+            rf"(?=(?P<x{key}>{text}))(?P=x{key}){end}{_attributes(key + 'e')}")
+
+
+# Tokenizer-only scanning, used where the tree builder cannot matter any more (see parser_scan.py):
+# one match skips text, "<" that opens no tag, comments, every end tag, every start tag except the
+# ones that switch the tokenizer state or are a meta, and whole elements of text (script data
+# without "<!--", RCDATA, RAWTEXT, scripting enabled). It stops before anything else ("<!" but a
+# comment, "<?", "</" + non-letter, a meta or plaintext start tag, an element of text it cannot
+# read whole, or a tag cut by the end of input).
 _TOKENIZER_STATE_TAGS = "meta|script|style|title|textarea|xmp|iframe|noembed|noframes|noscript|plaintext"
 SKIP_UNINTERESTING = re.compile(
-    r"(?:[^<]+|<(?![A-Za-z!?/])"
-    r"|<(?:/|(?!(?i:" + _TOKENIZER_STATE_TAGS + r")[\t\n\x0c\r />]))[A-Za-z][^\t\n\x0c\r />]*(?=[\t\n\x0c\r />])"
-    r"(?:[\t\n\x0c\r /]*(?=(?P<a>" + _ATTRIBUTE + r"))(?P=a))*[\t\n\x0c\r /]*>)*",
+    r"(?:[^<]+|<(?![A-Za-z!?/])|" + COMMENT
+    + r"|<(?:/|(?!(?i:" + _TOKENIZER_STATE_TAGS + r")[\t\n\x0c\r />]))[A-Za-z][^\t\n\x0c\r />]*(?=[\t\n\x0c\r />])"
+    + _attributes("") + "|" + text_element("script", "1")
+    + "|" + text_element("style|title|textarea|xmp|iframe|noembed|noframes|noscript", "2") + ")*",
     re.ASCII,
 )
 META_CANDIDATE = re.compile(r"<meta[\t\n\x0c\r />]", _FLAGS)
