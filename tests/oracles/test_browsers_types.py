@@ -18,7 +18,12 @@ from scrapy_whatwg_encoding import sniff
 from scrapy_whatwg_encoding.sniffing.body import Body
 from scrapy_whatwg_encoding.sniffing.browsers_profile import CHROMIUM, FIREFOX
 from scrapy_whatwg_encoding.sniffing.content_type import chromium_mime_type, content_type_facts, firefox_mime_type
-from scrapy_whatwg_encoding.sniffing.mime_sniff import chromium_unknown_type_kind, unknown_type_kind
+from scrapy_whatwg_encoding.sniffing.mime_sniff import (
+    chromium_unknown_type_kind,
+    no_signature,
+    unknown_mime_type,
+    unknown_type_kind,
+)
 from scrapy_whatwg_encoding.sniffing.run import Settings, run
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools" / "differential"))
@@ -134,3 +139,32 @@ def test_untyped_bodies_of_whitespace_never_raise_and_agree_with_the_models(body
     for content_type in (None, "*/*", "text/h tml"):
         decision = sniff(body, content_type=content_type, profile="browsers")
         assert decision.encoding is not None
+
+
+# Bodies that start each signature of the standard's rules (xtractmime's patterns) or come near one.
+_STARTS = (b"GIF89a", b"GIF87a", b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"BM", b"RIFF\x00\x00\x00\x00WEBP",
+           b"RIFF\x00\x00\x00\x00WAVE", b"RIFF\x00\x00\x00\x00AVI ", b"FORM\x00\x00\x00\x00AIFF", b"ID3", b"OggS\x00",
+           b"MThd\x00\x00\x00\x06", b".snd", b"\x1a\x45\xdf\xa3\x93\x42\x82\x88webm", b"\x00\x00\x00\x18ftypmp42",
+           b"\xff\xfb\x90\x00", b"\x00\x00\x01\x00", b"\x00\x00\x02\x00", b"\x1f\x8b\x08", b"PK\x03\x04",
+           b"Rar \x1a\x07\x00", b"%PDF-", b"%!PS-Adobe-", b"\xfe\xff\x00\x00", b"\xff\xfe\x00\x00", b"\xef\xbb\xbf\x00",
+           b"OTTO", b"ttcf", b"wOFF", b"wOF2", b"\x00\x01\x00\x00")
+_TEXTUAL = ("text/plain", "application/octet-stream", "text/html", "text/xml")
+
+
+@pytest.mark.parametrize("first", range(256))
+def test_no_signature_shortcut_against_the_standards_rules(first):
+    """Where :func:`no_signature` lets the models skip xtractmime, the standard's rules call the body
+    text or binary (or a scriptable type, which the models test themselves): every first byte,
+    followed by text, by binary bytes, by each signature's tail."""
+    tails = [b"", b"x" * 40, b"\x00\x01" * 20, b" <html>", b"\x1a\x07\x00" + b"\x00" * 30]
+    tails += [start[1:] + b"\x00" * 40 for start in _STARTS if start[0] == first]
+    for tail in tails:
+        body = bytes([first]) + tail
+        if no_signature(body):
+            assert unknown_mime_type(body) in _TEXTUAL, body
+
+
+def test_no_signature_leaves_every_signature_to_the_standards_rules():
+    for start in _STARTS:
+        body = start + b"\x00" * 40
+        assert not no_signature(body), start
