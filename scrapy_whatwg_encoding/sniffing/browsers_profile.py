@@ -35,7 +35,7 @@ from .mime_sniff import (
     unknown_mime_type,
     unknown_type_kind,
 )
-from .run import Model, Settings, Trace, run
+from .run import Model, Settings, Trace, charset_decision, run
 from .steps import CERTAIN_STEPS
 from .xml_encoding import get_xml_encoding
 
@@ -49,7 +49,9 @@ def browsers_decision(body: Body, content_type, url, settings: Settings, overrid
     standard run is *standard*: a certain decision of steps 1, 2 or 4 is every browser's; else
     the rule (:func:`rule`) over what the models give, Firefox's asked only where it can matter."""
     decision = cast(Decision, standard.decision)
-    if standard.chosen is not None and standard.chosen.source in CERTAIN_STEPS:
+    chosen = standard.chosen
+    if chosen is not None and chosen.source in CERTAIN_STEPS and (
+            chosen.source != "transport" or _read_alike(content_type, decision)):
         return decision
 
     def model_run(model: Model) -> Decision | None:
@@ -60,6 +62,17 @@ def browsers_decision(body: Body, content_type, url, settings: Settings, overrid
     if chromium is not None and chromium.encoding is decision.encoding:
         return decision  # the rule's answer whatever Firefox shows
     return rule(decision, chromium, model_run(FIREFOX))
+
+
+def _read_alike(content_type, decision: Decision) -> bool:
+    """Whether both browsers read from *content_type* the charset that gave the standard's step 4
+    *decision* (Fetch's reading and theirs part on malformed and repeated values)."""
+    for facts in (_chromium_facts, _firefox_facts):
+        charset = facts(content_type)[2]
+        found = None if charset is None else charset_decision(charset)
+        if found is None or found.encoding is not decision.encoding:
+            return False
+    return True
 
 
 def rule(standard: Decision, chromium: Decision | None, firefox: Decision | None) -> Decision:

@@ -233,18 +233,14 @@ _LOOSE_TYPE_END = re.compile(r"[\t\n\r ;(]")
 _LOOSE_PARAMETER = re.compile(r"[\t\n\r ]*([^=;]*?)[\t\n\r ]*=(?:([\t\n\r ]*)\"([^\"]*)\"?|([^;]*))")
 
 
-def _loose_charset(item: str, end: int, space_before_quote: bool) -> str | None:
+def _loose_charset(item: str, end: int) -> str | None:
     """The first ``charset`` parameter after the first ``;`` at or past *end* of *item* (names
-    case-insensitive, the value trimmed, a quoted value unquoted, after whitespace where
-    *space_before_quote*), or ``None``."""
+    case-insensitive, the value trimmed, a quoted value unquoted), or ``None``."""
     semicolon = item.find(";", end)
     while semicolon >= 0:
         match = _LOOSE_PARAMETER.match(item, semicolon + 1)
         if match is not None and match.group(1).lower() == "charset":
-            if match.group(3) is not None and (space_before_quote or not match.group(2)):
-                value = match.group(3)
-            else:
-                value = item[match.end(1):match.end()].lstrip(_HTTP_WS)[1:]  # past "="
+            value = match.group(3) if match.group(3) is not None else match.group(4)
             return value.strip(_HTTP_WS) or None
         semicolon = item.find(";", semicolon + 1)
     return None
@@ -272,7 +268,7 @@ def chromium_mime_type(value: str | bytes, firefox: bool = False) -> tuple[str, 
             continue
         end_match = _LOOSE_TYPE_END.search(item)
         end = len(item) if end_match is None else end_match.start()
-        found_type, found_charset = item[:end].lower(), _loose_charset(item, end, not firefox)
+        found_type, found_charset = item[:end].lower(), _loose_charset(item, end)
         if firefox and found_type == "*/*":
             continue
         if found_type != essence:
@@ -285,13 +281,20 @@ def chromium_mime_type(value: str | bytes, firefox: bool = False) -> tuple[str, 
 
 
 def firefox_mime_type(value: str | bytes) -> tuple[str, str | None]:
-    """How Firefox reads a ``Content-Type`` value: as Chromium (:func:`chromium_mime_type`) but a
-    ``*/*`` type is skipped with its parameters, as Fetch skips it, and a quoted charset after
-    whitespace keeps its quotes (no label).
+    """How Firefox reads a ``Content-Type`` value: Fetch's "extract a MIME type"
+    (:func:`extract_mime_type`), and only where that finds none, as Chromium does
+    (:func:`chromium_mime_type`) but skipping ``*/*`` with its parameters. So ``charset= "koi8-r"``
+    is no label after ``text/html`` (Fetch keeps the space and the quotes) but KOI8-R after
+    ``text/h tml``, and a malformed value after a good one is skipped.
 
     >>> firefox_mime_type("*/*; charset=koi8-r"), firefox_mime_type("text/html, */*; charset=koi8-r")
     (('', None), ('text/html', None))
-    >>> firefox_mime_type('text/html; charset= "koi8-r"'), chromium_mime_type('text/html; charset= "koi8-r"')
-    (('text/html', '"koi8-r"'), ('text/html', 'koi8-r'))
+    >>> firefox_mime_type('text/html; charset= "koi8-r"'), firefox_mime_type('text/h tml; charset= "koi8-r"')
+    (('text/html', ' "koi8-r"'), ('text/h', 'koi8-r'))
+    >>> firefox_mime_type("text/plain; charset=gb18030, text/h tml"), chromium_mime_type("text/plain; charset=gb18030, text/h tml")
+    (('text/plain', 'gb18030'), ('text/h', None))
     """
+    parsed = extract_mime_type(value)
+    if parsed is not None:
+        return parsed[0], parsed[1].get("charset")
     return chromium_mime_type(value, firefox=True)
