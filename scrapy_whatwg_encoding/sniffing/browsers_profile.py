@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import cast
 
-from ..encoding import ENCODINGS
+from ..encoding import ENCODINGS, Encoding
 from ._html.tokenizer import TAG, tag_name
 from .body import Body
 from .browsers import FIRST_READ, chromium_meta, chromium_meta_encoding, firefox_meta
@@ -51,7 +51,7 @@ def browsers_decision(body: Body, content_type, url, settings: Settings, overrid
     decision = cast(Decision, standard.decision)
     chosen = standard.chosen
     if chosen is not None and chosen.source in CERTAIN_STEPS and (
-            chosen.source != "transport" or _read_alike(content_type, decision)):
+            chosen.source != "transport" or _browsers_charset(content_type) is decision.encoding):
         return decision
 
     def model_run(model: Model) -> Decision | None:
@@ -64,15 +64,16 @@ def browsers_decision(body: Body, content_type, url, settings: Settings, overrid
     return rule(decision, chromium, model_run(FIREFOX))
 
 
-def _read_alike(content_type, decision: Decision) -> bool:
-    """Whether both browsers read from *content_type* the charset that gave the standard's step 4
-    *decision* (Fetch's reading and theirs part on malformed and repeated values)."""
-    for facts in (_chromium_facts, _firefox_facts):
-        charset = facts(content_type)[2]
-        found = None if charset is None else charset_decision(charset)
-        if found is None or found.encoding is not decision.encoding:
-            return False
-    return True
+@per_value  # one lookup per page: a crawl sees the same few values
+def _browsers_charset(content_type) -> Encoding | None:
+    """The encoding both browsers read from *content_type*'s charset, or ``None`` where either
+    reads none or they differ (Fetch's reading and theirs part on malformed and repeated values:
+    the standard's step 4 is then not every browser's)."""
+    found = [charset_decision(charset) if charset else None
+             for charset in (_chromium_facts(content_type)[2], _firefox_facts(content_type)[2])]
+    if found[0] is None or found[1] is None or found[0].encoding is not found[1].encoding:
+        return None
+    return found[0].encoding
 
 
 def rule(standard: Decision, chromium: Decision | None, firefox: Decision | None) -> Decision:
