@@ -96,13 +96,16 @@ class Model:
       prescan and parser step;
     - ``seven_bit_jis``: whether its detector gives ISO-2022-JP for an ASCII HTML body;
     - ``facts(content_type)``: how it reads a Content-Type value, ``(essence, kind, charset)``
-      as :func:`.content_type.content_type_facts` gives them, or ``None`` for Fetch's reading."""
+      as :func:`.content_type.content_type_facts` gives them, or ``None`` for Fetch's reading;
+    - ``text_detector(body, url)``: its detector's own answer for plain text where the standard's
+      finds nothing (an :class:`Encoding` or ``None``), or ``None``."""
 
     name: str
     type_of: Callable[[str, DocumentKind, Body], str | None] | None = None
     scan: Callable[[Body, Settings, bool], Decision | None] | None = None
     seven_bit_jis: bool = True
     facts: Callable[[str | bytes | None], tuple[str, DocumentKind, str | None]] | None = None
+    text_detector: Callable[[Body, str | None], Encoding | None] | None = None
 
 
 STANDARD = Model("standard")
@@ -352,7 +355,8 @@ def _autodetect(body: Body, kind, url, settings: Settings, model: Model, trace: 
         return None
     found = fallback(body, kind, url, settings)
     if found.source != "detector":
-        return None
+        own = None if kind != "text" or model.text_detector is None else model.text_detector(body, url)
+        return None if own is None else _tentative(own, "detector")
     if not model.seven_bit_jis and kind == "html" and found.encoding.name == "ISO-2022-JP" and body.is_ascii:
         return None  # browsers do not detect 7-bit ISO-2022-JP
     return found
