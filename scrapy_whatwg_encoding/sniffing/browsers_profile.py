@@ -1,9 +1,11 @@
 """The ``"browsers"`` profile (docs/browsers.rst): the answer of Firefox and Chromium where their
 models agree; where they do not, the standard's answer if one of them gives it, else Chromium's.
 
-Each browser is a :class:`~.run.Model` of the standard's run (:func:`.run.run`): how it types an
-untyped response (:mod:`.mime_sniff`), its ``<meta>`` scan (:mod:`.browsers`: late metas
-included, so no parser step follows) and its detector (no 7-bit ISO-2022-JP). The models run on
+Each browser is a :class:`~.run.Model` of the standard's run (:func:`.run.run`): how it reads the
+Content-Type (:func:`.content_type.chromium_mime_type`, :func:`.content_type.firefox_mime_type`)
+and types a response, an untyped one by its sniffer (:mod:`.mime_sniff`), its ``<meta>`` scan
+(:mod:`.browsers`: late metas included, so no parser step follows) and its detector (no 7-bit
+ISO-2022-JP in HTML). The models run on
 the standard run's :class:`~.body.Body`, whose memo keeps what the runs share (the detector's
 answer, the likely encoding, the prescan), and only as far as the rule needs: Chromium's model
 first, Firefox's only where Chromium's answer is not the standard's (where it is, the rule gives
@@ -14,21 +16,32 @@ from __future__ import annotations
 import re
 from typing import cast
 
-from ..encoding import ENCODINGS
+from chardetng_py.detector import EncodingDetector
+
+from ..encoding import ENCODINGS, Encoding
 from ._html.tokenizer import TAG, tag_name
 from .body import Body
 from .browsers import FIRST_READ, chromium_meta, chromium_meta_encoding, firefox_meta
 from .change import first_parser_meta_bytes
-from .content_type import DocumentKind
+from .content_type import DocumentKind, chromium_mime_type, essence_kind, firefox_mime_type, per_value
 from .decision import Decision
+from .detect import STAT_LIMIT, from_chardetng, tld_of
 from .meta_charset import meta_encoding
-from .mime_sniff import chromium_unknown_type_kind, is_untyped, unknown_mime_type, unknown_type_kind
-from .run import Model, Settings, Trace, run
+from .mime_sniff import (
+    CHROMIUM_BINARY_BYTES,
+    FIREFOX_BINARY_BYTES,
+    chromium_typed_kind,
+    chromium_unknown_type_kind,
+    firefox_typed_kind,
+    is_binary,
+    is_untyped,
+    unknown_mime_type,
+    unknown_type_kind,
+)
+from .run import Model, Settings, Trace, charset_decision, run
 from .steps import CERTAIN_STEPS
 from .xml_encoding import get_xml_encoding
 
-# MIME types that neither kind of document covers but that both browsers show as plain text.
-SHOWN_AS_TEXT = frozenset(("text/css",))
 _UTF_16_XML = (b"<\x00?\x00x\x00", b"\x00<\x00?\x00x")
 _UTF_16 = (ENCODINGS["UTF-16LE"], ENCODINGS["UTF-16BE"])
 
@@ -39,7 +52,9 @@ def browsers_decision(body: Body, content_type, url, settings: Settings, overrid
     standard run is *standard*: a certain decision of steps 1, 2 or 4 is every browser's; else
     the rule (``rule()``) over what the models give, Firefox's asked only where it can matter."""
     decision = cast(Decision, standard.decision)
-    if standard.chosen is not None and standard.chosen.source in CERTAIN_STEPS:
+    chosen = standard.chosen
+    if chosen is not None and chosen.source in CERTAIN_STEPS and (
+            chosen.source != "transport" or _browsers_charset(content_type) is decision.encoding):
         return decision
 
     def model_run(model: Model) -> Decision | None:
@@ -50,6 +65,18 @@ def browsers_decision(body: Body, content_type, url, settings: Settings, overrid
     if chromium is not None and chromium.encoding is decision.encoding:
         return decision  # the rule's answer whatever Firefox shows
     return rule(decision, chromium, model_run(FIREFOX))
+
+
+@per_value  # one lookup per page: a crawl sees the same few values
+def _browsers_charset(content_type) -> Encoding | None:
+    """The encoding both browsers read from *content_type*'s charset, or ``None`` where either
+    reads none or they differ (Fetch's reading and theirs part on malformed and repeated values:
+    the standard's step 4 is then not every browser's)."""
+    found = [charset_decision(charset) if charset else None
+             for charset in (_chromium_facts(content_type)[2], _firefox_facts(content_type)[2])]
+    if found[0] is None or found[1] is None or found[0].encoding is not found[1].encoding:
+        return None
+    return found[0].encoding
 
 
 def rule(standard: Decision, chromium: Decision | None, firefox: Decision | None) -> Decision:
@@ -65,19 +92,42 @@ def rule(standard: Decision, chromium: Decision | None, firefox: Decision | None
 
 def _chromium_type(essence: str, kind: DocumentKind, body: Body) -> str | None:
     """How Chromium types a response (:mod:`.mime_sniff`): an untyped one by its sniffer."""
-    if kind == "html" and is_untyped(essence):
-        return chromium_unknown_type_kind(body.data, _sniffed(body))
-    return "text" if kind == "other" and essence in SHOWN_AS_TEXT else kind
+    if is_untyped(essence):
+        return chromium_unknown_type_kind(body.data, lambda: _sniffed(body))
+    if essence == "text/plain" and is_binary(body.data, CHROMIUM_BINARY_BYTES):
+        return None  # MIME Sniffing §7.2: binary bytes make it a download
+    return chromium_typed_kind(essence)
 
 
 def _firefox_type(essence: str, kind: DocumentKind, body: Body) -> str | None:
     """How Firefox types a response: it downloads ``unknown/unknown`` and ``application/unknown``
     (no document) and types other untyped ones by the standard's rules."""
-    if kind == "html" and is_untyped(essence):
+    if is_untyped(essence):
         if essence in ("unknown/unknown", "application/unknown"):
             return None
-        return unknown_type_kind(body.data, _sniffed(body))
-    return "text" if kind == "other" and essence in SHOWN_AS_TEXT else kind
+        return unknown_type_kind(body.data, lambda: _sniffed(body))
+    if essence == "text/plain" and is_binary(body.data, FIREFOX_BINARY_BYTES):
+        return None
+    return firefox_typed_kind(essence)
+
+
+def _browser_facts(content_type, mime_type, typed_kind) -> tuple[str, DocumentKind, str | None]:
+    """``(essence, kind, charset)`` of *content_type* as a browser reads it (*mime_type*:
+    :func:`.content_type.chromium_mime_type` or :func:`.content_type.firefox_mime_type`), its
+    charset dropped where the browser shows no document or ignores it (*typed_kind* gives
+    ``None`` or ``"media"``)."""
+    if content_type is None:
+        return "", "html", None
+    essence, charset = mime_type(content_type)
+    if is_untyped(essence):
+        return essence, "html", charset
+    if typed_kind(essence) in (None, "media"):
+        charset = None
+    return essence, essence_kind(essence), charset
+
+
+_chromium_facts = per_value(lambda content_type: _browser_facts(content_type, chromium_mime_type, chromium_typed_kind))
+_firefox_facts = per_value(lambda content_type: _browser_facts(content_type, firefox_mime_type, firefox_typed_kind))
 
 
 def _sniffed(body: Body) -> str:
@@ -128,8 +178,30 @@ def _scan(body: Body, settings: Settings, shortcuts: bool, scan) -> Decision | N
     return None if xml is None else Decision(xml[0], "tentative", "xml-declaration", xml[1], 0)
 
 
-CHROMIUM = Model("chromium", _chromium_type, _chromium_scan, seven_bit_jis=False)
-FIREFOX = Model("firefox", _firefox_type, _firefox_scan, seven_bit_jis=False)
+_ISO_2022_JP = ENCODINGS["ISO-2022-JP"]
+
+
+def seven_bit_text_guess(body: Body, url: str | None) -> Encoding | None:
+    """ISO-2022-JP where chardetng guesses it for a 7-bit plain text *body* with an escape, JIS
+    text or not: both browsers show it so, where in HTML they never do (tests/data/browsers,
+    seed 35: a lone ``ESC ( B`` in plain text is ISO-2022-JP in both); else ``None``. It reads
+    :data:`.detect.STAT_LIMIT` bytes from shortly before the first escape."""
+    data = body.data
+    escape = data.find(b"\x1b")
+    if escape < 0 or not body.is_ascii:
+        return None
+    start = max(escape - 256, 0)
+    window = bytes(data[start:start + STAT_LIMIT])
+    detector = EncodingDetector()
+    detector.feed(window, last=start + STAT_LIMIT >= len(data))
+    guess = from_chardetng(detector.guess(tld=tld_of(url), allow_utf8=False))
+    return guess if guess is _ISO_2022_JP else None
+
+
+CHROMIUM = Model("chromium", _chromium_type, _chromium_scan, seven_bit_jis=False, facts=_chromium_facts,
+                 text_detector=seven_bit_text_guess)
+FIREFOX = Model("firefox", _firefox_type, _firefox_scan, seven_bit_jis=False, facts=_firefox_facts,
+                text_detector=seven_bit_text_guess)
 
 
 # Markup after which Chromium's tokenizer and the standard's prescan may part: raw text elements,

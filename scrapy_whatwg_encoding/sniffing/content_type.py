@@ -110,6 +110,11 @@ def document_kind(content_type: str | bytes | None) -> DocumentKind:
     return content_type_facts(content_type)[1]
 
 
+def essence_kind(essence: str) -> DocumentKind:
+    """:func:`document_kind` of a MIME type essence (lowercase), as it stands."""
+    return _kind(essence)
+
+
 def _kind(essence: str) -> DocumentKind:
     if essence == "text/html" or essence in UNKNOWN_TYPES:
         return "html"
@@ -218,3 +223,78 @@ def _facts(content_type: str | bytes) -> tuple[str, DocumentKind, str | None]:
     return parsed[0], _kind(parsed[0]), parsed[1].get("charset")
 
 
+
+
+# The browsers' own readings of a Content-Type value (the "browsers" profile, docs/browsers.rst),
+# recorded in Firefox ESR and Chromium by tools/browser_check/variants.py (sets "types"): looser
+# than Fetch's. The standard's reading above stays Fetch's.
+_LOOSE_TYPE_END = re.compile(r"[\t\n\r ;(]")
+# A parameter: its name, then its value, unquoted (Chromium skips whitespace after "=").
+_LOOSE_PARAMETER = re.compile(r"[\t\n\r ]*([^=;]*?)[\t\n\r ]*=(?:([\t\n\r ]*)\"([^\"]*)\"?|([^;]*))")
+
+
+def _loose_charset(item: str, end: int) -> str | None:
+    """The first ``charset`` parameter after the first ``;`` at or past *end* of *item* (names
+    case-insensitive, the value trimmed, a quoted value unquoted), or ``None``."""
+    semicolon = item.find(";", end)
+    while semicolon >= 0:
+        match = _LOOSE_PARAMETER.match(item, semicolon + 1)
+        if match is not None and match.group(1).lower() == "charset":
+            value = match.group(3) if match.group(3) is not None else match.group(4)
+            return value.strip(_HTTP_WS) or None
+        semicolon = item.find(";", semicolon + 1)
+    return None
+
+
+def chromium_mime_type(value: str | bytes, firefox: bool = False) -> tuple[str, str | None]:
+    """How Chromium reads a ``Content-Type`` value (net::HttpUtil::ParseContentType over each of
+    its comma-separated values): ``(essence, charset)``, the essence ``""`` where it has none. Each
+    value's type runs to the first whitespace, ``;`` or ``(`` (so ``text/h tml`` is ``text/h`` and
+    ``text/html x`` is ``text/html``); a value without ``/`` anywhere, or exactly ``*/*``, is
+    skipped; the last type wins, keeping the charset of an earlier one of the same type. A type
+    without ``/`` (``text /html``) is none, with no charset; ``*/*; charset=X`` keeps X, unless
+    *firefox* (Firefox's reading, :func:`firefox_mime_type`).
+
+    >>> chromium_mime_type("text/h tml; charset=koi8-r"), chromium_mime_type("text/html, nonsense")
+    (('text/h', 'koi8-r'), ('text/html', None))
+    >>> chromium_mime_type("text /html; charset=koi8-r"), chromium_mime_type("*/*; charset=koi8-r")
+    (('', None), ('*/*', 'koi8-r'))
+    """
+    text = value.decode("latin-1") if isinstance(value, (bytes, bytearray)) else str(value)
+    essence, charset = "", None
+    for item in split_header_value(text):
+        item = item.strip(_HTTP_WS)
+        if not item or item == "*/*" or "/" not in item:
+            continue
+        end_match = _LOOSE_TYPE_END.search(item)
+        end = len(item) if end_match is None else end_match.start()
+        found_type, found_charset = item[:end].lower(), _loose_charset(item, end)
+        if firefox and found_type == "*/*":
+            continue
+        if found_type != essence:
+            essence, charset = found_type, found_charset
+        elif found_charset is not None:
+            charset = found_charset
+    if "/" not in essence:
+        return "", None
+    return essence, charset
+
+
+def firefox_mime_type(value: str | bytes) -> tuple[str, str | None]:
+    """How Firefox reads a ``Content-Type`` value: Fetch's "extract a MIME type"
+    (:func:`extract_mime_type`), and only where that finds none, as Chromium does
+    (:func:`chromium_mime_type`) but skipping ``*/*`` with its parameters. So ``charset= "koi8-r"``
+    is no label after ``text/html`` (Fetch keeps the space and the quotes) but KOI8-R after
+    ``text/h tml``, and a malformed value after a good one is skipped.
+
+    >>> firefox_mime_type("*/*; charset=koi8-r"), firefox_mime_type("text/html, */*; charset=koi8-r")
+    (('', None), ('text/html', None))
+    >>> firefox_mime_type('text/html; charset= "koi8-r"'), firefox_mime_type('text/h tml; charset= "koi8-r"')
+    (('text/html', ' "koi8-r"'), ('text/h', 'koi8-r'))
+    >>> firefox_mime_type("text/plain; charset=gb18030, text/h tml"), chromium_mime_type("text/plain; charset=gb18030, text/h tml")
+    (('text/plain', 'gb18030'), ('text/h', None))
+    """
+    parsed = extract_mime_type(value)
+    if parsed is not None:
+        return parsed[0], parsed[1].get("charset")
+    return chromium_mime_type(value, firefox=True)

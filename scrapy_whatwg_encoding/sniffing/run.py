@@ -94,12 +94,18 @@ class Model:
     - ``scan(body, settings, shortcuts)``: its ``<meta>`` scan as step 5, late metas included (a
       :class:`Decision` or ``None``; no parser step follows), or ``None`` for the standard's
       prescan and parser step;
-    - ``seven_bit_jis``: whether its detector gives ISO-2022-JP for an ASCII body."""
+    - ``seven_bit_jis``: whether its detector gives ISO-2022-JP for an ASCII HTML body;
+    - ``facts(content_type)``: how it reads a Content-Type value, ``(essence, kind, charset)``
+      as :func:`.content_type.content_type_facts` gives them, or ``None`` for Fetch's reading;
+    - ``text_detector(body, url)``: its detector's own answer for plain text where the standard's
+      finds nothing (an :class:`Encoding` or ``None``), or ``None``."""
 
     name: str
     type_of: Callable[[str, DocumentKind, Body], str | None] | None = None
     scan: Callable[[Body, Settings, bool], Decision | None] | None = None
     seven_bit_jis: bool = True
+    facts: Callable[[str | bytes | None], tuple[str, DocumentKind, str | None]] | None = None
+    text_detector: Callable[[Body, str | None], Encoding | None] | None = None
 
 
 STANDARD = Model("standard")
@@ -180,6 +186,14 @@ def transport_decision(content_type: str | bytes) -> tuple[Decision | None, str 
     return None, _why_ignored(content_type, label)
 
 
+@per_value
+def charset_decision(label: str) -> Decision | None:
+    """Step 4 for a charset parameter *label* a model read from the Content-Type: certain, or
+    ``None`` when it is no label."""
+    found = _label(label)
+    return None if found is None else Decision(found[0], "certain", "transport", found[1])
+
+
 def _why_ignored(content_type, label: str | None) -> str | None:
     text = content_type.decode("latin-1") if isinstance(content_type, (bytes, bytearray)) else str(content_type)
     if label is None and "charset" not in text.lower():
@@ -246,7 +260,7 @@ def run(body: Body, content_type: str | bytes | None, url: str | None, settings:
     is asked even after one decided (the explanations show what each would give); the decision
     is the same. *shortcuts* ``False`` runs each step's plain twin. Never raises for bytes input
     and valid *settings*."""
-    essence, kind, _ = content_type_facts(content_type)
+    essence, kind, charset = (content_type_facts if model.facts is None else model.facts)(content_type)
     trace = Trace(kind, model.name, every_step)
     steps, ask = trace.steps, trace.ask
     # 1. BOM sniff: a byte order mark decides, certain.
@@ -260,7 +274,10 @@ def run(body: Body, content_type: str | bytes | None, url: str | None, settings:
     # 3. (The parser's own restart: a navigation with the new encoding, see the parser step.)
     # 4. The transport layer's charset, certain.
     if decision is None or every_step:
-        found = None if content_type is None else _transport(content_type, trace)
+        if model.facts is None:
+            found = None if content_type is None else _transport(content_type, trace)
+        else:  # the model's own reading of the Content-Type
+            found = None if charset is None else charset_decision(charset)
         steps.append((Step.TRANSPORT, found))
         decision = decision or found
     trace.chosen = trace.decision = decision
@@ -345,8 +362,9 @@ def _autodetect(body: Body, kind, url, settings: Settings, model: Model, trace: 
         return None
     found = fallback(body, kind, url, settings)
     if found.source != "detector":
-        return None
-    if not model.seven_bit_jis and found.encoding.name == "ISO-2022-JP" and body.is_ascii:
+        own = None if kind != "text" or model.text_detector is None else model.text_detector(body, url)
+        return None if own is None else _tentative(own, "detector")
+    if not model.seven_bit_jis and kind == "html" and found.encoding.name == "ISO-2022-JP" and body.is_ascii:
         return None  # browsers do not detect 7-bit ISO-2022-JP
     return found
 

@@ -2,7 +2,7 @@
 
     NAV_TIMEOUT=8000 python tools/browser_check/variants.py [--sets meta,untyped] [--tabs 6] [--out tests/data/browsers/variants.json.gz]
 
-Three sets of documents:
+Sets of documents:
 
 - ``meta``: every duplicated-attribute variant of a ``<meta>`` (``charset``, ``http-equiv``,
   ``content``, in every order, beside the others), alone, inside ``<noscript>`` (scripting is off:
@@ -13,6 +13,14 @@ Three sets of documents:
   unparsable value and an empty one;
 - ``binary``: untyped text bodies with one binary byte (or ESC) at offsets from 0 to 4096: how far
   each browser looks for binary bytes.
+
+- ``types`` and ``untyped35`` (issue 35, recorded apart: ``--sets types,untyped35 --out
+  tests/data/browsers/variants-35.json.gz``): every kind of Content-Type (the text/* family,
+  script and JSON types, ``*/*`` with a charset, malformed values, each also with a charset), and
+  untyped bodies with an HTML or XML signature after 0 to 1,450 bytes of whitespace, a leading
+  form feed or VT, ``<?XML`` in other cases, BOM-less UTF-16 and 7-bit ISO-2022-JP bodies;
+  tests/oracles/test_browsers_types.py asserts them; ``mixed`` (recorded after them: ``--sets
+  types,untyped35,mixed``), several values and odd charsets, where the two browsers part.
 
 The documents are served by tools/differential/record.py's server and loaded by its
 ``recorder.mjs`` (``npm install`` in tools/differential), both browsers at once, scripting off
@@ -162,7 +170,107 @@ def binary_documents() -> list[tuple[str, str | None, bytes]]:
             for offset in BINARY_OFFSETS for byte in BINARY_BYTES for content_type in (None, "*/*", "nonsense")]
 
 
-SETS = {"meta": meta_documents, "untyped": untyped_documents, "binary": binary_documents}
+# Issue 35: how each browser types a response by its Content-Type (the text/* family, script and
+# JSON types, */* with a charset, malformed values) and sniffs an untyped body (the signature
+# window, "<?XML", a leading form feed, BOM-less UTF-16 XML, 7-bit ISO-2022-JP in plain text).
+# Each body tells the kinds apart: HTML reads the <meta> (KOI8-R), XML the declaration
+# (ISO-8859-5), plain text the detector (windows-1252 for ASCII), another kind UTF-8; a
+# charset parameter that counts names ISO-8859-2.
+TYPED_BODIES = (
+    b'<?xml version="1.0" encoding="iso-8859-5"?><html><meta charset="koi8-r"/><p>x</p></html>',
+    b'<meta charset="koi8-r"><p>x',
+)
+_TYPES = (
+    "text/plain", "text/css", "text/javascript", "text/ecmascript", "text/vnd.wap.wml", "text/markdown",
+    "text/x-foo", "text/csv", "text/calendar", "text/rtf", "text/xml", "text/json", "text/xsl",
+    "text/vtt", "text/event-stream", "text/x-python", "text/cache-manifest", "text/richtext",
+    "text/tab-separated-values", "text/x-c", "text/enriched", "text/directory", "text/sgml",
+    "application/javascript", "application/x-javascript", "application/ecmascript", "application/json",
+    "application/ld+json", "application/manifest+json", "application/xhtml+xml", "application/xml",
+    "application/rss+xml", "image/svg+xml", "application/octet-stream", "application/x-foo",
+    "application/pdf", "x/y", "*/*", "text/*", "text/html",
+)
+_MALFORMED = (
+    "text/h tml", "text/", "text/html/x", "text/html x", "text/html, text/plain", "text/plain, text/html",
+    "text /html", "te xt/html", "text//html", "text/html/", "/html", "html", "text", "", " ",
+    '"text/html"', "text/html,", ",text/html", "text/html, */*", "*/*, text/html", "text/plain, */*",
+    "text/html;", "TEXT/HTML", "text/h\ttml", "text/h@ml", "text/ht(ml", "text/plain x",
+    "text/plain/x", "text/xml x", "application/xml/x", "text/x-foo x", "text/html, text/x-foo",
+    "text/x-foo, text/html", "text/html, nonsense", "nonsense, text/html", "text/html; charset",
+)
+_CHARSET = "; charset=iso-8859-2"
+
+
+def type_documents() -> list[tuple[str, str | None, bytes]]:
+    values = [*_TYPES, *_MALFORMED]
+    values += [value + _CHARSET for value in (*_TYPES, *_MALFORMED) if value.strip()]
+    values += ["text/html, text/plain" + _CHARSET, "text/html" + _CHARSET + ", text/plain",
+               "text/html" + _CHARSET + ", text/html", "text/plain" + _CHARSET + ", text/html",
+               "text/html, */*" + _CHARSET, "*/*" + _CHARSET + ", text/html", "text/html" + _CHARSET + ", */*"]
+    return [("types", value, body) for value in values for body in TYPED_BODIES]
+
+
+_SIGNATURES = (b'<html><meta charset="koi8-r">', b'<?xml version="1.0" encoding="iso-8859-5"?><a/>',
+               b'<!-- x --><meta charset="koi8-r">', b'<!DOCTYPE html><meta charset="koi8-r">')
+_WINDOW_AT = (0, 1, 400, 500, 505, 508, 510, 511, 512, 513, 520, 600, 1000, 1020, 1023, 1024, 1025, 1440, 1450)
+_UTF16_XML = '<a>\u0436</a>'
+_JIS = b"\x1b$B$3$s$K$A$O!\"@$3&\x1b(B hello \x1b$B$\"$j$,$H$&\x1b(B"
+
+
+def untyped35_documents() -> list[tuple[str, str | None, bytes]]:
+    out = []
+    for signature in _SIGNATURES:
+        for at in _WINDOW_AT:
+            for ws in (b" ", b"\n", b"\t", b"\r\n"):
+                if ws != b" " and at not in (508, 511, 512, 1023, 1024):
+                    continue
+                out.append(("untyped35", None, (ws * at)[:at] + signature))
+    for lead in (b"\x0c", b"\x0c\x0c", b" \x0c", b"\x0c ", b"\n\x0c", b"\x0b", b"\x00"):
+        for signature in _SIGNATURES:
+            out.append(("untyped35", None, lead + signature))
+    for xml in (b"<?XML", b"<?Xml", b"<?xmL", b"<?xml", b"<?XmL"):
+        for rest in (b' version="1.0" encoding="iso-8859-5"?><a/>', b' version="1.0"?><html><meta charset="koi8-r"/></html>'):
+            out.append(("untyped35", None, xml + rest))
+            out.append(("untyped35", None, b"  " + xml + rest))
+    for content_type in (None, "text/xml", "application/xml", "text/html", "text/plain"):
+        for text in (_UTF16_XML, '<?xml version="1.0"?>' + _UTF16_XML, "<p>\u0436\u0437 text</p>"):
+            for codec in ("utf-16-le", "utf-16-be"):
+                out.append(("utf16", content_type, text.encode(codec)))
+    for content_type in ("text/plain", None, "text/html", "text/x-foo", "text/javascript", "text/plain; charset=bogus"):
+        for body in (_JIS, b"<p>" + _JIS, _JIS * 20):
+            out.append(("jis", content_type, body))
+    return out
+
+
+# Several values and odd charsets (recorded after "types", appended as set "mixed"): Firefox reads
+# the value with Fetch's "extract a MIME type" first (a malformed value after a good one is
+# skipped; charset= "x" keeps its quotes), Chromium loosely throughout.
+_HTML_ASCII = b'<!doctype html><html><head><Meta\tcharset="ascii" /><title>t</title></head><body>x</body></html>'
+_EUC_JP_XML = (b'<?xml version="1.0" encoding="euc-jp"?><html><META http-equiv=\' content-type\' '
+               b'content="text/html; charset=euc-jp"  /><p>x</p></html>')
+_JIS_TEXT = b'<p>lorem consectetur dolor sit adipiscing adip\x1b$B0!\x1b(Bconsectetur do do elit sed'
+_MIXED = (
+    ('text/html; charset= "koi8-r"', _HTML_ASCII), ('text/html; charset= "koi8-r"', b"<p>x"),
+    ('text/html; charset="koi8-r"', _HTML_ASCII), ("text/html; charset= koi8-r", _HTML_ASCII),
+    ('text/plain; charset= "koi8-r"', b"x"), ('text/html (comment); charset= "koi8-r"', b"<p>x"),
+    ("text/markdown; charset= 'euc-kr', text/plain; charset=gb18030, text/ht(ml", b"x"),
+    ("text/plain; charset=gb18030, text/ht(ml", b"x"), ("text/plain; charset=gb18030, text/ht", b"x"),
+    ("text/plain; charset=gb18030, text/html", b"x"), ("text/plain; charset=gb18030, text/x-foo", b"x"),
+    ("text/plain; charset=gb18030, text/ht(ml)", b"x"), ("text/plain; charset=gb18030, text/h tml", b"x"),
+    ('TEXT/HTML; charset=utf-8, text/plain/x, /html; charset="sjis"', _EUC_JP_XML),
+    ('text/html; charset=utf-8, /html; charset="sjis"', b"<p>x"), ("text/html; charset=koi8-r, /html", b"<p>x"),
+    ("application/xhtml+xml, text/json; charset=iso-8859-2, text/plain/x", _JIS_TEXT),
+    ("text/json; charset=iso-8859-2, text/plain/x", b"x"), ("text/json, text/plain", b"x"),
+    ("text/plain; charset=koi8-r, text/json", b"x"),
+)
+
+
+def mixed_documents() -> list[tuple[str, str | None, bytes]]:
+    return [("mixed", content_type, body) for content_type, body in _MIXED]
+
+
+SETS = {"meta": meta_documents, "untyped": untyped_documents, "binary": binary_documents,
+        "types": type_documents, "untyped35": untyped35_documents, "mixed": mixed_documents}
 
 
 def main(argv=None) -> int:

@@ -28,6 +28,7 @@ from scrapy_whatwg_encoding import get_encoding, sniff
 from scrapy_whatwg_encoding.sniffing import browsers
 from scrapy_whatwg_encoding.sniffing.content_type import content_type_facts
 from scrapy_whatwg_encoding.sniffing.meta_charset import meta_encoding
+from scrapy_whatwg_encoding.sniffing.mime_sniff import is_untyped
 from scrapy_whatwg_encoding.sniffing.sniff import sniff_steps
 
 _HEAD_MODES = ("initial", "before html", "before head", "in head", "in head noscript")
@@ -157,6 +158,20 @@ def browsers_cause(body: bytes, content_type: str, firefox: str, chromium: str) 
     return "a <meta> only Chromium reads (tokenizer: head section past 1024 bytes)"
 
 
+# Families whose documents a browser may rightly show as no document (a download).
+DOWNLOADS = ("untyped", "ctype", "sniff")
+
+
+def content_type_group(content_type) -> str:
+    """The Content-Type group of a document, as Fetch reads its value: ``"text/html"``,
+    ``"untyped"`` (none, unparsable, ``*/*``, ``unknown/unknown``, ``application/unknown``) or
+    ``"other types"``."""
+    essence = content_type_facts(content_type)[0]
+    if is_untyped(essence):
+        return "untyped"
+    return "text/html" if essence == "text/html" else "other types"
+
+
 def compare(path) -> dict:
     header, lines = read_answers(path)
     seed = header["seed"]
@@ -164,12 +179,13 @@ def compare(path) -> dict:
               "agree": 0, "disagree": collections.Counter(), "failed": 0,
               "standard": collections.Counter(), "standard_total": 0,
               "profile_on_agreement": [], "profile_on_disagreement": collections.Counter(), "families": collections.Counter(),
-              "one_document": collections.Counter(), "untyped_agree": 0, "untyped_profile": 0}
+              "one_document": collections.Counter(), "untyped_agree": 0, "untyped_profile": 0,
+              "groups": collections.defaultdict(collections.Counter)}
     for line in lines:
         family, content_type, body = grammar.document(seed, line["i"])
         result["families"][family] += 1
         firefox, chromium = name(line["firefox"]), name(line["chromium"])
-        if family == "untyped" and (firefox is None) != (chromium is None):
+        if family in DOWNLOADS and (firefox is None) != (chromium is None):
             # One browser shows no document (Firefox downloads unknown/unknown, application/unknown):
             # the profile gives the other's answer.
             profile = sniff(body, content_type=content_type, profile="browsers")
@@ -177,8 +193,8 @@ def compare(path) -> dict:
                                    if profile.encoding.name == rule("", firefox, chromium) else "other"] += 1
             continue
         if firefox is None or chromium is None:
-            result["failed" if family != "untyped" else "no_document"] = \
-                result.get("failed" if family != "untyped" else "no_document", 0) + 1
+            result["failed" if family not in DOWNLOADS else "no_document"] = \
+                result.get("failed" if family not in DOWNLOADS else "no_document", 0) + 1
             continue
         standard = sniff(body, content_type=content_type, detector="browser")
         profile = sniff(body, content_type=content_type, profile="browsers")
@@ -198,6 +214,9 @@ def compare(path) -> dict:
             result["profile_on_disagreement"][verdict] += 1
             continue
         result["agree"] += 1
+        group = result["groups"][content_type_group(content_type)]
+        group["agree"] += 1
+        group["profile"] += profile.encoding.name == firefox
         if standard.encoding.name != firefox:
             result["standard_total"] += 1
             result["standard"][standard_cause(body, content_type, standard, firefox)] += 1
@@ -233,6 +252,8 @@ def main(argv=None) -> int:
     print(f"\nwhere they agree: the standard profile differs on {r['standard_total']} ({100 * r['standard_total'] / agree:.2f} %), by cause:")
     for cause, count in r["standard"].most_common():
         print(f"  {count:6d}  {cause}")
+    for group, counts in sorted(r["groups"].items()):
+        print(f"  {group}: the browsers profile gives their answer on {counts['profile']} of {counts['agree']}")
     remaining = r["profile_on_agreement"]
     print(f"\nwhere they agree: the browsers profile matches {agree - len(remaining)} of {agree} "
           f"({100 * (agree - len(remaining)) / agree:.3f} %); remaining {len(remaining)}:")

@@ -19,7 +19,12 @@ recorded answers in tests/data/browsers/ need only the seed. The families:
   Content-Type, ``*/*``, ``unknown/unknown``, ``application/unknown`` or an unparsable one, whose
   bodies start the ways the MIME Sniffing Standard's rules and browsers tell apart; and
   ``duplicate``, ``<meta>`` tags with duplicated ``charset``, ``http-equiv`` and ``content``
-  attributes in any order, alone, in ``<noscript>`` or in a tree-builder context.
+  attributes in any order, alone, in ``<noscript>`` or in a tree-builder context;
+- from seed 35 on (issue 35): ``ctype``, the text/* family, script and JSON types, ``*/*`` with
+  a charset and malformed Content-Type values (alone, comma-separated, with a charset), and
+  ``sniff``, untyped bodies with a signature after whitespace around bytes 512 and 1024, a
+  leading form feed or VT, ``<?XML``, BOM-less UTF-16 XML, 7-bit ISO-2022-JP text, binary bytes
+  around bytes 512 and 1024, BOMs, late metas and legacy text.
 
 Only the standard library is used, and only ``random.Random`` methods whose results are fixed
 across Python versions (``random``, ``choice``, ``randrange``), so a seed means the same
@@ -34,6 +39,10 @@ _WEIGHTS = (2, 1, 2, 6, 8, 2, 1, 1)
 #: The families of seeds from 27 on, and their weights.
 FAMILIES_27 = FAMILIES + ("untyped", "duplicate")
 _WEIGHTS_27 = _WEIGHTS + (3, 3)
+#: The families of seeds from 35 on (issue 35): with ``ctype`` and ``sniff``, over a third of the
+#: documents have an odd Content-Type or none.
+FAMILIES_35 = FAMILIES_27 + ("ctype", "sniff")
+_WEIGHTS_35 = _WEIGHTS_27 + (6, 6)
 
 # Labels: one or two per encoding family, odd spellings, and labels that are no label at all.
 LABELS = (
@@ -73,7 +82,8 @@ def document(seed: int, index: int) -> tuple[str, str | None, bytes]:
     """The document number *index* of *seed*: ``(family, Content-Type header value or None for
     none, body bytes)``."""
     rng = random.Random(seed * 1_000_003 + index)
-    family = _weighted(rng, *((FAMILIES, _WEIGHTS) if seed < 27 else (FAMILIES_27, _WEIGHTS_27)))
+    family = _weighted(rng, *((FAMILIES, _WEIGHTS) if seed < 27 else (FAMILIES_27, _WEIGHTS_27) if seed < 35
+                              else (FAMILIES_35, _WEIGHTS_35)))
     content_type, body = _BUILDERS[family](rng)
     return family, content_type, body
 
@@ -436,5 +446,91 @@ def _duplicate(rng):
     return "text/html", (body + "<p>x").encode("ascii", "xmlcharrefreplace")
 
 
+# Issue 35: Content-Type values as servers send them, well-formed and not.
+_CTYPE_TYPES = (
+    "text/html", "text/plain", "text/css", "text/javascript", "text/ecmascript", "text/vnd.wap.wml", "text/markdown",
+    "text/x-foo", "text/csv", "text/calendar", "text/rtf", "text/xml", "text/json", "text/xsl", "text/vtt",
+    "text/x-python", "text/richtext", "text/tab-separated-values", "text/directory", "text/sgml", "text/*",
+    "application/javascript", "application/x-javascript", "application/ecmascript", "application/json",
+    "application/ld+json", "application/xhtml+xml", "application/xml", "application/rss+xml", "image/svg+xml",
+    "application/octet-stream", "application/x-foo", "x/y", "*/*",
+)
+_CTYPE_MALFORMED = (
+    "text/h tml", "text/", "text/html/x", "text/html x", "text /html", "te xt/html", "text//html", "text/html/",
+    "/html", "html", "text", "", " ", '"text/html"', "text/html,", ",text/html", "TEXT/HTML", "text/h\tml",
+    "text/h@ml", "text/ht(ml", "text/plain x", "text/plain/x", "text/xml x", "text/x-foo x", "text/html;",
+    "text/html (comment)", "text/html;;", "text/html; charset",
+)
+
+
+def _ctype_value(rng) -> str:
+    value = rng.choice(_CTYPE_TYPES if _chance(rng, 0.5) else _CTYPE_MALFORMED)
+    if value.strip() and _chance(rng, 0.5):
+        value += "; charset=" + rng.choice((_label(rng), " " + _quote(rng, _label(rng)), _quote(rng, _label(rng))))
+    return value
+
+
+def _ctype(rng):
+    """A Content-Type of the text/* family, a script or JSON type, */* with a charset, or a
+    malformed value (spaces inside, empty subtype, extra slashes, trailing junk), alone or with
+    others comma-separated, over bodies each kind of document reads apart."""
+    value = _ctype_value(rng)
+    if _chance(rng, 0.25):
+        value = ", ".join([value] + [_ctype_value(rng) for _ in range(rng.randrange(1, 3))])
+    shape = rng.randrange(5)
+    if shape == 0:
+        body = f"<?xml version=\"1.0\" encoding=\"{_label(rng)}\"?><html>{meta(rng)}<p>x</p></html>"
+    elif shape == 1:
+        body = meta(rng) + "<p>" + _text(rng, rng.randrange(0, 100))
+    elif shape == 2:
+        return value, _detector(rng)[1]
+    elif shape == 3:
+        return value, _jis(rng)[1]
+    else:
+        body = _place(rng, meta(rng), rng.choice((0, 300, 1100)))
+    return value, body.encode("ascii", "xmlcharrefreplace")
+
+
+# Issue 35: untyped bodies where the browsers' sniffers part from the standard's rules.
+_SIGNATURES = ("<html>", "<!DOCTYPE html>", "<!-- x -->", "<?xml version=\"1.0\"?>", "<?XML version=\"1.0\"?>",
+               "<?Xml version=\"1.0\"?>", "<p>", "<bx>", "<head>", "<script></script>", "")
+
+
+def _sniff(rng):
+    """An untyped response: a signature after 0 to 1,100 bytes of whitespace (around 512 and
+    1024 most), a leading form feed or VT, ``<?XML``, BOM-less UTF-16 XML, 7-bit ISO-2022-JP text,
+    binary bytes around bytes 512 and 1024, a BOM, an XML declaration, a late <meta>, unlabeled
+    legacy text."""
+    shape = rng.randrange(6)
+    content_type = rng.choice(_UNTYPED_TYPES)
+    if shape == 0:  # 7-bit ISO-2022-JP or BOM-less UTF-16
+        if _chance(rng, 0.5):
+            data = _jis(rng)[1]
+            return rng.choice((None, None, "text/plain", "*/*")), data[3:] if _chance(rng, 0.5) else data
+        text = rng.choice(("<a>\u0436</a>", "<?xml version=\"1.0\"?><a>\u0436</a>", "<p>\u0436 text</p>"))
+        return rng.choice((None, "text/xml", "application/xml", "text/html")), \
+            text.encode(rng.choice(("utf-16-le", "utf-16-be")))
+    around = rng.choice((rng.randrange(0, 1100), rng.randrange(490, 530), rng.randrange(1000, 1040), 0))
+    lead = rng.choice(("\x0c", "\x0b", " \x0c", "")) if _chance(rng, 0.2) else ""
+    ws = "".join(rng.choice((" ", " ", "\n", "\t", "\r\n")) for _ in range(around))[:around]
+    signature = rng.choice(_SIGNATURES)
+    if "xml" in signature.lower() and _chance(rng, 0.5):
+        signature = signature.replace("?>", f" encoding=\"{_label(rng)}\"?>")
+    body = lead + ws + signature
+    if _chance(rng, 0.7):
+        body += meta(rng) if _chance(rng, 0.6) else _place(rng, meta(rng), rng.choice((200, 1100)))
+    body += "<p>" + _text(rng, rng.randrange(0, 100))
+    data = body.encode("latin-1", "xmlcharrefreplace")
+    if shape == 1:  # a binary byte near where the browsers stop looking
+        at = rng.choice((rng.randrange(500, 530), rng.randrange(1010, 1040), rng.randrange(0, 2000)))
+        data = (data + b" text" * 400)[:at] + rng.choice((b"\x00", b"\x01", b"\x0b", b"\x1b")) + data[at:at + 200]
+    elif shape == 2:
+        data = rng.choice((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")) + data
+    elif shape == 3:
+        data += _detector(rng)[1]
+    return content_type, data
+
+
 _BUILDERS = {"ct": _ct, "bom": _bom, "xml": _xml, "prescan": _prescan, "late": _late, "jis": _jis,
-             "kind": _kind, "detector": _detector, "untyped": _untyped, "duplicate": _duplicate}
+             "kind": _kind, "detector": _detector, "untyped": _untyped, "duplicate": _duplicate,
+             "ctype": _ctype, "sniff": _sniff}
