@@ -107,17 +107,17 @@ def form_request(response, formname: str | None = None, formid: str | None = Non
                  formxpath: str | None = None, formcss: str | None = None, *, formdata: Any = None,
                  clickdata: dict[str, str | int] | None = None, dont_click: bool = False,
                  **kwargs: Any) -> FormRequest:
-    """The :class:`~scrapy.FormRequest` a browser sends for a form of *response* (a
+    """The ``scrapy.FormRequest`` a browser sends for a form of *response* (a
     ``TextResponse``), with ``FormRequest.from_response``'s arguments: the form (``formname``,
-    ``formid``, ``formxpath``, ``formcss``, ``formnumber``: :func:`find_form`), ``formdata`` (a
-    dict or (name, value) pairs; ``None`` drops a field), ``clickdata`` (:func:`find_submitter`) or
+    ``formid``, ``formxpath``, ``formcss``, ``formnumber``: ``find_form()``), ``formdata`` (a
+    dict or (name, value) pairs; ``None`` drops a field), ``clickdata`` (``find_submitter()``) or
     ``dont_click``; the other keyword arguments go to ``FormRequest``, ``method`` (``GET`` or
     ``POST``; any other value: ``GET``) and ``url`` (joined to the base URL) replacing the form's.
 
     form2request reads the form (its first submit button unless told, the button's
     ``formaction``/``formmethod`` too); GET puts the data in the action URL's query, POST in an
     ``application/x-www-form-urlencoded`` body (whatever the form's ``enctype``, as Scrapy). The
-    data is encoded with the form's encoding (:func:`form_encoding`: the Encoding Standard's
+    data is encoded with the form's encoding (``form_encoding()``: the Encoding Standard's
     encoder, "html" error mode); an explicit ``encoding=`` (a Python codec name) wins, as does
     ``response.encoding`` where neither the middleware nor ``accept-charset`` gives one (both
     raise ``UnicodeEncodeError`` for a character the codec lacks, as Scrapy does). The action

@@ -96,9 +96,9 @@ class Model:
       prescan and parser step;
     - ``seven_bit_jis``: whether its detector gives ISO-2022-JP for an ASCII HTML body;
     - ``facts(content_type)``: how it reads a Content-Type value, ``(essence, kind, charset)``
-      as :func:`.content_type.content_type_facts` gives them, or ``None`` for Fetch's reading;
+      as ``content_type.content_type_facts()`` gives them, or ``None`` for Fetch's reading;
     - ``text_detector(body, url)``: its detector's own answer for plain text where the standard's
-      finds nothing (an :class:`Encoding` or ``None``), or ``None``."""
+      finds nothing (an :class:`~scrapy_whatwg_encoding.Encoding` or ``None``), or ``None``."""
 
     name: str
     type_of: Callable[[str, DocumentKind, Body], str | None] | None = None
