@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from ..encoding import ENCODINGS, Encoding, get_encoding
 from .body import Body
-from .change import PARSER_LIMIT, change_the_encoding, metas_alike, parser_meta_span
+from .change import PARSER_LIMIT, change_the_encoding, first_parser_meta_bytes, metas_alike, parser_meta_span
 from .container import container_encoding
 from .content_type import DocumentKind, content_type_facts, parse_mime_type, per_value
 from .decision import DEFAULT_DETECTORS, DETECTOR_MODES, PROFILES, Decision, DetectorMode, Profile
@@ -400,6 +400,10 @@ def _parser_meta(body: Body, encoding: Encoding, limit: int, shortcuts: bool):
     key = ("parser", encoding, limit, shortcuts)
     memo = body.memo
     if key not in memo:
-        memo[key] = parser_meta_span(body.data, encoding, limit, memo.get("metas"), shortcuts,
-                                     memo.get(("meta at", limit)))
+        metas, meta = memo.get("metas"), None
+        if shortcuts and encoding.is_ascii_compatible and not (metas and metas[-1][2] is not None):
+            meta = memo.get(("meta at", limit))  # where any such encoding may find one: found once
+            if meta is None:
+                meta = memo[("meta at", limit)] = first_parser_meta_bytes(body.data, limit)
+        memo[key] = parser_meta_span(body.data, encoding, limit, metas, shortcuts, meta)
     return memo[key]
