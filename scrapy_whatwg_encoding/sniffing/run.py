@@ -262,27 +262,11 @@ def run(body: Body, content_type: str | bytes | None, url: str | None, settings:
     and valid *settings*."""
     essence, kind, charset = (content_type_facts if model.facts is None else model.facts)(content_type)
     trace = Trace(kind, model.name, every_step)
-    steps, ask = trace.steps, trace.ask
-    # 1. BOM sniff: a byte order mark decides, certain.
-    decision = None if body.bom is None else bom_decision(body.bom)
-    steps.append((Step.BOM, decision))
-    # 2. The user override, certain.
-    if decision is None or every_step:
-        found = None if override is None else override_decision(override)
-        steps.append((Step.OVERRIDE, found))
-        decision = decision or found
-    # 3. (The parser's own restart: a navigation with the new encoding, see the parser step.)
-    # 4. The transport layer's charset, certain.
-    if decision is None or every_step:
-        if model.facts is None:
-            found = None if content_type is None else _transport(content_type, trace)
-        else:  # the model's own reading of the Content-Type
-            found = None if charset is None else charset_decision(charset)
-        steps.append((Step.TRANSPORT, found))
-        decision = decision or found
-    trace.chosen = trace.decision = decision
+    ask = trace.ask
+    # Steps 1, 2 and 4 (3 is the parser's own restart), certain: a decision ends the run.
+    decision = trace.chosen = trace.decision = _certain_steps(body, content_type, charset, override, model, trace)
     if decision is not None and not every_step:
-        return trace  # a certain decision ends the run
+        return trace
     if model.type_of is not None:  # the model reads the response as a kind of its own
         kind = trace.kind = model.type_of(essence, kind, body)  # type: ignore[assignment]
         if kind in (None, "media", "pdf"):
@@ -317,6 +301,30 @@ def run(body: Body, content_type: str | bytes | None, url: str | None, settings:
             trace.parser = found[:3]
             trace.decision = change_the_encoding(decision, *found[:3])
     return trace
+
+
+def _certain_steps(body: Body, content_type, charset: str | None, override, model: Model,
+                   trace: Trace) -> Decision | None:
+    """Steps 1, 2 and 4 of *trace*'s run (each asked while none decided, or all of them in an
+    every-step trace): the first certain decision, or ``None``."""
+    steps, every_step = trace.steps, trace.every_step
+    # 1. BOM sniff: a byte order mark decides.
+    decision = None if body.bom is None else bom_decision(body.bom)
+    steps.append((Step.BOM, decision))
+    # 2. The user override.
+    if decision is None or every_step:
+        found = None if override is None else override_decision(override)
+        steps.append((Step.OVERRIDE, found))
+        decision = decision or found
+    # 4. The transport layer's charset (a model's own reading of the Content-Type, where it has one).
+    if decision is None or every_step:
+        if model.facts is None:
+            found = None if content_type is None else _transport(content_type, trace)
+        else:
+            found = None if charset is None else charset_decision(charset)
+        steps.append((Step.TRANSPORT, found))
+        decision = decision or found
+    return decision
 
 
 def _transport(content_type, trace: Trace) -> Decision | None:
