@@ -136,8 +136,9 @@ def test_sample_of_the_pages_that_need_a_replay():
     for i in range(16):
         verdict, *_ = _judge(comparisons, body, content_type, f"http://a.test/{i}")
         compared.append(verdict[0] is not None)
-        if verdict[0] is not None:  # Scrapy itself ran: its encoding and text
-            assert verdict == (True, "iso8859-10", _scrapys_text(body, content_type))
+        if verdict[0] is not None:  # Scrapy itself ran: its encoding (its guess differs between releases) and text
+            alone = HtmlResponse("http://a.test/", body=body, headers={"Content-Type": content_type})
+            assert verdict == (True, alone.encoding, alone.text)
     assert [i for i, c in enumerate(compared) if c] == [0, 1, 2, 6, 10, 14]
     assert comparisons.replays == {"detector": 16} and comparisons.replayed == 6
     assert "the first 3 per decision source, then 1 in 4" in comparisons.describe()
