@@ -119,7 +119,15 @@ class Trace:
     found nothing or was not asked, where that is known (``{Step: str}``); ``chosen``: the first
     step's decision; ``parser``: what the parser step found, ``(Encoding, label, byte offset)``
     or ``None``; ``decision``: the final :class:`Decision` (``None`` only where a model shows no
-    document); ``model``: the :class:`Model`'s name."""
+    document); ``model``: the :class:`Model`'s name.
+
+    >>> from scrapy_whatwg_encoding.sniffing.body import Body
+    >>> trace = run(Body(b'<p>' + b'x' * 1100 + b'<meta charset="koi8-r">'), "text/html", None, Settings())
+    >>> [str(step) for step, _ in trace.steps], trace.found(Step.DETECTOR)
+    (['bom', 'override', 'transport', 'prescan', 'container', 'likely', 'detector', 'default'], None)
+    >>> trace.chosen.source, trace.decision.source, trace.decision.encoding.name, trace.parser[2]
+    ('default', 'parser', 'KOI8-R', 1103)
+    """
 
     kind: str | None
     model: str = "standard"
