@@ -22,7 +22,6 @@ from ..encoding import ENCODINGS, Encoding
 from ._html.tokenizer import TAG, tag_name
 from .body import Body
 from .browsers import FIRST_READ, chromium_meta, chromium_meta_encoding, firefox_meta
-from .change import first_parser_meta_bytes
 from .content_type import DocumentKind, chromium_mime_type, essence_kind, firefox_mime_type, per_value
 from .decision import Decision
 from .detect import STAT_LIMIT, from_chardetng, tld_of
@@ -38,7 +37,7 @@ from .mime_sniff import (
     unknown_mime_type,
     unknown_type_kind,
 )
-from .run import Model, Settings, Trace, charset_decision, run
+from .run import Model, Settings, Trace, charset_decision, first_meta_at, run
 from .steps import CERTAIN_STEPS
 from .xml_encoding import get_xml_encoding
 
@@ -233,10 +232,7 @@ def _no_declaring_meta(body: Body, extent: int, prescan_bytes: int) -> bool:
     bytes: none has a hint after it (``charset``, or ``http-equiv`` and a ``&``); or none starts in
     the first *prescan_bytes* and the document's first start tag takes both models out of the
     head (not one of :data:`_HEAD_TAGS`): neither reads past *prescan_bytes* then."""
-    memo, key = body.memo, ("meta at", extent)
-    meta_at = memo.get(key)
-    if meta_at is None:
-        meta_at = memo[key] = first_parser_meta_bytes(body.data, extent)
+    meta_at = first_meta_at(body, extent)
     if meta_at < 0:
         return True
     if meta_at < prescan_bytes:

@@ -410,6 +410,17 @@ def _meta_decides(body: Body, settings: Settings) -> bool:
     return metas_alike(body.data, end)
 
 
+def first_meta_at(body: Body, limit: int) -> int:
+    """Where the parser step may find a ``<meta>`` in *body* with any ASCII-compatible encoding
+    within *limit* (:func:`.change.first_parser_meta_bytes`: a byte offset, or -1), found once per
+    body and limit for every run over it (kept in ``body.memo``)."""
+    memo, key = body.memo, ("meta at", limit)
+    meta = memo.get(key)
+    if meta is None:
+        meta = memo[key] = first_parser_meta_bytes(body.data, limit)
+    return meta
+
+
 def _parser_meta(body: Body, encoding: Encoding, limit: int, shortcuts: bool):
     """The parser step's finding with *encoding* (kept in ``body.memo``): ``(Encoding, label,
     byte offset, end)`` or ``None`` (see :func:`.change.parser_meta_span`)."""
@@ -418,8 +429,6 @@ def _parser_meta(body: Body, encoding: Encoding, limit: int, shortcuts: bool):
     if key not in memo:
         metas, meta = memo.get("metas"), None
         if shortcuts and encoding.is_ascii_compatible and not (metas and metas[-1][2] is not None):
-            meta = memo.get(("meta at", limit))  # where any such encoding may find one: found once
-            if meta is None:
-                meta = memo[("meta at", limit)] = first_parser_meta_bytes(body.data, limit)
+            meta = first_meta_at(body, limit)
         memo[key] = parser_meta_span(body.data, encoding, limit, metas, shortcuts, meta)
     return memo[key]
