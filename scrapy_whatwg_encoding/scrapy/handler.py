@@ -123,10 +123,9 @@ class HandlerEncodingMiddleware:
     def process_response(self, request: Request, response: Response, spider=None) -> Response:
         # spider: passed by Scrapy < 2.13 only. A cached response was marked when read back (its
         # constructor encoding may be the inference Scrapy 2.19's cache stores).
-        if "cached" not in response.flags and isinstance(response, TextResponse):
-            given = explicit_encoding(response)
-            if given is not None:
-                mark(request, response, given)
+        given = explicit_encoding(response)  # None for most responses: nothing else is read
+        if given is not None and "cached" not in response.flags and isinstance(response, TextResponse):
+            mark(request, response, given)
         return response
 
 

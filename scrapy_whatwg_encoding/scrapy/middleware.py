@@ -180,16 +180,16 @@ class WhatwgEncodingMiddleware:
     def process_response(self, request, response, spider=None):
         # spider: passed by Scrapy < 2.13 only (optional, so that newer Scrapy does not warn).
         try:
-            meta, headers = request.meta, response.headers
+            meta = request.meta
             handler = take_handler_encoding(request, response)  # HandlerEncodingMiddleware's record
             # Gate: responses left as Scrapy made them (the command line asks the same gate).
-            content_type = content_type_of(headers)
+            content_type = content_type_of(response.headers)
             skip = skip_reason(response, content_type, meta)
             if skip is not None:
                 return self._skip(request, response, skip)
             # Inputs: an encoding given to the response (see .handler); then overrides, options and
             # memory, and Decide.
-            given = self._given(response, handler)
+            given = None if handler is None and explicit_encoding(response) is None else given_encoding(response, handler)
             if given is not None and given[0] == "handler":
                 outcome = self._handler_outcome(response, given[1])
             else:
@@ -201,13 +201,6 @@ class WhatwgEncodingMiddleware:
             self.report.error(exc, response.url)
             request.meta.pop(META_KEY, None)
             return response  # as Scrapy made it: its state changes only in the finish
-
-    def _given(self, response, handler: str | None) -> tuple[str, str] | None:
-        """The encoding given to *response* (see :func:`.handler.given_encoding`), or ``None``;
-        *handler*: what :class:`~.handler.HandlerEncodingMiddleware` recorded, if it runs."""
-        if handler is None and explicit_encoding(response) is None:
-            return None
-        return given_encoding(response, handler)
 
     @staticmethod
     def _handler_outcome(response, chosen: str) -> _Outcome | SkipReason:
@@ -221,17 +214,19 @@ class WhatwgEncodingMiddleware:
     def _sniff(self, meta: dict, response, content_type: str | None, chosen: str | None) -> _Outcome | SkipReason:
         """Inputs (the override, the request's options, the memory), then the decision; the skip
         reason where a *chosen* encoding fits no WHATWG encoding (Scrapy decodes with it)."""
-        url = response.url
-        override = self._override(meta, url, chosen)
-        if override is None and chosen is not None:
-            return "chosen_encoding"
-        options = self.config.options
-        if meta.get(LOCALE_KEY) is not None or meta.get(PROFILE_KEY) is not None:
-            options = request_options(self.config, meta)
-        likely = None if self.memory is None else functools.partial(self.memory.likely, url)
+        url, config, memory = response.url, self.config, self.memory
+        override = None
+        if chosen is not None or config.overrides or OVERRIDE_KEY in meta:
+            override = self._override(meta, url, chosen)
+            if override is None and chosen is not None:
+                return "chosen_encoding"
+        options = config.options
+        if LOCALE_KEY in meta or PROFILE_KEY in meta:
+            options = request_options(config, meta)
+        likely = None if memory is None else functools.partial(memory.likely, url)
         decision, suspect, facts = options.decide(response.body, content_type, url, override, likely)
-        if self.memory is not None:
-            self.memory.learn(url, decision, trusted=suspect is None)
+        if memory is not None:
+            memory.learn(url, decision, trusted=suspect is None)
         return decision, facts.text(decision.encoding), suspect, facts, chosen
 
     def _override(self, meta: dict, url: str, chosen: str | None) -> str | Encoding | None:
@@ -257,8 +252,8 @@ class WhatwgEncodingMiddleware:
         name = chosen or scrapy_default.scrapy_codec_name(decision.encoding) or scrapy_default.scrapy_inference(response)
         decided = with_encoding(response, name, text)
         meta[META_KEY] = decision.as_dict()
-        self.report.decision(response.url, decision, changed, response.body, scrapy_name, suspect,
-                             text=text, scrapy_text=theirs)
+        self.report.decision(response.url, decision, changed, response.body if facts is None else facts.data,
+                             scrapy_name, suspect, text=text, scrapy_text=theirs)
         return decided
 
     def _skip(self, request, response, reason: SkipReason):

@@ -140,10 +140,11 @@ class CacheInfo(NamedTuple):
 
 
 def per_value(function: Callable[[Any], T]) -> Callable[[Any], T]:
-    """*function* of one Content-Type value (str, bytes or ``None``), its results kept for values
-    of at most :data:`CACHED_LENGTH` characters (the same few values recur all crawl), at most
-    :data:`CACHED_VALUES` of them; ``cache_info()`` (a :class:`CacheInfo`) and ``cache_clear()``
-    as ``functools.lru_cache`` names them. A hit is one dict lookup."""
+    """*function* of one Content-Type value (str, bytes, ``None``; an unhashable value such as a
+    ``bytearray`` is not kept), its results kept for values of at most :data:`CACHED_LENGTH`
+    characters (the same few values recur all crawl), at most :data:`CACHED_VALUES` of them;
+    ``cache_info()`` (a :class:`CacheInfo`) and ``cache_clear()`` as ``functools.lru_cache`` names
+    them. A hit is one dict lookup."""
     cache: dict[Any, T] = {}
 
     @functools.wraps(function)
@@ -152,6 +153,8 @@ def per_value(function: Callable[[Any], T]) -> Callable[[Any], T]:
             return cache[value]
         except KeyError:
             pass
+        except TypeError:  # unhashable: not kept
+            return function(value)
         result = function(value)
         if value is None or len(value) <= CACHED_LENGTH:
             if len(cache) >= CACHED_VALUES:
@@ -164,15 +167,17 @@ def per_value(function: Callable[[Any], T]) -> Callable[[Any], T]:
     return call
 
 
+@per_value
 def content_type_facts(content_type: str | bytes | None) -> tuple[str, DocumentKind, str | None]:
     """``(essence, kind, charset)`` of a Content-Type value, parsing it once: the MIME type essence
     (``""`` when missing or unparsable), :func:`document_kind` and :func:`transport_charset`.
     Short values are cached: a crawl sees the same few Content-Type headers over and over."""
     if content_type is None:
         return "", "html", None
-    if isinstance(content_type, bytearray):
-        content_type = bytes(content_type)
-    return _facts(content_type)
+    parsed = extract_mime_type(bytes(content_type) if isinstance(content_type, bytearray) else content_type)
+    if parsed is None:
+        return "", "html", None
+    return parsed[0], _kind(parsed[0]), parsed[1].get("charset")
 
 
 def split_header_value(value: str) -> list[str]:
@@ -213,14 +218,6 @@ def extract_mime_type(value: str | bytes) -> tuple[str, dict[str, str]] | None:
         elif "charset" not in parsed[1] and charset is not None:
             mime_type = (essence, {**parsed[1], "charset": charset})
     return mime_type
-
-
-@per_value
-def _facts(content_type: str | bytes) -> tuple[str, DocumentKind, str | None]:
-    parsed = extract_mime_type(content_type)
-    if parsed is None:
-        return "", "html", None
-    return parsed[0], _kind(parsed[0]), parsed[1].get("charset")
 
 
 

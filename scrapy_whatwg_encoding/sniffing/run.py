@@ -326,21 +326,17 @@ def _certain_steps(body: Body, content_type, charset: str | None, override, mode
         decision = decision or found
     # 4. The transport layer's charset (a model's own reading of the Content-Type, where it has one).
     if decision is None or every_step:
-        if model.facts is None:
-            found = None if content_type is None else _transport(content_type, trace)
-        else:
+        found = None
+        if model.facts is not None:
             found = None if charset is None else charset_decision(charset)
+        elif content_type is not None:
+            found, ignored = transport_decision(content_type)
+            if ignored is not None:
+                trace.notes[Step.TRANSPORT] = ignored
+                if logger.isEnabledFor(logging.DEBUG):
+                    logger.debug("%s", ignored)
         steps.append((Step.TRANSPORT, found))
         decision = decision or found
-    return decision
-
-
-def _transport(content_type, trace: Trace) -> Decision | None:
-    decision, ignored = transport_decision(content_type)
-    if ignored is not None:
-        trace.notes[Step.TRANSPORT] = ignored
-        if logger.isEnabledFor(logging.DEBUG):
-            logger.debug("%s", ignored)
     return decision
 
 

@@ -142,7 +142,7 @@ def test_long_content_type_values_are_not_cached():
     from scrapy_whatwg_encoding.sniffing import content_type
 
     sniffing = importlib.import_module("scrapy_whatwg_encoding.sniffing.run")
-    by_value = [content_type._facts, sniffing.transport_decision, kind.content_kind,
+    by_value = [content_type.content_type_facts, sniffing.transport_decision, kind.content_kind,
                 scrapy_default._header_encoding]
     for long, caches in [(b"text/html; charset=utf-8; " + b"a=b; " * 13100, by_value),
                          (b"text/html; charset=" + b"x" * 65536, [sniffing._get_label])]:
