@@ -459,12 +459,10 @@ class Comparisons:
     def judge(self, response, content_type: str | None, facts: Body, decision: Decision,
               chosen: str | None = None) -> Verdict:
         """The :data:`Verdict` for *response* (see :func:`replay` for the arguments)."""
-        if chosen is None and facts.bom is None:  # most pages: a header charset both read alike
-            name = _header_encoding(content_type)
-            if name is not None and same_decoder(name, decision.encoding) and not facts.data.startswith(_UTF_32_BE_BOM):
-                return False, name, None
         name = chosen or known_encoding(content_type, facts, decision)
         if name is not None:
+            if same_decoder(name, facts.bom or decision.encoding):  # most pages: changed()'s first answer
+                return False, name, None
             verdict = changed(name, decision.encoding, facts, replay=False)
             if verdict is not None:
                 return verdict, name, None
