@@ -59,8 +59,14 @@ _RUN = re.compile(rb"(?:[^<]+"
 _CHARSET_ONLY = re.compile(rb"[\t\n\x0c\r /]+[Cc][Hh][Aa][Rr][Ss][Ee][Tt][\t\n\x0c\r ]*=[\t\n\x0c\r ]*"
                            rb"(?:\"([^\"]*)\"|'([^']*)'|([^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*))[\t\n\x0c\r /]*>")
 
-# Only the "<meta" case can return an encoding: without one the loop ends with nothing.
+# Only the "<meta" case can return an encoding, and only where "charset" is written (ASCII
+# case-insensitively: a charset attribute's name, or in a content value, "extract a character
+# encoding from a meta element" step 2): without both the loop ends with nothing.
 _ANY_META = re.compile(rb"<[Mm][Ee][Tt][Aa][\t\n\x0c\r /]")
+
+
+def _may_declare(data: bytes) -> bool:
+    return _ANY_META.search(data) is not None and b"charset" in data.lower()
 
 
 def prescan_result(data: bytes, end: int = PRESCAN_BYTES, metas: list | None = None
@@ -78,7 +84,7 @@ def prescan_result(data: bytes, end: int = PRESCAN_BYTES, metas: list | None = N
         return ENCODINGS["UTF-16LE"], None, 0, "xml-declaration"
     if data.startswith(b"\x00<\x00?\x00x"):
         return ENCODINGS["UTF-16BE"], None, 0, "xml-declaration"
-    found = _loop(data, metas) if _ANY_META.search(data) else None
+    found = _loop(data, metas) if _may_declare(data) else None
     if found is not None:
         return found
     # Ran out of bytes (or reached the end condition): "return the result of getting an XML
