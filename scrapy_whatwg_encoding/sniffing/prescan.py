@@ -193,6 +193,10 @@ def _meta(data: bytes, start: int):
         label = simple.group(simple.lastindex or 0).decode("latin-1")  # the one value group that matched
         encoding = get_encoding(label)
         return None if encoding is None else (encoding, label.strip("\t\n\x0c\r ")), simple.end()
+    if data[position] != 0x2F:  # after whitespace, "get an attribute" reads the tag as for other tags
+        tag = _SKIP_TAG.match(data, position)
+        if tag is not None and b"charset" not in data[position:tag.end()].lower():
+            return None, tag.end()  # no charset attribute, none in a content value: nothing declared
     seen = set()  # attribute list
     got_pragma = False
     need_pragma = None

@@ -222,6 +222,26 @@ def test_charset_only_meta_in_one_match_is_the_spec_steps(first, second):
         assert found[1] == value.decode("latin-1").strip("\t\n\x0c\r ").lower()
 
 
+# A <meta> that spells no "charset" is skipped as other tags are (its end as "get an attribute"
+# reads it): quoted values holding ">" or "charset", a "/" right after "<meta", and what follows.
+_ATTRIBUTES = st.lists(st.sampled_from([
+    b' name="viewport"', b' content="width=device-width, initial-scale=1"', b" a='b>c'", b' x="a>b"', b"/x=\"a>b\"",
+    b' content="text/html; charset=koi8-r"', b" http-equiv=Content-Type", b' b"c', b" =x", b" ", b"/", b" CHARSET=big5",
+    b" d=e", b' f="g', b"'", b'"', b">"]), max_size=6).map(b"".join)
+
+
+@pytest.mark.slow  # hypothesis against the spec's steps
+@settings(max_examples=1500, deadline=None)
+@given(_ATTRIBUTES, st.sampled_from([b"<meta", b"<META", b"<meta "]), _ATTRIBUTES,
+       st.sampled_from([b">", b"", b"<meta charset=gbk>", b'><meta charset="big5">', b" charset=koi8-r>"]))
+@example(b"", b"<meta", b'/x="a>b" charset=koi8-r', b">")
+@example(b"", b"<meta", b' x="a>b" charset=koi8-r', b">")
+@example(b"", b"<meta", b' name="viewport" content="a>b"', b'><meta charset="big5">')
+def test_meta_without_charset_is_skipped_as_the_spec_steps_read_it(head, meta, attributes, tail):
+    data = head + meta + attributes + tail
+    assert prescan(data) is spec_prescan(data)
+
+
 # --- Unit tests per case ----------------------------------------------------------------------
 
 def enc(name):
