@@ -133,7 +133,8 @@ def chromium_meta(body: bytes, limit: int, head: int = UNCONDITIONAL) -> tuple[E
         size = end
 
 
-_chromium_reading = lru_cache(maxsize=512)(chromium_meta_encoding)
+#: :func:`chromium_meta_encoding`, kept per attribute span: a crawl sees the same few ``<meta>`` tags.
+chromium_reading = lru_cache(maxsize=512)(chromium_meta_encoding)
 # What Chromium's scan steps over while in the head section, in one match: text, comments, and
 # whole script, style and title elements (head tags whose text it does not tokenize as markup).
 _CHROMIUM_HEAD_RUN = re.compile(rf"(?:[^<]+|{COMMENT}|{text_element('script', '1')}|{text_element('style|title', '2')})*",
@@ -146,7 +147,7 @@ def _chromium_scan(text: str, head: int, partial: bool):
     n = len(text)
     # On the whole text, no meta it reads as naming an encoding starts after *cutoff*: past it
     # the answer is None.
-    cutoff = n if partial else last_meta_start(text, _chromium_reading)
+    cutoff = n if partial else last_meta_start(text, chromium_reading)
     if cutoff < 0:
         return None
     in_head = True
@@ -172,7 +173,7 @@ def _chromium_scan(text: str, head: int, partial: bool):
             pos = match.end()
             end_tag, name, span = match.group(1), tag_name(match.group(2)), match.group(3)
             if not end_tag and name == "meta":
-                found = _chromium_reading(span)
+                found = chromium_reading(span)
                 if found is not None:
                     return found[0], found[1], lt
             if name not in _CHROMIUM_HEAD and (end_tag or name not in ("html", "head")):

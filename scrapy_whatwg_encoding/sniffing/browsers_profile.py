@@ -21,7 +21,7 @@ from chardetng_py.detector import EncodingDetector
 from ..encoding import ENCODINGS, Encoding
 from ._html.tokenizer import TAG, tag_name
 from .body import Body
-from .browsers import FIRST_READ, chromium_meta, chromium_meta_encoding, firefox_meta
+from .browsers import FIRST_READ, chromium_meta, chromium_reading, firefox_meta
 from .content_type import DocumentKind, chromium_mime_type, essence_kind, firefox_mime_type, per_value
 from .decision import Decision
 from .detect import STAT_LIMIT, from_chardetng, tld_of
@@ -43,6 +43,7 @@ from .xml_encoding import get_xml_encoding
 
 _UTF_16_XML = (b"<\x00?\x00x\x00", b"\x00<\x00?\x00x")
 _UTF_16 = (ENCODINGS["UTF-16LE"], ENCODINGS["UTF-16BE"])
+_UNSEEN = object()  # no such memo entry
 
 
 def browsers_decision(body: Body, content_type, url, settings: Settings, override, parent, likely,
@@ -173,6 +174,12 @@ def _scan(body: Body, settings: Settings, shortcuts: bool, scan) -> Decision | N
         if offset < prescan_bytes:
             return Decision(meta_encoding(encoding), "tentative", "prescan", label, offset)
         return Decision(meta_encoding(encoding), "certain", "parser", label, offset)
+    if shortcuts:
+        # Shortcut: where the standard's prescan (same bytes, same limit) found no <meta> either,
+        # it ended with the same "get an XML encoding": its finding is this one.
+        prescanned = body.memo.get(("prescan", prescan_bytes), _UNSEEN)
+        if prescanned is None or (prescanned is not _UNSEEN and prescanned.source == "xml-declaration"):
+            return prescanned
     xml = get_xml_encoding(data)
     return None if xml is None else Decision(xml[0], "tentative", "xml-declaration", xml[1], 0)
 
@@ -206,6 +213,7 @@ FIREFOX = Model("firefox", _firefox_type, _firefox_scan, seven_bit_jis=False, fa
 # Markup after which Chromium's tokenizer and the standard's prescan may part: raw text elements,
 # a comment ended by "--!>", and an earlier <meta> (Chromium may read its attributes otherwise).
 _PARTS = re.compile(rb"(?i)<(?:title|textarea|style|xmp|iframe|noembed|noframes|script|plaintext|meta)|--!>")
+_TAG_WINDOW = 256
 
 
 def chromium_at_prescan_meta(body: bytes, offset: int) -> Decision | None:
@@ -216,11 +224,15 @@ def chromium_at_prescan_meta(body: bytes, offset: int) -> Decision | None:
     tests/oracles/test_browsers_shortcuts.py checks it against the scan."""
     if body.startswith((b"<\x00?\x00x\x00", b"\x00<\x00?\x00x")) or _PARTS.search(body, 0, offset):
         return None
-    text = bytes(body[offset:offset + FIRST_READ]).decode("latin-1")
-    match = TAG.match(text)
-    if match is None or match.group(1) or tag_name(match.group(2)) != "meta":
+    # TAG matches each attribute whole, so a match in a window is the match in any longer text:
+    # a short window first (most tags end in it), then FIRST_READ bytes.
+    match = TAG.match(bytes(body[offset:offset + _TAG_WINDOW]).decode("latin-1"))
+    if match is None:
+        match = TAG.match(bytes(body[offset:offset + FIRST_READ]).decode("latin-1"))
+    # (ASCII lowercase, as tag_name(): no other Latin-1 character lowercases to ASCII)
+    if match is None or match.group(1) or match.group(2).lower() != "meta":
         return None
-    found = chromium_meta_encoding(match.group(3))
+    found = chromium_reading(match.group(3))
     if found is None:
         return None
     return Decision(meta_encoding(found[0]), "tentative", "prescan", found[1], offset)
