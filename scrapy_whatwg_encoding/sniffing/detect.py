@@ -10,9 +10,11 @@ Modes:
   shows (tools/browser_check measured it). This mode reads "full"'s window (:data:`STAT_LIMIT`
   bytes from just before the first non-ASCII byte) and reads on only while the guess is not
   settled: each further quarter of what was read that changes the guess asks for another (up to
-  :data:`DETECT_LIMIT` bytes). On the 197 unlabeled legacy pages of tools/bench_classes.py it
-  gives the whole-body guess on 194 (issue 27; the window alone: 191) and reads 2.1 KB a page on
-  average. Input without a non-ASCII byte gives ``None``, except chardetng's ISO-2022-JP guess
+  :data:`DETECT_LIMIT` bytes); a quarter without a non-ASCII byte settles nothing, and the read
+  goes on to :data:`STAT_LIMIT` bytes past the next one (a stray early byte, such as a UTF-8 BOM
+  past byte 0, then legacy text further on: both browsers guess from that text, issue 35). On
+  the 197 unlabeled legacy pages of tools/bench_classes.py it gives the whole-body guess on 195
+  (issue 27: 194; the window alone: 191) and reads 2.2 KB a page on average. Input without a non-ASCII byte gives ``None``, except chardetng's ISO-2022-JP guess
   for 7-bit input with ISO-2022-JP escape sequences that decodes to JIS text (see
   :func:`has_jis_text`), as in ``"full"``.
   Firefox ESR 153 and Chromium 156 no longer detect 7-bit ISO-2022-JP at all (tools/differential),
@@ -83,6 +85,7 @@ STRAY_RULE = (5, 2, 10)
 #: the work on a legacy body (~1 ns a byte for a weighted byte count), whatever its size.
 STRAY_HEAD = 1 << 20
 _CONTEXT = 256  # ASCII bytes kept before the first non-ASCII byte
+_NON_ASCII = re.compile(rb"[\x80-\xff]")
 
 _TLD = re.compile(r"[a-z0-9-]+\Z")
 # scheme://host[:port] then the path, query, fragment or the end: a URL whose host urlsplit takes
@@ -301,6 +304,15 @@ def _settled_guess(body: bytes, start: int, tld: bytes | None) -> Encoding | Non
     guess = detector.guess(tld=tld, allow_utf8=False)
     while at < end:
         more = min(at + (at - start) // 4, end)
+        if not _NON_ASCII.search(body, at, more):
+            # ASCII bytes are no evidence: an unchanged guess over them settles nothing (a stray
+            # byte, such as a UTF-8 BOM past byte 0, then legacy text kilobytes later: both
+            # browsers guess from that text). Read on to STAT_LIMIT bytes past the next
+            # non-ASCII byte, if any.
+            found = _NON_ASCII.search(body, more, end)
+            if found is None:
+                break  # ASCII to the end (or the limit): the guess stands
+            more = min(found.start() + STAT_LIMIT, end)
         detector.feed(body[at:more], last=more >= len(body))
         at, previous = more, guess
         guess = detector.guess(tld=tld, allow_utf8=False)
