@@ -140,11 +140,16 @@ def _sniffed(body: Body) -> str:
 
 def _chromium_scan(body: Body, settings: Settings, shortcuts: bool) -> Decision | None:
     """Chromium's step 5. Shortcut: where the standard's prescan took a ``<meta>`` and nothing
-    before it parts the two readers, Chromium's reading of that tag (:func:`chromium_at_prescan_meta`);
+    before it parts the two readers, the prescan's decision where Chromium reads that tag alike
+    (:func:`chromium_prescan_label`), else Chromium's reading of it (:func:`chromium_at_prescan_meta`);
     its twin is the scan."""
     if shortcuts:
         prescanned = body.memo.get(("prescan", settings.prescan_bytes))
         if prescanned is not None and prescanned.source == "prescan" and prescanned.offset is not None:
+            label = chromium_prescan_label(body.data, prescanned.offset)
+            if label is not None:  # the prescan's encoding (its label is lowercased)
+                return prescanned if label == prescanned.label else Decision(
+                    prescanned.encoding, "tentative", "prescan", label, prescanned.offset)
             found = chromium_at_prescan_meta(body.data, prescanned.offset)
             if found is not None:
                 return found
@@ -214,6 +219,27 @@ FIREFOX = Model("firefox", _firefox_type, _firefox_scan, seven_bit_jis=False, fa
 # a comment ended by "--!>", and an earlier <meta> (Chromium may read its attributes otherwise).
 _PARTS = re.compile(rb"(?i)<(?:title|textarea|style|xmp|iframe|noembed|noframes|script|plaintext|meta)|--!>")
 _TAG_WINDOW = 256
+
+
+# A <meta> whose one attribute is charset, as the prescan's loop and the tokenizer both read it:
+# the name, "=", a quoted or unquoted value without a character reference or NUL (which only the
+# tokenizer decodes), then "/" and whitespace at most before ">".
+_PLAIN_CHARSET_META = re.compile(rb"<[Mm][Ee][Tt][Aa][\t\n\x0c\r /]+[Cc][Hh][Aa][Rr][Ss][Ee][Tt][\t\n\x0c\r ]*="
+                                 rb"[\t\n\x0c\r ]*(?:\"([^\"&\x00]*)\"|'([^'&\x00]*)'|([^\t\n\x0c\r >\"'&\x00]"
+                                 rb"[^\t\n\x0c\r >&\x00]*))[\t\n\x0c\r /]*>")
+
+
+def chromium_prescan_label(body: bytes, offset: int) -> str | None:
+    """The label Chromium reads in the ``<meta>`` that the standard's prescan took at byte
+    *offset* where it reads that tag as the prescan did (the same encoding, at the same offset;
+    the label as written, where the prescan lowercases it), else ``None``: a tag with one
+    ``charset`` attribute, no character reference or NUL in its value, and nothing before it
+    that parts the two readers (:data:`_PARTS`). tests/oracles/test_browsers_shortcuts.py checks
+    it against :func:`chromium_at_prescan_meta` and the scan."""
+    match = _PLAIN_CHARSET_META.match(body, offset)
+    if match is None or _PARTS.search(body, 0, offset):
+        return None
+    return match.group(match.lastindex or 0).decode("latin-1").strip("\t\n\x0c\r ")
 
 
 def chromium_at_prescan_meta(body: bytes, offset: int) -> Decision | None:
