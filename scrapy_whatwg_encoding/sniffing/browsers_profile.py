@@ -51,20 +51,18 @@ def browsers_decision(body: Body, content_type, url, settings: Settings, overrid
     """The browsers profile's decision for *body* (:func:`.sniff.sniff`'s arguments), whose
     standard run is *standard*: a certain decision of steps 1, 2 or 4 is every browser's; else
     the rule (``rule()``) over what the models give, Firefox's asked only where it can matter."""
-    decision = cast(Decision, standard.decision)
+    decision: Decision = standard.decision  # type: ignore[assignment]  # the standard's run always decides
     chosen = standard.chosen
     if chosen is not None and chosen.source in CERTAIN_STEPS and (
             chosen.source != "transport" or _browsers_charset(content_type) is decision.encoding):
         return decision
-
-    def model_run(model: Model) -> Decision | None:
-        return run(body, content_type, url, settings, override, parent, likely, model=model,
+    chromium = run(body, content_type, url, settings, override, parent, likely, model=CHROMIUM,
                    shortcuts=shortcuts).decision
-
-    chromium = model_run(CHROMIUM)
     if chromium is not None and chromium.encoding is decision.encoding:
         return decision  # the rule's answer whatever Firefox shows
-    return rule(decision, chromium, model_run(FIREFOX))
+    firefox = run(body, content_type, url, settings, override, parent, likely, model=FIREFOX,
+                  shortcuts=shortcuts).decision
+    return rule(decision, chromium, firefox)
 
 
 @per_value  # one lookup per page: a crawl sees the same few values
@@ -92,6 +90,8 @@ def rule(standard: Decision, chromium: Decision | None, firefox: Decision | None
 
 def _chromium_type(essence: str, kind: DocumentKind, body: Body) -> str | None:
     """How Chromium types a response (:mod:`.mime_sniff`): an untyped one by its sniffer."""
+    if essence == "text/html":
+        return "html"  # chromium_typed_kind's answer, without its tests (most pages)
     if is_untyped(essence):
         return chromium_unknown_type_kind(body.data, lambda: _sniffed(body))
     if essence == "text/plain" and is_binary(body.data, CHROMIUM_BINARY_BYTES):
@@ -102,6 +102,8 @@ def _chromium_type(essence: str, kind: DocumentKind, body: Body) -> str | None:
 def _firefox_type(essence: str, kind: DocumentKind, body: Body) -> str | None:
     """How Firefox types a response: it downloads ``unknown/unknown`` and ``application/unknown``
     (no document) and types other untyped ones by the standard's rules."""
+    if essence == "text/html":
+        return "html"  # firefox_typed_kind's answer, without its tests (most pages)
     if is_untyped(essence):
         if essence in ("unknown/unknown", "application/unknown"):
             return None

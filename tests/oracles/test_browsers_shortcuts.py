@@ -190,3 +190,12 @@ def test_no_declaring_meta_is_what_both_models_scan(prefix, first, attributes, m
     if skipped:
         event("no <meta> read, by the first start tag" if meta_at >= 0 else "no <meta> read, no hint")
         assert _neither_model_reads(body, prescan_bytes)
+
+
+def test_text_html_is_typed_as_each_model_types_it():
+    """The models' text/html shortcut gives their typing's answer."""
+    from scrapy_whatwg_encoding.sniffing.mime_sniff import chromium_typed_kind, firefox_typed_kind
+
+    body = Body(b"<p>x")
+    assert browsers_profile._chromium_type("text/html", "html", body) == chromium_typed_kind("text/html") == "html"
+    assert browsers_profile._firefox_type("text/html", "html", body) == firefox_typed_kind("text/html") == "html"
