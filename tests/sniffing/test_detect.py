@@ -189,7 +189,7 @@ def test_browser_mode_reads_past_a_stray_early_byte_and_ascii(lead, stray, ascii
     """Issue 35 (cause 6, recorded in Firefox ESR 153.8 and Chromium 156: both windows-1256): a
     stray UTF-8 BOM past byte 0, kilobytes of ASCII, then Arabic windows-1256 text. The window
     after the stray byte is ASCII, so the guess it leaves unchanged is not settled: the mode
-    reads on to the text and gives the whole body's guess."""
+    reads on at the text (the ASCII before it left out) and gives the whole body's guess."""
     filler = (b"<p>hello world</p>\n" * (ascii_run // 19 + 1))[:ascii_run]
     body = lead + stray + b"<body>" + filler + b"<p>" + ARABIC * repeats + b"</p>"
     assert detect(body, "browser") is _whole_body_guess(body)
