@@ -11,10 +11,9 @@ Neither browser runs the standard's byte-level prescan (§13.2.3.2 step 5) nor h
 - Firefox runs its tree builder (scripting disabled) and honours the first ``meta`` that the "in
   head" rules process and that starts in the first 1024 bytes (so a ``meta`` in an SVG ``title``
   counts, one in an HTML ``title`` does not), or later, one processed in the "in head" or "in
-  head noscript" insertion mode (none after a ``meta`` in template contents that declares an
-  encoding, even a failing one). It reads the first of duplicated attributes, a ``charset``
-  attribute alone when there is one, and stops reading ``content`` at a ``charset`` not followed
-  by ``=``.
+  head noscript" insertion mode (none after any ``meta`` in template contents). It reads the
+  first of duplicated attributes, a ``charset`` attribute alone when there is one, and stops
+  reading ``content`` at a ``charset`` not followed by ``=``.
 
 Firefox's model runs the parser step's loop (:func:`.parser_scan.tree_builder_metas`); Chromium's
 has its own, simpler one (no tree builder). Both look no further than the last ``<meta>`` they
@@ -133,7 +132,8 @@ def chromium_meta(body: bytes, limit: int, head: int = UNCONDITIONAL) -> tuple[E
         size = end
 
 
-_chromium_reading = lru_cache(maxsize=512)(chromium_meta_encoding)
+#: :func:`chromium_meta_encoding`, kept per attribute span: a crawl sees the same few ``<meta>`` tags.
+chromium_reading = lru_cache(maxsize=512)(chromium_meta_encoding)
 # What Chromium's scan steps over while in the head section, in one match: text, comments, and
 # whole script, style and title elements (head tags whose text it does not tokenize as markup).
 _CHROMIUM_HEAD_RUN = re.compile(rf"(?:[^<]+|{COMMENT}|{text_element('script', '1')}|{text_element('style|title', '2')})*",
@@ -146,7 +146,7 @@ def _chromium_scan(text: str, head: int, partial: bool):
     n = len(text)
     # On the whole text, no meta it reads as naming an encoding starts after *cutoff*: past it
     # the answer is None.
-    cutoff = n if partial else last_meta_start(text, _chromium_reading)
+    cutoff = n if partial else last_meta_start(text, chromium_reading)
     if cutoff < 0:
         return None
     in_head = True
@@ -172,7 +172,7 @@ def _chromium_scan(text: str, head: int, partial: bool):
             pos = match.end()
             end_tag, name, span = match.group(1), tag_name(match.group(2)), match.group(3)
             if not end_tag and name == "meta":
-                found = _chromium_reading(span)
+                found = chromium_reading(span)
                 if found is not None:
                     return found[0], found[1], lt
             if name not in _CHROMIUM_HEAD and (end_tag or name not in ("html", "head")):
@@ -267,8 +267,9 @@ def firefox_meta(body: bytes, limit: int, head: int = UNCONDITIONAL) -> tuple[En
     """Firefox's ``<meta>`` scan of *body* (at most *limit* bytes; *head* bytes whatever the
     insertion mode): ``(encoding, label, byte offset of the "<")`` or ``None``."""
     text = bytes(body[:limit]).decode("latin-1")
-    # Seen twice (tools/differential): after a meta in template contents that declares an
-    # encoding (a failing one too), no late meta counts.
+    # Recorded (tools/differential, issue 35): after any meta in template contents (one that
+    # declares an encoding, a failing one, http-equiv="refresh"), no late meta counts; an empty
+    # template leaves them be.
     cutoff = last_meta_start(text, _firefox_reading)
     if cutoff < 0:
         return None  # no meta that Firefox reads as naming an encoding
@@ -281,16 +282,11 @@ def firefox_meta(body: bytes, limit: int, head: int = UNCONDITIONAL) -> tuple[En
             found = _firefox_reading(span)
             if found is not None:
                 return found[0], found[1], lt
-        stopped = stopped or (mode == "in template" and _declares(span))
+        stopped = stopped or mode == "in template"
     return None
 
 
 _firefox_reading = lru_cache(maxsize=512)(firefox_meta_encoding)
-
-
-def _declares(span: str) -> bool:
-    attrs = dict(attribute_list(span))
-    return "charset" in attrs or attrs.get("http-equiv", "").lower() == "content-type"
 
 
 # Insertion modes in which Firefox honours a meta that starts after the first 1024 bytes.

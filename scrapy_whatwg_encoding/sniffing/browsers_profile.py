@@ -21,7 +21,7 @@ from chardetng_py.detector import EncodingDetector
 from ..encoding import ENCODINGS, Encoding
 from ._html.tokenizer import TAG, tag_name
 from .body import Body
-from .browsers import FIRST_READ, chromium_meta, chromium_meta_encoding, firefox_meta
+from .browsers import FIRST_READ, chromium_meta, chromium_reading, firefox_meta
 from .content_type import DocumentKind, chromium_mime_type, essence_kind, firefox_mime_type, per_value
 from .decision import Decision
 from .detect import STAT_LIMIT, from_chardetng, tld_of
@@ -43,6 +43,7 @@ from .xml_encoding import get_xml_encoding
 
 _UTF_16_XML = (b"<\x00?\x00x\x00", b"\x00<\x00?\x00x")
 _UTF_16 = (ENCODINGS["UTF-16LE"], ENCODINGS["UTF-16BE"])
+_UNSEEN = object()  # no such memo entry
 
 
 def browsers_decision(body: Body, content_type, url, settings: Settings, override, parent, likely,
@@ -50,20 +51,18 @@ def browsers_decision(body: Body, content_type, url, settings: Settings, overrid
     """The browsers profile's decision for *body* (:func:`.sniff.sniff`'s arguments), whose
     standard run is *standard*: a certain decision of steps 1, 2 or 4 is every browser's; else
     the rule (``rule()``) over what the models give, Firefox's asked only where it can matter."""
-    decision = cast(Decision, standard.decision)
+    decision: Decision = standard.decision  # type: ignore[assignment]  # the standard's run always decides
     chosen = standard.chosen
     if chosen is not None and chosen.source in CERTAIN_STEPS and (
             chosen.source != "transport" or _browsers_charset(content_type) is decision.encoding):
         return decision
-
-    def model_run(model: Model) -> Decision | None:
-        return run(body, content_type, url, settings, override, parent, likely, model=model,
+    chromium = run(body, content_type, url, settings, override, parent, likely, model=CHROMIUM,
                    shortcuts=shortcuts).decision
-
-    chromium = model_run(CHROMIUM)
     if chromium is not None and chromium.encoding is decision.encoding:
         return decision  # the rule's answer whatever Firefox shows
-    return rule(decision, chromium, model_run(FIREFOX))
+    firefox = run(body, content_type, url, settings, override, parent, likely, model=FIREFOX,
+                  shortcuts=shortcuts).decision
+    return rule(decision, chromium, firefox)
 
 
 @per_value  # one lookup per page: a crawl sees the same few values
@@ -91,6 +90,8 @@ def rule(standard: Decision, chromium: Decision | None, firefox: Decision | None
 
 def _chromium_type(essence: str, kind: DocumentKind, body: Body) -> str | None:
     """How Chromium types a response (:mod:`.mime_sniff`): an untyped one by its sniffer."""
+    if essence == "text/html":
+        return "html"  # chromium_typed_kind's answer, without its tests (most pages)
     if is_untyped(essence):
         return chromium_unknown_type_kind(body.data, lambda: _sniffed(body))
     if essence == "text/plain" and is_binary(body.data, CHROMIUM_BINARY_BYTES):
@@ -101,6 +102,8 @@ def _chromium_type(essence: str, kind: DocumentKind, body: Body) -> str | None:
 def _firefox_type(essence: str, kind: DocumentKind, body: Body) -> str | None:
     """How Firefox types a response: it downloads ``unknown/unknown`` and ``application/unknown``
     (no document) and types other untyped ones by the standard's rules."""
+    if essence == "text/html":
+        return "html"  # firefox_typed_kind's answer, without its tests (most pages)
     if is_untyped(essence):
         if essence in ("unknown/unknown", "application/unknown"):
             return None
@@ -139,11 +142,16 @@ def _sniffed(body: Body) -> str:
 
 def _chromium_scan(body: Body, settings: Settings, shortcuts: bool) -> Decision | None:
     """Chromium's step 5. Shortcut: where the standard's prescan took a ``<meta>`` and nothing
-    before it parts the two readers, Chromium's reading of that tag (:func:`chromium_at_prescan_meta`);
+    before it parts the two readers, the prescan's decision where Chromium reads that tag alike
+    (:func:`chromium_prescan_label`), else Chromium's reading of it (:func:`chromium_at_prescan_meta`);
     its twin is the scan."""
     if shortcuts:
         prescanned = body.memo.get(("prescan", settings.prescan_bytes))
         if prescanned is not None and prescanned.source == "prescan" and prescanned.offset is not None:
+            label = chromium_prescan_label(body.data, prescanned.offset)
+            if label is not None:  # the prescan's encoding (its label is lowercased)
+                return prescanned if label == prescanned.label else Decision(
+                    prescanned.encoding, "tentative", "prescan", label, prescanned.offset)
             found = chromium_at_prescan_meta(body.data, prescanned.offset)
             if found is not None:
                 return found
@@ -173,6 +181,12 @@ def _scan(body: Body, settings: Settings, shortcuts: bool, scan) -> Decision | N
         if offset < prescan_bytes:
             return Decision(meta_encoding(encoding), "tentative", "prescan", label, offset)
         return Decision(meta_encoding(encoding), "certain", "parser", label, offset)
+    if shortcuts:
+        # Shortcut: where the standard's prescan (same bytes, same limit) found no <meta> either,
+        # it ended with the same "get an XML encoding": its finding is this one.
+        prescanned = body.memo.get(("prescan", prescan_bytes), _UNSEEN)
+        if prescanned is None or (prescanned is not _UNSEEN and prescanned.source == "xml-declaration"):
+            return prescanned
     xml = get_xml_encoding(data)
     return None if xml is None else Decision(xml[0], "tentative", "xml-declaration", xml[1], 0)
 
@@ -206,6 +220,28 @@ FIREFOX = Model("firefox", _firefox_type, _firefox_scan, seven_bit_jis=False, fa
 # Markup after which Chromium's tokenizer and the standard's prescan may part: raw text elements,
 # a comment ended by "--!>", and an earlier <meta> (Chromium may read its attributes otherwise).
 _PARTS = re.compile(rb"(?i)<(?:title|textarea|style|xmp|iframe|noembed|noframes|script|plaintext|meta)|--!>")
+_TAG_WINDOW = 256
+
+
+# A <meta> whose one attribute is charset, as the prescan's loop and the tokenizer both read it:
+# the name, "=", a quoted or unquoted value without a character reference or NUL (which only the
+# tokenizer decodes), then "/" and whitespace at most before ">".
+_PLAIN_CHARSET_META = re.compile(rb"<[Mm][Ee][Tt][Aa][\t\n\x0c\r /]+[Cc][Hh][Aa][Rr][Ss][Ee][Tt][\t\n\x0c\r ]*="
+                                 rb"[\t\n\x0c\r ]*(?:\"([^\"&\x00]*)\"|'([^'&\x00]*)'|([^\t\n\x0c\r >\"'&\x00]"
+                                 rb"[^\t\n\x0c\r >&\x00]*))[\t\n\x0c\r /]*>")
+
+
+def chromium_prescan_label(body: bytes, offset: int) -> str | None:
+    """The label Chromium reads in the ``<meta>`` that the standard's prescan took at byte
+    *offset* where it reads that tag as the prescan did (the same encoding, at the same offset;
+    the label as written, where the prescan lowercases it), else ``None``: a tag with one
+    ``charset`` attribute, no character reference or NUL in its value, and nothing before it
+    that parts the two readers (:data:`_PARTS`). tests/oracles/test_browsers_shortcuts.py checks
+    it against :func:`chromium_at_prescan_meta` and the scan."""
+    match = _PLAIN_CHARSET_META.match(body, offset)
+    if match is None or _PARTS.search(body, 0, offset):
+        return None
+    return match.group(match.lastindex or 0).decode("latin-1").strip("\t\n\x0c\r ")
 
 
 def chromium_at_prescan_meta(body: bytes, offset: int) -> Decision | None:
@@ -216,11 +252,15 @@ def chromium_at_prescan_meta(body: bytes, offset: int) -> Decision | None:
     tests/oracles/test_browsers_shortcuts.py checks it against the scan."""
     if body.startswith((b"<\x00?\x00x\x00", b"\x00<\x00?\x00x")) or _PARTS.search(body, 0, offset):
         return None
-    text = bytes(body[offset:offset + FIRST_READ]).decode("latin-1")
-    match = TAG.match(text)
-    if match is None or match.group(1) or tag_name(match.group(2)) != "meta":
+    # TAG matches each attribute whole, so a match in a window is the match in any longer text:
+    # a short window first (most tags end in it), then FIRST_READ bytes.
+    match = TAG.match(bytes(body[offset:offset + _TAG_WINDOW]).decode("latin-1"))
+    if match is None:
+        match = TAG.match(bytes(body[offset:offset + FIRST_READ]).decode("latin-1"))
+    # (ASCII lowercase, as tag_name(): no other Latin-1 character lowercases to ASCII)
+    if match is None or match.group(1) or match.group(2).lower() != "meta":
         return None
-    found = chromium_meta_encoding(match.group(3))
+    found = chromium_reading(match.group(3))
     if found is None:
         return None
     return Decision(meta_encoding(found[0]), "tentative", "prescan", found[1], offset)

@@ -10,9 +10,12 @@ Modes:
   shows (tools/browser_check measured it). This mode reads "full"'s window (:data:`STAT_LIMIT`
   bytes from just before the first non-ASCII byte) and reads on only while the guess is not
   settled: each further quarter of what was read that changes the guess asks for another (up to
-  :data:`DETECT_LIMIT` bytes). On the 197 unlabeled legacy pages of tools/bench_classes.py it
-  gives the whole-body guess on 194 (issue 27; the window alone: 191) and reads 2.1 KB a page on
-  average. Input without a non-ASCII byte gives ``None``, except chardetng's ISO-2022-JP guess
+  :data:`DETECT_LIMIT` bytes); a quarter without a non-ASCII byte settles nothing, and the read
+  goes on with a window like the first at the next non-ASCII byte, the ASCII up to it left out (a
+  stray early byte, such as a UTF-8 BOM past byte 0, then legacy text further on: both browsers
+  guess from that text, issue 35). On the 197 unlabeled legacy pages of tools/bench_classes.py it
+  gives the whole-body guess on 195 (issue 27: 194; the window alone: 191) and reads 2.1 KB a page
+  on average (4.6 KB at most). Input without a non-ASCII byte gives ``None``, except chardetng's ISO-2022-JP guess
   for 7-bit input with ISO-2022-JP escape sequences that decodes to JIS text (see
   :func:`has_jis_text`), as in ``"full"``.
   Firefox ESR 153 and Chromium 156 no longer detect 7-bit ISO-2022-JP at all (tools/differential),
@@ -83,6 +86,7 @@ STRAY_RULE = (5, 2, 10)
 #: the work on a legacy body (~1 ns a byte for a weighted byte count), whatever its size.
 STRAY_HEAD = 1 << 20
 _CONTEXT = 256  # ASCII bytes kept before the first non-ASCII byte
+_NON_ASCII = re.compile(rb"[\x80-\xff]")
 
 _TLD = re.compile(r"[a-z0-9-]+\Z")
 # scheme://host[:port] then the path, query, fragment or the end: a URL whose host urlsplit takes
@@ -299,8 +303,20 @@ def _settled_guess(body: bytes, start: int, tld: bytes | None) -> Encoding | Non
     at = min(start + STAT_LIMIT, end)
     detector.feed(body[start:at], last=at >= len(body))
     guess = detector.guess(tld=tld, allow_utf8=False)
+    window = start  # where the text read so far starts (the quarters are of it)
     while at < end:
-        more = min(at + (at - start) // 4, end)
+        more = min(at + (at - window) // 4, end)
+        if not _NON_ASCII.search(body, at, more):
+            # ASCII bytes are no evidence: an unchanged guess over them settles nothing (a stray
+            # byte, such as a UTF-8 BOM past byte 0, then legacy text kilobytes later: both
+            # browsers guess from that text). Read on at a window like the first one at the
+            # next non-ASCII byte, if any, the ASCII before it but its last _CONTEXT bytes left
+            # out (it weighs little in the guess, and costs as much as text to read).
+            found = _NON_ASCII.search(body, more, end)
+            if found is None:
+                break  # ASCII to the end (or the limit): the guess stands
+            at = max(found.start() - _CONTEXT, at)
+            window, more = at, min(at + STAT_LIMIT, end)
         detector.feed(body[at:more], last=more >= len(body))
         at, previous = more, guess
         guess = detector.guess(tld=tld, allow_utf8=False)

@@ -5,6 +5,7 @@ equals its scan wherever the shortcut answers, no model reads a ``<meta>`` where
 skipped, and the profile's decision equals the one with every twin (``shortcuts=False``)."""
 from __future__ import annotations
 
+import dataclasses
 import pathlib
 import sys
 
@@ -17,8 +18,9 @@ from scrapy_whatwg_encoding.sniffing import browsers, browsers_profile
 from scrapy_whatwg_encoding.sniffing.body import Body
 from scrapy_whatwg_encoding.sniffing.browsers import chromium_meta
 from scrapy_whatwg_encoding.sniffing.meta_charset import meta_encoding
-from scrapy_whatwg_encoding.sniffing.run import Settings
+from scrapy_whatwg_encoding.sniffing.run import Settings, run
 from scrapy_whatwg_encoding.sniffing.sniff import decide_encoding
+from scrapy_whatwg_encoding.sniffing.steps import Step
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools" / "differential"))  # (tests/conftest.py puts tools/ there)
@@ -43,18 +45,54 @@ DOCUMENTS = list(_documents())
 
 
 def test_chromium_at_the_prescan_meta_is_its_scan():
-    answered = 0
+    answered = alike = 0
     for content_type, body in DOCUMENTS:
         standard = sniff(body, content_type=content_type, detector="browser")
         if standard.source != "prescan":
             continue
         short = browsers_profile.chromium_at_prescan_meta(body, standard.offset)
+        label = browsers_profile.chromium_prescan_label(body, standard.offset)
+        if label is not None:
+            alike += 1
+            assert short == dataclasses.replace(_step_5(body, content_type), label=label), body[:200]
         if short is None:
             continue
         answered += 1
         full = chromium_meta(body, 1 << 16)
         assert full is not None and (meta_encoding(full[0]), full[2]) == (short.encoding, short.offset), body[:200]
-    assert answered > 500
+    assert answered > 500 and alike > 300
+
+
+def _step_5(body: bytes, content_type):
+    """The standard run's step 5 (the prescan's decision, before the parser step)."""
+    return run(Body(body), content_type, None, Settings(detector="browser")).found(Step.PRESCAN)
+
+
+_VALUE = st.one_of(st.sampled_from(["koi8-r", "KOI8-R", " koi8-r\t", "UTF-16LE", "x-user-defined", "bogus"]),
+                   st.text(st.sampled_from('ab-8 \t\n\x0c\r"\'&;#x/<>=\x00\x0b'), max_size=8).map(lambda v: v + "koi8-r"))
+
+
+@given(before=st.sampled_from(["", "<p>", "<title>x</title>", "<!-- x --!>", "<meta name=x>", "<p a='>'>"]),
+       meta=st.sampled_from(["<meta", "<META", "<MeTa"]), sep=st.sampled_from([" ", "/", "\n", " / ", "\t/"]),
+       name=st.sampled_from(["charset", "CHARSET", "charset ", "charset\t"]), eq=st.sampled_from(["=", " = ", "=\n"]),
+       quote=st.sampled_from(['"', "'", ""]), value=_VALUE, after=st.sampled_from(["", " ", "/", " /", "x", " a=b", '"']),
+       rest=st.sampled_from([">", "><p>", "", ">&amp;"]))
+@settings(max_examples=3000, deadline=None)
+def test_chromium_reads_a_plain_charset_meta_as_the_prescan(before, meta, sep, name, eq, quote, value, after, rest):
+    """Where the shortcut says Chromium reads the prescan's <meta> alike, its reading of that tag
+    (and its scan) gives the prescan's decision."""
+    body = (before + meta + sep + name + eq + quote + value + quote + after + rest + "<p>x</p>").encode("latin-1")
+    standard = _step_5(body, "text/html")
+    if standard is None or standard.source != "prescan":
+        return
+    label = browsers_profile.chromium_prescan_label(body, standard.offset)
+    if label is None:
+        return
+    event("the prescan's decision is Chromium's")
+    assert label.lower() == standard.label
+    assert browsers_profile.chromium_at_prescan_meta(body, standard.offset) == dataclasses.replace(standard, label=label)
+    full = chromium_meta(body, 1 << 16)
+    assert full is not None and (meta_encoding(full[0]), full[1], full[2]) == (standard.encoding, label, standard.offset)
 
 
 @pytest.mark.parametrize("seed", [18, 27])
@@ -96,7 +134,7 @@ def test_firefox_stops_where_no_late_meta_can_count_and_gives_what_a_whole_read_
                 found = browsers.firefox_meta_encoding(span)
                 if found is not None:
                     return found[0], found[1], lt
-            stopped = stopped or (mode == "in template" and browsers._declares(span))
+            stopped = stopped or mode == "in template"
         return None
 
     for _, body in DOCUMENTS:
@@ -152,3 +190,12 @@ def test_no_declaring_meta_is_what_both_models_scan(prefix, first, attributes, m
     if skipped:
         event("no <meta> read, by the first start tag" if meta_at >= 0 else "no <meta> read, no hint")
         assert _neither_model_reads(body, prescan_bytes)
+
+
+def test_text_html_is_typed_as_each_model_types_it():
+    """The models' text/html shortcut gives their typing's answer."""
+    from scrapy_whatwg_encoding.sniffing.mime_sniff import chromium_typed_kind, firefox_typed_kind
+
+    body = Body(b"<p>x")
+    assert browsers_profile._chromium_type("text/html", "html", body) == chromium_typed_kind("text/html") == "html"
+    assert browsers_profile._firefox_type("text/html", "html", body) == firefox_typed_kind("text/html") == "html"

@@ -15,6 +15,7 @@ import sys
 import pytest
 
 from scrapy_whatwg_encoding import sniff
+from scrapy_whatwg_encoding.sniffing import browsers
 from scrapy_whatwg_encoding.sniffing.body import Body
 from scrapy_whatwg_encoding.sniffing.browsers_profile import CHROMIUM, FIREFOX
 from scrapy_whatwg_encoding.sniffing.content_type import chromium_mime_type, content_type_facts, firefox_mime_type
@@ -181,7 +182,9 @@ def test_no_signature_leaves_every_signature_to_the_standards_rules():
 # issue 35), recorded in both browsers after the models above: where both agree and the profile
 # does not give their answer, (index: why).
 ANSWERS_35 = pathlib.Path(__file__).resolve().parents[1] / "data" / "browsers" / "answers-35.jsonl.gz"
-REMAINING_35 = {1965: "a late <meta> in head read by the parser step (the scans are another issue's)"}
+ANSWERS_28 = ANSWERS_35.with_name("answers-28.jsonl.gz")
+ANSWERS_18 = ANSWERS_35.with_name("answers.jsonl.gz")
+REMAINING_35: dict[int, str] = {}
 # 7-bit plain text whose only escape switches to ASCII: ISO-2022-JP in both browsers (chardetng's
 # own guess), windows-1252 in HTML.
 LONE_ESCAPE_IN_TEXT = (585, 1044, 1209, 1976)
@@ -216,3 +219,31 @@ def test_seven_bit_iso_2022_jp_in_plain_text_is_chardetngs_guess():
         assert b"\x1b$" not in body  # no JIS text: only escapes to ASCII
         assert sniff(body, content_type=content_type, profile="browsers").encoding.name == "ISO-2022-JP"
         assert sniff(body, content_type="text/html", profile="browsers").encoding.name != "ISO-2022-JP"
+
+
+# Where a meta in template contents comes before a late <meta> in head (seed 35 #1965:
+# http-equiv="refresh"; seed 18 #19900 and seed 28 #930: http-equiv=" content-type", which
+# declares nothing): Firefox honours no late meta after it, as after one that declares.
+TEMPLATE_META_THEN_LATE = ((ANSWERS_35, 35, 1965), (ANSWERS_28, 28, 930), (ANSWERS_18, 18, 19900))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("answers", "seed", "index"), TEMPLATE_META_THEN_LATE)
+def test_no_late_meta_after_any_meta_in_template_contents(answers, seed, index):
+    recorded = next(line for line in compare.read_answers(answers)[1] if line["i"] == index)
+    _, content_type, body = grammar.document(seed, index)
+    assert recorded["firefox"] == recorded["chromium"] == "windows-1252"
+    assert browsers.firefox_meta(body, 1 << 16) is None
+    assert sniff(body, content_type=content_type, profile="browsers").encoding.name == "windows-1252"
+
+
+def test_a_meta_in_template_contents_ends_firefoxs_late_metas():
+    """The minimal page of seed 35 #1965: past byte 1024, a template's <meta
+    http-equiv="refresh">, then a <meta charset> in head (the standard's parser step takes it)."""
+    pad = b"<!--" + b"x" * 1100 + b"-->"
+    page = b'<head>' + pad + b'<template><meta http-equiv="refresh" content="5"></template><meta charset="koi8-r">'
+    assert sniff(page, content_type="text/html").encoding.name == "KOI8-R"
+    assert browsers.firefox_meta(page, 1 << 16) is None
+    assert sniff(page, content_type="text/html", profile="browsers").encoding.name == "windows-1252"
+    empty = b"<head><template></template>" + pad + b'<meta charset="koi8-r">'  # no meta in it: read
+    assert browsers.firefox_meta(empty, 1 << 16)[0].name == "KOI8-R"

@@ -8,6 +8,7 @@ import re
 
 import cchardet
 from cases import chunk_size, corpus_cases
+from chardetng_py.detector import EncodingDetector
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sniff_accuracy import strip_declarations
@@ -15,7 +16,7 @@ from sniff_accuracy import strip_declarations
 from scrapy_whatwg_encoding import ENCODINGS, decode, sniff
 from scrapy_whatwg_encoding.sniffing import detect as detect_module
 from scrapy_whatwg_encoding.sniffing.body import first_non_ascii, is_utf_8
-from scrapy_whatwg_encoding.sniffing.detect import detect, from_uchardet
+from scrapy_whatwg_encoding.sniffing.detect import detect, from_chardetng, from_uchardet
 
 JAPANESE = "日本語のテキストです。文字コードの判定を試験します。"
 
@@ -166,3 +167,38 @@ def test_full_mode_accuracy_on_unlabeled_corpus_pages():
     assert len(pages) == 193
     assert len(full) <= 0.03 * len(pages), full
     assert len(full) < len(browser)
+
+
+# --- "browser" mode: ASCII settles nothing (issue 35, cause 6) -----------------------------------
+
+ARABIC = "مرحبا بالعالم، هذا نص عربي للاختبار ".encode("cp1256")
+
+
+def _whole_body_guess(body: bytes):
+    """chardetng over the whole body from byte 0, as Firefox guesses at the end of the load."""
+    detector = EncodingDetector()
+    detector.feed(body, last=True)
+    return from_chardetng(detector.guess(tld=None, allow_utf8=False))
+
+
+@given(lead=st.sampled_from([b" ", b"\n", b"<html>", b"<!doctype html>"]),
+       stray=st.sampled_from([b"\xef\xbb\xbf", b"\xa9", b"\xe9"]),
+       ascii_run=st.integers(2100, 20_000), repeats=st.integers(1, 8))
+@settings(max_examples=60, deadline=None)
+def test_browser_mode_reads_past_a_stray_early_byte_and_ascii(lead, stray, ascii_run, repeats):
+    """Issue 35 (cause 6, recorded in Firefox ESR 153.8 and Chromium 156: both windows-1256): a
+    stray UTF-8 BOM past byte 0, kilobytes of ASCII, then Arabic windows-1256 text. The window
+    after the stray byte is ASCII, so the guess it leaves unchanged is not settled: the mode
+    reads on at the text (the ASCII before it left out) and gives the whole body's guess."""
+    filler = (b"<p>hello world</p>\n" * (ascii_run // 19 + 1))[:ascii_run]
+    body = lead + stray + b"<body>" + filler + b"<p>" + ARABIC * repeats + b"</p>"
+    assert detect(body, "browser") is _whole_body_guess(body)
+    if stray == b"\xef\xbb\xbf":
+        assert detect(body, "browser") is ENCODINGS["windows-1256"]
+
+
+def test_browsers_profile_gives_windows_1256_after_a_stray_bom():
+    body = b" \xef\xbb\xbf<html><head><title>x</title></head><body>" + b"<p>hello world</p>\n" * 200 \
+        + b"<p>" + ARABIC * 3 + b"</p>"
+    assert sniff(body, content_type="text/html", profile="browsers").encoding is ENCODINGS["windows-1256"]
+    assert sniff(body, content_type="text/html", detector="browser").encoding is ENCODINGS["windows-1256"]
