@@ -56,7 +56,7 @@ nitpick_ignore = [
                                        "scrapy_whatwg_encoding.scrapy.memory.site.SiteMemory")),
     *(("py:class", name) for name in ("Decision", "SuspectKind", "scrapy_whatwg_encoding.scrapy.memory.SiteMemory",
                                        "scrapy_whatwg_encoding.scrapy.settings.Config",
-                                       "scrapy_whatwg_encoding.scrapy.portable._R")),
+                                       "scrapy_whatwg_encoding.scrapy.requests.portable._R")),
     *(("py:data", name) for name in ("CACHE_HEADER", "Confidence", "Likely", "PARSER_LIMIT", "SOURCES",
                                       "SUSPECT_LABELS", "WHOLE_UTF_8", "handler.HANDLER_ORDER", "mislabel.SuspectKind",
                                       "sniff.Likely")),

@@ -4,8 +4,8 @@ from __future__ import annotations
 from .compat import setdefault_component
 from .handler import HANDLER_ORDER, HandlerEncodingMiddleware
 from .middleware import ORDER, WhatwgEncodingMiddleware
-from .portable import ORDER as PORTABLE_ORDER
-from .portable import PortableRequestsMiddleware
+from .requests.portable import ORDER as PORTABLE_ORDER
+from .requests.portable import PortableRequestsMiddleware
 from .settings import DEFAULTS
 
 

@@ -268,8 +268,8 @@ def test_readme_claims_on_links_and_requests_hold():
     from scrapy.http import HtmlResponse, Request
 
     from scrapy_whatwg_encoding import WhatwgEncodingMiddleware
-    from scrapy_whatwg_encoding.scrapy.forms import form_request
-    from scrapy_whatwg_encoding.scrapy.links import follow, follow_all
+    from scrapy_whatwg_encoding.scrapy.requests.forms import form_request
+    from scrapy_whatwg_encoding.scrapy.requests.links import follow, follow_all
 
     readme = " ".join((ROOT / "README.md").read_text("utf-8").split())
     assert 'on a windows-1251 page `response.follow("/s?q=日本")` raises `UnicodeEncodeError`' in readme
@@ -412,8 +412,8 @@ def test_binary_responses_claims_hold():
 
 def test_api_reference_documents_every_name_users_import():
     """docs/api.rst has an entry for every name of the package's ``__all__`` and every name the README
-    and the pages import or list in settings (``from scrapy_whatwg_encoding.scrapy.links import
-    follow``, ``"scrapy_whatwg_encoding.scrapy.portable.PortableRequestsMiddleware"``); with Sphinx's
+    and the pages import or list in settings (``from scrapy_whatwg_encoding.scrapy.requests.links import
+    follow``, ``"scrapy_whatwg_encoding.scrapy.requests.portable.PortableRequestsMiddleware"``); with Sphinx's
     nitpicky mode a reference to a name without one fails the build."""
     import scrapy_whatwg_encoding
 

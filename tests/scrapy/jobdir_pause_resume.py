@@ -46,8 +46,8 @@ class PauseResume(scrapy.Spider):
         from scrapy.http import FormRequest
 
         from scrapy_whatwg_encoding import whatwg_encoding
-        from scrapy_whatwg_encoding.scrapy.forms import form_request
-        from scrapy_whatwg_encoding.scrapy.links import LinkExtractor, follow, follow_all
+        from scrapy_whatwg_encoding.scrapy.requests.forms import form_request
+        from scrapy_whatwg_encoding.scrapy.requests.links import LinkExtractor, follow, follow_all
         from scrapy_whatwg_encoding.scrapy.scrapy_default import scrapy_codec_name
 
         assert response.encoding == scrapy_codec_name(whatwg_encoding(response)), response.encoding

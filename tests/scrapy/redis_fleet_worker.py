@@ -20,7 +20,7 @@ import sys
 
 from scrapy_redis.spiders import RedisSpider
 
-from scrapy_whatwg_encoding.scrapy.links import follow
+from scrapy_whatwg_encoding.scrapy.requests.links import follow
 
 START_KEY = "fleet:start_urls"
 READY_KEY = "fleet:ready:%s"

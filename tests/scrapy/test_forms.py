@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from scrapy.http import FormRequest, HtmlResponse
 
 from scrapy_whatwg_encoding import WhatwgEncodingMiddleware, get_encoding, whatwg_encoding
-from scrapy_whatwg_encoding.scrapy.forms import find_form, form_request
-from scrapy_whatwg_encoding.scrapy.portable import PORTABLE_ENCODING
+from scrapy_whatwg_encoding.scrapy.requests.forms import find_form, form_request
+from scrapy_whatwg_encoding.scrapy.requests.portable import PORTABLE_ENCODING
 
 pytestmark = pytest.mark.filterwarnings("error")  # a deprecation warning fails the test
 

@@ -2,12 +2,12 @@
 crawls on the bytes a local server receives, for Shift_JIS, windows-1251, EUC-KR, ISO-2022-JP and
 gb18030 pages:
 
-- ``CrawlSpider`` with :class:`scrapy_whatwg_encoding.scrapy.links.LinkExtractor` (Scrapy's own
+- ``CrawlSpider`` with :class:`scrapy_whatwg_encoding.scrapy.requests.links.LinkExtractor` (Scrapy's own
   ``LinkExtractor`` is shown to give what it gives with Scrapy alone: it drops a link whose query
   has a character Python's codec cannot encode);
 - ``response.follow_all()``;
-- ``<meta http-equiv=refresh>`` through :class:`scrapy_whatwg_encoding.scrapy.links.MetaRefreshMiddleware`;
-- :func:`scrapy_whatwg_encoding.scrapy.forms.form_request` on ``<form accept-charset="utf-8">``
+- ``<meta http-equiv=refresh>`` through :class:`scrapy_whatwg_encoding.scrapy.requests.links.MetaRefreshMiddleware`;
+- :func:`scrapy_whatwg_encoding.scrapy.requests.forms.form_request` on ``<form accept-charset="utf-8">``
   (UTF-8) and on a form without it (the page's encoding) — HTML "picking an encoding for the form".
 
 Expected bytes come from Python's own codecs (an independent encoder) for representable
@@ -31,8 +31,8 @@ from twisted.web import resource, server
 from whatwg_crawl_helpers import SAFE, browser_query, crawl
 
 from scrapy_whatwg_encoding import WhatwgEncodingMiddleware, whatwg_encoding
-from scrapy_whatwg_encoding.scrapy.forms import form_encoding, form_request
-from scrapy_whatwg_encoding.scrapy.links import LinkExtractor, follow_all
+from scrapy_whatwg_encoding.scrapy.requests.forms import form_encoding, form_request
+from scrapy_whatwg_encoding.scrapy.requests.links import LinkExtractor, follow_all
 from scrapy_whatwg_encoding.scrapy.scrapy_default import scrapy_codec_name
 
 # WHATWG name -> Python's codec for the same encoder (representable characters only).
@@ -128,7 +128,7 @@ def test_links_and_forms_in_a_crawl():
         yield crawl([f"{base}{name}.html" for name in ENCODINGS], spider_cls=LinksAndForms, received=received,
                     settings={"DOWNLOADER_MIDDLEWARES": {
                         "scrapy.downloadermiddlewares.redirect.MetaRefreshMiddleware": None,
-                        "scrapy_whatwg_encoding.scrapy.links.MetaRefreshMiddleware": 579}})
+                        "scrapy_whatwg_encoding.scrapy.requests.links.MetaRefreshMiddleware": 579}})
     finally:
         yield port.stopListening()
     results = {}
@@ -223,3 +223,20 @@ def test_sitemap_spider_utf8_sitemap():
     finally:
         yield port.stopListening()
     assert list(received.values()) == ["/echo?q=" + quote(LINK_TEXT.encode("utf-8"), safe=SAFE) + "&r=%41"]
+
+
+def test_old_paths_of_the_request_builders_still_work():
+    # 0.4.0 moved them into scrapy_whatwg_encoding.scrapy.requests; spiders and settings naming
+    # the old modules get the same objects.
+    from scrapy.utils.misc import load_object
+
+    from scrapy_whatwg_encoding.scrapy import forms, links, portable
+    from scrapy_whatwg_encoding.scrapy.requests import forms as new_forms
+    from scrapy_whatwg_encoding.scrapy.requests import links as new_links
+    from scrapy_whatwg_encoding.scrapy.requests import portable as new_portable
+
+    for old, new in [(links, new_links), (forms, new_forms), (portable, new_portable)]:
+        assert old.__all__ and all(getattr(old, name) is getattr(new, name) for name in old.__all__)
+    assert load_object("scrapy_whatwg_encoding.scrapy.portable.PortableRequestsMiddleware") is \
+        new_portable.PortableRequestsMiddleware
+    assert load_object("scrapy_whatwg_encoding.scrapy.links.MetaRefreshMiddleware") is new_links.MetaRefreshMiddleware

@@ -166,7 +166,7 @@ def test_without_the_spider_middleware_only_whatwg_names_are_lost(site, tmp_path
     lost in a process without the package (the issue's failure, kept as a control)."""
     base, log = site
     jobdir = tmp_path / "job"
-    off = {"SPIDER_MIDDLEWARES": {"scrapy_whatwg_encoding.scrapy.portable.PortableRequestsMiddleware": None}}
+    off = {"SPIDER_MIDDLEWARES": {"scrapy_whatwg_encoding.scrapy.requests.portable.PortableRequestsMiddleware": None}}
     run(base, jobdir, "pause", tmp_path, off)
     in_queue = queued(jobdir, tmp_path)
     assert sorted(d["encoding"] for d in in_queue) == sorted(

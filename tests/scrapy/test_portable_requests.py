@@ -35,9 +35,15 @@ from twisted.web import resource, server
 from whatwg_crawl_helpers import CollectSpider, crawl
 
 from scrapy_whatwg_encoding import Encoding, WhatwgEncodingMiddleware, get_encoding, whatwg_encoding
-from scrapy_whatwg_encoding.scrapy.forms import form_request
-from scrapy_whatwg_encoding.scrapy.links import LinkExtractor, MetaRefreshMiddleware, follow, follow_all, urljoin
-from scrapy_whatwg_encoding.scrapy.portable import PORTABLE_ENCODING, PortableRequestsMiddleware
+from scrapy_whatwg_encoding.scrapy.requests.forms import form_request
+from scrapy_whatwg_encoding.scrapy.requests.links import (
+    LinkExtractor,
+    MetaRefreshMiddleware,
+    follow,
+    follow_all,
+    urljoin,
+)
+from scrapy_whatwg_encoding.scrapy.requests.portable import PORTABLE_ENCODING, PortableRequestsMiddleware
 from scrapy_whatwg_encoding.scrapy.scrapy_default import scrapy_codec_name
 
 #: Rebuilds pickled request dicts without this package: prints url, method, body (latin-1),

@@ -13,8 +13,8 @@ from scrapy.http import FormRequest, HtmlResponse
 from whatwg_crawl_helpers import CollectSpider, crawl
 
 from scrapy_whatwg_encoding import whatwg_encoding
-from scrapy_whatwg_encoding.scrapy.forms import form_request
-from scrapy_whatwg_encoding.scrapy.links import follow, urljoin
+from scrapy_whatwg_encoding.scrapy.requests.forms import form_request
+from scrapy_whatwg_encoding.scrapy.requests.links import follow, urljoin
 from scrapy_whatwg_encoding.scrapy.scrapy_default import scrapy_codec_name
 
 # 東京 in Shift_JIS is 93 8C 8B 9E, in UTF-8 E6 9D B1 E4 BA AC; ☃ (U+2603 = 9731) is not in Shift_JIS.
@@ -116,7 +116,7 @@ def test_query_stretches_are_encoded_whole():
     unrepresentable ones share one escape sequence (ESC $ B ... ESC ( B), and the error itself is
     "&#N;" percent-encoded as %26%23N%3B."""
     from scrapy_whatwg_encoding import get_encoding
-    from scrapy_whatwg_encoding.scrapy.url import encode_query
+    from scrapy_whatwg_encoding.scrapy.requests.url import encode_query
 
     url = encode_query("http://x/?q=日本€a#f", get_encoding("iso-2022-jp"))
     assert url == "http://x/?q=%1B$BF|K\\%1B(B%26%238364%3Ba#f"

@@ -1,8 +1,8 @@
 """Every URL-query and form expectation of the web-platform-tests (legacy-mb-* encode-href and
 encode-form tests, encoding/iso-2022-jp-encoder.html, html/.../query-encoding/) through the public
 paths of a response decided by the middleware: ``urljoin(response, )`` and the drop-in
-:func:`~scrapy_whatwg_encoding.scrapy.forms.form_request` on the test's form (the form's output
-encoding, :func:`~scrapy_whatwg_encoding.scrapy.forms.form_encoding`);
+:func:`~scrapy_whatwg_encoding.scrapy.requests.forms.form_request` on the test's form (the form's output
+encoding, :func:`~scrapy_whatwg_encoding.scrapy.requests.forms.form_encoding`);
 and a sample of every href page through ``response.follow()`` in a real crawl, checked on the
 server's side. (Scrapy's own ``FormRequest(..., encoding=response.encoding)`` uses Python's codec,
 as with Scrapy alone: tests/scrapy/test_scrapy_follow.py.)
@@ -29,8 +29,8 @@ from twisted.web import resource, server
 from whatwg_crawl_helpers import crawl
 
 from scrapy_whatwg_encoding import WhatwgEncodingMiddleware, get_encoding, whatwg_encoding
-from scrapy_whatwg_encoding.scrapy.forms import form_encoding, form_request
-from scrapy_whatwg_encoding.scrapy.links import follow, urljoin
+from scrapy_whatwg_encoding.scrapy.requests.forms import form_encoding, form_request
+from scrapy_whatwg_encoding.scrapy.requests.links import follow, urljoin
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 WPT_ORIGIN = "http://web-platform.test:8000/"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from scrapy_whatwg_encoding import get_encoding
-from scrapy_whatwg_encoding.scrapy.url import encode_query
+from scrapy_whatwg_encoding.scrapy.requests.url import encode_query
 
 JP = get_encoding("iso-2022-jp")
 

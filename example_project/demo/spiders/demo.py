@@ -20,8 +20,8 @@ import scrapy
 from scrapy import signals
 from scrapy.http import TextResponse
 
-from scrapy_whatwg_encoding.scrapy.forms import form_request
-from scrapy_whatwg_encoding.scrapy.links import follow
+from scrapy_whatwg_encoding.scrapy.requests.forms import form_request
+from scrapy_whatwg_encoding.scrapy.requests.links import follow
 
 from ..site_server import BUNDLED_SITE, SiteMap, start_server
 

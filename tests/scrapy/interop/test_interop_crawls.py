@@ -100,7 +100,7 @@ def test_follow_helper_is_the_browsers(interop_base):
     from scrapy.http import HtmlResponse, Request
 
     from scrapy_whatwg_encoding import WhatwgEncodingMiddleware
-    from scrapy_whatwg_encoding.scrapy.links import follow
+    from scrapy_whatwg_encoding.scrapy.requests.links import follow
 
     page = PAGES["cp1251.html"]
     request = Request(interop_base + "cp1251.html")

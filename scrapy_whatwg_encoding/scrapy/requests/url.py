@@ -22,8 +22,8 @@ from __future__ import annotations
 import codecs
 import re
 
-from ..encoding import ENCODINGS, Encoding
-from ..encoding.codec import codec_key
+from ...encoding import ENCODINGS, Encoding
+from ...encoding.codec import codec_key
 
 _NON_ASCII_RUN = re.compile(r"([^\x00-\x7f]+)")
 _ISO_2022_JP = ENCODINGS["ISO-2022-JP"]
