@@ -31,11 +31,14 @@ from functools import lru_cache
 from typing import cast
 
 from ..encoding import Encoding, get_encoding
+from ..encoding.tables.labels import LABELS
 from ._html.elements import META, PLAINTEXT, RAWTEXT, RCDATA, SCRIPT
 from ._html.tokenizer import (
     COMMENT_RUN,
     META_CANDIDATE,
+    META_RUN,
     SKIP_UNINTERESTING,
+    SKIP_WITH_METAS,
     TAG,
     attributes,
     classify_text,
@@ -108,16 +111,112 @@ def _meta_reading(span: str) -> tuple[Encoding, str] | None:
     return meta_tag_encoding(span) if span else None
 
 
-def meta_starts(text: str, reads: Callable[[str], object], start: int = 0, end: int | None = None) -> Iterator[int]:
+# What a meta tag's attributes hold wherever a reader here (the standard's, Chromium's, Firefox's)
+# reads them as naming an encoding: a character reference ("&": it may spell anything), or
+# "charset", "=" and a label of the Encoding Standard as a whole value: between them at most
+# characters up to U+0020 (Chromium skips those around "="), a quote and ASCII whitespace (which
+# "get an encoding" strips); after it no character a label has (the value ends there: quote,
+# whitespace, ";", ">"). Searched in :func:`hint_view`'s bytes, where a literal "charset" leads
+# (a C-speed scan for it, then the labels as a trie, only where it occurs).
+
+
+def _trie(words: list[bytes]) -> bytes:
+    """A pattern matching any of *words* (none empty, no two alike), one branch per first
+    character at each level (sre tries a branch only where its first character is there)."""
+    heads: dict[bytes, list[bytes]] = {}
+    for word in words:
+        heads.setdefault(word[:1], []).append(word[1:])
+    branches = []
+    for head, tails in sorted(heads.items()):
+        rest = [tail for tail in tails if tail]
+        tail = b"" if not rest else _trie(rest) if len(rest) == len(tails) else _trie(rest) + b"?"
+        branches.append(re.escape(head) + tail)
+    return b"(?:" + b"|".join(branches) + b")"
+
+
+_LABEL = _trie([label.encode() for label in LABELS])
+_LABEL_CHARS = re.escape("".join(sorted(set("".join(LABELS))))).encode()
+_CHARSET_LABEL = re.compile(rb"charset[\x00- ]*=[\x00- ]*[\"']?[\t\n\x0c\r ]*(?:" + _LABEL + rb")(?![" + _LABEL_CHARS + rb"])")
+
+
+def hint_view(text: str) -> bytes:
+    """*text* as bytes of the same length, ASCII letters lowercased (every other character
+    non-ASCII one byte, or "?"): where :class:`Hints` look."""
+    return text.encode("latin-1", "replace").lower()
+
+
+class Hints:
+    """The hints in *view* (:func:`hint_view`), asked for in increasing order of position: each
+    part of the view is searched once (C-speed scans), however often a scan asks."""
+
+    __slots__ = ("view", "_amp", "_label")
+
+    def __init__(self, view: bytes):
+        self.view = view
+        self._amp = self._label = -2  # the first "&", label at or after the last position asked (-1: none)
+
+    def after(self, position: int) -> int:
+        """The offset of the first hint at or after *position*, or -1: no meta tag whose
+        attributes start there or later names an encoding, nor any that ends before it."""
+        if -1 < self._amp < position or self._amp == -2:
+            self._amp = self.view.find(b"&", position)
+        if -1 < self._label < position or self._label == -2:
+            match = _CHARSET_LABEL.search(self.view, position)
+            self._label = -1 if match is None else match.start()
+        amp, label = self._amp, self._label
+        return label if amp < 0 else amp if label < 0 else min(amp, label)
+
+
+def last_hint(view: bytes) -> int:
+    """The offset of the last hint in *view* (see :class:`Hints`), or -1: no meta tag that starts
+    after it can name an encoding."""
+    amp = view.rfind(b"&")
+    search = _CHARSET_LABEL.search
+    high = len(view)  # no label starts at or after it
+    size = 1024  # searched from the end, doubling; then bisected: O(log n) C-speed searches
+    while high > amp + 1:
+        low = max(high - size, amp + 1)
+        match = search(view, low)
+        if match is None:
+            high, size = low, 2 * size
+            continue
+        last = match.start()
+        while high - last > 1:
+            middle = (last + high) // 2
+            match = search(view, middle)
+            if match is None:
+                high = middle
+            else:
+                last = match.start()
+        return last
+    return amp
+
+
+def meta_starts(text: str, reads: Callable[[str], object], start: int = 0, end: int | None = None,
+                view: bytes | None = None) -> Iterator[int]:
     """Offsets of each "<meta" start tag in ``text[start:end]`` whose attributes (TAG group 3)
     *reads* maps to something other than None, in order (a tag cut by the end of *text* is never
-    emitted). Nothing after the last one can matter to a scan that only wants such a tag."""
+    emitted). Nothing after the last one can matter to a scan that only wants such a tag.
+    Tags without a hint inside (:class:`Hints`; *view*: :func:`hint_view` of *text*, if the
+    caller has it) are not read, and runs of them are skipped in one match."""
     stop = len(text) if end is None else end
-    search = META_CANDIDATE.search
+    hints = Hints(hint_view(text) if view is None else view)
+    search, run = META_CANDIDATE.search, META_RUN.match
     same = ""  # the last tag read as naming nothing, without "<" inside: copies of it are skipped
     position = start
     while (match := search(text, position, stop)) is not None:
         at = match.start()
+        hint = hints.after(at)
+        if hint < 0:
+            return  # no tag from here on names an encoding
+        # Text and meta tags that end before the hint (so name nothing), in one match; it stops
+        # at the hint or at a "<meta" it does not read whole before it.
+        at = run(text, at, hint).end()  # type: ignore[union-attr]  # starred: never None
+        if at == hint:
+            position = at
+            continue
+        if at >= stop:
+            return
         if same and text.startswith(same, at):
             position = at + len(same)
             while text.startswith(same, position):  # a run of copies: no regex, no reading
@@ -126,23 +225,40 @@ def meta_starts(text: str, reads: Callable[[str], object], start: int = 0, end: 
         tag = TAG.match(text, at)
         position = at + 5
         if tag is not None:
-            if reads(tag.group(3)) is not None:
+            if tag.end() > hint and reads(tag.group(3)) is not None:
                 yield at
             elif "<" not in tag.group(3):  # no "<meta" inside it: nothing to look at before its end
                 same = tag.group()
                 position = tag.end()
 
 
-def last_meta_start(text: str, reads: Callable[[str], object], end: int | None = None) -> int:
-    """The last of :func:`meta_starts` that starts before *end*, or -1: searched from the end."""
-    high = len(text) if end is None else end
+#: Candidates :func:`last_meta_start` reads from the end before it reads from the start instead.
+_FROM_THE_END = 32
+
+
+def last_meta_start(text: str, reads: Callable[[str], object], end: int | None = None,
+                    view: bytes | None = None) -> int:
+    """The last of :func:`meta_starts` that starts before *end*, or -1: searched from the end,
+    from the last hint (see :class:`Hints`) back; after :data:`_FROM_THE_END` candidates that
+    name nothing, with :func:`meta_starts` (runs skipped in one match) from the start."""
+    if view is None:
+        view = hint_view(text)
+    hint = last_hint(view)
+    high = min(len(text) if end is None else end, hint)
     size = 1024  # characters searched at a time, doubling
+    budget = _FROM_THE_END
     while high > 0:
         low = max(0, high - size)
         starts = [match.start() for match in META_CANDIDATE.finditer(text, low, min(len(text), high + 5))]
         for at in reversed(starts):
             if at >= high:
                 continue
+            budget -= 1
+            if budget < 0:
+                last = -1
+                for last in meta_starts(text, reads, 0, high, view):
+                    pass
+                return last
             tag = TAG.match(text, at)
             if tag is None:
                 continue
@@ -167,22 +283,23 @@ def scan_parser_meta(text: str, limit: int) -> tuple[Encoding, str, int, int] | 
     """Like :func:`find_parser_meta`, plus the offset just past the ``meta`` tag's ">"."""
     if limit < len(text):
         text = text[:max(limit, 0)]
-    first = next(meta_starts(text, _meta_reading), -1)
+    view = hint_view(text)
+    first = next(meta_starts(text, _meta_reading, view=view), -1)
     if first < 0:
         return None
     # Most pages: the first candidate is the meta. Scanning only up to it reads what a scan up to
     # the last candidate would read before it, so a meta found there is the answer.
-    found = _scan(text, first)
+    found = _scan(text, first, view)
     if found is not None:
         return found
-    last = last_meta_start(text, _meta_reading)
-    return None if last == first else _scan(text, last)
+    last = last_meta_start(text, _meta_reading, view=view)
+    return None if last == first else _scan(text, last, view)
 
 
-def _scan(text: str, cutoff: int) -> tuple[Encoding, str, int, int] | None:
+def _scan(text: str, cutoff: int, view: bytes) -> tuple[Encoding, str, int, int] | None:
     """The scan itself, given that no meta start tag that could name an encoding starts after
-    *cutoff*."""
-    for lt, end, span, _ in tree_builder_metas(text, cutoff, modes=False):
+    *cutoff* (*view*: :func:`hint_view` of *text*)."""
+    for lt, end, span, _ in tree_builder_metas(text, cutoff, modes=False, hints=Hints(view)):
         found = _meta_reading(span)
         if found is not None:
             return found[0], found[1], lt, end
@@ -204,7 +321,8 @@ _WHITESPACE_INERT = frozenset(("initial", "before html", "before head", "in head
 
 
 def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = True, stop_at: int | None = None,
-               alive: Collection[str] = (), modes: bool = True) -> Iterator[tuple[int, int, str, str | None]]:
+                       alive: Collection[str] = (), modes: bool = True,
+                       hints: Hints | None = None) -> Iterator[tuple[int, int, str, str | None]]:
     """Each ``meta`` start tag that the tree builder (scripting flag *scripting*) processes with
     the "in head" rules, in order: ``(offset of "<", offset after ">", attribute span, insertion
     mode before it)``. The tokenizer states follow the tree builder: comments, RCDATA, RAWTEXT,
@@ -215,7 +333,9 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     in *alive*. *modes* ``False`` (scripting enabled only): the caller needs no insertion mode
     (``None`` is given), so once the tree builder can no longer change which start tags are metas
     (no template or foreign element open and no start tag ahead that opens one, or :data:`MAX_DEPTH`
-    passed) the scan goes on with tokenizer states alone, one regex per run of what they skip."""
+    passed) the scan goes on with tokenizer states alone, one regex per run of what they skip;
+    with *hints* (:class:`Hints` of *text*), runs of meta tags that hold no hint (so name no
+    encoding) are skipped there too, and the scan ends where no hint is left."""
     end_at = len(text) if cutoff is None else cutoff
     tree_until = -1
     if not modes:
@@ -225,12 +345,21 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     find = text.find
     # A starred pattern: it matches (maybe empty) at every position, never None.
     skip = cast("Callable[[str, int, int], re.Match[str]]", SKIP_UNINTERESTING.match)  # (a string: not built per call)
+    skip_metas = cast("Callable[[str, int, int], re.Match[str]]", SKIP_WITH_METAS.match)
     n = len(text)
     pos = 0
     while True:
         if tree is None:
             # Up to the cutoff only: what the match reads whole before it, it reads as in the
             # whole text, except a "<" just before it (maybe a tag's), which the loop reads again.
+            if hints is not None:
+                hint = hints.after(pos)
+                if hint < 0:
+                    return  # no meta from here on names an encoding
+                # Meta tags too, up to the next hint: those it reads whole hold none.
+                bound = min(hint, end_at)
+                lt = skip_metas(text, pos, bound).end()
+                pos = lt - 1 if lt == bound and lt > pos and text[lt - 1] == "<" else lt
             lt = skip(text, pos, end_at).end()
             if lt == end_at and lt > pos and text[lt - 1] == "<":
                 lt -= 1
