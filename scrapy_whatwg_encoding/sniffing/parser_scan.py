@@ -112,12 +112,14 @@ def _meta_reading(span: str) -> tuple[Encoding, str] | None:
 
 
 # What a meta tag's attributes hold wherever a reader here (the standard's, Chromium's, Firefox's)
-# reads them as naming an encoding: a character reference ("&": it may spell anything), or
-# "charset", "=" and a label of the Encoding Standard as a whole value: between them at most
+# reads them as naming an encoding (a "hint"): a character reference ("&": it may spell anything),
+# or "charset", "=" and a label of the Encoding Standard as a whole value: between them
 # characters up to U+0020 (Chromium skips those around "="), a quote and ASCII whitespace (which
 # "get an encoding" strips); after it no character a label has (the value ends there: quote,
-# whitespace, ";", ">"). Searched in :func:`hint_view`'s bytes, where a literal "charset" leads
-# (a C-speed scan for it, then the labels as a trie, only where it occurs).
+# whitespace, ";", ">"). A run of 16 or more of those in-between characters counts as a hint
+# whatever follows, so that no hint is longer than _HINT_LENGTH: a window of the text is searched
+# without reading far past it. Searched in :func:`hint_view`'s bytes, where a literal "charset"
+# leads (a C-speed scan for it, then the labels as a trie, only where it occurs).
 
 
 def _trie(words: list[bytes]) -> bytes:
@@ -136,7 +138,9 @@ def _trie(words: list[bytes]) -> bytes:
 
 _LABEL = _trie([label.encode() for label in LABELS])
 _LABEL_CHARS = re.escape("".join(sorted(set("".join(LABELS))))).encode()
-_CHARSET_LABEL = re.compile(rb"charset[\x00- ]*=[\x00- ]*[\"']?[\t\n\x0c\r ]*(?:" + _LABEL + rb")(?![" + _LABEL_CHARS + rb"])")
+_CHARSET_LABEL = re.compile(rb"charset(?:[\x00- ]{16}|[\x00- ]{0,15}=(?:[\x00- ]{16}|[\x00- ]{0,15}[\"']?"
+                            rb"(?:[\t\n\x0c\r ]{16}|[\t\n\x0c\r ]{0,15}" + _LABEL + rb"(?![" + _LABEL_CHARS + rb"]))))")
+_HINT_LENGTH = 7 + 16 + 16 + 16 + max(map(len, LABELS)) + 1
 
 
 def hint_view(text: str) -> bytes:
@@ -146,61 +150,74 @@ def hint_view(text: str) -> bytes:
 
 
 class Hints:
-    """The hints in *view* (:func:`hint_view`), asked for in increasing order of position: each
-    part of the view is searched once (C-speed scans), however often a scan asks."""
+    """The hints in *view* (:func:`hint_view`): :attr:`last`, and :meth:`after` asked in
+    increasing order of position; each part of the view is searched once (C-speed scans)."""
 
-    __slots__ = ("view", "_amp", "_label")
+    __slots__ = ("view", "last", "_amp", "_label")
 
     def __init__(self, view: bytes):
         self.view = view
+        #: The offset of the last hint, or -1: no meta tag that starts after it names an encoding.
+        self.last = last_hint(view)
         self._amp = self._label = -2  # the first "&", label at or after the last position asked (-1: none)
 
     def after(self, position: int) -> int:
         """The offset of the first hint at or after *position*, or -1: no meta tag whose
         attributes start there or later names an encoding, nor any that ends before it."""
+        if position > self.last:
+            return -1
         if -1 < self._amp < position or self._amp == -2:
-            self._amp = self.view.find(b"&", position)
+            self._amp = self.view.find(b"&", position, self.last + 1)
         if -1 < self._label < position or self._label == -2:
-            match = _CHARSET_LABEL.search(self.view, position)
+            match = _CHARSET_LABEL.search(self.view, position, self.last + _HINT_LENGTH)
             self._label = -1 if match is None else match.start()
         amp, label = self._amp, self._label
         return label if amp < 0 else amp if label < 0 else min(amp, label)
 
 
+# The last views asked for their last hint, with it: the browsers' models read the same bytes.
+_LAST_HINTS: list[tuple[bytes, int]] = []
+
+
 def last_hint(view: bytes) -> int:
-    """The offset of the last hint in *view* (see :class:`Hints`), or -1: no meta tag that starts
-    after it can name an encoding."""
+    """The offset of the last hint in *view* (see :class:`Hints`), or -1."""
+    for seen, last in _LAST_HINTS:
+        if seen is view or seen == view:
+            return last
     amp = view.rfind(b"&")
     search = _CHARSET_LABEL.search
     high = len(view)  # no label starts at or after it
-    size = 1024  # searched from the end, doubling; then bisected: O(log n) C-speed searches
+    size = 1024  # windows from the end, doubling; then bisected: each byte searched O(1) times
+    last = amp
     while high > amp + 1:
         low = max(high - size, amp + 1)
-        match = search(view, low)
+        match = search(view, low, high + _HINT_LENGTH)
         if match is None:
             high, size = low, 2 * size
             continue
         last = match.start()
         while high - last > 1:
             middle = (last + high) // 2
-            match = search(view, middle)
+            match = search(view, middle, high + _HINT_LENGTH)
             if match is None:
                 high = middle
             else:
                 last = match.start()
-        return last
-    return amp
+        break
+    _LAST_HINTS[:] = [(view, last), *_LAST_HINTS[:1]]
+    return last
 
 
 def meta_starts(text: str, reads: Callable[[str], object], start: int = 0, end: int | None = None,
-                view: bytes | None = None) -> Iterator[int]:
+                hints: Hints | None = None) -> Iterator[int]:
     """Offsets of each "<meta" start tag in ``text[start:end]`` whose attributes (TAG group 3)
     *reads* maps to something other than None, in order (a tag cut by the end of *text* is never
     emitted). Nothing after the last one can matter to a scan that only wants such a tag.
-    Tags without a hint inside (:class:`Hints`; *view*: :func:`hint_view` of *text*, if the
-    caller has it) are not read, and runs of them are skipped in one match."""
+    Tags without a hint inside (:class:`Hints` of *text*, if the caller has them) are not read,
+    and runs of them are skipped in one match."""
     stop = len(text) if end is None else end
-    hints = Hints(hint_view(text) if view is None else view)
+    if hints is None:
+        hints = Hints(hint_view(text))
     search, run = META_CANDIDATE.search, META_RUN.match
     same = ""  # the last tag read as naming nothing, without "<" inside: copies of it are skipped
     position = start
@@ -237,14 +254,13 @@ _FROM_THE_END = 32
 
 
 def last_meta_start(text: str, reads: Callable[[str], object], end: int | None = None,
-                    view: bytes | None = None) -> int:
+                    hints: Hints | None = None) -> int:
     """The last of :func:`meta_starts` that starts before *end*, or -1: searched from the end,
     from the last hint (see :class:`Hints`) back; after :data:`_FROM_THE_END` candidates that
     name nothing, with :func:`meta_starts` (runs skipped in one match) from the start."""
-    if view is None:
-        view = hint_view(text)
-    hint = last_hint(view)
-    high = min(len(text) if end is None else end, hint)
+    if hints is None:
+        hints = Hints(hint_view(text))
+    high = min(len(text) if end is None else end, hints.last)
     size = 1024  # characters searched at a time, doubling
     budget = _FROM_THE_END
     while high > 0:
@@ -256,7 +272,7 @@ def last_meta_start(text: str, reads: Callable[[str], object], end: int | None =
             budget -= 1
             if budget < 0:
                 last = -1
-                for last in meta_starts(text, reads, 0, high, view):
+                for last in meta_starts(text, reads, 0, high, hints):
                     pass
                 return last
             tag = TAG.match(text, at)
@@ -284,7 +300,8 @@ def scan_parser_meta(text: str, limit: int) -> tuple[Encoding, str, int, int] | 
     if limit < len(text):
         text = text[:max(limit, 0)]
     view = hint_view(text)
-    first = next(meta_starts(text, _meta_reading, view=view), -1)
+    hints = Hints(view)
+    first = next(meta_starts(text, _meta_reading, hints=hints), -1)
     if first < 0:
         return None
     # Most pages: the first candidate is the meta. Scanning only up to it reads what a scan up to
@@ -292,7 +309,7 @@ def scan_parser_meta(text: str, limit: int) -> tuple[Encoding, str, int, int] | 
     found = _scan(text, first, view)
     if found is not None:
         return found
-    last = last_meta_start(text, _meta_reading, view=view)
+    last = last_meta_start(text, _meta_reading, hints=Hints(view))
     return None if last == first else _scan(text, last, view)
 
 
