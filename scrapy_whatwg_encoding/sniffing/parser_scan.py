@@ -82,12 +82,14 @@ MAX_DEPTH = 256
 _TOKENIZER_ACTION = {"meta": META, "title": RCDATA, "textarea": RCDATA, "script": SCRIPT, "plaintext": PLAINTEXT}
 
 
-def markup_declaration(text: str, lt: int, foreign: bool, tree: TreeBuilder | None) -> int:
+def markup_declaration(text: str, lt: int, foreign: bool, tree: TreeBuilder | None, end: int | None = None) -> int:
     """End of the comment (with the comments right after it: comment tokens change no tree
     state), DOCTYPE, CDATA section or bogus comment that starts with "<!" at *lt* (§13.2.5.42 and
-    on), or -1 at end of input. A DOCTYPE and a CDATA section's characters go to *tree*."""
+    on), or -1 at end of input. A DOCTYPE and a CDATA section's characters go to *tree*. With
+    *end*, comments that end after it are not read (-1 if the first does: the caller wants
+    nothing past it)."""
     if text.startswith("--", lt + 2):
-        match = COMMENT_RUN.match(text, lt)
+        match = COMMENT_RUN.match(text, lt, len(text) if end is None else end)
         return -1 if match is None else match.end()
     if tag_name(text[lt + 2:lt + 9]) == "doctype":
         gt = text.find(">", lt + 9)
@@ -439,7 +441,7 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                 gaps = tree.mode in _WHITESPACE_INERT or not tree.text_matters()
                 pos = max(pos, _TEXT_RUNS[name][gaps].match(text, pos, end_at).end())  # type: ignore[union-attr]
         elif c == "!":
-            pos = markup_declaration(text, lt, tree is not None and tree.in_foreign(), tree)
+            pos = markup_declaration(text, lt, tree is not None and tree.in_foreign(), tree, end_at)
             if pos < 0:
                 return
         elif c == "/" or c == "?":

@@ -96,14 +96,17 @@ def tag_end(data: bytes, start: int) -> int | None:
     return None if match is None else match.end()
 
 
-def prescan_metas(data: bytes, end: int, most: int | None = None) -> list[tuple[int, int, tuple[Encoding, str] | None]]:
+def prescan_metas(data: bytes, end: int, most: int | None = None,
+                  reach: int | None = None) -> list[tuple[int, int, tuple[Encoding, str] | None]]:
     """The ``<meta`` tags the prescan's loop reads in ``data[:end]`` up to the first that gives an
     encoding: ``(byte offset of "<", offset after ">", what it declares or None)`` each, what it
     declares as ``(encoding from get an encoding, no UTF-16 mapping; the label as written, ASCII
     whitespace stripped)``; the loop skips what it skips (comments, other tags with their
-    attributes, ``<!``/``</``/``<?``). With *most*, it stops after that many tags."""
+    attributes, ``<!``/``</``/``<?``). With *most*, it stops after that many tags; with *reach*,
+    as soon as it is past that offset without having read a tag that starts there (for a caller
+    that wants nothing else: the work stays near it)."""
     metas: list[tuple[int, int, tuple[Encoding, str] | None]] = []
-    _loop(bytes(data[:max(end, 0)]), metas, most)
+    _loop(bytes(data[:max(end, 0)]), metas, most, reach)
     return metas
 
 
@@ -137,17 +140,28 @@ def prescan(data: bytes, end: int = PRESCAN_BYTES) -> Encoding | None:
     return None if found is None else found[0]
 
 
-def _loop(data: bytes, metas: list | None = None, most: int | None = None):
+def _loop(data: bytes, metas: list | None = None, most: int | None = None, reach: int | None = None):
     """The prescan's loop over *data*: the first ``<meta>`` result, or ``None``. With a list as
     *metas*, each ``<meta`` tag it reads is appended as ``(start, end after ">", what it declares
-    or None)`` (see :func:`prescan_metas`), up to *most* of them (then it returns ``None``)."""
+    or None)`` (see :func:`prescan_metas`), up to *most* of them (then it returns ``None``), and
+    with *reach*, until it is past that offset without having read a ``<meta`` there."""
     search, run = _LOOP.search, _RUN.match
     position = 0
+    # The runs stop short of *reach* (then the loop steps on case by case): a run cut there reads
+    # what it reads whole as in all of *data*, but for a "<" at its very end (maybe a tag's).
+    bound = len(data) if reach is None else min(reach + 6, len(data))
     while True:
-        match = search(data, run(data, position).end())  # type: ignore[union-attr]
+        skipped = run(data, position, bound).end()  # type: ignore[union-attr]
+        if skipped == bound < len(data) and skipped > position and data[skipped - 1] == 0x3C:
+            skipped -= 1
+        match = search(data, skipped)
         if match is None:
             return None  # only "any other byte" cases left: runs out of bytes
         start = match.start()
+        if reach is not None and start > reach:
+            if not metas or metas[0][0] != reach:
+                return None  # past it, and no tag read there
+            reach, bound = None, len(data)
         comment, meta, tag = match.group(1, 2, 3)
         if comment:
             # The ">" preceded by "--" after the "<"; the dashes may be those of "<!--".
