@@ -41,7 +41,7 @@ from ._html.tokenizer import (
     tag_name,
     text_element,
 )
-from .parser_scan import last_meta_start, tree_builder_metas
+from .parser_scan import last_hint, last_meta_start, tree_builder_metas
 
 _WS = "\t\n\x0c\r "
 _ALPHA = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -124,6 +124,8 @@ def chromium_meta(body: bytes, limit: int, head: int = UNCONDITIONAL) -> tuple[E
     x-user-defined adjustment here. It reads only as far as its answer can change: the first
     :data:`FIRST_READ` bytes, and more only while the scan is still in the head section."""
     end = min(limit, len(body))
+    if last_hint(bytes(body[:end]).lower()) < 0:  # the hint view of the latin-1 text: no meta names an encoding
+        return None
     size = min(max(FIRST_READ, head), end)
     while True:
         text = bytes(body[:size]).decode("latin-1")  # markup is ASCII: one character per byte

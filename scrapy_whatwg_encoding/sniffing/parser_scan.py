@@ -155,7 +155,7 @@ class Hints:
     """The hints in *view* (:func:`hint_view`): :attr:`last`, and :meth:`after` asked in
     increasing order of position; each part of the view is searched once (C-speed scans)."""
 
-    __slots__ = ("view", "last", "_amp", "_label")
+    __slots__ = ("_amp", "_label", "last", "view")
 
     def __init__(self, view: bytes):
         self.view = view

@@ -147,14 +147,13 @@ def _loop(data: bytes, metas: list | None = None, most: int | None = None, reach
     with *reach*, until it is past that offset without having read a ``<meta`` there."""
     search, run = _LOOP.search, _RUN.match
     position = 0
-    # The runs stop short of *reach* (then the loop steps on case by case): a run cut there reads
-    # what it reads whole as in all of *data*, but for a "<" at its very end (maybe a tag's).
+    # The runs stop short of "<meta" and the byte after it at *reach* (then the loop steps on case
+    # by case): a run cut there reads what it reads whole as in all of *data* (what it cannot
+    # finish it leaves to the steps). It could part from them only at a "<" just before the cut,
+    # which it cannot reach: that is the byte after "<meta", inside the token that holds it.
     bound = len(data) if reach is None else min(reach + 6, len(data))
     while True:
-        skipped = run(data, position, bound).end()  # type: ignore[union-attr]
-        if skipped == bound < len(data) and skipped > position and data[skipped - 1] == 0x3C:
-            skipped -= 1
-        match = search(data, skipped)
+        match = search(data, run(data, position, bound).end())  # type: ignore[union-attr]
         if match is None:
             return None  # only "any other byte" cases left: runs out of bytes
         start = match.start()
