@@ -34,15 +34,19 @@ from ..encoding import Encoding, get_encoding
 from ..encoding.tables.labels import LABELS
 from ._html.elements import META, PLAINTEXT, RAWTEXT, RCDATA, SCRIPT
 from ._html.tokenizer import (
+    COMMENT_ONE,
     COMMENT_RUN,
     META_CANDIDATE,
     META_RUN,
+    SKIP_ONE,
     SKIP_UNINTERESTING,
     SKIP_WITH_METAS,
     TAG,
     attributes,
     classify_text,
+    copies_end,
     raw_text_end,
+    run_end,
     script_data_end,
     tag_name,
     text_element,
@@ -89,8 +93,8 @@ def markup_declaration(text: str, lt: int, foreign: bool, tree: TreeBuilder | No
     *end*, comments that end after it are not read (-1 if the first does: the caller wants
     nothing past it)."""
     if text.startswith("--", lt + 2):
-        match = COMMENT_RUN.match(text, lt, len(text) if end is None else end)
-        return -1 if match is None else match.end()
+        stop = run_end(COMMENT_ONE, COMMENT_RUN, text, lt, len(text) if end is None else end)
+        return -1 if stop == lt else stop
     if tag_name(text[lt + 2:lt + 9]) == "doctype":
         gt = text.find(">", lt + 9)
         if tree is not None:
@@ -363,7 +367,6 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     tree: TreeBuilder | None = TreeBuilder(scripting=scripting)
     find = text.find
     # A starred pattern: it matches (maybe empty) at every position, never None.
-    skip = cast("Callable[[str, int, int], re.Match[str]]", SKIP_UNINTERESTING.match)  # (a string: not built per call)
     skip_metas = cast("Callable[[str, int, int], re.Match[str]]", SKIP_WITH_METAS.match)
     n = len(text)
     pos = 0
@@ -379,7 +382,7 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                 bound = min(hint, end_at)
                 lt = skip_metas(text, pos, bound).end()
                 pos = lt - 1 if lt == bound and lt > pos and text[lt - 1] == "<" else lt
-            lt = skip(text, pos, end_at).end()
+            lt = run_end(SKIP_ONE, SKIP_UNINTERESTING, text, pos, end_at)
             if lt == end_at and lt > pos and text[lt - 1] == "<":
                 lt -= 1
             if lt >= n or lt > end_at:
@@ -439,6 +442,7 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                 # The element changed no state, so the same elements right after it change none
                 # either (whitespace between them too where it is inert): one regex skips them.
                 gaps = tree.mode in _WHITESPACE_INERT or not tree.text_matters()
+                pos = copies_end(text, pos, text[lt:pos], end_at)  # copies first: O(log n) steps
                 pos = max(pos, _TEXT_RUNS[name][gaps].match(text, pos, end_at).end())  # type: ignore[union-attr]
         elif c == "!":
             pos = markup_declaration(text, lt, tree is not None and tree.in_foreign(), tree, end_at)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from ..encoding import ENCODINGS, Encoding, get_encoding
+from ._html.tokenizer import run_end
 from .decision import Source
 from .meta_charset import extract_meta_charset, meta_encoding
 from .xml_encoding import get_xml_encoding
@@ -46,12 +47,13 @@ _SKIP_TAG = re.compile(rb"(?:[^>\"']*>|[^\t\n\x0c\r >]*(?=[\t\n\x0c\r >])(?:" + 
 
 # Runs of what the loop only steps over, in one C-speed match: bytes other than "<", a "<" that
 # starts none of the loop's cases, tags other than "<meta" read as the loop reads them, comments.
-_RUN = re.compile(rb"(?:[^<]+"
-                  # a comment: to the first "-->" from its "--" on ("<!-->" and "<!--->" end at once),
-                  # lazy: a C-speed scan for "-->"; nothing after the starred group can fail and make
-                  # it backtrack to a later one
-                  rb"|<!--(?:-?>|[\s\S]*?-->)"
-                  rb"|<(?![!/?A-Za-z])|<(?=/?[A-Za-z])(?![Mm][Ee][Tt][Aa][\t\n\x0c\r /])" + _SKIP_TAG.pattern + rb")*")
+_RUN_ONE = re.compile(rb"(?:[^<]+"
+                      # a comment: to the first "-->" from its "--" on ("<!-->" and "<!--->" end at once),
+                      # lazy: a C-speed scan for "-->"; nothing after the starred group can fail and make
+                      # it backtrack to a later one
+                      rb"|<!--(?:-?>|[\s\S]*?-->)"
+                      rb"|<(?![!/?A-Za-z])|<(?=/?[A-Za-z])(?![Mm][Ee][Tt][Aa][\t\n\x0c\r /])" + _SKIP_TAG.pattern + rb")")
+_RUN = re.compile(_RUN_ONE.pattern + b"*")
 
 # The commonest <meta> that declares, whole: one "charset" attribute and nothing else (spaces and
 # "/" around it), its value as "get an attribute" reads it (quoted, or unquoted to whitespace or
@@ -145,7 +147,7 @@ def _loop(data: bytes, metas: list | None = None, most: int | None = None, reach
     *metas*, each ``<meta`` tag it reads is appended as ``(start, end after ">", what it declares
     or None)`` (see :func:`prescan_metas`), up to *most* of them (then it returns ``None``), and
     with *reach*, until it is past that offset without having read a ``<meta`` there."""
-    search, run = _LOOP.search, _RUN.match
+    search = _LOOP.search
     position = 0
     # The runs stop short of "<meta" and the byte after it at *reach* (then the loop steps on case
     # by case): a run cut there reads what it reads whole as in all of *data* (what it cannot
@@ -153,7 +155,7 @@ def _loop(data: bytes, metas: list | None = None, most: int | None = None, reach
     # which it cannot reach: that is the byte after "<meta", inside the token that holds it.
     bound = len(data) if reach is None else min(reach + 6, len(data))
     while True:
-        match = search(data, run(data, position, bound).end())  # type: ignore[union-attr]
+        match = search(data, run_end(_RUN_ONE, _RUN, data, position, bound))
         if match is None:
             return None  # only "any other byte" cases left: runs out of bytes
         start = match.start()

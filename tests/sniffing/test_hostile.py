@@ -18,11 +18,15 @@ from scrapy_whatwg_encoding.encoding import ENCODINGS
 from scrapy_whatwg_encoding.encoding.tables.labels import LABELS
 from scrapy_whatwg_encoding.sniffing._html.tokenizer import (
     COMMENT_END,
+    COMMENT_ONE,
     COMMENT_RUN,
     META_CANDIDATE,
+    SKIP_ONE,
     SKIP_UNINTERESTING,
     TAG,
+    copies_end,
     raw_text_end,
+    run_end,
     script_data_end,
     text_element,
 )
@@ -112,6 +116,27 @@ _PIECES = st.lists(st.sampled_from(["<!--", "-->", "--!>", "-", "->", ">", "!", 
 def test_a_comment_run_ends_where_comment_by_comment_does(text):
     match = COMMENT_RUN.match(text)
     assert (0 if match is None else match.end()) == _comments_one_by_one(text)
+
+
+_UNITS = st.sampled_from(["<!---->", "<!-- x -->", "<p>", "<a b='>'>", "<script>x</script>", "<title>a<b</title>",
+                          "<!--<meta charset=utf-8>-->", "<", "x", "</p>", "<script><!--</script>", "-->", "<p "])
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_UNITS, st.integers(min_value=0, max_value=70), st.lists(_UNITS, max_size=4).map("".join),
+       st.integers(min_value=0, max_value=400))
+def test_a_run_with_copies_skipped_ends_where_the_run_ends(unit, copies, tail, cut):
+    """Copies of a run's first item skipped in O(log n) steps, then the run: where the run alone
+    ends, whatever follows the last copy and wherever the text is cut."""
+    text = unit * copies + tail
+    end = min(cut, len(text))
+    for one, run in ((COMMENT_ONE, COMMENT_RUN), (SKIP_ONE, SKIP_UNINTERESTING)):
+        alone = run.match(text, 0, end)
+        assert run_end(one, run, text, 0, end) == (0 if alone is None else alone.end())
+    whole = 0  # copies of the unit, one by one
+    while (whole + 1) * len(unit) <= end and text.startswith(unit, whole * len(unit)):
+        whole += 1
+    assert copies_end(text, 0, unit, end) == whole * len(unit)
 
 
 def _element_by_steps(text: str, name: str) -> int:
