@@ -9,8 +9,12 @@ machine is shared, so the ratios (ours / Scrapy alone on the same body) matter m
 Rows: hostile bodies at each size in KiB (issue 37 item 1): ``<!---->`` repeated then a
 ``<meta charset>``; ``<meta http-equiv=content-type content="text/html;charset=zz">`` repeated;
 ``<script><meta charset=koi8-r></script>`` repeated; one ``<script>`` holding ``<meta
-charset>`` repeated (the parser step's worst case before); and the bodies that were here before:
-Russian text in windows-1251, random bytes, NUL bytes, ASCII with one 0xE9 at the end. Columns:
+charset>`` repeated (the parser step's worst case before); the same floods with no two tokens
+alike (numbered); many ``<``; attribute soup, closed and not; an open comment and an open
+attribute value; ``<meta>`` tags each naming a different non-label (charset and http-equiv);
+``<meta charset>`` in comments; ``<meta>`` with NUL bytes; UTF-16LE comments with and without a
+BOM; and the bodies that were here before: Russian text in windows-1251, random bytes, NUL
+bytes, ASCII with one 0xE9 at the end. Columns:
 ms, best of ``--repeat`` fresh responses, for Scrapy alone, the standard profile and the browsers
 profile, and each profile's ratio to Scrapy alone; the decisions. The middlewares are warmed to a
 crawl's steady state first (past the statistic's replays of the first pages of each decision
@@ -63,6 +67,8 @@ def bodies(size: int) -> dict[str, bytes]:
         "bad http-equiv <meta> x N": _repeat(b'<meta http-equiv=content-type content="text/html;charset=zz">', size),
         "<script><meta></script> x N": _repeat(b"<script><meta charset=koi8-r></script>", size),
         "<script> + <meta> x N": (b" " * 1024 + b"<script>" + _repeat(b"<meta charset=koi8-r>\xe9", size))[:size],
+        "<!--N--> x N, then <meta>": _repeat_distinct(b"<!--%d-->", size - len(meta)) + meta,
+        "<script>N<meta></script> x N": _repeat_distinct(b"<script>%d<meta charset=koi8-r></script>", size),
         "many <": b"<" * size,
         "<a b=c d='e' f> x N": _repeat(b"<a b=c d='e' f>", size),
         "open tag, attribute soup": (b"<div " + _repeat(b"a=b c='d' e ", size))[:size],
