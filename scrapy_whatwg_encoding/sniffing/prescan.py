@@ -30,7 +30,9 @@ _LOOP = re.compile(rb"<(?:(!--)|([Mm][Ee][Tt][Aa][\t\n\x0c\r /])|(/?[A-Za-z])|[!
 _ATTRIBUTE = (
     rb"[\t\n\x0c\r /]*(?:(?P<none>(?=>))|(?P<name>[^\t\n\x0c\r />][^\t\n\x0c\r /=>]*)"
     rb"(?:[\t\n\x0c\r ]*=[\t\n\x0c\r ]*"  # "=" (maybe after spaces), then the value step
-    rb"(?:\"(?P<dq>[^\"]*)\"|'(?P<sq>[^']*)'|(?P<gt>(?=>))"
+    # quoted values atomic (lookahead + backreference): an unclosed quote fails at once rather
+    # than giving back its value byte by byte (a shorter value is never followed by the quote)
+    rb"(?:\"(?=(?P<dq>[^\"]*))(?P=dq)\"|'(?=(?P<sq>[^']*))(?P=sq)'|(?P<gt>(?=>))"
     rb"|(?P<uq>[^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*)(?=[\t\n\x0c\r >]))"
     rb"|(?=[/>])"  # the name ended at "/" or ">": empty value
     rb"|[\t\n\x0c\r ]+(?=[^\t\n\x0c\r =])))"  # spaces, then not "=": empty value
@@ -41,7 +43,7 @@ _GET_ATTRIBUTE = re.compile(_ATTRIBUTE)
 # until there are none.
 # A tag with no quote before its first ">" ends there (most tags; a quote only matters where a
 # value starts, and every other step stops at ">"): tried first, one cheap match.
-_ATTRIBUTE_NOCAPTURE = re.sub(rb"\(\?P<[a-z]+>", b"(?:", _ATTRIBUTE)
+_ATTRIBUTE_NOCAPTURE = re.sub(rb"\(\?P<(?!dq|sq)[a-z]+>", b"(?:", _ATTRIBUTE).replace(b"dq", b"dqs").replace(b"sq", b"sqs")
 _SKIP_TAG = re.compile(rb"(?:[^>\"']*>|[^\t\n\x0c\r >]*(?=[\t\n\x0c\r >])(?:" + _ATTRIBUTE_NOCAPTURE
                        + rb")*?[\t\n\x0c\r /]*>)")
 
@@ -59,7 +61,7 @@ _RUN = re.compile(_RUN_ONE.pattern + b"*")
 # "/" around it), its value as "get an attribute" reads it (quoted, or unquoted to whitespace or
 # ">"), then the ">" the next "get an attribute" stops at. Matched after "<meta".
 _CHARSET_ONLY = re.compile(rb"[\t\n\x0c\r /]+[Cc][Hh][Aa][Rr][Ss][Ee][Tt][\t\n\x0c\r ]*=[\t\n\x0c\r ]*"
-                           rb"(?:\"([^\"]*)\"|'([^']*)'|([^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*))[\t\n\x0c\r /]*>")
+                           rb"(?:\"(?=([^\"]*))\1\"|'(?=([^']*))\2'|([^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*))[\t\n\x0c\r /]*>")
 
 # Only the "<meta" case can return an encoding: without one the loop ends with nothing.
 _ANY_META = re.compile(rb"<[Mm][Ee][Tt][Aa][\t\n\x0c\r /]")
