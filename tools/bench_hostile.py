@@ -10,8 +10,8 @@ Rows: hostile bodies at each size in KiB (issue 37 item 1): ``<!---->`` repeated
 ``<meta charset>``; ``<meta http-equiv=content-type content="text/html;charset=zz">`` repeated;
 ``<script><meta charset=koi8-r></script>`` repeated; one ``<script>`` holding ``<meta
 charset>`` repeated (the parser step's worst case before); the same floods with no two tokens
-alike (numbered); many ``<``; attribute soup, closed and not; an open comment and an open
-attribute value; ``<meta>`` tags each naming a different non-label (charset and http-equiv);
+alike (numbered); many ``<``; attribute soup, closed and not; an open comment, an open
+attribute value and an open ``<script>`` holding ``<meta charset>`` repeated; ``<meta>`` tags each naming a different non-label (charset and http-equiv);
 ``<meta charset>`` in comments; ``<meta>`` with NUL bytes; UTF-16LE comments with and without a
 BOM; and the bodies that were here before: Russian text in windows-1251, random bytes, NUL
 bytes, ASCII with one 0xE9 at the end. Columns:
@@ -74,6 +74,7 @@ def bodies(size: int) -> dict[str, bytes]:
         "open tag, attribute soup": (b"<div " + _repeat(b"a=b c='d' e ", size))[:size],
         "open comment": (b"<!--" + _repeat(b"- x -> ", size))[:size],
         "open attribute value": (b'<meta charset="' + _repeat(b"x> ", size))[:size],
+        "open <script>, <meta> x N": b"<script>" + _repeat(meta, size - 8),
         "<meta charset=other> x N": _repeat_distinct(b"<meta charset=koi8-%d>", size),
         "<meta http-equiv other> x N": _repeat_distinct(b'<meta http-equiv=content-type content="charset=x%d">', size),
         "<!--<meta charset>--> x N": _repeat(b"<!--<meta charset=koi8-r>-->", size),

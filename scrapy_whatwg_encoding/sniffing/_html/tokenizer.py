@@ -192,7 +192,9 @@ def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int) -> int:
     *one* (an alternation of items) repeated; copies of its first item skipped first (:func:`copies_end`) where that ends with
     ">": the same end, in O(log n) steps for a flood of one token or element."""
     first = one.match(text, pos, end)
-    if first is not None and first.end() - pos > 2 and text[first.end() - 1:first.end()] in (">", b">"):
+    if first is None:
+        return pos  # no item here: the run is empty (and its attempt would cost as much again)
+    if first.end() - pos > 2 and text[first.end() - 1:first.end()] in (">", b">"):
         pos = copies_end(text, first.end(), text[pos:first.end()], end)
     match = run.match(text, pos, end)
     return pos if match is None else match.end()
