@@ -11,10 +11,11 @@ Rows: hostile bodies at each size in KiB (issue 37 item 1): ``<!---->`` repeated
 ``<script><meta charset=koi8-r></script>`` repeated; one ``<script>`` holding ``<meta
 charset>`` repeated (the parser step's worst case before); the same floods with no two tokens
 alike (numbered); many ``<``; attribute soup, closed and not; an open comment, an open
-attribute value and an open ``<script>`` holding ``<meta charset>`` repeated; ``<meta>`` tags each naming a different non-label (charset and http-equiv);
-``<meta charset>`` in comments; ``<meta>`` with NUL bytes; UTF-16LE comments with and without a
-BOM; and the bodies that were here before: Russian text in windows-1251, random bytes, NUL
-bytes, ASCII with one 0xE9 at the end. Columns:
+attribute value and an open ``<script>`` holding ``<meta charset>`` repeated; ``<meta>`` tags
+each naming a different non-label (charset and http-equiv); ``<meta charset>`` in comments;
+``<meta>`` with NUL bytes; UTF-16LE comments with and without a BOM; and the bodies that were
+here before: Russian text in windows-1251, random bytes, NUL bytes, ASCII with one 0xE9 at the
+end. Columns:
 ms, best of ``--repeat`` fresh responses, for Scrapy alone, the standard profile and the browsers
 profile, and each profile's ratio to Scrapy alone; the decisions. The middlewares are warmed to a
 crawl's steady state first (past the statistic's replays of the first pages of each decision
