@@ -125,7 +125,7 @@ def chromium_meta(body: bytes, limit: int, head: int = UNCONDITIONAL) -> tuple[E
     x-user-defined adjustment here. It reads only as far as its answer can change: the first
     :data:`FIRST_READ` bytes, and more only while the scan is still in the head section."""
     end = min(limit, len(body))
-    if last_hint(bytes(body[:end]).lower()) < 0:  # the hint view of the latin-1 text: no meta names an encoding
+    if last_hint(bytes(body[:end]).decode("latin-1")) < 0:  # no meta names an encoding (Firefox's text too)
         return None
     size = min(max(FIRST_READ, head), end)
     while True:

@@ -119,53 +119,51 @@ def _meta_reading(span: str) -> tuple[Encoding, str] | None:
 
 # What a meta tag's attributes hold wherever a reader here (the standard's, Chromium's, Firefox's)
 # reads them as naming an encoding (a "hint"): a character reference ("&": it may spell anything),
-# or "charset", "=" and a label of the Encoding Standard as a whole value: between them
-# characters up to U+0020 (Chromium skips those around "="), a quote and ASCII whitespace (which
-# "get an encoding" strips); after it no character a label has (the value ends there: quote,
-# whitespace, ";", ">"). A run of 16 or more of those in-between characters counts as a hint
-# whatever follows, so that no hint is longer than _HINT_LENGTH: a window of the text is searched
-# without reading far past it. Searched in :func:`hint_view`'s bytes, where a literal "charset"
-# leads (a C-speed scan for it, then the labels as a trie, only where it occurs).
+# or "charset" (ASCII case-insensitively), "=" and a label of the Encoding Standard as a whole
+# value: before and after "=" characters up to U+0020 (Chromium skips those), then a quote and
+# ASCII whitespace (which "get an encoding" strips); after the label no character a label has
+# (the value ends there: quote, whitespace, ";", ">"). The hint is the "=": a literal the search
+# finds at C speed, then the label (a trie) and "charset" behind it are checked only there. A run
+# of 16 or more of the in-between characters counts as a hint whatever is around it, so that the
+# check never looks more than _HINT_LENGTH past the "=": a window of the text is searched without
+# reading far past it.
 
 
-def _trie(words: list[bytes]) -> bytes:
+def _trie(words: list[str]) -> str:
     """A pattern matching any of *words* (none empty, no two alike), one branch per first
     character at each level (sre tries a branch only where its first character is there)."""
-    heads: dict[bytes, list[bytes]] = {}
+    heads: dict[str, list[str]] = {}
     for word in words:
         heads.setdefault(word[:1], []).append(word[1:])
     branches = []
     for head, tails in sorted(heads.items()):
         rest = [tail for tail in tails if tail]
-        tail = b"" if not rest else _trie(rest) if len(rest) == len(tails) else _trie(rest) + b"?"
+        tail = "" if not rest else _trie(rest) if len(rest) == len(tails) else _trie(rest) + "?"
         branches.append(re.escape(head) + tail)
-    return b"(?:" + b"|".join(branches) + b")"
+    return "(?:" + "|".join(branches) + ")"
 
 
-_LABEL = _trie([label.encode() for label in LABELS])
-_LABEL_CHARS = re.escape("".join(sorted(set("".join(LABELS))))).encode()
-_CHARSET_LABEL = re.compile(rb"charset(?:[\x00- ]{16}|[\x00- ]{0,15}=(?:[\x00- ]{16}|[\x00- ]{0,15}[\"']?"
-                            rb"(?:[\t\n\x0c\r ]{16}|[\t\n\x0c\r ]{0,15}" + _LABEL + rb"(?![" + _LABEL_CHARS + rb"]))))")
-_HINT_LENGTH = 7 + 16 + 16 + 16 + max(map(len, LABELS)) + 1
-
-
-def hint_view(text: str) -> bytes:
-    """*text* as bytes of the same length, ASCII letters lowercased (every other character
-    non-ASCII one byte, or "?"): where :class:`Hints` look."""
-    return text.encode("latin-1", "replace").lower()
+_LABEL_CHARS = re.escape("".join(sorted(set("".join(LABELS)))))
+_SEPARATOR, _WHITESPACE = "[\\x00- ]", "[\\t\\n\\x0c\\r ]"
+_HINT = re.compile(  # (a first check behind the "=" fails at once on most attributes: name=value)
+    "=(?<=[t\\x00- ]=)(?=" + _SEPARATOR + "{16}|" + _SEPARATOR + "{0,15}[\"']?(?:" + _WHITESPACE + "{16}|" + _WHITESPACE + "{0,15}"
+    + _trie(sorted(LABELS)) + "(?![" + _LABEL_CHARS + "])))"
+    + "(?:(?<=" + _SEPARATOR + "{16}=)|" + "|".join(f"(?<=charset{_SEPARATOR}{{{k}}}=)" for k in range(16)) + ")",
+    re.ASCII | re.IGNORECASE)
+_HINT_LENGTH = 1 + 16 + 1 + 16 + max(map(len, LABELS)) + 1
 
 
 class Hints:
-    """The hints in *view* (:func:`hint_view`): :attr:`last`, and :meth:`after` asked in
-    increasing order of position; each part of the view is searched once (C-speed scans)."""
+    """The hints in *text*: :attr:`last`, and :meth:`after` asked in increasing order of
+    position; each part of the text is searched once (C-speed scans)."""
 
-    __slots__ = ("_amp", "_label", "last", "view")
+    __slots__ = ("_amp", "_label", "last", "text")
 
-    def __init__(self, view: bytes):
-        self.view = view
+    def __init__(self, text: str):
+        self.text = text
         #: The offset of the last hint, or -1: no meta tag that starts after it names an encoding.
-        self.last = last_hint(view)
-        self._amp = self._label = -2  # the first "&", label at or after the last position asked (-1: none)
+        self.last = last_hint(text)
+        self._amp = self._label = -2  # the first "&", "=" hint at or after the last position asked (-1: none)
 
     def after(self, position: int) -> int:
         """The offset of the first hint at or after *position*, or -1: no meta tag whose
@@ -173,44 +171,44 @@ class Hints:
         if position > self.last:
             return -1
         if -1 < self._amp < position or self._amp == -2:
-            self._amp = self.view.find(b"&", position, self.last + 1)
+            self._amp = self.text.find("&", position, self.last + 1)
         if -1 < self._label < position or self._label == -2:
-            match = _CHARSET_LABEL.search(self.view, position, self.last + _HINT_LENGTH)
+            match = _HINT.search(self.text, position, self.last + _HINT_LENGTH)
             self._label = -1 if match is None else match.start()
         amp, label = self._amp, self._label
         return label if amp < 0 else amp if label < 0 else min(amp, label)
 
 
-# The last views asked for their last hint, with it: the browsers' models read the same bytes.
-_LAST_HINTS: list[tuple[bytes, int]] = []
+# The last texts asked for their last hint, with it: the browsers' models read the same text.
+_LAST_HINTS: list[tuple[str, int]] = []
 
 
-def last_hint(view: bytes) -> int:
-    """The offset of the last hint in *view* (see :class:`Hints`), or -1."""
+def last_hint(text: str) -> int:
+    """The offset of the last hint in *text* (see :class:`Hints`), or -1."""
     for seen, last in _LAST_HINTS:
-        if seen is view or seen == view:
+        if seen is text or seen == text:
             return last
-    amp = view.rfind(b"&")
-    search = _CHARSET_LABEL.search
-    high = len(view)  # no label starts at or after it
-    size = 1024  # windows from the end, doubling; then bisected: each byte searched O(1) times
+    amp = text.rfind("&")
+    search = _HINT.search
+    high = len(text)  # no "=" hint at or after it
+    size = 1024  # windows from the end, doubling; then bisected: each character searched O(1) times
     last = amp
     while high > amp + 1:
         low = max(high - size, amp + 1)
-        match = search(view, low, high + _HINT_LENGTH)
+        match = search(text, low, high + _HINT_LENGTH)
         if match is None:
             high, size = low, 2 * size
             continue
         last = match.start()
         while high - last > 1:
             middle = (last + high) // 2
-            match = search(view, middle, high + _HINT_LENGTH)
+            match = search(text, middle, high + _HINT_LENGTH)
             if match is None:
                 high = middle
             else:
                 last = match.start()
         break
-    _LAST_HINTS[:] = [(view, last), *_LAST_HINTS[:1]]
+    _LAST_HINTS[:] = [(text, last), *_LAST_HINTS[:1]]
     return last
 
 
@@ -223,7 +221,7 @@ def meta_starts(text: str, reads: Callable[[str], object], start: int = 0, end: 
     and runs of them are skipped in one match."""
     stop = len(text) if end is None else end
     if hints is None:
-        hints = Hints(hint_view(text))
+        hints = Hints(text)
     search, run = META_CANDIDATE.search, META_RUN.match
     same = ""  # the last tag read as naming nothing, without "<" inside: copies of it are skipped
     position = start
@@ -265,7 +263,7 @@ def last_meta_start(text: str, reads: Callable[[str], object], end: int | None =
     from the last hint (see :class:`Hints`) back; after :data:`_FROM_THE_END` candidates that
     name nothing, with :func:`meta_starts` (runs skipped in one match) from the start."""
     if hints is None:
-        hints = Hints(hint_view(text))
+        hints = Hints(text)
     high = min(len(text) if end is None else end, hints.last)
     size = 1024  # characters searched at a time, doubling
     budget = _FROM_THE_END
@@ -305,24 +303,23 @@ def scan_parser_meta(text: str, limit: int) -> tuple[Encoding, str, int, int] | 
     """Like :func:`find_parser_meta`, plus the offset just past the ``meta`` tag's ">"."""
     if limit < len(text):
         text = text[:max(limit, 0)]
-    view = hint_view(text)
-    hints = Hints(view)
+    hints = Hints(text)
     first = next(meta_starts(text, _meta_reading, hints=hints), -1)
     if first < 0:
         return None
     # Most pages: the first candidate is the meta. Scanning only up to it reads what a scan up to
     # the last candidate would read before it, so a meta found there is the answer.
-    found = _scan(text, first, view)
+    found = _scan(text, first)
     if found is not None:
         return found
-    last = last_meta_start(text, _meta_reading, hints=Hints(view))
-    return None if last == first else _scan(text, last, view)
+    last = last_meta_start(text, _meta_reading, hints=Hints(text))
+    return None if last == first else _scan(text, last)
 
 
-def _scan(text: str, cutoff: int, view: bytes) -> tuple[Encoding, str, int, int] | None:
+def _scan(text: str, cutoff: int) -> tuple[Encoding, str, int, int] | None:
     """The scan itself, given that no meta start tag that could name an encoding starts after
-    *cutoff* (*view*: :func:`hint_view` of *text*)."""
-    for lt, end, span, _ in tree_builder_metas(text, cutoff, modes=False, hints=Hints(view)):
+    *cutoff*."""
+    for lt, end, span, _ in tree_builder_metas(text, cutoff, modes=False, hints=Hints(text)):
         found = _meta_reading(span)
         if found is not None:
             return found[0], found[1], lt, end

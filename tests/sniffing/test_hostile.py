@@ -10,7 +10,7 @@ import re
 
 import pytest
 from _html5lib_oracle import oracle_parser_meta
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from scrapy_whatwg_encoding import sniff
@@ -40,7 +40,6 @@ from scrapy_whatwg_encoding.sniffing.change import PARSER_LIMIT, find_meta_bytes
 from scrapy_whatwg_encoding.sniffing.parser_scan import (
     Hints,
     find_parser_meta,
-    hint_view,
     last_hint,
     last_meta_start,
     meta_starts,
@@ -201,55 +200,72 @@ _LABEL_CHARACTERS = frozenset("".join(LABELS))
 _SPANS = st.lists(st.sampled_from([
     "charset", "CharSet", "=", " ", "\t", "\x00", "\x01", "\x0b", '"', "'", "koi8-r", "KOI8-R", "koi8", "koi8-5",
     "utf-8", "utf8x", "&", "&#45;", "&quot;", "\u0130", ";", "http-equiv", "content-type", "content", "text/html",
-    "x", "/", "-", "_", ":", " " * 16, "\x00" * 16, "l1", "latin1", "iso-8859-1", "x-user-defined", "\u212aoi8-r",
+    "x", "/", "-", "_", ":", " " * 16, "\x00" * 16, " " * 15, "\x01" * 8, "\t" * 7, "l1", "latin1", "iso-8859-1", "x-user-defined", "\u212aoi8-r",
     "csISO2022JP"]), max_size=16).map("".join)
 
 
-def _hint_at(view: bytes, at: int) -> bool:
-    """The hint's definition, step by step: "&"; or "charset", characters up to U+0020, "=",
-    the same, a quote, ASCII whitespace and a whole label, where a run of 16 in-between
-    characters is a hint whatever follows."""
-    if view[at:at + 1] == b"&":
+def _ascii_lower(text: str) -> str:
+    return "".join(c.lower() if c.isascii() else c for c in text)
+
+
+def _hint_at(text: str, at: int) -> bool:
+    """The hint's definition, step by step: "&"; or "=" with "charset" (ASCII case-insensitively)
+    and up to 15 characters up to U+0020 before it, or 16 of those; and after it up to 15 of
+    those, a quote, up to 15 ASCII whitespace and a whole label, or a run of 16 in between."""
+    if text[at] == "&":
         return True
-    if not view.startswith(b"charset", at):
+    if text[at] != "=":
         return False
 
-    def run(position: int, characters: bytes) -> int:
-        while position < len(view) and view[position] in characters:
-            position += 1
-        return position
+    def separators(start: int, count: int, whitespace: bool = False) -> bool:
+        piece = text[start:start + count]
+        return len(piece) == count and start >= 0 and all(
+            c in "\t\n\x0c\r " if whitespace else c <= " " for c in piece)
 
-    separators, whitespace = bytes(range(0x21)), b"\t\n\x0c\r "
-    position = at + 7
-    after = run(position, separators)
-    if after - position >= 16:
-        return True
-    if view[after:after + 1] != b"=":
+    behind = separators(at - 16, 16) or any(
+        separators(at - k, k) and at - k - 7 >= 0 and _ascii_lower(text[at - k - 7:at - k]) == "charset"
+        for k in range(16))
+    if not behind:
         return False
-    position = after + 1
-    after = run(position, separators)
-    if after - position >= 16:
+    if separators(at + 1, 16):
         return True
-    if view[after:after + 1] in (b'"', b"'"):
-        position = after + 1
-        after = run(position, whitespace)
-        if after - position >= 16:
-            return True
-    return any(view.startswith(label.encode(), after)
-               and chr(view[after + len(label)]) not in _LABEL_CHARACTERS if after + len(label) < len(view) else
-               view.startswith(label.encode(), after) for label in LABELS)
+    for skipped in range(16):
+        if not separators(at + 1, skipped):
+            break
+        for quote in (0, 1):
+            start = at + 1 + skipped
+            if quote and text[start:start + 1] not in ("'", '"'):
+                continue
+            start += quote
+            if separators(start, 16, True):
+                return True
+            for spaces in range(16):
+                if not separators(start, spaces, True):
+                    break
+                value = start + spaces
+                for label in LABELS:
+                    after = value + len(label)
+                    if _ascii_lower(text[value:after]) == label and (after == len(text) or text[after] not in _LABEL_CHARACTERS):
+                        return True
+    return False
 
 
 @settings(max_examples=1000, deadline=None)
 @given(_SPANS, _SPANS)
+@example("", "charset" + " " * 15 + "=koi8-r")  # the bounds of each run between "charset" and the label
+@example("", "charset" + "\x01" * 16 + "=zz")
+@example("", "charset=" + "\x00" * 15 + "koi8-r")
+@example("", "charset=" + "\x00" * 16 + "zz")
+@example("", "charset='" + " " * 15 + "koi8-r'")
+@example("", "charset='" + "\t" * 16 + "zz'")
+@example("", "CHARSET=KOI8-R")
+@example("", "charset=\u212aoi8-r")
 def test_hints_are_where_the_definition_puts_them_and_every_naming_meta_holds_one(before, span):
     text = before + "<meta " + span + ">"
-    view = hint_view(text)
-    assert len(view) == len(text)
-    every = [at for at in range(len(view)) if _hint_at(view, at)]
-    assert last_hint(view) == (every[-1] if every else -1)
-    hints = Hints(view)
-    for position in range(len(view) + 1):
+    every = [at for at in range(len(text)) if _hint_at(text, at)]
+    assert last_hint(text) == (every[-1] if every else -1)
+    hints = Hints(text)
+    for position in range(len(text) + 1):
         assert hints.after(position) == next((at for at in every if at >= position), -1)
     tag = TAG.match(text, len(before))
     if tag is not None and any(read(tag.group(3)) is not None
