@@ -15,13 +15,16 @@ rules, whose step for ``meta`` changes the encoding with no exception for templa
 
 One loop, :func:`tree_builder_metas`, serves the parser step and both browser models
 (:mod:`.browsers`: scripting disabled, insertion modes reported). Work is bounded per byte with a
-small constant (docs/algorithm.rst): nothing after the last ``<meta`` whose attributes name an
-encoding is looked at (found from the end; readings cached per attribute text, so a flood of one
-failing tag costs a regex match each); a run of comments is one match; a run of elements of text
-that change no tree state is one match; after the last ``<svg``/``<math``/``<template``/
-``<frameset``, with none of those elements open, one regex skips everything but ``meta`` and
-``plaintext`` start tags and the elements of text it cannot read whole; see MAX_DEPTH. No bound
-on how many ``<meta>`` are examined: browsers have none (docs/algorithm.rst).
+small constant (docs/algorithm.rst): a ``<meta>`` is read only where its attributes hold a hint
+(:class:`Hints`: a character reference, or ``charset=`` and a label), runs of those that hold
+none are one match, and nothing after the last ``<meta`` whose attributes name an encoding is
+looked at (found from the end; readings cached per attribute text); a run of comments is one
+match; a run of elements of text that change no tree state is one match; copies of one comment
+or element are skipped in O(log n) comparisons first (``copies_end``); after the last
+``<svg``/``<math``/``<template``/``<frameset``, with none of those elements open, one regex
+skips everything but ``meta`` and ``plaintext`` start tags and the elements of text it cannot
+read whole; see MAX_DEPTH. No bound on how many ``<meta>`` are examined: browsers have none
+(docs/algorithm.rst).
 """
 from __future__ import annotations
 
