@@ -9,8 +9,13 @@ machine is shared, so the ratios (ours / Scrapy alone on the same body) matter m
 Rows: hostile bodies at each size in KiB (issue 37 item 1): ``<!---->`` repeated then a
 ``<meta charset>``; ``<meta http-equiv=content-type content="text/html;charset=zz">`` repeated;
 ``<script><meta charset=koi8-r></script>`` repeated; one ``<script>`` holding ``<meta
-charset>`` repeated (the parser step's worst case before); and the bodies that were here before:
-Russian text in windows-1251, random bytes, NUL bytes, ASCII with one 0xE9 at the end. Columns:
+charset>`` repeated (the parser step's worst case before); the same floods with no two tokens
+alike (numbered); many ``<``; attribute soup, closed and not; an open comment, an open
+attribute value and an open ``<script>`` holding ``<meta charset>`` repeated; ``<meta>`` tags
+each naming a different non-label (charset and http-equiv); ``<meta charset>`` in comments;
+``<meta>`` with NUL bytes; UTF-16LE comments with and without a BOM; and the bodies that were
+here before: Russian text in windows-1251, random bytes, NUL bytes, ASCII with one 0xE9 at the
+end. Columns:
 ms, best of ``--repeat`` fresh responses, for Scrapy alone, the standard profile and the browsers
 profile, and each profile's ratio to Scrapy alone; the decisions. The middlewares are warmed to a
 crawl's steady state first (past the statistic's replays of the first pages of each decision
@@ -42,6 +47,18 @@ def _repeat(unit: bytes, size: int) -> bytes:
     return (unit * (size // len(unit))).ljust(size)
 
 
+def _repeat_distinct(template: bytes, size: int) -> bytes:
+    """*template* (one ``%d``) with 0, 1, 2 ... until *size* bytes, then spaces: no two alike."""
+    parts, total, count = [], 0, 0
+    while True:
+        part = template % count
+        if total + len(part) > size:
+            return b"".join(parts).ljust(size)
+        parts.append(part)
+        total += len(part)
+        count += 1
+
+
 def bodies(size: int) -> dict[str, bytes]:
     """The hostile bodies of *size* bytes."""
     russian = ("<p>Съешь же ещё этих мягких французских булок, да выпей чаю. " * 40 + "</p>\n").encode("windows-1251")
@@ -51,6 +68,20 @@ def bodies(size: int) -> dict[str, bytes]:
         "bad http-equiv <meta> x N": _repeat(b'<meta http-equiv=content-type content="text/html;charset=zz">', size),
         "<script><meta></script> x N": _repeat(b"<script><meta charset=koi8-r></script>", size),
         "<script> + <meta> x N": (b" " * 1024 + b"<script>" + _repeat(b"<meta charset=koi8-r>\xe9", size))[:size],
+        "<!--N--> x N, then <meta>": _repeat_distinct(b"<!--%d-->", size - len(meta)) + meta,
+        "<script>N<meta></script> x N": _repeat_distinct(b"<script>%d<meta charset=koi8-r></script>", size),
+        "many <": b"<" * size,
+        "<a b=c d='e' f> x N": _repeat(b"<a b=c d='e' f>", size),
+        "open tag, attribute soup": (b"<div " + _repeat(b"a=b c='d' e ", size))[:size],
+        "open comment": (b"<!--" + _repeat(b"- x -> ", size))[:size],
+        "open attribute value": (b'<meta charset="' + _repeat(b"x> ", size))[:size],
+        "open <script>, <meta> x N": b"<script>" + _repeat(meta, size - 8),
+        "<meta charset=other> x N": _repeat_distinct(b"<meta charset=koi8-%d>", size),
+        "<meta http-equiv other> x N": _repeat_distinct(b'<meta http-equiv=content-type content="charset=x%d">', size),
+        "<!--<meta charset>--> x N": _repeat(b"<!--<meta charset=koi8-r>-->", size),
+        "<meta> x N, NUL bytes": _repeat(b"<meta\x00charset=koi8-r\x00>", size),
+        "<!----> x N, UTF-16LE": _repeat("<!---->".encode("utf-16-le"), size - 42) + "<meta charset=koi8-r>".encode("utf-16-le"),
+        "<!----> x N, UTF-16LE BOM": b"\xff\xfe" + _repeat("<!---->".encode("utf-16-le"), size - 2),
         "windows-1251 text": _repeat(russian, size),
         "random bytes": random.Random(6).randbytes(size),
         "NUL bytes": bytes(size),

@@ -36,11 +36,12 @@ from ._html.tokenizer import (
     TAG,
     attribute_value,
     raw_text_end,
+    run_end,
     script_data_end,
     tag_name,
     text_element,
 )
-from .parser_scan import last_meta_start, tree_builder_metas
+from .parser_scan import last_hint, last_meta_start, tree_builder_metas
 
 _WS = "\t\n\x0c\r "
 _ALPHA = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -123,6 +124,8 @@ def chromium_meta(body: bytes, limit: int, head: int = UNCONDITIONAL) -> tuple[E
     x-user-defined adjustment here. It reads only as far as its answer can change: the first
     :data:`FIRST_READ` bytes, and more only while the scan is still in the head section."""
     end = min(limit, len(body))
+    if last_hint(bytes(body[:end]).decode("latin-1")) < 0:  # no meta names an encoding (Firefox's text too)
+        return None
     size = min(max(FIRST_READ, head), end)
     while True:
         text = bytes(body[:size]).decode("latin-1")  # markup is ASCII: one character per byte
@@ -136,8 +139,9 @@ def chromium_meta(body: bytes, limit: int, head: int = UNCONDITIONAL) -> tuple[E
 chromium_reading = lru_cache(maxsize=512)(chromium_meta_encoding)
 # What Chromium's scan steps over while in the head section, in one match: text, comments, and
 # whole script, style and title elements (head tags whose text it does not tokenize as markup).
-_CHROMIUM_HEAD_RUN = re.compile(rf"(?:[^<]+|{COMMENT}|{text_element('script', '1')}|{text_element('style|title', '2')})*",
+_CHROMIUM_HEAD_ONE = re.compile(rf"(?:[^<]+|{COMMENT}|{text_element('script', '1')}|{text_element('style|title', '2')})",
                                 re.ASCII)
+_CHROMIUM_HEAD_RUN = re.compile(_CHROMIUM_HEAD_ONE.pattern + "*", re.ASCII)
 
 
 def _chromium_scan(text: str, head: int, partial: bool):
@@ -156,7 +160,7 @@ def _chromium_scan(text: str, head: int, partial: bool):
             return None
         if in_head:
             # starred: never None; up to the cutoff, where the meta is not skipped
-            pos = max(pos, _CHROMIUM_HEAD_RUN.match(text, pos, cutoff).end())  # type: ignore[union-attr]
+            pos = max(pos, run_end(_CHROMIUM_HEAD_ONE, _CHROMIUM_HEAD_RUN, text, pos, cutoff))
         lt = text.find("<", pos)
         if lt < 0:
             return more

@@ -154,7 +154,9 @@ def _plain_meta(body: bytes, limit: int, metas: list | None, first: int = 0) -> 
     if not metas or metas[-1][2] is None:
         # A tag within *limit* bytes is within *limit* characters. Past _PLAIN_METAS tags that
         # declare nothing the tokenizer decides (fewer steps than checking each tag here).
-        metas = prescan_metas(body, limit, _PLAIN_METAS)
+        # It takes the first "<meta" (at *first*, if known) or none (below): the loop reads no
+        # further once past it without having read a tag there.
+        metas = prescan_metas(body, limit, _PLAIN_METAS, first or None)
         if not metas or metas[-1][2] is None:
             return None
     start, end, _ = metas[-1]

@@ -15,13 +15,16 @@ rules, whose step for ``meta`` changes the encoding with no exception for templa
 
 One loop, :func:`tree_builder_metas`, serves the parser step and both browser models
 (:mod:`.browsers`: scripting disabled, insertion modes reported). Work is bounded per byte with a
-small constant (docs/algorithm.rst): nothing after the last ``<meta`` whose attributes name an
-encoding is looked at (found from the end; readings cached per attribute text, so a flood of one
-failing tag costs a regex match each); a run of comments is one match; a run of elements of text
-that change no tree state is one match; after the last ``<svg``/``<math``/``<template``/
-``<frameset``, with none of those elements open, one regex skips everything but ``meta`` and
-``plaintext`` start tags and the elements of text it cannot read whole; see MAX_DEPTH. No bound
-on how many ``<meta>`` are examined: browsers have none (docs/algorithm.rst).
+small constant (docs/algorithm.rst): a ``<meta>`` is read only where its attributes hold a hint
+(:class:`Hints`: a character reference, or ``charset=`` and a label), runs of those that hold
+none are one match, and nothing after the last ``<meta`` whose attributes name an encoding is
+looked at (found from the end; readings cached per attribute text); a run of comments is one
+match; a run of elements of text that change no tree state is one match; copies of one comment
+or element are skipped in O(log n) comparisons first (``copies_end``); after the last
+``<svg``/``<math``/``<template``/``<frameset``, with none of those elements open, one regex
+skips everything but ``meta`` and ``plaintext`` start tags and the elements of text it cannot
+read whole; see MAX_DEPTH. No bound on how many ``<meta>`` are examined: browsers have none
+(docs/algorithm.rst).
 """
 from __future__ import annotations
 
@@ -31,15 +34,22 @@ from functools import lru_cache
 from typing import cast
 
 from ..encoding import Encoding, get_encoding
+from ..encoding.tables.labels import LABELS
 from ._html.elements import META, PLAINTEXT, RAWTEXT, RCDATA, SCRIPT
 from ._html.tokenizer import (
+    COMMENT_ONE,
     COMMENT_RUN,
     META_CANDIDATE,
+    META_RUN,
+    SKIP_ONE,
     SKIP_UNINTERESTING,
+    SKIP_WITH_METAS,
     TAG,
     attributes,
     classify_text,
+    copies_end,
     raw_text_end,
+    run_end,
     script_data_end,
     tag_name,
     text_element,
@@ -79,13 +89,15 @@ MAX_DEPTH = 256
 _TOKENIZER_ACTION = {"meta": META, "title": RCDATA, "textarea": RCDATA, "script": SCRIPT, "plaintext": PLAINTEXT}
 
 
-def markup_declaration(text: str, lt: int, foreign: bool, tree: TreeBuilder | None) -> int:
+def markup_declaration(text: str, lt: int, foreign: bool, tree: TreeBuilder | None, end: int | None = None) -> int:
     """End of the comment (with the comments right after it: comment tokens change no tree
     state), DOCTYPE, CDATA section or bogus comment that starts with "<!" at *lt* (§13.2.5.42 and
-    on), or -1 at end of input. A DOCTYPE and a CDATA section's characters go to *tree*."""
+    on), or -1 at end of input. A DOCTYPE and a CDATA section's characters go to *tree*. With
+    *end*, comments that end after it are not read (-1 if the first does: the caller wants
+    nothing past it)."""
     if text.startswith("--", lt + 2):
-        match = COMMENT_RUN.match(text, lt)
-        return -1 if match is None else match.end()
+        stop = run_end(COMMENT_ONE, COMMENT_RUN, text, lt, len(text) if end is None else end)
+        return -1 if stop == lt else stop
     if tag_name(text[lt + 2:lt + 9]) == "doctype":
         gt = text.find(">", lt + 9)
         if tree is not None:
@@ -108,16 +120,127 @@ def _meta_reading(span: str) -> tuple[Encoding, str] | None:
     return meta_tag_encoding(span) if span else None
 
 
-def meta_starts(text: str, reads: Callable[[str], object], start: int = 0, end: int | None = None) -> Iterator[int]:
+# What a meta tag's attributes hold wherever a reader here (the standard's, Chromium's, Firefox's)
+# reads them as naming an encoding (a "hint"): a character reference ("&": it may spell anything),
+# or "charset" (ASCII case-insensitively), "=" and a label of the Encoding Standard as a whole
+# value: before and after "=" characters up to U+0020 (Chromium skips those), then a quote and
+# ASCII whitespace (which "get an encoding" strips); after the label no character a label has
+# (the value ends there: quote, whitespace, ";", ">"). The hint is the "=": a literal the search
+# finds at C speed, then the label (a trie) and "charset" behind it are checked only there. A run
+# of 16 or more of the in-between characters counts as a hint whatever is around it, so that the
+# check never looks more than _HINT_LENGTH past the "=": a window of the text is searched without
+# reading far past it.
+
+
+def _trie(words: list[str]) -> str:
+    """A pattern matching any of *words* (none empty, no two alike), one branch per first
+    character at each level (sre tries a branch only where its first character is there)."""
+    heads: dict[str, list[str]] = {}
+    for word in words:
+        heads.setdefault(word[:1], []).append(word[1:])
+    branches = []
+    for head, tails in sorted(heads.items()):
+        rest = [tail for tail in tails if tail]
+        tail = "" if not rest else _trie(rest) if len(rest) == len(tails) else _trie(rest) + "?"
+        branches.append(re.escape(head) + tail)
+    return "(?:" + "|".join(branches) + ")"
+
+
+_LABEL_CHARS = re.escape("".join(sorted(set("".join(LABELS)))))
+_SEPARATOR, _WHITESPACE = "[\\x00- ]", "[\\t\\n\\x0c\\r ]"
+_HINT = re.compile(  # (a first check behind the "=" fails at once on most attributes: name=value)
+    "=(?<=[t\\x00- ]=)(?=" + _SEPARATOR + "{16}|" + _SEPARATOR + "{0,15}[\"']?(?:" + _WHITESPACE + "{16}|" + _WHITESPACE + "{0,15}"
+    + _trie(sorted(LABELS)) + "(?![" + _LABEL_CHARS + "])))"
+    + "(?:(?<=" + _SEPARATOR + "{16}=)|" + "|".join(f"(?<=charset{_SEPARATOR}{{{k}}}=)" for k in range(16)) + ")",
+    re.ASCII | re.IGNORECASE)
+_HINT_LENGTH = 1 + 16 + 1 + 16 + max(map(len, LABELS)) + 1
+
+
+class Hints:
+    """The hints in *text*: :attr:`last`, and :meth:`after` asked in increasing order of
+    position; each part of the text is searched once (C-speed scans)."""
+
+    __slots__ = ("_amp", "_label", "last", "text")
+
+    def __init__(self, text: str):
+        self.text = text
+        #: The offset of the last hint, or -1: no meta tag that starts after it names an encoding.
+        self.last = last_hint(text)
+        self._amp = self._label = -2  # the first "&", "=" hint at or after the last position asked (-1: none)
+
+    def after(self, position: int) -> int:
+        """The offset of the first hint at or after *position*, or -1: no meta tag whose
+        attributes start there or later names an encoding, nor any that ends before it."""
+        if position > self.last:
+            return -1
+        if -1 < self._amp < position or self._amp == -2:
+            self._amp = self.text.find("&", position, self.last + 1)
+        if -1 < self._label < position or self._label == -2:
+            match = _HINT.search(self.text, position, self.last + _HINT_LENGTH)
+            self._label = -1 if match is None else match.start()
+        amp, label = self._amp, self._label
+        return label if amp < 0 else amp if label < 0 else min(amp, label)
+
+
+# The last texts asked for their last hint, with it: the browsers' models read the same text.
+_LAST_HINTS: list[tuple[str, int]] = []
+
+
+def last_hint(text: str) -> int:
+    """The offset of the last hint in *text* (see :class:`Hints`), or -1."""
+    for seen, last in _LAST_HINTS:
+        if seen is text or seen == text:
+            return last
+    amp = text.rfind("&")
+    search = _HINT.search
+    high = len(text)  # no "=" hint at or after it
+    size = 1024  # windows from the end, doubling; then bisected: each character searched O(1) times
+    last = amp
+    while high > amp + 1:
+        low = max(high - size, amp + 1)
+        match = search(text, low, high + _HINT_LENGTH)
+        if match is None:
+            high, size = low, 2 * size
+            continue
+        last = match.start()
+        while high - last > 1:
+            middle = (last + high) // 2
+            match = search(text, middle, high + _HINT_LENGTH)
+            if match is None:
+                high = middle
+            else:
+                last = match.start()
+        break
+    _LAST_HINTS[:] = [(text, last), *_LAST_HINTS[:1]]
+    return last
+
+
+def meta_starts(text: str, reads: Callable[[str], object], start: int = 0, end: int | None = None,
+                hints: Hints | None = None) -> Iterator[int]:
     """Offsets of each "<meta" start tag in ``text[start:end]`` whose attributes (TAG group 3)
     *reads* maps to something other than None, in order (a tag cut by the end of *text* is never
-    emitted). Nothing after the last one can matter to a scan that only wants such a tag."""
+    emitted). Nothing after the last one can matter to a scan that only wants such a tag.
+    Tags without a hint inside (:class:`Hints` of *text*, if the caller has them) are not read,
+    and runs of them are skipped in one match."""
     stop = len(text) if end is None else end
-    search = META_CANDIDATE.search
+    if hints is None:
+        hints = Hints(text)
+    search, run = META_CANDIDATE.search, META_RUN.match
     same = ""  # the last tag read as naming nothing, without "<" inside: copies of it are skipped
     position = start
     while (match := search(text, position, stop)) is not None:
         at = match.start()
+        hint = hints.after(at)
+        if hint < 0:
+            return  # no tag from here on names an encoding
+        # Text and meta tags that end before the hint (so name nothing), in one match; it stops
+        # at the hint or at a "<meta" it does not read whole before it.
+        at = run(text, at, hint).end()  # type: ignore[union-attr]  # starred: never None
+        if at == hint:
+            position = at
+            continue
+        if at >= stop:
+            return
         if same and text.startswith(same, at):
             position = at + len(same)
             while text.startswith(same, position):  # a run of copies: no regex, no reading
@@ -126,23 +249,39 @@ def meta_starts(text: str, reads: Callable[[str], object], start: int = 0, end: 
         tag = TAG.match(text, at)
         position = at + 5
         if tag is not None:
-            if reads(tag.group(3)) is not None:
+            if tag.end() > hint and reads(tag.group(3)) is not None:
                 yield at
             elif "<" not in tag.group(3):  # no "<meta" inside it: nothing to look at before its end
                 same = tag.group()
                 position = tag.end()
 
 
-def last_meta_start(text: str, reads: Callable[[str], object], end: int | None = None) -> int:
-    """The last of :func:`meta_starts` that starts before *end*, or -1: searched from the end."""
-    high = len(text) if end is None else end
+#: Candidates :func:`last_meta_start` reads from the end before it reads from the start instead.
+_FROM_THE_END = 32
+
+
+def last_meta_start(text: str, reads: Callable[[str], object], end: int | None = None,
+                    hints: Hints | None = None) -> int:
+    """The last of :func:`meta_starts` that starts before *end*, or -1: searched from the end,
+    from the last hint (see :class:`Hints`) back; after :data:`_FROM_THE_END` candidates that
+    name nothing, with :func:`meta_starts` (runs skipped in one match) from the start."""
+    if hints is None:
+        hints = Hints(text)
+    high = min(len(text) if end is None else end, hints.last)
     size = 1024  # characters searched at a time, doubling
+    budget = _FROM_THE_END
     while high > 0:
         low = max(0, high - size)
         starts = [match.start() for match in META_CANDIDATE.finditer(text, low, min(len(text), high + 5))]
         for at in reversed(starts):
             if at >= high:
                 continue
+            budget -= 1
+            if budget < 0:
+                last = -1
+                for last in meta_starts(text, reads, 0, high, hints):
+                    pass
+                return last
             tag = TAG.match(text, at)
             if tag is None:
                 continue
@@ -167,7 +306,8 @@ def scan_parser_meta(text: str, limit: int) -> tuple[Encoding, str, int, int] | 
     """Like :func:`find_parser_meta`, plus the offset just past the ``meta`` tag's ">"."""
     if limit < len(text):
         text = text[:max(limit, 0)]
-    first = next(meta_starts(text, _meta_reading), -1)
+    hints = Hints(text)
+    first = next(meta_starts(text, _meta_reading, hints=hints), -1)
     if first < 0:
         return None
     # Most pages: the first candidate is the meta. Scanning only up to it reads what a scan up to
@@ -175,14 +315,14 @@ def scan_parser_meta(text: str, limit: int) -> tuple[Encoding, str, int, int] | 
     found = _scan(text, first)
     if found is not None:
         return found
-    last = last_meta_start(text, _meta_reading)
+    last = last_meta_start(text, _meta_reading, hints=Hints(text))
     return None if last == first else _scan(text, last)
 
 
 def _scan(text: str, cutoff: int) -> tuple[Encoding, str, int, int] | None:
     """The scan itself, given that no meta start tag that could name an encoding starts after
     *cutoff*."""
-    for lt, end, span, _ in tree_builder_metas(text, cutoff, modes=False):
+    for lt, end, span, _ in tree_builder_metas(text, cutoff, modes=False, hints=Hints(text)):
         found = _meta_reading(span)
         if found is not None:
             return found[0], found[1], lt, end
@@ -204,7 +344,8 @@ _WHITESPACE_INERT = frozenset(("initial", "before html", "before head", "in head
 
 
 def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = True, stop_at: int | None = None,
-               alive: Collection[str] = (), modes: bool = True) -> Iterator[tuple[int, int, str, str | None]]:
+                       alive: Collection[str] = (), modes: bool = True,
+                       hints: Hints | None = None) -> Iterator[tuple[int, int, str, str | None]]:
     """Each ``meta`` start tag that the tree builder (scripting flag *scripting*) processes with
     the "in head" rules, in order: ``(offset of "<", offset after ">", attribute span, insertion
     mode before it)``. The tokenizer states follow the tree builder: comments, RCDATA, RAWTEXT,
@@ -215,7 +356,9 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     in *alive*. *modes* ``False`` (scripting enabled only): the caller needs no insertion mode
     (``None`` is given), so once the tree builder can no longer change which start tags are metas
     (no template or foreign element open and no start tag ahead that opens one, or :data:`MAX_DEPTH`
-    passed) the scan goes on with tokenizer states alone, one regex per run of what they skip."""
+    passed) the scan goes on with tokenizer states alone, one regex per run of what they skip;
+    with *hints* (:class:`Hints` of *text*), runs of meta tags that hold no hint (so name no
+    encoding) are skipped there too, and the scan ends where no hint is left."""
     end_at = len(text) if cutoff is None else cutoff
     tree_until = -1
     if not modes:
@@ -224,14 +367,22 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     tree: TreeBuilder | None = TreeBuilder(scripting=scripting)
     find = text.find
     # A starred pattern: it matches (maybe empty) at every position, never None.
-    skip = cast("Callable[[str, int, int], re.Match[str]]", SKIP_UNINTERESTING.match)  # (a string: not built per call)
+    skip_metas = cast("Callable[[str, int, int], re.Match[str]]", SKIP_WITH_METAS.match)
     n = len(text)
     pos = 0
     while True:
         if tree is None:
             # Up to the cutoff only: what the match reads whole before it, it reads as in the
             # whole text, except a "<" just before it (maybe a tag's), which the loop reads again.
-            lt = skip(text, pos, end_at).end()
+            if hints is not None:
+                hint = hints.after(pos)
+                if hint < 0:
+                    return  # no meta from here on names an encoding
+                # Meta tags too, up to the next hint: those it reads whole hold none.
+                bound = min(hint, end_at)
+                lt = skip_metas(text, pos, bound).end()
+                pos = lt - 1 if lt == bound and lt > pos and text[lt - 1] == "<" else lt
+            lt = run_end(SKIP_ONE, SKIP_UNINTERESTING, text, pos, end_at)
             if lt == end_at and lt > pos and text[lt - 1] == "<":
                 lt -= 1
             if lt >= n or lt > end_at:
@@ -291,9 +442,10 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                 # The element changed no state, so the same elements right after it change none
                 # either (whitespace between them too where it is inert): one regex skips them.
                 gaps = tree.mode in _WHITESPACE_INERT or not tree.text_matters()
+                pos = copies_end(text, pos, text[lt:pos], end_at)  # copies first: O(log n) steps
                 pos = max(pos, _TEXT_RUNS[name][gaps].match(text, pos, end_at).end())  # type: ignore[union-attr]
         elif c == "!":
-            pos = markup_declaration(text, lt, tree is not None and tree.in_foreign(), tree)
+            pos = markup_declaration(text, lt, tree is not None and tree.in_foreign(), tree, end_at)
             if pos < 0:
                 return
         elif c == "/" or c == "?":

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from ..encoding import ENCODINGS, Encoding, get_encoding
+from ._html.tokenizer import run_end
 from .decision import Source
 from .meta_charset import extract_meta_charset, meta_encoding
 from .xml_encoding import get_xml_encoding
@@ -29,7 +30,9 @@ _LOOP = re.compile(rb"<(?:(!--)|([Mm][Ee][Tt][Aa][\t\n\x0c\r /])|(/?[A-Za-z])|[!
 _ATTRIBUTE = (
     rb"[\t\n\x0c\r /]*(?:(?P<none>(?=>))|(?P<name>[^\t\n\x0c\r />][^\t\n\x0c\r /=>]*)"
     rb"(?:[\t\n\x0c\r ]*=[\t\n\x0c\r ]*"  # "=" (maybe after spaces), then the value step
-    rb"(?:\"(?P<dq>[^\"]*)\"|'(?P<sq>[^']*)'|(?P<gt>(?=>))"
+    # quoted values atomic (lookahead + backreference): an unclosed quote fails at once rather
+    # than giving back its value byte by byte (a shorter value is never followed by the quote)
+    rb"(?:\"(?=(?P<dq>[^\"]*))(?P=dq)\"|'(?=(?P<sq>[^']*))(?P=sq)'|(?P<gt>(?=>))"
     rb"|(?P<uq>[^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*)(?=[\t\n\x0c\r >]))"
     rb"|(?=[/>])"  # the name ended at "/" or ">": empty value
     rb"|[\t\n\x0c\r ]+(?=[^\t\n\x0c\r =])))"  # spaces, then not "=": empty value
@@ -40,24 +43,25 @@ _GET_ATTRIBUTE = re.compile(_ATTRIBUTE)
 # until there are none.
 # A tag with no quote before its first ">" ends there (most tags; a quote only matters where a
 # value starts, and every other step stops at ">"): tried first, one cheap match.
-_ATTRIBUTE_NOCAPTURE = re.sub(rb"\(\?P<[a-z]+>", b"(?:", _ATTRIBUTE)
+_ATTRIBUTE_NOCAPTURE = re.sub(rb"\(\?P<(?!dq|sq)[a-z]+>", b"(?:", _ATTRIBUTE).replace(b"dq", b"dqs").replace(b"sq", b"sqs")
 _SKIP_TAG = re.compile(rb"(?:[^>\"']*>|[^\t\n\x0c\r >]*(?=[\t\n\x0c\r >])(?:" + _ATTRIBUTE_NOCAPTURE
                        + rb")*?[\t\n\x0c\r /]*>)")
 
 # Runs of what the loop only steps over, in one C-speed match: bytes other than "<", a "<" that
 # starts none of the loop's cases, tags other than "<meta" read as the loop reads them, comments.
-_RUN = re.compile(rb"(?:[^<]+"
-                  # a comment: to the first "-->" from its "--" on ("<!-->" and "<!--->" end at once),
-                  # lazy: a C-speed scan for "-->"; nothing after the starred group can fail and make
-                  # it backtrack to a later one
-                  rb"|<!--(?:-?>|[\s\S]*?-->)"
-                  rb"|<(?![!/?A-Za-z])|<(?=/?[A-Za-z])(?![Mm][Ee][Tt][Aa][\t\n\x0c\r /])" + _SKIP_TAG.pattern + rb")*")
+_RUN_ONE = re.compile(rb"(?:[^<]+"
+                      # a comment: to the first "-->" from its "--" on ("<!-->" and "<!--->" end at once),
+                      # lazy: a C-speed scan for "-->"; nothing after the starred group can fail and make
+                      # it backtrack to a later one
+                      rb"|<!--(?:-?>|[\s\S]*?-->)"
+                      rb"|<(?![!/?A-Za-z])|<(?=/?[A-Za-z])(?![Mm][Ee][Tt][Aa][\t\n\x0c\r /])" + _SKIP_TAG.pattern + rb")")
+_RUN = re.compile(_RUN_ONE.pattern + b"*")
 
 # The commonest <meta> that declares, whole: one "charset" attribute and nothing else (spaces and
 # "/" around it), its value as "get an attribute" reads it (quoted, or unquoted to whitespace or
 # ">"), then the ">" the next "get an attribute" stops at. Matched after "<meta".
 _CHARSET_ONLY = re.compile(rb"[\t\n\x0c\r /]+[Cc][Hh][Aa][Rr][Ss][Ee][Tt][\t\n\x0c\r ]*=[\t\n\x0c\r ]*"
-                           rb"(?:\"([^\"]*)\"|'([^']*)'|([^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*))[\t\n\x0c\r /]*>")
+                           rb"(?:\"(?=([^\"]*))\1\"|'(?=([^']*))\2'|([^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*))[\t\n\x0c\r /]*>")
 
 # Only the "<meta" case can return an encoding, and only where "charset" is written (ASCII
 # case-insensitively: a charset attribute's name, or in a content value, "extract a character
@@ -102,14 +106,17 @@ def tag_end(data: bytes, start: int) -> int | None:
     return None if match is None else match.end()
 
 
-def prescan_metas(data: bytes, end: int, most: int | None = None) -> list[tuple[int, int, tuple[Encoding, str] | None]]:
+def prescan_metas(data: bytes, end: int, most: int | None = None,
+                  reach: int | None = None) -> list[tuple[int, int, tuple[Encoding, str] | None]]:
     """The ``<meta`` tags the prescan's loop reads in ``data[:end]`` up to the first that gives an
     encoding: ``(byte offset of "<", offset after ">", what it declares or None)`` each, what it
     declares as ``(encoding from get an encoding, no UTF-16 mapping; the label as written, ASCII
     whitespace stripped)``; the loop skips what it skips (comments, other tags with their
-    attributes, ``<!``/``</``/``<?``). With *most*, it stops after that many tags."""
+    attributes, ``<!``/``</``/``<?``). With *most*, it stops after that many tags; with *reach*,
+    as soon as it is past that offset without having read a tag that starts there (for a caller
+    that wants nothing else: the work stays near it)."""
     metas: list[tuple[int, int, tuple[Encoding, str] | None]] = []
-    _loop(bytes(data[:max(end, 0)]), metas, most)
+    _loop(bytes(data[:max(end, 0)]), metas, most, reach)
     return metas
 
 
@@ -143,17 +150,27 @@ def prescan(data: bytes, end: int = PRESCAN_BYTES) -> Encoding | None:
     return None if found is None else found[0]
 
 
-def _loop(data: bytes, metas: list | None = None, most: int | None = None):
+def _loop(data: bytes, metas: list | None = None, most: int | None = None, reach: int | None = None):
     """The prescan's loop over *data*: the first ``<meta>`` result, or ``None``. With a list as
     *metas*, each ``<meta`` tag it reads is appended as ``(start, end after ">", what it declares
-    or None)`` (see :func:`prescan_metas`), up to *most* of them (then it returns ``None``)."""
-    search, run = _LOOP.search, _RUN.match
+    or None)`` (see :func:`prescan_metas`), up to *most* of them (then it returns ``None``), and
+    with *reach*, until it is past that offset without having read a ``<meta`` there."""
+    search = _LOOP.search
     position = 0
+    # The runs stop short of "<meta" and the byte after it at *reach* (then the loop steps on case
+    # by case): a run cut there reads what it reads whole as in all of *data* (what it cannot
+    # finish it leaves to the steps). It could part from them only at a "<" just before the cut,
+    # which it cannot reach: that is the byte after "<meta", inside the token that holds it.
+    bound = len(data) if reach is None else min(reach + 6, len(data))
     while True:
-        match = search(data, run(data, position).end())  # type: ignore[union-attr]
+        match = search(data, run_end(_RUN_ONE, _RUN, data, position, bound))
         if match is None:
             return None  # only "any other byte" cases left: runs out of bytes
         start = match.start()
+        if reach is not None and start > reach:
+            if not metas or metas[0][0] != reach:
+                return None  # past it, and no tag read there
+            reach, bound = None, len(data)
         comment, meta, tag = match.group(1, 2, 3)
         if comment:
             # The ">" preceded by "--" after the "<"; the dashes may be those of "<!--".

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -42,8 +41,9 @@ _UTF_8 = ENCODINGS["UTF-8"]
 #: Step 9 for XML and other kinds: UTF-8 (XML 1.0 Appendix F; no HTML default applies).
 UTF_8_DEFAULT = Decision(_UTF_8, "tentative", "default")
 # ASCII bytes that ISO-2022-JP decodes otherwise than the ASCII-compatible encodings: its escape
-# (0x1B) and shifts (0x0E, 0x0F).
-_NOT_ALIKE = re.compile(rb"[\x0e\x0f\x1b]")
+# (0x1B) and shifts (0x0E, 0x0F); each looked for with bytes.find (memchr: several times faster
+# than a regex's character class).
+_NOT_ALIKE = (b"\x0e", b"\x0f", b"\x1b")
 
 
 @functools.lru_cache(maxsize=64)  # the same few pairs on every call
@@ -399,7 +399,7 @@ def _meta_decides(body: Body, settings: Settings) -> bool:
         return False
     end = found[3]  # bytes where they are ASCII up to it, else at most the bytes (see parser_meta_span)
     if body.is_ascii:
-        return _NOT_ALIKE.search(body.data, 0, end) is None
+        return all(body.data.find(byte, 0, end) < 0 for byte in _NOT_ALIKE)
     if not default.is_single_byte:
         first = body.first_non_ascii
         return first is not None and first >= end

@@ -10,29 +10,44 @@ import re
 
 import pytest
 from _html5lib_oracle import oracle_parser_meta
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from scrapy_whatwg_encoding import sniff
+from scrapy_whatwg_encoding.encoding import ENCODINGS
+from scrapy_whatwg_encoding.encoding.tables.labels import LABELS
 from scrapy_whatwg_encoding.sniffing._html.tokenizer import (
     COMMENT_END,
+    COMMENT_ONE,
     COMMENT_RUN,
     META_CANDIDATE,
+    SKIP_ONE,
     SKIP_UNINTERESTING,
     TAG,
+    copies_end,
     raw_text_end,
+    run_end,
     script_data_end,
     text_element,
 )
-from scrapy_whatwg_encoding.sniffing.browsers import chromium_meta, firefox_meta
-from scrapy_whatwg_encoding.sniffing.change import PARSER_LIMIT
+from scrapy_whatwg_encoding.sniffing.browsers import (
+    chromium_meta,
+    chromium_meta_encoding,
+    firefox_meta,
+    firefox_meta_encoding,
+)
+from scrapy_whatwg_encoding.sniffing.change import PARSER_LIMIT, find_meta_bytes, parser_meta_span
 from scrapy_whatwg_encoding.sniffing.parser_scan import (
+    Hints,
     find_parser_meta,
+    last_hint,
     last_meta_start,
     meta_starts,
     meta_tag_encoding,
+    scan_parser_meta,
     tree_builder_metas,
 )
+from scrapy_whatwg_encoding.sniffing.prescan import prescan_metas
 
 KIB = 1024
 META = b"<meta charset=koi8-r>"
@@ -47,7 +62,19 @@ FLOODS = {
     "bad metas": lambda size: _whole(b'<meta http-equiv=content-type content="text/html;charset=zz">', size),
     "metas in scripts": lambda size: _whole(b"<script><meta charset=koi8-r></script>", size),
     "one script": lambda size: (b" " * 1024 + b"<script>" + _whole(META + b"\xe9", size))[:size],
+    "distinct bad metas": lambda size: _distinct(b"<meta charset=koi8-%d>", size),
+    "distinct bad http-equiv": lambda size: _distinct(b'<meta http-equiv=content-type content="charset=x%d">', size),
+    "metas in comments": lambda size: _whole(b"<!--<meta charset=koi8-r>-->", size),
 }
+
+
+def _distinct(template: bytes, size: int) -> bytes:
+    """*template* with 0, 1, 2 ... for its ``%d`` up to *size* bytes: no two tags alike."""
+    parts, total = [], 0
+    while total + len(part := template % len(parts)) <= size:
+        parts.append(part)
+        total += len(part)
+    return b"".join(parts).ljust(size)
 # What each flood gives at 64 KiB (and at 1 MiB, where the comments' meta lies past the parser
 # step's bound): (standard, browsers) as (encoding, source).
 EXPECTED = {
@@ -55,6 +82,9 @@ EXPECTED = {
     "bad metas": (("windows-1252", "default"), ("windows-1252", "default")),
     "metas in scripts": (("KOI8-R", "prescan"), ("windows-1252", "default")),
     "one script": (("windows-1252", "detector"), ("windows-1252", "detector")),
+    "distinct bad metas": (("windows-1252", "default"), ("windows-1252", "default")),
+    "distinct bad http-equiv": (("windows-1252", "default"), ("windows-1252", "default")),
+    "metas in comments": (("windows-1252", "default"), ("windows-1252", "default")),
 }
 
 
@@ -85,6 +115,27 @@ _PIECES = st.lists(st.sampled_from(["<!--", "-->", "--!>", "-", "->", ">", "!", 
 def test_a_comment_run_ends_where_comment_by_comment_does(text):
     match = COMMENT_RUN.match(text)
     assert (0 if match is None else match.end()) == _comments_one_by_one(text)
+
+
+_UNITS = st.sampled_from(["<!---->", "<!-- x -->", "<p>", "<a b='>'>", "<script>x</script>", "<title>a<b</title>",
+                          "<!--<meta charset=utf-8>-->", "<", "x", "</p>", "<script><!--</script>", "-->", "<p "])
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_UNITS, st.integers(min_value=0, max_value=70), st.lists(_UNITS, max_size=4).map("".join),
+       st.integers(min_value=0, max_value=400))
+def test_a_run_with_copies_skipped_ends_where_the_run_ends(unit, copies, tail, cut):
+    """Copies of a run's first item skipped in O(log n) steps, then the run: where the run alone
+    ends, whatever follows the last copy and wherever the text is cut."""
+    text = unit * copies + tail
+    end = min(cut, len(text))
+    for one, run in ((COMMENT_ONE, COMMENT_RUN), (SKIP_ONE, SKIP_UNINTERESTING)):
+        alone = run.match(text, 0, end)
+        assert run_end(one, run, text, 0, end) == (0 if alone is None else alone.end())
+    whole = 0  # copies of the unit, one by one
+    while (whole + 1) * len(unit) <= end and text.startswith(unit, whole * len(unit)):
+        whole += 1
+    assert copies_end(text, 0, unit, end) == whole * len(unit)
 
 
 def _element_by_steps(text: str, name: str) -> int:
@@ -122,17 +173,104 @@ def _reads(span: str):
 
 
 _TAGS = st.lists(st.sampled_from(['<meta charset=zz>', '<meta charset=utf-8>', '<meta a="<meta charset=koi8-r>">', "<!--",
-                                  "-->", " ", "<meta charset=zz", ">", "x"]), max_size=20).map("".join)
+                                  "-->", " ", "<meta charset=zz", ">", "x", "<meta charset=koi8-5>", "&", "charset=utf-8",
+                                  '<meta http-equiv=content-type content="charset=koi8-r">', '<meta content="charset=utf8">',
+                                  '<meta charset="koi&#56;-r">', '<p title="<meta charset=utf-8>">', "<meta a='",
+                                  "<meta charset=koi8-r charset=zz>", "<meta charset=\x01koi8-r>"]),
+                 max_size=20).map("".join)
+
+
+def _chromium_reads(span: str):
+    return chromium_meta_encoding(span)
 
 
 @settings(max_examples=500, deadline=None)
-@given(_TAGS)
-def test_metas_that_name_an_encoding_are_found_with_copies_skipped(text):
-    """Copies of a tag that names nothing are skipped unread; the answer is every candidate's."""
+@given(_TAGS, st.sampled_from([_reads, _chromium_reads, firefox_meta_encoding]))
+def test_metas_that_name_an_encoding_are_found_with_copies_and_runs_skipped(text, reads):
+    """Copies of a tag that names nothing, and runs of tags without a hint, are skipped unread;
+    the answer is every candidate's, read one by one (each reader of the standard and models)."""
     every = [match.start() for match in META_CANDIDATE.finditer(text)
-             if (tag := TAG.match(text, match.start())) is not None and _reads(tag.group(3)) is not None]
-    assert list(meta_starts(text, _reads)) == every
-    assert last_meta_start(text, _reads) == (every[-1] if every else -1)
+             if (tag := TAG.match(text, match.start())) is not None and reads(tag.group(3)) is not None]
+    assert list(meta_starts(text, reads)) == every
+    assert last_meta_start(text, reads) == (every[-1] if every else -1)
+
+
+# -- hints: what a meta that names an encoding holds, found at C speed ---------------------------------
+_LABEL_CHARACTERS = frozenset("".join(LABELS))
+_SPANS = st.lists(st.sampled_from([
+    "charset", "CharSet", "=", " ", "\t", "\x00", "\x01", "\x0b", '"', "'", "koi8-r", "KOI8-R", "koi8", "koi8-5",
+    "utf-8", "utf8x", "&", "&#45;", "&quot;", "\u0130", ";", "http-equiv", "content-type", "content", "text/html",
+    "x", "/", "-", "_", ":", " " * 16, "\x00" * 16, " " * 15, "\x01" * 8, "\t" * 7, "l1", "latin1", "iso-8859-1", "x-user-defined", "\u212aoi8-r",
+    "csISO2022JP"]), max_size=16).map("".join)
+
+
+def _ascii_lower(text: str) -> str:
+    return "".join(c.lower() if c.isascii() else c for c in text)
+
+
+def _hint_at(text: str, at: int) -> bool:
+    """The hint's definition, step by step: "&"; or "=" with "charset" (ASCII case-insensitively)
+    and up to 15 characters up to U+0020 before it, or 16 of those; and after it up to 15 of
+    those, a quote, up to 15 ASCII whitespace and a whole label, or a run of 16 in between."""
+    if text[at] == "&":
+        return True
+    if text[at] != "=":
+        return False
+
+    def separators(start: int, count: int, whitespace: bool = False) -> bool:
+        piece = text[start:start + count]
+        return len(piece) == count and start >= 0 and all(
+            c in "\t\n\x0c\r " if whitespace else c <= " " for c in piece)
+
+    behind = separators(at - 16, 16) or any(
+        separators(at - k, k) and at - k - 7 >= 0 and _ascii_lower(text[at - k - 7:at - k]) == "charset"
+        for k in range(16))
+    if not behind:
+        return False
+    if separators(at + 1, 16):
+        return True
+    for skipped in range(16):
+        if not separators(at + 1, skipped):
+            break
+        for quote in (0, 1):
+            start = at + 1 + skipped
+            if quote and text[start:start + 1] not in ("'", '"'):
+                continue
+            start += quote
+            if separators(start, 16, True):
+                return True
+            for spaces in range(16):
+                if not separators(start, spaces, True):
+                    break
+                value = start + spaces
+                for label in LABELS:
+                    after = value + len(label)
+                    if _ascii_lower(text[value:after]) == label and (after == len(text) or text[after] not in _LABEL_CHARACTERS):
+                        return True
+    return False
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_SPANS, _SPANS)
+@example("", "charset" + " " * 15 + "=koi8-r")  # the bounds of each run between "charset" and the label
+@example("", "charset" + "\x01" * 16 + "=zz")
+@example("", "charset=" + "\x00" * 15 + "koi8-r")
+@example("", "charset=" + "\x00" * 16 + "zz")
+@example("", "charset='" + " " * 15 + "koi8-r'")
+@example("", "charset='" + "\t" * 16 + "zz'")
+@example("", "CHARSET=KOI8-R")
+@example("", "charset=\u212aoi8-r")
+def test_hints_are_where_the_definition_puts_them_and_every_naming_meta_holds_one(before, span):
+    text = before + "<meta " + span + ">"
+    every = [at for at in range(len(text)) if _hint_at(text, at)]
+    assert last_hint(text) == (every[-1] if every else -1)
+    hints = Hints(text)
+    for position in range(len(text) + 1):
+        assert hints.after(position) == next((at for at in every if at >= position), -1)
+    tag = TAG.match(text, len(before))
+    if tag is not None and any(read(tag.group(3)) is not None
+                               for read in (_reads, chromium_meta_encoding, firefox_meta_encoding)):
+        assert any(len(before) < at < tag.end() for at in every), (tag.group(3), every)
 
 
 _DOCUMENTS = st.lists(st.sampled_from([
@@ -141,6 +279,50 @@ _DOCUMENTS = st.lists(st.sampled_from([
     "<td>", " ", "\n", "x", "<", "</", "<!doctype html>", "<head>", "<body>", "<plaintext>", "<xmp>", "</xmp>",
     "<iframe>", "</iframe>", "<?x>", "<svg>", "</svg>", "<template>", "</template>", "<select>", "<frameset>"]),
     max_size=25).map("".join)
+
+
+_HINTED = st.lists(st.sampled_from([
+    "<meta charset=koi8-r>", "<meta charset=zz>", "<meta charset=koi8-5>", "&", "charset=utf-8", "<p>", " ", "<",
+    "<!--<meta charset=koi8-r>-->", "<!--", "-->", "<script>", "</script>", "<title>", "</title>", "<svg>", "</svg>",
+    "<template>", "</template>", '<meta content="charset=utf-8" http-equiv=content-type>', "<meta a='", "'>", "x",
+    '<charset=utf-8 a="', '<&a b="', '">']),
+    max_size=25).map("".join)
+
+
+def _first_naming(text: str):
+    return next(((found[0].name, lt) for lt, _, span, _ in tree_builder_metas(text)
+                 if span and (found := meta_tag_encoding(span)) is not None), None)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_HINTED)
+def test_the_parser_steps_scan_with_hints_finds_what_reading_every_meta_finds(text):
+    """The parser step's scan (metas without a hint skipped in one match, comments not read
+    past its cutoff, the scan ended where no hint is left) against the tree builder reading
+    every meta, all the way."""
+    found = scan_parser_meta(text, len(text))
+    assert (None if found is None else (found[0].name, found[2])) == _first_naming(text)
+
+
+_BYTES = st.lists(st.sampled_from([
+    b"<!--", b"-->", b"<meta charset=koi8-r>", b"<meta charset=zz>", b"<script>", b"</script>", b"<p>", b" ", b"<",
+    b"x", b"<meta ", b">", b'"', b"<!-- <meta charset=utf-8> -->", b"<title>", b"</title>", b"&", b"<meta&"]),
+    max_size=20).map(b"".join)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_BYTES)
+def test_the_prescan_stops_past_the_first_meta_unread_and_the_parser_step_shortcut_agrees_with_its_twin(body):
+    full = prescan_metas(body, len(body), 16)
+    first = find_meta_bytes(body, 0, len(body))
+    reached = prescan_metas(body, len(body), 16, first if first >= 0 else None)
+    assert full[:len(reached)] == reached
+    if full and full[0][0] == first:
+        assert reached == full
+    windows_1252 = ENCODINGS["windows-1252"]
+    shortcut = parser_meta_span(body, windows_1252, len(body), None, True)
+    twin = parser_meta_span(body, windows_1252, len(body), None, False)
+    assert (None if shortcut is None else shortcut[:3]) == (None if twin is None else twin[:3])
 
 
 @settings(max_examples=500, deadline=None)
@@ -189,11 +371,10 @@ def _calls(body: bytes, profile: str) -> int:
 def test_work_does_not_grow_with_the_tokens(flood, profile):
     small, large = (_calls(FLOODS[flood](size), profile) for size in (64 * KIB, 1024 * KIB))
     tokens = FLOODS[flood](64 * KIB).count(b"<")
-    # The metas that name nothing cost a few calls each (a regex match and a cached reading, per
-    # reader that looks: the parser step's, Chromium's); nothing else costs a call per token, and
-    # past the parser step's bound nothing grows at all.
-    per_token = 12 if flood == "bad metas" else 0
-    assert small < 1500 + per_token * tokens, (small, tokens)
+    # No call per token: metas without a hint are skipped in runs, the others are copies (read
+    # once); past the parser step's bound nothing grows at all. (The prescan's steps over its
+    # 1024 bytes cost a call or a few per attribute: up to 2,000.)
+    assert small < 2000, (small, tokens)
     assert large <= small + 1500
 
 

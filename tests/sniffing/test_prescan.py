@@ -338,3 +338,18 @@ def test_meta_content_extraction():
     assert extract_meta_charset("charsetcharset=koi8-r") == (enc("KOI8-R"), "koi8-r")
     assert extract_meta_charset("charset x; charset=koi8-r;foo") == (enc("KOI8-R"), "koi8-r")
     assert extract_meta_charset("charset=bogus; charset=koi8-r") is None  # the first one decides
+
+
+# Floods of one token (issue 37): the prescan's runs skip copies of their first item in O(log n)
+# steps; each copy must read as the first did, whatever follows the last.
+_UNITS = st.sampled_from([b"<!---->", b"<!-- x -->", b"<p>", b"<a b='>'>", b"<meta name=x>", b"<!x>", b"</p>",
+                          b"<!--<meta charset=utf-8>-->", b"<p title='<meta charset=utf-8>'>", b"<", b"x<", b"<p "])
+_TAILS = st.lists(st.sampled_from([b"<meta charset=koi8-r>", b"<", b"-->", b">", b"'", b"<!--", b"x", b"<meta ",
+                                   b"charset=big5>", b"<p"]), max_size=5).map(b"".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_UNITS, st.integers(min_value=0, max_value=40), _TAILS)
+def test_a_flood_of_one_token_is_read_as_the_spec_steps_read_it(unit, copies, tail):
+    data = unit * copies + tail
+    assert prescan(data, len(data)) is spec_prescan(data, len(data))

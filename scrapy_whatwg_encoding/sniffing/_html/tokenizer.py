@@ -147,10 +147,14 @@ def script_data_end(text: str, pos: int) -> int:
             state, pos = _SCRIPT_ESCAPED, match.end()
 
 
-def _attributes(key: str) -> str:
+def _attributes(key: str, without: str = "") -> str:
     """A tag's attributes and the whitespace or "/" before its ">" (TAG groups 3 and tail, each
-    attribute atomic), with group names suffixed by *key* so that one pattern can hold several."""
+    attribute atomic), with group names suffixed by *key* so that one pattern can hold several;
+    with *without* (characters), only where none of them occurs (it fails there, never reads
+    the tag otherwise: each attribute is read one way)."""
     attribute = _ATTRIBUTE.replace("(?P<n>", f"(?P<n{key}>").replace("(?P=n)", f"(?P=n{key})")
+    if without:
+        attribute = attribute.replace("[^", "[^" + without)
     return rf"(?:[\t\n\x0c\r /]*(?=(?P<a{key}>{attribute}))(?P=a{key}))*[\t\n\x0c\r /]*>"
 
 
@@ -161,6 +165,39 @@ def _attributes(key: str) -> str:
 COMMENT = r"<!--(?:-?>|[\s\S]*?--!?>)"
 # Runs of comments: comment tokens change no tree builder state, so a run is skipped in one match.
 COMMENT_RUN = re.compile(rf"(?:{COMMENT})+")
+COMMENT_ONE = re.compile(COMMENT)
+
+
+def copies_end(text, pos: int, unit, end: int) -> int:
+    """The end of the run of copies of *unit* that starts at *pos* in *text* (``str`` or
+    ``bytes`` alike), not past *end*: blocks of copies doubling, then halving, each compared at C
+    speed (O(log n) steps for n copies). Where *unit* is a whole token or element that ends with
+    ">" (no pattern looks past that), a scan reads each copy as it read *unit*."""
+    size = len(unit)
+    if not size:
+        return pos
+    block = unit
+    while pos + len(block) <= end and text.startswith(block, pos):
+        pos += len(block)
+        block += block
+    while len(block) > size:
+        block = block[:len(block) // 2]
+        if pos + len(block) <= end and text.startswith(block, pos):
+            pos += len(block)
+    return pos
+
+
+def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int) -> int:
+    """Where ``run.match(text, pos, end)`` ends (*pos* where it does not match), *run* being
+    *one* (an alternation of items) repeated; copies of its first item skipped first (:func:`copies_end`) where that ends with
+    ">": the same end, in O(log n) steps for a flood of one token or element."""
+    first = one.match(text, pos, end)
+    if first is None:
+        return pos  # no item here: the run is empty (and its attempt would cost as much again)
+    if first.end() - pos > 2 and text[first.end() - 1:first.end()] in (">", b">"):
+        pos = copies_end(text, first.end(), text[pos:first.end()], end)
+    match = run.match(text, pos, end)
+    return pos if match is None else match.end()
 
 
 def text_element(names: str, key: str) -> str:
@@ -182,15 +219,29 @@ def text_element(names: str, key: str) -> str:
 # without "<!--", RCDATA, RAWTEXT, scripting enabled). It stops before anything else ("<!" but a
 # comment, "<?", "</" + non-letter, a meta or plaintext start tag, an element of text it cannot
 # read whole, or a tag cut by the end of input).
-_TOKENIZER_STATE_TAGS = "meta|script|style|title|textarea|xmp|iframe|noembed|noframes|noscript|plaintext"
-SKIP_UNINTERESTING = re.compile(
-    r"(?:[^<]+|<(?![A-Za-z!?/])|" + COMMENT
-    + r"|<(?:/|(?!(?i:" + _TOKENIZER_STATE_TAGS + r")[\t\n\x0c\r />]))[A-Za-z][^\t\n\x0c\r />]*(?=[\t\n\x0c\r />])"
-    + _attributes("") + "|" + text_element("script", "1")
-    + "|" + text_element("style|title|textarea|xmp|iframe|noembed|noframes|noscript", "2") + ")*",
-    re.ASCII,
-)
+_TOKENIZER_STATE_TAGS = "script|style|title|textarea|xmp|iframe|noembed|noframes|noscript|plaintext"
+
+
+def _skip(stops: str, repeat: str = "*") -> re.Pattern[str]:
+    return re.compile(
+        r"(?:[^<]+|<(?![A-Za-z!?/])|" + COMMENT
+        + r"|<(?:/|(?!(?i:" + stops + r")[\t\n\x0c\r />]))[A-Za-z][^\t\n\x0c\r />]*(?=[\t\n\x0c\r />])"
+        + _attributes("") + "|" + text_element("script", "1")
+        + "|" + text_element("style|title|textarea|xmp|iframe|noembed|noframes|noscript", "2") + ")" + repeat,
+        re.ASCII,
+    )
+
+
+SKIP_UNINTERESTING = _skip("meta|" + _TOKENIZER_STATE_TAGS)
+#: One item of :data:`SKIP_UNINTERESTING` (for :func:`run_end`).
+SKIP_ONE = _skip("meta|" + _TOKENIZER_STATE_TAGS, "")
+#: The same, meta start tags skipped too (where none ahead can matter, see parser_scan.py).
+SKIP_WITH_METAS = _skip(_TOKENIZER_STATE_TAGS)
 META_CANDIDATE = re.compile(r"<meta[\t\n\x0c\r />]", _FLAGS)
+#: A run of text, "<" that starts no :data:`META_CANDIDATE` and whole meta tags (as :data:`TAG`
+#: reads them) without "<" inside (so that no other candidate starts within them), in one match.
+META_RUN = re.compile(r"(?:[^<]+|<(?!meta[\t\n\x0c\r />])|<meta(?=[\t\n\x0c\r />])" + _attributes("", "<") + ")*",
+                      _FLAGS)
 _CHARSET = re.compile(r"charset", _FLAGS)
 
 
