@@ -9,6 +9,7 @@ exactly what the spec's steps return (tests compare it with a literal transcript
 from __future__ import annotations
 
 import re
+import sys
 
 from ..encoding import ENCODINGS, Encoding, get_encoding
 from ._html.tokenizer import run_end
@@ -24,15 +25,26 @@ PRESCAN_BYTES = 1024
 # a tag ("<", optional "/", ASCII letter), then "<!", "</", "<?". Any other "<" is "any other byte".
 _LOOP = re.compile(rb"<(?:(!--)|([Mm][Ee][Tt][Aa][\t\n\x0c\r /])|(/?[A-Za-z])|[!/?])")
 
+
+def _quoted(quote: bytes, name: bytes) -> bytes:
+    """A value in *quote*s, atomic: Python 3.11's possessive quantifier, else (3.10) a lookahead
+    and a backreference (the same match, the value compared twice); group *name* holds the value."""
+    value = rb"[^" + quote + rb"]*"
+    if sys.version_info >= (3, 11):
+        return quote + b"(?P<" + name + b">" + value + b"+)" + quote
+    return quote + b"(?=(?P<" + name + b">" + value + b"))(?P=" + name + b")" + quote
+
+
 # "Get an attribute": skip whitespace and "/", then either ">" (there isn't one) or a name and a
 # value. Every branch needs the byte that ends it to be present, so a failed match means the
 # algorithm ran out of bytes. Branches are disjoint, so failing matches do not backtrack wildly.
 _ATTRIBUTE = (
     rb"[\t\n\x0c\r /]*(?:(?P<none>(?=>))|(?P<name>[^\t\n\x0c\r />][^\t\n\x0c\r /=>]*)"
     rb"(?:[\t\n\x0c\r ]*=[\t\n\x0c\r ]*"  # "=" (maybe after spaces), then the value step
-    # quoted values atomic (lookahead + backreference): an unclosed quote fails at once rather
-    # than giving back its value byte by byte (a shorter value is never followed by the quote)
-    rb"(?:\"(?=(?P<dq>[^\"]*))(?P=dq)\"|'(?=(?P<sq>[^']*))(?P=sq)'|(?P<gt>(?=>))"
+    rb"(?:"
+    # quoted values atomic (see _quoted): an unclosed quote fails at once rather than giving back
+    # its value byte by byte (a shorter value is never followed by the quote)
+    + _quoted(b'"', b"dq") + b"|" + _quoted(b"'", b"sq") + rb"|(?P<gt>(?=>))"
     rb"|(?P<uq>[^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*)(?=[\t\n\x0c\r >]))"
     rb"|(?=[/>])"  # the name ended at "/" or ">": empty value
     rb"|[\t\n\x0c\r ]+(?=[^\t\n\x0c\r =])))"  # spaces, then not "=": empty value
@@ -61,7 +73,8 @@ _RUN = re.compile(_RUN_ONE.pattern + b"*")
 # "/" around it), its value as "get an attribute" reads it (quoted, or unquoted to whitespace or
 # ">"), then the ">" the next "get an attribute" stops at. Matched after "<meta".
 _CHARSET_ONLY = re.compile(rb"[\t\n\x0c\r /]+[Cc][Hh][Aa][Rr][Ss][Ee][Tt][\t\n\x0c\r ]*=[\t\n\x0c\r ]*"
-                           rb"(?:\"(?=([^\"]*))\1\"|'(?=([^']*))\2'|([^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*))[\t\n\x0c\r /]*>")
+                           + b"(?:" + _quoted(b'"', b"v1") + b"|" + _quoted(b"'", b"v2")
+                           + rb"|(?P<v3>[^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*))[\t\n\x0c\r /]*>")
 
 # Only the "<meta" case can return an encoding, and only where "charset" is written (ASCII
 # case-insensitively: a charset attribute's name, or in a content value, "extract a character

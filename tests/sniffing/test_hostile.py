@@ -5,6 +5,7 @@ call counts, which load does not change); the parser step's byte bound applies o
 from __future__ import annotations
 
 import cProfile
+import importlib
 import pstats
 import re
 
@@ -21,6 +22,7 @@ from scrapy_whatwg_encoding.sniffing._html.tokenizer import (
     COMMENT_ONE,
     COMMENT_RUN,
     META_CANDIDATE,
+    RUN_WINDOW,
     SKIP_ONE,
     SKIP_UNINTERESTING,
     TAG,
@@ -48,6 +50,8 @@ from scrapy_whatwg_encoding.sniffing.parser_scan import (
     tree_builder_metas,
 )
 from scrapy_whatwg_encoding.sniffing.prescan import prescan_metas
+
+prescan_module = importlib.import_module("scrapy_whatwg_encoding.sniffing.prescan")  # the function prescan shadows it
 
 KIB = 1024
 META = b"<meta charset=koi8-r>"
@@ -131,7 +135,12 @@ def test_a_run_with_copies_skipped_ends_where_the_run_ends(unit, copies, tail, c
     end = min(cut, len(text))
     for one, run in ((COMMENT_ONE, COMMENT_RUN), (SKIP_ONE, SKIP_UNINTERESTING)):
         alone = run.match(text, 0, end)
-        assert run_end(one, run, text, 0, end) == (0 if alone is None else alone.end())
+        for window in (RUN_WINDOW, 1, 7, 20, 64):  # the run within a window first, wherever it ends
+            assert run_end(one, run, text, 0, end, window) == (0 if alone is None else alone.end())
+    data = text.encode()  # the prescan's runs, over bytes
+    alone = prescan_module._RUN.match(data, 0, end)
+    for window in (RUN_WINDOW, 1, 7, 20, 64):
+        assert run_end(prescan_module._RUN_ONE, prescan_module._RUN, data, 0, end, window) == alone.end()
     whole = 0  # copies of the unit, one by one
     while (whole + 1) * len(unit) <= end and text.startswith(unit, whole * len(unit)):
         whole += 1

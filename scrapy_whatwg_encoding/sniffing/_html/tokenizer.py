@@ -187,10 +187,22 @@ def copies_end(text, pos: int, unit, end: int) -> int:
     return pos
 
 
-def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int) -> int:
+#: Bytes or characters a run is matched over in one call before its copies are looked for (see
+#: :func:`run_end`): a page's runs are shorter, floods longer.
+RUN_WINDOW = 8192
+
+
+def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: int = RUN_WINDOW) -> int:
     """Where ``run.match(text, pos, end)`` ends (*pos* where it does not match), *run* being
-    *one* (an alternation of items) repeated; copies of its first item skipped first (:func:`copies_end`) where that ends with
-    ">": the same end, in O(log n) steps for a flood of one token or element."""
+    *one* (an alternation of items, at most one of which matches at any place) repeated. A run
+    that ends within *window* is that one match (no item matches where it stops, in all of the
+    text); a longer one has copies of its first item skipped first (:func:`copies_end`) where that
+    ends with ">": the same end, in O(log n) steps for a flood of one token or element."""
+    cut = min(end, pos + window)
+    match = run.match(text, pos, cut)
+    stop = pos if match is None else match.end()
+    if cut == end or stop < cut and one.match(text, stop, end) is None:
+        return stop  # every item before *stop* read whole within the window, and none starts there
     first = one.match(text, pos, end)
     if first is None:
         return pos  # no item here: the run is empty (and its attempt would cost as much again)
