@@ -189,7 +189,7 @@ def copies_end(text, pos: int, unit, end: int) -> int:
 
 #: Bytes or characters a run is matched over in one call before its copies are looked for (see
 #: :func:`run_end`): a page's runs are shorter, floods longer.
-RUN_WINDOW = 8192
+RUN_WINDOW = 2048
 
 
 def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: int = RUN_WINDOW) -> int:
