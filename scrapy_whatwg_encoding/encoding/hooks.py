@@ -5,8 +5,7 @@ from .encoding import ENCODINGS, Encoding
 
 # Byte order marks and their encodings (Encoding Standard §6, BOM sniff).
 _BOMS = ((b"\xef\xbb\xbf", "UTF-8"), (b"\xfe\xff", "UTF-16BE"), (b"\xff\xfe", "UTF-16LE"))
-#: The three byte order marks (bytes), for a quick ``data.startswith(BOMS)`` before :func:`bom_sniff`.
-BOMS = tuple(bom for bom, _ in _BOMS)
+_ANY_BOM = tuple(bom for bom, _ in _BOMS)
 
 
 def bom_sniff(data: bytes | bytearray | memoryview) -> Encoding | None:
@@ -20,7 +19,7 @@ def bom_sniff(data: bytes | bytearray | memoryview) -> Encoding | None:
     True
     """
     head = data[:3] if isinstance(data, bytes) else bytes(data[:3])
-    if not head.startswith(BOMS):  # most bodies: one C call
+    if not head.startswith(_ANY_BOM):  # most bodies: one C call
         return None
     return next(ENCODINGS[name] for bom, name in _BOMS if head.startswith(bom))
 

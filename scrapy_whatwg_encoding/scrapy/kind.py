@@ -83,10 +83,8 @@ def skip_reason(response: Response, content_type: str | None, meta=None) -> Skip
     ``whatwg_encoding/skipped/<reason>``."""
     if meta and meta.get(DONT_SNIFF_KEY):
         return "dont_sniff_encoding"
-    kind, known = content_kind(content_type)
-    text = isinstance(response, TextResponse)
-    if kind is None or not known and not text:  # document_kind() is None
+    if document_kind(content_type, response) is None:
         return "not_a_document"
-    if not text:
+    if not isinstance(response, TextResponse):
         return "binary_response_class"
     return "compressed" if is_compressed(response.headers, response.body) else None

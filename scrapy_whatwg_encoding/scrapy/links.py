@@ -1,5 +1,5 @@
 """The old path of :mod:`scrapy_whatwg_encoding.scrapy.requests.links`, kept so that spiders and
 ``DOWNLOADER_MIDDLEWARES`` naming it still work."""
-from .requests.links import LinkExtractor, MetaRefreshMiddleware, follow, follow_all, urljoin
+from .requests.links import LinkExtractor, MetaRefreshMiddleware, follow, follow_all, query_reader, urljoin
 
-__all__ = ["LinkExtractor", "MetaRefreshMiddleware", "follow", "follow_all", "urljoin"]
+__all__ = ["LinkExtractor", "MetaRefreshMiddleware", "follow", "follow_all", "query_reader", "urljoin"]

@@ -1,5 +1,5 @@
 """The old path of :mod:`scrapy_whatwg_encoding.scrapy.requests.portable`, kept so that
 ``SPIDER_MIDDLEWARES`` naming it still work."""
-from .requests.portable import PortableRequestsMiddleware, portable_request
+from .requests.portable import ORDER, PORTABLE_ENCODING, PortableRequestsMiddleware, portable_request
 
-__all__ = ["PortableRequestsMiddleware", "portable_request"]
+__all__ = ["ORDER", "PORTABLE_ENCODING", "PortableRequestsMiddleware", "portable_request"]

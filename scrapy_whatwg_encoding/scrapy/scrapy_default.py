@@ -461,8 +461,6 @@ class Comparisons:
         """The :data:`Verdict` for *response* (see :func:`replay` for the arguments)."""
         name = chosen or known_encoding(content_type, facts, decision)
         if name is not None:
-            if same_decoder(name, facts.bom or decision.encoding):  # most pages: changed()'s first answer
-                return False, name, None
             verdict = changed(name, decision.encoding, facts, replay=False)
             if verdict is not None:
                 return verdict, name, None

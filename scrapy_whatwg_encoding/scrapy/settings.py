@@ -18,7 +18,8 @@
   the ``JOBDIR`` file (or this process without ``JOBDIR``), a ``redis://``, ``rediss://`` or
   ``unix://`` URL for a Redis server shared by a fleet (needs the ``redis`` extra).
 - ``WHATWG_ENCODING_REMEMBER_MAX_HOSTS`` (int ≥ 1, ``20000``): hosts that memory keeps in RAM
-  (least recently used first out; their declarations are written to the store first).
+  (least recently used first out; their declarations not yet written are written to the store all
+  the same).
 - ``WHATWG_ENCODING_REMEMBER_STORE_MAX_HOSTS`` (int ≥ 1, ``100000``): hosts the store (``JOBDIR``
   database or Redis) keeps (least recently used first out).
 - ``WHATWG_ENCODING_REMEMBER_REDIS_PREFIX`` (non-empty str without ``#``,

@@ -7,7 +7,6 @@ import codecs
 
 from ..encoding import ENCODINGS, Encoding, bom_sniff, decode
 from ..encoding._typing import Buffer
-from ..encoding.hooks import BOMS
 
 _UTF_8 = ENCODINGS["UTF-8"]
 #: Bodies up to this size (bytes) are checked for UTF-8 by decoding them whole, strictly: valid,
@@ -82,7 +81,7 @@ class Body:
         self._first: int | None = _UNKNOWN
         self._utf_8: bool | None = None
         #: The encoding of the byte order mark the body starts with (BOM sniff), or ``None``.
-        self.bom: Encoding | None = bom_sniff(self.data) if self.data.startswith(BOMS) else None
+        self.bom: Encoding | None = bom_sniff(self.data)
         self._texts: dict[Encoding, str] = {}
         self._codecs: dict[Encoding, str] = {}  # encoding → a CPython codec that decodes to its text
         #: What the sniffing steps found for this body, kept for the other runs over it (the

@@ -85,17 +85,20 @@ def parser_meta_span(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT,
     # never part of a multi-byte sequence and every other byte yields a character).
     literal = shortcuts and encoding.is_ascii_compatible
     if literal:  # the same check on the bytes, before decoding anything
-        if metas and metas[-1][2] is not None:  # the prescan's <meta>, where the tokenizer reads it too
-            found = _plain_meta(body, limit, metas)
-            if found is not None and (encoding.is_single_byte or encoding is _UTF_8 or metas_alike(body, found[3])):
-                return found
+        prescanned = metas and metas[-1][2] is not None  # the prescan's <meta>, where the tokenizer reads it too
+        if not prescanned:
+            if meta is None:
+                meta = first_parser_meta_bytes(body, limit)
+            if meta < 0:
+                return None
+        # (with the prescan's <meta>, the first "<meta" changes nothing: the same answer from 0)
+        found = _plain_meta(body, limit, metas, meta or 0)
+        if found is not None and (encoding.is_single_byte or encoding is _UTF_8 or metas_alike(body, found[3])):
+            return found
         if meta is None:
             meta = first_parser_meta_bytes(body, limit)
         if meta < 0:
             return None
-        found = _plain_meta(body, limit, metas, meta)
-        if found is not None and (encoding.is_single_byte or encoding is _UTF_8 or metas_alike(body, found[3])):
-            return found
         window = meta + 1024  # most often the first meta is the one: tokenize just that far
     while True:
         window = min(window, max_bytes)

@@ -23,7 +23,6 @@ from .sniff import decide_encoding
 #: or decode with the content's encoding (``"content"``, source ``"content"``).
 SuspectLabels = Literal["label", "content"]
 SUSPECT_LABELS: tuple[SuspectLabels, ...] = get_args(SuspectLabels)
-_new_tuple = tuple.__new__
 
 
 class Outcome(NamedTuple):
@@ -78,7 +77,7 @@ class Options(Settings):
         suspect = suspect_label(facts, decision, url=url)
         if suspect is not None and self.suspect_labels == "content":
             decision = content_decision(facts, decision, suspect, url=url)
-        return _new_tuple(Outcome, (decision, suspect, facts))  # Outcome(...) without its Python-level __new__
+        return Outcome(decision, suspect, facts)
 
 
 def decide(body: bytes | Body, *, content_type: str | bytes | None = None, url: str | None = None,

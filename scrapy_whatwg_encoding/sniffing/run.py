@@ -86,7 +86,7 @@ class Settings:
 @dataclass(frozen=True, slots=True)
 class Model:
     """How a reader runs the algorithm. The standard's run is :data:`STANDARD`; the browsers'
-    models (``browsers_profile``) differ in three places, each a parameter here:
+    models (``browsers_profile``) differ in five places, each a parameter here:
 
     - ``type_of(essence, kind, body)``: the kind of document it reads a response as, after steps
       1-4 found nothing (``None``: it shows no document; ``"media"``: UTF-8; ``"pdf"``: the

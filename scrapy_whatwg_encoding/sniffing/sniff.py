@@ -29,7 +29,8 @@ def sniff(body: bytes | Body, *, content_type: str | bytes | None = None, url: s
     transport layer (*content_type*'s charset), the ``<meta>`` prescan of the first
     *prescan_bytes* bytes (or, for XML, the XML declaration), *parent*, *likely*, the
     *detector*, then the default (*default*, else *locale*'s). A tentative HTML decision is then
-    checked against the first ``<meta>`` the tokenizer finds (source ``"parser"`` if it changes).
+    checked against the first ``<meta>`` the tokenizer finds (source ``"parser"`` where it changes the
+    encoding, or declares the one a step without a declaration gave).
 
     Callers porting from jsdom's ``html-encoding-sniffer`` or fb55's ``encoding-sniffer``, whose
     ``defaultEncoding`` decides every page without a BOM, a charset or a declaration, trip on two

@@ -452,3 +452,13 @@ def test_request_meta_keys_are_the_ones_the_layer_reads():
     sentence = readme[readme.index("Per request:"):readme.index("Stats are counted")]
     listed = set(re.findall(r'\{"(\w+)": ', sentence))
     assert read == documented == listed and len(read) == 4, (read, documented, listed)
+
+
+def test_logging_page_names_every_skip_reason():
+    # docs/logging.rst's whatwg_encoding/skipped/<reason> row lists every reason the gate and the
+    # inputs give (kind.SKIP_REASONS): a new reason breaks this test, not a reader.
+    from scrapy_whatwg_encoding.scrapy.kind import SKIP_REASONS
+
+    text = (ROOT / "docs" / "logging.rst").read_text(encoding="utf-8")
+    row = text[text.index("whatwg_encoding/skipped/<reason>"):text.index("whatwg_encoding/close_errors")]
+    assert [reason for reason in SKIP_REASONS if f"``{reason}``" not in row] == []

@@ -129,7 +129,7 @@ def test_from_response_arguments():
     assert form_request(response, formname="one").url == "http://example.com/1?q=1"
     assert form_request(response, formnumber=1).url == "http://example.com/2?q=2&s=a"
     assert form_request(response, formxpath="//input[@value='b']").url == "http://example.com/2?q=2&s=a"
-    assert form_request(response, None, None, 0, None, "#two").url == "http://example.com/2?q=2&s=a"  # (positions)
+    assert form_request(response, None, None, 0, None, None, False, None, "#two").url == "http://example.com/2?q=2&s=a"  # (from_response's positions)
     assert form_request(response, formcss="#two", clickdata={"value": "b"}).url == "http://example.com/2?q=2&s=b"
     assert form_request(response, formid="two", url="/x?y=ж").url == "http://example.com/x?q=2&s=a"
     post = form_request(response, formid="two", method="post", url="/x?y=ж", callback=print,

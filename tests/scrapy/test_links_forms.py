@@ -230,13 +230,31 @@ def test_old_paths_of_the_request_builders_still_work():
     # the old modules get the same objects.
     from scrapy.utils.misc import load_object
 
-    from scrapy_whatwg_encoding.scrapy import forms, links, portable
+    from scrapy_whatwg_encoding.scrapy import forms, links, portable, url
     from scrapy_whatwg_encoding.scrapy.requests import forms as new_forms
     from scrapy_whatwg_encoding.scrapy.requests import links as new_links
     from scrapy_whatwg_encoding.scrapy.requests import portable as new_portable
+    from scrapy_whatwg_encoding.scrapy.requests import url as new_url
 
-    for old, new in [(links, new_links), (forms, new_forms), (portable, new_portable)]:
+    for old, new in [(links, new_links), (forms, new_forms), (portable, new_portable), (url, new_url)]:
         assert old.__all__ and all(getattr(old, name) is getattr(new, name) for name in old.__all__)
     assert load_object("scrapy_whatwg_encoding.scrapy.portable.PortableRequestsMiddleware") is \
         new_portable.PortableRequestsMiddleware
     assert load_object("scrapy_whatwg_encoding.scrapy.links.MetaRefreshMiddleware") is new_links.MetaRefreshMiddleware
+
+
+def test_form_request_takes_from_responses_arguments_in_its_order():
+    # formname, formid, formnumber, formdata, clickdata, dont_click, formxpath, formcss: the order of
+    # FormRequest.from_response (and of 0.3.0), positional calls included.
+    import inspect
+
+    from scrapy.http import FormRequest
+
+    from scrapy_whatwg_encoding.scrapy.requests.forms import form_request
+
+    ours = list(inspect.signature(form_request).parameters)[:9]
+    assert ours == list(inspect.signature(FormRequest.from_response).parameters)[:9]
+    page = HtmlResponse("http://example.com/", body=b'<form action="/s"><input name="q" value="a"></form>',
+                        encoding="utf-8")
+    request = form_request(page, None, None, 0, {"q": "b"})
+    assert request.url == "http://example.com/s?q=b"

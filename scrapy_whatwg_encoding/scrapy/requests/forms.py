@@ -104,9 +104,8 @@ def find_submitter(form: Selector, clickdata: dict[str, str | int]) -> Selector:
 
 
 def form_request(response, formname: str | None = None, formid: str | None = None, formnumber: int = 0,
-                 formxpath: str | None = None, formcss: str | None = None, *, formdata: Any = None,
-                 clickdata: dict[str, str | int] | None = None, dont_click: bool = False,
-                 **kwargs: Any) -> FormRequest:
+                 formdata: Any = None, clickdata: dict[str, str | int] | None = None, dont_click: bool = False,
+                 formxpath: str | None = None, formcss: str | None = None, **kwargs: Any) -> FormRequest:
     """The ``scrapy.FormRequest`` a browser sends for a form of *response* (a
     ``TextResponse``), with ``FormRequest.from_response``'s arguments: the form (``formname``,
     ``formid``, ``formxpath``, ``formcss``, ``formnumber``: ``find_form()``), ``formdata`` (a
