@@ -8,6 +8,7 @@ The crawls reach many hosts through one local server used as their HTTP proxy (S
 ``meta["proxy"]``): every host name is kept in the URL, and no name needs a DNS answer."""
 from __future__ import annotations
 
+import concurrent.futures
 import sqlite3
 
 import pytest
@@ -88,17 +89,49 @@ def test_jobdir_keeps_every_host_the_ram_view_evicts(proxy, tmp_path):
 
 
 def test_hosts_learned_faster_than_the_store_exchanges_are_all_saved(tmp_path):
-    """600 hosts learned before any exchange's turn, with a RAM view of 100: while the store
-    answers, none is dropped (more than 100 waiting used to drop the rest: 500 here)."""
+    """600 hosts learned before any exchange's turn (the timer's), with a RAM view of 100: while
+    the store answers (here before the next 100 hosts come), none is dropped (more than 100
+    waiting used to drop the rest: 500 here); each time 100 wait, an exchange starts at once."""
     stats = get_crawler().stats
     memory = SiteMemory(SQLiteStore(tmp_path / FILE_NAME), stats, max_hosts=RAM_HOSTS)
     declared = sniff(PAGE, content_type="text/html; charset=koi8-r")
-    for name in _names(0, HOSTS):
-        memory.learn(f"http://{name}/", declared)
+    names = _names(0, HOSTS)
+    for start in range(0, HOSTS, RAM_HOSTS):
+        for name in names[start:start + RAM_HOSTS]:
+            memory.learn(f"http://{name}/", declared)
+        if memory._job is not None:
+            concurrent.futures.wait([memory._job[0]], 10)  # the store answers
     assert memory.close()
     assert memory_rows(tmp_path / FILE_NAME) == {name: {"KOI8-R": 1} for name in _names(0, HOSTS)}
     assert stats.get_value("whatwg_encoding/memory/dropped") is None
     assert stats.get_value("whatwg_encoding/memory/evicted") == HOSTS - RAM_HOSTS
+
+
+def test_hosts_learned_while_the_store_is_held_stay_bounded(tmp_path):
+    """A store whose exchange is held (its SQLite file write-locked by another connection): at most
+    ``max_hosts`` hosts wait for it, the declarations of further hosts are dropped and counted
+    (they used to wait without a bound: 90 hosts here); once the lock goes, the rest is saved."""
+    path = tmp_path / FILE_NAME
+    maker = SQLiteStore(path)
+    maker.exchange([], [])  # the database and its tables
+    maker.close()
+    locker = sqlite3.connect(path, isolation_level=None)
+    stats = get_crawler().stats
+    memory = SiteMemory(SQLiteStore(path), stats, max_hosts=10)
+    declared = sniff(PAGE, content_type="text/html; charset=koi8-r")
+    try:
+        locker.execute("BEGIN IMMEDIATE")  # the store's write waits for it (up to BUSY_SECONDS)
+        for name in _names(0, 100):
+            memory.learn(f"http://{name}/", declared)
+            assert len(memory.pending) <= 10
+        # The first ten went in the exchange the eleventh started (held); ten more wait.
+        assert memory._job is not None and not memory._job[0].done()
+    finally:
+        locker.rollback()
+        locker.close()
+    assert memory.close()
+    assert memory_rows(path) == {name: {"KOI8-R": 1} for name in _names(0, 20)}
+    assert stats.get_value("whatwg_encoding/memory/dropped") == 80
 
 
 # --- 1: the SQLite store is bounded, least recently used first out ------------------------------

@@ -165,7 +165,7 @@ class SiteMemory:
     the store's thread, µs), ``applied`` (pages decided with memory), ``evicted`` (hosts that left
     the RAM view; their declarations not yet in the store wait apart and are written),
     ``dropped`` (declarations never saved: more than ``max_hosts`` hosts waiting while the store
-    fails, or the store failed at the end), ``store_evicted`` (hosts that left the store: it keeps
+    fails or an exchange is under way, or the store failed at the end), ``store_evicted`` (hosts that left the store: it keeps
     its own number), ``store_invalid`` (invalid values read from the store: the host is not
     remembered), ``preload_skipped`` (hosts of the store the start's read left out)."""
 
@@ -256,20 +256,22 @@ class SiteMemory:
         return row
 
     def _pend(self, host: str, counts: Mapping[str, int]) -> None:
-        """Keep *counts* for the store. While it answers, all are kept (at ``max_hosts`` hosts
-        waiting, an exchange starts at once if none is under way); while it fails, at most
-        ``max_hosts`` hosts wait, and the declarations of further hosts are dropped (counted)."""
+        """Keep *counts* for the store; at most ``max_hosts`` hosts wait. At that many, an exchange
+        starts at once if the store is free (the last result, if any, taken in whole first); while
+        an exchange is still under way (a slow or stuck store) or the store fails, the declarations
+        of further hosts are dropped (counted)."""
         if host not in self.pending and len(self.pending) >= self.max_hosts:
-            if self._breaker.in_a_row or self.unsent:
+            if not (self._breaker.in_a_row or self.unsent):
+                self.sync()
+                if self._taking is not None:
+                    self._intake(None)
+                    self.sync()
+            if len(self.pending) >= self.max_hosts:
                 self._inc("dropped", sum(counts.values()))
-                self._once("dropped", "Site memory: more than %d hosts wait for a failing store; further "
+                self._once("dropped", "Site memory: %d hosts wait for a slow or failing store; further "
                                       "declarations are not saved (counted in whatwg_encoding/memory/dropped)",
                            self.max_hosts)
                 return
-            add_counts(self.pending, host, counts)
-            if self._job is None and self._taking is None:
-                self.sync()
-            return
         add_counts(self.pending, host, counts)
 
     # --- the store ------------------------------------------------------------------------
