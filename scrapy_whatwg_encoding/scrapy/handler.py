@@ -40,7 +40,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import Headers, Request, Response, TextResponse
 
 from ..encoding import Encoding, decode
-from .compat import explicit_encoding, http_cache_middlewares, pop_header
+from .compat import copy_response, explicit_encoding, http_cache_middlewares, pop_header
 from .scrapy_default import inferred_encoding, scrapy_text, whatwg_for_codec
 
 logger = logging.getLogger(__name__)
@@ -156,7 +156,12 @@ class HandlerEncodingCacheStorage:
             pop_header(headers, CACHE_HEADER)  # a site's: it would pass for ours when read back
             if name is not None:
                 headers[CACHE_HEADER] = name
-            response = response.replace(headers=headers)  # the copy stored; the response is unchanged
+            # The copy stored (the response is unchanged), built with the same constructor encoding,
+            # never reading response.encoding: replace() would run Scrapy's inference on it.
+            changes: dict = {"headers": headers}
+            if isinstance(response, TextResponse):
+                changes["encoding"] = name if name is not None else explicit_encoding(response)
+            response = copy_response(response, type(response), **changes)
         self.storage.store_response(spider, request, response)
 
 

@@ -15,11 +15,15 @@ import sys
 import pytest
 import pytest_twisted
 import test_download_handlers as download_handlers
+from scrapy import Spider
+from scrapy.extensions.httpcache import DbmCacheStorage, FilesystemCacheStorage
 from scrapy.http import HtmlResponse, Request, Response, TextResponse, XmlResponse
+from scrapy.utils.test import get_crawler
 from twisted.web import resource, server
 from whatwg_crawl_helpers import REPO, Server, SiteMap, crawl, whatwg_stats
 
 from scrapy_whatwg_encoding import ENCODINGS, WhatwgEncodingMiddleware, decode, whatwg_encoding
+from scrapy_whatwg_encoding.scrapy.handler import CACHE_HEADER, HandlerEncodingCacheStorage, handler_encoding, mark
 from scrapy_whatwg_encoding.scrapy.scrapy_default import scrapy_codec_name
 
 WITHOUT_ADDON = {"ADDONS": {}}
@@ -312,6 +316,64 @@ def test_the_cache_header_from_a_site_is_not_trusted(settings, tmp_path):
     if cache:
         assert "cached" in replay.flags and replay.meta["whatwg_encoding"]["source"] == "transport"
         assert b"X-Whatwg-Encoding-Handler" not in replay.headers
+
+
+class CountingHtmlResponse(HtmlResponse):
+    """An ``HtmlResponse`` that counts the reads of its ``encoding`` (Scrapy infers one there for a
+    response built without ``encoding=``)."""
+
+    def __init__(self, *args, **kwargs):
+        self.encoding_reads = 0
+        super().__init__(*args, **kwargs)
+
+    @property
+    def encoding(self) -> str:
+        self.encoding_reads += 1
+        return super().encoding
+
+
+# path → (Content-Type, body, the handler's encoding, a site's own cache header)
+STORED = {
+    "handler": ("text/html; charset=iso-8859-1", "<title>Привет 東京</title>".encode(), "utf-8", None),
+    "handler-over-site": ("text/html", "<title>日本語</title>".encode("shift_jis"), "shift_jis", "utf-8"),
+    "site-inferred": ("text/html", "<title>Привет</title>".encode("cp1251"), None, "utf-8"),
+    "site-declared": ("text/html; charset=koi8-r", "<title>Привет</title>".encode("koi8-r"), None, "utf-8"),
+}
+
+
+@pytest.mark.parametrize("path", list(STORED))
+@pytest.mark.parametrize("storage", ["filesystem", "dbm"])
+def test_the_stored_copy_is_made_without_scrapys_inference(storage, path, tmp_path):
+    """``HandlerEncodingCacheStorage.store_response`` with Scrapy's own cache storage: what is
+    stored is the response's URL, status and body, its headers with ours in place of a site's, and
+    the encoding Scrapy gives the response; the handler's encoding comes back from the cache. The
+    response itself is never asked its ``encoding`` (``replace()`` read it, running Scrapy's
+    inference where none was given)."""
+    crawler = get_crawler(Spider, {"HTTPCACHE_DIR": str(tmp_path / "cache")})
+    spider = Spider.from_crawler(crawler, name="stored")
+    inner = (FilesystemCacheStorage if storage == "filesystem" else DbmCacheStorage)(crawler.settings)
+    inner.open_spider(spider)
+    wrapped = HandlerEncodingCacheStorage(inner)
+    content_type, body, given, site = STORED[path]
+    headers = {"Content-Type": content_type, **({CACHE_HEADER.decode(): site} if site else {})}
+    request = Request(f"http://stored.test/{path}")
+    response = CountingHtmlResponse(request.url, status=203, headers=headers, body=body, encoding=given,
+                                    request=request)
+    if given is not None:
+        mark(request, response, given)
+    wrapped.store_response(spider, request, response)
+    assert response.encoding_reads == 0
+    assert response.headers.getlist(CACHE_HEADER) == ([site.encode()] if site else [])  # unchanged
+
+    stored = inner.retrieve_response(spider, request)  # as the storage keeps it
+    assert (stored.url, stored.status, stored.body) == (response.url, 203, body)
+    assert stored.headers.getlist(CACHE_HEADER) == ([given.encode()] if given else [])
+    assert stored.headers.getlist("Content-Type") == [content_type.encode()]
+    assert stored.encoding == response.encoding  # Scrapy 2.19+ stores it; before, both infer the same
+    replayed = wrapped.retrieve_response(spider, request)
+    assert CACHE_HEADER not in replayed.headers
+    assert handler_encoding(request, replayed) == given
+    inner.close_spider(spider)
 
 
 def test_docs_give_the_table_of_encoding_names():
