@@ -10,7 +10,8 @@ Rows: hostile bodies at each size in KiB (issue 37 item 1): ``<!---->`` repeated
 ``<meta charset>``; ``<meta http-equiv=content-type content="text/html;charset=zz">`` repeated;
 ``<script><meta charset=koi8-r></script>`` repeated; one ``<script>`` holding ``<meta
 charset>`` repeated (the parser step's worst case before); the same floods with no two tokens
-alike (numbered); many ``<``; attribute soup, closed and not; an open comment, an open
+alike (numbered); many ``<``; an ISO-2022-JP body of 0x3C bytes in jis0208 (pairs, no ``<``)
+then a ``<meta charset>``; attribute soup, closed and not; an open comment, an open
 attribute value and an open ``<script>`` holding ``<meta charset>`` repeated; ``<meta>`` tags
 each naming a different non-label (charset and http-equiv); ``<meta charset>`` in comments;
 ``<meta>`` with NUL bytes; UTF-16LE comments with and without a BOM; and the bodies that were
@@ -71,6 +72,7 @@ def bodies(size: int) -> dict[str, bytes]:
         "<!--N--> x N, then <meta>": _repeat_distinct(b"<!--%d-->", size - len(meta)) + meta,
         "<script>N<meta></script> x N": _repeat_distinct(b"<script>%d<meta charset=koi8-r></script>", size),
         "many <": b"<" * size,
+        "ISO-2022-JP 0x3C pairs, <meta>": b"\x1b$B" + _repeat(b"<", size - 6 - len(meta)) + b"\x1b(B" + meta,
         "<a b=c d='e' f> x N": _repeat(b"<a b=c d='e' f>", size),
         "open tag, attribute soup": (b"<div " + _repeat(b"a=b c='d' e ", size))[:size],
         "open comment": (b"<!--" + _repeat(b"- x -> ", size))[:size],

@@ -261,23 +261,45 @@ def _has_meta_and_hint(text: str, meta_end: int, end: int) -> bool:
     return rest.find("charset") >= 0 or rest.find("http-equiv") >= 0
 
 
+# ISO-2022-JP's escape sequences (Encoding Standard §12.2.1, escape start and escape states): a
+# valid one, or a lone ESC (invalid: the bytes after it are decoded in the output state).
+_ISO_2022_JP_ESCAPE = re.compile(rb"\x1b(?:\([BJI]|\$[@B])?")
+
+
 def byte_offset(body: bytes, encoding: Encoding, text: str, index: int) -> int:
     """The byte offset in *body* of the ``"<"`` at character *index* of *text*, where *text* is
-    (a prefix of) ``encoding.decode(body)`` and ``text[index] == "<"``. Exact for every encoding:
-    UTF-16 by counting code units; ISO-2022-JP by checking candidate ``<`` bytes with the
-    decoder; others by counting ``<``, since there a 0x3C byte always decodes to "<" and nothing
-    else does (the Encoding Standard never masks an ASCII byte)."""
+    (a prefix of) ``encoding.decode(body)`` and ``text[index] == "<"``. Exact for every encoding,
+    in time linear in the offset: UTF-16 by counting code units; others by counting ``<``, since
+    there a 0x3C byte always decodes to "<" and nothing else does (the Encoding Standard never
+    masks an ASCII byte) — in ISO-2022-JP, only the 0x3C bytes the decoder reads in the ASCII or
+    Roman state (§12.2.1: in the katakana state one is a katakana, in jis0208's lead and trail
+    byte states part of a pair)."""
     if encoding.is_utf16:
         return 2 * index + 2 * len(_ASTRAL.findall(text, 0, index))
     before = text.count("<", 0, index)
-    position = -1
+    if encoding.is_ascii_compatible:
+        position = -1
+        for _ in range(before + 1):
+            position = body.find(b"<", position + 1)
+        return position
+    # ISO-2022-JP: the runs between escape sequences, each read in one state (a lone ESC leaves
+    # it: its bytes after are read in the output state); "<" is a 0x3C byte of an ASCII or Roman run.
+    start, ascii_like = 0, True
+    for escape in _ISO_2022_JP_ESCAPE.finditer(body):
+        if ascii_like:
+            count = body.count(b"<", start, escape.start())
+            if count > before:
+                break
+            before -= count
+        if escape.end() - escape.start() == 3:
+            ascii_like = body[escape.start() + 1:escape.end()] in (b"(B", b"(J")
+        start = escape.end()
+    else:
+        if not ascii_like:
+            return -1
+    position = start - 1
     for _ in range(before + 1):
         position = body.find(b"<", position + 1)
-    if not encoding.is_ascii_compatible:  # ISO-2022-JP
-        # A 0x3C byte in a two-byte state is not "<": try the candidates in order.
-        prefix = text[:index]
-        while position >= 0 and encoding.decode(body[:position]) != prefix:
-            position = body.find(b"<", position + 1)
     return position
 
 

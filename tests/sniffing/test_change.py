@@ -37,3 +37,46 @@ def test_byte_offset_matches_brute_force(name, body):
     for index, char in enumerate(text):
         if char == "<":
             assert byte_offset(body, encoding, text, index) == brute_force(body, encoding, text, index)
+
+
+# ISO-2022-JP bodies: escapes valid and not (a lone ESC, "ESC $", "ESC (": the bytes after them are
+# read in the output state), and 0x3C bytes in every state: ASCII and Roman ("<"), katakana,
+# jis0208 lead and trail bytes ("#<" is an unmapped pair: one U+FFFD, as its lead alone at the end).
+_JP_PIECES = [b"<", b"#<", b"<<", b"a", b"$", b"\x0e", b"\x80", b"\x1b(B", b"\x1b(J", b"\x1b(I", b"\x1b$@",
+              b"\x1b$B", b"\x1b", b"\x1b$", b"\x1b(", b"\x1b$B#<", b"\x1b(B<"]
+_JP_BODIES = st.lists(st.sampled_from(_JP_PIECES), max_size=16).map(b"".join)
+
+
+def decoded_prefix_offset(body: bytes, encoding, text: str, index: int) -> int:
+    """The plain definition: the first 0x3C byte whose prefix decodes to ``text[:index]`` and,
+    with it, to ``text[:index + 1]`` (the byte itself gives the "<": the decoder reads each byte
+    once, in a state the bytes before it set)."""
+    return next(p for p in range(len(body)) if body[p] == 0x3C and encoding.decode(body[:p]) == text[:index]
+                and encoding.decode(body[:p + 1]) == text[:index + 1])
+
+
+@settings(max_examples=500, deadline=None)
+@given(_JP_BODIES)
+def test_iso_2022_jp_byte_offset_is_the_decoded_prefixs(body):
+    encoding = ENCODINGS["ISO-2022-JP"]
+    text = encoding.decode(body)
+    for index, char in enumerate(text):
+        if char == "<":
+            found = byte_offset(body, encoding, text, index)
+            assert found == decoded_prefix_offset(body, encoding, text, index)
+            assert found == brute_force(body, encoding, text, index)
+            # text may be a prefix of the decode (the parser step decodes a window)
+            assert byte_offset(body, encoding, text[:index + 1], index) == found
+
+
+@pytest.mark.parametrize(("body", "offset"), [
+    (b"\x1b$B#<\x1b(B<", 8),  # the pair "#<" is one U+FFFD: the prefix up to its "<" decodes to it too
+    (b"\x1b$B<<\x1b(I<\x1b(J<", 12),  # a jis0208 pair, a katakana, then Roman's "<"
+    (b"\x1b$<", 2),  # an invalid escape: "$" and "<" read in the output state (ASCII)
+    (b"\x1b$B\x1b$<<\x1b(B<", 10),  # ... in jis0208: "$<" a pair, the next "<" a lead byte
+])
+def test_iso_2022_jp_byte_offset_examples(body, offset):
+    encoding = ENCODINGS["ISO-2022-JP"]
+    text = encoding.decode(body)
+    index = text.index("<")
+    assert byte_offset(body, encoding, text, index) == offset == brute_force(body, encoding, text, index)
