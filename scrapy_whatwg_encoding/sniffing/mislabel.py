@@ -12,7 +12,8 @@ Kinds (:data:`KINDS`), checked in this order:
   another encoding (for a UTF-16 label: valid UTF-8 without a single 0x00 byte, which UTF-16
   markup always has).
 - ``"undecodable"``: decoding with the label's encoding gives U+FFFD where the detector's encoding
-  (``detect(body, "full", url)``) decodes the same bytes without error.
+  (``detect(body, "full", url)``, once per body, kept in its ``memo``) decodes the same bytes
+  without error.
 """
 from __future__ import annotations
 
@@ -40,6 +41,17 @@ _CONTEXT = 16  # bytes kept before the first non-ASCII byte (a multi-byte sequen
 _UTF_8, _REPLACEMENT, _X_USER_DEFINED = ENCODINGS["UTF-8"], ENCODINGS["replacement"], ENCODINGS["x-user-defined"]
 #: Single-byte encodings that map every byte (windows-1252, KOI8-R, ...): they never decode to U+FFFD.
 _TOTAL = frozenset(ENCODINGS[name] for name, high in SINGLE_BYTE.items() if "\ufffd" not in high)
+
+
+def _detected(body: Body, url: str | None) -> Encoding | None:
+    """``detect(body, "full", url)``, run once per :class:`~.body.Body` and URL: kept in
+    ``body.memo`` under the key the run's step 8 uses (``("detector", mode, url)``), so the
+    suspect-label check, :func:`content_decision` and a run in mode ``"full"`` share one answer."""
+    key = ("detector", "full", url)
+    memo = body.memo
+    if key not in memo:
+        memo[key] = detect(body, "full", url)
+    return memo[key]
 
 
 def _decodes_cleanly(encoding: Encoding, data: bytes, cut: bool) -> bool:
@@ -99,8 +111,8 @@ def suspect_label(body: bytes | Body, decision: Decision, *, url: str | None = N
         clean = _decodes_cleanly(encoding, window, cut)
     if clean or encoding is _UTF_8 and facts.is_utf_8:  # U+FFFD itself is valid UTF-8
         return None
-    detected = detect(facts, "full", url)
-    if detected is None or detected is encoding or not _decodes_cleanly(detected, window, cut):
+    found = _detected(facts, url)
+    if found is None or found is encoding or not _decodes_cleanly(found, window, cut):
         return None
     return "undecodable"
 
@@ -120,5 +132,6 @@ def content_decision(body: bytes | Body, decision: Decision, kind: SuspectKind, 
     >>> content_decision(body, sniff(body, content_type="text/html; charset=latin1"), "utf-8").as_dict()
     {'encoding': 'UTF-8', 'confidence': 'tentative', 'source': 'content', 'label': 'latin1', 'offset': None}
     """
-    encoding = _UTF_8 if kind == "utf-8" else detect(body, "full", url) or _UTF_8
+    facts = body if isinstance(body, Body) else Body(body)
+    encoding = _UTF_8 if kind == "utf-8" else _detected(facts, url) or _UTF_8
     return dataclasses.replace(decision, encoding=encoding, confidence="tentative", source="content")

@@ -2,12 +2,16 @@
 their true label and with wrong ones, and on constructed cases."""
 from __future__ import annotations
 
+import cProfile
+import pstats
+
 import pytest
 from cases import corpus_cases
 
 from scrapy_whatwg_encoding import ENCODINGS, decode, sniff
 from scrapy_whatwg_encoding.encoding.tables.single_byte import SINGLE_BYTE
 from scrapy_whatwg_encoding.sniffing.body import Body
+from scrapy_whatwg_encoding.sniffing.decide import decide
 from scrapy_whatwg_encoding.sniffing.decision import SOURCES, Decision
 from scrapy_whatwg_encoding.sniffing.detect import detect
 from scrapy_whatwg_encoding.sniffing.mislabel import (
@@ -167,3 +171,52 @@ def test_docstring_examples():
 
     assert doctest.testmod(mislabel).attempted > 0
     assert doctest.testmod(mislabel).failed == 0
+
+
+def _detector_runs(call) -> int:
+    """Calls of the detector (:func:`~scrapy_whatwg_encoding.sniffing.detect.detect`) while
+    *call* runs, as cProfile counts them."""
+    profile = cProfile.Profile()
+    profile.runcall(call)
+    stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
+    code = detect.__code__
+    return sum(counts[1] for (path, line, name), counts in stats.items()
+               if (path, line, name) == (code.co_filename, code.co_firstlineno, code.co_name))
+
+
+@pytest.mark.parametrize("where", ["transport", "parser"])
+def test_the_detector_runs_once_per_body_with_content_decisions(where):
+    """``suspect_labels="content"`` on a windows-1251 page labeled UTF-8 (by its Content-Type, or
+    by a late ``<meta>`` the parser step finds): the detector runs once (the check and the content
+    decision ran it each: twice)."""
+    url = "http://example.ru/"
+    page = next(body for path, body in corpus("windows-1251") if not body.isascii())
+    if where == "transport":
+        body, content_type = page, "text/html; charset=utf-8"
+    else:
+        body, content_type = page.replace(b"<", b"[") + b"<meta charset=utf-8>", "text/html"
+    assert sniff(body, content_type=content_type, url=url).source == where
+    outcome = []
+    runs = _detector_runs(lambda: outcome.append(decide(body, content_type=content_type, url=url,
+                                                        suspect_labels="content")))
+    decision = outcome[0].decision
+    assert (outcome[0].suspect, decision.source, decision.label) == ("undecodable", "content", "utf-8")
+    assert decision.encoding == detect(body, "full", url) == ENCODINGS["windows-1251"]
+    assert runs == 1
+    assert outcome[0].body.memo[("detector", "full", url)] is decision.encoding  # the run's key
+
+
+def test_the_suspect_label_check_reuses_the_runs_detector_answer():
+    """A :class:`Body` the run already asked the detector about (step 8, mode ``"full"``): the
+    suspect-label check and the content decision read its answer; the detector does not run again."""
+    url = "http://example.ru/"
+    page = next(body for path, body in corpus("windows-1251") if sniff(body, url=url).source == "detector")
+    facts = Body(page)
+    unlabeled = []
+    assert _detector_runs(lambda: unlabeled.append(decide(facts, content_type="text/html", url=url))) == 1
+    assert unlabeled[0].decision.source == "detector"
+    outcome = []
+    runs = _detector_runs(lambda: outcome.append(decide(facts, content_type="text/html; charset=utf-8", url=url,
+                                                        suspect_labels="content")))
+    assert (outcome[0].suspect, outcome[0].decision.encoding) == ("undecodable", unlabeled[0].decision.encoding)
+    assert runs == 0
