@@ -257,15 +257,12 @@ class SiteMemory:
 
     def _pend(self, host: str, counts: Mapping[str, int]) -> None:
         """Keep *counts* for the store; at most ``max_hosts`` hosts wait. At that many, an exchange
-        starts at once if the store is free (the last result, if any, taken in whole first); while
-        an exchange is still under way (a slow or stuck store) or the store fails, the declarations
-        of further hosts are dropped (counted)."""
+        starts at once if the store is free (see :meth:`sync`); while an exchange is still under
+        way (a slow or stuck store) or its result being taken in, or while the store fails, the
+        declarations of further hosts are dropped (counted)."""
         if host not in self.pending and len(self.pending) >= self.max_hosts:
             if not (self._breaker.in_a_row or self.unsent):
                 self.sync()
-                if self._taking is not None:
-                    self._intake(None)
-                    self.sync()
             if len(self.pending) >= self.max_hosts:
                 self._inc("dropped", sum(counts.values()))
                 self._once("dropped", "Site memory: %d hosts wait for a slow or failing store; further "
