@@ -294,6 +294,28 @@ def test_redis_store_keeps_the_most_recently_used(redis_url, client):
     store.close()
 
 
+def test_hosts_learned_while_redis_is_paused_stay_bounded(redis_url, client):
+    """A real redis-server paused for writes (``CLIENT PAUSE … WRITE``, from another client) holds
+    the store's exchange: at most ``max_hosts`` hosts wait, the rest are dropped and counted (they
+    used to wait without a bound); unpaused, the exchange and the close save the others."""
+    stats = get_crawler().stats
+    memory = SiteMemory(RedisStore(redis_url + "?socket_timeout=60"), stats, max_hosts=10)
+    declared = sniff(PAGE, content_type="text/html; charset=koi8-r")
+    client.execute_command("CLIENT", "PAUSE", "60000", "WRITE")
+    try:
+        for name in _names(0, 100):
+            memory.learn(f"http://{name}/", declared)
+            assert len(memory.pending) <= 10
+        assert memory._job is not None and not memory._job[0].done()  # held by the pause
+    finally:
+        client.execute_command("CLIENT", "UNPAUSE")
+    assert memory.close()
+    reader = RedisStore(redis_url)
+    assert reader.exchange([], _names(0, 100)) == {name: {"KOI8-R": 1} for name in _names(0, 20)}
+    reader.close()
+    assert stats.get_value("whatwg_encoding/memory/dropped") == 80
+
+
 def test_redis_prefix_keeps_two_projects_apart_and_the_default_reads_earlier_keys(redis_url, client):
     """Two prefixes on one server are two memories; keys an earlier version wrote (no set of
     uses) load under the default prefix, as the least recently used."""
