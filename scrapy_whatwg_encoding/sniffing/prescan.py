@@ -66,7 +66,8 @@ _RUN_ONE = re.compile(rb"(?:[^<]+"
                       # lazy: a C-speed scan for "-->"; nothing after the starred group can fail and make
                       # it backtrack to a later one
                       rb"|<!--(?:-?>|[\s\S]*?-->)"
-                      rb"|<(?![!/?A-Za-z])|<(?=/?[A-Za-z])(?![Mm][Ee][Tt][Aa][\t\n\x0c\r /])" + _SKIP_TAG.pattern + rb")")
+                      # stray "<"s, each "any other byte", in one item (the last before a tag left to it)
+                      rb"|<+(?![!/?A-Za-z])|<(?=/?[A-Za-z])(?![Mm][Ee][Tt][Aa][\t\n\x0c\r /])" + _SKIP_TAG.pattern + rb")")
 _RUN = re.compile(_RUN_ONE.pattern + b"*")
 
 # The commonest <meta> that declares, whole: one "charset" attribute and nothing else (spaces and

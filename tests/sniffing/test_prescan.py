@@ -181,6 +181,8 @@ _markup = st.lists(st.sampled_from(_PIECES), max_size=40).map(b"".join)
 @example(b'<meta charset="koi8-r">', 1024)
 @example(b"<!-->--><meta charset=koi8-r>", 1024)
 @example(b'<html =="><meta charset=big5>', 1024)
+@example(b"<<<meta charset=koi8-r>", 1024)  # stray "<"s in one item, the last before a tag left to it
+@example(b"<<<!--<meta charset=big5>--><<</p <meta charset=gbk>><<meta charset=koi8-r>", 1024)
 def test_fast_prescan_equals_spec_steps(data, end):
     assert prescan(data, end) is spec_prescan(data, end)
 
