@@ -394,6 +394,10 @@ def _meta_decides(body: Body, settings: Settings) -> bool:
     default = default_decision("html", settings).encoding
     if not default.is_ascii_compatible:
         return False
+    if body.is_ascii:  # ISO-2022-JP reads alike only before its first escape or shift
+        shifts = [at for at in (body.data.find(byte) for byte in _NOT_ALIKE) if at >= 0]
+        if shifts and not 0 <= first_meta_at(body, settings.parser_limit) < min(shifts):
+            return False  # no <meta> the parser step may find ends before it (the tokenizer is not run)
     found = _parser_meta(body, default, settings.parser_limit, True)
     if found is None:
         return False

@@ -25,6 +25,7 @@ from scrapy_whatwg_encoding.sniffing.mislabel import content_decision, suspect_l
 from scrapy_whatwg_encoding.sniffing.parser_scan import find_parser_meta
 from scrapy_whatwg_encoding.sniffing.prescan import prescan_result
 from scrapy_whatwg_encoding.sniffing.run import Settings, run
+from scrapy_whatwg_encoding.sniffing.steps import Step
 from scrapy_whatwg_encoding.sniffing.xml_encoding import xml_declared_encoding
 
 pytestmark = pytest.mark.slow  # hypothesis against the standard's text, step by step
@@ -187,6 +188,24 @@ def test_step_8_shortcut_is_its_twin(head, pad, meta, text, likely, detector, lo
     for shortcuts in (True, False):
         trace = run(Body(body), "text/html", URL, settings_, None, None, likely, shortcuts=shortcuts)
         assert trace.decision == expected, shortcuts
+
+
+@pytest.mark.parametrize(("body", "asked"), [
+    (b"<p>" + b"x" * 1100 + b"<meta charset=koi8-r>" + b"\x1b$B<<\x1b(B", False),  # the escape after the <meta>
+    (b"\x1b$B" + b"<<" * 200 + b"\x1b(B" + b"x" * 1100 + b"<meta charset=koi8-r>", True),  # before it
+    (b"<p>\x0e</p>" + b"x" * 1100 + b"<meta charset=koi8-r>", True),  # a shift before it
+    (b"\x1b$B<<\x1b(B", True),  # no <meta> at all
+])
+def test_step_8_shortcut_with_iso_2022_jp_escapes_is_its_twin(body, asked):
+    """ISO-2022-JP (which step 8 may give for an ASCII body) reads a <meta> alike only before its
+    first escape or shift: step 8 is skipped exactly where the <meta> comes first."""
+    expected = oracle(body, content_type="text/html", locale=None, default=None, override=None, memory=None,
+                      detector="full", likely=None)
+    for shortcuts in (True, False):
+        trace = run(Body(body), "text/html", URL, Settings(), shortcuts=shortcuts)
+        assert trace.decision == expected, shortcuts
+    trace = run(Body(body), "text/html", URL, Settings())
+    assert (Step.DETECTOR in trace.notes) is not asked
 
 
 @settings(max_examples=300, deadline=None)
