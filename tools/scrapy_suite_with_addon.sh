@@ -51,7 +51,7 @@ mkdir -p "$WORK/sdist"
 spec=scrapy; [ -n "$version" ] && spec="scrapy==$version"
 "$py" -m pip download -q --no-deps --no-binary scrapy "$spec" -d "$WORK/sdist" >/dev/null 2>&1 ||
     { say "cannot download the sdist of $spec"; exit 100; }
-sdist=$(ls -t "$WORK"/sdist/scrapy-"${version:-*}".tar.gz 2>/dev/null | head -n 1)
+sdist=$(ls -t "$WORK"/sdist/scrapy-${version:-*}.tar.gz 2>/dev/null | head -n 1)  # the glob unquoted: no version, the newest
 [ -n "$sdist" ] || { say "no sdist of $spec in $WORK/sdist"; exit 100; }
 version=$(basename "$sdist" .tar.gz); version=${version#scrapy-}
 src="$WORK/scrapy-$version"
