@@ -128,6 +128,25 @@ def test_known_without_a_replay(body, content_type):
     assert verdict[0] == (_scrapys_text(body, content_type) != facts.text(decision.encoding))
 
 
+_CONTENT_TYPES = st.sampled_from(["text/html; charset=utf-8", "text/html; charset=UTF-8", "text/html; charset=windows-1252",
+                                  "text/html; charset=iso-8859-1", "text/html; charset=koi8-r", "text/html; charset=gbk",
+                                  "text/html; charset=utf-16", "text/html"])
+_BODIES = st.lists(st.sampled_from([b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff", b"\xff\xfe\x00\x00",
+                                    b"<p>", "é".encode(), b"\xe9", b"\x81", b"\x80", b"\x00", "Привет".encode("koi8-r"),
+                                    "中文".encode("gbk"), b'<meta charset="koi8-r">']), max_size=6).map(b"".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(_BODIES, _CONTENT_TYPES), min_size=1, max_size=8))
+def test_a_pair_judged_before_is_judged_as_the_first_time(pages):
+    """What a crawl's comparison learned from earlier pages (a Content-Type whose charset's codec
+    decodes as the decided encoding) gives each page the verdict a fresh comparison gives it."""
+    crawl = scrapy_default.Comparisons(first=0, every=10**9)
+    for body, content_type in pages:
+        verdict, *_ = _judge(crawl, body, content_type)
+        assert verdict == _judge(scrapy_default.Comparisons(first=0, every=10**9), body, content_type)[0]
+
+
 def test_sample_of_the_pages_that_need_a_replay():
     """Unlabeled legacy pages need Scrapy's guess: the first 3, then every 4th, are replayed."""
     comparisons = scrapy_default.Comparisons(first=3, every=4)
