@@ -1,6 +1,6 @@
 """Benchmark: the add-on against Scrapy alone per response, for each class of page of issue 17.
 
-Usage: python tools/bench_classes.py [--runs 5] [--repeat 5] [--only CLASS] [--layer middleware|sniffing]
+Usage: python tools/bench_classes.py [--runs 5] [--repeat 5] [--only CLASS] [--layer middleware|sniffing|floor]
                                      [--profile CLASS] [--comparison] [--shape corpus|real]
 
 Classes (built from the repo's own pages, tests/data/corpus with its manifest's true encodings
@@ -34,7 +34,9 @@ every call; building it is not timed):
 With ``--layer sniffing``, ours is the sniffing layer's calls alone (what the middleware asks of
 it, without the Scrapy glue): ``Options().decide(body, content_type, url)``, then
 ``scrapy_default.scrapy_encoding`` (given the decision) and ``scrapy_default.changed`` (the name Scrapy alone reports
-and the "differs from Scrapy" stat), then the text (``outcome.body.text(encoding)``).
+and the "differs from Scrapy" stat), then the text (``outcome.body.text(encoding)``). With ``--layer
+floor``, ours is :class:`Floor`: the standard's steps called directly, with nothing the add-on adds
+around them (what the per-page ratio could be if that cost nothing).
 
 Times are ``perf_counter_ns``, best of ``--repeat`` per page (Scrapy and ours alternate call by
 call); ``--runs`` runs interleave the two page by page. The headline, per class: the **per-page
@@ -331,6 +333,54 @@ class Layer:
         return 0  # an exception would stop the benchmark
 
 
+class Floor:
+    """A floor for the per-page ratio, not the add-on: the standard's steps a page of these classes
+    needs, called directly with what they take (step 4's charset, else the prescan, the parser
+    step with its encoding, the detector where neither finds a ``<meta>``), then the decode and the
+    response's state (``response.encoding``, ``.text``, a one-key ``meta``). No trace, suspect-label
+    check, statistic, stats, log, gate or override: what is left once every part the add-on adds
+    to those steps costs nothing (issue 34 item 7)."""
+
+    def side(self, page: Page) -> Callable[[], str]:
+        from scrapy.http import HtmlResponse, Request
+
+        from scrapy_whatwg_encoding import ENCODINGS
+        from scrapy_whatwg_encoding.scrapy.scrapy_default import scrapy_codec_name
+        from scrapy_whatwg_encoding.sniffing.body import Body
+        from scrapy_whatwg_encoding.sniffing.change import PARSER_LIMIT, parser_meta_span
+        from scrapy_whatwg_encoding.sniffing.detect import detect
+        from scrapy_whatwg_encoding.sniffing.prescan import prescan_result
+        from scrapy_whatwg_encoding.sniffing.run import transport_decision
+
+        response, request = HtmlResponse(page.url, headers=page.headers, body=page.body), Request(page.url)
+        default = ENCODINGS["windows-1252"]
+
+        def call() -> str:
+            body = response.body
+            found = transport_decision(response.headers[b"Content-Type"].decode("latin-1"))[0]
+            if found is not None:
+                encoding, source = found.encoding, "transport"
+            else:
+                metas: list = []
+                prescanned = prescan_result(body, PRESCAN_BYTES, metas)
+                encoding, source = (default, "default") if prescanned is None else (prescanned[0], prescanned[3])
+                meta = parser_meta_span(body, encoding, PARSER_LIMIT, metas)
+                if meta is not None and source == "default":
+                    encoding, source = meta[0], "parser"
+                elif meta is None and source == "default":
+                    encoding, source = detect(Body(body), "full", page.url) or default, "detector"
+            text = encoding.decode(body)
+            response._encoding, response._cached_ubody = scrapy_codec_name(encoding), text  # type: ignore[attr-defined]
+            request.meta["whatwg_encoding"] = {"encoding": encoding.name, "source": source}
+            return response.text
+
+        call.request = request  # type: ignore[attr-defined]
+        return call
+
+    def errors(self) -> int:
+        return 0
+
+
 def alternate(sides: tuple[Callable[[], Callable[[], object]], Callable[[], Callable[[], object]]], repeat: int,
               first: int = 0) -> tuple[int, int]:
     """``(ns of side 0, ns of side 1)``: best of *repeat* timed calls each, the two sides alternating
@@ -507,8 +557,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--runs", type=int, default=5, help="interleaved runs (default 5)")
     parser.add_argument("--repeat", type=int, default=5, help="calls per page and run, the best counts (default 5)")
     parser.add_argument("--only", choices=sorted(CLASSES), action="append", help="a class (repeatable)")
-    parser.add_argument("--layer", choices=("middleware", "sniffing"), default="middleware",
-                        help="ours: the middlewares (default) or the sniffing layer's calls alone")
+    parser.add_argument("--layer", choices=("middleware", "sniffing", "floor"), default="middleware",
+                        help="ours: the middlewares (default), the sniffing layer's calls alone, or the floor "
+                             "(the standard's steps called directly: see Floor)")
     parser.add_argument("--profile", choices=sorted(CLASSES), metavar="CLASS",
                         help="profile ours on CLASS instead of timing")
     parser.add_argument("--profile-scrapy", action="store_true", help="with --profile: profile Scrapy's side")
@@ -524,7 +575,7 @@ def main(argv: list[str] | None = None) -> None:
         return
 
     native = sources()
-    ours = Ours() if args.layer == "middleware" else Layer()
+    ours = {"middleware": Ours, "sniffing": Layer, "floor": Floor}[args.layer]()
     if args.profile:
         pages = build_class(args.profile, native, args.shape)
         check(pages, ours)  # warm: tables, caches, lazy imports
@@ -537,8 +588,9 @@ def main(argv: list[str] | None = None) -> None:
     times = measure(classes, ours, args.runs, args.repeat,
                     lambda message: print(f"  ... {message} ({time.perf_counter() - started:.0f} s)", file=sys.stderr))
     assert ours.errors() == 0, "the middleware counted errors"
-    side = ("the add-on's middlewares + .text" if args.layer == "middleware"
-            else "the sniffing layer's calls (decide, scrapy_encoding, changed, text)")
+    side = {"middleware": "the add-on's middlewares + .text",
+            "sniffing": "the sniffing layer's calls (decide, scrapy_encoding, changed, text)",
+            "floor": "the floor (the standard's steps called directly, the decode, the response's state)"}[args.layer]
     print(f"Per response, Scrapy .encoding + .text vs {side} ({args.runs} interleaved runs × best of "
           f"{args.repeat}; ratio < 1.00: ours is cheaper)")
     print(f"  {'class':<27} {'per-page':>8} {'(q1-q3)':>11}  {'pages':>5} {'B/page':>7} {'Scrapy µs':>9} "

@@ -78,3 +78,18 @@ def test_ours_gives_the_whatwg_text_on_every_class():
         checks = bench_classes.check(pages, ours)
         assert checks.text == len(pages), cls
     assert ours.errors() == 0
+
+
+@pytest.mark.slow  # a few pages of every class, both shapes
+@pytest.mark.parametrize("shape", ["corpus", "real"])
+def test_the_floor_decides_as_ours(shape):
+    """The floor (the standard's steps called directly, tools/bench_classes.py --layer floor) gives
+    each page the encoding, and so the text, the add-on gives it: it times the same work."""
+    ours, floor = bench_classes.Ours(), bench_classes.Floor()
+    for cls in bench_classes.CLASSES:
+        pages = bench_classes.build_class(cls, NATIVE, shape)[::20]
+        assert bench_classes.check(pages, floor).text == len(pages), cls
+        for page in pages:
+            theirs, mine = ours.side(page), floor.side(page)
+            assert theirs() == mine(), (cls, page.name)
+            assert theirs.request.meta["whatwg_encoding"]["encoding"] == mine.request.meta["whatwg_encoding"]["encoding"]
