@@ -357,7 +357,7 @@ class Floor:
 
         def call() -> str:
             body = response.body
-            found = transport_decision(response.headers[b"Content-Type"].decode("latin-1"))[0]
+            found = transport_decision(page.content_type)[0]
             if found is not None:
                 encoding, source = found.encoding, "transport"
             else:
