@@ -16,15 +16,13 @@ from __future__ import annotations
 import re
 from typing import cast
 
-from chardetng_py.detector import EncodingDetector
-
 from ..encoding import ENCODINGS, Encoding
 from ._html.tokenizer import TAG, tag_name
 from .body import Body
 from .browsers import FIRST_READ, chromium_meta, chromium_reading, firefox_meta
 from .content_type import DocumentKind, chromium_mime_type, essence_kind, firefox_mime_type, per_value
 from .decision import Decision
-from .detect import STAT_LIMIT, from_chardetng, tld_of
+from .detect import seven_bit_guess
 from .meta_charset import meta_encoding
 from .mime_sniff import (
     CHROMIUM_BINARY_BYTES,
@@ -191,30 +189,12 @@ def _scan(body: Body, settings: Settings, shortcuts: bool, scan) -> Decision | N
     return None if xml is None else Decision(xml[0], "tentative", "xml-declaration", xml[1], 0)
 
 
-_ISO_2022_JP = ENCODINGS["ISO-2022-JP"]
-
-
-def seven_bit_text_guess(body: Body, url: str | None) -> Encoding | None:
-    """ISO-2022-JP where chardetng guesses it for a 7-bit plain text *body* with an escape, JIS
-    text or not: both browsers show it so, where in HTML they never do (tests/data/browsers,
-    seed 35: a lone ``ESC ( B`` in plain text is ISO-2022-JP in both); else ``None``. It reads
-    :data:`.detect.STAT_LIMIT` bytes from shortly before the first escape."""
-    data = body.data
-    escape = data.find(b"\x1b")
-    if escape < 0 or not body.is_ascii:
-        return None
-    start = max(escape - 256, 0)
-    window = bytes(data[start:start + STAT_LIMIT])
-    detector = EncodingDetector()
-    detector.feed(window, last=start + STAT_LIMIT >= len(data))
-    guess = from_chardetng(detector.guess(tld=tld_of(url), allow_utf8=False))
-    return guess if guess is _ISO_2022_JP else None
-
-
+# Both browsers show a 7-bit plain text body as ISO-2022-JP where chardetng guesses it, JIS text or
+# not (tests/data/browsers, seed 35: a lone "ESC ( B" in plain text), where in HTML they never do.
 CHROMIUM = Model("chromium", _chromium_type, _chromium_scan, seven_bit_jis=False, facts=_chromium_facts,
-                 text_detector=seven_bit_text_guess)
+                 text_detector=seven_bit_guess)
 FIREFOX = Model("firefox", _firefox_type, _firefox_scan, seven_bit_jis=False, facts=_firefox_facts,
-                text_detector=seven_bit_text_guess)
+                text_detector=seven_bit_guess)
 
 
 # Markup after which Chromium's tokenizer and the standard's prescan may part: raw text elements,
