@@ -17,7 +17,7 @@ import re
 from typing import cast
 
 from ..encoding import ENCODINGS, Encoding
-from ._html.tokenizer import TAG, tag_name
+from ._html.tokenizer import RUN_WINDOW, TAG, tag_name
 from .body import Body
 from .browsers import FIRST_READ, chromium_meta, chromium_reading, firefox_meta
 from .content_type import DocumentKind, chromium_mime_type, essence_kind, firefox_mime_type, per_value
@@ -247,19 +247,25 @@ def chromium_at_prescan_meta(body: bytes, offset: int) -> Decision | None:
 
 
 
-def _no_declaring_meta(body: Body, extent: int, prescan_bytes: int) -> bool:
+def _no_declaring_meta(body: Body, extent: int, prescan_bytes: int, window: int = RUN_WINDOW) -> bool:
     """Whether neither model can read a ``<meta>`` that declares an encoding in its first *extent*
     bytes: none has a hint after it (``charset``, or ``http-equiv`` and a ``&``); or none starts in
     the first *prescan_bytes* and the document's first start tag takes both models out of the
-    head (not one of :data:`_HEAD_TAGS`): neither reads past *prescan_bytes* then."""
+    head (not one of :data:`_HEAD_TAGS`): neither reads past *prescan_bytes* then. The prolog
+    before that start tag is read in the first *window* bytes only: False where it runs on."""
     meta_at = first_meta_at(body, extent)
     if meta_at < 0:
         return True
     if meta_at < prescan_bytes:
         return False
     data = body.data
-    prolog = cast("re.Match[bytes]", _PROLOG.match(data, 0, extent))  # a starred pattern: never None
-    first = _START_TAG.match(data, prolog.end(), extent)
+    # The prolog read within *window* bytes (a starred pattern: never None; a page's is a DOCTYPE
+    # and a comment or two): where the window cuts an item, it stops at that item, where no start
+    # tag is, and the answer is False (the scans decide: a flood of comments is read once, by
+    # them); a start tag where it stops is where the whole text's prolog stops (no item begins
+    # with "<" and a letter).
+    end = cast("re.Match[bytes]", _PROLOG.match(data, 0, min(extent, window))).end()
+    first = _START_TAG.match(data, end, extent)
     return first is not None and tag_name(first.group(1).decode("latin-1")) not in _HEAD_TAGS
 
 

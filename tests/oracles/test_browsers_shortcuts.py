@@ -192,6 +192,24 @@ def test_no_declaring_meta_is_what_both_models_scan(prefix, first, attributes, m
         assert _neither_model_reads(body, prescan_bytes)
 
 
+@given(prefix=st.lists(_PREFIX, max_size=8), first=_FIRST, attributes=st.sampled_from(["", " a=b", "  x='>'"]),
+       late=_LATE, window=st.integers(0, 120), prescan_bytes=st.sampled_from([0, 16]))
+@settings(max_examples=2000, deadline=None)
+def test_no_declaring_meta_reads_the_prolog_in_a_window_as_the_whole_text(prefix, first, attributes, late, window,
+                                                                            prescan_bytes):
+    """The prolog read within a window gives the whole text's answer, or False (the scans run):
+    the whole text's where the prolog and the start tag's "<" and first letter lie within it."""
+    head = "".join(prefix)
+    body = (head + f"<{first}{attributes}>" + late).encode("latin-1")
+    extent = 1 << 16
+    whole = browsers_profile._no_declaring_meta(Body(body), extent, prescan_bytes, window=extent)
+    windowed = browsers_profile._no_declaring_meta(Body(body), extent, prescan_bytes, window=window)
+    assert windowed in (whole, False)
+    if len(head) + 2 <= window:
+        assert windowed == whole
+    event("prolog cut by the window" if len(head) >= window else "prolog within the window")
+
+
 def test_text_html_is_typed_as_each_model_types_it():
     """The models' text/html shortcut gives their typing's answer."""
     from scrapy_whatwg_encoding.sniffing.mime_sniff import chromium_typed_kind, firefox_typed_kind

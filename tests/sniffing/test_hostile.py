@@ -121,6 +121,21 @@ def test_a_comment_run_ends_where_comment_by_comment_does(text):
     assert (0 if match is None else match.end()) == _comments_one_by_one(text)
 
 
+# The comment pattern's plain twin: a lazy repeat to the first end ("<!-->" and "<!--->" at once).
+_LAZY_COMMENT = re.compile(r"<!--(?:-?>|[\s\S]*?--!?>)")
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_PIECES, st.lists(st.sampled_from(["<!--", "-", "->", "-->", "--!>", "--!", ">", "a"]), max_size=10).map("".join))
+def test_a_comment_ends_where_the_lazy_repeat_ends(before, text):
+    """COMMENT (its commonest form first, then one that never passes an end) matches where a lazy
+    repeat to the first end does, after anything and wherever the text is cut."""
+    text = "<!--" + text + before
+    for end in range(4, len(text) + 1):
+        ours, lazy = COMMENT_ONE.match(text, 0, end), _LAZY_COMMENT.match(text, 0, end)
+        assert (ours and ours.end()) == (lazy and lazy.end())
+
+
 _UNITS = st.sampled_from(["<!---->", "<!-- x -->", "<p>", "<a b='>'>", "<script>x</script>", "<title>a<b</title>",
                           "<!--<meta charset=utf-8>-->", "<", "x", "</p>", "<script><!--</script>", "-->", "<p "])
 
