@@ -155,7 +155,9 @@ def _attributes(key: str, without: str = "") -> str:
     attribute = _ATTRIBUTE.replace("(?P<n>", f"(?P<n{key}>").replace("(?P=n)", f"(?P=n{key})")
     if without:
         attribute = attribute.replace("[^", "[^" + without)
-    return rf"(?:[\t\n\x0c\r /]*(?=(?P<a{key}>{attribute}))(?P=a{key}))*[\t\n\x0c\r /]*>"
+    # A tag without attributes first (most elements of text, most end tags): ">", one step where
+    # the general form takes several; both end there (no attribute name starts with ">").
+    return rf"(?:>|(?:[\t\n\x0c\r /]*(?=(?P<a{key}>{attribute}))(?P=a{key}))*[\t\n\x0c\r /]*>)"
 
 
 # A comment (§13.2.5.43-52), from "<!--" to its end as COMMENT_END finds it ("<!-->" and "<!--->"
