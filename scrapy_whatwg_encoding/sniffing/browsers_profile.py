@@ -139,10 +139,11 @@ def _sniffed(body: Body) -> str:
 
 
 def _chromium_scan(body: Body, settings: Settings, shortcuts: bool) -> Decision | None:
-    """Chromium's step 5. Shortcut: where the standard's prescan took a ``<meta>`` and nothing
+    """Chromium's step 5. Shortcuts: where the standard's prescan took a ``<meta>`` and nothing
     before it parts the two readers, the prescan's decision where Chromium reads that tag alike
     (:func:`chromium_prescan_label`), else Chromium's reading of it (:func:`chromium_at_prescan_meta`);
-    its twin is the scan."""
+    where the standard's parser step took one with no tag before it, Chromium's reading of that
+    one (:func:`chromium_at_parser_meta`). Their twin is the scan."""
     if shortcuts:
         prescanned = body.memo.get(("prescan", settings.prescan_bytes))
         if prescanned is not None and prescanned.source == "prescan" and prescanned.offset is not None:
@@ -153,6 +154,9 @@ def _chromium_scan(body: Body, settings: Settings, shortcuts: bool) -> Decision 
             found = chromium_at_prescan_meta(body.data, prescanned.offset)
             if found is not None:
                 return found
+        found = chromium_at_parser_meta(body, settings)
+        if found is not None:
+            return found
     return _scan(body, settings, shortcuts, chromium_meta)
 
 
@@ -245,6 +249,46 @@ def chromium_at_prescan_meta(body: bytes, offset: int) -> Decision | None:
         return None
     return Decision(meta_encoding(found[0]), "tentative", "prescan", found[1], offset)
 
+
+
+def chromium_at_parser_meta(body: Body, settings: Settings) -> Decision | None:
+    """Chromium's decision where the standard's parser step (any run over *body*: its finding is
+    kept in ``body.memo``) took the ``<meta>`` at byte X with an ASCII-compatible encoding and no
+    start or end tag (``<`` or ``</`` then a letter) before it in the bytes: its reading of that
+    tag, or ``None`` where its scan must run. Before X both tokenizers then read the same
+    comments, DOCTYPEs, bogus comments and text: what opens, ends or switches them (``<``, ``!``,
+    ``-``, ``>``, ``?``, ``/``, whitespace) is bytes below 0x40 but digits, which no
+    ASCII-compatible decoder takes into another character. With no tag, Chromium's scan is
+    still in the head section at X, however far (a flood of comments is read once, by the
+    parser step). tests/oracles/test_browsers_shortcuts.py checks it against the scan."""
+    data = body.data
+    extent = max(settings.parser_limit, settings.prescan_bytes)
+    for key, found in body.memo.items():
+        if not (type(key) is tuple and key[0] == "parser" and key[2] == settings.parser_limit and found is not None):
+            continue
+        encoding, offset = key[1], found[2]
+        if not encoding.is_ascii_compatible:  # ISO-2022-JP: ESC sequences switch what bytes mean
+            continue
+        if data.startswith(_UTF_16_XML) or _ANY_TAG.search(data, 0, offset) is not None:
+            return None
+        # A window first, then FIRST_READ bytes (see chromium_at_prescan_meta), within the scan's bytes
+        for size in (_TAG_WINDOW, FIRST_READ):
+            match = TAG.match(bytes(data[offset:min(offset + size, extent)]).decode("latin-1"))
+            if match is not None:
+                break
+        if match is None or match.group(1) or match.group(2).lower() != "meta":
+            return None
+        reading = chromium_reading(match.group(3))
+        if reading is None:
+            return None
+        if offset < settings.prescan_bytes:
+            return Decision(meta_encoding(reading[0]), "tentative", "prescan", reading[1], offset)
+        return Decision(meta_encoding(reading[0]), "certain", "parser", reading[1], offset)
+    return None
+
+
+# A start or end tag as the tokenizer opens one ("<" or "</" then an ASCII letter).
+_ANY_TAG = re.compile(rb"</?[A-Za-z]")
 
 
 def _no_declaring_meta(body: Body, extent: int, prescan_bytes: int, window: int = RUN_WINDOW) -> bool:

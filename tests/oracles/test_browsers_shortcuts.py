@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import pathlib
+import re
 import sys
 
 import pytest
@@ -208,6 +209,55 @@ def test_no_declaring_meta_reads_the_prolog_in_a_window_as_the_whole_text(prefix
     if len(head) + 2 <= window:
         assert windowed == whole
     event("prolog cut by the window" if len(head) >= window else "prolog within the window")
+
+
+# What may come before the parser step's <meta> when no tag does (and a few tags, which must stop the
+# shortcut), in bytes: comments of every ending, DOCTYPEs and bogus comments (a quoted ">" too),
+# text, non-ASCII bytes (UTF-8, windows-1252, a Shift_JIS lead byte before an ASCII one), ISO-2022-JP's
+# escapes (in JIS X 0208, "<!--" is two kanji).
+_BEFORE_PARSER_META = st.sampled_from([
+    b"<!-- c -->", b"<!---->", b"<!-->", b"<!--->", b"<!-- a -- b -->", b"<!-- x --!>", b"<!-- <meta charset=utf-8> -->",
+    b"<!DOCTYPE html>", b"<!doctype x 'a>b'>", b"<?xml?>", b"<!x>", b"</>", b"</ x>", b"x", b"\xc3\xa9", b"\xe9",
+    b"\x81<", b"\x81-", b"<", b" ", b"\n", b"&amp;", b"--!>", b"<!--", b"<p>", b"</p>", b"<title>", b"<script>",
+    b"\x1b$B", b"\x1b(B", b"\x1b$B<!--\x1b(B"])
+_PARSER_METAS = st.sampled_from([b'<meta charset="koi8-r">', b"<meta charset=koi8-r charset=zz>", b"<meta charset=zz charset=gbk>",
+                                 b'<META http-equiv="Content-Type" content="text/html; charset=gbk">', b"<meta charset=koi8-r/>",
+                                 b"<meta charset=bogus>", b"<meta charset='utf-8' a>", b"<meta charset=\xe9koi8-r>",
+                                 b'<meta http-equiv=content-type content="charset=&#x6b;oi8-r">'])
+
+
+@given(before=st.lists(_BEFORE_PARSER_META, max_size=8), pad=st.sampled_from([b"", b" " * 1100, b"<!--x-->" * 150]),
+       meta=_PARSER_METAS, after=st.lists(_PARSER_METAS | _BEFORE_PARSER_META, max_size=3),
+       likely=st.sampled_from([None, "windows-1252", "Shift_JIS", "UTF-8", "gbk", "ISO-2022-JP"]), prescan_bytes=st.sampled_from([1024, 16]))
+@settings(max_examples=2500, deadline=None)
+def test_chromium_at_the_parser_meta_is_its_scan(before, pad, meta, after, likely, prescan_bytes):
+    """Where the standard's parser step took a <meta> with no tag before it, Chromium's reading of
+    that tag is its scan's answer; the shortcut answers on most such pages."""
+    body = b"".join(before) + pad + meta + b"".join(after)
+    settings_ = Settings(profile="browsers", prescan_bytes=prescan_bytes)
+    facts = Body(body)
+    run(facts, "text/html", None, settings_, likely=likely)  # the standard's run: its parser step in the memo
+    short = browsers_profile.chromium_at_parser_meta(facts, settings_)
+    if short is not None:
+        event("answered, late" if short.offset >= prescan_bytes else "answered, within the prescan's bytes")
+        assert short == browsers_profile._chromium_scan(Body(body), settings_, False)
+    elif not re.search(rb"</?[A-Za-z]", body[:len(body) - len(meta) - sum(map(len, after))]):
+        event("not answered, no tag before the <meta>")
+
+
+def test_chromium_at_the_parser_meta_answers_a_flood_of_comments():
+    """The shortcut answers where a flood of comments comes before the <meta> (the parser step read
+    it once), with the scan's answer."""
+    for flood in (b"<!---->" * 9000, b"".join(b"<!--%d-->" % i for i in range(5000)), b"<!DOCTYPE html>" + b" " * 60000):
+        # (Chromium reads the last of duplicated attributes, the standard the first)
+        for meta, chromium in ((b"<meta charset=koi8-r>", "KOI8-R"), (b"<meta charset=koi8-r charset=gbk>", "GBK")):
+            body = flood + meta
+            settings_ = Settings(profile="browsers")
+            facts = Body(body)
+            run(facts, "text/html", None, settings_)
+            short = browsers_profile.chromium_at_parser_meta(facts, settings_)
+            assert short is not None and short.offset == len(flood) and short.encoding.name == chromium
+            assert short == browsers_profile._chromium_scan(Body(body), settings_, False)
 
 
 def test_text_html_is_typed_as_each_model_types_it():
