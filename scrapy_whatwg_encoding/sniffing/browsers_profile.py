@@ -263,6 +263,8 @@ def chromium_at_parser_meta(body: Body, settings: Settings) -> Decision | None:
     parser step). tests/oracles/test_browsers_shortcuts.py checks it against the scan."""
     data = body.data
     extent = max(settings.parser_limit, settings.prescan_bytes)
+    # The parser step's findings: ("parser", encoding, limit, shortcuts) → (encoding, label, offset,
+    # end) or None (run._parser_meta), one per encoding a run read the body with.
     for key, found in body.memo.items():
         if not (type(key) is tuple and key[0] == "parser" and key[2] == settings.parser_limit and found is not None):
             continue
