@@ -14,12 +14,13 @@ the standard's answer whatever Firefox shows).
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import cast
 
 from ..encoding import ENCODINGS, Encoding
 from ._html.tokenizer import RUN_WINDOW, TAG, tag_name
 from .body import Body
-from .browsers import FIRST_READ, chromium_meta, chromium_reading, firefox_meta
+from .browsers import FIRST_READ, Seen, chromium_meta, chromium_reading, firefox_meta, firefox_reading
 from .content_type import DocumentKind, chromium_mime_type, essence_kind, firefox_mime_type, per_value
 from .decision import Decision
 from .detect import seven_bit_guess
@@ -35,6 +36,7 @@ from .mime_sniff import (
     unknown_mime_type,
     unknown_type_kind,
 )
+from .parser_scan import last_meta_start
 from .run import Model, Settings, Trace, charset_decision, first_meta_at, run
 from .steps import CERTAIN_STEPS
 from .xml_encoding import get_xml_encoding
@@ -157,12 +159,40 @@ def _chromium_scan(body: Body, settings: Settings, shortcuts: bool) -> Decision 
         found = chromium_at_parser_meta(body, settings)
         if found is not None:
             return found
+        seen = body.memo[("chromium seen", settings.parser_limit, settings.prescan_bytes)] = Seen()
+        return _scan(body, settings, shortcuts, partial(chromium_meta, seen=seen))
     return _scan(body, settings, shortcuts, chromium_meta)
 
 
 def _firefox_scan(body: Body, settings: Settings, shortcuts: bool) -> Decision | None:
-    """Firefox's step 5."""
+    """Firefox's step 5. Shortcut: no scan where Chromium's found nothing and read every ``<meta>``
+    that Firefox's could (:func:`firefox_reads_none_after_chromium`); its twin is the scan."""
+    if shortcuts and firefox_reads_none_after_chromium(body, settings):
+        return _scan(body, settings, shortcuts, _no_meta)
     return _scan(body, settings, shortcuts, firefox_meta)
+
+
+def _no_meta(data: bytes, limit: int, head: int) -> None:
+    return None
+
+
+def firefox_reads_none_after_chromium(body: Body, settings: Settings) -> bool:
+    """Whether Firefox's ``<meta>`` scan finds nothing, known from Chromium's (kept in
+    ``body.memo``, :class:`.browsers.Seen`) where that found nothing either and read no ``svg``,
+    ``math``, ``template`` or ``frameset`` start tag: up to the first of those, both tokenizers
+    switch states by the tag name alone (scripting disabled in both) and the tree builder processes
+    every ``meta`` start tag its tokenizer emits with the "in head" rules, so Firefox's ``<meta>``
+    tags before Chromium's *reach* are among those Chromium read; and where the last ``<meta`` that
+    Firefox's reader names an encoding in starts before that reach, and it names none in those.
+    tests/oracles/test_browsers_shortcuts.py checks it against the scan."""
+    prescan_bytes = settings.prescan_bytes
+    seen = body.memo.get(("chromium seen", settings.parser_limit, prescan_bytes))
+    if seen is None or not seen.reach or seen.tree_states:
+        return False
+    if any(firefox_reading(span) is not None for span in seen.spans):
+        return False
+    text = bytes(body.data[:max(settings.parser_limit, prescan_bytes)]).decode("latin-1")
+    return last_meta_start(text, firefox_reading) < seen.reach
 
 
 def _scan(body: Body, settings: Settings, shortcuts: bool, scan) -> Decision | None:

@@ -11,7 +11,7 @@ import re
 import sys
 
 import pytest
-from hypothesis import event, given, settings
+from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 
 from scrapy_whatwg_encoding import sniff
@@ -258,6 +258,59 @@ def test_chromium_at_the_parser_meta_answers_a_flood_of_comments():
             short = browsers_profile.chromium_at_parser_meta(facts, settings_)
             assert short is not None and short.offset == len(flood) and short.encoding.name == chromium
             assert short == browsers_profile._chromium_scan(Body(body), settings_, False)
+
+
+# Markup around <meta> tags that Firefox's reader names an encoding in and Chromium's does not (the
+# first of duplicated attributes), or both: in elements of text, in foreign content and template
+# contents (where the two tokenizers part), after tags that end Chromium's head section.
+_FIREFOX_PIECES = st.sampled_from([
+    "<meta charset=koi8-r charset=zz>", "<script><meta charset=koi8-r charset=zz></script>", "<script><meta charset=koi8-r>",
+    "<style><meta charset=koi8-r charset=zz></style>", "<title><meta charset=koi8-r charset=zz></title>",
+    "<textarea><meta charset=koi8-r></textarea>", "<!-- <meta charset=koi8-r charset=zz> -->",
+    "<svg><title><meta charset=koi8-r charset=zz></title></svg>", "<math><mi><meta charset=koi8-r charset=zz>",
+    "<template><meta charset=koi8-r charset=zz></template>", "<frameset><meta charset=koi8-r charset=zz>",
+    "<math><title><meta charset=koi8-r charset=zz></title></math>",  # a MathML title: no RCDATA in Firefox's
+    "<template><col><title></template>",  # the title ignored in template contents: no RCDATA in Firefox's
+    "<noscript><meta charset=koi8-r charset=zz></noscript>", "<xmp><meta charset=koi8-r charset=zz></xmp>",
+    "<plaintext>", "<script>", "<p>", "</head>", "<body>", "<head>", "<link rel=x>", "<table>", "<select>", "x",
+    "<bgsound>", "<basefont>", "<noframes>x</noframes>",  # Chromium's head section ends, Firefox's "in head" not
+    "<!DOCTYPE html>", " ", '<meta http-equiv=content-type content="charset=koi8-r" charset=zz>', "<meta name=x>"])
+
+
+@given(pieces=st.lists(_FIREFOX_PIECES, max_size=10), pad=st.sampled_from(["", " " * 1100, "<script>x</script>" * 70]),
+       late=st.lists(_FIREFOX_PIECES, max_size=4), prescan_bytes=st.sampled_from([1024, 16]))
+@example(pieces=["<bgsound>"], pad=" " * 1100, late=["<meta charset=koi8-r charset=zz>", "<script><meta charset=koi8-r>"],
+         prescan_bytes=1024)
+@example(pieces=["<template><col><title></template>", "<meta charset=koi8-r charset=zz>"], pad="",
+         late=["<script><meta charset=koi8-r>"], prescan_bytes=1024)
+@settings(max_examples=3000, deadline=None)
+def test_firefox_reads_none_after_chromium_is_its_scan(pieces, pad, late, prescan_bytes):
+    """Where Chromium's scan found nothing and read every <meta> Firefox's could, Firefox's scan
+    finds nothing either."""
+    body = ("".join(pieces) + pad + "".join(late)).encode()
+    settings_ = Settings(profile="browsers", prescan_bytes=prescan_bytes)
+    facts = Body(body)
+    run(facts, "text/html", None, settings_)  # the standard's run, then Chromium's step 5 as the profile runs it
+    browsers_profile._chromium_scan(facts, settings_, True)
+    if browsers_profile.firefox_reads_none_after_chromium(facts, settings_):
+        event("Firefox's scan not run")
+        extent = max(settings_.parser_limit, prescan_bytes)
+        assert browsers.firefox_meta(body, extent, prescan_bytes) is None
+        assert browsers_profile._firefox_scan(facts, settings_, True) == browsers_profile._firefox_scan(
+            Body(body), settings_, False)
+    else:
+        event("Firefox's scan runs")
+
+
+def test_firefox_reads_none_after_chromium_in_a_flood_of_scripts():
+    """The flood that both scans read whole: Firefox's is not run, and its answer is the scan's."""
+    body = b"".join(b"<script>%d<meta charset=koi8-r></script>" % i for i in range(1500))
+    settings_ = Settings(profile="browsers")
+    facts = Body(body)
+    run(facts, "text/html", None, settings_)
+    assert browsers_profile._chromium_scan(facts, settings_, True) is None
+    assert browsers_profile.firefox_reads_none_after_chromium(facts, settings_)
+    assert browsers.firefox_meta(body, 1 << 16) is None
 
 
 def test_text_html_is_typed_as_each_model_types_it():
