@@ -50,6 +50,7 @@ UNCONDITIONAL = 1024
 # Start tags that keep Chromium's scan "in the head section" (html and head only as start tags).
 _CHROMIUM_HEAD = frozenset(("script", "noscript", "style", "link", "meta", "object", "title", "base"))
 _RCDATA = frozenset(("title", "textarea"))
+_TREE_STATES = frozenset(("svg", "math", "template", "frameset"))
 _RAWTEXT = frozenset(("style", "xmp", "iframe", "noembed", "noframes"))
 
 
@@ -118,18 +119,35 @@ _MORE = object()  # the scan reached the end of a prefix of the body: it needs m
 FIRST_READ = 4096
 
 
-def chromium_meta(body: bytes, limit: int, head: int = UNCONDITIONAL) -> tuple[Encoding, str, int] | None:
+class Seen:
+    """What a Chromium scan that found nothing tokenized (:func:`chromium_meta`'s *seen*): the
+    attribute spans of the ``meta`` start tags it read, in order; *reach*, an offset before which
+    it read every start tag (0: it may have read none); *tree_states*, whether one of those was
+    ``svg``, ``math``, ``template`` or ``frameset`` (after which a tree builder switches tokenizer
+    states otherwise than by the tag name)."""
+
+    __slots__ = ("reach", "spans", "tree_states")
+
+    def __init__(self) -> None:
+        self.spans: list[str] = []
+        self.reach = 0
+        self.tree_states = False
+
+
+def chromium_meta(body: bytes, limit: int, head: int = UNCONDITIONAL,
+                  seen: Seen | None = None) -> tuple[Encoding, str, int] | None:
     """Chromium's ``<meta>`` scan of *body* (at most *limit* bytes; *head* bytes whatever the
     markup): ``(encoding, label, byte offset of the "<")`` or ``None``. No UTF-16 or
     x-user-defined adjustment here. It reads only as far as its answer can change: the first
-    :data:`FIRST_READ` bytes, and more only while the scan is still in the head section."""
+    :data:`FIRST_READ` bytes, and more only while the scan is still in the head section. *seen*,
+    if given, is filled with what the scan read (see :class:`Seen`)."""
     end = min(limit, len(body))
     if last_hint(bytes(body[:end]).decode("latin-1")) < 0:  # no meta names an encoding (Firefox's text too)
         return None
     size = min(max(FIRST_READ, head), end)
     while True:
         text = bytes(body[:size]).decode("latin-1")  # markup is ASCII: one character per byte
-        found = _chromium_scan(text, head, size < end)
+        found = _chromium_scan(text, head, size < end, seen)
         if found is not _MORE:
             return found  # type: ignore[return-value]
         size = end
@@ -144,20 +162,34 @@ _CHROMIUM_HEAD_ONE = re.compile(rf"(?:[^<]+|{COMMENT}|{text_element('script', '1
 _CHROMIUM_HEAD_RUN = re.compile(_CHROMIUM_HEAD_ONE.pattern + "*", re.ASCII)
 
 
-def _chromium_scan(text: str, head: int, partial: bool):
-    """:func:`chromium_meta` over *text*; :data:`_MORE` where a *partial* text ends too soon."""
-    more = _MORE if partial else None
+def _chromium_scan(text: str, head: int, partial: bool, seen: Seen | None = None):
+    """:func:`chromium_meta` over *text*; :data:`_MORE` where a *partial* text ends too soon.
+    *seen*: see :class:`Seen` (its *reach* set where the answer is ``None``)."""
+    if seen is None:
+        seen = Seen()
+    seen.spans.clear()
+    seen.tree_states = False
+    found = _chromium_tokens(text, head, partial, seen)
+    seen.reach = found if type(found) is int else 0
+    return None if type(found) is int else found
+
+
+def _chromium_tokens(text: str, head: int, partial: bool, seen: Seen):
+    """:func:`_chromium_scan`'s loop; where it finds nothing, the offset before which it read every
+    start tag (an ``int``) for ``None``, what it read in *seen*."""
+    spans = seen.spans
+    more = _MORE if partial else len(text)
     n = len(text)
     # On the whole text, no meta it reads as naming an encoding starts after *cutoff*: past it
     # the answer is None.
     cutoff = n if partial else last_meta_start(text, chromium_reading)
     if cutoff < 0:
-        return None
+        return 0
     in_head = True
     pos = 0
     while True:
         if not in_head and pos >= head:
-            return None
+            return pos
         if in_head:
             # starred: never None; up to the cutoff, where the meta is not skipped
             pos = max(pos, run_end(_CHROMIUM_HEAD_ONE, _CHROMIUM_HEAD_RUN, text, pos, cutoff))
@@ -165,9 +197,9 @@ def _chromium_scan(text: str, head: int, partial: bool):
         if lt < 0:
             return more
         if lt > cutoff:
-            return more
+            return _MORE if partial else lt
         if lt > pos and not in_head and lt >= head:
-            return None  # the character token before this "<" ended the scan
+            return lt  # the character token before this "<" ended the scan
         c = text[lt + 1:lt + 2]
         if c in _ALPHA or (c == "/" and text[lt + 2:lt + 3] in _ALPHA):
             match = TAG.match(text, lt)
@@ -179,6 +211,9 @@ def _chromium_scan(text: str, head: int, partial: bool):
                 found = chromium_reading(span)
                 if found is not None:
                     return found[0], found[1], lt
+                spans.append(span)
+            elif name in _TREE_STATES and not end_tag:
+                seen.tree_states = True
             if name not in _CHROMIUM_HEAD and (end_tag or name not in ("html", "head")):
                 in_head = False
             if end_tag:
@@ -188,13 +223,13 @@ def _chromium_scan(text: str, head: int, partial: bool):
             elif name == "script":
                 close = script_data_end(text, pos)
             elif name == "plaintext":
-                return None
+                return n  # no tag after it
             else:
                 continue
             if close < 0:
                 return more
             if close > pos and not in_head and close >= head:
-                return None
+                return close
             pos = close
         elif text.startswith("<!--", lt):
             if text.startswith(">", lt + 4):
@@ -274,7 +309,7 @@ def firefox_meta(body: bytes, limit: int, head: int = UNCONDITIONAL) -> tuple[En
     # Recorded (tools/differential, issue 35): after any meta in template contents (one that
     # declares an encoding, a failing one, http-equiv="refresh"), no late meta counts; an empty
     # template leaves them be.
-    cutoff = last_meta_start(text, _firefox_reading)
+    cutoff = last_meta_start(text, firefox_reading)
     if cutoff < 0:
         return None  # no meta that Firefox reads as naming an encoding
     stopped = False
@@ -283,14 +318,15 @@ def firefox_meta(body: bytes, limit: int, head: int = UNCONDITIONAL) -> tuple[En
         if late and stopped:
             return None
         if not late or (not stopped and mode in _FIREFOX_LATE_MODES):
-            found = _firefox_reading(span)
+            found = firefox_reading(span)
             if found is not None:
                 return found[0], found[1], lt
         stopped = stopped or mode == "in template"
     return None
 
 
-_firefox_reading = lru_cache(maxsize=512)(firefox_meta_encoding)
+#: :func:`firefox_meta_encoding`, kept per attribute span (as :data:`chromium_reading`).
+firefox_reading = lru_cache(maxsize=512)(firefox_meta_encoding)
 
 
 # Insertion modes in which Firefox honours a meta that starts after the first 1024 bytes.

@@ -14,17 +14,16 @@ the standard's answer whatever Firefox shows).
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import cast
 
-from chardetng_py.detector import EncodingDetector
-
 from ..encoding import ENCODINGS, Encoding
-from ._html.tokenizer import TAG, tag_name
+from ._html.tokenizer import RUN_WINDOW, TAG, tag_name
 from .body import Body
-from .browsers import FIRST_READ, chromium_meta, chromium_reading, firefox_meta
+from .browsers import FIRST_READ, Seen, chromium_meta, chromium_reading, firefox_meta, firefox_reading
 from .content_type import DocumentKind, chromium_mime_type, essence_kind, firefox_mime_type, per_value
 from .decision import Decision
-from .detect import STAT_LIMIT, from_chardetng, tld_of
+from .detect import seven_bit_guess
 from .meta_charset import meta_encoding
 from .mime_sniff import (
     CHROMIUM_BINARY_BYTES,
@@ -37,6 +36,7 @@ from .mime_sniff import (
     unknown_mime_type,
     unknown_type_kind,
 )
+from .parser_scan import last_meta_start
 from .run import Model, Settings, Trace, charset_decision, first_meta_at, run
 from .steps import CERTAIN_STEPS
 from .xml_encoding import get_xml_encoding
@@ -141,10 +141,11 @@ def _sniffed(body: Body) -> str:
 
 
 def _chromium_scan(body: Body, settings: Settings, shortcuts: bool) -> Decision | None:
-    """Chromium's step 5. Shortcut: where the standard's prescan took a ``<meta>`` and nothing
+    """Chromium's step 5. Shortcuts: where the standard's prescan took a ``<meta>`` and nothing
     before it parts the two readers, the prescan's decision where Chromium reads that tag alike
     (:func:`chromium_prescan_label`), else Chromium's reading of it (:func:`chromium_at_prescan_meta`);
-    its twin is the scan."""
+    where the standard's parser step took one with no tag before it, Chromium's reading of that
+    one (:func:`chromium_at_parser_meta`). Their twin is the scan."""
     if shortcuts:
         prescanned = body.memo.get(("prescan", settings.prescan_bytes))
         if prescanned is not None and prescanned.source == "prescan" and prescanned.offset is not None:
@@ -155,12 +156,43 @@ def _chromium_scan(body: Body, settings: Settings, shortcuts: bool) -> Decision 
             found = chromium_at_prescan_meta(body.data, prescanned.offset)
             if found is not None:
                 return found
+        found = chromium_at_parser_meta(body, settings)
+        if found is not None:
+            return found
+        seen = body.memo[("chromium seen", settings.parser_limit, settings.prescan_bytes)] = Seen()
+        return _scan(body, settings, shortcuts, partial(chromium_meta, seen=seen))
     return _scan(body, settings, shortcuts, chromium_meta)
 
 
 def _firefox_scan(body: Body, settings: Settings, shortcuts: bool) -> Decision | None:
-    """Firefox's step 5."""
+    """Firefox's step 5. Shortcut: no scan where Chromium's found nothing and read every ``<meta>``
+    that Firefox's could (:func:`firefox_reads_none_after_chromium`); its twin is the scan."""
+    if shortcuts and firefox_reads_none_after_chromium(body, settings):
+        return _scan(body, settings, shortcuts, _no_meta)
     return _scan(body, settings, shortcuts, firefox_meta)
+
+
+def _no_meta(data: bytes, limit: int, head: int) -> None:
+    return None
+
+
+def firefox_reads_none_after_chromium(body: Body, settings: Settings) -> bool:
+    """Whether Firefox's ``<meta>`` scan finds nothing, known from Chromium's (kept in
+    ``body.memo``, :class:`.browsers.Seen`) where that found nothing either and read no ``svg``,
+    ``math``, ``template`` or ``frameset`` start tag: up to the first of those, both tokenizers
+    switch states by the tag name alone (scripting disabled in both) and the tree builder processes
+    every ``meta`` start tag its tokenizer emits with the "in head" rules, so Firefox's ``<meta>``
+    tags before Chromium's *reach* are among those Chromium read; and where the last ``<meta`` that
+    Firefox's reader names an encoding in starts before that reach, and it names none in those.
+    tests/oracles/test_browsers_shortcuts.py checks it against the scan."""
+    prescan_bytes = settings.prescan_bytes
+    seen = body.memo.get(("chromium seen", settings.parser_limit, prescan_bytes))
+    if seen is None or not seen.reach or seen.tree_states:
+        return False
+    if any(firefox_reading(span) is not None for span in seen.spans):
+        return False
+    text = bytes(body.data[:max(settings.parser_limit, prescan_bytes)]).decode("latin-1")
+    return last_meta_start(text, firefox_reading) < seen.reach
 
 
 def _scan(body: Body, settings: Settings, shortcuts: bool, scan) -> Decision | None:
@@ -191,30 +223,12 @@ def _scan(body: Body, settings: Settings, shortcuts: bool, scan) -> Decision | N
     return None if xml is None else Decision(xml[0], "tentative", "xml-declaration", xml[1], 0)
 
 
-_ISO_2022_JP = ENCODINGS["ISO-2022-JP"]
-
-
-def seven_bit_text_guess(body: Body, url: str | None) -> Encoding | None:
-    """ISO-2022-JP where chardetng guesses it for a 7-bit plain text *body* with an escape, JIS
-    text or not: both browsers show it so, where in HTML they never do (tests/data/browsers,
-    seed 35: a lone ``ESC ( B`` in plain text is ISO-2022-JP in both); else ``None``. It reads
-    :data:`.detect.STAT_LIMIT` bytes from shortly before the first escape."""
-    data = body.data
-    escape = data.find(b"\x1b")
-    if escape < 0 or not body.is_ascii:
-        return None
-    start = max(escape - 256, 0)
-    window = bytes(data[start:start + STAT_LIMIT])
-    detector = EncodingDetector()
-    detector.feed(window, last=start + STAT_LIMIT >= len(data))
-    guess = from_chardetng(detector.guess(tld=tld_of(url), allow_utf8=False))
-    return guess if guess is _ISO_2022_JP else None
-
-
+# Both browsers show a 7-bit plain text body as ISO-2022-JP where chardetng guesses it, JIS text or
+# not (tests/data/browsers, seed 35: a lone "ESC ( B" in plain text), where in HTML they never do.
 CHROMIUM = Model("chromium", _chromium_type, _chromium_scan, seven_bit_jis=False, facts=_chromium_facts,
-                 text_detector=seven_bit_text_guess)
+                 text_detector=seven_bit_guess)
 FIREFOX = Model("firefox", _firefox_type, _firefox_scan, seven_bit_jis=False, facts=_firefox_facts,
-                text_detector=seven_bit_text_guess)
+                text_detector=seven_bit_guess)
 
 
 # Markup after which Chromium's tokenizer and the standard's prescan may part: raw text elements,
@@ -267,19 +281,67 @@ def chromium_at_prescan_meta(body: bytes, offset: int) -> Decision | None:
 
 
 
-def _no_declaring_meta(body: Body, extent: int, prescan_bytes: int) -> bool:
+def chromium_at_parser_meta(body: Body, settings: Settings) -> Decision | None:
+    """Chromium's decision where the standard's parser step (any run over *body*: its finding is
+    kept in ``body.memo``) took the ``<meta>`` at byte X with an ASCII-compatible encoding and no
+    start or end tag (``<`` or ``</`` then a letter) before it in the bytes: its reading of that
+    tag, or ``None`` where its scan must run. Before X both tokenizers then read the same
+    comments, DOCTYPEs, bogus comments and text: what opens, ends or switches them (``<``, ``!``,
+    ``-``, ``>``, ``?``, ``/``, whitespace) is bytes below 0x40 but digits, which no
+    ASCII-compatible decoder takes into another character. With no tag, Chromium's scan is
+    still in the head section at X, however far (a flood of comments is read once, by the
+    parser step). tests/oracles/test_browsers_shortcuts.py checks it against the scan."""
+    data = body.data
+    extent = max(settings.parser_limit, settings.prescan_bytes)
+    # The parser step's findings: ("parser", encoding, limit, shortcuts) → (encoding, label, offset,
+    # end) or None (run._parser_meta), one per encoding a run read the body with.
+    for key, found in body.memo.items():
+        if not (type(key) is tuple and key[0] == "parser" and key[2] == settings.parser_limit and found is not None):
+            continue
+        encoding, offset = key[1], found[2]
+        if not encoding.is_ascii_compatible:  # ISO-2022-JP: ESC sequences switch what bytes mean
+            continue
+        if data.startswith(_UTF_16_XML) or _ANY_TAG.search(data, 0, offset) is not None:
+            return None
+        # A window first, then FIRST_READ bytes (see chromium_at_prescan_meta), within the scan's bytes
+        for size in (_TAG_WINDOW, FIRST_READ):
+            match = TAG.match(bytes(data[offset:min(offset + size, extent)]).decode("latin-1"))
+            if match is not None:
+                break
+        if match is None or match.group(1) or match.group(2).lower() != "meta":
+            return None
+        reading = chromium_reading(match.group(3))
+        if reading is None:
+            return None
+        if offset < settings.prescan_bytes:
+            return Decision(meta_encoding(reading[0]), "tentative", "prescan", reading[1], offset)
+        return Decision(meta_encoding(reading[0]), "certain", "parser", reading[1], offset)
+    return None
+
+
+# A start or end tag as the tokenizer opens one ("<" or "</" then an ASCII letter).
+_ANY_TAG = re.compile(rb"</?[A-Za-z]")
+
+
+def _no_declaring_meta(body: Body, extent: int, prescan_bytes: int, window: int = RUN_WINDOW) -> bool:
     """Whether neither model can read a ``<meta>`` that declares an encoding in its first *extent*
     bytes: none has a hint after it (``charset``, or ``http-equiv`` and a ``&``); or none starts in
     the first *prescan_bytes* and the document's first start tag takes both models out of the
-    head (not one of :data:`_HEAD_TAGS`): neither reads past *prescan_bytes* then."""
+    head (not one of :data:`_HEAD_TAGS`): neither reads past *prescan_bytes* then. The prolog
+    before that start tag is read in the first *window* bytes only: False where it runs on."""
     meta_at = first_meta_at(body, extent)
     if meta_at < 0:
         return True
     if meta_at < prescan_bytes:
         return False
     data = body.data
-    prolog = cast("re.Match[bytes]", _PROLOG.match(data, 0, extent))  # a starred pattern: never None
-    first = _START_TAG.match(data, prolog.end(), extent)
+    # The prolog read within *window* bytes (a starred pattern: never None; a page's is a DOCTYPE
+    # and a comment or two): where the window cuts an item, it stops at that item, where no start
+    # tag is, and the answer is False (the scans decide: a flood of comments is read once, by
+    # them); a start tag where it stops is where the whole text's prolog stops (no item begins
+    # with "<" and a letter).
+    end = cast("re.Match[bytes]", _PROLOG.match(data, 0, min(extent, window))).end()
+    first = _START_TAG.match(data, end, extent)
     return first is not None and tag_name(first.group(1).decode("latin-1")) not in _HEAD_TAGS
 
 

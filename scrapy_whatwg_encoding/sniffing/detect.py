@@ -280,18 +280,38 @@ def has_jis_text(data: bytes) -> bool:
     return not text.replace("\ufffd", "").isascii()
 
 
-def _iso_2022_jp(body: bytes, url: str | None) -> Encoding | None:
-    """chardetng's ISO-2022-JP guess for *body* without a non-ASCII byte (it sees the escape
-    sequences although ``feed()`` says no non-ASCII byte was seen), over :data:`STAT_LIMIT` bytes
-    from just before the first ESC, when that window has JIS text (:func:`has_jis_text`); else
-    ``None``."""
-    escape = body.find(b"\x1b")
-    if escape < 0:
+def seven_bit_guess(body: Body, url: str | None) -> Encoding | None:
+    """ISO-2022-JP where chardetng guesses it for *body* without a non-ASCII byte but with an
+    escape (it sees the escape sequences although ``feed()`` says no non-ASCII byte was seen),
+    JIS text or not (:func:`has_jis_text` tells); else ``None``. It reads :data:`STAT_LIMIT`
+    bytes from just before the first ESC, once per body and URL (kept in ``body.memo``, which
+    the browsers' models share with the standard's run)."""
+    memo, key = body.memo, ("7-bit guess", url)
+    if key not in memo:
+        guess = None
+        found = _seven_bit_window(body)
+        if found is not None:
+            guess = _chardetng(found[0], tld_of(url), found[1])
+        memo[key] = guess if guess is ENCODINGS["ISO-2022-JP"] else None
+    return memo[key]
+
+
+def _seven_bit_window(body: Body) -> tuple[bytes, bool] | None:
+    """``(window, last)``: :data:`STAT_LIMIT` bytes of an all-ASCII *body* from :data:`_CONTEXT`
+    bytes before its first ESC, and whether they reach its end; ``None`` without an ESC or with
+    a byte ≥ 0x80."""
+    data = body.data
+    escape = data.find(b"\x1b")
+    if escape < 0 or not body.is_ascii:
         return None
     start = max(escape - _CONTEXT, 0)
-    window = body[start:start + STAT_LIMIT]
-    guess = _chardetng(window, tld_of(url), start + STAT_LIMIT >= len(body))
-    return guess if guess is ENCODINGS["ISO-2022-JP"] and has_jis_text(window) else None
+    return data[start:start + STAT_LIMIT], start + STAT_LIMIT >= len(data)
+
+
+def _iso_2022_jp(body: Body, url: str | None) -> Encoding | None:
+    """:func:`seven_bit_guess` where its window has JIS text (:func:`has_jis_text`), else ``None``."""
+    guess = seven_bit_guess(body, url)
+    return guess if guess is not None and has_jis_text(_seven_bit_window(body)[0]) else None  # type: ignore[index]
 
 
 def _settled_guess(body: bytes, start: int, tld: bytes | None) -> Encoding | None:
@@ -336,9 +356,9 @@ def detect(body: bytes | Body, mode: DetectorMode = "full", url: str | None = No
     if mode not in DETECTOR_MODES:
         raise ValueError(f"detector must be one of {DETECTOR_MODES}, not {mode!r}")
     facts = body if isinstance(body, Body) else Body(body)
-    body = facts.data
     if facts.is_ascii:
-        return _iso_2022_jp(body, url)
+        return _iso_2022_jp(facts, url)
+    body = facts.data
     if mode == "browser":
         return _settled_guess(body, max(facts.first_non_ascii - _CONTEXT, 0), tld_of(url))  # type: ignore[operator]
     if facts.is_utf_8:

@@ -79,8 +79,9 @@ def meta_tag_encoding(span: str) -> tuple[Encoding, str] | None:
 
 # Start tags through which the tree builder can still change what is a meta: foreign content
 # (no raw text elements, CDATA sections), template contents ("in column group" ignores meta),
-# frameset (no meta is processed after it).
-_TREE_NEEDED = re.compile(r"<(?:svg|math|template|frameset)[\t\n\x0c\r />]", re.ASCII | re.IGNORECASE)
+# frameset (no meta is processed after it). Their first two letters first: most "<" fail there.
+_TREE_NEEDED = re.compile(r"<(?=[SsMmTtFf][VvAaEeRr])(?:svg|math|template|frameset)[\t\n\x0c\r />]",
+                          re.ASCII | re.IGNORECASE)
 # Bound on the stack of open elements and the list of active formatting elements: the standard's
 # scope checks walk them, so adversarial nesting (thousands of unclosed elements) would cost time
 # quadratic in the input. Past this depth the scan goes on with tokenizer states only, which is

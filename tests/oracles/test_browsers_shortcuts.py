@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import dataclasses
 import pathlib
+import re
 import sys
 
 import pytest
-from hypothesis import event, given, settings
+from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 
 from scrapy_whatwg_encoding import sniff
@@ -190,6 +191,126 @@ def test_no_declaring_meta_is_what_both_models_scan(prefix, first, attributes, m
     if skipped:
         event("no <meta> read, by the first start tag" if meta_at >= 0 else "no <meta> read, no hint")
         assert _neither_model_reads(body, prescan_bytes)
+
+
+@given(prefix=st.lists(_PREFIX, max_size=8), first=_FIRST, attributes=st.sampled_from(["", " a=b", "  x='>'"]),
+       late=_LATE, window=st.integers(0, 120), prescan_bytes=st.sampled_from([0, 16]))
+@settings(max_examples=2000, deadline=None)
+def test_no_declaring_meta_reads_the_prolog_in_a_window_as_the_whole_text(prefix, first, attributes, late, window,
+                                                                            prescan_bytes):
+    """The prolog read within a window gives the whole text's answer, or False (the scans run):
+    the whole text's where the prolog and the start tag's "<" and first letter lie within it."""
+    head = "".join(prefix)
+    body = (head + f"<{first}{attributes}>" + late).encode("latin-1")
+    extent = 1 << 16
+    whole = browsers_profile._no_declaring_meta(Body(body), extent, prescan_bytes, window=extent)
+    windowed = browsers_profile._no_declaring_meta(Body(body), extent, prescan_bytes, window=window)
+    assert windowed in (whole, False)
+    if len(head) + 2 <= window:
+        assert windowed == whole
+    event("prolog cut by the window" if len(head) >= window else "prolog within the window")
+
+
+# What may come before the parser step's <meta> when no tag does (and a few tags, which must stop the
+# shortcut), in bytes: comments of every ending, DOCTYPEs and bogus comments (a quoted ">" too),
+# text, non-ASCII bytes (UTF-8, windows-1252, a Shift_JIS lead byte before an ASCII one), ISO-2022-JP's
+# escapes (in JIS X 0208, "<!--" is two kanji).
+_BEFORE_PARSER_META = st.sampled_from([
+    b"<!-- c -->", b"<!---->", b"<!-->", b"<!--->", b"<!-- a -- b -->", b"<!-- x --!>", b"<!-- <meta charset=utf-8> -->",
+    b"<!DOCTYPE html>", b"<!doctype x 'a>b'>", b"<?xml?>", b"<!x>", b"</>", b"</ x>", b"x", b"\xc3\xa9", b"\xe9",
+    b"\x81<", b"\x81-", b"<", b" ", b"\n", b"&amp;", b"--!>", b"<!--", b"<p>", b"</p>", b"<title>", b"<script>",
+    b"\x1b$B", b"\x1b(B", b"\x1b$B<!--\x1b(B"])
+_PARSER_METAS = st.sampled_from([b'<meta charset="koi8-r">', b"<meta charset=koi8-r charset=zz>", b"<meta charset=zz charset=gbk>",
+                                 b'<META http-equiv="Content-Type" content="text/html; charset=gbk">', b"<meta charset=koi8-r/>",
+                                 b"<meta charset=bogus>", b"<meta charset='utf-8' a>", b"<meta charset=\xe9koi8-r>",
+                                 b'<meta http-equiv=content-type content="charset=&#x6b;oi8-r">'])
+
+
+@given(before=st.lists(_BEFORE_PARSER_META, max_size=8), pad=st.sampled_from([b"", b" " * 1100, b"<!--x-->" * 150]),
+       meta=_PARSER_METAS, after=st.lists(_PARSER_METAS | _BEFORE_PARSER_META, max_size=3),
+       likely=st.sampled_from([None, "windows-1252", "Shift_JIS", "UTF-8", "gbk", "ISO-2022-JP"]), prescan_bytes=st.sampled_from([1024, 16]))
+@settings(max_examples=2500, deadline=None)
+def test_chromium_at_the_parser_meta_is_its_scan(before, pad, meta, after, likely, prescan_bytes):
+    """Where the standard's parser step took a <meta> with no tag before it, Chromium's reading of
+    that tag is its scan's answer; the shortcut answers on most such pages."""
+    body = b"".join(before) + pad + meta + b"".join(after)
+    settings_ = Settings(profile="browsers", prescan_bytes=prescan_bytes)
+    facts = Body(body)
+    run(facts, "text/html", None, settings_, likely=likely)  # the standard's run: its parser step in the memo
+    short = browsers_profile.chromium_at_parser_meta(facts, settings_)
+    if short is not None:
+        event("answered, late" if short.offset >= prescan_bytes else "answered, within the prescan's bytes")
+        assert short == browsers_profile._chromium_scan(Body(body), settings_, False)
+    elif not re.search(rb"</?[A-Za-z]", body[:len(body) - len(meta) - sum(map(len, after))]):
+        event("not answered, no tag before the <meta>")
+
+
+def test_chromium_at_the_parser_meta_answers_a_flood_of_comments():
+    """The shortcut answers where a flood of comments comes before the <meta> (the parser step read
+    it once), with the scan's answer."""
+    for flood in (b"<!---->" * 9000, b"".join(b"<!--%d-->" % i for i in range(5000)), b"<!DOCTYPE html>" + b" " * 60000):
+        # (Chromium reads the last of duplicated attributes, the standard the first)
+        for meta, chromium in ((b"<meta charset=koi8-r>", "KOI8-R"), (b"<meta charset=koi8-r charset=gbk>", "GBK")):
+            body = flood + meta
+            settings_ = Settings(profile="browsers")
+            facts = Body(body)
+            run(facts, "text/html", None, settings_)
+            short = browsers_profile.chromium_at_parser_meta(facts, settings_)
+            assert short is not None and short.offset == len(flood) and short.encoding.name == chromium
+            assert short == browsers_profile._chromium_scan(Body(body), settings_, False)
+
+
+# Markup around <meta> tags that Firefox's reader names an encoding in and Chromium's does not (the
+# first of duplicated attributes), or both: in elements of text, in foreign content and template
+# contents (where the two tokenizers part), after tags that end Chromium's head section.
+_FIREFOX_PIECES = st.sampled_from([
+    "<meta charset=koi8-r charset=zz>", "<script><meta charset=koi8-r charset=zz></script>", "<script><meta charset=koi8-r>",
+    "<style><meta charset=koi8-r charset=zz></style>", "<title><meta charset=koi8-r charset=zz></title>",
+    "<textarea><meta charset=koi8-r></textarea>", "<!-- <meta charset=koi8-r charset=zz> -->",
+    "<svg><title><meta charset=koi8-r charset=zz></title></svg>", "<math><mi><meta charset=koi8-r charset=zz>",
+    "<template><meta charset=koi8-r charset=zz></template>", "<frameset><meta charset=koi8-r charset=zz>",
+    "<math><title><meta charset=koi8-r charset=zz></title></math>",  # a MathML title: no RCDATA in Firefox's
+    "<template><col><title></template>",  # the title ignored in template contents: no RCDATA in Firefox's
+    "<noscript><meta charset=koi8-r charset=zz></noscript>", "<xmp><meta charset=koi8-r charset=zz></xmp>",
+    "<plaintext>", "<script>", "<p>", "</head>", "<body>", "<head>", "<link rel=x>", "<table>", "<select>", "x",
+    "<bgsound>", "<basefont>", "<noframes>x</noframes>",  # Chromium's head section ends, Firefox's "in head" not
+    "<!DOCTYPE html>", " ", '<meta http-equiv=content-type content="charset=koi8-r" charset=zz>', "<meta name=x>"])
+
+
+@given(pieces=st.lists(_FIREFOX_PIECES, max_size=10), pad=st.sampled_from(["", " " * 1100, "<script>x</script>" * 70]),
+       late=st.lists(_FIREFOX_PIECES, max_size=4), prescan_bytes=st.sampled_from([1024, 16]))
+@example(pieces=["<bgsound>"], pad=" " * 1100, late=["<meta charset=koi8-r charset=zz>", "<script><meta charset=koi8-r>"],
+         prescan_bytes=1024)
+@example(pieces=["<template><col><title></template>", "<meta charset=koi8-r charset=zz>"], pad="",
+         late=["<script><meta charset=koi8-r>"], prescan_bytes=1024)
+@settings(max_examples=3000, deadline=None)
+def test_firefox_reads_none_after_chromium_is_its_scan(pieces, pad, late, prescan_bytes):
+    """Where Chromium's scan found nothing and read every <meta> Firefox's could, Firefox's scan
+    finds nothing either."""
+    body = ("".join(pieces) + pad + "".join(late)).encode()
+    settings_ = Settings(profile="browsers", prescan_bytes=prescan_bytes)
+    facts = Body(body)
+    run(facts, "text/html", None, settings_)  # the standard's run, then Chromium's step 5 as the profile runs it
+    browsers_profile._chromium_scan(facts, settings_, True)
+    if browsers_profile.firefox_reads_none_after_chromium(facts, settings_):
+        event("Firefox's scan not run")
+        extent = max(settings_.parser_limit, prescan_bytes)
+        assert browsers.firefox_meta(body, extent, prescan_bytes) is None
+        assert browsers_profile._firefox_scan(facts, settings_, True) == browsers_profile._firefox_scan(
+            Body(body), settings_, False)
+    else:
+        event("Firefox's scan runs")
+
+
+def test_firefox_reads_none_after_chromium_in_a_flood_of_scripts():
+    """The flood that both scans read whole: Firefox's is not run, and its answer is the scan's."""
+    body = b"".join(b"<script>%d<meta charset=koi8-r></script>" % i for i in range(1500))
+    settings_ = Settings(profile="browsers")
+    facts = Body(body)
+    run(facts, "text/html", None, settings_)
+    assert browsers_profile._chromium_scan(facts, settings_, True) is None
+    assert browsers_profile.firefox_reads_none_after_chromium(facts, settings_)
+    assert browsers.firefox_meta(body, 1 << 16) is None
 
 
 def test_text_html_is_typed_as_each_model_types_it():

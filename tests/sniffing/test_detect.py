@@ -4,9 +4,13 @@ Firefox's 7-bit ISO-2022-JP guess in both modes, and the accuracy on the real pa
 tests/data/corpus with their declarations stripped."""
 from __future__ import annotations
 
+import cProfile
+import pstats
 import re
+from functools import partial
 
 import cchardet
+import pytest
 from cases import chunk_size, corpus_cases
 from chardetng_py.detector import EncodingDetector
 from hypothesis import given, settings
@@ -16,6 +20,7 @@ from sniff_accuracy import strip_declarations
 from scrapy_whatwg_encoding import ENCODINGS, decode, sniff
 from scrapy_whatwg_encoding.sniffing import detect as detect_module
 from scrapy_whatwg_encoding.sniffing.body import first_non_ascii, is_utf_8
+from scrapy_whatwg_encoding.sniffing.decide import Options
 from scrapy_whatwg_encoding.sniffing.detect import detect, from_chardetng, from_uchardet
 
 JAPANESE = "日本語のテキストです。文字コードの判定を試験します。"
@@ -46,6 +51,38 @@ def test_escape_bytes_that_are_not_iso_2022_jp_fall_through():
     assert detect(body, "full") is None
     assert detect(body, "browser") is None
     assert sniff(body).source == "default"
+
+
+def _collect(found: list, call) -> None:
+    found.append(call())
+
+
+def chardetng_guesses(call) -> int:
+    """How many times chardetng guessed while *call* ran: cProfile's count of calls to the real
+    ``EncodingDetector.guess`` (nothing replaced)."""
+    profiler = cProfile.Profile()
+    profiler.runcall(call)
+    stats = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
+    return sum(counts[1] for (_, _, name), counts in stats.items()
+               if name == "<method 'guess' of 'builtins.EncodingDetector' objects>")
+
+
+@pytest.mark.parametrize(("body", "content_type", "expected"), [
+    (b"plain text \x1b(B and more", "text/plain", "ISO-2022-JP"),  # both browsers' own guess for text
+    (b"<p>\x1b(B</p>", "text/html", "windows-1252"),  # no JIS text: the standard's detector says none
+    ("<p>日本</p>".encode("iso-2022-jp"), "text/plain", "ISO-2022-JP"),
+    ("<p>日本</p>".encode("iso-2022-jp"), None, "windows-1252"),  # browsers detect no 7-bit JIS in HTML
+])
+def test_chardetng_guesses_once_per_body_in_every_profile(body, content_type, expected):
+    # The standard's run and both browsers' models ask for the same 7-bit guess: one guess.
+    for profile in ("browsers", "standard"):
+        found: list = []
+        decide = partial(Options(profile=profile).decide, body, content_type)
+        assert chardetng_guesses(partial(_collect, found, decide)) == 1
+        if profile == "browsers":
+            assert found[0].decision.encoding.name == expected
+    assert chardetng_guesses(lambda: detect(body)) == 1  # detect() on bytes: a body of its own
+    assert chardetng_guesses(lambda: detect(b"<p>plain ASCII</p>")) == 0  # ASCII without an ESC: no guess
 
 
 # --- The whole body is looked at where it is cheap ----------------------------------------------

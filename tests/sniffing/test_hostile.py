@@ -8,6 +8,7 @@ import cProfile
 import importlib
 import pstats
 import re
+import sys
 
 import pytest
 from _html5lib_oracle import oracle_parser_meta
@@ -26,6 +27,7 @@ from scrapy_whatwg_encoding.sniffing._html.tokenizer import (
     SKIP_ONE,
     SKIP_UNINTERESTING,
     TAG,
+    atomic_text,
     copies_end,
     raw_text_end,
     run_end,
@@ -121,6 +123,21 @@ def test_a_comment_run_ends_where_comment_by_comment_does(text):
     assert (0 if match is None else match.end()) == _comments_one_by_one(text)
 
 
+# The comment pattern's plain twin: a lazy repeat to the first end ("<!-->" and "<!--->" at once).
+_LAZY_COMMENT = re.compile(r"<!--(?:-?>|[\s\S]*?--!?>)")
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_PIECES, st.lists(st.sampled_from(["<!--", "-", "->", "-->", "--!>", "--!", ">", "a"]), max_size=10).map("".join))
+def test_a_comment_ends_where_the_lazy_repeat_ends(before, text):
+    """COMMENT (its commonest form first, then one that never passes an end) matches where a lazy
+    repeat to the first end does, after anything and wherever the text is cut."""
+    text = "<!--" + text + before
+    for end in range(4, len(text) + 1):
+        ours, lazy = COMMENT_ONE.match(text, 0, end), _LAZY_COMMENT.match(text, 0, end)
+        assert (ours and ours.end()) == (lazy and lazy.end())
+
+
 _UNITS = st.sampled_from(["<!---->", "<!-- x -->", "<p>", "<a b='>'>", "<script>x</script>", "<title>a<b</title>",
                           "<!--<meta charset=utf-8>-->", "<", "x", "</p>", "<script><!--</script>", "-->", "<p "])
 
@@ -175,6 +192,19 @@ def test_an_element_of_text_in_one_match_is_the_tokenizer_steps(name, attributes
     assert skipped is not None
     rest = SKIP_UNINTERESTING.match(text, max(steps, 0))
     assert skipped.end() in ((0,) if steps < 0 else (0, rest.end()))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.sampled_from(["script", "title"]), _BODIES, st.integers(0, 40))
+def test_atomic_text_matches_alike_in_both_forms(name, rest, cut):
+    """The possessive form (Python 3.11+) and the lookahead form (3.10) of an element's text."""
+    stop = rf"<(?!!--|/(?i:{name})[\t\n\x0c\r />])"
+    text = f"<{name}>{rest}</{name}>" + rest
+    forms = [re.compile(f"<{name}>" + atomic_text(stop, "", possessive) + f"</(?i:{name})>") for possessive in (True, False)]
+    if sys.version_info < (3, 11):
+        forms = forms[1:]
+    ends = {(match and match.end()) for match in (form.match(text, 0, cut) for form in forms)}
+    assert len(ends) == 1
 
 
 def _reads(span: str):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import json
 import pathlib
+import re
 
 import pytest
 from _html5lib_oracle import oracle_parser_meta
@@ -479,3 +480,15 @@ def test_quick_path_fires_on_the_corpus():
             assert _change.parser_meta(page, ENCODINGS["windows-1252"]) == expected
             fired += _change._plain_meta(page, 65536, None) is not None
     assert total > 300 and fired > total // 2, (fired, total)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(["<svg", "<SVG", "<math", "<Math", "<template", "<frameset", "<script", "<meta", "<table",
+                                 "<style", "<form", "<title", "<sv", "<ma", "<te", "<fr", "<", " ", ">", "/", "x", "\t"]),
+                max_size=12).map("".join))
+def test_tree_needed_tags_are_found_as_by_the_plain_pattern(text):
+    """The two-letter lookahead in front of the tags that need the tree builder only filters."""
+    from scrapy_whatwg_encoding.sniffing import parser_scan
+
+    plain = re.compile(r"<(?:svg|math|template|frameset)[\t\n\x0c\r />]", re.ASCII | re.IGNORECASE)
+    assert [m.start() for m in parser_scan._TREE_NEEDED.finditer(text)] == [m.start() for m in plain.finditer(text)]

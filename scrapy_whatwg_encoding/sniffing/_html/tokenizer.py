@@ -7,6 +7,7 @@ only (``re.ASCII``): the tokenizer lowercases ASCII letters and nothing else.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterator
 
 from .charrefs import decode_attribute_value
@@ -155,14 +156,16 @@ def _attributes(key: str, without: str = "") -> str:
     attribute = _ATTRIBUTE.replace("(?P<n>", f"(?P<n{key}>").replace("(?P=n)", f"(?P=n{key})")
     if without:
         attribute = attribute.replace("[^", "[^" + without)
-    return rf"(?:[\t\n\x0c\r /]*(?=(?P<a{key}>{attribute}))(?P=a{key}))*[\t\n\x0c\r /]*>"
+    # A tag without attributes first (most elements of text, most end tags): ">", one step where
+    # the general form takes several; both end there (no attribute name starts with ">").
+    return rf"(?:>|(?:[\t\n\x0c\r /]*(?=(?P<a{key}>{attribute}))(?P=a{key}))*[\t\n\x0c\r /]*>)"
 
 
 # A comment (§13.2.5.43-52), from "<!--" to its end as COMMENT_END finds it ("<!-->" and "<!--->"
-# end at once). Lazy: sre scans a lazy single-character repeat for the literal after it at C
-# speed, several times faster than an unrolled loop. Only ever last in a pattern or in a starred
-# group ending it, where nothing after it can fail and make it backtrack to a later "-->".
-COMMENT = r"<!--(?:-?>|[\s\S]*?--!?>)"
+# end at once). Its commonest form first, a text without "-" then "-->" (a flood of comments
+# costs half the time of a lazy repeat's), else every "-" in its text is one that starts no end:
+# it ends at its first end, and a match never extends past that to a later one.
+COMMENT = r"<!--(?:[^->][^-]*-->|-?>|[^-]*(?:-(?!-!?>)[^-]*)*--!?>)"
 # Runs of comments: comment tokens change no tree builder state, so a run is skipped in one match.
 COMMENT_RUN = re.compile(rf"(?:{COMMENT})+")
 COMMENT_ONE = re.compile(COMMENT)
@@ -216,13 +219,28 @@ def text_element(names: str, key: str) -> str:
     """A whole element of text whose start tag name is one of *names* ("|"-separated): start tag,
     text, and the appropriate end tag that closes it, attributes and all (§13.2.5.3-32). For
     ``script`` only script data without "<!--" (which enters the escaped states); other names are
-    RCDATA or RAWTEXT. Group ``t{key}`` holds the name. The text is atomic (lookahead and
-    backreference): where no end tag follows, the match fails without backtracking through it."""
-    name, end = rf"(?P<t{key}>(?i:{names}))", rf"</(?i:(?P=t{key}))(?=[\t\n\x0c\r />])"
-    other = "!--|" if names == "script" else ""
-    text = rf"[^<]*(?:<(?!{other}/(?i:(?P=t{key}))[\t\n\x0c\r />])[^<]*)*"
+    RCDATA or RAWTEXT. One alternative per name, its name written in the end tag (a named group
+    and a backreference cost a third of a flood's time). The text is atomic (possessive on Python
+    3.11+, else a lookahead and a backreference): where no end tag follows, the match fails
+    without backtracking through it."""
+    return "(?:" + "|".join(_text_element(name, f"{key}{index}") for index, name in enumerate(names.split("|"))) + ")"
+
+
+def _text_element(name: str, key: str) -> str:
+    """:func:`text_element` for one *name*."""
+    name = f"(?i:{name})"
+    other = "!--|" if name == "(?i:script)" else ""
+    text = atomic_text(rf"<(?!{other}/{name}[\t\n\x0c\r />])", key)
     return (rf"<{name}(?=[\t\n\x0c\r />]){_attributes(key + 's')}"
-            rf"(?=(?P<x{key}>{text}))(?P=x{key}){end}{_attributes(key + 'e')}")
+            rf"{text}</{name}(?=[\t\n\x0c\r />]){_attributes(key + 'e')}")
+
+
+def atomic_text(stop: str, key: str, possessive: bool = sys.version_info >= (3, 11)) -> str:
+    """Text without "<" but where *stop* (a pattern) matches one, atomic: *possessive* quantifiers
+    (Python 3.11+), else a lookahead and a backreference (group ``x{key}``)."""
+    if possessive:
+        return rf"[^<]*+(?:{stop}[^<]*+)*+"
+    return rf"(?=(?P<x{key}>[^<]*(?:{stop}[^<]*)*))(?P=x{key})"
 
 
 # Tokenizer-only scanning, used where the tree builder cannot matter any more (see parser_scan.py):
