@@ -320,3 +320,31 @@ def test_text_html_is_typed_as_each_model_types_it():
     body = Body(b"<p>x")
     assert browsers_profile._chromium_type("text/html", "html", body) == chromium_typed_kind("text/html") == "html"
     assert browsers_profile._firefox_type("text/html", "html", body) == firefox_typed_kind("text/html") == "html"
+
+
+_STRAY = st.lists(st.sampled_from(["<", "<<<", "< ", "<<a>", "<!x>", "<!--c-->", "</>", "</ x>", "<?x>", "<3", "<=",
+                                   "<meta charset=koi8-r>", "<meta name=x>", "<title><</title>", "<script><<</script>",
+                                   "<p>", "x", " ", "<!", "</", "<?", "<svg>", "<body>"]), max_size=14).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_STRAY, st.sampled_from([0, 3, 10, browsers.UNCONDITIONAL]), st.booleans())
+@example("<<<" * 3 + "<meta charset=koi8-r>", browsers.UNCONDITIONAL, False)
+@example("<<", browsers.UNCONDITIONAL, True)
+def test_chromiums_head_run_reads_stray_lts_as_its_loop(text, head, partial):
+    """Chromium's head run takes a run of stray "<"s in one match; its twin, the run without that
+    item, leaves each to the loop: the same answer and the same record (Seen)."""
+    twin = browsers._CHROMIUM_HEAD_ONE.pattern.replace("|" + browsers._STRAY_LT, "")
+    assert twin != browsers._CHROMIUM_HEAD_ONE.pattern
+    seen = browsers.Seen()
+    found = browsers._chromium_scan(text, head, partial, seen)
+    plain = browsers.Seen()
+    saved = browsers._CHROMIUM_HEAD_ONE, browsers._CHROMIUM_HEAD_RUN
+    try:
+        browsers._CHROMIUM_HEAD_ONE = re.compile(twin, re.ASCII)
+        browsers._CHROMIUM_HEAD_RUN = re.compile(twin + "*", re.ASCII)
+        expected = browsers._chromium_scan(text, head, partial, plain)
+    finally:
+        browsers._CHROMIUM_HEAD_ONE, browsers._CHROMIUM_HEAD_RUN = saved
+    assert found == expected
+    assert (seen.spans, seen.reach, seen.tree_states) == (plain.spans, plain.reach, plain.tree_states)
