@@ -113,9 +113,11 @@ def parser_meta_span(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT,
                 return new, label, byte_offset(body, encoding, text, offset), end
         if whole or window >= max_bytes or safe >= limit:
             return None
-        # Each window is scanned from its start: after the first, one window to the bound (at
-        # most 4 * limit + 16 bytes, decoded at C speed) rather than doubling (as many scans).
-        window = max_bytes if literal else 2 * window
+        # Each window is decoded and scanned from its start: after the first, one window to the
+        # bound (at most 4 * limit + 16 bytes, decoded at C speed) rather than doubling (as many
+        # scans); for UTF-16 and ISO-2022-JP, eight times the last (8 KiB, 64 KiB, 512 KiB: each
+        # decode at most eight times the text before it, which was read for a "<meta").
+        window = max_bytes if literal else 8 * window
 
 
 # An ASCII byte that a multi-byte decoder may take as the trail byte of the byte before it.
