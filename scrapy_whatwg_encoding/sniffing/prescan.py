@@ -62,10 +62,10 @@ _SKIP_TAG = re.compile(rb"(?:[^>\"']*>|[^\t\n\x0c\r >]*(?=[\t\n\x0c\r >])(?:" + 
 # Runs of what the loop only steps over, in one C-speed match: bytes other than "<", a "<" that
 # starts none of the loop's cases, tags other than "<meta" read as the loop reads them, comments.
 _RUN_ONE = re.compile(rb"(?:[^<]+"
-                      # a comment: to the first "-->" from its "--" on ("<!-->" and "<!--->" end at once),
-                      # lazy: a C-speed scan for "-->"; nothing after the starred group can fail and make
-                      # it backtrack to a later one
-                      rb"|<!--(?:-?>|[\s\S]*?-->)"
+                      # a comment: to the first "-->" from its "--" on ("<!-->" and "<!--->" end at once):
+                      # one without "-" inside first (a greedy scan that cannot pass its end), else lazy;
+                      # nothing after the starred group can fail and make it backtrack to a later one
+                      rb"|<!--(?:-?>|[^-]*-->|[\s\S]*?-->)"
                       # stray "<"s, each "any other byte", in one item (the last before a tag left to it)
                       rb"|<+(?![!/?A-Za-z])|<(?=/?[A-Za-z])(?![Mm][Ee][Tt][Aa][\t\n\x0c\r /])" + _SKIP_TAG.pattern + rb")")
 _RUN = re.compile(_RUN_ONE.pattern + b"*")
