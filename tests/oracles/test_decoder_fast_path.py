@@ -115,4 +115,11 @@ def test_iso_2022_jp_fast_path_check(pieces):
     data = b"".join(pieces)
     different = b"\x0e" in data or b"\x0f" in data or _DIFFERENT.search(data) is not None
     assert iso_2022_jp._simple(data) is not different, data
-    assert ENCODINGS["ISO-2022-JP"].decode(data) == ref_decode("ISO-2022-JP", data), data
+    expected = ref_decode("ISO-2022-JP", data)
+    assert ENCODINGS["ISO-2022-JP"].decode(data) == expected, data  # few escapes: the exact decoder
+    few = iso_2022_jp.FEW_ESCAPES
+    try:
+        iso_2022_jp.FEW_ESCAPES = -1  # the fast path wherever the match lets it
+        assert iso_2022_jp.decode(data) == expected, data
+    finally:
+        iso_2022_jp.FEW_ESCAPES = few
