@@ -394,20 +394,29 @@ def _meta_decides(body: Body, settings: Settings) -> bool:
     default = default_decision("html", settings).encoding
     if not default.is_ascii_compatible:
         return False
-    if body.is_ascii:  # ISO-2022-JP reads alike only before its first escape or shift
-        shifts = [at for at in (body.data.find(byte) for byte in _NOT_ALIKE) if at >= 0]
-        if shifts and not 0 <= first_meta_at(body, settings.parser_limit) < min(shifts):
-            return False  # no <meta> the parser step may find ends before it (the tokenizer is not run)
+    # ISO-2022-JP reads an ASCII body alike only before its first escape or shift: a <meta> the
+    # parser step may find ends after one, it is not looked for (the tokenizer is not run).
+    shift = _first_shift(body)
+    if shift is not None and not 0 <= first_meta_at(body, settings.parser_limit) < shift:
+        return False
     found = _parser_meta(body, default, settings.parser_limit, True)
     if found is None:
         return False
     end = found[3]  # bytes where they are ASCII up to it, else at most the bytes (see parser_meta_span)
     if body.is_ascii:
-        return all(body.data.find(byte, 0, end) < 0 for byte in _NOT_ALIKE)
+        return shift is None or shift >= end
     if not default.is_single_byte:
         first = body.first_non_ascii
         return first is not None and first >= end
     return metas_alike(body.data, end)
+
+
+def _first_shift(body: Body) -> int | None:
+    """Where ISO-2022-JP first reads an ASCII *body* otherwise than the ASCII-compatible encodings
+    (its first escape or shift, a byte offset), or ``None`` (none, or the body is not ASCII)."""
+    if not body.is_ascii:
+        return None
+    return min((at for at in map(body.data.find, _NOT_ALIKE) if at >= 0), default=None)
 
 
 def first_meta_at(body: Body, limit: int) -> int:
