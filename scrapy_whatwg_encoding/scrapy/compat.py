@@ -112,10 +112,12 @@ def cache_text(response: TextResponse, text: str) -> None:
 
 
 def copy_response(response: Response, cls: type[Response], **changes: Any) -> Response:
-    """A new *cls* with every public attribute of *response* (``type(response).attributes``: url,
-    status, headers, body, flags, request, certificate, ip_address, protocol, ... as this Scrapy
-    has them) except *changes*. ``encoding`` is never read from *response*."""
-    kwargs = {name: getattr(response, name) for name in type(response).attributes
+    """A new *cls* with every public attribute of *response* (``response.attributes``, as
+    ``replace()`` reads them: url, status, headers, body, flags, request, certificate, ip_address,
+    protocol, ... as this Scrapy has them, and what a plugin's response adds on the instance, such
+    as scrapy-zyte-api's ``raw_api_response``) except *changes*. ``encoding`` is never read from
+    *response*."""
+    kwargs = {name: getattr(response, name) for name in response.attributes
               if name != "encoding" and name not in changes}
     return cls(**kwargs, **changes)
 

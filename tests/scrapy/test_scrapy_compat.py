@@ -98,6 +98,18 @@ def test_fallback_copy_keeps_every_attribute_without_inference(cls, monkeypatch)
     assert out.encoding == "koi8-r" and out.css("title::text").get() == "Привет"
 
 
+def test_a_copy_keeps_what_a_plugins_response_adds():
+    """scrapy-zyte-api's responses add ``raw_api_response`` to their ``attributes`` on the instance:
+    a copy (the HTTP cache storage's, the fallback's) keeps it, as their ``replace()`` does."""
+    from scrapy_zyte_api.responses import ZyteAPITextResponse
+
+    raw = {"url": "https://example.com/", "statusCode": 200, "browserHtml": "<p>Привет</p>"}
+    response = ZyteAPITextResponse.from_api_response(raw, request=Request("https://example.com/"))
+    copy = compat.copy_response(response, type(response), headers=Headers({"X-A": "1"}))
+    assert type(copy) is ZyteAPITextResponse and copy.raw_api_response == raw
+    assert copy.raw_api_response == response.replace().raw_api_response and copy.body == response.body
+
+
 def test_component_helper_matches_scrapy(monkeypatch):
     """``setdefault_component`` (the add-on's ``DOWNLOADER_MIDDLEWARES`` entry) behaves as Scrapy
     2.13+'s ``setdefault_in_component_priority_dict``, also where that method is missing (< 2.13)."""
