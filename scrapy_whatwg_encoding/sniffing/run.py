@@ -394,29 +394,28 @@ def _meta_decides(body: Body, settings: Settings) -> bool:
     default = default_decision("html", settings).encoding
     if not default.is_ascii_compatible:
         return False
-    # ISO-2022-JP reads an ASCII body alike only before its first escape or shift: a <meta> the
-    # parser step may find ends after one, it is not looked for (the tokenizer is not run).
-    shift = _first_shift(body)
-    if shift is not None and not 0 <= first_meta_at(body, settings.parser_limit) < shift:
-        return False
+    # ISO-2022-JP reads an ASCII body alike only up to its first escape or shift: where one comes
+    # before the first <meta> the parser step may find, that <meta> does not decide (the tokenizer
+    # is not run); the search stops at the <meta>, not at the body's end.
+    if body.is_ascii:
+        meta_at = first_meta_at(body, settings.parser_limit)
+        if meta_at < 0 or _shifts_before(body.data, meta_at):
+            return False
     found = _parser_meta(body, default, settings.parser_limit, True)
     if found is None:
         return False
     end = found[3]  # bytes where they are ASCII up to it, else at most the bytes (see parser_meta_span)
     if body.is_ascii:
-        return shift is None or shift >= end
+        return not _shifts_before(body.data, end)
     if not default.is_single_byte:
         first = body.first_non_ascii
         return first is not None and first >= end
     return metas_alike(body.data, end)
 
 
-def _first_shift(body: Body) -> int | None:
-    """Where ISO-2022-JP first reads an ASCII *body* otherwise than the ASCII-compatible encodings
-    (its first escape or shift, a byte offset), or ``None`` (none, or the body is not ASCII)."""
-    if not body.is_ascii:
-        return None
-    return min((at for at in map(body.data.find, _NOT_ALIKE) if at >= 0), default=None)
+def _shifts_before(data: bytes, end: int) -> bool:
+    """Whether an ISO-2022-JP escape or shift (0x1B, 0x0E, 0x0F) lies in ``data[:end]``."""
+    return any(data.find(byte, 0, end) >= 0 for byte in _NOT_ALIKE)
 
 
 def first_meta_at(body: Body, limit: int) -> int:
