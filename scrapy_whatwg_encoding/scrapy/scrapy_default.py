@@ -429,7 +429,6 @@ def replay(response, content_type: str | None, facts: Body, decision: Decision, 
     return theirs != facts.text(facts.bom or decision.encoding), name, theirs
 
 
-_ALIKE_PAIRS = 256  # (Content-Type, encoding) pairs a crawl's comparison keeps (a crawl sees few)
 #: Pages compared by a replay (see :class:`Comparisons`): the first ``COMPARE_FIRST`` of each
 #: decision source, then one in ``COMPARE_EVERY``.
 COMPARE_FIRST = 20
@@ -449,9 +448,6 @@ class Comparisons:
         self.first, self.every = first, every
         self.replays: Counter[str] = Counter()  # per source: pages that a comparison needed a replay for
         self.replayed = 0  # pages compared by a replay
-        # (Content-Type, encoding) → the codec of its charset, which decodes as the encoding does:
-        # a page of that pair without a BOM is known the same at once (most pages of a crawl)
-        self._alike: dict[tuple[str | None, Encoding], str] = {}
 
     def describe(self) -> str:
         """What is compared, for people (the closing summary, the report)."""
@@ -463,17 +459,10 @@ class Comparisons:
     def judge(self, response, content_type: str | None, facts: Body, decision: Decision,
               chosen: str | None = None) -> Verdict:
         """The :data:`Verdict` for *response* (see :func:`replay` for the arguments)."""
-        if chosen is None and facts.bom is None:  # a pair seen before (the plain steps below found it)
-            name = self._alike.get((content_type, decision.encoding))
-            if name is not None and not facts.data.startswith(_UTF_32_BE_BOM):
-                return False, name, None
         name = chosen or known_encoding(content_type, facts, decision)
         if name is not None:
             verdict = changed(name, decision.encoding, facts, replay=False)
             if verdict is not None:
-                if (chosen is None and facts.bom is None and len(self._alike) < _ALIKE_PAIRS
-                        and name == _header_encoding(content_type) and same_decoder(name, decision.encoding)):
-                    self._alike[content_type, decision.encoding] = name  # the charset's codec decodes alike
                 return verdict, name, None
         seen = self.replays[decision.source]
         self.replays[decision.source] = seen + 1
