@@ -48,7 +48,7 @@ from ..encoding import Encoding
 from ..sniffing import Decision
 from ..sniffing.body import Body
 from . import loop, scrapy_default, startup
-from .compat import explicit_encoding, with_encoding
+from .compat import with_encoding
 from .handler import given_encoding, handler_whatwg_encoding, take_handler_encoding
 from .kind import SkipReason, content_type_of, skip_reason
 from .memory import SiteMemory, open_store
@@ -189,7 +189,7 @@ class WhatwgEncodingMiddleware:
                 return self._skip(request, response, skip)
             # Inputs: an encoding given to the response (see .handler); then overrides, options and
             # memory, and Decide.
-            given = None if handler is None and explicit_encoding(response) is None else given_encoding(response, handler)
+            given = given_encoding(response, handler)
             if given is not None and given[0] == "handler":
                 outcome = self._handler_outcome(response, given[1])
             else:
@@ -215,11 +215,9 @@ class WhatwgEncodingMiddleware:
         """Inputs (the override, the request's options, the memory), then the decision; the skip
         reason where a *chosen* encoding fits no WHATWG encoding (Scrapy decodes with it)."""
         url, config, memory = response.url, self.config, self.memory
-        override = None
-        if chosen is not None or config.overrides or OVERRIDE_KEY in meta:
-            override = self._override(meta, url, chosen)
-            if override is None and chosen is not None:
-                return "chosen_encoding"
+        override = self._override(meta, url, chosen)
+        if override is None and chosen is not None:
+            return "chosen_encoding"
         options = config.options
         if LOCALE_KEY in meta or PROFILE_KEY in meta:
             options = request_options(config, meta)
@@ -252,8 +250,8 @@ class WhatwgEncodingMiddleware:
         name = chosen or scrapy_default.scrapy_codec_name(decision.encoding) or scrapy_default.scrapy_inference(response)
         decided = with_encoding(response, name, text)
         meta[META_KEY] = decision.as_dict()
-        self.report.decision(response.url, decision, changed, response.body if facts is None else facts.data,
-                             scrapy_name, suspect, text=text, scrapy_text=theirs)
+        self.report.decision(response.url, decision, changed, response.body, scrapy_name, suspect,
+                             text=text, scrapy_text=theirs)
         return decided
 
     def _skip(self, request, response, reason: SkipReason):
