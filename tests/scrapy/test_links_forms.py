@@ -245,7 +245,8 @@ def test_old_paths_of_the_request_builders_still_work():
 
 def test_form_request_takes_from_responses_arguments_in_its_order():
     # formname, formid, formnumber, formdata, clickdata, dont_click, formxpath, formcss: the order of
-    # FormRequest.from_response (and of 0.3.0), positional calls included.
+    # FormRequest.from_response, positional calls included (0.3.0 had formxpath and formcss 5th and
+    # 6th; the changelog's Upgrading says to pass them by keyword).
     import inspect
 
     from scrapy.http import FormRequest
