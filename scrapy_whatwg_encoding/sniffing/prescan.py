@@ -226,7 +226,9 @@ def _meta(data: bytes, start: int):
         return None if encoding is None else (encoding, label.strip("\t\n\x0c\r ")), simple.end()
     if data[position] != 0x2F:  # after whitespace, "get an attribute" reads the tag as for other tags
         tag = _SKIP_TAG.match(data, position)
-        if tag is not None and b"charset" not in data[position:tag.end()].lower():
+        if tag is None:
+            return None, -1  # the attributes run out of bytes (a failed match does only there)
+        if b"charset" not in data[position:tag.end()].lower():
             return None, tag.end()  # no charset attribute, none in a content value: nothing declared
     seen = set()  # attribute list
     got_pragma = False
