@@ -35,6 +35,9 @@ from ._html.tokenizer import (
     COMMENT_END,
     TAG,
     attribute_value,
+    attribute_values,
+    first_attribute,
+    last_attribute,
     raw_text_end,
     run_end,
     script_data_end,
@@ -101,15 +104,14 @@ def chromium_meta_encoding(span: str) -> tuple[Encoding, str] | None:
     every duplicated-attribute variant): the last ``charset`` attribute, even empty or failing,
     decides alone; else the last ``content`` attribute's ``charset=`` value
     (:func:`_extract_charset`) when ANY ``http-equiv`` attribute is "content-type"."""
-    attrs = attribute_list(span)
-    values = dict(attrs)  # the last of duplicated attributes
-    if "charset" in values:
-        label = values["charset"].strip(_WS)
-    elif "content" in values and any(name == "http-equiv" and value.lower() == "content-type"
-                                     for name, value in attrs):
-        label = _extract_charset(values["content"]).strip(_WS)
+    charset = last_attribute(span, "charset")  # the last of duplicated attributes
+    if charset is not None:
+        label = charset.strip(_WS)
     else:
-        return None
+        content = last_attribute(span, "content")
+        if content is None or all(value.lower() != "content-type" for value in attribute_values(span, "http-equiv")):
+            return None
+        label = _extract_charset(content).strip(_WS)
     encoding = get_encoding(label)
     return None if encoding is None else (encoding, label)
 
@@ -283,15 +285,15 @@ def firefox_meta_encoding(span: str) -> tuple[Encoding, str] | None:
     """Firefox's reading of a ``meta`` tag's attributes: the first of duplicated attributes; a
     ``charset`` attribute decides alone (a failing one leaves ``http-equiv`` unread); else
     ``http-equiv`` = "content-type" with a ``content`` (see :func:`firefox_extract_charset`)."""
-    attrs: dict[str, str] = {}
-    for name, value in attribute_list(span):
-        attrs.setdefault(name, value)
-    if "charset" in attrs:
-        label = attrs["charset"].strip(_WS)
+    charset = first_attribute(span, "charset")
+    if charset is not None:
+        label = charset.strip(_WS)
         encoding = get_encoding(label)
         return None if encoding is None else (encoding, label)
-    if attrs.get("http-equiv", "").lower() == "content-type" and "content" in attrs:
-        return firefox_extract_charset(attrs["content"])
+    if (first_attribute(span, "http-equiv") or "").lower() == "content-type":
+        content = first_attribute(span, "content")
+        if content is not None:
+            return firefox_extract_charset(content)
     return None
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from ..encoding import ENCODINGS, Encoding
+from ._html.tokenizer import LONGEST_TAG
 from .decision import Decision
 from .meta_charset import meta_encoding
 from .prescan import prescan_metas, tag_end
@@ -135,7 +136,7 @@ def metas_alike(body: bytes, end: int) -> bool:
     False where a tag has no end the prescan can read, and past :data:`_PLAIN_METAS` tags (a
     flood: the tokenizer decides)."""
     for count, match in enumerate(_META_BYTES.finditer(body, 0, end)):
-        close = tag_end(body, match.start()) if count < _PLAIN_METAS else None
+        close = tag_end(body, match.start(), LONGEST_TAG) if count < _PLAIN_METAS else None
         if close is None or _TAKEN_AS_TRAIL.search(body, match.start(), close) is not None:
             return False
     return True
@@ -162,7 +163,7 @@ def _plain_meta(body: bytes, limit: int, metas: list | None, first: int = 0) -> 
         # declare nothing the tokenizer decides (fewer steps than checking each tag here).
         # It takes the first "<meta" (at *first*, if known) or none (below): the loop reads no
         # further once past it without having read a tag there.
-        metas = prescan_metas(body, limit, _PLAIN_METAS, first or None)
+        metas = prescan_metas(body, limit, _PLAIN_METAS, first or None, LONGEST_TAG)
         if not metas or metas[-1][2] is None:
             return None
     start, end, _ = metas[-1]
@@ -198,7 +199,7 @@ def _plain_text_elements(body: bytes, end: int) -> bool:
         if name is None or name.lower() not in _TEXT_ELEMENTS:
             return False  # "/" in a tag name; PLAINTEXT, foreign content, template contents, frameset
         name = name.lower()
-        text = tag_end(body, match.start())
+        text = tag_end(body, match.start(), LONGEST_TAG)
         if text is None:
             return False
         close = body.find(b"<", text, end)

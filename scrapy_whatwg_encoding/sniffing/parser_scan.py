@@ -41,15 +41,16 @@ from ._html.elements import META, PLAINTEXT, RAWTEXT, RCDATA, SCRIPT
 from ._html.tokenizer import (
     COMMENT_ONE,
     COMMENT_RUN,
+    LONGEST_TAG,
     META_CANDIDATE,
     META_RUN,
     SKIP_ONE,
     SKIP_UNINTERESTING,
     SKIP_WITH_METAS,
     TAG,
-    attributes,
     classify_text,
     copies_end,
+    first_attribute,
     raw_text_end,
     run_end,
     script_data_end,
@@ -66,16 +67,18 @@ _ALPHA = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 def meta_tag_encoding(span: str) -> tuple[Encoding, str] | None:
     """The "in head" rule for ``meta`` (§13.2.6.4.4): a ``charset`` attribute whose value gets an
     encoding; otherwise ``http-equiv`` = "Content-Type" (ASCII case-insensitive) with a ``content``
-    from which the meta algorithm extracts one."""
-    attrs = attributes(span)
-    charset = attrs.get("charset")
+    from which the meta algorithm extracts one. The first of duplicated attributes counts (each
+    found at C speed, however many attributes the tag has)."""
+    charset = first_attribute(span, "charset")
     if charset is not None:
         encoding = get_encoding(charset)
         if encoding is not None:
             return encoding, charset.strip(_WS)
-    http_equiv = attrs.get("http-equiv")
-    if http_equiv is not None and tag_name(http_equiv) == "content-type" and "content" in attrs:
-        return extract_meta_charset(attrs["content"])
+    http_equiv = first_attribute(span, "http-equiv")
+    if http_equiv is not None and tag_name(http_equiv) == "content-type":
+        content = first_attribute(span, "content")
+        if content is not None:
+            return extract_meta_charset(content)
     return None
 
 
@@ -189,6 +192,13 @@ class Hints:
 _LAST_HINTS: list[tuple[str, int]] = []
 
 
+def forget() -> None:
+    """Forget what earlier texts left cached here (meta tags' readings, the last texts' last
+    hints): for a benchmark timing the same body again as a crawl meets it, once."""
+    _meta_reading.cache_clear()
+    _LAST_HINTS.clear()
+
+
 def last_hint(text: str) -> int:
     """The offset of the last hint in *text* (see :class:`Hints`), or -1."""
     for seen, last in _LAST_HINTS:
@@ -219,13 +229,28 @@ def last_hint(text: str) -> int:
 
 
 def meta_starts(text: str, reads: Callable[[str], object], start: int = 0, end: int | None = None,
-                hints: Hints | None = None) -> Iterator[int]:
+                hints: Hints | None = None, longest: int = LONGEST_TAG) -> Iterator[int]:
     """Offsets of each "<meta" start tag in ``text[start:end]`` whose attributes (TAG group 3)
     *reads* maps to something other than None, in order (a tag cut by the end of *text* is never
-    emitted). Nothing after the last one can matter to a scan that only wants such a tag.
-    Tags without a hint inside (:class:`Hints` of *text*, if the caller has them) are not read,
-    and runs of them are skipped in one match."""
+    emitted), and of more, unread: each whose tag does not end within *longest* characters while a
+    ">" lies past them, and every "<meta" in those characters (so each character is read as part
+    of a tag O(1) times, whatever the tags' lengths). Nothing after the last one can matter to a
+    scan that only wants a tag *reads* names something in. Tags without a hint inside
+    (:class:`Hints` of *text*, if the caller has them) are not read, and runs of them are skipped in
+    one match."""
     stop = len(text) if end is None else end
+    for at, unread in _meta_spans(text, reads, start, stop, hints, longest):
+        yield at
+        for match in META_CANDIDATE.finditer(text, at + 5, stop):
+            if match.start() >= unread:
+                break
+            yield match.start()
+
+
+def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int, hints: Hints | None,
+                longest: int) -> Iterator[tuple[int, int]]:
+    """:func:`meta_starts` as ``(offset, unread)``: the candidates are *offset* and, where a long
+    tag starts there, every "<meta" after it that starts before *unread* (else *unread* is 0)."""
     last_gt = text.rfind(">")  # a tag ends at a ">": none starting after the last one does
     if hints is None:
         hints = Hints(text)
@@ -233,31 +258,31 @@ def meta_starts(text: str, reads: Callable[[str], object], start: int = 0, end: 
     same = ""  # the last tag read as naming nothing, without "<" inside: copies of it are skipped
     position = start
     while (match := search(text, position, stop)) is not None:
-        at = match.start()
-        hint = hints.after(at)
+        hint = hints.after(match.start())
         if hint < 0:
             return  # no tag from here on names an encoding
         # Text and meta tags that end before the hint (so name nothing), in one match; it stops
         # at the hint or at a "<meta" it does not read whole before it.
-        at = run(text, at, hint).end()  # type: ignore[union-attr]  # starred: never None
+        at = run(text, match.start(), hint).end()  # type: ignore[union-attr]  # starred: never None
         if at == hint:
             position = at
             continue
         if at >= stop or at > last_gt:
             return
         if same and text.startswith(same, at):
-            position = at + len(same)
-            while text.startswith(same, position):  # a run of copies: no regex, no reading
-                position += len(same)
+            position = copies_end(text, at, same, len(text))  # a run of copies: no regex, no reading
             continue
-        tag = TAG.match(text, at)
+        tag = TAG.match(text, at, at + longest)  # where it ends within the window, as on the whole text
         position = at + 5
-        if tag is not None:
-            if tag.end() > hint and reads(tag.group(3)) is not None:
-                yield at
-            elif "<" not in tag.group(3):  # no "<meta" inside it: nothing to look at before its end
-                same = tag.group()
-                position = tag.end()
+        if tag is None:
+            if last_gt >= at + longest:  # a long tag (or none, a quote left open): unread
+                yield at, at + longest
+                position = at + longest
+        elif tag.end() > hint and reads(tag.group(3)) is not None:
+            yield at, 0
+        elif "<" not in tag.group(3):  # no "<meta" inside it: nothing to look at before its end
+            same = tag.group()
+            position = tag.end()
 
 
 #: Candidates :func:`last_meta_start` reads from the end before it reads from the start instead.
@@ -265,10 +290,13 @@ _FROM_THE_END = 32
 
 
 def last_meta_start(text: str, reads: Callable[[str], object], end: int | None = None,
-                    hints: Hints | None = None) -> int:
-    """The last of :func:`meta_starts` that starts before *end*, or -1: searched from the end,
-    from the last hint (see :class:`Hints`) back; after :data:`_FROM_THE_END` candidates that
-    name nothing, with :func:`meta_starts` (runs skipped in one match) from the start."""
+                    hints: Hints | None = None, longest: int = LONGEST_TAG) -> int:
+    """An offset of a "<meta" after which no tag that *reads* names something starts before *end*
+    (-1: none does): the last of :func:`meta_starts`' candidates where every tag is read within
+    *longest* characters, else maybe a later long tag's. Searched from the end, from the last
+    hint (see :class:`Hints`) back; after :data:`_FROM_THE_END` candidates that name nothing, with
+    :func:`meta_starts`' reading (runs skipped in one match) from the start."""
+    last_gt = text.rfind(">")
     if hints is None:
         hints = Hints(text)
     high = min(len(text) if end is None else end, hints.last)
@@ -282,12 +310,15 @@ def last_meta_start(text: str, reads: Callable[[str], object], end: int | None =
                 continue
             budget -= 1
             if budget < 0:
-                last = -1
-                for last in meta_starts(text, reads, 0, high, hints):
+                last, unread = -1, 0
+                for last, unread in _meta_spans(text, reads, 0, high, hints, longest):
                     pass
-                return last
-            tag = TAG.match(text, at)
+                inside = [match.start() for match in META_CANDIDATE.finditer(text, last + 5, min(unread, high))]
+                return inside[-1] if inside else last
+            tag = TAG.match(text, at, at + longest)
             if tag is None:
+                if last_gt >= at + longest:
+                    return at  # a long tag: unread, as meta_starts emits it
                 continue
             if reads(tag.group(3)) is not None:
                 return at

@@ -12,7 +12,7 @@ import re
 import sys
 
 from ..encoding import ENCODINGS, Encoding, get_encoding
-from ._html.tokenizer import run_end
+from ._html.tokenizer import attributes_pattern, run_end
 from .decision import Source
 from .meta_charset import extract_meta_charset, meta_encoding
 from .xml_encoding import get_xml_encoding
@@ -52,12 +52,11 @@ _ATTRIBUTE = (
 _GET_ATTRIBUTE = re.compile(_ATTRIBUTE)
 # Any other tag: advance to the next whitespace or ">" (the lookahead keeps a failing match from
 # ending the name earlier, "<html ==\">" is no tag "htm" with an attribute), then get attributes
-# until there are none.
+# until there are none (where they end as the tokenizer's do, in a few steps per attribute).
 # A tag with no quote before its first ">" ends there (most tags; a quote only matters where a
 # value starts, and every other step stops at ">"): tried first, one cheap match.
-_ATTRIBUTE_NOCAPTURE = re.sub(rb"\(\?P<(?!dq|sq)[a-z]+>", b"(?:", _ATTRIBUTE).replace(b"dq", b"dqs").replace(b"sq", b"sqs")
-_SKIP_TAG = re.compile(rb"(?:[^>\"']*>|[^\t\n\x0c\r >]*(?=[\t\n\x0c\r >])(?:" + _ATTRIBUTE_NOCAPTURE
-                       + rb")*?[\t\n\x0c\r /]*>)")
+_SKIP_TAG = re.compile(rb"(?:[^>\"']*>|[^\t\n\x0c\r >]*(?=[\t\n\x0c\r >])" + attributes_pattern("s").encode()
+                       + rb"[\t\n\x0c\r /]*>)")
 
 # Runs of what the loop only steps over, in one C-speed match: bytes other than "<", a "<" that
 # starts none of the loop's cases, tags other than "<meta" read as the loop reads them, comments.
@@ -113,24 +112,27 @@ def prescan_result(data: bytes, end: int = PRESCAN_BYTES, metas: list | None = N
     return xml[0], xml[1], 0, "xml-declaration"
 
 
-def tag_end(data: bytes, start: int) -> int | None:
+def tag_end(data: bytes, start: int, longest: int | None = None) -> int | None:
     """The offset just after the ``>`` of the tag whose ``<`` is at *start*, read as the prescan
-    reads a tag other than ``<meta`` (its attributes skipped), or ``None`` (out of bytes)."""
-    match = _SKIP_TAG.match(data, start + 1)
+    reads a tag other than ``<meta`` (its attributes skipped), or ``None``: out of bytes, or with
+    *longest*, no ``>`` ends it within that many bytes (what it reads there it reads as on the whole
+    of *data*: every step of the tag needs the byte after it, none past the ``>``)."""
+    match = _SKIP_TAG.match(data, start + 1, len(data) if longest is None else start + longest)
     return None if match is None else match.end()
 
 
-def prescan_metas(data: bytes, end: int, most: int | None = None,
-                  reach: int | None = None) -> list[tuple[int, int, tuple[Encoding, str] | None]]:
+def prescan_metas(data: bytes, end: int, most: int | None = None, reach: int | None = None,
+                  longest: int | None = None) -> list[tuple[int, int, tuple[Encoding, str] | None]]:
     """The ``<meta`` tags the prescan's loop reads in ``data[:end]`` up to the first that gives an
     encoding: ``(byte offset of "<", offset after ">", what it declares or None)`` each, what it
     declares as ``(encoding from get an encoding, no UTF-16 mapping; the label as written, ASCII
     whitespace stripped)``; the loop skips what it skips (comments, other tags with their
     attributes, ``<!``/``</``/``<?``). With *most*, it stops after that many tags; with *reach*,
     as soon as it is past that offset without having read a tag that starts there (for a caller
-    that wants nothing else: the work stays near it)."""
+    that wants nothing else: the work stays near it); with *longest*, at a tag that it does not read
+    within that many bytes (as if out of bytes: see :func:`tag_end`)."""
     metas: list[tuple[int, int, tuple[Encoding, str] | None]] = []
-    _loop(bytes(data[:max(end, 0)]), metas, most, reach)
+    _loop(bytes(data[:max(end, 0)]), metas, most, reach, longest)
     return metas
 
 
@@ -164,11 +166,14 @@ def prescan(data: bytes, end: int = PRESCAN_BYTES) -> Encoding | None:
     return None if found is None else found[0]
 
 
-def _loop(data: bytes, metas: list | None = None, most: int | None = None, reach: int | None = None):
+def _loop(data: bytes, metas: list | None = None, most: int | None = None, reach: int | None = None,
+          longest: int | None = None):
     """The prescan's loop over *data*: the first ``<meta>`` result, or ``None``. With a list as
     *metas*, each ``<meta`` tag it reads is appended as ``(start, end after ">", what it declares
     or None)`` (see :func:`prescan_metas`), up to *most* of them (then it returns ``None``), and
-    with *reach*, until it is past that offset without having read a ``<meta`` there."""
+    with *reach*, until it is past that offset without having read a ``<meta`` there; with
+    *longest*, a tag is read within that many bytes from its "<" (else ``None``)."""
+    size = len(data) if longest is None else longest
     search = _LOOP.search
     position = 0
     # The runs stop short of "<meta" and the byte after it at *reach* (then the loop steps on case
@@ -193,7 +198,7 @@ def _loop(data: bytes, metas: list | None = None, most: int | None = None, reach
                 return None
             position = gt + 3
         elif meta:
-            declared, position = _meta(data, start)
+            declared, position = _meta(data, start, min(start + size, len(data)))
             if metas is not None and position >= 0:
                 metas.append((start, position, declared))
                 if most is not None and len(metas) >= most and declared is None:
@@ -203,7 +208,7 @@ def _loop(data: bytes, metas: list | None = None, most: int | None = None, reach
             if position < 0:
                 return None  # ran out of bytes inside the tag
         elif tag:
-            skipped = _SKIP_TAG.match(data, start + 1)
+            skipped = _SKIP_TAG.match(data, start + 1, start + size)
             if skipped is None:
                 return None
             position = skipped.end()
@@ -214,18 +219,18 @@ def _loop(data: bytes, metas: list | None = None, most: int | None = None, reach
             position = gt + 1
 
 
-def _meta(data: bytes, start: int):
-    """The ``<meta`` case for the tag at *start*. Returns ``((encoding from get an encoding, label
-    as written) or None, the position after its ">")`` (the loop goes on there when there is no
-    result), or ``(None, -1)`` when out of bytes."""
+def _meta(data: bytes, start: int, stop: int):
+    """The ``<meta`` case for the tag at *start*, read in ``data[:stop]``. Returns ``((encoding from
+    get an encoding, label as written) or None, the position after its ">")`` (the loop goes on
+    there when there is no result), or ``(None, -1)`` when out of bytes (before *stop*)."""
     position = start + 5
-    simple = _CHARSET_ONLY.match(data, position)
+    simple = _CHARSET_ONLY.match(data, position, stop)
     if simple is not None:  # the attribute loop's steps, as one match: charset, need pragma false
         label = simple.group(simple.lastindex or 0).decode("latin-1")  # the one value group that matched
         encoding = get_encoding(label)
         return None if encoding is None else (encoding, label.strip("\t\n\x0c\r ")), simple.end()
     if data[position] != 0x2F:  # after whitespace, "get an attribute" reads the tag as for other tags
-        tag = _SKIP_TAG.match(data, position)
+        tag = _SKIP_TAG.match(data, position, stop)
         if tag is None:
             return None, -1  # the attributes run out of bytes (a failed match does only there)
         if b"charset" not in data[position:tag.end()].lower():
@@ -236,7 +241,7 @@ def _meta(data: bytes, start: int):
     charset: tuple[Encoding, str] | str | None = None  # null, (encoding, label), or "failure"
     get_attribute = _GET_ATTRIBUTE.match
     while True:
-        attribute = get_attribute(data, position)
+        attribute = get_attribute(data, position, stop)
         if attribute is None:
             return None, -1
         position = attribute.end()

@@ -19,19 +19,30 @@ from scrapy_whatwg_encoding import sniff
 from scrapy_whatwg_encoding.encoding import ENCODINGS
 from scrapy_whatwg_encoding.encoding.tables.labels import LABELS
 from scrapy_whatwg_encoding.sniffing._html.tokenizer import (
+    ATTRIBUTES,
     COMMENT_END,
     COMMENT_ONE,
     COMMENT_RUN,
+    LONGEST_TAG,
     META_CANDIDATE,
+    POSSESSIVE,
     RUN_WINDOW,
     SKIP_ONE,
     SKIP_UNINTERESTING,
     TAG,
+    atomic,
     atomic_text,
+    attribute_value,
+    attribute_values,
+    attributes,
     copies_end,
+    first_attribute,
+    last_attribute,
     raw_text_end,
     run_end,
     script_data_end,
+    tag_name,
+    tag_pattern,
     text_element,
 )
 from scrapy_whatwg_encoding.sniffing.browsers import (
@@ -206,6 +217,146 @@ def test_atomic_text_matches_alike_in_both_forms(name, rest, cut):
     assert len(ends) == 1
 
 
+def _spec_tag(text: str):
+    """The tokenizer's steps for the tag at the start of *text* ("<", maybe "/", an ASCII letter),
+    transcribed from HTML §13.2.5.6-8 and §13.2.5.32-40 a character at a time: (offset after its
+    ">", its attributes as written, name and value, in order, duplicates kept; the self-closing
+    flag), or None where the input ends inside it."""
+    ws, n = "\t\n\x0c\r ", len(text)
+    i = 2 if text[1] == "/" else 1
+    while i < n and text[i] not in ws + "/>":  # tag name state
+        i += 1
+    attrs: list[list[str]] = []
+    state = "before attribute name"
+    while i < n:
+        c = text[i]
+        if state == "before attribute name":
+            if c in ws:
+                i += 1
+            elif c in "/>":
+                state = "after attribute name"
+            else:  # "=" starts a name; anything else is reconsumed in the attribute name state
+                attrs.append([c if c == "=" else "", ""])
+                i, state = i + (c == "="), "attribute name"
+        elif state == "attribute name":
+            if c in ws + "/>":
+                state = "after attribute name"
+            elif c == "=":
+                i, state = i + 1, "before attribute value"
+            else:
+                attrs[-1][0] += c
+                i += 1
+        elif state == "after attribute name":
+            if c in ws:
+                i += 1
+            elif c == "/":
+                i, state = i + 1, "self-closing start tag"
+            elif c == "=":
+                i, state = i + 1, "before attribute value"
+            elif c == ">":
+                return i + 1, attrs, False
+            else:
+                attrs.append(["", ""])
+                state = "attribute name"
+        elif state == "before attribute value":
+            if c in ws:
+                i += 1
+            elif c in "\"'":
+                i, state = i + 1, c
+            elif c == ">":
+                return i + 1, attrs, False
+            else:
+                state = "unquoted"
+        elif state in "\"'":  # attribute value (double- or single-quoted) state
+            if c == state:
+                i, state = i + 1, "after attribute value (quoted)"
+            else:
+                attrs[-1][1] += c
+                i += 1
+        elif state == "unquoted":
+            if c in ws:
+                i, state = i + 1, "before attribute name"
+            elif c == ">":
+                return i + 1, attrs, False
+            else:
+                attrs[-1][1] += c
+                i += 1
+        elif state == "after attribute value (quoted)":
+            if c in ws:
+                i, state = i + 1, "before attribute name"
+            elif c == "/":
+                i, state = i + 1, "self-closing start tag"
+            elif c == ">":
+                return i + 1, attrs, False
+            else:
+                state = "before attribute name"
+        else:  # self-closing start tag state
+            if c == ">":
+                return i + 1, attrs, True
+            state = "before attribute name"
+    return None  # EOF in a tag: no token
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.sampled_from(["<a", "</a", "<meta", "<A"]),
+       st.lists(st.sampled_from([" ", "\t", "/", "=", '"', "'", ">", "a", "B", "<", "\x00", "&amp;", "x=y", "/>"]),
+                max_size=16).map("".join))
+def test_tag_reads_a_tag_as_the_tokenizer_steps(start, rest):
+    """TAG (both forms) against a transcription of the tokenizer's states: where the tag ends,
+    its attributes as ATTRIBUTES reads group 3, and the self-closing flag as the tail gives it."""
+    text = start + rest
+    expected = _spec_tag(text)
+    for pattern in {TAG, re.compile(tag_pattern(False))}:
+        match = pattern.match(text)
+        if expected is None:
+            assert match is None
+            continue
+        assert match is not None
+        attrs = [[m.group(1), next((v for v in m.group(2, 3, 4) if v is not None), "")]
+                 for m in ATTRIBUTES.finditer(match.group(3)) if m.group(1)]
+        assert (match.end(), attrs, match.group("tail").endswith("/")) == expected
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from([" ", "\t", "/", "=", '"', "'", "a", "<", "\x00", "&amp;", "&#99;", "charset", "CharSet",
+                                 "content", "http-equiv", "type", "=x", "charsetx"]), max_size=20).map("".join),
+       st.sampled_from(["charset", "content", "http-equiv", "type", "a"]))
+def test_named_attributes_are_those_every_attribute_gives(rest, name):
+    """first_attribute, last_attribute and attribute_values (one C-speed match for the attributes
+    they skip) against every attribute read one by one (ATTRIBUTES, as :func:`attributes` and
+    Chromium's model read them)."""
+    tag = TAG.match(f"<meta {rest}>")
+    if tag is None:
+        return  # no tag: nothing is read
+    span = tag.group(3)
+    every = [(tag_name(match.group(1)), attribute_value(match)) for match in ATTRIBUTES.finditer(span) if match.group(1)]
+    values = [value for named, value in every if named == name]
+    assert first_attribute(span, name) == attributes(span).get(name) == (values[0] if values else None)
+    assert last_attribute(span, name) == (values[-1] if values else None)
+    assert attribute_values(span, name) == values
+
+
+_TAG_SOUP = st.lists(st.sampled_from(["<meta", "<a", " ", "\t", "/", "=", "==", '"', "'", ">", "a", "b", "<", "x=", "-->"]),
+                     max_size=24).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_TAG_SOUP, st.integers(0, 60))
+def test_a_tag_read_within_a_window_is_the_tag_or_none(text, cut):
+    """What meta_starts and the prescan's shortcuts rely on (LONGEST_TAG): a match that ends
+    within the window is the whole text's; and both forms of TAG (atomic groups on Python 3.11+,
+    lookaheads and backreferences on 3.10) read every tag alike."""
+    whole = TAG.match(text)
+    within = TAG.match(text, 0, cut)
+    assert within is None or (whole is not None and within.group(0, 1, 2, 3, "tail") == whole.group(0, 1, 2, 3, "tail"))
+    if whole is not None and whole.end() <= cut:
+        assert within is not None
+    if POSSESSIVE:  # Python 3.10 compiles no "(?>"
+        other = re.compile(tag_pattern(False)).match(text)
+        assert (other and other.group(0, 3)) == (whole and whole.group(0, 3))
+    assert atomic("a*", "k", False) == "(?=(?P<k>a*))(?P=k)"
+
+
 def _reads(span: str):
     return meta_tag_encoding(span) if span else None
 
@@ -223,14 +374,35 @@ def _chromium_reads(span: str):
 
 
 @settings(max_examples=500, deadline=None)
-@given(_TAGS, st.sampled_from([_reads, _chromium_reads, firefox_meta_encoding]))
-def test_metas_that_name_an_encoding_are_found_with_copies_and_runs_skipped(text, reads):
+@given(_TAGS, st.sampled_from([_reads, _chromium_reads, firefox_meta_encoding]), st.sampled_from([LONGEST_TAG, 30]))
+def test_metas_that_name_an_encoding_are_found_with_copies_and_runs_skipped(text, reads, longest):
     """Copies of a tag that names nothing, and runs of tags without a hint, are skipped unread;
-    the answer is every candidate's, read one by one (each reader of the standard and models)."""
-    every = [match.start() for match in META_CANDIDATE.finditer(text)
-             if (tag := TAG.match(text, match.start())) is not None and reads(tag.group(3)) is not None]
-    assert list(meta_starts(text, reads)) == every
-    assert last_meta_start(text, reads) == (every[-1] if every else -1)
+    every candidate that a reader (the standard's, each model's) names something in is found, and
+    no other but long tags (not read within *longest* characters, a ">" past them) and the
+    "<meta" in their first *longest* characters: exactly those where no tag is long."""
+    candidates = [match.start() for match in META_CANDIDATE.finditer(text)]
+    every = [at for at in candidates if (tag := TAG.match(text, at)) is not None and reads(tag.group(3)) is not None]
+    long = [at for at in candidates if TAG.match(text, at, at + longest) is None and text.rfind(">") >= at + longest]
+    found = list(meta_starts(text, reads, longest=longest))
+    assert found == sorted(set(found))  # in order, each once
+    assert set(every) <= set(found)
+    for at in set(found) - set(every):
+        assert any(start <= at < start + longest for start in long if start in found)
+    last = last_meta_start(text, reads, longest=longest)
+    assert last == -1 or last in set(found) | set(long)
+    assert last >= (every[-1] if every else -1)
+    if not long:
+        assert found == every
+        assert last == (every[-1] if every else -1)
+
+
+def test_the_last_meta_inside_a_long_tag_is_found_from_the_start():
+    """Read from the start (more candidates from the end than it reads there, each naming
+    nothing), the last is a "<meta" inside a long tag's first characters, not the long tag."""
+    inner = '<meta charset=koi8-r>'
+    text = '<meta a="' + inner + "y" * 60 + '">' + "".join(f'<meta name=x{n} content="charset=utf-8">' for n in range(40))
+    assert last_meta_start(text, _reads, longest=50) == text.index(inner) == list(meta_starts(text, _reads, longest=50))[1]
+    assert last_meta_start(text, _reads) == text.index(inner)  # read whole, where no tag is long
 
 
 # -- hints: what a meta that names an encoding holds, found at C speed ---------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .elements import HTML, HTML_IP, MATHML, MATHML_TEXT_IP, MATHML_TEXT_IP_NAMES, SVG, SVG_IP_NAMES, El
 from .state import TreeState
-from .tokenizer import attributes
+from .tokenizer import first_attribute
 
 _BREAKOUT = frozenset(
     "b big blockquote body br center code dd div dl dt em embed h1 h2 h3 h4 h5 h6 head hr i img "
@@ -20,7 +20,7 @@ def _foreign(name: str, ns: int, span: str) -> El:
     if name in MATHML_TEXT_IP_NAMES:
         return El(name, MATHML, ip=MATHML_TEXT_IP)
     if name == "annotation-xml":
-        encoding = attributes(span).get("encoding", "").lower() if span else ""
+        encoding = (first_attribute(span, "encoding") or "").lower()
         if encoding in ("text/html", "application/xhtml+xml") and encoding.isascii():
             return El(name, MATHML, ip=HTML_IP)
     return El(name, MATHML)
@@ -31,7 +31,7 @@ class ForeignContent(TreeState):
 
     def _foreign_start(self, name: str, span: str, self_closing: bool) -> int | None:
         stack = self.stack
-        if name in _BREAKOUT or (name == "font" and span and any(a in _FONT_BREAKOUT for a in attributes(span))):
+        if name in _BREAKOUT or (name == "font" and span and any(first_attribute(span, a) is not None for a in _FONT_BREAKOUT)):
             while len(stack) > 1 and stack[-1].ns != HTML and not stack[-1].ip:
                 stack.pop()
             return self._start(name, span, self_closing)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .elements import HEAD_RULES, HTML, MATHML, PLAINTEXT, RAWTEXT, RCDATA, STOP, SVG, El
 from .state import TreeState
-from .tokenizer import attributes
+from .tokenizer import first_attribute
 
 _BLOCK = frozenset(
     "address article aside blockquote center details dialog dir div dl fieldset figcaption figure "
@@ -134,7 +134,7 @@ class BodyMode(TreeState):
             if self._in_scope("select"):
                 self._pop_until(("select",))
             self._reconstruct()
-            if attributes(span).get("type", "").lower() != "hidden" if span else True:
+            if (first_attribute(span, "type") or "").lower() != "hidden":
                 self.frameset_ok = False
         elif name in ("param", "source", "track"):
             pass

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .elements import TABLE_SECTIONS, El
 from .state import TreeState
-from .tokenizer import attributes
+from .tokenizer import first_attribute
 
 _CAPTION_CLOSERS = frozenset("caption col colgroup tbody td tfoot th thead tr".split())
 _TABLE_END_IGNORED = frozenset("body caption col colgroup html tbody td tfoot th thead tr".split())
@@ -39,7 +39,7 @@ class TableModes(TreeState):
                 return self._start(name, span, sc)
         elif name in ("style", "script", "template"):
             return self._start_in_head(name, span, sc)
-        elif name == "input" and span and attributes(span).get("type", "").lower() == "hidden":
+        elif name == "input" and (first_attribute(span, "type") or "").lower() == "hidden":
             pass
         elif name == "form":
             if not self.template_modes and self.form is None:

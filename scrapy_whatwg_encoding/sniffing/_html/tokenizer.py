@@ -15,25 +15,52 @@ from .charrefs import decode_attribute_value
 _WS = "\t\n\x0c\r "
 _FLAGS = re.ASCII | re.IGNORECASE
 
-# One attribute, from the "before attribute name state" to the end of its value. The first name
-# character may be "=" (parse error), later ones stop at "=". A quoted value runs to its closing
-# quote (EOF there means the tag is never emitted); an unquoted one to whitespace or ">"; "=" then
-# ">" is a missing value. A name followed by "=" must take a value. The name is atomic (lookahead
-# + backreference), so a failing value cannot make the regex retry with a shorter name.
-_ATTRIBUTE = (
-    r"(?=(?P<n>[^\t\n\x0c\r />][^\t\n\x0c\r /=>]*))(?P=n)"
-    r"(?:[\t\n\x0c\r ]*=[\t\n\x0c\r ]*"
-    r"(?:\"[^\"]*\"|'[^']*'|[^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*|(?=>))"
-    r"|(?![\t\n\x0c\r ]*=))"
-)
-# A whole start or end tag, from "<" to its ">" (tag open state .. data state). Each attribute is
-# an atomic group (lookahead + backreference) so an unterminated tag fails in linear time instead
-# of being re-split. No match means end of input inside the tag: the token is never emitted.
-TAG = re.compile(
-    r"<(/?)([A-Za-z][^\t\n\x0c\r />]*)(?=[\t\n\x0c\r />])"
-    r"((?:[\t\n\x0c\r /]*(?=(?P<a>" + _ATTRIBUTE + r"))(?P=a))*)"
-    r"(?P<tail>[\t\n\x0c\r /]*)>"
-)
+#: Whether ``re`` has atomic groups and possessive quantifiers (Python 3.11+).
+POSSESSIVE = sys.version_info >= (3, 11)
+
+
+def atomic(pattern: str, key: str, possessive: bool = POSSESSIVE) -> str:
+    """*pattern* matched atomically (what it matched is never given back to retry it shorter): an
+    atomic group (Python 3.11+, half the time of the other form on a long tag), else a lookahead
+    and a backreference (group *key*)."""
+    return f"(?>{pattern})" if possessive else f"(?=(?P<{key}>{pattern}))(?P={key})"
+
+
+# A tag's attributes (§13.2.5.32-42) as a few states: "before attribute name" (B: whitespace and
+# "/" stay, the "self-closing start tag" and "after attribute value (quoted)" states act alike),
+# a name (N: "after attribute name" acts alike: whitespace stays, "/" goes to B, "=" to a value,
+# anything else stays or starts a name), a value (before it whitespace stays; quoted, to its
+# quote, then B; unquoted, to whitespace, then B). Only ">" at B, N or before a value ends the tag.
+# A name runs to "/", "=" or ">" whatever it holds (several names, whitespace), so one step takes
+# a name with its value: half the steps of an attribute at a time. "+" marks where a quantifier is
+# possessive on Python 3.11+ (each step reads one way; 0.55 of the time on a 64 KiB tag).
+_NAME_VALUE = (r"[\t\n\x0c\r /]*+[^\t\n\x0c\r />][^/=>]*+"
+               r"(?:=[\t\n\x0c\r ]*+(?:\"[^\"]*+\"|'[^']*+'|[^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*+|(?=>))|(?=[/>]))")
+
+
+def attributes_pattern(key: str, without: str = "", possessive: bool = POSSESSIVE) -> str:
+    """A pattern: a tag's attributes up to the whitespace or "/" before its ">" (TAG group 3's
+    text: each step from B to B, see above), atomic: the first way is the only way, one pass even
+    where the tag never ends. With *without* (characters), only where none of them occurs; *key*
+    names its group on Python 3.10. The prescan's "get an attribute" (§13.2.3.3) ends a tag at the
+    same ">" (its steps differ from these only in what they keep)."""
+    step = _NAME_VALUE.replace("[^", "[^" + without) if without else _NAME_VALUE
+    if possessive:
+        return f"(?:{step})*+"
+    return atomic(f"(?:{step.replace('*+', '*')})*", f"a{key}", False)
+
+
+def tag_pattern(possessive: bool = POSSESSIVE) -> str:
+    """:data:`TAG`'s pattern, in either form of :func:`atomic` (both read every tag alike)."""
+    return (r"<(/?)([A-Za-z][^\t\n\x0c\r />]*)(?=[\t\n\x0c\r />])"
+            r"(" + attributes_pattern("", "", possessive) + r")(?P<tail>[\t\n\x0c\r /]*)>")
+
+
+# A whole start or end tag, from "<" to its ">" (tag open state .. data state): group 3 its
+# attributes (whitespace may end it), "tail" the whitespace and "/" before the ">" (it ends with
+# "/": the self-closing flag). No match means end of input inside the tag: the token is never
+# emitted.
+TAG = re.compile(tag_pattern())
 # Attributes inside an already matched TAG group 3 (name, then one of the three value forms).
 ATTRIBUTES = re.compile(
     r"[\t\n\x0c\r /]*([^\t\n\x0c\r />][^\t\n\x0c\r /=>]*)"
@@ -64,16 +91,75 @@ def attributes(span: str) -> dict[str, str]:
 
 
 def attribute_value(match: re.Match) -> str:
-    """The value of an :data:`ATTRIBUTES` match (double-quoted, single-quoted or unquoted), with
-    character references decoded as in an attribute (HTML §13.2.5.72) and NUL -> U+FFFD."""
-    value = match.group(2)
-    if value is None:
-        value = match.group(3)
-        if value is None:
-            value = match.group(4) or ""
+    """The value of an :data:`ATTRIBUTES` match (double-quoted, single-quoted or unquoted), as
+    :func:`value_text` gives it."""
+    return _value(match.group(2, 3, 4))
+
+
+def _value(written: tuple[str | None, ...]) -> str:
+    """The value of the one of its forms (quoted, unquoted; None: not that form) that matched."""
+    return value_text(next((value for value in written if value is not None), ""))
+
+
+def value_text(value: str) -> str:
+    """An attribute's value as written, with character references decoded as in an attribute
+    (HTML §13.2.5.72) and NUL -> U+FFFD."""
     if "&" in value:
         value = decode_attribute_value(value)
     return value.replace("\x00", "\ufffd") if "\x00" in value else value
+
+
+# One attribute as ATTRIBUTES reads it, without groups; and the "=" and value after a name, its
+# double-quoted, single-quoted and unquoted forms in groups (ATTRIBUTES' groups 2-4).
+_ONE_ATTRIBUTE = (r"[^\t\n\x0c\r />][^\t\n\x0c\r /=>]*+"
+                  r"(?:[\t\n\x0c\r ]*+=[\t\n\x0c\r ]*+(?:\"[^\"]*+\"|'[^']*+'|[^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*+|))?+")
+if not POSSESSIVE:
+    _ONE_ATTRIBUTE = _ONE_ATTRIBUTE.replace("*+", "*").replace("?+", "?")
+_VALUE = r"(?:[\t\n\x0c\r ]*=[\t\n\x0c\r ]*(?:\"(?P<dq>[^\"]*)\"|'(?P<sq>[^']*)'|(?P<uq>[^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*)|))?"
+_NAMED: dict[tuple[str, bool], re.Pattern] = {}
+
+
+def _named(name: str, last: bool) -> re.Pattern:
+    """The first attribute named *name* in a tag's attributes, those before it skipped in the same
+    match (groups "dq", "sq", "uq" its value); with *last*, every attribute, the last so named in
+    group "v" (its "=" and value as written: a repeated group keeps its last capture)."""
+    pattern = _NAMED.get((name, last))
+    if pattern is None:
+        named = re.escape(name) + r"(?![^\t\n\x0c\r /=>])"  # the whole name, ASCII case-insensitively
+        if last:
+            value = _ONE_ATTRIBUTE[_ONE_ATTRIBUTE.index("(?:"):]
+            pattern = re.compile(rf"(?:[\t\n\x0c\r /]*(?:{named}(?P<v>{value})|{_ONE_ATTRIBUTE}))*", _FLAGS)
+        else:
+            skipped = r"(?:[\t\n\x0c\r /]*(?!" + named + ")" + _ONE_ATTRIBUTE + ")"
+            skipped = skipped + "*+" if POSSESSIVE else atomic(skipped + "*", "s", False)
+            pattern = re.compile(rf"{skipped}[\t\n\x0c\r /]*{named}{_VALUE}", _FLAGS)
+        _NAMED[name, last] = pattern
+    return pattern
+
+
+def first_attribute(span: str, name: str) -> str | None:
+    """``attributes(span).get(name)`` for an ASCII lowercase *name* (no NUL): the value of the
+    first attribute so named, or None; the attributes before it skipped at C speed."""
+    match = _named(name, False).match(span)
+    return None if match is None else _value(match.group("dq", "sq", "uq"))
+
+
+def last_attribute(span: str, name: str) -> str | None:
+    """The value of the last attribute named *name* (ASCII lowercase, no NUL) in *span* (TAG
+    group 3), as :func:`attribute_value` gives it, or None: one C-speed match."""
+    raw = _named(name, True).match(span).group("v")  # type: ignore[union-attr]  # a starred group: always matches
+    return None if raw is None else first_attribute(name + raw, name)
+
+
+def attribute_values(span: str, name: str) -> list[str]:
+    """The value of every attribute named *name* (ASCII lowercase, no NUL) in *span*, in order, as
+    :func:`attribute_value` gives them: found at C speed, each distinct one decoded once."""
+    found, position, match = [], 0, _named(name, False).match
+    while (next_one := match(span, position)) is not None:  # (a search would retry at each character)
+        found.append(next_one.group("dq", "sq", "uq"))
+        position = next_one.end()
+    texts = {written: _value(written) for written in set(found)}
+    return [texts[written] for written in found]
 
 
 # Comments (§13.2.5.43-52): "<!-->" and "<!--->" end at once, otherwise at the first "-->" or
@@ -153,12 +239,9 @@ def _attributes(key: str, without: str = "") -> str:
     attribute atomic), with group names suffixed by *key* so that one pattern can hold several;
     with *without* (characters), only where none of them occurs (it fails there, never reads
     the tag otherwise: each attribute is read one way)."""
-    attribute = _ATTRIBUTE.replace("(?P<n>", f"(?P<n{key}>").replace("(?P=n)", f"(?P=n{key})")
-    if without:
-        attribute = attribute.replace("[^", "[^" + without)
     # A tag without attributes first (most elements of text, most end tags): ">", one step where
     # the general form takes several; both end there (no attribute name starts with ">").
-    return rf"(?:>|(?:[\t\n\x0c\r /]*(?=(?P<a{key}>{attribute}))(?P=a{key}))*[\t\n\x0c\r /]*>)"
+    return rf"(?:>|{attributes_pattern(key, without)}[\t\n\x0c\r /]*>)"
 
 
 # A comment (§13.2.5.43-52), from "<!--" to its end as COMMENT_END finds it ("<!-->" and "<!--->"
@@ -189,6 +272,11 @@ def copies_end(text, pos: int, unit, end: int) -> int:
             pos += len(block)
     return pos
 
+
+#: Bytes or characters within which a shortcut, or a search for candidates, reads one tag: a longer
+#: one (an open quote up to a later ">", say) is left to the plain steps, read once, so that a flood
+#: of such tags is not read once per "<" in it.
+LONGEST_TAG = 1024
 
 #: Bytes or characters a run is matched over in one call before its copies are looked for (see
 #: :func:`run_end`): a page's runs are shorter, floods longer.
@@ -235,7 +323,7 @@ def _text_element(name: str, key: str) -> str:
             rf"{text}</{name}(?=[\t\n\x0c\r />]){_attributes(key + 'e')}")
 
 
-def atomic_text(stop: str, key: str, possessive: bool = sys.version_info >= (3, 11)) -> str:
+def atomic_text(stop: str, key: str, possessive: bool = POSSESSIVE) -> str:
     """Text without "<" but where *stop* (a pattern) matches one, atomic: *possessive* quantifiers
     (Python 3.11+), else a lookahead and a backreference (group ``x{key}``)."""
     if possessive:
