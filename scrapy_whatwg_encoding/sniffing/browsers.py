@@ -35,9 +35,8 @@ from ._html.tokenizer import (
     COMMENT_END,
     TAG,
     attribute_value,
-    attribute_values,
-    first_attribute,
-    last_attribute,
+    first_attributes,
+    last_meta_attributes,
     raw_text_end,
     run_end,
     script_data_end,
@@ -104,12 +103,11 @@ def chromium_meta_encoding(span: str) -> tuple[Encoding, str] | None:
     every duplicated-attribute variant): the last ``charset`` attribute, even empty or failing,
     decides alone; else the last ``content`` attribute's ``charset=`` value
     (:func:`_extract_charset`) when ANY ``http-equiv`` attribute is "content-type"."""
-    charset = last_attribute(span, "charset")  # the last of duplicated attributes
+    charset, content, content_type = last_meta_attributes(span)  # the last of duplicated attributes
     if charset is not None:
         label = charset.strip(_WS)
     else:
-        content = last_attribute(span, "content")
-        if content is None or all(value.lower() != "content-type" for value in attribute_values(span, "http-equiv")):
+        if content is None or not content_type:
             return None
         label = _extract_charset(content).strip(_WS)
     encoding = get_encoding(label)
@@ -285,15 +283,15 @@ def firefox_meta_encoding(span: str) -> tuple[Encoding, str] | None:
     """Firefox's reading of a ``meta`` tag's attributes: the first of duplicated attributes; a
     ``charset`` attribute decides alone (a failing one leaves ``http-equiv`` unread); else
     ``http-equiv`` = "content-type" with a ``content`` (see :func:`firefox_extract_charset`)."""
-    charset = first_attribute(span, "charset")
-    if charset is not None:
-        label = charset.strip(_WS)
-        encoding = get_encoding(label)
-        return None if encoding is None else (encoding, label)
-    if (first_attribute(span, "http-equiv") or "").lower() == "content-type":
-        content = first_attribute(span, "content")
-        if content is not None:
-            return firefox_extract_charset(content)
+    attrs = {}
+    for name, value in first_attributes(span, ("charset", "http-equiv", "content")):
+        if name == "charset":
+            label = value.strip(_WS)
+            encoding = get_encoding(label)
+            return None if encoding is None else (encoding, label)
+        attrs[name] = value
+    if attrs.get("http-equiv", "").lower() == "content-type" and "content" in attrs:
+        return firefox_extract_charset(attrs["content"])
     return None
 
 

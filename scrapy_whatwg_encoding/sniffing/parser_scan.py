@@ -50,7 +50,7 @@ from ._html.tokenizer import (
     TAG,
     classify_text,
     copies_end,
-    first_attribute,
+    first_attributes,
     raw_text_end,
     run_end,
     script_data_end,
@@ -61,24 +61,25 @@ from ._html.tree import TreeBuilder
 from .meta_charset import extract_meta_charset
 
 _WS = "\t\n\x0c\r "
+_META_NAMES = ("charset", "http-equiv", "content")  # the attributes a meta tag's readers read
 _ALPHA = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 
 def meta_tag_encoding(span: str) -> tuple[Encoding, str] | None:
     """The "in head" rule for ``meta`` (§13.2.6.4.4): a ``charset`` attribute whose value gets an
     encoding; otherwise ``http-equiv`` = "Content-Type" (ASCII case-insensitive) with a ``content``
-    from which the meta algorithm extracts one. The first of duplicated attributes counts (each
-    found at C speed, however many attributes the tag has)."""
-    charset = first_attribute(span, "charset")
-    if charset is not None:
-        encoding = get_encoding(charset)
-        if encoding is not None:
-            return encoding, charset.strip(_WS)
-    http_equiv = first_attribute(span, "http-equiv")
-    if http_equiv is not None and tag_name(http_equiv) == "content-type":
-        content = first_attribute(span, "content")
-        if content is not None:
-            return extract_meta_charset(content)
+    from which the meta algorithm extracts one. The first of duplicated attributes counts (read
+    at C speed, once, however many attributes the tag has)."""
+    attrs = {}
+    for name, value in first_attributes(span, _META_NAMES):
+        if name == "charset":
+            encoding = get_encoding(value)
+            if encoding is not None:
+                return encoding, value.strip(_WS)
+        attrs[name] = value
+    http_equiv = attrs.get("http-equiv")
+    if http_equiv is not None and tag_name(http_equiv) == "content-type" and "content" in attrs:
+        return extract_meta_charset(attrs["content"])
     return None
 
 
@@ -272,7 +273,8 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
         if same and text.startswith(same, at):
             position = copies_end(text, at, same, len(text))  # a run of copies: no regex, no reading
             continue
-        tag = TAG.match(text, at, at + longest)  # where it ends within the window, as on the whole text
+        # Read where it ends within the window, as on the whole text (no ">" there: it does not).
+        tag = None if text.find(">", at, at + longest) < 0 else TAG.match(text, at, at + longest)
         position = at + 5
         if tag is None:
             if last_gt >= at + longest:  # a long tag (or none, a quote left open): unread
@@ -285,7 +287,8 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
             position = tag.end()
 
 
-#: Candidates :func:`last_meta_start` reads from the end before it reads from the start instead.
+#: Candidates :func:`last_meta_start` reads from the end before it reads from the start instead
+#: (a tag read costs one more per 128 characters).
 _FROM_THE_END = 32
 
 
@@ -315,13 +318,14 @@ def last_meta_start(text: str, reads: Callable[[str], object], end: int | None =
                     pass
                 inside = [match.start() for match in META_CANDIDATE.finditer(text, last + 5, min(unread, high))]
                 return inside[-1] if inside else last
-            tag = TAG.match(text, at, at + longest)
+            tag = None if text.find(">", at, at + longest) < 0 else TAG.match(text, at, at + longest)
             if tag is None:
                 if last_gt >= at + longest:
                     return at  # a long tag: unread, as meta_starts emits it
                 continue
             if reads(tag.group(3)) is not None:
                 return at
+            budget -= (tag.end() - at) // 128  # long tags read from the end cost more of it
             same = tag.group()
             size_same = len(same)
             if "<" not in tag.group(3) and at >= size_same and text.startswith(same, at - size_same):
@@ -341,17 +345,18 @@ def scan_parser_meta(text: str, limit: int) -> tuple[Encoding, str, int, int] | 
     """Like :func:`find_parser_meta`, plus the offset just past the ``meta`` tag's ">"."""
     if limit < len(text):
         text = text[:max(limit, 0)]
-    hints = Hints(text)
-    first = next(meta_starts(text, _meta_reading, hints=hints), -1)
+    first, unread = next(_meta_spans(text, _meta_reading, 0, len(text), Hints(text), LONGEST_TAG), (-1, 0))
     if first < 0:
         return None
-    # Most pages: the first candidate is the meta. Scanning only up to it reads what a scan up to
-    # the last candidate would read before it, so a meta found there is the answer.
-    found = _scan(text, first)
-    if found is not None:
-        return found
+    if not unread:
+        # Most pages: the first candidate is the meta. Scanning only up to it reads what a scan up
+        # to the last candidate would read before it, so a meta found there is the answer. (A
+        # long tag, unread, is seldom one: the scan to the last reads it.)
+        found = _scan(text, first)
+        if found is not None:
+            return found
     last = last_meta_start(text, _meta_reading, hints=Hints(text))
-    return None if last == first else _scan(text, last)
+    return None if last == first and not unread else _scan(text, last)
 
 
 def _scan(text: str, cutoff: int) -> tuple[Encoding, str, int, int] | None:

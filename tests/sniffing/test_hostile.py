@@ -37,7 +37,8 @@ from scrapy_whatwg_encoding.sniffing._html.tokenizer import (
     attributes,
     copies_end,
     first_attribute,
-    last_attribute,
+    first_attributes,
+    last_meta_attributes,
     raw_text_end,
     run_end,
     script_data_end,
@@ -318,22 +319,36 @@ def test_tag_reads_a_tag_as_the_tokenizer_steps(start, rest):
 
 
 @settings(max_examples=1000, deadline=None)
-@given(st.lists(st.sampled_from([" ", "\t", "/", "=", '"', "'", "a", "<", "\x00", "&amp;", "&#99;", "charset", "CharSet",
-                                 "content", "http-equiv", "type", "=x", "charsetx"]), max_size=20).map("".join),
-       st.sampled_from(["charset", "content", "http-equiv", "type", "a"]))
-def test_named_attributes_are_those_every_attribute_gives(rest, name):
-    """first_attribute, last_attribute and attribute_values (one C-speed match for the attributes
-    they skip) against every attribute read one by one (ATTRIBUTES, as :func:`attributes` and
-    Chromium's model read them)."""
+@given(st.one_of(
+    st.lists(st.sampled_from([" ", "\t", "/", "=", '"', "'", "a", "<", "\x00", "&amp;", "&#99;", "charset", "CharSet",
+                              "content", "http-equiv", "type", "=x", "charsetx", "content-TYPE", "'content-type'"]),
+             max_size=20).map("".join),
+    st.lists(st.tuples(st.sampled_from([" ", "/", "\t", ""]),
+                       st.sampled_from(["charset", "CharSet", "content", "http-equiv", "HTTP-EQUIV", "type", "a", "charsetx", "=x",
+                                        'x"y']),
+                       st.sampled_from(["", "=v", '="content-type"', "='Content-Type'", "=content-type", "=content&#45;type",
+                                        '="koi8&#45;r"', "=\x00", '=""', " = 'x y'", "=content-type\x00"])),
+             max_size=8).map(lambda parts: "".join(map("".join, parts)))),
+       st.lists(st.sampled_from(["charset", "content", "http-equiv", "type", "a"]), min_size=1, max_size=3, unique=True))
+def test_named_attributes_are_those_every_attribute_gives(rest, names):
+    """first_attributes, attribute_values and last_meta_attributes (C-speed matches over the
+    attributes they skip) against every attribute read one by one (ATTRIBUTES, as
+    :func:`attributes` and the browsers' models read them)."""
     tag = TAG.match(f"<meta {rest}>")
     if tag is None:
         return  # no tag: nothing is read
     span = tag.group(3)
     every = [(tag_name(match.group(1)), attribute_value(match)) for match in ATTRIBUTES.finditer(span) if match.group(1)]
-    values = [value for named, value in every if named == name]
-    assert first_attribute(span, name) == attributes(span).get(name) == (values[0] if values else None)
-    assert last_attribute(span, name) == (values[-1] if values else None)
-    assert attribute_values(span, name) == values
+    firsts = {}
+    for named, value in every:
+        if named in names:
+            firsts.setdefault(named, value)
+    assert list(first_attributes(span, tuple(names))) == list(firsts.items())  # in the order they come
+    assert first_attribute(span, names[0]) == attributes(span).get(names[0])
+    assert attribute_values(span, names[0]) == [value for named, value in every if named == names[0]]
+    last = dict(every)
+    content_type = any(named == "http-equiv" and value.lower() == "content-type" for named, value in every)
+    assert last_meta_attributes(span) == (last.get("charset"), last.get("content"), content_type)
 
 
 _TAG_SOUP = st.lists(st.sampled_from(["<meta", "<a", " ", "\t", "/", "=", "==", '"', "'", ">", "a", "b", "<", "x=", "-->"]),

@@ -116,50 +116,85 @@ _ONE_ATTRIBUTE = (r"[^\t\n\x0c\r />][^\t\n\x0c\r /=>]*+"
 if not POSSESSIVE:
     _ONE_ATTRIBUTE = _ONE_ATTRIBUTE.replace("*+", "*").replace("?+", "?")
 _VALUE = r"(?:[\t\n\x0c\r ]*=[\t\n\x0c\r ]*(?:\"(?P<dq>[^\"]*)\"|'(?P<sq>[^']*)'|(?P<uq>[^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*)|))?"
-_NAMED: dict[tuple[str, bool], re.Pattern] = {}
+_FIRST: dict[tuple[str, ...], re.Pattern] = {}
 
 
-def _named(name: str, last: bool) -> re.Pattern:
-    """The first attribute named *name* in a tag's attributes, those before it skipped in the same
-    match (groups "dq", "sq", "uq" its value); with *last*, every attribute, the last so named in
-    group "v" (its "=" and value as written: a repeated group keeps its last capture)."""
-    pattern = _NAMED.get((name, last))
+def _first_of(names: tuple[str, ...]) -> re.Pattern:
+    """From a place between attributes: those named none of *names* skipped, then the next named
+    one of them (its name, ASCII lowercase, in group "name"; its value in "dq", "sq", "uq")."""
+    pattern = _FIRST.get(names)
     if pattern is None:
-        named = re.escape(name) + r"(?![^\t\n\x0c\r /=>])"  # the whole name, ASCII case-insensitively
-        if last:
-            value = _ONE_ATTRIBUTE[_ONE_ATTRIBUTE.index("(?:"):]
-            pattern = re.compile(rf"(?:[\t\n\x0c\r /]*(?:{named}(?P<v>{value})|{_ONE_ATTRIBUTE}))*", _FLAGS)
-        else:
-            skipped = r"(?:[\t\n\x0c\r /]*(?!" + named + ")" + _ONE_ATTRIBUTE + ")"
-            skipped = skipped + "*+" if POSSESSIVE else atomic(skipped + "*", "s", False)
-            pattern = re.compile(rf"{skipped}[\t\n\x0c\r /]*{named}{_VALUE}", _FLAGS)
-        _NAMED[name, last] = pattern
+        named = "(?:" + "|".join(map(re.escape, names)) + r")(?![^\t\n\x0c\r /=>])"  # whole, ASCII case-insensitively
+        skipped = r"(?:[\t\n\x0c\r /]*(?!" + named + ")" + _ONE_ATTRIBUTE + ")"
+        skipped = skipped + "*+" if POSSESSIVE else atomic(skipped + "*", "s", False)
+        pattern = _FIRST[names] = re.compile(rf"{skipped}[\t\n\x0c\r /]*(?P<name>{named}){_VALUE}", _FLAGS)
     return pattern
+
+
+def first_attributes(span: str, names: tuple[str, ...]) -> Iterator[tuple[str, str]]:
+    """``(name, value)`` of the first attribute of each of *names* (ASCII lowercase, no NUL) in
+    *span* (TAG group 3), in the order they come, values as :func:`attributes` gives them: the
+    others skipped at C speed, each attribute read once however many of *names* are asked."""
+    position, left = 0, names
+    while left:
+        match = _first_of(left).match(span, position)
+        if match is None:
+            return
+        name = match.group("name").lower()
+        yield name, _value(match.group("dq", "sq", "uq"))
+        position, left = match.end(), tuple(other for other in left if other != name)
 
 
 def first_attribute(span: str, name: str) -> str | None:
     """``attributes(span).get(name)`` for an ASCII lowercase *name* (no NUL): the value of the
     first attribute so named, or None; the attributes before it skipped at C speed."""
-    match = _named(name, False).match(span)
-    return None if match is None else _value(match.group("dq", "sq", "uq"))
-
-
-def last_attribute(span: str, name: str) -> str | None:
-    """The value of the last attribute named *name* (ASCII lowercase, no NUL) in *span* (TAG
-    group 3), as :func:`attribute_value` gives it, or None: one C-speed match."""
-    raw = _named(name, True).match(span).group("v")  # type: ignore[union-attr]  # a starred group: always matches
-    return None if raw is None else first_attribute(name + raw, name)
+    return next((value for _, value in first_attributes(span, (name,))), None)
 
 
 def attribute_values(span: str, name: str) -> list[str]:
     """The value of every attribute named *name* (ASCII lowercase, no NUL) in *span*, in order, as
     :func:`attribute_value` gives them: found at C speed, each distinct one decoded once."""
-    found, position, match = [], 0, _named(name, False).match
+    found, position, match = [], 0, _first_of((name,)).match
     while (next_one := match(span, position)) is not None:  # (a search would retry at each character)
         found.append(next_one.group("dq", "sq", "uq"))
         position = next_one.end()
     texts = {written: _value(written) for written in set(found)}
     return [texts[written] for written in found]
+
+
+def _whole(name: str) -> str:
+    """An attribute name, whole (ASCII case-insensitively with the patterns' flags)."""
+    return re.escape(name) + r"(?![^\t\n\x0c\r /=>])"
+
+
+_EQUALS_VALUE = _ONE_ATTRIBUTE[_ONE_ATTRIBUTE.index("(?:"):]  # the "=" and value after a name, if any
+# The last charset and content attributes' (a repeated group keeps its last capture), and whether
+# an http-equiv attribute is written "content-type" (group ct_type) or may spell it otherwise, with
+# a character reference (group he_other; a NUL becomes U+FFFD, no letter of "content-type").
+_META_LAST = re.compile(
+    rf"(?:[\t\n\x0c\r /]*+(?:{_whole('charset')}(?P<cs>{_EQUALS_VALUE})|{_whole('content')}(?P<ct>{_EQUALS_VALUE})"
+    rf"|{_whole('http-equiv')}(?:[\t\n\x0c\r ]*+=[\t\n\x0c\r ]*+"
+    r"(?P<ct_type>\"content-type\"|'content-type'|content-type(?![^\t\n\x0c\r >]))"
+    r"|(?P<he_other>[\t\n\x0c\r ]*+=[\t\n\x0c\r ]*+(?:\"[^\"&]*+&[^\"]*+\"|'[^'&]*+&[^']*+'"
+    r"|[^\t\n\x0c\r >\"'&]*+&[^\t\n\x0c\r >]*+))|" + _EQUALS_VALUE + ")"
+    rf"|{_ONE_ATTRIBUTE}))*", _FLAGS)  # (not "*+": CPython 3.11's captures in a possessive repeat can fail)
+_READ_VALUE = re.compile(_VALUE)
+
+
+def _read(written: str | None) -> str | None:
+    """The value of a name's "=" and value as written (None: no such attribute)."""
+    return None if written is None else _value(_READ_VALUE.match(written).group("dq", "sq", "uq"))  # type: ignore[union-attr]
+
+
+def last_meta_attributes(span: str) -> tuple[str | None, str | None, bool]:
+    """The last ``charset`` and ``content`` attributes' values in *span* (None: absent), and
+    whether any ``http-equiv`` attribute is "content-type" (ASCII case-insensitively), in one
+    C-speed pass (those whose value holds a character reference read one by one after)."""
+    match = _META_LAST.match(span)
+    content_type = match.group("ct_type") is not None or (  # type: ignore[union-attr]
+        match.group("he_other") is not None  # type: ignore[union-attr]
+        and any(value.lower() == "content-type" for value in attribute_values(span, "http-equiv")))
+    return _read(match.group("cs")), _read(match.group("ct")), content_type  # type: ignore[union-attr]
 
 
 # Comments (§13.2.5.43-52): "<!-->" and "<!--->" end at once, otherwise at the first "-->" or
