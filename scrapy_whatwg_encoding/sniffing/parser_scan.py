@@ -23,10 +23,10 @@ match; a run of elements of text that change no tree state is one match; copies 
 or element are skipped in O(log n) comparisons first (``copies_end``); after the last
 ``<svg``/``<math``/``<template``/``<frameset``, with none of those elements open, one regex
 skips everything but ``meta`` and ``plaintext`` start tags and the elements of text it cannot
-read whole; see MAX_DEPTH. No bound on how many ``<meta>`` are examined: browsers have none
-(docs/algorithm.rst). Not yet within that constant: "<meta" tags holding a hint whose quoted
-values run into the next tag, each read by the prescan's loop and :func:`meta_starts` (64 KiB of
-``<meta charset=utf-8 a="``: about 3 ms, 9-16 ms with a ">" at its end; issue 37).
+read whole; see MAX_DEPTH; a candidate tag is read within LONGEST_TAG characters (a longer one is
+a candidate unread, with the "<meta" inside it: :func:`meta_starts`), and a tag's attributes are
+read by name in one match. No bound on how many ``<meta>`` are examined: browsers have none
+(docs/algorithm.rst).
 """
 from __future__ import annotations
 

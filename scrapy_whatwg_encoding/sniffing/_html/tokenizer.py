@@ -19,6 +19,13 @@ _FLAGS = re.ASCII | re.IGNORECASE
 POSSESSIVE = sys.version_info >= (3, 11)
 
 
+def with_possessives(pattern: str) -> str:
+    """*pattern* as written (its "*+" and "?+" possessive) on Python 3.11+; on 3.10, which has no
+    possessive quantifiers, greedy ones: the same match where the pattern reads one way (its first
+    way is taken, nothing after it can fail and make it backtrack)."""
+    return pattern if POSSESSIVE else pattern.replace("*+", "*").replace("?+", "?")
+
+
 def atomic(pattern: str, key: str, possessive: bool = POSSESSIVE) -> str:
     """*pattern* matched atomically (what it matched is never given back to retry it shorter): an
     atomic group (Python 3.11+, half the time of the other form on a long tag), else a lookahead
@@ -47,7 +54,7 @@ def attributes_pattern(key: str, without: str = "", possessive: bool = POSSESSIV
     step = _NAME_VALUE.replace("[^", "[^" + without) if without else _NAME_VALUE
     if possessive:
         return f"(?:{step})*+"
-    return atomic(f"(?:{step.replace('*+', '*')})*", f"a{key}", False)
+    return atomic(f"(?:{step.replace('*+', '*')})*", f"a{key}", False)  # (its quantifiers greedy)
 
 
 def tag_pattern(possessive: bool = POSSESSIVE) -> str:
@@ -111,10 +118,8 @@ def value_text(value: str) -> str:
 
 # One attribute as ATTRIBUTES reads it, without groups; and the "=" and value after a name, its
 # double-quoted, single-quoted and unquoted forms in groups (ATTRIBUTES' groups 2-4).
-_ONE_ATTRIBUTE = (r"[^\t\n\x0c\r />][^\t\n\x0c\r /=>]*+"
-                  r"(?:[\t\n\x0c\r ]*+=[\t\n\x0c\r ]*+(?:\"[^\"]*+\"|'[^']*+'|[^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*+|))?+")
-if not POSSESSIVE:
-    _ONE_ATTRIBUTE = _ONE_ATTRIBUTE.replace("*+", "*").replace("?+", "?")
+_ONE_ATTRIBUTE = with_possessives(r"[^\t\n\x0c\r />][^\t\n\x0c\r /=>]*+"
+                                   r"(?:[\t\n\x0c\r ]*+=[\t\n\x0c\r ]*+(?:\"[^\"]*+\"|'[^']*+'|[^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*+|))?+")
 _VALUE = r"(?:[\t\n\x0c\r ]*=[\t\n\x0c\r ]*(?:\"(?P<dq>[^\"]*)\"|'(?P<sq>[^']*)'|(?P<uq>[^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*)|))?"
 _FIRST: dict[tuple[str, ...], re.Pattern] = {}
 
@@ -171,13 +176,13 @@ _EQUALS_VALUE = _ONE_ATTRIBUTE[_ONE_ATTRIBUTE.index("(?:"):]  # the "=" and valu
 # The last charset and content attributes' (a repeated group keeps its last capture), and whether
 # an http-equiv attribute is written "content-type" (group ct_type) or may spell it otherwise, with
 # a character reference (group he_other; a NUL becomes U+FFFD, no letter of "content-type").
-_META_LAST = re.compile(
+_META_LAST = re.compile(with_possessives(
     rf"(?:[\t\n\x0c\r /]*+(?:{_whole('charset')}(?P<cs>{_EQUALS_VALUE})|{_whole('content')}(?P<ct>{_EQUALS_VALUE})"
     rf"|{_whole('http-equiv')}(?:[\t\n\x0c\r ]*+=[\t\n\x0c\r ]*+"
     r"(?P<ct_type>\"content-type\"|'content-type'|content-type(?![^\t\n\x0c\r >]))"
     r"|(?P<he_other>[\t\n\x0c\r ]*+=[\t\n\x0c\r ]*+(?:\"[^\"&]*+&[^\"]*+\"|'[^'&]*+&[^']*+'"
     r"|[^\t\n\x0c\r >\"'&]*+&[^\t\n\x0c\r >]*+))|" + _EQUALS_VALUE + ")"
-    rf"|{_ONE_ATTRIBUTE}))*", _FLAGS)  # (not "*+": CPython 3.11's captures in a possessive repeat can fail)
+    rf"|{_ONE_ATTRIBUTE}))*"), _FLAGS)  # (not "*+": CPython 3.11's captures in a possessive repeat can fail)
 _READ_VALUE = re.compile(_VALUE)
 
 
