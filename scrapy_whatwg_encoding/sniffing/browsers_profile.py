@@ -56,13 +56,11 @@ def browsers_decision(body: Body, content_type, url, settings: Settings, overrid
     if chosen is not None and chosen.source in CERTAIN_STEPS and (
             chosen.source != "transport" or _browsers_charset(content_type) is decision.encoding):
         return decision
-    chromium = run(body, content_type, url, settings, override, parent, likely, model=CHROMIUM,
-                   shortcuts=shortcuts).decision
+    as_model = partial(run, body, content_type, url, settings, override, parent, likely, shortcuts=shortcuts)
+    chromium = as_model(model=CHROMIUM).decision
     if chromium is not None and chromium.encoding is decision.encoding:
         return decision  # the rule's answer whatever Firefox shows
-    firefox = run(body, content_type, url, settings, override, parent, likely, model=FIREFOX,
-                  shortcuts=shortcuts).decision
-    return rule(decision, chromium, firefox)
+    return rule(decision, chromium, as_model(model=FIREFOX).decision)
 
 
 @per_value  # one lookup per page: a crawl sees the same few values
