@@ -18,7 +18,7 @@ from functools import partial
 from typing import cast
 
 from ..encoding import ENCODINGS, Encoding
-from ._html.tokenizer import RUN_WINDOW, TAG, tag_name
+from ._html.tokenizer import TAG, tag_name
 from .body import Body
 from .browsers import FIRST_READ, Seen, chromium_meta, chromium_reading, firefox_meta, firefox_reading
 from .content_type import DocumentKind, chromium_mime_type, essence_kind, firefox_mime_type, per_value
@@ -319,9 +319,13 @@ def chromium_at_parser_meta(body: Body, settings: Settings) -> Decision | None:
 
 # A start or end tag as the tokenizer opens one ("<" or "</" then an ASCII letter).
 _ANY_TAG = re.compile(rb"</?[A-Za-z]")
+# Bytes in which _no_declaring_meta reads the prolog before the first start tag (a page's: a
+# DOCTYPE and a comment or two); a prolog that runs past them gives False (the scans decide).
+# They bound the shortcut's work on a flood of comments, whatever the body's size.
+_PROLOG_WINDOW = 2048
 
 
-def _no_declaring_meta(body: Body, extent: int, prescan_bytes: int, window: int = RUN_WINDOW) -> bool:
+def _no_declaring_meta(body: Body, extent: int, prescan_bytes: int, window: int = _PROLOG_WINDOW) -> bool:
     """Whether neither model can read a ``<meta>`` that declares an encoding in its first *extent*
     bytes: none has a hint after it (``charset``, or ``http-equiv`` and a ``&``); or none starts in
     the first *prescan_bytes* and the document's first start tag takes both models out of the
