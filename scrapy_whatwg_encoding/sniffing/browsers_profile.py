@@ -37,7 +37,7 @@ from .mime_sniff import (
     unknown_type_kind,
 )
 from .parser_scan import last_meta_start
-from .run import Model, Settings, Trace, charset_decision, first_meta_at, run
+from .run import Model, Settings, Trace, charset_decision, first_meta_at, parser_findings, run
 from .steps import CERTAIN_STEPS
 from .xml_encoding import get_xml_encoding
 
@@ -264,19 +264,25 @@ def chromium_at_prescan_meta(body: bytes, offset: int) -> Decision | None:
     tests/oracles/test_browsers_shortcuts.py checks it against the scan."""
     if body.startswith((b"<\x00?\x00x\x00", b"\x00<\x00?\x00x")) or _PARTS.search(body, 0, offset):
         return None
-    # TAG matches each attribute whole, so a match in a window is the match in any longer text:
-    # a short window first (most tags end in it), then FIRST_READ bytes.
-    match = TAG.match(bytes(body[offset:offset + _TAG_WINDOW]).decode("latin-1"))
-    if match is None:
-        match = TAG.match(bytes(body[offset:offset + FIRST_READ]).decode("latin-1"))
-    # (ASCII lowercase, as tag_name(): no other Latin-1 character lowercases to ASCII)
-    if match is None or match.group(1) or match.group(2).lower() != "meta":
-        return None
-    found = chromium_reading(match.group(3))
+    found = _meta_reading(body, offset, len(body))
     if found is None:
         return None
     return Decision(meta_encoding(found[0]), "tentative", "prescan", found[1], offset)
 
+
+def _meta_reading(data: bytes, offset: int, end: int) -> tuple[Encoding, str] | None:
+    """Chromium's reading (:data:`.browsers.chromium_reading`) of the tag at byte *offset* of
+    ``data[:end]`` where it is a ``meta`` start tag that ends within FIRST_READ bytes, else ``None``."""
+    # TAG matches each attribute whole, so a match in a window is the match in any longer text:
+    # a short window first (most tags end in it), then FIRST_READ bytes.
+    for size in (_TAG_WINDOW, FIRST_READ):
+        match = TAG.match(bytes(data[offset:min(offset + size, end)]).decode("latin-1"))
+        if match is not None:
+            break
+    # (ASCII lowercase, as tag_name(): no other Latin-1 character lowercases to ASCII)
+    if match is None or match.group(1) or match.group(2).lower() != "meta":
+        return None
+    return chromium_reading(match.group(3))
 
 
 def chromium_at_parser_meta(body: Body, settings: Settings) -> Decision | None:
@@ -291,24 +297,13 @@ def chromium_at_parser_meta(body: Body, settings: Settings) -> Decision | None:
     parser step). tests/oracles/test_browsers_shortcuts.py checks it against the scan."""
     data = body.data
     extent = max(settings.parser_limit, settings.prescan_bytes)
-    # The parser step's findings: ("parser", encoding, limit, shortcuts) → (encoding, label, offset,
-    # end) or None (run._parser_meta), one per encoding a run read the body with.
-    for key, found in body.memo.items():
-        if not (type(key) is tuple and key[0] == "parser" and key[2] == settings.parser_limit and found is not None):
-            continue
-        encoding, offset = key[1], found[2]
+    for encoding, found in parser_findings(body, settings.parser_limit):
+        offset = found[2]
         if not encoding.is_ascii_compatible:  # ISO-2022-JP: ESC sequences switch what bytes mean
             continue
         if data.startswith(_UTF_16_XML) or _ANY_TAG.search(data, 0, offset) is not None:
             return None
-        # A window first, then FIRST_READ bytes (see chromium_at_prescan_meta), within the scan's bytes
-        for size in (_TAG_WINDOW, FIRST_READ):
-            match = TAG.match(bytes(data[offset:min(offset + size, extent)]).decode("latin-1"))
-            if match is not None:
-                break
-        if match is None or match.group(1) or match.group(2).lower() != "meta":
-            return None
-        reading = chromium_reading(match.group(3))
+        reading = _meta_reading(data, offset, extent)  # within the scan's bytes
         if reading is None:
             return None
         if offset < settings.prescan_bytes:

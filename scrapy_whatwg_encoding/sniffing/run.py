@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from ..encoding import ENCODINGS, Encoding, get_encoding
@@ -427,6 +427,16 @@ def first_meta_at(body: Body, limit: int) -> int:
     if meta is None:
         meta = memo[key] = first_parser_meta_bytes(body.data, limit)
     return meta
+
+
+def parser_findings(body: Body, limit: int) -> Iterator[tuple[Encoding, tuple[Encoding, str, int, int]]]:
+    """What the parser step found in *body* within *limit* in the runs over it so far (kept in
+    ``body.memo``): ``(encoding it read the body with, (Encoding, label, byte offset, end))`` for
+    each encoding with which it found a ``<meta>`` (see :func:`.change.parser_meta_span`), in the
+    order the runs asked."""
+    for key, found in body.memo.items():
+        if type(key) is tuple and key[0] == "parser" and key[2] == limit and found is not None:
+            yield key[1], found
 
 
 def _parser_meta(body: Body, encoding: Encoding, limit: int, shortcuts: bool):
