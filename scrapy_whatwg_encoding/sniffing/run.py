@@ -237,14 +237,19 @@ def default_decision(kind: str | None, settings: Settings) -> Decision:
     return _tentative(locale_encoding(settings.locale), "default")
 
 
-def fallback(body: Body, kind: str | None, url, settings: Settings) -> Decision:
-    """Steps 8-9: the detector's answer, else the default; the detector runs once per body and
-    URL (kept in ``body.memo``, which every model of the run shares)."""
-    key = ("detector", settings.mode, url)
+def detected(body: Body, mode: DetectorMode, url: str | None) -> Encoding | None:
+    """``detect(body, mode, url)`` (:func:`.detect.detect`), run once per body, mode and URL: kept
+    in ``body.memo``, which every model of a run and the suspect-label check share."""
+    key = ("detector", mode, url)
     memo = body.memo
     if key not in memo:
-        memo[key] = detect(body, settings.mode, url)
-    encoding = memo[key]
+        memo[key] = detect(body, mode, url)
+    return memo[key]
+
+
+def fallback(body: Body, kind: str | None, url, settings: Settings) -> Decision:
+    """Steps 8-9: the detector's answer (:func:`detected`), else the default."""
+    encoding = detected(body, settings.mode, url)
     return default_decision(kind, settings) if encoding is None else _tentative(encoding, "detector")
 
 
