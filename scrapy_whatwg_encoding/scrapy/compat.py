@@ -100,11 +100,6 @@ def explicit_encoding(response: Response) -> str | None:
     return getattr(response, "_encoding", None) if IN_PLACE else None
 
 
-def cached_text(response: TextResponse) -> str | None:
-    """The decoded text Scrapy cached for *response*, or ``None``."""
-    return getattr(response, "_cached_ubody", None) if IN_PLACE else None
-
-
 def cache_text(response: TextResponse, text: str) -> None:
     """Store *text* (str) where Scrapy's ``TextResponse.text`` keeps it (no-op if unknown)."""
     if IN_PLACE:

@@ -66,7 +66,7 @@ def test_in_place_change_resets_every_cache():
     assert out.body == BODY
     exact = compat.with_encoding(response, "cp1252", "<title>exact</title>")
     assert exact is response and exact.encoding == "cp1252" and exact.css("title::text").get() == "exact"
-    assert compat.cached_text(exact) == exact.text == "<title>exact</title>"
+    assert exact._cached_ubody == exact.text == "<title>exact</title>"  # where Scrapy caches its text
 
     data = json.dumps({"k": "ж"}, ensure_ascii=False).encode("koi8-r")
     text = TextResponse("http://x/", body=data, encoding="latin-1")
