@@ -14,6 +14,7 @@ from scrapy import Request
 from scrapy.utils.datatypes import SequenceExclude
 from scrapy.utils.spider import DefaultSpider, spidercls_for_request
 
+from ..scrapy.compat import downloader_middlewares
 from ..scrapy.kind import document_kind
 from ..scrapy.middleware import WhatwgEncodingMiddleware
 from ..scrapy.settings import Config, InvalidSetting, read_config
@@ -71,7 +72,7 @@ def fetch(url: str, process, spider_name: str | None = None) -> Fetched:
         base = spidercls_for_request(process.spider_loader, request, DefaultSpider)
 
     def start_requests(self):  # Scrapy before 2.13; since 2.13, start() below
-        middlewares = self.crawler.engine.downloader.middleware.middlewares
+        middlewares = downloader_middlewares(self.crawler)
         found["middleware"] = any(isinstance(m, WhatwgEncodingMiddleware) for m in middlewares)
         try:
             found["config"] = read_config(self.crawler.settings, self)

@@ -7,7 +7,7 @@ text, selector, inferred encoding and JSON in ``_cached_*`` attributes (Scrapy 2
 behaves that way, :func:`with_encoding` changes a response in place; otherwise it builds a new
 response from the class's public ``attributes`` (as ``Response.replace()`` does, without reading
 ``response.encoding``, which would run Scrapy's whole inference). The running downloader
-middlewares are read from the engine (:func:`http_cache_middlewares`).
+middlewares are read from the engine (:func:`downloader_middlewares`).
 tests/scrapy/test_scrapy_compat.py fails when a Scrapy release changes these internals.
 """
 from __future__ import annotations
@@ -100,11 +100,6 @@ def explicit_encoding(response: Response) -> str | None:
     return getattr(response, "_encoding", None) if IN_PLACE else None
 
 
-def cached_text(response: TextResponse) -> str | None:
-    """The decoded text Scrapy cached for *response*, or ``None``."""
-    return getattr(response, "_cached_ubody", None) if IN_PLACE else None
-
-
 def cache_text(response: TextResponse, text: str) -> None:
     """Store *text* (str) where Scrapy's ``TextResponse.text`` keeps it (no-op if unknown)."""
     if IN_PLACE:
@@ -141,18 +136,23 @@ def with_encoding(response: TextResponse, encoding: str | None, text: str | None
     return copy_response(response, type(response), encoding=encoding)  # type: ignore[return-value]
 
 
-def http_cache_middlewares(crawler) -> list:
-    """The running ``HttpCacheMiddleware`` instances (subclasses too) of *crawler*: its engine's
+def downloader_middlewares(crawler) -> list:
+    """The running downloader middleware instances of *crawler*, in Scrapy's order: its engine's
     downloader middleware manager's ``middlewares`` (``crawler.engine.downloader.middleware``,
-    Scrapy 2.11 to 2.19); an empty list where the crawl has none or this Scrapy keeps them
+    Scrapy 2.11 to 2.19); an empty list where it has no engine yet or this Scrapy keeps them
     elsewhere."""
-    from scrapy.downloadermiddlewares.httpcache import HttpCacheMiddleware  # only where asked
-
     try:
-        middlewares = crawler.engine.downloader.middleware.middlewares
+        return list(crawler.engine.downloader.middleware.middlewares)
     except (AttributeError, RuntimeError):  # no engine yet (Scrapy 2.19 raises RuntimeError), or moved
         return []
-    return [m for m in middlewares if isinstance(m, HttpCacheMiddleware)]
+
+
+def http_cache_middlewares(crawler) -> list:
+    """The running ``HttpCacheMiddleware`` instances (subclasses too) of *crawler*, among
+    :func:`downloader_middlewares`; an empty list where the crawl has none."""
+    from scrapy.downloadermiddlewares.httpcache import HttpCacheMiddleware  # only where asked
+
+    return [m for m in downloader_middlewares(crawler) if isinstance(m, HttpCacheMiddleware)]
 
 
 def setdefault_component(settings, name: str, component: type, order: int) -> None:

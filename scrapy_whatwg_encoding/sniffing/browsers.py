@@ -115,7 +115,7 @@ def chromium_meta_encoding(span: str) -> tuple[Encoding, str] | None:
 
 
 _MORE = object()  # the scan reached the end of a prefix of the body: it needs more of it
-#: How much of the body the Chromium scan decodes first (most pages decide in it).
+#: How much of the body the Chromium scan tokenizes first (most pages decide in it).
 FIRST_READ = 4096
 
 
@@ -138,9 +138,13 @@ def chromium_meta(body: bytes, limit: int, head: int = UNCONDITIONAL,
                   seen: Seen | None = None) -> tuple[Encoding, str, int] | None:
     """Chromium's ``<meta>`` scan of *body* (at most *limit* bytes; *head* bytes whatever the
     markup): ``(encoding, label, byte offset of the "<")`` or ``None``. No UTF-16 or
-    x-user-defined adjustment here. It reads only as far as its answer can change: the first
-    :data:`FIRST_READ` bytes, and more only while the scan is still in the head section. *seen*,
-    if given, is filled with what the scan read (see :class:`Seen`)."""
+    x-user-defined adjustment here. It decodes its bytes (to *limit*) once to look for a hint
+    (:func:`.parser_scan.last_hint`; without one no ``<meta>`` names an encoding, and it returns
+    ``None`` at once), then tokenizes the first max(:data:`FIRST_READ`, *head*) bytes, and all
+    its bytes only where its scan runs to the end of those before it ends: still in the head
+    section; in a tag, comment or raw text element cut there; or out of the head section before
+    *head* bytes with no ``<`` after it in them. *seen*, if given, is filled with what the scan
+    read (see :class:`Seen`)."""
     end = min(limit, len(body))
     if last_hint(bytes(body[:end]).decode("latin-1")) < 0:  # no meta names an encoding (Firefox's text too)
         return None

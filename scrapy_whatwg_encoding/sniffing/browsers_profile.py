@@ -18,7 +18,7 @@ from functools import partial
 from typing import cast
 
 from ..encoding import ENCODINGS, Encoding
-from ._html.tokenizer import RUN_WINDOW, TAG, tag_name
+from ._html.tokenizer import TAG, tag_name
 from .body import Body
 from .browsers import FIRST_READ, Seen, chromium_meta, chromium_reading, firefox_meta, firefox_reading
 from .content_type import DocumentKind, chromium_mime_type, essence_kind, firefox_mime_type, per_value
@@ -37,7 +37,7 @@ from .mime_sniff import (
     unknown_type_kind,
 )
 from .parser_scan import last_meta_start
-from .run import Model, Settings, Trace, charset_decision, first_meta_at, run
+from .run import Model, Settings, Trace, charset_decision, first_meta_at, parser_findings, run
 from .steps import CERTAIN_STEPS
 from .xml_encoding import get_xml_encoding
 
@@ -56,13 +56,11 @@ def browsers_decision(body: Body, content_type, url, settings: Settings, overrid
     if chosen is not None and chosen.source in CERTAIN_STEPS and (
             chosen.source != "transport" or _browsers_charset(content_type) is decision.encoding):
         return decision
-    chromium = run(body, content_type, url, settings, override, parent, likely, model=CHROMIUM,
-                   shortcuts=shortcuts).decision
+    as_model = partial(run, body, content_type, url, settings, override, parent, likely, shortcuts=shortcuts)
+    chromium = as_model(model=CHROMIUM).decision
     if chromium is not None and chromium.encoding is decision.encoding:
         return decision  # the rule's answer whatever Firefox shows
-    firefox = run(body, content_type, url, settings, override, parent, likely, model=FIREFOX,
-                  shortcuts=shortcuts).decision
-    return rule(decision, chromium, firefox)
+    return rule(decision, chromium, as_model(model=FIREFOX).decision)
 
 
 @per_value  # one lookup per page: a crawl sees the same few values
@@ -266,19 +264,25 @@ def chromium_at_prescan_meta(body: bytes, offset: int) -> Decision | None:
     tests/oracles/test_browsers_shortcuts.py checks it against the scan."""
     if body.startswith((b"<\x00?\x00x\x00", b"\x00<\x00?\x00x")) or _PARTS.search(body, 0, offset):
         return None
-    # TAG matches each attribute whole, so a match in a window is the match in any longer text:
-    # a short window first (most tags end in it), then FIRST_READ bytes.
-    match = TAG.match(bytes(body[offset:offset + _TAG_WINDOW]).decode("latin-1"))
-    if match is None:
-        match = TAG.match(bytes(body[offset:offset + FIRST_READ]).decode("latin-1"))
-    # (ASCII lowercase, as tag_name(): no other Latin-1 character lowercases to ASCII)
-    if match is None or match.group(1) or match.group(2).lower() != "meta":
-        return None
-    found = chromium_reading(match.group(3))
+    found = _meta_reading(body, offset, len(body))
     if found is None:
         return None
     return Decision(meta_encoding(found[0]), "tentative", "prescan", found[1], offset)
 
+
+def _meta_reading(data: bytes, offset: int, end: int) -> tuple[Encoding, str] | None:
+    """Chromium's reading (:data:`.browsers.chromium_reading`) of the tag at byte *offset* of
+    ``data[:end]`` where it is a ``meta`` start tag that ends within FIRST_READ bytes, else ``None``."""
+    # TAG matches each attribute whole, so a match in a window is the match in any longer text:
+    # a short window first (most tags end in it), then FIRST_READ bytes.
+    for size in (_TAG_WINDOW, FIRST_READ):
+        match = TAG.match(bytes(data[offset:min(offset + size, end)]).decode("latin-1"))
+        if match is not None:
+            break
+    # (ASCII lowercase, as tag_name(): no other Latin-1 character lowercases to ASCII)
+    if match is None or match.group(1) or match.group(2).lower() != "meta":
+        return None
+    return chromium_reading(match.group(3))
 
 
 def chromium_at_parser_meta(body: Body, settings: Settings) -> Decision | None:
@@ -293,24 +297,13 @@ def chromium_at_parser_meta(body: Body, settings: Settings) -> Decision | None:
     parser step). tests/oracles/test_browsers_shortcuts.py checks it against the scan."""
     data = body.data
     extent = max(settings.parser_limit, settings.prescan_bytes)
-    # The parser step's findings: ("parser", encoding, limit, shortcuts) → (encoding, label, offset,
-    # end) or None (run._parser_meta), one per encoding a run read the body with.
-    for key, found in body.memo.items():
-        if not (type(key) is tuple and key[0] == "parser" and key[2] == settings.parser_limit and found is not None):
-            continue
-        encoding, offset = key[1], found[2]
+    for encoding, found in parser_findings(body, settings.parser_limit):
+        offset = found[2]
         if not encoding.is_ascii_compatible:  # ISO-2022-JP: ESC sequences switch what bytes mean
             continue
         if data.startswith(_UTF_16_XML) or _ANY_TAG.search(data, 0, offset) is not None:
             return None
-        # A window first, then FIRST_READ bytes (see chromium_at_prescan_meta), within the scan's bytes
-        for size in (_TAG_WINDOW, FIRST_READ):
-            match = TAG.match(bytes(data[offset:min(offset + size, extent)]).decode("latin-1"))
-            if match is not None:
-                break
-        if match is None or match.group(1) or match.group(2).lower() != "meta":
-            return None
-        reading = chromium_reading(match.group(3))
+        reading = _meta_reading(data, offset, extent)  # within the scan's bytes
         if reading is None:
             return None
         if offset < settings.prescan_bytes:
@@ -321,9 +314,13 @@ def chromium_at_parser_meta(body: Body, settings: Settings) -> Decision | None:
 
 # A start or end tag as the tokenizer opens one ("<" or "</" then an ASCII letter).
 _ANY_TAG = re.compile(rb"</?[A-Za-z]")
+# Bytes in which _no_declaring_meta reads the prolog before the first start tag (a page's: a
+# DOCTYPE and a comment or two); a prolog that runs past them gives False (the scans decide).
+# They bound the shortcut's work on a flood of comments, whatever the body's size.
+_PROLOG_WINDOW = 2048
 
 
-def _no_declaring_meta(body: Body, extent: int, prescan_bytes: int, window: int = RUN_WINDOW) -> bool:
+def _no_declaring_meta(body: Body, extent: int, prescan_bytes: int, window: int = _PROLOG_WINDOW) -> bool:
     """Whether neither model can read a ``<meta>`` that declares an encoding in its first *extent*
     bytes: none has a hint after it (``charset``, or ``http-equiv`` and a ``&``); or none starts in
     the first *prescan_bytes* and the document's first start tag takes both models out of the

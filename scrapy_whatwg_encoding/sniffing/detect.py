@@ -286,13 +286,19 @@ def seven_bit_guess(body: Body, url: str | None) -> Encoding | None:
     JIS text or not (:func:`has_jis_text` tells); else ``None``. It reads :data:`STAT_LIMIT`
     bytes from just before the first ESC, once per body and URL (kept in ``body.memo``, which
     the browsers' models share with the standard's run)."""
+    return None if _guessed_window(body, url) is None else ENCODINGS["ISO-2022-JP"]
+
+
+def _guessed_window(body: Body, url: str | None) -> bytes | None:
+    """The window :func:`seven_bit_guess` reads (:func:`_seven_bit_window`) where chardetng
+    guesses ISO-2022-JP over it, else ``None``; kept in ``body.memo`` per URL."""
     memo, key = body.memo, ("7-bit guess", url)
     if key not in memo:
-        guess = None
         found = _seven_bit_window(body)
-        if found is not None:
-            guess = _chardetng(found[0], tld_of(url), found[1])
-        memo[key] = guess if guess is ENCODINGS["ISO-2022-JP"] else None
+        if found is not None and _chardetng(found[0], tld_of(url), found[1]) is ENCODINGS["ISO-2022-JP"]:
+            memo[key] = found[0]
+        else:
+            memo[key] = None
     return memo[key]
 
 
@@ -310,8 +316,8 @@ def _seven_bit_window(body: Body) -> tuple[bytes, bool] | None:
 
 def _iso_2022_jp(body: Body, url: str | None) -> Encoding | None:
     """:func:`seven_bit_guess` where its window has JIS text (:func:`has_jis_text`), else ``None``."""
-    guess = seven_bit_guess(body, url)
-    return guess if guess is not None and has_jis_text(_seven_bit_window(body)[0]) else None  # type: ignore[index]
+    window = _guessed_window(body, url)
+    return ENCODINGS["ISO-2022-JP"] if window is not None and has_jis_text(window) else None
 
 
 def _settled_guess(body: bytes, start: int, tld: bytes | None) -> Encoding | None:

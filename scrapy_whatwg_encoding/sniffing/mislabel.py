@@ -24,7 +24,7 @@ from ..encoding import ENCODINGS, Encoding
 from ..encoding.tables.single_byte import SINGLE_BYTE
 from .body import Body
 from .decision import Decision, Source
-from .detect import detect
+from .run import detected
 
 #: Decision sources that are labels: the transport layer (Content-Type), a ``<meta>`` found by
 #: the prescan or by the parser, an XML declaration.
@@ -41,17 +41,6 @@ _CONTEXT = 16  # bytes kept before the first non-ASCII byte (a multi-byte sequen
 _UTF_8, _REPLACEMENT, _X_USER_DEFINED = ENCODINGS["UTF-8"], ENCODINGS["replacement"], ENCODINGS["x-user-defined"]
 #: Single-byte encodings that map every byte (windows-1252, KOI8-R, ...): they never decode to U+FFFD.
 _TOTAL = frozenset(ENCODINGS[name] for name, high in SINGLE_BYTE.items() if "\ufffd" not in high)
-
-
-def _detected(body: Body, url: str | None) -> Encoding | None:
-    """``detect(body, "full", url)``, run once per :class:`~.body.Body` and URL: kept in
-    ``body.memo`` under the key the run's step 8 uses (``("detector", mode, url)``), so the
-    suspect-label check, :func:`content_decision` and a run in mode ``"full"`` share one answer."""
-    key = ("detector", "full", url)
-    memo = body.memo
-    if key not in memo:
-        memo[key] = detect(body, "full", url)
-    return memo[key]
 
 
 def _decodes_cleanly(encoding: Encoding, data: bytes, cut: bool) -> bool:
@@ -111,7 +100,7 @@ def suspect_label(body: bytes | Body, decision: Decision, *, url: str | None = N
         clean = _decodes_cleanly(encoding, window, cut)
     if clean or encoding is _UTF_8 and facts.is_utf_8:  # U+FFFD itself is valid UTF-8
         return None
-    found = _detected(facts, url)
+    found = detected(facts, "full", url)
     if found is None or found is encoding or not _decodes_cleanly(found, window, cut):
         return None
     return "undecodable"
@@ -133,5 +122,5 @@ def content_decision(body: bytes | Body, decision: Decision, kind: SuspectKind, 
     {'encoding': 'UTF-8', 'confidence': 'tentative', 'source': 'content', 'label': 'latin1', 'offset': None}
     """
     facts = body if isinstance(body, Body) else Body(body)
-    encoding = _UTF_8 if kind == "utf-8" else _detected(facts, url) or _UTF_8
+    encoding = _UTF_8 if kind == "utf-8" else detected(facts, "full", url) or _UTF_8
     return dataclasses.replace(decision, encoding=encoding, confidence="tentative", source="content")

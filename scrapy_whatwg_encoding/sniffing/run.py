@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from ..encoding import ENCODINGS, Encoding, get_encoding
@@ -237,14 +237,19 @@ def default_decision(kind: str | None, settings: Settings) -> Decision:
     return _tentative(locale_encoding(settings.locale), "default")
 
 
-def fallback(body: Body, kind: str | None, url, settings: Settings) -> Decision:
-    """Steps 8-9: the detector's answer, else the default; the detector runs once per body and
-    URL (kept in ``body.memo``, which every model of the run shares)."""
-    key = ("detector", settings.mode, url)
+def detected(body: Body, mode: DetectorMode, url: str | None) -> Encoding | None:
+    """``detect(body, mode, url)`` (:func:`.detect.detect`), run once per body, mode and URL: kept
+    in ``body.memo``, which every model of a run and the suspect-label check share."""
+    key = ("detector", mode, url)
     memo = body.memo
     if key not in memo:
-        memo[key] = detect(body, settings.mode, url)
-    encoding = memo[key]
+        memo[key] = detect(body, mode, url)
+    return memo[key]
+
+
+def fallback(body: Body, kind: str | None, url, settings: Settings) -> Decision:
+    """Steps 8-9: the detector's answer (:func:`detected`), else the default."""
+    encoding = detected(body, settings.mode, url)
     return default_decision(kind, settings) if encoding is None else _tentative(encoding, "detector")
 
 
@@ -427,6 +432,16 @@ def first_meta_at(body: Body, limit: int) -> int:
     if meta is None:
         meta = memo[key] = first_parser_meta_bytes(body.data, limit)
     return meta
+
+
+def parser_findings(body: Body, limit: int) -> Iterator[tuple[Encoding, tuple[Encoding, str, int, int]]]:
+    """What the parser step found in *body* within *limit* in the runs over it so far (kept in
+    ``body.memo``): ``(encoding it read the body with, (Encoding, label, byte offset, end))`` for
+    each encoding with which it found a ``<meta>`` (see :func:`.change.parser_meta_span`), in the
+    order the runs asked."""
+    for key, found in body.memo.items():
+        if type(key) is tuple and key[0] == "parser" and key[2] == limit and found is not None:
+            yield key[1], found
 
 
 def _parser_meta(body: Body, encoding: Encoding, limit: int, shortcuts: bool):

@@ -66,7 +66,7 @@ def test_in_place_change_resets_every_cache():
     assert out.body == BODY
     exact = compat.with_encoding(response, "cp1252", "<title>exact</title>")
     assert exact is response and exact.encoding == "cp1252" and exact.css("title::text").get() == "exact"
-    assert compat.cached_text(exact) == exact.text == "<title>exact</title>"
+    assert exact._cached_ubody == exact.text == "<title>exact</title>"  # where Scrapy caches its text
 
     data = json.dumps({"k": "ж"}, ensure_ascii=False).encode("koi8-r")
     text = TextResponse("http://x/", body=data, encoding="latin-1")
@@ -169,7 +169,8 @@ def test_crawl_without_warnings_and_on_the_fallback(demo_server, monkeypatch):
 
 class CacheProbe:
     """A downloader middleware at 700 that keeps, in meta, what :func:`compat.http_cache_middlewares`
-    finds in the running crawl: each middleware's class, its storage's and the wrapped storage's."""
+    finds in the running crawl: each middleware's class, its storage's and the wrapped storage's;
+    and the class of each middleware :func:`compat.downloader_middlewares` finds."""
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -181,21 +182,34 @@ class CacheProbe:
         request.meta["caches"] = [(type(m).__name__, type(m.storage).__name__,
                                    type(getattr(m.storage, "storage", None)).__name__)
                                   for m in compat.http_cache_middlewares(self.crawler)]
+        request.meta["middlewares"] = [type(m) for m in compat.downloader_middlewares(self.crawler)]
         return response
 
 
 @pytest.mark.parametrize("cache", [True, False], ids=["cache", "no-cache"])
 @pytest_twisted.inlineCallbacks
 def test_http_cache_middlewares_are_found_in_the_running_crawl(demo_server, tmp_path, cache):
-    """``crawler.engine.downloader.middleware.middlewares`` holds the running HttpCacheMiddleware
-    (every supported Scrapy), whose storage the handler middleware wrapped when the spider opened;
-    a crawler without an engine, or a crawl without the cache, has none."""
+    """``crawler.engine.downloader.middleware.middlewares`` holds the running downloader middlewares
+    in Scrapy's order (every supported Scrapy): the add-on's two, the probe, and the
+    HttpCacheMiddleware, whose storage the handler middleware wrapped when the spider opened; a
+    crawler without an engine has none, a crawl without the cache no HttpCacheMiddleware."""
+    from scrapy.downloadermiddlewares.httpcache import HttpCacheMiddleware
+    from scrapy.utils.conf import build_component_list
+    from scrapy.utils.misc import load_object
+
+    from scrapy_whatwg_encoding.scrapy.handler import HandlerEncodingMiddleware
+
     settings = {"DOWNLOADER_MIDDLEWARES": {CacheProbe: 700}, "HTTPCACHE_ENABLED": cache,
                 "HTTPCACHE_DIR": str(tmp_path / "cache")}
-    _, (response,) = yield crawl([demo_server.url("meta/shift_jis.html")], settings=settings)
+    crawler, (response,) = yield crawl([demo_server.url("meta/shift_jis.html")], settings=settings)
     expected = [("HttpCacheMiddleware", "HandlerEncodingCacheStorage", "FilesystemCacheStorage")] if cache else []
     assert response.meta["caches"] == expected
-    assert compat.http_cache_middlewares(get_crawler()) == []
+    running = response.meta["middlewares"]
+    assert {WhatwgEncodingMiddleware, HandlerEncodingMiddleware, CacheProbe} <= set(running)
+    assert (HttpCacheMiddleware in running) is cache
+    enabled = build_component_list(crawler.settings.getwithbase("DOWNLOADER_MIDDLEWARES"))
+    assert running == [cls for cls in map(load_object, enabled) if cls in running]  # Scrapy's order
+    assert compat.downloader_middlewares(get_crawler()) == compat.http_cache_middlewares(get_crawler()) == []
 
 
 @pytest_twisted.inlineCallbacks
