@@ -37,6 +37,7 @@ from .mime_sniff import (
     unknown_type_kind,
 )
 from .parser_scan import last_meta_start
+from .prescan import charset_only
 from .run import Model, Settings, Trace, charset_decision, first_meta_at, parser_findings, run
 from .steps import CERTAIN_STEPS
 from .xml_encoding import get_xml_encoding
@@ -235,14 +236,6 @@ _PARTS = re.compile(rb"(?i)<(?:title|textarea|style|xmp|iframe|noembed|noframes|
 _TAG_WINDOW = 256
 
 
-# A <meta> whose one attribute is charset, as the prescan's loop and the tokenizer both read it:
-# the name, "=", a quoted or unquoted value without a character reference or NUL (which only the
-# tokenizer decodes), then "/" and whitespace at most before ">".
-_PLAIN_CHARSET_META = re.compile(rb"<[Mm][Ee][Tt][Aa][\t\n\x0c\r /]+[Cc][Hh][Aa][Rr][Ss][Ee][Tt][\t\n\x0c\r ]*="
-                                 rb"[\t\n\x0c\r ]*(?:\"([^\"&\x00]*)\"|'([^'&\x00]*)'|([^\t\n\x0c\r >\"'&\x00]"
-                                 rb"[^\t\n\x0c\r >&\x00]*))[\t\n\x0c\r /]*>")
-
-
 def chromium_prescan_label(body: bytes, offset: int) -> str | None:
     """The label Chromium reads in the ``<meta>`` that the standard's prescan took at byte
     *offset* where it reads that tag as the prescan did (the same encoding, at the same offset;
@@ -250,10 +243,12 @@ def chromium_prescan_label(body: bytes, offset: int) -> str | None:
     ``charset`` attribute, no character reference or NUL in its value, and nothing before it
     that parts the two readers (:data:`_PARTS`). tests/oracles/test_browsers_shortcuts.py checks
     it against :func:`chromium_at_prescan_meta` and the scan."""
-    match = _PLAIN_CHARSET_META.match(body, offset)
-    if match is None or _PARTS.search(body, 0, offset):
+    # A <meta> whose one attribute is charset, as the prescan's loop and the tokenizer both read
+    # it (the prescan took its label: no label holds "&" or NUL, which only the tokenizer decodes).
+    value = charset_only(body, offset)
+    if value is None or _PARTS.search(body, 0, offset):
         return None
-    return match.group(match.lastindex or 0).decode("latin-1").strip("\t\n\x0c\r ")
+    return value.decode("latin-1").strip("\t\n\x0c\r ")
 
 
 def chromium_at_prescan_meta(body: bytes, offset: int) -> Decision | None:

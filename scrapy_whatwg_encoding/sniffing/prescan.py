@@ -112,6 +112,14 @@ def prescan_result(data: bytes, end: int = PRESCAN_BYTES, metas: list | None = N
     return xml[0], xml[1], 0, "xml-declaration"
 
 
+def charset_only(data: bytes, start: int) -> bytes | None:
+    """The value as written of the ``<meta`` tag at *start* (its ``<``) where its one attribute is
+    ``charset``, as the loop reads it whole (quoted, or unquoted to whitespace or ">"; then "/" and
+    whitespace at most before its ">"), or ``None``: any other tag."""
+    match = _CHARSET_ONLY.match(data, start + 5)
+    return None if match is None else match.group(match.lastindex or 0)
+
+
 def tag_end(data: bytes, start: int, longest: int | None = None) -> int | None:
     """The offset just after the ``>`` of the tag whose ``<`` is at *start*, read as the prescan
     reads a tag other than ``<meta`` (its attributes skipped), or ``None``: out of bytes, or with
