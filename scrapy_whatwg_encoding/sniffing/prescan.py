@@ -190,7 +190,8 @@ def _loop(data: bytes, metas: list | None = None, most: int | None = None, reach
     # which it cannot reach: that is the byte after "<meta", inside the token that holds it.
     bound = len(data) if reach is None else min(reach + 6, len(data))
     while True:
-        match = search(data, run_end(_RUN_ONE, _RUN, data, position, bound))
+        # (with *longest*, a run stops within that many bytes: no long tag is read in it either)
+        match = search(data, run_end(_RUN_ONE, _RUN, data, position, bound if longest is None else min(bound, position + longest)))
         if match is None:
             return None  # only "any other byte" cases left: runs out of bytes
         start = match.start()

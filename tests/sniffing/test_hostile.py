@@ -344,6 +344,8 @@ def test_named_attributes_are_those_every_attribute_gives(rest, names):
         if named in names:
             firsts.setdefault(named, value)
     assert list(first_attributes(span, tuple(names))) == list(firsts.items())  # in the order they come
+    longer = " z=1" * 80 + span  # past _LOOK_FIRST: the names are looked for as text first
+    assert list(first_attributes(longer, tuple(names))) == list(firsts.items())
     assert first_attribute(span, names[0]) == attributes(span).get(names[0])
     assert attribute_values(span, names[0]) == [value for named, value in every if named == names[0]]
     last = dict(every)

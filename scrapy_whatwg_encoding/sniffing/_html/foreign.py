@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from .elements import HTML, HTML_IP, MATHML, MATHML_TEXT_IP, MATHML_TEXT_IP_NAMES, SVG, SVG_IP_NAMES, El
 from .state import TreeState
-from .tokenizer import first_attribute
+from .tokenizer import first_attribute, first_attributes
 
 _BREAKOUT = frozenset(
     "b big blockquote body br center code dd div dl dt em embed h1 h2 h3 h4 h5 h6 head hr i img "
     "li listing menu meta nobr ol p pre ruby s small span strong strike sub sup table tt u ul "
     "var".split()
 )
-_FONT_BREAKOUT = frozenset(("color", "face", "size"))
+_FONT_BREAKOUT = ("color", "face", "size")
 
 
 def _foreign(name: str, ns: int, span: str) -> El:
@@ -31,7 +31,7 @@ class ForeignContent(TreeState):
 
     def _foreign_start(self, name: str, span: str, self_closing: bool) -> int | None:
         stack = self.stack
-        if name in _BREAKOUT or (name == "font" and span and any(first_attribute(span, a) is not None for a in _FONT_BREAKOUT)):
+        if name in _BREAKOUT or (name == "font" and span and next(first_attributes(span, _FONT_BREAKOUT), None) is not None):
             while len(stack) > 1 and stack[-1].ns != HTML and not stack[-1].ip:
                 stack.pop()
             return self._start(name, span, self_closing)
