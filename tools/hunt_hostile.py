@@ -135,6 +135,8 @@ CONSTRUCTS = {"?": re.compile(rb"<\?"), "/": re.compile(rb"</(?![A-Za-z])"), "!"
               "c": re.compile(rb"<!--|-->"), "t": re.compile(rb"</?[A-Za-z]"), "&": re.compile(rb"&"),
               "e": re.compile(rb"[\x0e\x0f\x1b]"), "8": re.compile(rb"[\x80-\xff]"), "0": re.compile(rb"\x00"),
               "<": re.compile(rb"<(?![A-Za-z/!?])")}
+#: ns after which a timed call is stopped while searching (its time is then a lower bound).
+CAP = 1_000_000_000
 MULTI_BYTE = frozenset(("Shift_JIS", "EUC-JP", "EUC-KR", "Big5", "gb18030", "GBK", "ISO-2022-JP"))
 
 
@@ -355,7 +357,7 @@ class Bench:
 
     @staticmethod
     def best(factories: list[Callable[[], Callable[[], object]]], repeat: int, enough: int = 30_000_000,
-             cap: int = 1_000_000_000) -> list[int]:
+             cap: int = CAP) -> list[int]:
         """Best ns of each factory's calls, *repeat* rounds (the order turning each round); a
         side already over *enough* ns is not called again (it is plainly slow), and a call is
         stopped after *cap* ns (then *cap* is its time: a lower bound)."""
@@ -382,7 +384,7 @@ class Bench:
         for i, profile in enumerate(profiles):
             figures.ours_16[profile], figures.ours_64[profile] = times[2 + 2 * i], times[3 + 2 * i]
             call = self.fresh(profile, large if times[3 + 2 * i] < 100_000_000 else small)
-            capped(call, 1_000_000_000)
+            capped(call, CAP)
             decision = call.request.meta.get("whatwg_encoding") or {}  # type: ignore[attr-defined]
             figures.decisions[profile] = f"{decision.get('encoding')} ({decision.get('source')})"
         return figures
@@ -473,11 +475,14 @@ def hunt(args: argparse.Namespace) -> None:
             print(f"  {entry.candidate.known() or 'new'} {entry.figures.summary()}\n    {entry.candidate.literal()}")
 
 
-def remeasure(bench: Bench, elites: Elites, repeat: int) -> None:
-    """The elites timed again, best of *repeat* (a lucky or unlucky first timing evens out)."""
+def remeasure(bench: Bench, elites: Elites, repeat: int, most: int = 2) -> None:
+    """The *most* best of each niche timed again, best of *repeat* (a lucky or unlucky first
+    timing evens out), but those stopped at the cap (plainly slow: timing them again costs
+    seconds and changes nothing)."""
     for niche, entries in elites.niches.items():
-        for entry in entries:
-            entry.figures = bench.measure(entry.candidate, repeat)
+        for entry in entries[:most]:
+            if max(entry.figures.ours_64.values()) < CAP:
+                entry.figures = bench.measure(entry.candidate, repeat)
         entries.sort(key=lambda e: -e.weight)
         elites.niches[niche] = entries
 
@@ -510,7 +515,7 @@ def show(args: argparse.Namespace) -> None:
             profiles = list(bench.sides)
             factories = [lambda hostile=hostile: scrapy_side(hostile)] + [
                 lambda profile=profile, hostile=hostile: bench.fresh(profile, hostile) for profile in profiles]
-            times = bench.best(factories, 5, enough=2_000_000_000, cap=60_000_000_000)
+            times = bench.best(factories, 5, enough=2_000_000_000, cap=20_000_000_000)
             cells = "  ".join(f"{p} {t / 1e6:8.2f}" for p, t in zip(profiles, times[1:]))
             print(f"    {size // KIB:>5} KiB  Scrapy {times[0] / 1e6:8.2f}  {cells}  ms", flush=True)
 
