@@ -31,9 +31,14 @@ end the elites are timed again, best of 5. Results: ``--out`` (JSON lines of eve
     python tools/hunt_hostile.py --show /tmp/hunt.jsonl.top.json [--top 10] [--sizes 64,1024]
     python tools/hunt_hostile.py --profile /tmp/hunt.jsonl.top.json --index 0 [--sizes 64]
 
-``--show`` prints, for the best of each niche in a top file, the ms at each size (best of 5) of
-Scrapy alone and each profile, with the bodies as Python bytes literals; ``--profile`` prints
-cProfile's top functions by own time for one of them, in each profile. One process at a time:
+A timed call is stopped after :data:`CAP` (1 s) while searching (SIGALRM; its time is then a
+lower bound), so that a quadratic body costs the search seconds, not minutes; only each niche's
+best two are timed again, and not those stopped at the cap.
+
+``--show`` prints, for the best of each niche in a top file, the ms at each size (best of 5,
+calls stopped at 20 s) of Scrapy alone and each profile, with the bodies as Python bytes
+literals; ``--profile`` prints cProfile's top functions by own time for one of them, in each
+profile, and who calls the top three (a regex's caller names the regex). One process at a time:
 the figures are only as good as the machine is quiet.
 """
 from __future__ import annotations
@@ -536,7 +541,9 @@ def profile(args: argparse.Namespace) -> None:
             call()
             profiler.disable()
             stream = io.StringIO()
-            pstats.Stats(profiler, stream=stream).sort_stats("tottime").print_stats(args.lines)
+            stats = pstats.Stats(profiler, stream=stream).sort_stats("tottime")
+            stats.print_stats(args.lines)
+            stats.print_callers(3)  # who calls the top three (which regex: the caller's line)
             print(f"--- {name}, {size // KIB} KiB")
             print("\n".join(line for line in stream.getvalue().splitlines()[6:] if line.strip()))
 
