@@ -23,7 +23,9 @@ delete or double a fragment, toggle distinct copies, swap head or tail, cross tw
 elite per niche (the decision's encoding where it is decoded by a multi-byte or ISO-2022-JP
 decoder, else "markup"), so that one finding does not crowd out the others. Families the lead
 already handles (``<meta`` with an unclosed quote in the unit; a unit of attribute soup without
-``<`` or ``>``) are tagged ``known`` and weigh a third in the elites. Every so often and at the
+``<`` or ``>``) and the giant tags this search found (a tag name or attributes over 2,000
+bytes) are tagged ``known`` and weigh a third in the elites (``--fresh``: a hundredth, and the
+decoder niches too, so that the search looks for other families). Every so often and at the
 end the elites are timed again, best of 5. Results: ``--out`` (JSON lines of every candidate, and
 ``<out>.top.json`` of the elites).
 
@@ -56,6 +58,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -135,6 +138,7 @@ TAIL_FRAGMENTS = (b"", b"<meta charset=koi8-r>", b'<meta charset="shift_jis">', 
 CONTENT_TYPES = ("text/html", "text/html", "text/html", "text/html", "text/html", "text/html", "", "text/plain",
                  "application/xml", "text/html; charset=zz")
 DISTINCT = b"%d"
+_GIANT_TAG = re.compile(rb"<[A-Za-z][^>]{2000}")
 #: Kinds of construct a unit may hold, each a letter of its niche's name.
 CONSTRUCTS = {"?": re.compile(rb"<\?"), "/": re.compile(rb"</(?![A-Za-z])"), "!": re.compile(rb"<!(?!--)"),
               "c": re.compile(rb"<!--|-->"), "t": re.compile(rb"</?[A-Za-z]"), "&": re.compile(rb"&"),
@@ -181,6 +185,8 @@ class Candidate:
             return "meta with an unclosed quote"
         if b"<" not in unit and b">" not in unit and (b"=" in unit or b'"' in unit or b"'" in unit):
             return "attribute soup"
+        if _GIANT_TAG.search(self.body(16 * KIB)):
+            return "giant tag"  # found by this search: a tag name or attributes over 2,000 bytes
         return ""
 
     def literal(self) -> str:
@@ -402,9 +408,15 @@ class Entry:
     candidate: Candidate
     figures: Figures
 
+    #: Factors of the weight of a known family's entry and a decoder niche's (``--fresh``).
+    known_factor: ClassVar[float] = 1 / 3
+    decoder_factor: ClassVar[float] = 1.0
+
     @property
     def weight(self) -> float:
-        return self.figures.score() * (1 / 3 if self.candidate.known() else 1)
+        decoder = not self.figures.niche(self.candidate).startswith("markup")
+        return (self.figures.score() * (self.known_factor if self.candidate.known() else 1)
+                * (self.decoder_factor if decoder else 1))
 
 
 class Elites:
@@ -562,7 +574,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--index", type=int, help="with --show or --profile: that entry only")
     parser.add_argument("--sizes", default="64,1024", help="with --show or --profile: sizes in KiB")
     parser.add_argument("--lines", type=int, default=18, help="with --profile: functions shown")
+    parser.add_argument("--fresh", action="store_true",
+                        help="weigh the families found so far down (known ones and decoder niches: a hundredth)")
     args = parser.parse_args(argv)
+    if args.fresh:
+        Entry.known_factor = Entry.decoder_factor = 0.01
     if args.show:
         show(args)
     elif args.profile:
