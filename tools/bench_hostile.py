@@ -16,7 +16,9 @@ attribute value and an open ``<script>`` holding ``<meta charset>`` repeated; ``
 each naming a different non-label (charset and http-equiv); ``<meta charset>`` in comments;
 ``<meta>`` with NUL bytes; ``<meta>`` tags whose quoted values run into the next tag, with and
 without a ">" at the end; one tag of attribute soup (a ``<meta>`` that names an encoding, or a
-``<div>`` before one); UTF-16LE comments with and without a BOM; and the bodies that were
+``<div>`` before one); one tag name of many ``<a``; ``<meta`` repeated inside one tag, a ``&``
+after it; bogus comments (``</>``, ``<?x>``) then a ``<meta>`` (tools/hunt_hostile.py found the
+last three); UTF-16LE comments with and without a BOM; and the bodies that were
 here before: Russian text in windows-1251, random bytes, NUL bytes, ASCII with one 0xE9 at the
 end. Columns:
 ms, best of ``--repeat`` fresh responses (with the readings the body's earlier calls cached
@@ -100,6 +102,10 @@ def bodies(size: int) -> dict[str, bytes]:
         "<meta charset>, soup, >": _tag(b"<meta charset=utf-8 ", soup, size),
         "<meta http-equiv>, soup, >": _tag(b'<meta http-equiv=content-type content="charset=koi8-r" ', soup, size),
         "<div soup>, then <meta>": _tag(b"<div ", soup, size - len(meta)) + meta,
+        "<a<a<a... (one tag name)": _repeat(b"<a", size - len(meta) - 1) + b">" + meta,
+        "<meta charset=<meta <meta ...>&": (b"<meta charset=" + _repeat(b"<meta ", size - 16))[:size - 2] + b">&",
+        "</> x N, then <meta>": _repeat(b"</>", size - len(meta)) + meta,
+        "<?x> x N, then <meta>": _repeat(b"<?x>", size - len(meta)) + meta,
         "<!----> x N, UTF-16LE": _repeat("<!---->".encode("utf-16-le"), size - 42) + "<meta charset=koi8-r>".encode("utf-16-le"),
         "<!----> x N, UTF-16LE BOM": b"\xff\xfe" + _repeat("<!---->".encode("utf-16-le"), size - 2),
         "windows-1251 text": _repeat(russian, size),

@@ -27,11 +27,13 @@ _META_BYTES = re.compile(rb"(?i)<meta")
 _META_TEXT = re.compile(r"<[Mm][Ee][Tt][Aa]")
 # Tags after which the tokenizer or the tree builder reads markup otherwise than the prescan: group 1,
 # a tag whose name as the prescan reads it (to whitespace or ">") holds a "/" and then a quote (the
-# tokenizer's name ends at the "/", and a quoted value may follow, holding a ">"); group 2, the start
+# tokenizer's name ends at the "/", and a quoted value may follow, holding a ">"), or a "<" in it or
+# after that "/" (taken as parting too: each "<" is read to the next one at most, so that a name of
+# many "<a" costs one pass, not one per "<"); group 2, the start
 # tags of RCDATA, RAWTEXT, script data, PLAINTEXT, foreign content, template contents, framesets
 # (names grouped by first letter behind a lookahead: most "<" fail at once; a first lookahead for
 # both groups makes a flood of "<!" cost a third).
-_STATE_TAGS = re.compile(rb"<(?=[/A-Za-z])(?:(/?[A-Za-z][^\t\n\x0c\r />]*/[^>\"']*[\"'])|(?=[TtSsXxIiNnPpMmFf])"
+_STATE_TAGS = re.compile(rb"<(?=[/A-Za-z])(?:(/?[A-Za-z][^\t\n\x0c\r /><]*(?:<|/[^>\"'<]*[\"'<]))|(?=[TtSsXxIiNnPpMmFf])"
                          rb"(?i:(t(?:itle|extarea|emplate)|s(?:tyle|cript|vg)|xmp|iframe|no(?:embed|frames|script)"
                          rb"|plaintext|math|frameset))[\t\n\x0c\r />])")
 _TEXT_ELEMENTS = frozenset((b"title", b"textarea", b"style", b"xmp", b"iframe", b"noembed", b"noframes",
@@ -280,12 +282,11 @@ def byte_offset(body: bytes, encoding: Encoding, text: str, index: int) -> int:
     byte states part of a pair)."""
     if encoding.is_utf16:
         return 2 * index + 2 * len(_ASTRAL.findall(text, 0, index))
+    if encoding.is_single_byte:
+        return index  # each byte one character
     before = text.count("<", 0, index)
     if encoding.is_ascii_compatible:
-        position = -1
-        for _ in range(before + 1):
-            position = body.find(b"<", position + 1)
-        return position
+        return _nth_lt(body, before + 1)
     # ISO-2022-JP: the runs between escape sequences, each read in one state (a lone ESC leaves
     # it: its bytes after are read in the output state); "<" is a 0x3C byte of an ASCII or Roman run.
     start, ascii_like = 0, True
@@ -301,8 +302,21 @@ def byte_offset(body: bytes, encoding: Encoding, text: str, index: int) -> int:
     else:
         if not ascii_like:
             return -1
-    position = start - 1
-    for _ in range(before + 1):
+    return _nth_lt(body, before + 1, start)
+
+
+def _nth_lt(body: bytes, count: int, start: int = 0) -> int:
+    """The offset of the *count*-th byte 0x3C (from 1) at or after *start* in *body*: halving
+    the span by C-speed counts, then one ``find`` per "<" in at most 64 bytes."""
+    low, high = start, len(body)  # fewer than *count* before low, at least *count* before high
+    while high - low > 64:
+        middle = (low + high) // 2
+        if body.count(b"<", start, middle) < count:
+            low = middle
+        else:
+            high = middle
+    position = low - 1
+    for _ in range(count - body.count(b"<", start, low)):
         position = body.find(b"<", position + 1)
     return position
 

@@ -66,7 +66,10 @@ _RUN_ONE = re.compile(rb"(?:[^<]+"
                       # nothing after the starred group can fail and make it backtrack to a later one
                       rb"|<!--(?:-?>|[^-]*-->|[\s\S]*?-->)"
                       # stray "<"s, each "any other byte", in one item (the last before a tag left to it)
-                      rb"|<+(?![!/?A-Za-z])|<(?=/?[A-Za-z])(?![Mm][Ee][Tt][Aa][\t\n\x0c\r /])" + _SKIP_TAG.pattern + rb")")
+                      rb"|<+(?![!/?A-Za-z])"
+                      # "<!", "</", "<?" (not a comment or a tag): to the first ">" after the "<"
+                      rb"|<(?=[!/?])(?!!--|/[A-Za-z])[^>]*>"
+                      rb"|<(?=/?[A-Za-z])(?![Mm][Ee][Tt][Aa][\t\n\x0c\r /])" + _SKIP_TAG.pattern + rb")")
 _RUN = re.compile(_RUN_ONE.pattern + b"*")
 
 # The commonest <meta> that declares, whole: one "charset" attribute and nothing else (spaces and

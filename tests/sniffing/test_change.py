@@ -39,6 +39,22 @@ def test_byte_offset_matches_brute_force(name, body):
             assert byte_offset(body, encoding, text, index) == brute_force(body, encoding, text, index)
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["UTF-8", "Shift_JIS", "gb18030", "ISO-2022-JP", "windows-1252"]),
+       st.lists(st.sampled_from(_PIECES + [b"<" * 70, b"\x1b$B<<", b"\x1b(B<"]), min_size=30, max_size=200).map(b"".join),
+       st.randoms())
+def test_byte_offset_in_long_bodies_is_the_nth_lt(name, body, rnd):
+    """Past 64 bytes the "<" is found by halving the body with counts: it is the "<" byte the
+    characters before it count to (every "<" is one, in every encoding here but ISO-2022-JP's
+    other states), checked against the decoded prefix."""
+    encoding = ENCODINGS[name]
+    text = encoding.decode(body)
+    indexes = [index for index, char in enumerate(text) if char == "<"]
+    for index in rnd.sample(indexes, min(len(indexes), 5)):
+        found = byte_offset(body, encoding, text, index)
+        assert body[found] == 0x3C and encoding.decode(body[:found]) == text[:index]
+
+
 # ISO-2022-JP bodies: escapes valid and not (a lone ESC, "ESC $", "ESC (": the bytes after them are
 # read in the output state), and 0x3C bytes in every state: ASCII and Roman ("<"), katakana,
 # jis0208 lead and trail bytes ("#<" is an unmapped pair: one U+FFFD, as its lead alone at the end).

@@ -437,6 +437,9 @@ def test_quick_path_reads_text_elements_as_the_tokenizer(html, name):
     ("<title>a<b</title><meta charset=koi8-r>", False),  # the prescan reads the end tag into a tag
     ("<title>a<b c='</title>'><meta charset=koi8-r></title><meta charset=utf-8>", False),
     ("<x<title></script><script></title><meta charset=big5>", False),  # no title: script data
+    ('<a<1/x="y>z"><meta charset=koi8-r>', False),  # a "<" in a tag name: taken as parting the two readers
+    ("<a/x<b><meta charset=koi8-r>", False),  # a "<" after its "/"
+    ("<a" * 3000 + "><meta charset=koi8-r>", False),  # each "<" read to the next one (one pass, not quadratic)
 ])
 def test_quick_path_past_markup_in_text(html, quick):
     body = html.encode()

@@ -182,6 +182,9 @@ _markup = st.lists(st.sampled_from(_PIECES), max_size=40).map(b"".join)
 @example(b"<!-->--><meta charset=koi8-r>", 1024)
 @example(b'<html =="><meta charset=big5>', 1024)
 @example(b"<<<meta charset=koi8-r>", 1024)  # stray "<"s in one item, the last before a tag left to it
+@example(b"</><?x><!x></3?><!-x><<?<meta charset=koi8-r>", 1024)  # "<!", "</", "<?": each an item of a run
+@example(b"</<meta charset=big5>x><!<meta charset=gbk><meta charset=koi8-r>", 1024)  # to the first ">"
+@example(b'</p a="><meta charset=big5>"><meta charset=koi8-r>', 1024)  # "</" and a letter: a tag, quotes and all
 @example(b"<!--a-><meta charset=koi8-r>", 1024)  # comments: none closed, one without "-", one with
 @example(b"<!--a--><meta charset=koi8-r>", 1024)
 @example(b"<!-- - -x--!><meta charset=big5>--><meta charset=koi8-r>", 1024)
