@@ -26,11 +26,11 @@ def with_possessives(pattern: str) -> str:
     return pattern if POSSESSIVE else pattern.replace("*+", "*").replace("?+", "?")
 
 
-def atomic(pattern: str, key: str, possessive: bool = POSSESSIVE) -> str:
-    """*pattern* matched atomically (what it matched is never given back to retry it shorter): an
-    atomic group (Python 3.11+, half the time of the other form on a long tag), else a lookahead
-    and a backreference (group *key*)."""
-    return f"(?>{pattern})" if possessive else f"(?=(?P<{key}>{pattern}))(?P={key})"
+def atomic(pattern: str, key: str) -> str:
+    """*pattern* matched atomically (what it matched is never given back to retry it shorter) on
+    Python 3.10, which has no possessive quantifiers: a lookahead and a backreference (group
+    *key*)."""
+    return f"(?=(?P<{key}>{pattern}))(?P={key})"
 
 
 # A tag's attributes (§13.2.5.32-42) as a few states: "before attribute name" (B: whitespace and
@@ -54,11 +54,12 @@ def attributes_pattern(key: str, without: str = "", possessive: bool = POSSESSIV
     step = _NAME_VALUE.replace("[^", "[^" + without) if without else _NAME_VALUE
     if possessive:
         return f"(?:{step})*+"
-    return atomic(f"(?:{step.replace('*+', '*')})*", f"a{key}", False)  # (its quantifiers greedy)
+    return atomic(f"(?:{step.replace('*+', '*')})*", f"a{key}")  # (its quantifiers greedy)
 
 
 def tag_pattern(possessive: bool = POSSESSIVE) -> str:
-    """:data:`TAG`'s pattern, in either form of :func:`atomic` (both read every tag alike)."""
+    """:data:`TAG`'s pattern: possessive (Python 3.11+) or with :func:`atomic` (both read every
+    tag alike)."""
     return (r"<(/?)([A-Za-z][^\t\n\x0c\r />]*)(?=[\t\n\x0c\r />])"
             r"(" + attributes_pattern("", "", possessive) + r")(?P<tail>[\t\n\x0c\r /]*)>")
 
@@ -133,7 +134,7 @@ def _first_of(names: tuple[str, ...]) -> tuple[re.Pattern, re.Pattern]:
         name = "(?:" + "|".join(map(re.escape, names)) + ")"
         named = name + r"(?![^\t\n\x0c\r /=>])"  # whole, ASCII case-insensitively
         skipped = r"(?:[\t\n\x0c\r /]*(?!" + named + ")" + _ONE_ATTRIBUTE + ")"
-        skipped = skipped + "*+" if POSSESSIVE else atomic(skipped + "*", "s", False)
+        skipped = skipped + "*+" if POSSESSIVE else atomic(skipped + "*", "s")
         patterns = _FIRST[names] = (re.compile(rf"{skipped}[\t\n\x0c\r /]*(?P<name>{named}){_VALUE}", _FLAGS),
                                     re.compile(name, _FLAGS))
     return patterns
