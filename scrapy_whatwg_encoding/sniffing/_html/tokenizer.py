@@ -122,26 +122,23 @@ def value_text(value: str) -> str:
 _ONE_ATTRIBUTE = with_possessives(r"[^\t\n\x0c\r />][^\t\n\x0c\r /=>]*+"
                                    r"(?:[\t\n\x0c\r ]*+=[\t\n\x0c\r ]*+(?:\"[^\"]*+\"|'[^']*+'|[^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*+|))?+")
 _VALUE = r"(?:[\t\n\x0c\r ]*=[\t\n\x0c\r ]*(?:\"(?P<dq>[^\"]*)\"|'(?P<sq>[^']*)'|(?P<uq>[^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*)|))?"
-_FIRST: dict[tuple[str, ...], tuple[re.Pattern, re.Pattern]] = {}
+_FIRST: dict[tuple[str, ...], re.Pattern] = {}
 
 
-def _first_of(names: tuple[str, ...]) -> tuple[re.Pattern, re.Pattern]:
+def _first_of(names: tuple[str, ...]) -> re.Pattern:
     """From a place between attributes: those named none of *names* skipped, then the next named
-    one of them (its name, ASCII lowercase, in group "name"; its value in "dq", "sq", "uq"); and
-    any of *names* as text (where it is not, no attribute has that name)."""
-    patterns = _FIRST.get(names)
-    if patterns is None:
-        name = "(?:" + "|".join(map(re.escape, names)) + ")"
-        named = name + r"(?![^\t\n\x0c\r /=>])"  # whole, ASCII case-insensitively
+    one of them (its name, ASCII lowercase, in group "name"; its value in "dq", "sq", "uq")."""
+    pattern = _FIRST.get(names)
+    if pattern is None:
+        named = "(?:" + "|".join(map(re.escape, names)) + r")(?![^\t\n\x0c\r /=>])"  # whole, ASCII case-insensitively
         skipped = r"(?:[\t\n\x0c\r /]*(?!" + named + ")" + _ONE_ATTRIBUTE + ")"
         skipped = skipped + "*+" if POSSESSIVE else atomic(skipped + "*", "s")
-        patterns = _FIRST[names] = (re.compile(rf"{skipped}[\t\n\x0c\r /]*(?P<name>{named}){_VALUE}", _FLAGS),
-                                    re.compile(name, _FLAGS))
-    return patterns
+        pattern = _FIRST[names] = re.compile(rf"{skipped}[\t\n\x0c\r /]*(?P<name>{named}){_VALUE}", _FLAGS)
+    return pattern
 
 
 #: Characters of a tag's attributes past which :func:`first_attributes` looks for the names as text
-#: first (a search at C speed: where none is, it reads no attribute).
+#: first (C-speed: a name not in the lowercased text names no attribute, and is not asked for).
 _LOOK_FIRST = 256
 
 
@@ -150,11 +147,11 @@ def first_attributes(span: str, names: tuple[str, ...]) -> Iterator[tuple[str, s
     *span* (TAG group 3), in the order they come, values as :func:`attributes` gives them: the
     others skipped at C speed, each attribute read once however many of *names* are asked."""
     position, left = 0, names
+    if len(span) > _LOOK_FIRST:
+        lowered = span.lower()  # ASCII letters lowered as the names' match does (others never give one)
+        left = tuple(name for name in names if name in lowered)
     while left:
-        pattern, text = _first_of(left)
-        if len(span) - position > _LOOK_FIRST and text.search(span, position) is None:
-            return
-        match = pattern.match(span, position)
+        match = _first_of(left).match(span, position)
         if match is None:
             return
         name = match.group("name").lower()
@@ -171,7 +168,7 @@ def first_attribute(span: str, name: str) -> str | None:
 def attribute_values(span: str, name: str) -> list[str]:
     """The value of every attribute named *name* (ASCII lowercase, no NUL) in *span*, in order, as
     :func:`attribute_value` gives them: found at C speed, each distinct one decoded once."""
-    found, position, match = [], 0, _first_of((name,))[0].match
+    found, position, match = [], 0, _first_of((name,)).match
     while (next_one := match(span, position)) is not None:  # (a search would retry at each character)
         found.append(next_one.group("dq", "sq", "uq"))
         position = next_one.end()
@@ -207,6 +204,10 @@ def last_meta_attributes(span: str) -> tuple[str | None, str | None, bool]:
     """The last ``charset`` and ``content`` attributes' values in *span* (None: absent), and
     whether any ``http-equiv`` attribute is "content-type" (ASCII case-insensitively), in one
     C-speed pass (those whose value holds a character reference read one by one after)."""
+    if len(span) > _LOOK_FIRST:
+        lowered = span.lower()  # (see first_attributes)
+        if not any(name in lowered for name in ("charset", "content", "http-equiv")):
+            return None, None, False
     match = _META_LAST.match(span)
     content_type = match.group("ct_type") is not None or (  # type: ignore[union-attr]
         match.group("he_other") is not None  # type: ignore[union-attr]
