@@ -12,7 +12,7 @@ import re
 import sys
 
 from ..encoding import ENCODINGS, Encoding, get_encoding
-from ._html.tokenizer import attributes_pattern, run_end
+from ._html.tokenizer import attributes_pattern, copies_end, run_end
 from .decision import Source
 from .meta_charset import extract_meta_charset, meta_encoding
 from .xml_encoding import get_xml_encoding
@@ -193,8 +193,8 @@ def _loop(data: bytes, metas: list | None = None, most: int | None = None, reach
     # which it cannot reach: that is the byte after "<meta", inside the token that holds it.
     bound = len(data) if reach is None else min(reach + 6, len(data))
     while True:
-        # (with *longest*, a run stops within that many bytes: no long tag is read in it either)
-        match = search(data, run_end(_RUN_ONE, _RUN, data, position, bound if longest is None else min(bound, position + longest)))
+        match = search(data, run_end(_RUN_ONE, _RUN, data, position, bound) if longest is None
+                       else _run_within(data, position, bound, longest))
         if match is None:
             return None  # only "any other byte" cases left: runs out of bytes
         start = match.start()
@@ -229,6 +229,21 @@ def _loop(data: bytes, metas: list | None = None, most: int | None = None, reach
             if gt < 0:
                 return None
             position = gt + 1
+
+
+def _run_within(data: bytes, position: int, bound: int, longest: int) -> int:
+    """Where a run from *position* ends, read within *longest* bytes (no long tag read in it):
+    copies of its first item that ends with ">" skipped (each read as it is), then one match cut
+    just before a "<" (an item that holds that "<" is left to the steps; none can end at it, and
+    a stray "<" before it is one as in all of *data*), else after *longest* bytes of text."""
+    cut = min(bound, position + longest)
+    first = _RUN_ONE.match(data, position, cut)
+    if first is not None and first.end() - position > 2 and data[first.end() - 1] == 0x3E:
+        position = copies_end(data, first.end(), data[position:first.end()], bound)
+        cut = min(bound, position + longest)
+    lt = data.rfind(b"<", position + 1, cut)
+    match = _RUN.match(data, position, lt if lt > 0 and cut < bound else cut)
+    return position if match is None else match.end()
 
 
 def _meta(data: bytes, start: int, stop: int):

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from scrapy_whatwg_encoding import ENCODINGS, get_encoding, prescan
 from scrapy_whatwg_encoding.sniffing.meta_charset import extract_meta_charset
-from scrapy_whatwg_encoding.sniffing.prescan import prescan_result
+from scrapy_whatwg_encoding.sniffing.prescan import prescan_metas, prescan_result
 from scrapy_whatwg_encoding.sniffing.xml_encoding import get_xml_encoding
 
 # --- A literal transcription of the spec's prescan, kept slow on purpose -------------------
@@ -191,6 +191,21 @@ _markup = st.lists(st.sampled_from(_PIECES), max_size=40).map(b"".join)
 @example(b"<<<!--<meta charset=big5>--><<</p <meta charset=gbk>><<meta charset=koi8-r>", 1024)
 def test_fast_prescan_equals_spec_steps(data, end):
     assert prescan(data, end) is spec_prescan(data, end)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES + [b"</>", b"<?x>", b"<!x>", b"<a b='<'>", b"<p>" * 3]), max_size=60).map(b"".join),
+       st.integers(min_value=6, max_value=40))
+@example(b"</></></></></></></></><<a title='<meta charset=big5>'><meta charset=koi8-r>", 12)
+@example(b"<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<a><meta charset=koi8-r>", 16)
+def test_the_loop_read_within_a_bound_is_the_loop(data, longest):
+    """The parser step's shortcut reads the loop's tags within *longest* bytes (runs cut before a
+    "<", copies skipped): what it reads is what the whole loop reads, up to where it gives way;
+    exactly that where no tag is longer."""
+    full = prescan_metas(data, len(data))
+    bounded = prescan_metas(data, len(data), None, None, longest)
+    assert bounded == full[:len(bounded)]
+    assert prescan_metas(data, len(data), None, None, len(data) + 1) == full
 
 
 @pytest.mark.slow  # hypothesis against the spec's steps
