@@ -276,8 +276,7 @@ def _cold_caches() -> None:
     crawl would not find its own there): repeated calls on one body would otherwise hit them."""
     from scrapy_whatwg_encoding.sniffing import browsers, parser_scan
 
-    parser_scan._LAST_HINTS.clear()
-    parser_scan._meta_reading.cache_clear()
+    parser_scan.forget()
     browsers.chromium_reading.cache_clear()
     browsers.firefox_reading.cache_clear()
 
