@@ -20,7 +20,9 @@ small constant (docs/algorithm.rst): a ``<meta>`` is read only where its attribu
 none are one match, and nothing after the last ``<meta`` whose attributes name an encoding is
 looked at (found from the end; readings cached per attribute text); a run of comments is one
 match; a run of elements of text that change no tree state is one match; copies of one comment
-or element are skipped in O(log n) comparisons first (``copies_end``); after the last
+or element are skipped in O(log n) comparisons first (``copies_end``), and so are copies of a
+unit of tokens once the tree builder's state has come round to where it was one or two copies
+before (:class:`_Copies`: ``<a>`` or ``<p>`` in a template, ``<`` in SVG); after the last
 ``<svg``/``<math``/``<template``/``<frameset``, with none of those elements open, one regex
 skips everything but ``meta`` and ``plaintext`` start tags and the elements of text it cannot
 read whole; see MAX_DEPTH; a candidate tag is read within LONGEST_TAG characters (a longer one is
