@@ -20,7 +20,9 @@ small constant (docs/algorithm.rst): a ``<meta>`` is read only where its attribu
 none are one match, and nothing after the last ``<meta`` whose attributes name an encoding is
 looked at (found from the end; readings cached per attribute text); a run of comments is one
 match; a run of elements of text that change no tree state is one match; copies of one comment
-or element are skipped in O(log n) comparisons first (``copies_end``); after the last
+or element are skipped in O(log n) comparisons first (``copies_end``), and so are copies of a
+unit of tokens once the tree builder's state has come round to where it was one or two copies
+before (:class:`_Copies`: ``<a>`` or ``<p>`` in a template, ``<`` in SVG); after the last
 ``<svg``/``<math``/``<template``/``<frameset``, with none of those elements open, one regex
 skips everything but ``meta`` and ``plaintext`` start tags and the elements of text it cannot
 read whole; see MAX_DEPTH; a candidate tag is read within LONGEST_TAG characters (a longer one is
@@ -375,6 +377,69 @@ def _state(tree: TreeBuilder) -> tuple:
             tree.head, tree.form, tree.quirks)
 
 
+class _Copies:
+    """Copies of a unit of tokens that leave the tree builder as they found it, skipped whole.
+
+    Every few turns of the loop (more after a try that skipped nothing: see :data:`_GAPS`) it
+    looks whether the text of the last one to four turns comes again right after them (the
+    unit: it starts and ends in the data state, between tokens); if so, it watches the next
+    copies as the loop processes them, and once the state after a copy has the shape
+    (:meth:`.TreeBuilder.shape`) it had one or two copies before, with no meta emitted in
+    between, the copies left (pairs of them for a cycle of two) are skipped in O(log n) steps
+    (``copies_end``): each would take the state round the same cycle. A unit that ends with a
+    "<" (a character token only because of what follows it) keeps its last copy for the loop."""
+
+    __slots__ = ("boundary", "emitted", "gap", "history", "text", "unit")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.unit = ""  # the unit watched ("" none), whose next copy ends at boundary
+        self.boundary = -1
+        self.emitted = 0
+        self.gap = _GAPS[0]
+        self.history: list[tuple[tuple, tuple | None]] = []  # (outline, shape) after each copy watched
+
+    def visit(self, tree: TreeBuilder, pos: int, starts: tuple[int, ...], emitted: int, end: int) -> tuple[int, int]:
+        """At the end of a turn of the loop (*pos*; *starts*: where the last turns began, the
+        latest first): the offset to go on from, and the turns to wait before the next visit."""
+        text, unit = self.text, self.unit
+        if not unit:
+            for start in starts:
+                if -1 < start < pos and text.startswith(text[start:pos], pos):
+                    self.unit, self.boundary, self.emitted = text[start:pos], 2 * pos - start, emitted
+                    self.history = [(tree.outline(), None)]
+                    return pos, 1
+            return pos, self.gap
+        if pos < self.boundary:
+            return pos, 1
+        history = self.history
+        if pos == self.boundary and emitted == self.emitted and len(history) < _WATCHED:
+            outline = tree.outline()
+            shape = None
+            for period in (1, 2):
+                if len(history) >= period and history[-period][0] == outline:
+                    shape = tree.shape() if shape is None else shape
+                    if history[-period][1] == shape:
+                        block = unit * period
+                        stop = copies_end(text, pos, block, end)
+                        if stop > pos and not unit.endswith(">"):
+                            stop -= len(block)  # its last "<" may open a tag: the loop reads it
+                        self.unit, self.gap = "", _GAPS[0]
+                        return stop, _GAPS[0]
+            history.append((outline, shape))
+            if text.startswith(unit, pos):
+                self.boundary = pos + len(unit)
+                return pos, 1
+        self.unit, self.gap = "", min(2 * self.gap, _GAPS[1])  # nothing skipped: wait longer
+        return pos, self.gap
+
+
+#: Turns of the loop between looks for copies: at first, and at most after tries that skipped none.
+_GAPS = (8, 256)
+#: Copies watched at most before the watch is given up.
+_WATCHED = 8
+
+
 # Runs of elements of text of one name, without and with whitespace between them (one match each).
 _TEXT_RUNS = {name: (re.compile(f"(?:{text_element(name, '')})*", re.ASCII),
                      re.compile(f"(?:[\\t\\n\\x0c\\r ]*{text_element(name, '')})*", re.ASCII))
@@ -385,7 +450,7 @@ _WHITESPACE_INERT = frozenset(("initial", "before html", "before head", "in head
 
 def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = True, stop_at: int | None = None,
                        alive: Collection[str] = (), modes: bool = True,
-                       hints: Hints | None = None) -> Iterator[tuple[int, int, str, str | None]]:
+                       hints: Hints | None = None, skip_copies: bool = True) -> Iterator[tuple[int, int, str, str | None]]:
     """Each ``meta`` start tag that the tree builder (scripting flag *scripting*) processes with
     the "in head" rules, in order: ``(offset of "<", offset after ">", attribute span, insertion
     mode before it)``. The tokenizer states follow the tree builder: comments, RCDATA, RAWTEXT,
@@ -398,7 +463,9 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     (no template or foreign element open and no start tag ahead that opens one, or :data:`MAX_DEPTH`
     passed) the scan goes on with tokenizer states alone, one regex per run of what they skip;
     with *hints* (:class:`Hints` of *text*), runs of meta tags that hold no hint (so name no
-    encoding) are skipped there too, and the scan ends where no hint is left."""
+    encoding) are skipped there too, and the scan ends where no hint is left. *skip_copies*
+    ``False``: no copies of a unit of tokens are skipped (:class:`_Copies`; the plain twin that
+    the tests hold the shortcut against)."""
     end_at = len(text) if cutoff is None else cutoff
     tree_until = -1
     if not modes:
@@ -410,7 +477,18 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     skip_metas = cast("Callable[[str, int, int], re.Match[str]]", SKIP_WITH_METAS.match)
     n = len(text)
     pos = 0
+    copies = _Copies(text)
+    copies_bound = end_at if stop_at is None else min(end_at, stop_at)
+    emitted = turns = 0
+    next_visit = _GAPS[0] if skip_copies else n + 1  # (each turn moves on: never reached)
+    s1 = s2 = s3 = s4 = -1  # where the last turns of the loop with the tree builder began, the latest first
     while True:
+        if tree is not None:
+            turns += 1
+            if turns >= next_visit:
+                pos, wait = copies.visit(tree, pos, (s1, s2, s3, s4), emitted, copies_bound)
+                next_visit = turns + wait
+            s4, s3, s2, s1 = s3, s2, s1, pos
         if tree is None:
             # Up to the cutoff only: what the match reads whole before it, it reads as in the
             # whole text, except a "<" just before it (maybe a tag's), which the loop reads again.
@@ -464,6 +542,7 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                         tree = None
                     continue
             if action == META:
+                emitted += 1
                 yield lt, pos, span, (None if tree is None else mode)
                 continue
             if action == RCDATA or action == RAWTEXT:

@@ -385,17 +385,19 @@ def atomic_text(stop: str, key: str, possessive: bool = POSSESSIVE) -> str:
 
 
 # Tokenizer-only scanning, used where the tree builder cannot matter any more (see parser_scan.py):
-# one match skips text, "<" that opens no tag, comments, every end tag, every start tag except the
-# ones that switch the tokenizer state or are a meta, and whole elements of text (script data
-# without "<!--", RCDATA, RAWTEXT, scripting enabled). It stops before anything else ("<!" but a
-# comment, "<?", "</" + non-letter, a meta or plaintext start tag, an element of text it cannot
-# read whole, or a tag cut by the end of input).
+# one match skips text, "<" that opens no tag, comments, bogus comments ("<?", "</" + non-letter,
+# "<!" but "<!--", to the first ">": §13.2.5.41; "</>" is ignored; a DOCTYPE and "<![CDATA[" end
+# alike outside foreign content), every end tag, every start tag except the ones that switch the
+# tokenizer state or are a meta, and whole elements of text (script data without "<!--", RCDATA,
+# RAWTEXT, scripting enabled). It stops before anything else ("<!--" that does not end, a meta or
+# plaintext start tag, an element of text it cannot read whole, or a tag or bogus comment cut by
+# the end of input).
 _TOKENIZER_STATE_TAGS = "script|style|title|textarea|xmp|iframe|noembed|noframes|noscript|plaintext"
 
 
 def _skip(stops: str, repeat: str = "*") -> re.Pattern[str]:
     return re.compile(
-        r"(?:[^<]+|<(?![A-Za-z!?/])|" + COMMENT
+        r"(?:[^<]+|<(?![A-Za-z!?/])|" + COMMENT + r"|<(?:\?|/(?![A-Za-z])|!(?!--))[^>]*>"
         + r"|<(?:/|(?!(?i:" + stops + r")[\t\n\x0c\r />]))[A-Za-z][^\t\n\x0c\r />]*(?=[\t\n\x0c\r />])"
         + _attributes("") + "|" + text_element("script", "1")
         + "|" + text_element("style|title|textarea|xmp|iframe|noembed|noframes|noscript", "2") + ")" + repeat,

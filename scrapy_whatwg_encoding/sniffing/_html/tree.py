@@ -183,6 +183,29 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         self._foreign_seen = None
         return True
 
+    def outline(self) -> tuple:
+        """A cheap summary of the state (:meth:`shape` tells states apart; where outlines differ
+        the shapes do)."""
+        return (self.mode, len(self.stack), len(self.afe), len(self.template_modes), self.frameset_ok, self.quirks,
+                self.head is None, self.form is None)
+
+    def shape(self) -> tuple:
+        """All the state, up to which element objects it holds: equal shapes mean equal states but
+        for new objects in the same places, so the same later tokens have the same effects. Each
+        element is its name, namespace, attributes and integration point, and a number (its first
+        place on the stack, the list of active formatting elements, the head and form pointers)."""
+        numbers: dict[int, int] = {}
+
+        def number(el: El | None) -> int:
+            if el is None:
+                return -1
+            return numbers.setdefault(id(el), len(numbers))
+
+        stack = tuple((number(el), el.name, el.ns, el.key, el.ip) for el in self.stack)
+        afe = tuple(None if el is None else (number(el), el.name, el.ns, el.key, el.ip) for el in self.afe)
+        return (self.mode, stack, afe, tuple(self.template_modes), number(self.head), number(self.form),
+                self.frameset_ok, self.quirks)
+
     def text_matters(self) -> bool:
         """Whether character tokens could change any state (else the scanner skips them): not in
         "in body" (or foreign content) with frameset-ok already "not ok" and nothing for

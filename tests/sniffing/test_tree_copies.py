@@ -1,0 +1,184 @@
+"""The parser step's shortcuts through floods that keep the tree builder on (issue 37 item 1):
+copies of a unit of tokens skipped once the tree builder's state comes round again, and bogus
+comments skipped in the tokenizer-only regex. Each against its plain twin (the token-by-token
+steps) and html5lib's tree builder; and the work: no turn of the loop per copy."""
+from __future__ import annotations
+
+import cProfile
+import pstats
+
+import pytest
+from _html5lib_oracle import oracle_parser_meta
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from scrapy_whatwg_encoding.sniffing._html.tree import TreeBuilder
+from scrapy_whatwg_encoding.sniffing.parser_scan import (
+    MAX_DEPTH,
+    find_parser_meta,
+    meta_tag_encoding,
+    scan_parser_meta,
+    tree_builder_metas,
+)
+
+META = "<meta charset=koi8-r>"
+# Tokens whose copies take the tree builder round a cycle (or not), in the contexts that keep it on.
+_HEADS = ["", "<template>", "<svg>", "<math>", "<svg><foreignObject>", "<table>", "<template><select>", "<select>",
+          "<b>", "<a>", "<p>", "<frameset>", "<head>", "<body>", "<table><tr>", "<math><mi>", "<template><table>"]
+_UNIT_TOKENS = ["<a>", "<b>", "<i>", "<p>", "<div>", "<table>", "<td>", "<tr>", "<option>", "<hr>", "<br>", "\x00",
+                "x", " ", "<", "</", "</>", "<?x>", "<!x>", "<!--->", "</a>", "</b>", "</p>", "<a href=1>", "\xd8",
+                "<meta charset=zz>", META, "<title>t</title>", "<svg>", "</svg>", "<template>", "</template>",
+                "<li>", "<dd>", "<nobr>", "<font color=red>", "<select>", "</select>", "<caption>", "<col>",
+                "<![CDATA[x]]>", "<!doctype html>", "</br>", "</td>", "<script></script>", "<math>", "<mi>"]
+_TAILS = ["", META, "</template>" + META, "</svg>" + META, "<", "</", "a>", "</svg><title>" + META + "</title>",
+          "</template><svg><title>" + META]
+
+
+def _flood(head: str, unit: list[str], copies: int, tail: str) -> str:
+    return head + "".join(unit) * copies + tail
+
+
+_FLOODS = st.builds(_flood, st.sampled_from(_HEADS), st.lists(st.sampled_from(_UNIT_TOKENS), min_size=1, max_size=4),
+                    st.integers(0, 80), st.sampled_from(_TAILS))
+
+
+def _metas(text: str, skip_copies: bool, **kwargs) -> list:
+    return list(tree_builder_metas(text, skip_copies=skip_copies, **kwargs))
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_FLOODS, st.booleans(), st.booleans(), st.integers(0, 400))
+@example(_flood("<template>", ["<a>"], 60, "</template>" + META), True, True, 400)
+@example(_flood("<svg>", ["\x00", "<"], 60, "</svg>" + META), True, False, 400)
+@example(_flood("<svg>", ["<"], 60, "a>"), True, True, 400)
+@example(_flood("<svg><foreignObject>", ["<hr>", "\x00\xd8", "<?x>", "<!--->"], 40, META), False, True, 400)
+@example(_flood("<template>", ["<meta charset=zz>"], 40, META), True, True, 400)
+@example(_flood("", ["<table>", "</table>"], 40, META), True, False, 200)
+def test_copies_skipped_once_the_state_comes_round_leave_the_metas_of_the_token_by_token_steps(text, modes, scripting,
+                                                                                                   cut):
+    """The shortcut (:class:`parser_scan._Copies`) against its plain twin, every meta emitted and
+    the insertion mode before it, with a cutoff and a stop (Firefox's model) or none."""
+    kwargs = {"modes": modes, "scripting": scripting or not modes}
+    assert _metas(text, True, **kwargs) == _metas(text, False, **kwargs)
+    cutoff = {"cutoff": min(cut, len(text))}
+    assert _metas(text, True, **kwargs, **cutoff) == _metas(text, False, **kwargs, **cutoff)
+    if modes:  # (a stop inside a unit that leaves an alive mode and comes back to it)
+        for alive in (("in head", "before head"), ("in body", "in template")):
+            stop = {"stop_at": min(cut, len(text)), "alive": alive}
+            assert _metas(text, True, **kwargs, **stop) == _metas(text, False, **kwargs, **stop)
+
+
+def test_a_shape_tells_apart_what_the_outline_does_not():
+    """Two states whose stacks hold the same names but whose list of active formatting elements
+    points at different places (one at an element open, the other at a copy no longer open:
+    reconstruction differs) have different shapes; two built alike, equal ones."""
+    def built(tokens: list[str]) -> TreeBuilder:
+        tree = TreeBuilder()
+        for token in tokens:
+            if token.startswith("</"):
+                tree.end_tag(token[2:-1])
+            else:
+                tree.start_tag(token[1:-1], "", False)
+        return tree
+
+    open_b, closed_b = built(["<body>", "<b>", "<p>"]), built(["<body>", "<b>", "<p>", "</b>", "<i>", "</i>"])
+    assert open_b.outline() == built(["<body>", "<b>", "<p>"]).outline()
+    assert open_b.shape() == built(["<body>", "<b>", "<p>"]).shape()
+    assert open_b.shape() != closed_b.shape()
+    # The same names on the stack, one "a" open and listed, the other an "a" listed but closed.
+    listed, reopened = built(["<body>", "<a>", "<div>"]), built(["<body>", "<a>", "<div>", "</a>"])
+    assert [el.name for el in listed.stack] != [el.name for el in reopened.stack] or listed.shape() != reopened.shape()
+
+
+# Bogus comments ("<?", "</" + non-letter, "<!" but a comment) holding what looks like markup.
+_BOGUS = st.lists(st.sampled_from([
+    "</", "<?", "<!", "<!-", "</>", "<?x>", "<!x>", "</ x>", "</1>", "<!doctype html>", "<![CDATA[", "]]>", ">", "<",
+    "<meta charset=koi8-r>", "<meta charset= -->", "-->", "<!--", "<p>", "x", " ", "<script>", "</script>", "<title>",
+    "</title>", "<svg>", "</svg>", "<template>", "</template>", "<plaintext>"]), max_size=25).map("".join)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_BOGUS)
+@example("</<meta charset= -->" * 30 + META)
+@example("<?<meta charset=koi8-r>")
+@example("<!<meta charset=koi8-r>")
+@example("</")
+def test_tokenizer_states_alone_skip_bogus_comments_as_the_tree_builder_reads_them(text):
+    """SKIP_UNINTERESTING and SKIP_WITH_METAS take bogus comments in their one match: the
+    tokenizer-only scan (and the parser step's, with hints) against the tree builder all the way."""
+    shortcut = [(lt, end) for lt, end, _, _ in tree_builder_metas(text, modes=False)]
+    assert shortcut == [(lt, end) for lt, end, _, _ in tree_builder_metas(text, modes=True, skip_copies=False)]
+    named = next((lt for lt, _, span, _ in tree_builder_metas(text, modes=True, skip_copies=False)
+                  if meta_tag_encoding(span) is not None), None)
+    found = find_parser_meta(text, len(text))
+    assert (None if found is None else found[2]) == named
+
+
+# The floods of issue 37 item 1 that kept the tree builder on, one turn of the loop per token.
+FLOODS = {
+    "template <a>": ("<template>", "<a>", "</template>" + META),
+    "template <p>": ("<template>", "<p>", "</template>" + META),
+    "template <table>": ("<template>", "<table>", "</template>" + META),
+    "template <td>": ("<template>", "<td>", "</template>" + META),
+    "template <nobr>": ("<template>", "<nobr>", "</template>" + META),
+    "template select <option>": ("<template><select>", "<option>", "</select></template>" + META),
+    "svg NUL <": ("<svg>", "\x00<", "</svg>" + META),
+    "svg <": ("<svg>", "<", "</svg>" + META),
+    "svg x<": ("<svg>", "x<", "</svg>" + META),
+    "svg foreignObject hr": ("<svg><foreignObject>", "<hr>\x00\xd8<?<!--->", META),
+    "bogus comments": ("", "</<meta charset= -->", META),
+    "</>": ("", "</>", META),
+    "<?x>": ("", "<?x>", META),
+    "<!x>": ("", "<!x>", META),
+    "template </>": ("<template>", "</>", "</template>" + META),
+}
+# Floods that open one more element per copy: no cycle; the parser step's scan goes on with the
+# tokenizer states alone past MAX_DEPTH open elements.
+GROWING = {
+    "template <b>": ("<template>", "<b>", "</template>" + META),
+    "template <i>": ("<template>", "<i>", "</template>" + META),
+    "template <div>": ("<template>", "<div>", "</template>" + META),
+    "template <a><b>": ("<template>", "<a><b>", "</template>" + META),
+}
+
+
+def _body(name: str, size: int) -> str:
+    head, unit, tail = FLOODS[name] if name in FLOODS else GROWING[name]
+    return head + unit * ((size - len(head) - len(tail)) // len(unit)) + tail
+
+
+def _calls(text: str, **kwargs) -> int:
+    profiler = cProfile.Profile()
+    profiler.enable()
+    list(tree_builder_metas(text, **kwargs))
+    profiler.disable()
+    return pstats.Stats(profiler).total_calls  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", sorted(FLOODS))
+def test_floods_that_keep_the_tree_builder_on_take_no_turn_per_copy(name):
+    """Python calls (cProfile's count, which load does not change): a 64 KiB flood (thousands
+    of tokens) costs no more than a few hundred, in the parser step's scan and the browser
+    models' (insertion modes kept, scripting disabled); the same metas as the steps."""
+    text = _body(name, 64 * 1024)
+    for kwargs in ({"modes": False}, {"modes": True, "scripting": False}):
+        assert _calls(text, **kwargs) < 1500, (name, kwargs, text.count("<"))
+        if kwargs["modes"]:
+            assert _metas(text, True, **kwargs) == _metas(text, False, **kwargs)
+
+
+@pytest.mark.parametrize("name", sorted(GROWING))
+def test_floods_that_open_an_element_per_copy_cost_no_more_past_max_depth(name):
+    small, large = (_calls(_body(name, size), modes=False) for size in (64 * 1024, 256 * 1024))
+    assert small < 100 * MAX_DEPTH  # a few dozen calls per copy, up to MAX_DEPTH copies
+    assert large <= small + 100
+
+
+@pytest.mark.parametrize("name", sorted(FLOODS) + sorted(GROWING))
+def test_floods_that_keep_the_tree_builder_on_get_html5libs_meta(name):
+    """On a flood html5lib can afford (4 KiB): the parser step's meta is html5lib's (its
+    encoding and the offset past its ">")."""
+    text = _body(name, 4 * 1024)
+    ours = scan_parser_meta(text, len(text))
+    oracle = oracle_parser_meta(text)
+    assert (None if ours is None else (ours[0].name, ours[3])) == (None if oracle is None else (oracle[0].name, oracle[2]))
