@@ -193,8 +193,12 @@ def _loop(data: bytes, metas: list | None = None, most: int | None = None, reach
     # which it cannot reach: that is the byte after "<meta", inside the token that holds it.
     bound = len(data) if reach is None else min(reach + 6, len(data))
     while True:
-        match = search(data, run_end(_RUN_ONE, _RUN, data, position, bound) if longest is None
-                       else _run_within(data, position, bound, longest))
+        if longest is None:
+            position = run_end(_RUN_ONE, _RUN, data, position, bound)
+        else:  # window after window, while the run goes on (a search would try each "<" of a flood)
+            while (stop := _run_within(data, position, bound, longest)) > position:
+                position = stop
+        match = search(data, position)
         if match is None:
             return None  # only "any other byte" cases left: runs out of bytes
         start = match.start()
