@@ -34,10 +34,10 @@ _VALID_ESCAPE = re.compile(rb"(\x1b(?:\([BJI]|\$B))")  # (ESC $ @ is replaced by
 _ASCII, _ROMAN, _KATAKANA, _JIS0208 = b"\x1b(B", b"\x1b(J", b"\x1b(I", b"\x1b$B"
 
 # Every byte 0x80 and above is one error in every state (in jis0208 a leading byte with it too),
-# so all become 0x80 first, which leaves 0x81 to join runs of one state (decoded as _JOIN).
+# so all become 0x80 first, which leaves 0x81 and 0x82 as marks: 0x81 joins runs of one state and
+# with 0x82 after it stands for an escape sequence (see _one_state), each decoded to a character of
+# its own (_MARKS).
 _HIGH_TO_80 = bytes(range(0x80)) + b"\x80" * 0x80
-_JOIN = "\x81"
-_JOIN_BYTE = b"\x81"
 _ASCII_TABLE = "".join(chr(b) if b < 0x80 and b not in (0x0E, 0x0F, 0x1B) else "\ufffd"
                        for b in range(256))
 _ROMAN_TABLE = _ASCII_TABLE[:0x5C] + "\u00a5" + _ASCII_TABLE[0x5D:0x7E] + "\u203e" + _ASCII_TABLE[0x7F:]
@@ -46,24 +46,26 @@ _KATAKANA_TABLE = "".join(chr(0xFF61 - 0x21 + b) if 0x21 <= b <= 0x5F else "\uff
 # jis0208 runs: 0x21–0x7E become EUC-JP's 0xA1–0xFE; any other byte becomes 0xFF, which EUC-JP
 # (like ISO-2022-JP's leading and trailing byte states) consumes as one error. A lone ESC becomes
 # SO, which EUC-JP restores after a leading byte (the run ends there: an error if it ends in a
-# leading byte), decoded as "\x0e" and then replaced by its error; 0x81 (_JOIN) becomes "\n".
-_TO_EUC_JP = bytes(b + 0x80 if 0x21 <= b <= 0x7E else 0x0E if b == 0x1B else 0x0A if b == 0x81 else 0xFF
+# leading byte), decoded as "\x0e" and then replaced by its error; the marks 0x81 and 0x82 become
+# "\n" and SI, which EUC-JP restores too.
+_TO_EUC_JP = bytes(b + 0x80 if 0x21 <= b <= 0x7E else {0x1B: 0x0E, 0x81: 0x0A, 0x82: 0x0F}.get(b, 0xFF)
                    for b in range(256))
+_MARKS = {b"\x1b$B": ("\n", "\x0f")}  # per state, what 0x81 and 0x82 decode to (no other byte does)
 
 
-def _charmap(table: str) -> Callable[[bytes], list[str]]:
-    table = table[:0x81] + _JOIN + table[0x82:]  # (no other byte decodes to _JOIN)
+def _charmap(table: str) -> Callable[[bytes], str]:
+    table = table[:0x81] + "\x81\x82" + table[0x83:]
     charmap_decode = codecs.charmap_decode
-    return lambda joined: charmap_decode(joined, "strict", table)[0].split(_JOIN)
+    return lambda run: charmap_decode(run, "strict", table)[0]
 
 
 @functools.cache
-def _run_decoders() -> dict[bytes, Callable[[bytes], list[str]]]:
-    """Per state, the decoder of its runs joined by 0x81 (each a list of their texts)."""
+def _run_decoders() -> dict[bytes, Callable[[bytes], str]]:
+    """Per state, the decoder of its runs (0x81 and 0x82 decoded to its _MARKS)."""
     jis0208 = euc_jp.codec("EUC-JP")[0]
     return {_ASCII: _charmap(_ASCII_TABLE), _ROMAN: _charmap(_ROMAN_TABLE),
             _KATAKANA: _charmap(_KATAKANA_TABLE),
-            _JIS0208: lambda joined: jis0208(joined.translate(_TO_EUC_JP)).replace("\x0e", "\ufffd").split("\n")}
+            _JIS0208: lambda run: jis0208(run.translate(_TO_EUC_JP)).replace("\x0e", "\ufffd")}
 
 
 # The documents CPython's codec decodes as the standard does, matched whole (one match, no search
@@ -121,15 +123,32 @@ def decode(data: Buffer) -> str:
 def decode_exact(data: bytes) -> str:
     """ISO-2022-JP decoder (§12.2.1) on any input, the runs of each state decoded together."""
     decoders = _run_decoders()
-    parts = _VALID_ESCAPE.split(data.replace(b"\x1b$@", _JIS0208).translate(_HIGH_TO_80))
+    data = data.replace(b"\x1b$@", _JIS0208).translate(_HIGH_TO_80)
+    first = _VALID_ESCAPE.search(data)
+    if first is None:
+        return decoders[_ASCII](data)
+    state = first.group()
+    if not any(other in data for other in decoders if other != state):
+        return decoders[_ASCII](data[:first.start()]) + _one_state(state, data[first.start():])
+    parts = _VALID_ESCAPE.split(data)
     escapes, runs = parts[1::2], parts[2::2]  # parts: run, escape, run, escape, ..., run
-    texts = {state: iter(decoders[state](_JOIN_BYTE.join(compress(runs, map(state.__eq__, escapes)))))
+    texts = {state: iter(decoders[state](b"\x81".join(compress(runs, map(state.__eq__, escapes))))
+                         .split(_MARKS.get(state, "\x81")[0]))
              for state in set(escapes)}
     # A valid escape right after a valid escape (its run empty: "ISO-2022-JP output" still set)
     # is an error; an invalid one (a lone ESC in the run) unsets that flag.
     errors = chain(("",), map({b"": "\ufffd"}.get, runs[:-1], repeat("")))
-    return "".join(chain(decoders[_ASCII](parts[0]),
+    return "".join(chain((decoders[_ASCII](parts[0]),),
                          chain.from_iterable(zip(errors, map(next, map(texts.__getitem__, escapes))))))
+
+
+def _one_state(state: bytes, data: bytes) -> str:
+    """*data* (from an escape sequence on) whose every valid escape sequence is *state*, in one
+    decode: each escape becomes the marks 0x81 0x82, and the text of an escape right after one
+    (0x82 0x81) is the error of two escapes in a row."""
+    join, escape = _MARKS.get(state, ("\x81", "\x82"))
+    text = _run_decoders()[state](data.replace(state, b"\x81\x82"))
+    return text.replace(escape + join, "\ufffd").replace(join, "").replace(escape, "")
 
 
 @functools.cache

@@ -36,6 +36,7 @@ _SYNC = (b"\n", b"<", b">", b" ", b'"', b"'", b"=", b"/")
 
 _SPLIT_PROBES = 32  # places of a split token's first byte checked one by one
 _CACHE_SIZE = 1024  # steps remembered per decoder (about 0.2 MB at most)
+_SHORT_RUN, _SKIP = 32, 16  # a run of errors shorter than 32 bytes: the next 16 errors one by one
 # Bytes after a pair that would make a step read on: a gb18030 four-byte tail, EUC-JP's third byte.
 _AFTER = (b" ", b"\xff", b"\x810\x810", b"\xa1\xa1")
 
@@ -143,11 +144,21 @@ class FastDecoder:
         runs: ErrorRuns | None = None
         charmap_decode = codecs.charmap_decode
 
-        def run(data: bytes, i: int) -> tuple[str, int]:
-            """The run of single-byte tokens and error pairs from the error at *i* on."""
+        skip = 0
+
+        def run(data: bytes, i: int, hit: tuple[str, int, bool]) -> tuple[str, int]:
+            """The run of single-byte tokens and error pairs from the error at *i* on. A page in
+            a wrong encoding has short runs, for which the cached step is cheaper: after a short
+            run, the next _SKIP errors take the step."""
+            nonlocal skip
+            if skip:
+                skip -= 1
+                return hit[0], i + hit[1]
             assert runs is not None
             found = runs.stop.search(data, i)
             end = len(data) if found is None else found.start()
+            if end - i < _SHORT_RUN:
+                skip = _SKIP
             part = data[i:end]
             if runs.pair is not None:
                 part = runs.pair.sub(runs.pair_as, part)
@@ -178,7 +189,7 @@ class FastDecoder:
                 except TypeError:  # not a decode error (zero cost when nothing is raised)
                     raise exc from None
                 hit = get(key) or token(exc, key)
-                return run(data, i) if hit[2] else (hit[0], i + hit[1])
+                return run(data, i, hit) if hit[2] else (hit[0], i + hit[1])
         elif len(set(reach[0x80:])) == 1:  # Big5, Shift_JIS, EUC-KR: two bytes
             width = reach[0x80]
 
@@ -186,7 +197,7 @@ class FastDecoder:
                 data, i = exc.object, exc.start
                 key = data[i:i + width]
                 hit = get(key) or token(exc, key)
-                return run(data, i) if hit[2] else (hit[0], i + hit[1])
+                return run(data, i, hit) if hit[2] else (hit[0], i + hit[1])
         else:  # EUC-JP: three bytes after 0x8F, else two
             long_lead = reach.index(3)
 
@@ -196,7 +207,7 @@ class FastDecoder:
                 if key[0] == long_lead:  # (a str, not a decode error, never equals an int)
                     key = data[i:i + 3]
                 hit = get(key) or token(exc, key)
-                return run(data, i) if hit[2] else (hit[0], i + hit[1])
+                return run(data, i, hit) if hit[2] else (hit[0], i + hit[1])
 
         return handle
 

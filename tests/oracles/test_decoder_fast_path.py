@@ -199,3 +199,15 @@ def test_iso_2022_jp_runs_by_state_equal_reference(pieces):
     joined by 0x81): on inputs with many escapes, lone ESCs and 0x81 bytes, it equals the reference."""
     data = b"".join(pieces)
     assert iso_2022_jp.decode_exact(data) == ref_decode("ISO-2022-JP", data), data
+
+
+ISO_2022_JP_BODIES = [b"\x1b$B<", b"\x1b$B\x1b$B", b"\x1b$@0!\x1b$B0", b"\x1b(B<", b"\x1b(I1\x1b(I", b"\x1b(J\\~",
+                      b"\x1b$B<\x1b(B<", b"\x1b$B0!\x1b<\x1b(J\\", b"\x1b<", b"\x1b$B\x1b", b"\x1b(I\x81\x82\n"]
+
+
+@pytest.mark.parametrize("unit", ISO_2022_JP_BODIES, ids=[u.hex() for u in ISO_2022_JP_BODIES])
+def test_iso_2022_jp_one_state_and_runs_by_state(unit):
+    """Bodies of one escape sequence repeated (one decode of the marked body, _one_state) and of
+    several (runs of each state together), with lone ESCs and marks' bytes, equal the reference."""
+    for data in (unit * 200, b"a\x1b" + unit * 3, unit * 3 + b"\x1b(B" + unit):
+        assert iso_2022_jp.decode_exact(data) == ref_decode("ISO-2022-JP", data), data
