@@ -37,8 +37,9 @@ _SYNC = (b"\n", b"<", b">", b" ", b'"', b"'", b"=", b"/")
 _SPLIT_PROBES = 32  # places of a split token's first byte checked one by one
 _CACHE_SIZE = 1024  # steps remembered per decoder (about 0.2 MB at most)
 _SHORT_RUN, _SKIP = 32, 16  # a run of errors shorter than 32 bytes: the next 16 errors one by one
-# Bytes after a pair that would make a step read on: a gb18030 four-byte tail, EUC-JP's third byte.
-_AFTER = (b" ", b"\xff", b"\x810\x810", b"\xa1\xa1")
+# Bytes after a pair: a step that reads on (a gb18030 four-byte second, EUC-JP 0x8F then a byte)
+# decides otherwise at the end of the input, or before a four-byte tail.
+_AFTER = (b" ", b"", b"\xff", b"\x810\x810")
 
 Step = Callable[[bytes, int], "tuple[str, int]"]
 
@@ -73,22 +74,21 @@ def error_runs(step: Step) -> ErrorRuns:
 
     table = [chr(b) for b in range(0x80)]
     alone: list[int] = []
-    rows = {}
-    for lead in range(0x80, 0x100):
-        row = [token(bytes((lead, x)) + b" ") for x in range(256)]
-        if len(set(row)) == 1 and row[0][1] == 1 and token(bytes((lead,))) == row[0]:
-            alone.append(lead)
-            table.append(row[0][0])
+    leads: list[int] = []
+    for byte in range(0x80, 0x100):
+        one = token(bytes((byte,)))  # (a leading byte pairs with 0xFE in every encoding: tried first)
+        if one[1] == 1 and all(token(bytes((byte, x)) + b" ") == one for x in reversed(range(256))):
+            alone.append(byte)
+            table.append(one[0])
         else:
-            rows[lead] = row
+            leads.append(byte)
             table.append("\ufffd")
-    leads = list(rows)
     # The bytes after which every leading byte makes one error: restoring an ASCII byte, or
-    # consuming a byte that is alone.
-    common = [x for x in range(256)
-              if all(rows[lead][x] == ("\ufffd", 1 if x < 0x80 else 2) for lead in leads)
-              and (x < 0x80 or x in alone)
-              and all(token(bytes((lead, x)) + after) == rows[lead][x] for lead in leads for after in _AFTER)]
+    # consuming a byte that is alone; whatever comes next (_AFTER).
+    common = list(range(0x80)) + alone
+    for lead in leads:
+        common = [x for x in common if all(token(bytes((lead, x)) + after) == ("\ufffd", 1 if x < 0x80 else 2)
+                                           for after in _AFTER)]
 
     def klass(values: list[int], negate: bool = False) -> bytes:
         return b"[" + (b"^" if negate else b"") + b"".join(re.escape(bytes((v,))) for v in values) + b"]"
