@@ -153,7 +153,7 @@ def test_error_run_is_one_run(name, unit):
     runs = multi_byte.error_runs(decoder.step)
     data = unit * 1000
     assert runs.stop.search(data) is None
-    part = data if runs.pair is None else runs.pair.sub(runs.pair_as, data)
+    part = runs.pair.sub(runs.pair_as, data)
     assert codecs.charmap_decode(part, "strict", runs.table)[0] == ref_decode(name, data)
 
 
@@ -211,3 +211,22 @@ def test_iso_2022_jp_one_state_and_runs_by_state(unit):
     several (runs of each state together), with lone ESCs and marks' bytes, equal the reference."""
     for data in (unit * 200, b"a\x1b" + unit * 3, unit * 3 + b"\x1b(B" + unit):
         assert iso_2022_jp.decode_exact(data) == ref_decode("ISO-2022-JP", data), data
+
+
+@pytest.mark.parametrize("name", ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"])
+def test_find_stop_equals_stop_search(name):
+    """find_stop (byte classes, windows doubling from 64 bytes) finds the stop the regex finds,
+    across window edges and at the end of the input."""
+    runs = multi_byte.error_runs(ENCODINGS[name]._load()[0].step)
+    alone, leads = _run_pieces(name)
+
+    @settings(max_examples=200, deadline=None, derandomize=True, database=None)
+    @given(st.lists(st.sampled_from(alone + leads + [b"<", b"A", b"\xff", b"\xa1"]), max_size=400),
+           st.integers(0, 500))
+    def run(pieces, start):
+        data = b"".join(pieces)
+        start = min(start, len(data))
+        found = runs.stop.search(data, start)
+        assert multi_byte.find_stop(runs, data, start) == (len(data) if found is None else found.start())
+
+    run()
