@@ -36,7 +36,7 @@ _SYNC = (b"\n", b"<", b">", b" ", b'"', b"'", b"=", b"/")
 
 _SPLIT_PROBES = 32  # places of a split token's first byte checked one by one
 _CACHE_SIZE = 1024  # steps remembered per decoder (about 0.2 MB at most)
-_SHORT_RUN, _SKIP = 32, 16  # a run of errors shorter than 32 bytes: the next 16 errors one by one
+_FEW_ERRORS, _SKIP = 8, 16  # a run with fewer than 8 errors: the next 16 errors one by one
 # Bytes after a pair: a step that reads on (a gb18030 four-byte second, EUC-JP 0x8F then a byte)
 # decides otherwise at the end of the input, or before a four-byte tail.
 _AFTER = (b" ", b"", b"\xff", b"\x810\x810")
@@ -173,20 +173,21 @@ class FastDecoder:
 
         def run(data: bytes, i: int, hit: tuple[str, int, bool]) -> tuple[str, int]:
             """The run of single-byte tokens and error pairs from the error at *i* on. A page in
-            a wrong encoding has short runs, for which the cached step is cheaper: after a short
-            run, the next _SKIP errors take the step."""
+            a wrong encoding has runs of few errors, for which the cached step is cheaper: after
+            such a run, the next _SKIP errors take the step."""
             nonlocal skip
             if skip:
                 skip -= 1
                 return hit[0], i + hit[1]
             assert runs is not None
             end = find_stop(runs, data, i)
-            if end - i < _SHORT_RUN:
-                skip = _SKIP
             part = data[i:end]
             if runs.trail.search(part):
                 part = runs.pair.sub(runs.pair_as, part)
-            return charmap_decode(part, "strict", runs.table)[0], end
+            text = charmap_decode(part, "strict", runs.table)[0]
+            if text.count("\ufffd") < _FEW_ERRORS:
+                skip = _SKIP
+            return text, end
 
         def token(exc: UnicodeDecodeError, key: bytes) -> tuple[str, int, bool]:
             nonlocal runs
