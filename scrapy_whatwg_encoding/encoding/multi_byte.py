@@ -14,9 +14,9 @@ tokens (*sources*) is translated afterwards (*fixes*); a token whose CPython out
 between two C runs.
 
 A run of errors (hostile or badly damaged input) is decoded in bulk: at an error, the handler
-finds with one regex search the first token at which the standard might do more than map single
-bytes (see :func:`error_runs`) and decodes the bytes before it with a byte-to-character table, so
-that the work stays at C speed per byte however dense the errors.
+finds at C speed the first token at which the standard might do more than map single bytes (see
+:func:`error_runs`, :func:`find_stop`) and decodes the bytes before it with a byte-to-character
+table, so that the work stays a small constant per byte however dense the errors.
 """
 from __future__ import annotations
 
@@ -68,8 +68,8 @@ def error_runs(step: Step) -> ErrorRuns:
       byte consumes with an error is one U+FFFD for the two.
 
     In a run of these from a token boundary a leading byte is never a trail, so each starts a
-    token; the run ends at the first leading byte followed by another byte (*stop*), which starts
-    a token too. A byte after which *step* reads on (a gb18030 four-byte second, EUC-JP 0x8F then
+    token; the run ends at the first leading byte followed by a byte of neither kind (*stop*),
+    which starts a token too. A byte after which *step* reads on (a gb18030 four-byte second, EUC-JP 0x8F then
     a byte) is never in the run: each pair is tried before several next bytes (_AFTER).
     """
     def token(data: bytes) -> tuple[str, int]:
