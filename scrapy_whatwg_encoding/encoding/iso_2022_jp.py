@@ -1,9 +1,11 @@
 """ISO-2022-JP (Encoding Standard §12.2).
 
-The exact decoder splits the input at escape sequences (the only way its state changes) and decodes
-each run of bytes between them at C speed: ASCII, Roman and katakana runs through a charmap, jis0208
-runs ("leading byte" state) as EUC-JP after adding 0x80 to bytes 0x21–0x7E — which gives exactly
-the standard's pairs, errors and end-of-run behaviour.
+The exact decoder splits the input at valid escape sequences (the only way its state changes) and
+decodes the runs of bytes between them state by state, all runs of one state in one call at C speed:
+ASCII, Roman and katakana runs through a charmap, jis0208 runs ("leading byte" state) as EUC-JP after
+adding 0x80 to bytes 0x21–0x7E — which gives exactly the standard's pairs, errors and end-of-run
+behaviour. A lone ESC (an invalid escape) stays in its run, one error there. No Python step is taken
+per run, so a body of many tiny runs costs a small constant per byte.
 
 Most documents are simpler still: only the escapes ESC ( B, ESC ( J, ESC $ @ and ESC $ B, never
 two in a row, and jis0208 runs of bytes 0x21–0x7E only. On those, CPython's iso2022_jp codec agrees
@@ -17,6 +19,7 @@ import functools
 import re
 import sys
 from collections.abc import Callable
+from itertools import chain, compress, repeat
 from typing import TYPE_CHECKING
 
 from . import euc_jp, indexes
@@ -25,34 +28,44 @@ from .multi_byte import html_error_mode
 if TYPE_CHECKING:
     from ._typing import Buffer, Codec
 
-# A valid escape sequence (§12.2.1 "escape" state) or a lone ESC: an invalid escape is one error
-# and its other bytes are restored, to be decoded in the output state.
-_ESCAPE = re.compile(rb"(\x1b(?:\([BJI]|\$[@B])?)")
+# A valid escape sequence (§12.2.1 "escape start" and "escape" states); an ESC that starts none is
+# one error and its other bytes are restored, to be decoded in the output state.
+_VALID_ESCAPE = re.compile(rb"(\x1b(?:\([BJI]|\$B))")  # (ESC $ @ is replaced by ESC $ B first)
 _ASCII, _ROMAN, _KATAKANA, _JIS0208 = b"\x1b(B", b"\x1b(J", b"\x1b(I", b"\x1b$B"
-_STATES = {_ASCII: _ASCII, _ROMAN: _ROMAN, _KATAKANA: _KATAKANA, _JIS0208: _JIS0208,
-           b"\x1b$@": _JIS0208}
 
-_ASCII_TABLE = "".join(chr(b) if b < 0x80 and b not in (0x0E, 0x0F) else "\ufffd"
+# Every byte 0x80 and above is one error in every state (in jis0208 a leading byte with it too),
+# so all become 0x80 first, which leaves 0x81 and 0x82 as marks: 0x81 joins runs of one state and
+# with 0x82 after it stands for an escape sequence (see _one_state), each decoded to a character of
+# its own (_MARKS).
+_HIGH_TO_80 = bytes(range(0x80)) + b"\x80" * 0x80
+_ASCII_TABLE = "".join(chr(b) if b < 0x80 and b not in (0x0E, 0x0F, 0x1B) else "\ufffd"
                        for b in range(256))
 _ROMAN_TABLE = _ASCII_TABLE[:0x5C] + "\u00a5" + _ASCII_TABLE[0x5D:0x7E] + "\u203e" + _ASCII_TABLE[0x7F:]
 _KATAKANA_TABLE = "".join(chr(0xFF61 - 0x21 + b) if 0x21 <= b <= 0x5F else "\ufffd"
                           for b in range(256))
 # jis0208 runs: 0x21–0x7E become EUC-JP's 0xA1–0xFE; any other byte becomes 0xFF, which EUC-JP
-# (like ISO-2022-JP's leading and trailing byte states) consumes as one error.
-_TO_EUC_JP = bytes(b + 0x80 if 0x21 <= b <= 0x7E else 0xFF for b in range(256))
+# (like ISO-2022-JP's leading and trailing byte states) consumes as one error. A lone ESC becomes
+# SO, which EUC-JP restores after a leading byte (the run ends there: an error if it ends in a
+# leading byte), decoded as "\x0e" and then replaced by its error; the marks 0x81 and 0x82 become
+# "\n" and SI, which EUC-JP restores too.
+_TO_EUC_JP = bytes(b + 0x80 if 0x21 <= b <= 0x7E else {0x1B: 0x0E, 0x81: 0x0A, 0x82: 0x0F}.get(b, 0xFF)
+                   for b in range(256))
+_MARKS = {b"\x1b$B": ("\n", "\x0f")}  # per state, what 0x81 and 0x82 decode to (no other byte does)
 
 
 def _charmap(table: str) -> Callable[[bytes], str]:
+    table = table[:0x81] + "\x81\x82" + table[0x83:]
     charmap_decode = codecs.charmap_decode
     return lambda run: charmap_decode(run, "strict", table)[0]
 
 
 @functools.cache
 def _run_decoders() -> dict[bytes, Callable[[bytes], str]]:
+    """Per state, the decoder of its runs (0x81 and 0x82 decoded to its _MARKS)."""
     jis0208 = euc_jp.codec("EUC-JP")[0]
     return {_ASCII: _charmap(_ASCII_TABLE), _ROMAN: _charmap(_ROMAN_TABLE),
             _KATAKANA: _charmap(_KATAKANA_TABLE),
-            _JIS0208: lambda run: jis0208(run.translate(_TO_EUC_JP))}
+            _JIS0208: lambda run: jis0208(run.translate(_TO_EUC_JP)).replace("\x0e", "\ufffd")}
 
 
 # The documents CPython's codec decodes as the standard does, matched whole (one match, no search
@@ -108,25 +121,34 @@ def decode(data: Buffer) -> str:
 
 
 def decode_exact(data: bytes) -> str:
-    """ISO-2022-JP decoder (§12.2.1) on any input, run by run between escape sequences."""
-    runs = _run_decoders()
-    parts = _ESCAPE.split(data)  # run, escape, run, escape, ..., run
-    out = [runs[_ASCII](parts[0])] if parts[0] else []
-    state, output = _ASCII, False  # decoder (= output) state, "ISO-2022-JP output"
-    for k in range(1, len(parts), 2):
-        escape, run = parts[k], parts[k + 1]
-        new_state = _STATES.get(escape)
-        if new_state is None:  # invalid escape: one error, the rest is decoded in the output state
-            out.append("\ufffd")
-            output = False
-        else:
-            if output:  # two escape sequences in a row
-                out.append("\ufffd")
-            state, output = new_state, True
-        if run:
-            out.append(runs[state](run))
-            output = False
-    return "".join(out)
+    """ISO-2022-JP decoder (§12.2.1) on any input, the runs of each state decoded together."""
+    decoders = _run_decoders()
+    data = data.replace(b"\x1b$@", _JIS0208).translate(_HIGH_TO_80)
+    first = _VALID_ESCAPE.search(data)
+    if first is None:
+        return decoders[_ASCII](data)
+    state = first.group()
+    if not any(other in data for other in decoders if other != state):
+        return decoders[_ASCII](data[:first.start()]) + _one_state(state, data[first.start():])
+    parts = _VALID_ESCAPE.split(data)
+    escapes, runs = parts[1::2], parts[2::2]  # parts: run, escape, run, escape, ..., run
+    texts = {state: iter(decoders[state](b"\x81".join(compress(runs, map(state.__eq__, escapes))))
+                         .split(_MARKS.get(state, "\x81")[0]))
+             for state in set(escapes)}
+    # A valid escape right after a valid escape (its run empty: "ISO-2022-JP output" still set)
+    # is an error; an invalid one (a lone ESC in the run) unsets that flag.
+    errors = chain(("",), map({b"": "\ufffd"}.get, runs[:-1], repeat("")))
+    return "".join(chain((decoders[_ASCII](parts[0]),),
+                         chain.from_iterable(zip(errors, map(next, map(texts.__getitem__, escapes))))))
+
+
+def _one_state(state: bytes, data: bytes) -> str:
+    """*data* (from an escape sequence on) whose every valid escape sequence is *state*, in one
+    decode: each escape becomes the marks 0x81 0x82, and the text of an escape right after one
+    (0x82 0x81) is the error of two escapes in a row."""
+    join, escape = _MARKS.get(state, ("\x81", "\x82"))
+    text = _run_decoders()[state](data.replace(state, b"\x81\x82"))
+    return text.replace(escape + join, "\ufffd").replace(join, "").replace(escape, "")
 
 
 @functools.cache

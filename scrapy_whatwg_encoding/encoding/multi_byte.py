@@ -12,13 +12,18 @@ listed those tokens (``tables/multi_byte_fixes.py``): a code point CPython produ
 tokens (*sources*) is translated afterwards (*fixes*); a token whose CPython output is ambiguous
 (*splits*) is found in the bytes, checked to start at a token boundary, and decoded by *step*
 between two C runs.
+
+A run of errors (hostile or badly damaged input) is decoded in bulk: at an error, the handler
+finds at C speed the first token at which the standard might do more than map single bytes (see
+:func:`error_runs`, :func:`find_stop`) and decodes the bytes before it with a byte-to-character
+table, so that the work stays a small constant per byte however dense the errors.
 """
 from __future__ import annotations
 
 import codecs
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from ._typing import Buffer, Encoder
@@ -31,8 +36,94 @@ _SYNC = (b"\n", b"<", b">", b" ", b'"', b"'", b"=", b"/")
 
 _SPLIT_PROBES = 32  # places of a split token's first byte checked one by one
 _CACHE_SIZE = 1024  # steps remembered per decoder (about 0.2 MB at most)
+_FEW_ERRORS, _SKIP = 8, 16  # a run with fewer than 8 errors: the next 16 errors one by one
+# Bytes after a pair: a step that reads on (a gb18030 four-byte second, EUC-JP 0x8F then a byte)
+# decides otherwise at the end of the input, or before a four-byte tail.
+_AFTER = (b" ", b"", b"\xff", b"\x810\x810")
 
 Step = Callable[[bytes, int], "tuple[str, int]"]
+
+
+class ErrorRuns(NamedTuple):
+    """How a decoder's error handler decodes runs of errors in bulk (see :func:`error_runs`)."""
+
+    stop: re.Pattern[bytes]  # the first token that is neither one byte nor an error pair
+    classes: bytes  # a bytes.translate table: leading bytes to L, common bytes to C, others to N
+    end_stops: bool  # whether a leading byte at the end of the input is a stop
+    trail: re.Pattern[bytes]  # a byte that is the trail of an error pair after a leading byte
+    pair: re.Pattern[bytes]  # an error pair: a leading byte and the trail it consumes
+    pair_as: bytes  # a leading byte, which *table* maps to U+FFFD, for each pair
+    table: str  # a character for each byte value (codecs.charmap_decode)
+
+
+def error_runs(step: Step) -> ErrorRuns:
+    """Where the token boundaries of a run are known without tokenizing, from *step* (the
+    decoder's handler from its initial state, on every byte then every next byte):
+
+    - a byte that is one token whatever follows ("alone": ASCII, an invalid leading byte,
+      Shift_JIS katakana, gb18030 0x80) decodes to one character;
+    - a leading byte followed by a byte that every leading byte restores (an ASCII byte, §4.1
+      "restore") with an error, or at the end of the input, is one U+FFFD;
+    - a leading byte followed by a byte that is not itself a leading byte and that every leading
+      byte consumes with an error is one U+FFFD for the two.
+
+    In a run of these from a token boundary a leading byte is never a trail, so each starts a
+    token; the run ends at the first leading byte followed by a byte of neither kind (*stop*),
+    which starts a token too. A byte after which *step* reads on (a gb18030 four-byte second, EUC-JP 0x8F then
+    a byte) is never in the run: each pair is tried before several next bytes (_AFTER).
+    """
+    def token(data: bytes) -> tuple[str, int]:
+        return step(data, 0)
+
+    table = [chr(b) for b in range(0x80)]
+    alone: list[int] = []
+    leads: list[int] = []
+    for byte in range(0x80, 0x100):
+        one = token(bytes((byte,)))  # (a leading byte pairs with 0xFE in every encoding: tried first)
+        if one[1] == 1 and all(token(bytes((byte, x)) + b" ") == one for x in reversed(range(256))):
+            alone.append(byte)
+            table.append(one[0])
+        else:
+            leads.append(byte)
+            table.append("\ufffd")
+    # The bytes after which every leading byte makes one error: restoring an ASCII byte, or
+    # consuming a byte that is alone; whatever comes next (_AFTER).
+    common = list(range(0x80)) + alone
+    for lead in leads:
+        common = [x for x in common if all(token(bytes((lead, x)) + after) == ("\ufffd", 1 if x < 0x80 else 2)
+                                           for after in _AFTER)]
+
+    def klass(values: list[int], negate: bool = False) -> bytes:
+        return b"[" + (b"^" if negate else b"") + b"".join(re.escape(bytes((v,))) for v in values) + b"]"
+
+    stop = klass(leads) + (klass(common, negate=True) if common else b"(?s:.)")
+    end_stops = not all(token(bytes((lead,))) == ("\ufffd", 1) for lead in leads)  # a lone last lead
+    if end_stops:
+        stop += b"|" + klass(leads) + b"\\Z"
+    classes = bytes(0x4C if b in leads else 0x43 if b in common else 0x4E for b in range(256))
+    pairs = [x for x in common if x >= 0x80]
+    # A pair (each leading byte in a run starts a token) becomes one leading byte, one U+FFFD
+    # (a literal replacement: C speed); its trail alone is looked for first (a charset scan).
+    return ErrorRuns(re.compile(stop), classes, end_stops, re.compile(klass(pairs) if pairs else b"(?!)"),
+                     re.compile(klass(leads) + klass(pairs) if pairs else b"(?!)"), bytes(leads[:1]),
+                     "".join(table))
+
+
+def find_stop(runs: ErrorRuns, data: bytes, i: int) -> int:
+    """Where the run of single bytes and error pairs from token boundary *i* ends: the first stop
+    (:attr:`ErrorRuns.stop`) at or after *i*, or ``len(data)``. The bytes are translated to their
+    classes and a stop is "LL" or "LN" there (two memchr-speed finds), in windows that double from
+    64 bytes (a short run reads little, a long one each byte about twice)."""
+    n, size = len(data), 64
+    while True:
+        end = min(n, i + size)
+        window = data[i:end + 1].translate(runs.classes)  # one byte more: a pair across the edge
+        found = [k for k in (window.find(b"LL"), window.find(b"LN")) if k >= 0]
+        if found:
+            return i + min(found)
+        if end >= n:
+            return n - 1 if runs.end_stops and n > i and runs.classes[data[-1]] == 0x4C else n
+        i, size = end, size * 2
 
 
 class FastDecoder:
@@ -49,7 +140,7 @@ class FastDecoder:
         # How many bytes *step* reads from each leading byte; results of *step* are cached. A
         # reach of 4 (gb18030) is 2 where the second byte is not 0x30-0x39.
         self.reach = bytes(map(reach, range(256)))
-        self.cache: dict[bytes, tuple[str, int]] = {}
+        self.cache: dict[bytes, tuple[str, int, bool]] = {}
         self.errors = f"whatwg-{name.lower()}-decode"
         # The handler reads a decode error's bytes; anything else raises (see _handler).
         codecs.register_error(self.errors, self._handler())  # type: ignore[arg-type]
@@ -75,12 +166,38 @@ class FastDecoder:
         the C codec's call it saves)."""
         step, reach, cache = self.step, self.reach, self.cache
         get = cache.get
+        runs: ErrorRuns | None = None
+        charmap_decode = codecs.charmap_decode
 
-        def token(exc: UnicodeDecodeError, key: bytes) -> tuple[str, int]:
+        skip = 0
+
+        def run(data: bytes, i: int, hit: tuple[str, int, bool]) -> tuple[str, int]:
+            """The run of single-byte tokens and error pairs from the error at *i* on. A page in
+            a wrong encoding has runs of few errors, for which the cached step is cheaper: after
+            such a run, the next _SKIP errors take the step."""
+            nonlocal skip
+            if skip:
+                skip -= 1
+                return hit[0], i + hit[1]
+            assert runs is not None
+            end = find_stop(runs, data, i)
+            part = data[i:end]
+            if runs.trail.search(part):
+                part = runs.pair.sub(runs.pair_as, part)
+            text = charmap_decode(part, "strict", runs.table)[0]
+            if text.count("\ufffd") < _FEW_ERRORS:
+                skip = _SKIP
+            return text, end
+
+        def token(exc: UnicodeDecodeError, key: bytes) -> tuple[str, int, bool]:
+            nonlocal runs
             if type(exc) is not UnicodeDecodeError:
                 raise exc
+            if runs is None:  # built at the first error (a clean page never needs it)
+                runs = error_runs(step)
             text, end = step(exc.object, exc.start)
-            hit = (text, end - exc.start)
+            # Whether a run starts here: the key holds the two bytes (or the last one) that decide.
+            hit = (text, end - exc.start, runs.stop.match(key) is None)
             if len(cache) < _CACHE_SIZE:  # the first ones seen stay: a wrong encoding repeats them
                 cache[key] = hit
             return hit
@@ -97,7 +214,7 @@ class FastDecoder:
                 except TypeError:  # not a decode error (zero cost when nothing is raised)
                     raise exc from None
                 hit = get(key) or token(exc, key)
-                return hit[0], i + hit[1]
+                return run(data, i, hit) if hit[2] else (hit[0], i + hit[1])
         elif len(set(reach[0x80:])) == 1:  # Big5, Shift_JIS, EUC-KR: two bytes
             width = reach[0x80]
 
@@ -105,7 +222,7 @@ class FastDecoder:
                 data, i = exc.object, exc.start
                 key = data[i:i + width]
                 hit = get(key) or token(exc, key)
-                return hit[0], i + hit[1]
+                return run(data, i, hit) if hit[2] else (hit[0], i + hit[1])
         else:  # EUC-JP: three bytes after 0x8F, else two
             long_lead = reach.index(3)
 
@@ -115,7 +232,7 @@ class FastDecoder:
                 if key[0] == long_lead:  # (a str, not a decode error, never equals an int)
                     key = data[i:i + 3]
                 hit = get(key) or token(exc, key)
-                return hit[0], i + hit[1]
+                return run(data, i, hit) if hit[2] else (hit[0], i + hit[1])
 
         return handle
 

@@ -5,6 +5,7 @@ leading byte with every next byte after a warm cache, and tables loaded lazily.
 """
 from __future__ import annotations
 
+import codecs
 import json
 import pathlib
 import re
@@ -15,10 +16,10 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from quick_sample import quick_sample
-from reference import ref_decode
+from reference import ref_decode, ref_encode
 
 from scrapy_whatwg_encoding import ENCODINGS
-from scrapy_whatwg_encoding.encoding import iso_2022_jp
+from scrapy_whatwg_encoding.encoding import iso_2022_jp, multi_byte
 
 CORPUS = pathlib.Path(__file__).parents[1] / "data" / "corpus"
 CJK = ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR", "ISO-2022-JP"]
@@ -123,3 +124,109 @@ def test_iso_2022_jp_fast_path_check(pieces):
         assert iso_2022_jp.decode(data) == expected, data
     finally:
         iso_2022_jp.FEW_ESCAPES = few
+
+
+# --- runs of errors decoded in bulk by the error handler (multi_byte.error_runs) ------------------
+
+#: Bodies a hostile page repeats (issue 37): leading bytes each followed by a byte they restore, bytes
+#: that are alone, leading bytes with a trail they consume as an error; and some the bulk path
+#: leaves to the standard's step (a trail that is itself a leading byte, a null pointer's row, four
+#: bytes of gb18030, EUC-JP 0x8F): each repeated, equal to the reference decoder.
+HOSTILE_UNITS = [b"\x81<", b"\xff", b"\x80", b"\x81\xff", b"\x8e\x80", b"\x81\x81", b"\x85@", b"\x81\x30\x81\x30",
+                 b"\x81\x30A", b"\x8f\xa1A", b"\xa1 ", b"\xfe\n", b"\x81<\xff", b"\xa0", b"\xfd\x80"]
+
+
+@pytest.mark.parametrize("unit", HOSTILE_UNITS, ids=[u.hex() for u in HOSTILE_UNITS])
+@pytest.mark.parametrize("name", ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"])
+def test_error_run_bodies_equal_reference(name, unit):
+    for data in (b"<meta charset=x>" + unit * 300, unit * 301, b"\xa4\xa4" + unit * 7 + b"\xa4"):
+        assert ENCODINGS[name].decode(data) == ref_decode(name, data), (name, data[:40])
+
+
+@pytest.mark.parametrize("name,unit", [("Shift_JIS", b"\x81<"), ("EUC-KR", b"\xff"), ("Big5", b"\xff"),
+                                       ("EUC-JP", b"\xff"), ("gb18030", b"\xff"), ("Big5", b"\x81\x80"),
+                                       ("Shift_JIS", b"\x81\xfd"), ("EUC-JP", b"\xa1\x80 ")])
+def test_error_run_is_one_run(name, unit):
+    """The bodies of issue 37 are one run each: the handler's search finds no token past the first
+    error at which it would stop, and the run's table decodes them as the reference does."""
+    decoder = ENCODINGS[name]._load()[0]
+    runs = multi_byte.error_runs(decoder.step)
+    data = unit * 1000
+    assert runs.stop.search(data) is None
+    part = runs.pair.sub(runs.pair_as, data)
+    assert codecs.charmap_decode(part, "strict", runs.table)[0] == ref_decode(name, data)
+
+
+def _run_pieces(name):
+    """Bytes that meet the bulk path's branches for *name*: every alone byte, leading bytes each with
+    a byte every leading byte restores or consumes, ASCII, and a few valid pairs and stops."""
+    runs = multi_byte.error_runs(ENCODINGS[name]._load()[0].step)
+    alone = [bytes((b,)) for b in range(0x80, 0x100) if runs.table[b] != "\ufffd" or runs.stop.match(bytes((b, 0xA1))) is None]
+    leads = [bytes((b,)) for b in range(0x80, 0x100) if bytes((b,)) not in alone]
+    return alone, leads
+
+
+@pytest.mark.slow  # 300 inputs for each of five decoders against the reference
+@pytest.mark.parametrize("name", ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"])
+def test_error_runs_equal_reference(name):
+    """Random mixes of alone bytes, leading bytes, restored and consumed trails, ASCII and valid
+    text: whichever way the handler's run ends (a stop, the end, a leading byte at the end), the
+    text equals the reference decoder's."""
+    alone, leads = _run_pieces(name)
+    valid = [ref_encode(name, c) for c in "日本語한국中文"
+             if ref_decode(name, ref_encode(name, c)) == c]
+
+    @settings(max_examples=300, deadline=None, derandomize=True, database=None)
+    @given(st.lists(st.sampled_from(alone) | st.sampled_from(leads) | st.sampled_from(valid)
+                    | st.sampled_from([b"<", b"A", b"0", b"\n", b"\x7f", b"@", b"\xff", b"\x80"])
+                    | st.binary(max_size=2), max_size=60))
+    def run(pieces):
+        data = b"".join(pieces)
+        assert ENCODINGS[name].decode(data) == ref_decode(name, data), data
+
+    run()
+
+
+@pytest.mark.slow  # 800 inputs against the reference
+@settings(max_examples=800, deadline=None, derandomize=True, database=None)
+@given(st.lists(st.sampled_from(ISO_2022_JP_PIECES + [b"\x81", b"\x1b$B<", b"\x1b(I", b"\x1b(", b"\x1b$"])
+                | st.binary(max_size=2), max_size=80))
+@example([b"\x1b$B<"] * 40)  # many tiny jis0208 runs (issue 37)
+@example([b"\x1b<"] * 40)  # many lone ESCs
+@example([b"\x1b$B", b"0", b"\x1b", b"!", b"\x1b$B", b"\x1b$B", b"\x81", b"\x1b(I", b"\x81"])
+def test_iso_2022_jp_runs_by_state_equal_reference(pieces):
+    """The exact decoder decodes the runs of each state together (a lone ESC kept in its run, runs
+    joined by 0x81): on inputs with many escapes, lone ESCs and 0x81 bytes, it equals the reference."""
+    data = b"".join(pieces)
+    assert iso_2022_jp.decode_exact(data) == ref_decode("ISO-2022-JP", data), data
+
+
+ISO_2022_JP_BODIES = [b"\x1b$B<", b"\x1b$B\x1b$B", b"\x1b$@0!\x1b$B0", b"\x1b(B<", b"\x1b(I1\x1b(I", b"\x1b(J\\~",
+                      b"\x1b$B<\x1b(B<", b"\x1b$B0!\x1b<\x1b(J\\", b"\x1b<", b"\x1b$B\x1b", b"\x1b(I\x81\x82\n"]
+
+
+@pytest.mark.parametrize("unit", ISO_2022_JP_BODIES, ids=[u.hex() for u in ISO_2022_JP_BODIES])
+def test_iso_2022_jp_one_state_and_runs_by_state(unit):
+    """Bodies of one escape sequence repeated (one decode of the marked body, _one_state) and of
+    several (runs of each state together), with lone ESCs and marks' bytes, equal the reference."""
+    for data in (unit * 200, b"a\x1b" + unit * 3, unit * 3 + b"\x1b(B" + unit):
+        assert iso_2022_jp.decode_exact(data) == ref_decode("ISO-2022-JP", data), data
+
+
+@pytest.mark.parametrize("name", ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"])
+def test_find_stop_equals_stop_search(name):
+    """find_stop (byte classes, windows doubling from 64 bytes) finds the stop the regex finds,
+    across window edges and at the end of the input."""
+    runs = multi_byte.error_runs(ENCODINGS[name]._load()[0].step)
+    alone, leads = _run_pieces(name)
+
+    @settings(max_examples=200, deadline=None, derandomize=True, database=None)
+    @given(st.lists(st.sampled_from(alone + leads + [b"<", b"A", b"\xff", b"\xa1"]), max_size=400),
+           st.integers(0, 500))
+    def run(pieces, start):
+        data = b"".join(pieces)
+        start = min(start, len(data))
+        found = runs.stop.search(data, start)
+        assert multi_byte.find_stop(runs, data, start) == (len(data) if found is None else found.start())
+
+    run()
