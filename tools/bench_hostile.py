@@ -17,8 +17,9 @@ each naming a different non-label (charset and http-equiv); ``<meta charset>`` i
 ``<meta>`` with NUL bytes; ``<meta>`` tags whose quoted values run into the next tag, with and
 without a ">" at the end; one tag of attribute soup (a ``<meta>`` that names an encoding, or a
 ``<div>`` before one); one tag name of many ``<a``; ``<meta`` repeated inside one tag, a ``&``
-after it; bogus comments (``</>``, ``<?x>``) then a ``<meta>`` (tools/hunt_hostile.py found the
-last three); UTF-16LE comments with and without a BOM; and the bodies that were
+after it; bogus comments (``</>``, ``<?x>``) then a ``<meta>``; floods that keep the tree builder
+on (``<a>``, ``<b>``, ``<option>`` in a ``<template>``, stray ``<`` in ``<svg>``); the multi-byte
+decoders' errors (tools/hunt_hostile.py found these last ones); UTF-16LE comments with and without a BOM; and the bodies that were
 here before: Russian text in windows-1251, random bytes, NUL bytes, ASCII with one 0xE9 at the
 end. Columns:
 ms, best of ``--repeat`` fresh responses (with the readings the body's earlier calls cached
@@ -67,6 +68,11 @@ def _repeat_distinct(template: bytes, size: int) -> bytes:
         count += 1
 
 
+def _around(head: bytes, unit: bytes, tail: bytes, size: int) -> bytes:
+    """*head*, *unit* repeated (then spaces), *tail*: *size* bytes."""
+    return head + _repeat(unit, size - len(head) - len(tail)) + tail
+
+
 def _tag(start: bytes, unit: bytes, size: int) -> bytes:
     """One tag of *size* bytes: *start*, *unit* repeated whole, spaces, ">"."""
     return start + _repeat(unit, size - len(start) - 1) + b">"
@@ -106,6 +112,16 @@ def bodies(size: int) -> dict[str, bytes]:
         "<meta charset=<meta <meta ...>&": (b"<meta charset=" + _repeat(b"<meta ", size - 16))[:size - 2] + b">&",
         "</> x N, then <meta>": _repeat(b"</>", size - len(meta)) + meta,
         "<?x> x N, then <meta>": _repeat(b"<?x>", size - len(meta)) + meta,
+        "<template> <a> x N": _around(b"<template>", b"<a>", b"</template>" + meta, size),
+        "<template> <b> x N": _around(b"<template>", b"<b>", b"</template>" + meta, size),
+        "<template><select> <option> x N": _around(b"<template><select>", b"<option>", b"</select></template>" + meta, size),
+        "<svg> NUL< x N": _around(b"<svg>", b"\x00<", b"</svg>" + meta, size),
+        "<svg> < x N": _around(b"<svg>", b"<", b"</svg>" + meta, size),
+        "</<meta charset= --> x N": _around(b"", b"</<meta charset= -->", meta, size),
+        **{f"<meta charset={label}>, {unit!r} x N": _around(b"<meta charset=%s>" % label.encode(), unit, b"", size)
+           for label, unit in [("shift_jis", b"\x81<"), ("euc-kr", b"\xff"), ("big5", b"\xff"), ("euc-jp", b"\xff"),
+                               ("gb18030", b"\xff"), ("iso-2022-jp", b"\x1b$B<"), ("big5", b"\x81\x81"),
+                               ("shift_jis", b"\x85@")]},
         "<!----> x N, UTF-16LE": _repeat("<!---->".encode("utf-16-le"), size - 42) + "<meta charset=koi8-r>".encode("utf-16-le"),
         "<!----> x N, UTF-16LE BOM": b"\xff\xfe" + _repeat("<!---->".encode("utf-16-le"), size - 2),
         "windows-1251 text": _repeat(russian, size),
