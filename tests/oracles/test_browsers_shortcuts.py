@@ -322,7 +322,8 @@ def test_text_html_is_typed_as_each_model_types_it():
     assert browsers_profile._firefox_type("text/html", "html", body) == firefox_typed_kind("text/html") == "html"
 
 
-_STRAY = st.lists(st.sampled_from(["<", "<<<", "< ", "<<a>", "<!x>", "<!--c-->", "</>", "</ x>", "<?x>", "<3", "<=",
+_STRAY = st.lists(st.sampled_from(["<", "<<<", "< ", "<<a>", "<!x>", "<!--c-->", "</>", "</ x>", "<?x>", "<3", "<=", "<!-x>", "</<", ">",
+                                   "</p>", "</head>", "</p a=\">\">", "<!--", "x>",
                                    "<meta charset=koi8-r>", "<meta name=x>", "<title><</title>", "<script><<</script>",
                                    "<p>", "x", " ", "<!", "</", "<?", "<svg>", "<body>"]), max_size=14).map("".join)
 
@@ -331,11 +332,14 @@ _STRAY = st.lists(st.sampled_from(["<", "<<<", "< ", "<<a>", "<!x>", "<!--c-->",
 @given(_STRAY, st.sampled_from([0, 3, 10, browsers.UNCONDITIONAL]), st.booleans())
 @example("<<<" * 3 + "<meta charset=koi8-r>", browsers.UNCONDITIONAL, False)
 @example("<<", browsers.UNCONDITIONAL, True)
+@example("</<meta charset= -->" * 3 + "<?x><!x></><meta charset=koi8-r>", browsers.UNCONDITIONAL, False)
+@example("<!--><!-x><!-->", browsers.UNCONDITIONAL, True)
 def test_chromiums_head_run_reads_stray_lts_as_its_loop(text, head, partial):
-    """Chromium's head run takes a run of stray "<"s in one match; its twin, the run without that
-    item, leaves each to the loop: the same answer and the same record (Seen)."""
-    twin = browsers._CHROMIUM_HEAD_ONE.pattern.replace("|" + browsers._STRAY_LT, "")
-    assert twin != browsers._CHROMIUM_HEAD_ONE.pattern
+    """Chromium's head run takes a run of stray "<"s, and each bogus comment, in one match; its
+    twin, the run without those items, leaves each to the loop: the same answer and the same
+    record (Seen)."""
+    twin = browsers._CHROMIUM_HEAD_ONE.pattern.replace("|" + browsers._STRAY_LT, "").replace("|" + browsers._BOGUS, "")
+    assert len(twin) == len(browsers._CHROMIUM_HEAD_ONE.pattern) - len(browsers._STRAY_LT) - len(browsers._BOGUS) - 2
     seen = browsers.Seen()
     found = browsers._chromium_scan(text, head, partial, seen)
     plain = browsers.Seen()
