@@ -45,8 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench_classes import Ours, Page, alternate, scrapy_side
 
 from scrapy_whatwg_encoding.scrapy.scrapy_default import COMPARE_FIRST
-from scrapy_whatwg_encoding.sniffing.browsers import chromium_reading, firefox_reading
-from scrapy_whatwg_encoding.sniffing.parser_scan import forget
+from scrapy_whatwg_encoding.sniffing.browsers import forget
 
 KIB = 1024
 
@@ -139,8 +138,6 @@ def cold(ours: Ours, hostile: Page):
     """A fresh response, with nothing cached from the same body's earlier calls (a crawl meets
     each page once): the readings of its ``<meta>`` tags and its last hint are forgotten."""
     forget()
-    chromium_reading.cache_clear()
-    firefox_reading.cache_clear()
     return ours.side(hostile)
 
 

@@ -274,11 +274,9 @@ def mutate(parent: Candidate, rng: random.Random, other: Candidate | None = None
 def _cold_caches() -> None:
     """Empty the add-on's caches keyed by a page's text or its tags' attributes (a new page of a
     crawl would not find its own there): repeated calls on one body would otherwise hit them."""
-    from scrapy_whatwg_encoding.sniffing import browsers, parser_scan
+    from scrapy_whatwg_encoding.sniffing.browsers import forget
 
-    parser_scan.forget()
-    browsers.chromium_reading.cache_clear()
-    browsers.firefox_reading.cache_clear()
+    forget()
 
 
 class Overtime(BaseException):

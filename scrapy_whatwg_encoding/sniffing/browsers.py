@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from ..encoding import Encoding, get_encoding
+from . import parser_scan
 from ._html.tokenizer import (
     ATTRIBUTES,
     COMMENT,
@@ -336,6 +337,15 @@ def firefox_meta(body: bytes, limit: int, head: int = UNCONDITIONAL) -> tuple[En
 
 #: :func:`firefox_meta_encoding`, kept per attribute span (as :data:`chromium_reading`).
 firefox_reading = lru_cache(maxsize=512)(firefox_meta_encoding)
+
+
+def forget() -> None:
+    """Forget what earlier texts left cached by the scans (the standard's, :func:`.parser_scan.forget`,
+    and both models' readings of meta tags): for a benchmark timing the same body again as a crawl
+    meets it, once."""
+    parser_scan.forget()
+    chromium_reading.cache_clear()
+    firefox_reading.cache_clear()
 
 
 # Insertion modes in which Firefox honours a meta that starts after the first 1024 bytes.
