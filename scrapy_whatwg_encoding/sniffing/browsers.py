@@ -32,6 +32,7 @@ from ..encoding import Encoding, get_encoding
 from . import parser_scan
 from ._html.tokenizer import (
     ATTRIBUTES,
+    BOGUS_COMMENT,
     COMMENT,
     COMMENT_END,
     TAG,
@@ -163,12 +164,11 @@ chromium_reading = lru_cache(maxsize=512)(chromium_meta_encoding)
 # What Chromium's scan steps over while in the head section, in one match: text, comments,
 # whole script, style and title elements (head tags whose text it does not tokenize as markup),
 # stray "<"s (each a character, the last before a tag, "<!", "<?", "</" or the end left to it),
-# and bogus comments ("<!" not starting a comment, "<?", "</" and no letter: to the first ">" after
-# the "<" and the character after it, as the loop reads them).
+# and bogus comments (BOGUS_COMMENT: to the first ">" after the "<" and the character after it,
+# as the loop reads them).
 _STRAY_LT = r"<+(?=[^!/?A-Za-z])"
-_BOGUS = r"<(?!!--|/[A-Za-z])[!?/][^>]*>"
 _CHROMIUM_HEAD_ONE = re.compile(rf"(?:[^<]+|{COMMENT}|{text_element('script', '1')}|{text_element('style|title', '2')}"
-                                rf"|{_STRAY_LT}|{_BOGUS})", re.ASCII)
+                                rf"|{_STRAY_LT}|{BOGUS_COMMENT})", re.ASCII)
 _CHROMIUM_HEAD_RUN = re.compile(_CHROMIUM_HEAD_ONE.pattern + "*", re.ASCII)
 
 

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from scrapy_whatwg_encoding import sniff
 from scrapy_whatwg_encoding.sniffing import browsers, browsers_profile
+from scrapy_whatwg_encoding.sniffing._html.tokenizer import BOGUS_COMMENT
 from scrapy_whatwg_encoding.sniffing.body import Body
 from scrapy_whatwg_encoding.sniffing.browsers import chromium_meta
 from scrapy_whatwg_encoding.sniffing.meta_charset import meta_encoding
@@ -338,8 +339,8 @@ def test_chromiums_head_run_reads_stray_lts_as_its_loop(text, head, partial):
     """Chromium's head run takes a run of stray "<"s, and each bogus comment, in one match; its
     twin, the run without those items, leaves each to the loop: the same answer and the same
     record (Seen)."""
-    twin = browsers._CHROMIUM_HEAD_ONE.pattern.replace("|" + browsers._STRAY_LT, "").replace("|" + browsers._BOGUS, "")
-    assert len(twin) == len(browsers._CHROMIUM_HEAD_ONE.pattern) - len(browsers._STRAY_LT) - len(browsers._BOGUS) - 2
+    twin = browsers._CHROMIUM_HEAD_ONE.pattern.replace("|" + browsers._STRAY_LT, "").replace("|" + BOGUS_COMMENT, "")
+    assert len(twin) == len(browsers._CHROMIUM_HEAD_ONE.pattern) - len(browsers._STRAY_LT) - len(BOGUS_COMMENT) - 2
     seen = browsers.Seen()
     found = browsers._chromium_scan(text, head, partial, seen)
     plain = browsers.Seen()

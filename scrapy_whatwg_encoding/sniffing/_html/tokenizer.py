@@ -393,11 +393,13 @@ def atomic_text(stop: str, key: str, possessive: bool = POSSESSIVE) -> str:
 # plaintext start tag, an element of text it cannot read whole, or a tag or bogus comment cut by
 # the end of input).
 _TOKENIZER_STATE_TAGS = "script|style|title|textarea|xmp|iframe|noembed|noframes|noscript|plaintext"
+#: A bogus comment ("<?", "</" + non-letter, "<!" but "<!--"), to the first ">" (§13.2.5.41).
+BOGUS_COMMENT = r"<(?:\?|/(?![A-Za-z])|!(?!--))[^>]*>"
 
 
 def _skip(stops: str, repeat: str = "*") -> re.Pattern[str]:
     return re.compile(
-        r"(?:[^<]+|<(?![A-Za-z!?/])|" + COMMENT + r"|<(?:\?|/(?![A-Za-z])|!(?!--))[^>]*>"
+        r"(?:[^<]+|<(?![A-Za-z!?/])|" + COMMENT + "|" + BOGUS_COMMENT
         + r"|<(?:/|(?!(?i:" + stops + r")[\t\n\x0c\r />]))[A-Za-z][^\t\n\x0c\r />]*(?=[\t\n\x0c\r />])"
         + _attributes("") + "|" + text_element("script", "1")
         + "|" + text_element("style|title|textarea|xmp|iframe|noembed|noframes|noscript", "2") + ")" + repeat,
