@@ -143,7 +143,8 @@ def _meta_reading(span: str) -> tuple[Encoding, str] | None:
 
 def _trie(words: list[str]) -> str:
     """A pattern matching any of *words* (none empty, no two alike), one branch per first
-    character at each level (sre tries a branch only where its first character is there)."""
+    character at each level, behind a class of those characters: sre skips a branch whose first
+    literal is not there only without IGNORECASE, so the class fails at once where none is."""
     heads: dict[str, list[str]] = {}
     for word in words:
         heads.setdefault(word[:1], []).append(word[1:])
@@ -152,7 +153,8 @@ def _trie(words: list[str]) -> str:
         rest = [tail for tail in tails if tail]
         tail = "" if not rest else _trie(rest) if len(rest) == len(tails) else _trie(rest) + "?"
         branches.append(re.escape(head) + tail)
-    return "(?:" + "|".join(branches) + ")"
+    guard = "" if len(branches) == 1 else "(?=[" + "".join(map(re.escape, sorted(heads))) + "])"
+    return "(?:" + guard + "(?:" + "|".join(branches) + "))"
 
 
 _LABEL_CHARS = re.escape("".join(sorted(set("".join(LABELS)))))
@@ -166,8 +168,9 @@ _HINT_LENGTH = 1 + 16 + 1 + 16 + max(map(len, LABELS)) + 1
 
 
 class Hints:
-    """The hints in *text*: :attr:`last`, and :meth:`after` asked in increasing order of
-    position; each part of the text is searched once (C-speed scans)."""
+    """The hints in *text*: :attr:`last`, and :meth:`after`, asked at any positions; a search is
+    reused for every position between where it started and what it found, so callers that ask
+    in increasing order (or again from the start) search each part of the text once (C-speed)."""
 
     __slots__ = ("_amp", "_label", "last", "text")
 
@@ -175,19 +178,23 @@ class Hints:
         self.text = text
         #: The offset of the last hint, or -1: no meta tag that starts after it names an encoding.
         self.last = last_hint(text)
-        self._amp = self._label = -2  # the first "&", "=" hint at or after the last position asked (-1: none)
+        # (where the last search started, what it found: -1 none) for "&" and for "=" hints
+        self._amp = self._label = (len(text) + 1, -1)
 
     def after(self, position: int) -> int:
         """The offset of the first hint at or after *position*, or -1: no meta tag whose
         attributes start there or later names an encoding, nor any that ends before it."""
         if position > self.last:
             return -1
-        if -1 < self._amp < position or self._amp == -2:
-            self._amp = self.text.find("&", position, self.last + 1)
-        if -1 < self._label < position or self._label == -2:
+        start, amp = self._amp
+        if not start <= position <= (self.last if amp < 0 else amp):
+            amp = self.text.find("&", position, self.last + 1)
+            self._amp = (position, amp)
+        start, label = self._label
+        if not start <= position <= (self.last if label < 0 else label):
             match = _HINT.search(self.text, position, self.last + _HINT_LENGTH)
-            self._label = -1 if match is None else match.start()
-        amp, label = self._amp, self._label
+            label = -1 if match is None else match.start()
+            self._label = (position, label)
         return label if amp < 0 else amp if label < 0 else min(amp, label)
 
 
@@ -347,24 +354,25 @@ def scan_parser_meta(text: str, limit: int) -> tuple[Encoding, str, int, int] | 
     """Like :func:`find_parser_meta`, plus the offset just past the ``meta`` tag's ">"."""
     if limit < len(text):
         text = text[:max(limit, 0)]
-    first, unread = next(_meta_spans(text, _meta_reading, 0, len(text), Hints(text), LONGEST_TAG), (-1, 0))
+    hints = Hints(text)  # (one for the three scans: each searches the text once)
+    first, unread = next(_meta_spans(text, _meta_reading, 0, len(text), hints, LONGEST_TAG), (-1, 0))
     if first < 0:
         return None
     if not unread:
         # Most pages: the first candidate is the meta. Scanning only up to it reads what a scan up
         # to the last candidate would read before it, so a meta found there is the answer. (A
         # long tag, unread, is seldom one: the scan to the last reads it.)
-        found = _scan(text, first)
+        found = _scan(text, first, hints)
         if found is not None:
             return found
-    last = last_meta_start(text, _meta_reading, hints=Hints(text))
-    return None if last == first and not unread else _scan(text, last)
+    last = last_meta_start(text, _meta_reading, hints=hints)
+    return None if last == first and not unread else _scan(text, last, hints)
 
 
-def _scan(text: str, cutoff: int) -> tuple[Encoding, str, int, int] | None:
+def _scan(text: str, cutoff: int, hints: Hints) -> tuple[Encoding, str, int, int] | None:
     """The scan itself, given that no meta start tag that could name an encoding starts after
     *cutoff*."""
-    for lt, end, span, _ in tree_builder_metas(text, cutoff, modes=False, hints=Hints(text)):
+    for lt, end, span, _ in tree_builder_metas(text, cutoff, modes=False, hints=hints):
         found = _meta_reading(span)
         if found is not None:
             return found[0], found[1], lt, end

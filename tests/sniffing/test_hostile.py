@@ -490,7 +490,9 @@ def test_hints_are_where_the_definition_puts_them_and_every_naming_meta_holds_on
     every = [at for at in range(len(text)) if _hint_at(text, at)]
     assert last_hint(text) == (every[-1] if every else -1)
     hints = Hints(text)
-    for position in range(len(text) + 1):
+    # asked in increasing order, then again from each end (what it found is reused only where it holds)
+    order = [*range(len(text) + 1), *reversed(range(len(text) + 1)), *range(0, len(text) + 1, 3)]
+    for position in order:
         assert hints.after(position) == next((at for at in every if at >= position), -1)
     tag = TAG.match(text, len(before))
     if tag is not None and any(read(tag.group(3)) is not None
