@@ -33,7 +33,7 @@ _META_TEXT = re.compile(r"<[Mm][Ee][Tt][Aa]")
 # tags of RCDATA, RAWTEXT, script data, PLAINTEXT, foreign content, template contents, framesets
 # (names grouped by first letter behind a lookahead: most "<" fail at once; a first lookahead for
 # both groups makes a flood of "<!" cost a third).
-_STATE_TAGS = re.compile(rb"<(?=[/A-Za-z])(?:(/?[A-Za-z][^\t\n\x0c\r /><]*(?:<|/[^>\"'<]*[\"'<]))|(?=[TtSsXxIiNnPpMmFf])"
+_STATE_TAGS = re.compile(rb"<(?=/?[A-Za-z])(?:(/?[A-Za-z][^\t\n\x0c\r /><]*(?:<|/[^>\"'<]*[\"'<]))|(?=[TtSsXxIiNnPpMmFf])"
                          rb"(?i:(t(?:itle|extarea|emplate)|s(?:tyle|cript|vg)|xmp|iframe|no(?:embed|frames|script)"
                          rb"|plaintext|math|frameset))[\t\n\x0c\r />])")
 _TEXT_ELEMENTS = frozenset((b"title", b"textarea", b"style", b"xmp", b"iframe", b"noembed", b"noframes",
