@@ -407,9 +407,13 @@ class _Copies:
         self.gap = _GAPS[0]
         self.history: list[tuple[tuple, tuple | None]] = []  # (outline, shape) after each copy watched
 
-    def visit(self, tree: TreeBuilder, pos: int, starts: tuple[int, ...], emitted: int, end: int) -> tuple[int, int]:
+    def visit(self, tree: TreeBuilder, pos: int, starts: tuple[int, ...], emitted: int, end: int,
+              stop_at: int | None = None) -> tuple[int, int]:
         """At the end of a turn of the loop (*pos*; *starts*: where the last turns began, the
-        latest first): the offset to go on from, and the turns to wait before the next visit."""
+        latest first): the offset to go on from (at most *end*), and the turns to wait before the
+        next visit. With *stop_at* (the scan's, see :func:`tree_builder_metas`), copies are skipped
+        past it only where the copies watched lie past it: the loop met each of their "<"s in the
+        insertion mode the copies skipped would meet it in."""
         text, unit = self.text, self.unit
         if not unit:
             for start in starts:
@@ -429,6 +433,8 @@ class _Copies:
                     shape = tree.shape() if shape is None else shape
                     if history[-period][1] == shape:
                         block = unit * period
+                        if stop_at is not None and pos - len(block) < stop_at:
+                            end = min(end, stop_at)
                         stop = copies_end(text, pos, block, end)
                         if stop > pos and not unit.endswith(">"):
                             stop -= len(block)  # its last "<" may open a tag: the loop reads it
@@ -486,7 +492,6 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     n = len(text)
     pos = 0
     copies = _Copies(text)
-    copies_bound = end_at if stop_at is None else min(end_at, stop_at)
     emitted = turns = 0
     next_visit = _GAPS[0] if skip_copies else n + 1  # (each turn moves on: never reached)
     s1 = s2 = s3 = s4 = -1  # where the last turns of the loop with the tree builder began, the latest first
@@ -494,7 +499,7 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
         if tree is not None:
             turns += 1
             if turns >= next_visit:
-                pos, wait = copies.visit(tree, pos, (s1, s2, s3, s4), emitted, copies_bound)
+                pos, wait = copies.visit(tree, pos, (s1, s2, s3, s4), emitted, end_at, stop_at)
                 next_visit = turns + wait
             s4, s3, s2, s1 = s3, s2, s1, pos
         if tree is None:

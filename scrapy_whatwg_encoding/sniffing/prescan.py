@@ -237,14 +237,23 @@ def _loop(data: bytes, metas: list | None = None, most: int | None = None, reach
 
 def _run_within(data: bytes, position: int, bound: int, longest: int) -> int:
     """Where a run from *position* ends, read within *longest* bytes (no long tag read in it):
-    copies of its first item that ends with ">" skipped (each read as it is), then one match cut
-    just before a "<" (an item that holds that "<" is left to the steps; none can end at it, and
-    a stray "<" before it is one as in all of *data*), else after *longest* bytes of text."""
+    copies of its first item, or of its first two, skipped (each read as it is; where the unit
+    ends otherwise than with ">", its last item may read on into what follows the copies: the
+    last copy is left to the match), then one match cut just before a "<" (an item that holds
+    that "<" is left to the steps; none can end at it, and a stray "<" before it is one as in all
+    of *data*), else after *longest* bytes of text."""
     cut = min(bound, position + longest)
     first = _RUN_ONE.match(data, position, cut)
-    if first is not None and first.end() - position > 2 and data[first.end() - 1] == 0x3E:
-        position = copies_end(data, first.end(), data[position:first.end()], bound)
-        cut = min(bound, position + longest)
+    if first is not None:
+        end = first.end()
+        if not data.startswith(data[position:end], end):  # ("</b>" "<" in turn, say)
+            second = _RUN_ONE.match(data, end, cut)
+            end = end if second is None else second.end()
+        unit = data[position:end]
+        if len(unit) > 2 and data.startswith(unit, end):
+            stop = copies_end(data, end, unit, bound)
+            position = stop if unit[-1] == 0x3E else stop - len(unit)
+            cut = min(bound, position + longest)
     lt = data.rfind(b"<", position + 1, cut)
     match = _RUN.match(data, position, lt if lt > 0 and cut < bound else cut)
     return position if match is None else match.end()

@@ -208,6 +208,29 @@ def test_the_loop_read_within_a_bound_is_the_loop(data, longest):
     assert prescan_metas(data, len(data), None, None, len(data) + 1) == full
 
 
+_RUN_PIECES = _PIECES + [b"</>", b"<?x>", b"<!x>", b"</b>", b"<b>", b"<!---->", b"x", b"<<"]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(_RUN_PIECES), max_size=6).map(b"".join),
+       st.lists(st.sampled_from(_RUN_PIECES), min_size=1, max_size=3).map(b"".join),
+       st.integers(min_value=2, max_value=60),
+       st.lists(st.sampled_from(_RUN_PIECES + [b"meta charset=koi8-r>", b"<meta charset=koi8-r>"]), max_size=6).map(b"".join),
+       st.integers(min_value=6, max_value=40))
+@example(b"", b"</b><", 30, b"meta charset=koi8-r>", 16)  # the last copy's "<" opens the tail's tag
+@example(b"", b"</b>x", 30, b"<meta charset=koi8-r>", 16)
+@example(b"<", b"!x>", 30, b"<meta charset=koi8-r>", 16)
+def test_the_loop_read_within_a_bound_is_the_loop_on_copies(head, unit, copies, tail, longest):
+    """The same, where copies of a unit of one or two of the run's items (or of more, or of
+    parts of one) are skipped: each copy is read as the whole loop reads it, the last one's
+    last item (which may read on into the tail) read by the match."""
+    data = head + unit * copies + tail
+    full = prescan_metas(data, len(data))
+    bounded = prescan_metas(data, len(data), None, None, longest)
+    assert bounded == full[:len(bounded)]
+    assert prescan_metas(data, len(data), None, None, len(data) + 1) == full
+
+
 @pytest.mark.slow  # hypothesis against the spec's steps
 @settings(max_examples=500, deadline=None)
 @given(_markup, _markup)

@@ -54,6 +54,8 @@ def _metas(text: str, skip_copies: bool, **kwargs) -> list:
 @example(_flood("<svg><foreignObject>", ["<hr>", "\x00\xd8", "<?x>", "<!--->"], 40, META), False, True, 400)
 @example(_flood("<template>", ["<meta charset=zz>"], 40, META), True, True, 400)
 @example(_flood("", ["<table>", "</table>"], 40, META), True, False, 200)
+@example(_flood("<body>", ["<table>", "</table>"], 60, META), True, True, 100)  # a stop "in table", copies past it
+@example(_flood("<body>", ["<table>", "</table>"], 60, META), True, True, 131)
 def test_copies_skipped_once_the_state_comes_round_leave_the_metas_of_the_token_by_token_steps(text, modes, scripting,
                                                                                                    cut):
     """The shortcut (:class:`parser_scan._Copies`) against its plain twin, every meta emitted and
@@ -66,6 +68,16 @@ def test_copies_skipped_once_the_state_comes_round_leave_the_metas_of_the_token_
         for alive in (("in head", "before head"), ("in body", "in template")):
             stop = {"stop_at": min(cut, len(text)), "alive": alive}
             assert _metas(text, True, **kwargs, **stop) == _metas(text, False, **kwargs, **stop)
+
+
+@pytest.mark.parametrize("text", [_flood("<body>", ["<table>", "</table>"], 40, META),
+                                  _flood("<template>", ["</b>", "<"], 60, "</template>" + META)])
+def test_a_stop_anywhere_in_copies_leaves_the_metas_of_the_token_by_token_steps(text):
+    """Copies skipped past the stop (Firefox's model) only where those watched lie past it, the
+    loop having met each of their "<"s in its mode: every stop, against the plain twin."""
+    for stop_at in range(len(text) + 1):
+        stop = {"modes": True, "scripting": False, "stop_at": stop_at, "alive": ("in body", "in template")}
+        assert _metas(text, True, **stop) == _metas(text, False, **stop), stop_at
 
 
 def test_a_shape_tells_apart_what_the_outline_does_not():
