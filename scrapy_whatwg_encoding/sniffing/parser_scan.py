@@ -33,8 +33,10 @@ read by name in one match. No bound on how many ``<meta>`` are examined: browser
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Callable, Collection, Iterator
 from functools import lru_cache
+from html.entities import html5 as NAMED_REFERENCES  # the standard's named character references
 from typing import cast
 
 from ..encoding import Encoding, get_encoding
@@ -58,6 +60,7 @@ from ._html.tokenizer import (
     script_data_end,
     tag_name,
     text_element,
+    with_possessives,
 )
 from ._html.tree import TreeBuilder
 from .meta_charset import extract_meta_charset
@@ -95,6 +98,8 @@ _TREE_NEEDED = re.compile(r"<(?=[SsMmTtFf][VvAaEeRr])(?:svg|math|template|frames
 # quadratic in the input. Past this depth the scan goes on with tokenizer states only, which is
 # still exact when no foreign or template element is open and none of _TREE_NEEDED lies ahead.
 MAX_DEPTH = 256
+# Characters up to the next "<" that starts markup (a tag, "</", "<!", "<?"): text and stray "<"s.
+_CHARACTERS = re.compile(with_possessives(r"[^<]*+(?:<(?![!/?A-Za-z])[^<]*+)*+"), re.ASCII)
 _TOKENIZER_ACTION = {"meta": META, "title": RCDATA, "textarea": RCDATA, "script": SCRIPT, "plaintext": PLAINTEXT}
 
 
@@ -159,12 +164,22 @@ def _trie(words: list[str]) -> str:
 
 _LABEL_CHARS = re.escape("".join(sorted(set("".join(LABELS)))))
 _SEPARATOR, _WHITESPACE = "[\\x00- ]", "[\\t\\n\\x0c\\r ]"
+# Characters a character reference must give to matter to a reading: those of labels, "charset",
+# "content-type", "=", quotes, ";" and the separators (U+0001-U+0020; "&#0;" gives U+FFFD).
+_READ_CHARACTERS = frozenset(map(chr, range(1, 0x21))) | set("\"'-.:;=_") | set(string.ascii_letters + string.digits)
+# A character reference that gives one: numeric (sixteen or more zeros count whatever follows, so
+# that the check reads a bounded length), or named, by any name that gives one (every name the
+# longest match can take is tried; ASCII case-insensitively: more, never fewer).
+_REFERENCE_HINT = (
+    "&(?:#[xX]?0{16}|#0*(?:" + "|".join(str(ord(c)) for c in sorted(_READ_CHARACTERS, key=ord)) + ")(?![0-9])"
+    "|#[xX]0*(?:" + "|".join(f"{ord(c):x}" for c in sorted(_READ_CHARACTERS, key=ord)) + ")(?![0-9a-fA-F])"
+    "|" + _trie(sorted(name for name, value in NAMED_REFERENCES.items() if _READ_CHARACTERS.intersection(value))) + ")")
 _HINT = re.compile(  # (a first check behind the "=" fails at once on most attributes: name=value)
-    "=(?<=[t\\x00- ]=)(?=" + _SEPARATOR + "{16}|" + _SEPARATOR + "{0,15}[\"']?(?:" + _WHITESPACE + "{16}|" + _WHITESPACE + "{0,15}"
+    _REFERENCE_HINT + "|=(?<=[t\\x00- ]=)(?=" + _SEPARATOR + "{16}|" + _SEPARATOR + "{0,15}[\"']?(?:" + _WHITESPACE + "{16}|" + _WHITESPACE + "{0,15}"
     + _trie(sorted(LABELS)) + "(?![" + _LABEL_CHARS + "])))"
     + "(?:(?<=" + _SEPARATOR + "{16}=)|" + "|".join(f"(?<=charset{_SEPARATOR}{{{k}}}=)" for k in range(16)) + ")",
     re.ASCII | re.IGNORECASE)
-_HINT_LENGTH = 1 + 16 + 1 + 16 + max(map(len, LABELS)) + 1
+_HINT_LENGTH = max(1 + 16 + 1 + 16 + max(map(len, LABELS)) + 1, 1 + max(map(len, NAMED_REFERENCES)))
 
 
 class Hints:
@@ -172,30 +187,25 @@ class Hints:
     reused for every position between where it started and what it found, so callers that ask
     in increasing order (or again from the start) search each part of the text once (C-speed)."""
 
-    __slots__ = ("_amp", "_label", "last", "text")
+    __slots__ = ("_found", "last", "text")
 
     def __init__(self, text: str):
         self.text = text
         #: The offset of the last hint, or -1: no meta tag that starts after it names an encoding.
         self.last = last_hint(text)
-        # (where the last search started, what it found: -1 none) for "&" and for "=" hints
-        self._amp = self._label = (len(text) + 1, -1)
+        self._found = (len(text) + 1, -1)  # where the last search started, what it found (-1: none)
 
     def after(self, position: int) -> int:
         """The offset of the first hint at or after *position*, or -1: no meta tag whose
         attributes start there or later names an encoding, nor any that ends before it."""
         if position > self.last:
             return -1
-        start, amp = self._amp
-        if not start <= position <= (self.last if amp < 0 else amp):
-            amp = self.text.find("&", position, self.last + 1)
-            self._amp = (position, amp)
-        start, label = self._label
-        if not start <= position <= (self.last if label < 0 else label):
+        start, found = self._found
+        if not start <= position <= (self.last if found < 0 else found):
             match = _HINT.search(self.text, position, self.last + _HINT_LENGTH)
-            label = -1 if match is None else match.start()
-            self._label = (position, label)
-        return label if amp < 0 else amp if label < 0 else min(amp, label)
+            found = -1 if match is None else match.start()
+            self._found = (position, found)
+        return found
 
 
 # The last texts asked for their last hint, with it: the browsers' models read the same text.
@@ -214,22 +224,22 @@ def last_hint(text: str) -> int:
     for seen, last in _LAST_HINTS:
         if seen is text or seen == text:
             return last
-    amp = text.rfind("&")
     search = _HINT.search
-    high = len(text)  # no "=" hint at or after it
+    high = len(text)  # no hint at or after it
     size = 1024  # windows from the end, doubling; then bisected: each character searched O(1) times
-    last = amp
-    while high > amp + 1:
-        low = max(high - size, amp + 1)
+    last = -1
+    while high > 0:
+        low = max(high - size, 0)
+        # (a match at or past *high* is none: cut by the window, it read less than a hint does)
         match = search(text, low, high + _HINT_LENGTH)
-        if match is None:
+        if match is None or match.start() >= high:
             high, size = low, 2 * size
             continue
         last = match.start()
         while high - last > 1:
             middle = (last + high) // 2
             match = search(text, middle, high + _HINT_LENGTH)
-            if match is None:
+            if match is None or match.start() >= high:
                 high = middle
             else:
                 last = match.start()
@@ -590,10 +600,12 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
             if gt < 0:
                 return
             pos = gt + 1
-        else:  # "<" as a character token
+        else:  # "<" as a character token, and the characters up to the next "<" that starts markup
+            pos = _CHARACTERS.match(text, lt + 1).end()  # type: ignore[union-attr]  # starred: never None
             if tree is not None and tree.text_matters():
-                tree.characters(False, False, True)
-            pos = lt + 1
+                # One run of character tokens (the tree builder takes a run whole); after its first
+                # non-whitespace one, no insertion mode changes: the "<"s in it would meet that mode.
+                tree.characters(*classify_text(text, lt, pos))
 
 
 def find_parser_meta(text: str, limit: int) -> tuple[Encoding, str, int] | None:

@@ -8,7 +8,9 @@ import cProfile
 import importlib
 import pstats
 import re
+import string
 import sys
+from html.entities import html5
 
 import pytest
 from _html5lib_oracle import oracle_parser_meta
@@ -424,7 +426,8 @@ def test_the_last_meta_inside_a_long_tag_is_found_from_the_start():
 _LABEL_CHARACTERS = frozenset("".join(LABELS))
 _SPANS = st.lists(st.sampled_from([
     "charset", "CharSet", "=", " ", "\t", "\x00", "\x01", "\x0b", '"', "'", "koi8-r", "KOI8-R", "koi8", "koi8-5",
-    "utf-8", "utf8x", "&", "&#45;", "&quot;", "\u0130", ";", "http-equiv", "content-type", "content", "text/html",
+    "utf-8", "utf8x", "&", "&#45;", "&quot;", "&#x3c;", "&amp;", "&#x6B", "&#0000107;", "&#0;", "&#x", "&QUOT",
+    "&equals;", "&notin;", "&Tab", "\u0130", ";", "http-equiv", "content-type", "content", "text/html",
     "x", "/", "-", "_", ":", " " * 16, "\x00" * 16, " " * 15, "\x01" * 8, "\t" * 7, "l1", "latin1", "iso-8859-1", "x-user-defined", "\u212aoi8-r",
     "csISO2022JP"]), max_size=16).map("".join)
 
@@ -433,12 +436,34 @@ def _ascii_lower(text: str) -> str:
     return "".join(c.lower() if c.isascii() else c for c in text)
 
 
+# What a character reference must give to matter to a reading (labels, "charset", "content-type",
+# "=", quotes, ";", the characters up to U+0020 that Chromium skips).
+_READ = set(map(chr, range(1, 0x21))) | set("\"'-.:;=_") | set(string.ascii_letters + string.digits)
+
+
+def _reference_hint_at(text: str, at: int) -> bool:
+    """A character reference at *at* that gives one of _READ, step by step: numeric (its digits
+    whole; sixteen zeros or more count whatever follows), or a named one, any name in the table
+    that the text starts with (ASCII case-insensitively)."""
+    numeric = re.match(r"&#([xX]?)(0*)([0-9a-fA-F]*)", text[at:])
+    if numeric is not None:
+        hexadecimal, zeros, digits = numeric.groups()
+        if len(zeros) >= 16:
+            return True
+        if not hexadecimal:
+            digits = re.match("[0-9]*", digits).group()
+        return bool(digits) and len(digits) < 8 and int(digits, 16 if hexadecimal else 10) < 0x7F \
+            and chr(int(digits, 16 if hexadecimal else 10)) in _READ
+    lowered = _ascii_lower(text[at + 1:at + 40])
+    return any(lowered.startswith(_ascii_lower(name)) and _READ.intersection(value) for name, value in html5.items())
+
+
 def _hint_at(text: str, at: int) -> bool:
     """The hint's definition, step by step: "&"; or "=" with "charset" (ASCII case-insensitively)
     and up to 15 characters up to U+0020 before it, or 16 of those; and after it up to 15 of
     those, a quote, up to 15 ASCII whitespace and a whole label, or a run of 16 in between."""
     if text[at] == "&":
-        return True
+        return _reference_hint_at(text, at)
     if text[at] != "=":
         return False
 
@@ -485,6 +510,12 @@ def _hint_at(text: str, at: int) -> bool:
 @example("", "charset='" + "\t" * 16 + "zz'")
 @example("", "CHARSET=KOI8-R")
 @example("", "charset=\u212aoi8-r")
+@example("", "charset=&#x6B;oi8-r")  # references that spell a label: the "&" is the hint
+@example("", "charset=&#107oi8-r")
+@example("", "charset=koi8&#45;r")
+@example("", "charset=koi8&hyphen;r")  # (U+2010: no label)
+@example("", "charset&equals;koi8-r&#x3c;")
+@example("", "charset=&quot;koi8-r&quot;")
 def test_hints_are_where_the_definition_puts_them_and_every_naming_meta_holds_one(before, span):
     text = before + "<meta " + span + ">"
     every = [at for at in range(len(text)) if _hint_at(text, at)]
