@@ -135,8 +135,9 @@ def _meta_reading(span: str) -> tuple[Encoding, str] | None:
 
 
 # What a meta tag's attributes hold wherever a reader here (the standard's, Chromium's, Firefox's)
-# reads them as naming an encoding (a "hint"): a character reference ("&": it may spell anything),
-# or "charset" (ASCII case-insensitively), "=" and a label of the Encoding Standard as a whole
+# reads them as naming an encoding (a "hint"): a character reference that gives a character some
+# reading reads (_READ_CHARACTERS; the others, "&amp;" or "&lt;", only make a value no label), or
+# "charset" (ASCII case-insensitively), "=" and a label of the Encoding Standard as a whole
 # value: before and after "=" characters up to U+0020 (Chromium skips those), then a quote and
 # ASCII whitespace (which "get an encoding" strips); after the label no character a label has
 # (the value ends there: quote, whitespace, ";", ">"). The hint is the "=": a literal the search
