@@ -220,31 +220,36 @@ def forget() -> None:
     _LAST_HINTS.clear()
 
 
-def last_hint(text: str) -> int:
-    """The offset of the last hint in *text* (see :class:`Hints`), or -1."""
-    for seen, last in _LAST_HINTS:
-        if seen is text or seen == text:
-            return last
-    search = _HINT.search
-    high = len(text)  # no hint at or after it
-    size = 1024  # windows from the end, doubling; then bisected: each character searched O(1) times
-    last = -1
+def last_start(pattern: re.Pattern[str], text: str, end: int, reach: int) -> int:
+    """The start of the last match of *pattern* in ``text[:end]`` (each at most *reach* characters
+    long, lookaheads included), or -1: searched in windows from the end, doubling, then bisected,
+    so that each character is searched O(1) times (no Python step per match)."""
+    high, size = end, 1024  # no match starts at or after high
     while high > 0:
         low = max(high - size, 0)
-        # (a match at or past *high* is none: cut by the window, it read less than a hint does)
-        match = search(text, low, high + _HINT_LENGTH)
+        # (a match at or past *high* is none: cut by the window, it read less than a match does)
+        match = pattern.search(text, low, min(end, high + reach))
         if match is None or match.start() >= high:
             high, size = low, 2 * size
             continue
         last = match.start()
         while high - last > 1:
             middle = (last + high) // 2
-            match = search(text, middle, high + _HINT_LENGTH)
+            match = pattern.search(text, middle, min(end, high + reach))
             if match is None or match.start() >= high:
                 high = middle
             else:
                 last = match.start()
-        break
+        return last
+    return -1
+
+
+def last_hint(text: str) -> int:
+    """The offset of the last hint in *text* (see :class:`Hints`), or -1."""
+    for seen, last in _LAST_HINTS:
+        if seen is text or seen == text:
+            return last
+    last = last_start(_HINT, text, len(text), _HINT_LENGTH)
     _LAST_HINTS[:] = [(text, last), *_LAST_HINTS[:1]]
     return last
 
@@ -400,7 +405,7 @@ class _Copies:
     """Copies of a unit of tokens that leave the tree builder as they found it, skipped whole.
 
     Every few turns of the loop (more after a try that skipped nothing: see :data:`_GAPS`) it
-    looks whether the text of the last one to four turns comes again right after them (the
+    looks whether the text of the last one to sixteen turns (_UNIT_TURNS) comes again right after them (the
     unit: it starts and ends in the data state, between tokens); if so, it watches the next
     copies as the loop processes them, and once the state after a copy has the shape
     (:meth:`.TreeBuilder.shape`) it had one or two copies before, with no meta emitted in
@@ -461,6 +466,8 @@ class _Copies:
 
 #: Turns of the loop between looks for copies: at first, and at most after tries that skipped none.
 _GAPS = (8, 256)
+#: Turns a unit of copies spans at most (the last ones are looked at, the shortest unit first).
+_UNIT_TURNS = 16
 #: Copies watched at most before the watch is given up.
 _WATCHED = 8
 
@@ -492,10 +499,7 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     ``False``: no copies of a unit of tokens are skipped (:class:`_Copies`; the plain twin that
     the tests hold the shortcut against)."""
     end_at = len(text) if cutoff is None else cutoff
-    tree_until = -1
-    if not modes:
-        for needed in _TREE_NEEDED.finditer(text, 0, end_at):
-            tree_until = needed.start()
+    tree_until = -1 if modes else last_start(_TREE_NEEDED, text, end_at, len("<template>") + 1)
     tree: TreeBuilder | None = TreeBuilder(scripting=scripting)
     find = text.find
     # A starred pattern: it matches (maybe empty) at every position, never None.
@@ -505,14 +509,14 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     copies = _Copies(text)
     emitted = turns = 0
     next_visit = _GAPS[0] if skip_copies else n + 1  # (each turn moves on: never reached)
-    s1 = s2 = s3 = s4 = -1  # where the last turns of the loop with the tree builder began, the latest first
+    begun: list[int] = []  # where the turns of the loop with the tree builder began
     while True:
         if tree is not None:
             turns += 1
             if turns >= next_visit:
-                pos, wait = copies.visit(tree, pos, (s1, s2, s3, s4), emitted, end_at, stop_at)
+                pos, wait = copies.visit(tree, pos, begun[:-_UNIT_TURNS - 1:-1], emitted, end_at, stop_at)
                 next_visit = turns + wait
-            s4, s3, s2, s1 = s3, s2, s1, pos
+            begun.append(pos)
         if tree is None:
             # Up to the cutoff only: what the match reads whole before it, it reads as in the
             # whole text, except a "<" just before it (maybe a tag's), which the loop reads again.

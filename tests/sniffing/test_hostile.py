@@ -59,6 +59,7 @@ from scrapy_whatwg_encoding.sniffing.parser_scan import (
     find_parser_meta,
     last_hint,
     last_meta_start,
+    last_start,
     meta_starts,
     meta_tag_encoding,
     scan_parser_meta,
@@ -67,6 +68,7 @@ from scrapy_whatwg_encoding.sniffing.parser_scan import (
 from scrapy_whatwg_encoding.sniffing.prescan import prescan_metas
 
 prescan_module = importlib.import_module("scrapy_whatwg_encoding.sniffing.prescan")  # the function prescan shadows it
+parser_scan = importlib.import_module("scrapy_whatwg_encoding.sniffing.parser_scan")
 
 KIB = 1024
 META = b"<meta charset=koi8-r>"
@@ -648,3 +650,19 @@ def test_the_parser_steps_bound_applies_on_a_flood_of_comments():
     assert sniff(past_bound, content_type="text/html").source == "default"
     assert chromium_meta(past_bound, len(past_bound))[2] == PARSER_LIMIT + 1 - len(META)
     assert firefox_meta(past_bound, len(past_bound))[2] == PARSER_LIMIT + 1 - len(META)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["<svg>", "<svg", "<math ", "<template/", "<frameset>", "<FRAMESET\t", "<sv", "<", "x",
+                                 "x" * 700, "<templat", "e>", "=", "charset=koi8-r", "&#107;"]), max_size=40).map("".join),
+       st.integers(0, 6000))
+@example("x" * 1020 + "<svg>" + "x" * 3000, 1026)  # a match across the first window's edge
+@example("<svg>" + "x" * 5000, 6000)
+@example("x" * 3974 + "<svg>" + "x" * 1021, 6000)  # across the edge of the first window from the end
+def test_the_last_match_searched_from_the_end_is_the_last_of_all(text, end):
+    """last_start (windows from the end, doubling, bisected) against every match in turn, with an
+    end anywhere (a match must end by it): the parser step's last tree-builder tag and last hint."""
+    end = min(end, len(text))
+    for pattern, reach in ((parser_scan._TREE_NEEDED, len("<template>") + 1), (parser_scan._HINT, parser_scan._HINT_LENGTH)):
+        starts = [match.start() for match in pattern.finditer(text, 0, end)]
+        assert last_start(pattern, text, end, reach) == (starts[-1] if starts else -1)

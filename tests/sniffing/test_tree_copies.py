@@ -38,7 +38,7 @@ def _flood(head: str, unit: list[str], copies: int, tail: str) -> str:
     return head + "".join(unit) * copies + tail
 
 
-_FLOODS = st.builds(_flood, st.sampled_from(_HEADS), st.lists(st.sampled_from(_UNIT_TOKENS), min_size=1, max_size=4),
+_FLOODS = st.builds(_flood, st.sampled_from(_HEADS), st.lists(st.sampled_from(_UNIT_TOKENS), min_size=1, max_size=10),
                     st.integers(0, 80), st.sampled_from(_TAILS))
 
 
@@ -54,6 +54,8 @@ def _metas(text: str, skip_copies: bool, **kwargs) -> list:
 @example(_flood("<svg><foreignObject>", ["<hr>", "\x00\xd8", "<?x>", "<!--->"], 40, META), False, True, 400)
 @example(_flood("<template>", ["<meta charset=zz>"], 40, META), True, True, 400)
 @example(_flood("", ["<table>", "</table>"], 40, META), True, False, 200)
+@example(_flood("<!--->", ["<table>", "\x00", "<", "<svg/>", "\x00", "<\x00", "<", "<table>", "\x00", "<", "<table>"], 40,
+                "</svg>" + META), False, True, 400)  # a unit of eleven turns
 @example(_flood("<body>", ["<table>", "</table>"], 60, META), True, True, 100)  # a stop "in table", copies past it
 @example(_flood("<body>", ["<table>", "</table>"], 60, META), True, True, 131)
 def test_copies_skipped_once_the_state_comes_round_leave_the_metas_of_the_token_by_token_steps(text, modes, scripting,
@@ -143,6 +145,9 @@ FLOODS = {
     "<?x>": ("", "<?x>", META),
     "<!x>": ("", "<!x>", META),
     "template </>": ("<template>", "</>", "</template>" + META),
+    "template </b><": ("<template>", "</b><", "</template>" + META),
+    "template stray < and text": ("<template>", "1<&#65;", "</template>" + META),
+    "tables, svg, NUL, <": ("<!--->", "<table>\x00<<svg/>\x00<\x00<<table>\x00<<table>", "</svg>" + META),  # eleven turns
 }
 # Floods that open one more element per copy: no cycle; the parser step's scan goes on with the
 # tokenizer states alone past MAX_DEPTH open elements.
