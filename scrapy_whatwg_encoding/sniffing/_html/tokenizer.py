@@ -300,8 +300,9 @@ def _attributes(key: str, without: str = "") -> str:
 # A comment (§13.2.5.43-52), from "<!--" to its end as COMMENT_END finds it ("<!-->" and "<!--->"
 # end at once). Its commonest form first, a text without "-" then "-->" (a flood of comments
 # costs half the time of a lazy repeat's), else every "-" in its text is one that starts no end:
-# it ends at its first end, and a match never extends past that to a later one.
-COMMENT = r"<!--(?:[^->][^-]*-->|-?>|[^-]*(?:-(?!-!?>)[^-]*)*--!?>)"
+# it ends at its first end, and a match never extends past that to a later one (read one way:
+# possessive on Python 3.11+, so that a comment left open fails in one pass, not backtracking).
+COMMENT = with_possessives(r"<!--(?:[^->][^-]*+-->|-?>|[^-]*+(?:-(?!-!?>)[^-]*+)*+--!?>)")
 # Runs of comments: comment tokens change no tree builder state, so a run is skipped in one match.
 COMMENT_RUN = re.compile(rf"(?:{COMMENT})+")
 COMMENT_ONE = re.compile(COMMENT)
@@ -414,9 +415,11 @@ SKIP_ONE = _skip("meta|" + _TOKENIZER_STATE_TAGS, "")
 SKIP_WITH_METAS = _skip(_TOKENIZER_STATE_TAGS)
 META_CANDIDATE = re.compile(r"<meta[\t\n\x0c\r />]", _FLAGS)
 #: A run of text, "<" that starts no :data:`META_CANDIDATE` and whole meta tags (as :data:`TAG`
-#: reads them) without "<" inside (so that no other candidate starts within them), in one match.
-META_RUN = re.compile(r"(?:[^<]+|<(?!meta[\t\n\x0c\r />])|<meta(?=[\t\n\x0c\r />])" + _attributes("", "<") + ")*",
-                      _FLAGS)
+#: reads them) without "<" inside (so that no other candidate starts within them), or without a
+#: quote before their first ">" (a "<" inside, too: every tag that starts in one, a "<meta" in it
+#: say, ends at that ">", where no value is quoted), in one match.
+META_RUN = re.compile(r"(?:[^<]+|<(?!meta[\t\n\x0c\r />])|<meta(?=[\t\n\x0c\r />])(?:[^\"'>]*>|"
+                      + _attributes("", "<") + "))*", _FLAGS)
 _CHARSET = re.compile(r"charset", _FLAGS)
 
 
