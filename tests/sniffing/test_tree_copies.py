@@ -82,6 +82,43 @@ def test_a_stop_anywhere_in_copies_leaves_the_metas_of_the_token_by_token_steps(
         assert _metas(text, True, **stop) == _metas(text, False, **stop), stop_at
 
 
+# Units whose copies differ (a number in each): no copies to skip, but runs of characters (stray
+# "<" included) and comments taken whole once characters change nothing.
+_NUMBERED_TOKENS = ["%d", "<", "<%d", "=", "'", "<!-- x -->", "<!-- %d -->", "<?x>", "</ x>", "<!x>", "<![CDATA[<meta charset=koi8-r>]]>",
+                    "<!doctype html>", "\x00", " ", "&#65;", "&#x20;", "<b>", "</b>", "<p>", "</p>", "<table>", "<td>", "<svg>",
+                    "</svg>", "<foreignObject>", "</style>", "</head>", "<template>", "</template>", "<mi>", "<math>", "<frameset>",
+                    "<select>", "<option>", "<caption>", "<colgroup>", "<col>", "</table>", "<noscript>", "</noscript>", META,
+                    "</body>", "</html>", "<head>", "<body>", "<html>", "\n"]
+
+
+def _numbered(head: str, unit: list[str], copies: int, tail: str) -> str:
+    return head + "".join("".join(unit).replace("%d", str(k)) for k in range(copies)) + tail
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.builds(_numbered, st.sampled_from(_HEADS + ["<!doctype html>", "<html><head>", "<body><table>"]),
+                 st.lists(st.sampled_from(_NUMBERED_TOKENS), min_size=1, max_size=6), st.integers(0, 30), st.sampled_from(_TAILS)),
+       st.booleans(), st.booleans(), st.integers(0, 400))
+@example(_numbered("<svg>", ["<='='", "<!-- x -->", "%d"], 30, META), False, True, 400)
+@example(_numbered("<svg>", ["%d", "<![CDATA[<meta charset=koi8-r>]]>"], 5, ""), True, True, 400)  # no run past a CDATA section
+@example(_numbered("<table>", ["%d", "<!-- x -->", "<td>", "x"], 10, META), True, False, 400)
+@example(_numbered("", ["x", "</body>", "%d", META], 3, ""), True, True, 400)  # "after body": characters change the mode
+@example(_numbered("", [" ", "<!-- x -->", "%d", META], 3, ""), True, True, 400)  # whitespace first: "before head"
+@example(_numbered("<svg>", ["x", "<?x>", "<![CDATA[ > <meta charset=koi8-r> ]]>"], 3, ""), True, True, 400)  # a CDATA section
+@example(_numbered("", [" ", "<?x>", "%d", META], 3, ""), True, True, 400)  # whitespace, then no tag: "initial" still
+def test_runs_of_characters_and_comments_leave_the_metas_of_the_token_by_token_steps(text, modes, scripting, cut):
+    """Runs taken in one match (after a stray "<"; characters and comments once characters change
+    nothing) against the plain twin, with a cutoff and a stop (Firefox's model) or none."""
+    kwargs = {"modes": modes, "scripting": scripting or not modes}
+    assert _metas(text, True, **kwargs) == _metas(text, False, **kwargs)
+    cutoff = {"cutoff": min(cut, len(text))}
+    assert _metas(text, True, **kwargs, **cutoff) == _metas(text, False, **kwargs, **cutoff)
+    if modes:
+        for alive in (("in head", "before head"), ("in body", "in template")):
+            stop = {"stop_at": min(cut, len(text)), "alive": alive}
+            assert _metas(text, True, **kwargs, **stop) == _metas(text, False, **kwargs, **stop)
+
+
 def test_a_shape_tells_apart_what_the_outline_does_not():
     """Two states whose stacks hold the same names but whose list of active formatting elements
     points at different places (one at an element open, the other at a copy no longer open:
@@ -148,6 +185,7 @@ FLOODS = {
     "template </b><": ("<template>", "</b><", "</template>" + META),
     "template stray < and text": ("<template>", "1<&#65;", "</template>" + META),
     "tables, svg, NUL, <": ("<!--->", "<table>\x00<<svg/>\x00<\x00<<table>\x00<<table>", "</svg>" + META),  # eleven turns
+    "svg text and comments": ("<svg>", "<='='<!-- x -->x", "</svg>" + META),
 }
 # Floods that open one more element per copy: no cycle; the parser step's scan goes on with the
 # tokenizer states alone past MAX_DEPTH open elements.
