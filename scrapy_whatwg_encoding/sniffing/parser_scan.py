@@ -25,7 +25,7 @@ unit of tokens once the tree builder's state has come round to where it was one 
 before (:class:`_Copies`: ``<a>`` or ``<p>`` in a template, ``<`` in SVG); after the last
 ``<svg``/``<math``/``<template``/``<frameset``, with none of those elements open, one regex
 skips everything but ``meta`` and ``plaintext`` start tags and the elements of text it cannot
-read whole; see MAX_DEPTH; a candidate tag is read within LONGEST_TAG characters (a longer one is
+read whole (the tree builder's scope checks cost O(1) however deep the nesting); a candidate tag is read within LONGEST_TAG characters (a longer one is
 a candidate unread, with the "<meta" inside it: :func:`meta_starts`), and a tag's attributes are
 read by name in one match. No bound on how many ``<meta>`` are examined: browsers have none
 (docs/algorithm.rst).
@@ -90,11 +90,6 @@ def meta_tag_encoding(span: str) -> tuple[Encoding, str] | None:
 # frameset (no meta is processed after it). Their first two letters first: most "<" fail there.
 _TREE_NEEDED = re.compile(r"<(?=[SsMmTtFf][VvAaEeRr])(?:svg|math|template|frameset)[\t\n\x0c\r />]",
                           re.ASCII | re.IGNORECASE)
-# Bound on the stack of open elements and the list of active formatting elements: the standard's
-# scope checks walk them, so adversarial nesting (thousands of unclosed elements) would cost time
-# quadratic in the input. Past this depth the scan goes on with tokenizer states only, which is
-# still exact when no foreign or template element is open and none of _TREE_NEEDED lies ahead.
-MAX_DEPTH = 256
 _TOKENIZER_ACTION = {"meta": META, "title": RCDATA, "textarea": RCDATA, "script": SCRIPT, "plaintext": PLAINTEXT}
 
 
@@ -460,8 +455,7 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     it). *stop_at*: it also ends at the first "<" from that offset on met in an insertion mode not
     in *alive*. *modes* ``False`` (scripting enabled only): the caller needs no insertion mode
     (``None`` is given), so once the tree builder can no longer change which start tags are metas
-    (no template or foreign element open and no start tag ahead that opens one, or :data:`MAX_DEPTH`
-    passed) the scan goes on with tokenizer states alone, one regex per run of what they skip;
+    (no template or foreign element open and no start tag ahead that opens one) the scan goes on with tokenizer states alone, one regex per run of what they skip;
     with *hints* (:class:`Hints` of *text*), runs of meta tags that hold no hint (so name no
     encoding) are skipped there too, and the scan ends where no hint is left. *skip_copies*
     ``False``: no copies of a unit of tokens are skipped (:class:`_Copies`; the plain twin that
@@ -538,8 +532,13 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                     before = _state(tree)
                 action = tree.start_tag(name, span, tail.endswith("/"))
                 if action is None:
-                    if not modes and (len(tree.stack) > MAX_DEPTH or len(tree.afe) > MAX_DEPTH):
-                        tree = None
+                    # The same start tag next, each copy pushing one more element alike: all at once.
+                    if skip_copies and text.startswith(text[lt:pos], pos):
+                        kind = tree.copies_push(name, span, tail.endswith("/"))
+                        if kind:
+                            run = copies_end(text, pos, text[lt:pos], copies_bound)
+                            tree.push_copies(kind, name, span, (run - pos) // (pos - lt))
+                            pos = run
                     continue
             if action == META:
                 emitted += 1

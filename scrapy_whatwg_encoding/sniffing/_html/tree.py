@@ -21,19 +21,36 @@ modes_other.py, foreign.py, formatting.py.
 """
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Collection
+from itertools import count as numbers
+from itertools import repeat
+from operator import attrgetter
 from typing import get_args
 
 from .doctype import doctype_is_quirky
-from .elements import HTML, HTML_IP, IMPLIED, MATHML, MATHML_TEXT_IP, TABLE_SECTIONS, El, InsertionMode
+from .elements import (
+    HTML,
+    HTML_IP,
+    IMPLIED,
+    MATHML,
+    MATHML_TEXT_IP,
+    MODE_ELEMENTS,
+    TABLE_SECTIONS,
+    El,
+    InsertionMode,
+)
 from .foreign import ForeignContent
 from .formatting import FormattingElements
 from .modes_body import BodyMode
 from .modes_head import HeadModes
 from .modes_other import OtherModes
 from .modes_table import TableModes
+from .tokenizer import attributes
 
 _TABLE_TEXT = frozenset(("table", "tbody", "template", "tfoot", "thead", "tr"))
+_LI_THROUGH = frozenset(("address", "div", "p"))  # special, yet the "li" start tag's loop goes past them
+_ORDER = attrgetter("order")
 
 
 class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, FormattingElements):
@@ -49,49 +66,303 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         self.form: El | None = None
         self.frameset_ok = True
         self.quirks = False
-        self._foreign_seen: tuple[int, El] | None = None
+        # The index of the stack of open elements (_push): bottom to top, each list.
+        self._by: dict[str, list[El]] = {}  # by name: HTML elements, foreign ones under "!" + name
+        self._foreign: list[El] = []  # the foreign elements
+        self._special: list[El] = []  # the special elements (§13.2.4.2)
+        self._scoped: list[El] = []  # the elements "has an element in scope" stops at
+        self._li_stops: list[El] = []  # the special elements but address, div and p
+        # The list of active formatting elements' entries alike (Noah's Ark clause), by name and
+        # attributes, after each marker: one dict before the first marker, one after each.
+        self._ark: list[dict[tuple, list[El]]] = [{}]
+        self._ark_names: list[dict[str, int]] = [{}]  # the entries by name after each marker, counted
 
     # -- queries ------------------------------------------------------------------------------
     def in_foreign(self) -> bool:
         """The adjusted current node is not in the HTML namespace (CDATA sections allowed)."""
         return bool(self.stack) and self.stack[-1].ns != HTML
 
+    # The stack of open elements is indexed (see _push): each element of a kind that the scope
+    # checks look for or stop at is in a list of its kind, bottom to top, so "the topmost X" is
+    # a list's last entry and "X is above Y" compares orders: every check below costs O(1) (or
+    # O(log n)) however deep the stack, where walking it (PlainTreeBuilder, the tests' twin)
+    # costs its depth per token.
     def _in_scope(self, name: str, extra: Collection[str] = ()) -> bool:
-        for el in reversed(self.stack):
-            if el.ns == HTML:
-                if el.name == name:
-                    return True
-                if el.scope or el.name in extra:
-                    return False
-            elif el.scope:
+        """"Has an element in scope" (§13.2.4.2): the topmost HTML *name* is above every
+        boundary (scope elements, HTML *extra*: button, list item scopes)."""
+        found = self._by.get(name)
+        if not found:
+            return False
+        order = found[-1].order
+        scoped = self._scoped
+        if scoped and scoped[-1].order > order:
+            return False
+        for other in extra:
+            found = self._by.get(other)
+            if found and found[-1].order > order:
                 return False
-        return False
+        return True
 
     def _in_table_scope(self, names: Collection[str]) -> bool:
-        for el in reversed(self.stack):
-            if el.ns == HTML:
-                if el.name in names:
-                    return True
-                if el.name in ("html", "table", "template"):
-                    return False
-        return False
+        by = self._by
+        order = -1.0  # orders are >= 0
+        for name in names:
+            found = by.get(name)
+            if found and found[-1].order > order:
+                order = found[-1].order
+        if order < 0:
+            return False
+        for name in ("html", "table", "template"):
+            found = by.get(name)
+            if found and found[-1].order > order:
+                return False
+        return True
+
+    def _el_in_scope(self, el: El) -> bool:
+        """*el* (on the stack) has no scope element above it."""
+        scoped = self._scoped
+        return not scoped or scoped[-1].order <= el.order
+
+    def _li_target(self, targets: Collection[str]) -> El | None:
+        """The "li"/"dd"/"dt" start tag's loop: the topmost HTML element named in *targets*
+        unless a special element other than address, div and p is above it."""
+        node = None
+        for name in targets:
+            found = self._by.get(name)
+            if found and (node is None or found[-1].order > node.order):
+                node = found[-1]
+        stops = self._li_stops
+        return None if node is None or (stops and stops[-1].order > node.order) else node
+
+    def _other_end_target(self, name: str) -> El | None:
+        """"Any other end tag" in body: the topmost HTML *name*, unless a special element is above."""
+        found = self._by.get(name)
+        if not found:
+            return None
+        special = self._special
+        return None if special and special[-1].order > found[-1].order else found[-1]
+
+    def _foreign_end_target(self, name: str) -> El | None:
+        """The foreign content end tag loop: the topmost foreign element named *name* (lowercased)
+        if only foreign elements are above it (else the loop reaches an HTML element first)."""
+        found = self._by.get("!" + name)
+        if not found:
+            return None
+        node = found[-1]
+        above = len(self.stack) - 1 - self._position(node)
+        foreign = self._foreign
+        return node if len(foreign) - 1 - bisect_left(foreign, node.order, key=_ORDER) == above else None
+
+    def _furthest_block(self, fe: El) -> El | None:
+        """The adoption agency's furthest block: the lowest special element above *fe*."""
+        special = self._special
+        k = bisect_right(special, fe.order, key=_ORDER)
+        return special[k] if k < len(special) else None
+
+    def _mode_node(self) -> El | None:
+        """The topmost element "reset the insertion mode appropriately" stops at."""
+        node = None
+        by = self._by
+        for name in MODE_ELEMENTS:
+            found = by.get(name)
+            if found and (node is None or found[-1].order > node.order):
+                node = found[-1]
+        return node
 
     def _current_is(self, name: str) -> bool:
         el = self.stack[-1]
         return el.ns == HTML and el.name == name
 
-    # -- stack operations ----------------------------------------------------------------------
+    # -- stack operations (every change goes through these, which keep the index) ------------------
+    def _push(self, el: El) -> None:
+        stack = self.stack
+        el.order = stack[-1].order + 1.0 if stack else 0.0
+        el.open = True
+        stack.append(el)
+        self._index(el)
+
+    def _index(self, el: El) -> None:
+        name = el.name
+        if el.ns == HTML:
+            found = self._by.get(name)
+            if found is None:
+                self._by[name] = [el]
+            else:
+                found.append(el)
+            if el.special:
+                self._special.append(el)
+                if el.scope:
+                    self._scoped.append(el)
+                if name not in _LI_THROUGH:
+                    self._li_stops.append(el)
+            return
+        found = self._by.get("!" + name)
+        if found is None:
+            self._by["!" + name] = [el]
+        else:
+            found.append(el)
+        self._foreign.append(el)
+        if el.special:  # (foreign special elements are the scope ones)
+            self._special.append(el)
+            self._scoped.append(el)
+            self._li_stops.append(el)
+
+    def _push_many(self, name: str, ns: int, key: str | None, count: int) -> list[El]:
+        """Push *count* new elements alike (no integration point), at C speed but creating them."""
+        stack = self.stack
+        els = list(map(El, repeat(name, count), repeat(ns, count), repeat(key, count), repeat(0, count),
+                       numbers(stack[-1].order + 1.0), repeat(True, count)))
+        stack.extend(els)
+        html = ns == HTML
+        self._by.setdefault(name if html else "!" + name, []).extend(els)
+        if not html:
+            self._foreign.extend(els)
+        if els[0].special:
+            self._special.extend(els)
+            if els[0].scope:
+                self._scoped.extend(els)
+            if not html or name not in _LI_THROUGH:
+                self._li_stops.extend(els)
+        return els
+
+    def copies_push(self, name: str, span: str, self_closing: bool) -> int:
+        """Whether more copies of the start tag just processed (*name*, attributes *span*) would
+        each only push one more element alike, and leave the state such that the next would too:
+        0 if not, else a code for :meth:`push_copies`.
+
+        Exact by induction: the conditions (_foreign_copies, _body_copies) look only at what
+        such a push leaves as it was (insertion mode, the current node's name, namespace and
+        integration point, the scopes for "p", the last entries of the list of active
+        formatting elements), so they hold after each copy as before it."""
+        stack = self.stack
+        if not stack or stack[-1].name != name:
+            return 0
+        top = stack[-1]
+        if top.ns != HTML:  # foreign content's rules (no integration point: not its name's)
+            return 0 if top.ip or self_closing or not self._foreign_copies(name, span, top) else 4
+        return self._body_copies(name, span) if self.mode == "in body" else 0
+
+    def push_copies(self, kind: int, name: str, span: str, count: int) -> None:
+        """Push the elements of *count* copies of the start tag for which :meth:`copies_push`
+        gave *kind*, with their other effects: as many steps as the copies would take, at C speed
+        (but for creating the elements)."""
+        if count <= 0:
+            return
+        if kind == 3:
+            self._push_formatting_copies(name, span, count)
+        elif kind == 4:
+            self._push_many(name, self.stack[-1].ns, None, count)
+        else:
+            self._push_many(name, HTML, None, count)
+            if kind == 2:
+                self.frameset_ok = False
+
+    def _kinds(self, el: El) -> list[list[El]]:
+        """The index lists *el* is in (or goes in)."""
+        html = el.ns == HTML
+        kinds = [self._by[el.name if html else "!" + el.name]]
+        if not html:
+            kinds.append(self._foreign)
+        if el.special:
+            kinds.append(self._special)
+            if el.scope:
+                kinds.append(self._scoped)
+            if not html or el.name not in _LI_THROUGH:
+                kinds.append(self._li_stops)
+        return kinds
+
+    def _pop(self) -> El:
+        el = self.stack.pop()
+        el.open = False
+        if el.ns == HTML:
+            self._by[el.name].pop()
+            if el.special:
+                self._special.pop()
+                if el.scope:
+                    self._scoped.pop()
+                if el.name not in _LI_THROUGH:
+                    self._li_stops.pop()
+            return el
+        self._by["!" + el.name].pop()
+        self._foreign.pop()
+        if el.special:
+            self._special.pop()
+            self._scoped.pop()
+            self._li_stops.pop()
+        return el
+
+    def _truncate(self, k: int) -> None:
+        """Pop the elements from *k* up (many at once: each list of the index cut at C speed)."""
+        stack = self.stack
+        if len(stack) - k < 16:
+            while len(stack) > k:
+                self._pop()
+            return
+        cut = stack[k].order
+        for el in stack[k:]:
+            el.open = False
+        del stack[k:]
+        for kind in (self._foreign, self._special, self._scoped, self._li_stops, *self._by.values()):
+            if kind and kind[-1].order >= cut:
+                del kind[bisect_left(kind, cut, key=_ORDER):]
+
+    def _position(self, el: El) -> int:
+        """The index of *el* (on the stack) in the stack: O(log n)."""
+        return bisect_left(self.stack, el.order, key=_ORDER)
+
+    def _remove_at(self, k: int) -> None:
+        """Remove the element at index *k* from the stack (the others keep their orders)."""
+        el = self.stack.pop(k)
+        el.open = False
+        for kind in self._kinds(el):
+            del kind[bisect_left(kind, el.order, key=_ORDER)]
+
+    def _remove_open(self, el: El) -> None:
+        self._remove_at(self._position(el))
+
+    def _insert_at(self, k: int, el: El) -> None:
+        """Insert *el* at index *k* (0 < k) of the stack, between two elements."""
+        stack = self.stack
+        stack.insert(k, el)
+        low = stack[k - 1].order
+        high = stack[k + 1].order if k + 1 < len(stack) else low + 2.0
+        middle = (low + high) / 2
+        if low < middle < high:
+            el.order = middle
+        else:  # no number left between them: number the elements from here up again (keeps their order)
+            for j in range(k, len(stack)):
+                stack[j].order = stack[j - 1].order + 1.0
+        el.open = True
+        found = self._by.get(el.name if el.ns == HTML else "!" + el.name)
+        if found is None:
+            self._index(el)  # the only one of its name: appended in its place
+            return
+        for kind in self._kinds(el):
+            kind.insert(bisect_left(kind, el.order, key=_ORDER), el)
+
+    def _replace_at(self, k: int, new: El) -> None:
+        """Put *new* (the same name and namespace) at index *k* in place of the element there."""
+        stack = self.stack
+        old = stack[k]
+        new.order = old.order
+        old.open, new.open = False, True
+        stack[k] = new
+        for kind in self._kinds(old):
+            kind[bisect_left(kind, old.order, key=_ORDER)] = new
+
     def _insert(self, name: str, key: str | None = None) -> El:
         el = El(name, HTML, key)
-        self.stack.append(el)
+        self._push(el)
         return el
 
     def _pop_until(self, names: Collection[str]) -> None:
-        stack = self.stack
-        while len(stack) > 1:
-            el = stack.pop()
-            if el.ns == HTML and el.name in names:
-                return
+        """Pop elements until an HTML element named in *names* has been popped (never the last)."""
+        node = None
+        for name in names:
+            found = self._by.get(name)
+            if found and (node is None or found[-1].order > node.order):
+                node = found[-1]
+        self._truncate(1 if node is None else max(self._position(node), 1))
 
     def _implied(self, exclude: str | None = None, names: Collection[str] = IMPLIED) -> None:
         stack = self.stack
@@ -99,7 +370,7 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
             el = stack[-1]
             if el.ns != HTML or el.name not in names or el.name == exclude:
                 return
-            stack.pop()
+            self._pop()
 
     def _close_p(self) -> None:
         if self._in_scope("p", ("button",)):
@@ -109,41 +380,46 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
     def _clear_to(self, names: Collection[str]) -> None:
         stack = self.stack
         while len(stack) > 1 and not (stack[-1].ns == HTML and stack[-1].name in names):
-            stack.pop()
+            self._pop()
 
     # -- reset the insertion mode appropriately (§13.2.4.1) ---------------------------------------
     def _reset_mode(self) -> None:
-        stack = self.stack
-        for k in range(len(stack) - 1, -1, -1):
-            node = stack[k]
-            last = k == 0
-            name = node.name if node.ns == HTML else ""
-            if name in ("td", "th") and not last:
-                self.mode = "in cell"
-            elif name == "tr":
-                self.mode = "in row"
-            elif name in TABLE_SECTIONS:
-                self.mode = "in table body"
-            elif name == "caption":
-                self.mode = "in caption"
-            elif name == "colgroup":
-                self.mode = "in column group"
-            elif name == "table":
-                self.mode = "in table"
-            elif name == "template":
-                self.mode = self.template_modes[-1]
-            elif name == "head" and not last:
-                self.mode = "in head"
-            elif name == "body":
-                self.mode = "in body"
-            # (the "frameset" step never applies: no frameset element is inserted, the scanner stops)
-            elif name == "html":
-                self.mode = "before head" if self.head is None else "after head"
-            elif last:
-                self.mode = "in body"
-            else:
-                continue
+        # The loop's steps act only at the elements of MODE_ELEMENTS (the last node, the bottom of
+        # the stack, is always the html element): it starts at the topmost of them.
+        node = self._mode_node()
+        if node is None:
             return
+        self._set_mode(node, node is self.stack[0])
+
+    def _set_mode(self, node: El, last: bool) -> bool:
+        """The loop's step at *node* (*last*: the bottom of the stack): False, go on down."""
+        name = node.name if node.ns == HTML else ""
+        if name in ("td", "th") and not last:
+            self.mode = "in cell"
+        elif name == "tr":
+            self.mode = "in row"
+        elif name in TABLE_SECTIONS:
+            self.mode = "in table body"
+        elif name == "caption":
+            self.mode = "in caption"
+        elif name == "colgroup":
+            self.mode = "in column group"
+        elif name == "table":
+            self.mode = "in table"
+        elif name == "template":
+            self.mode = self.template_modes[-1]
+        elif name == "head" and not last:
+            self.mode = "in head"
+        elif name == "body":
+            self.mode = "in body"
+        # (the "frameset" step never applies: no frameset element is inserted, the scanner stops)
+        elif name == "html":
+            self.mode = "before head" if self.head is None else "after head"
+        elif last:
+            self.mode = "in body"
+        else:
+            return False
+        return True
 
     # -- dispatcher (§13.2.6) ---------------------------------------------------------------------
     def start_tag(self, name: str, span: str, self_closing: bool) -> int | None:
@@ -170,18 +446,7 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
     def tokenizer_only(self) -> bool:
         """No template and no foreign element is open (with no such start tag ahead, the tree
         builder can then no longer change which start tags are metas)."""
-        if self.template_modes:
-            return False
-        stack = self.stack
-        known = self._foreign_seen  # the lowest foreign element found last time, if still open
-        if known is not None and known[0] < len(stack) and stack[known[0]] is known[1]:
-            return False
-        for i, el in enumerate(stack):
-            if el.ns != HTML:
-                self._foreign_seen = (i, el)
-                return False
-        self._foreign_seen = None
-        return True
+        return not self.template_modes and not self._foreign
 
     def outline(self) -> tuple:
         """A cheap summary of the state (:meth:`shape` tells states apart; where outlines differ
@@ -213,7 +478,7 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         if self.frameset_ok or self.mode != "in body":
             return True
         afe = self.afe
-        return bool(afe) and afe[-1] is not None and afe[-1] not in self.stack
+        return bool(afe) and afe[-1] is not None and not afe[-1].open
 
     def characters(self, ws: bool, nul: bool, other: bool) -> None:
         stack = self.stack
@@ -287,14 +552,14 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
             self._leave_noscript()
             mode = "in head"
         if mode == "in head":
-            self.stack.pop()
+            self._pop()
             self.mode = mode = "after head"
         if mode == "after head":
             self._insert("body")
             self.mode = "in body"
             return self._chars(ws, nul, other)
         if mode == "in column group" and self._current_is("colgroup"):
-            self.stack.pop()
+            self._pop()
             self.mode = "in table"
             return self._chars(ws, nul, other)
         return None
@@ -307,3 +572,94 @@ _START_RULES: dict[InsertionMode, Callable[[TreeBuilder, str, str, bool], int | 
 _END_RULES: dict[InsertionMode, Callable[[TreeBuilder, str], None]] = {
     m: getattr(TreeBuilder, "_end_" + m.replace(" ", "_"), TreeBuilder._body_end) for m in _MODES
 }
+
+
+class PlainTreeBuilder(TreeBuilder):
+    """The tree builder with the standard's scope checks walking the stack of open elements and
+    the list of active formatting elements, as written (O(depth) per token): the twin that the
+    tests hold :class:`TreeBuilder`'s indexed checks against. Not for use on untrusted input."""
+
+    def _in_scope(self, name: str, extra: Collection[str] = ()) -> bool:
+        for el in reversed(self.stack):
+            if el.ns == HTML:
+                if el.name == name:
+                    return True
+                if el.scope or el.name in extra:
+                    return False
+            elif el.scope:
+                return False
+        return False
+
+    def _in_table_scope(self, names: Collection[str]) -> bool:
+        for el in reversed(self.stack):
+            if el.ns == HTML:
+                if el.name in names:
+                    return True
+                if el.name in ("html", "table", "template"):
+                    return False
+        return False
+
+    def _el_in_scope(self, el: El) -> bool:
+        for node in reversed(self.stack):
+            if node is el:
+                return True
+            if node.scope:
+                return False
+        return False
+
+    def _li_target(self, targets: Collection[str]) -> El | None:
+        for node in reversed(self.stack):
+            if node.ns == HTML and node.name in targets:
+                return node
+            if node.special and not (node.ns == HTML and node.name in _LI_THROUGH):
+                return None
+        return None
+
+    def _other_end_target(self, name: str) -> El | None:
+        for node in reversed(self.stack):
+            if node.ns == HTML and node.name == name:
+                return node
+            if node.special:
+                return None
+        return None
+
+    def _foreign_end_target(self, name: str) -> El | None:
+        stack = self.stack
+        k = len(stack) - 1
+        while k > 0:
+            node = stack[k]
+            if node.name == name and node.ns != HTML:
+                return node
+            k -= 1
+            if stack[k].ns == HTML:
+                return None
+        return None
+
+    def _furthest_block(self, fe: El) -> El | None:
+        stack = self.stack
+        for k in range(stack.index(fe) + 1, len(stack)):
+            if stack[k].special:
+                return stack[k]
+        return None
+
+    def _reset_mode(self) -> None:
+        stack = self.stack
+        for k in range(len(stack) - 1, -1, -1):
+            if self._set_mode(stack[k], k == 0):
+                return
+
+    def _position(self, el: El) -> int:
+        return self.stack.index(el)
+
+    def _push_afe(self, el: El) -> None:
+        afe = self.afe
+        start = 0
+        for i in range(len(afe) - 1, -1, -1):
+            if afe[i] is None:
+                start = i + 1
+                break
+        same = [e for e in reversed(afe[start:])
+                if e is not None and e.name == el.name and attributes(e.key or "") == attributes(el.key or "")]
+        if len(same) >= 3:  # Noah's Ark clause: the earliest goes
+            self._afe_remove(same[-1])
+        self._afe_append(el)
