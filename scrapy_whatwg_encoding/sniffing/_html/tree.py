@@ -76,6 +76,9 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         # attributes, after each marker: one dict before the first marker, one after each.
         self._ark: list[dict[tuple, list[El]]] = [{}]
         self._ark_names: list[dict[str, int]] = [{}]  # the entries by name after each marker, counted
+        # shape()'s entries of the stack last time, and the lowest place changed since (pushes aside).
+        self._shape_stack: list[tuple] = []
+        self._low = 0
 
     # -- queries ------------------------------------------------------------------------------
     def in_foreign(self) -> bool:
@@ -272,8 +275,10 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         return kinds
 
     def _pop(self) -> El:
-        el = self.stack.pop()
+        stack = self.stack
+        el = stack.pop()
         el.open = False
+        self._low = min(self._low, len(stack))
         if el.ns == HTML:
             self._by[el.name].pop()
             if el.special:
@@ -299,6 +304,7 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
                 self._pop()
             return
         cut = stack[k].order
+        self._low = min(self._low, k)
         for el in stack[k:]:
             el.open = False
         del stack[k:]
@@ -314,6 +320,7 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         """Remove the element at index *k* from the stack (the others keep their orders)."""
         el = self.stack.pop(k)
         el.open = False
+        self._low = min(self._low, k)
         for kind in self._kinds(el):
             del kind[bisect_left(kind, el.order, key=_ORDER)]
 
@@ -324,6 +331,7 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         """Insert *el* at index *k* (0 < k) of the stack, between two elements."""
         stack = self.stack
         stack.insert(k, el)
+        self._low = min(self._low, k)
         low = stack[k - 1].order
         high = stack[k + 1].order if k + 1 < len(stack) else low + 2.0
         middle = (low + high) / 2
@@ -345,6 +353,7 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         stack = self.stack
         old = stack[k]
         new.order = old.order
+        self._low = min(self._low, k)
         old.open, new.open = False, True
         stack[k] = new
         for kind in self._kinds(old):
@@ -459,16 +468,25 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         for new objects in the same places, so the same later tokens have the same effects. Each
         element is its name, namespace, attributes and integration point, and a number (its first
         place on the stack, the list of active formatting elements, the head and form pointers)."""
-        numbers: dict[int, int] = {}
+        # Stack elements are numbered by their place; the entries of the elements below the lowest
+        # place changed since the last call (_low) are those computed then (deep stacks: O(change)).
+        stack = self.stack
+        kept = min(self._low, len(self._shape_stack))
+        entries = self._shape_stack[:kept]
+        entries.extend((k, el.name, el.ns, el.key, el.ip) for k, el in enumerate(stack[kept:], kept))
+        self._shape_stack, self._low = entries, len(stack)
+        size = len(stack)
+        others: dict[int, int] = {}
 
         def number(el: El | None) -> int:
             if el is None:
                 return -1
-            return numbers.setdefault(id(el), len(numbers))
+            if el.open:
+                return self._position(el)
+            return others.setdefault(id(el), size + len(others))
 
-        stack = tuple((number(el), el.name, el.ns, el.key, el.ip) for el in self.stack)
         afe = tuple(None if el is None else (number(el), el.name, el.ns, el.key, el.ip) for el in self.afe)
-        return (self.mode, stack, afe, tuple(self.template_modes), number(self.head), number(self.form),
+        return (self.mode, tuple(entries), afe, tuple(self.template_modes), number(self.head), number(self.form),
                 self.frameset_ok, self.quirks)
 
     def text_matters(self) -> bool:
@@ -650,6 +668,29 @@ class PlainTreeBuilder(TreeBuilder):
 
     def _position(self, el: El) -> int:
         return self.stack.index(el)
+
+    def _pop_until(self, names: Collection[str]) -> None:
+        stack = self.stack
+        while len(stack) > 1:
+            el = self._pop()
+            if el.ns == HTML and el.name in names:
+                return
+
+    def tokenizer_only(self) -> bool:
+        return not self.template_modes and all(el.ns == HTML for el in self.stack)
+
+    def shape(self) -> tuple:
+        numbers: dict[int, int] = {}
+
+        def number(el: El | None) -> int:
+            if el is None:
+                return -1
+            return numbers.setdefault(id(el), len(numbers))
+
+        stack = tuple((number(el), el.name, el.ns, el.key, el.ip) for el in self.stack)
+        afe = tuple(None if el is None else (number(el), el.name, el.ns, el.key, el.ip) for el in self.afe)
+        return (self.mode, stack, afe, tuple(self.template_modes), number(self.head), number(self.form),
+                self.frameset_ok, self.quirks)
 
     def _push_afe(self, el: El) -> None:
         afe = self.afe
