@@ -59,7 +59,7 @@ from ._html.tokenizer import (
     tag_name,
     text_element,
 )
-from ._html.tree import TreeBuilder
+from ._html.tree import TreeBuilder, push_unit_copies
 from .meta_charset import extract_meta_charset
 
 _WS = "\t\n\x0c\r "
@@ -532,13 +532,8 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                     before = _state(tree)
                 action = tree.start_tag(name, span, tail.endswith("/"))
                 if action is None:
-                    # The same start tag next, each copy pushing one more element alike: all at once.
-                    if skip_copies and text.startswith(text[lt:pos], pos):
-                        kind = tree.copies_push(name, span, tail.endswith("/"))
-                        if kind:
-                            run = copies_end(text, pos, text[lt:pos], copies_bound)
-                            tree.push_copies(kind, name, span, (run - pos) // (pos - lt))
-                            pos = run
+                    if skip_copies:  # copies of start tags that only push elements: at once
+                        pos = push_unit_copies(tree, text, pos, (lt, s2, s3, s4), copies_bound)
                     continue
             if action == META:
                 emitted += 1

@@ -76,37 +76,34 @@ def test_indexed_checks_leave_the_state_of_the_walking_ones(deep, scripting):
             break
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(_TOKEN, max_size=30), _START, st.integers(1, 400), st.lists(_TOKEN, max_size=15), st.booleans())
-@example([("start", "template", "", False)], ("start", "b", "", False), 300, [("end", "b")] * 3, True)
-@example([("start", "template", "", False), ("start", "b", "", False)] * 3, ("start", "b", "", False), 5,
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_TOKEN, max_size=30), st.lists(_START, min_size=1, max_size=3), st.integers(1, 400),
+       st.lists(_TOKEN, max_size=15), st.booleans())
+@example([("start", "template", "", False)], [("start", "b", "", False)], 300, [("end", "b")] * 3, True)
+@example([("start", "template", "", False), ("start", "b", "", False)] * 3, [("start", "b", "", False)], 5,
          [("end", "template")], True)
-@example([("start", "svg", "", False)], ("start", "g", "", False), 300, [("end", "g")] * 3, True)
-@example([("start", "math", "", False), ("start", "mi", "", False)], ("start", "mi", "", False), 30, [], True)
-@example([("start", "p", "", False)], ("start", "div", "", False), 30, [("end", "p")], False)
-@example([("start", "body", "", False)], ("start", "pre", "", False), 30, [("start", "frameset", "", False)], True)
-def test_copies_pushed_at_once_leave_the_state_of_the_token_by_token_steps(head, start, copies, tail, scripting):
-    """``copies_push``/``push_copies``: where the next copies of a start tag would each only push
-    one more element alike, pushing them at once leaves the state of the token-by-token steps."""
+@example([("start", "template", "", False)], [("start", "b", "", False), ("start", "i", " x=1", False)], 300,
+         [("end", "i"), ("end", "b")] * 3, True)
+@example([("start", "b", "", False)] * 2, [("start", "b", "", False), ("start", "div", "", False)], 2, [], True)
+@example([("start", "svg", "", False)], [("start", "g", "", False), ("start", "path", "", False)], 300,
+         [("end", "g")] * 3, True)
+@example([("start", "math", "", False), ("start", "mi", "", False)],
+         [("start", "mi", "", False), ("start", "b", "", False)], 30, [], True)
+@example([("start", "p", "", False)], [("start", "div", "", False)], 30, [("end", "p")], False)
+@example([("start", "body", "", False)], [("start", "pre", "", False)], 30, [("start", "frameset", "", False)], True)
+def test_copies_pushed_at_once_leave_the_state_of_the_token_by_token_steps(head, unit, copies, tail, scripting):
+    """``copies_push``/``push_copies``: where the next copies of a unit of start tags would each
+    only push elements, pushing them at once leaves the state of the token-by-token steps."""
     tree, twin = TreeBuilder(scripting), PlainTreeBuilder(scripting)
-    for token in head:
+    for token in [*head, *unit]:
         if _feed(tree, token) == STOP:
             return
         _feed(twin, token)
-    done = 0
-    while done < copies:
-        _, name, span, self_closing = start
-        kind = tree.copies_push(name, span, self_closing)
-        if kind:
-            tree.push_copies(kind, name, span, copies - done)
-            for _ in range(copies - done):
-                _feed(twin, start)
-            break
-        action = _feed(tree, start)
-        assert action == _feed(twin, start)
-        done += 1
-        if action is not None:
-            break
+    specs = tree.copies_push([token[1:] for token in unit])
+    if specs is not None:
+        tree.push_copies(specs, copies)
+        for token in unit * copies:
+            assert _feed(twin, token) is None
     assert _state(tree) == _state(twin)
     for token in tail:
         action = _feed(tree, token)

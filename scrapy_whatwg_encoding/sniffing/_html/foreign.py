@@ -26,12 +26,18 @@ def _foreign(name: str, ns: int, span: str) -> El:
     return El(name, MATHML)
 
 
+def breaks_out(name: str, span: str) -> bool:
+    """A start tag *name* (attributes *span*) that breaks out of foreign content (§13.2.6.5)."""
+    return name in _BREAKOUT or (name == "font" and bool(span)
+                                 and next(first_attributes(span, _FONT_BREAKOUT), None) is not None)
+
+
 class ForeignContent(TreeState):
     """TreeBuilder mixin: start and end tags when the adjusted current node is foreign."""
 
     def _foreign_start(self, name: str, span: str, self_closing: bool) -> int | None:
         stack = self.stack
-        if name in _BREAKOUT or (name == "font" and span and next(first_attributes(span, _FONT_BREAKOUT), None) is not None):
+        if breaks_out(name, span):
             while len(stack) > 1 and stack[-1].ns != HTML and not stack[-1].ip:
                 self._pop()
             return self._start(name, span, self_closing)
@@ -40,12 +46,10 @@ class ForeignContent(TreeState):
             self._push(el)
         return None
 
-    def _foreign_copies(self, name: str, span: str, top: El) -> bool:
-        """Whether a start tag *name* (not self-closing) with the current node *top* (foreign,
-        not an integration point, named *name*) only pushes one more element like *top*."""
-        if name in _BREAKOUT or (name == "font" and span and next(first_attributes(span, _FONT_BREAKOUT), None) is not None):
-            return False
-        return _foreign(name, top.ns, span).ip == 0
+    def _foreign_copies(self, name: str, span: str, ns: int) -> bool:
+        """Whether a start tag *name* (not self-closing) with a foreign current node of namespace
+        *ns* and no integration point only pushes an element (*name*, *ns*) that is none either."""
+        return not breaks_out(name, span) and _foreign(name, ns, span).ip == 0
 
     def _foreign_end(self, name: str) -> None:
         stack = self.stack

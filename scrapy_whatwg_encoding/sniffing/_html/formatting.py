@@ -61,28 +61,33 @@ class FormattingElements(TreeState):
             self._afe_remove(same[0])
         self._afe_append(el)
 
-    def _formatting_copies(self, name: str, span: str) -> bool:
-        """Whether a formatting start tag *name* (attributes *span*) in "in body" would only push
-        one more element alike, with the same kind of state after it: nothing to reconstruct, and
-        the three entries alike after the last marker are the last three of the list and the top
-        three of the stack (so the Noah's Ark clause drops the earliest, the new one comes last)."""
-        afe, stack = self.afe, self.stack
-        same = self._ark[-1].get(alike(name, span))
-        return (same is not None and len(same) == 3 and len(stack) >= 3 and afe[-3:] == same
-                and stack[-3:] == same)
-
-    def _push_formatting_copies(self, name: str, span: str, count: int) -> None:
-        """*count* copies of a start tag for which :meth:`_formatting_copies` holds: each pushes
-        an element and takes the place of the earliest of the three alike in the list."""
-        els = self._push_many(name, HTML, span, count)
-        same = self._ark[-1][alike(name, span)]
-        kept = (same + els[-3:])[-3:]
-        for el in same:
-            el.fmt = None
-        self.afe[-3:] = kept
-        same[:] = kept
-        for el in kept:
-            el.fmt = same
+    def _push_formatting_copies(self, els: list[El]) -> None:
+        """Push *els* (formatting elements just put on the stack, in order; or the last three
+        copies' of them, the earlier ones being dropped anyway) onto the list as each would be,
+        with nothing to reconstruct: per name and attributes, the last three of the entries alike
+        after the last marker and the new ones stay (Noah's Ark clause: the earliest goes at each
+        push), the new ones after the others in their order."""
+        level, counts = self._ark[-1], self._ark_names[-1]
+        new: dict[tuple, list[El]] = {}
+        for el in els:
+            new.setdefault(alike(el.name, el.key), []).append(el)
+        kept_new: set[int] = set()
+        for key, added in new.items():
+            same = level.setdefault(key, [])
+            kept = (same + added[-3:])[-3:]
+            name = added[0].name
+            for el in same:
+                if all(el is not k for k in kept):
+                    del self.afe[self._afe_index(el)]
+                    el.fmt = None
+                    counts[name] -= 1
+            for el in kept:
+                if el.fmt is None:
+                    kept_new.add(id(el))
+                    counts[name] = counts.get(name, 0) + 1
+                el.fmt = same
+            same[:] = kept
+        self.afe.extend(el for el in els if id(el) in kept_new)
 
     def _afe_index(self, el: El) -> int:
         """The index of *el* in the list (looked for from the end, where it mostly is)."""

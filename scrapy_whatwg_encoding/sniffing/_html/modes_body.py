@@ -29,6 +29,18 @@ _BODY_SPECIAL_START = (
 )
 
 
+def body_copies(name: str) -> int:
+    """What a start tag *name* does in "in body" when it only pushes an element (the
+    conditions: ``TreeBuilder.copies_push``): 1 "any other start tag"; 2 a block but "p",
+    "pre", "listing" (close a "p" first: none in button scope); 3 a formatting element
+    (reconstruct first, then the Noah's Ark clause); 0 anything else."""
+    if name not in _BODY_SPECIAL_START:
+        return 1
+    if (name in _BLOCK and name != "p") or name in ("pre", "listing"):
+        return 2
+    return 3 if name in _FORMATTING else 0
+
+
 class BodyMode(TreeState):
     """TreeBuilder mixin: start and end tag rules of "in body"."""
 
@@ -176,21 +188,8 @@ class BodyMode(TreeState):
             self._insert(name)
         return None
 
-    def _body_copies(self, name: str, span: str) -> int:
-        """In "in body", with the current node an HTML element named *name*: 1 if one more start
-        tag *name* (attributes *span*) would only push an element alike, and leave this so ("any
-        other start tag" with nothing to reconstruct; a block but "p" with no "p" in button
-        scope); 2 the same and set frameset-ok to "not ok" ("pre", "listing"); 3 a formatting
-        element (:meth:`_formatting_copies`); 0 otherwise."""
-        afe = self.afe
-        quiet = not afe or afe[-1] is None or afe[-1].open  # nothing to reconstruct
-        if name not in _BODY_SPECIAL_START:
-            return 1 if quiet else 0
-        if (name in _BLOCK and name != "p") or name in ("pre", "listing"):
-            return 0 if self._in_scope("p", ("button",)) else 2 if name in ("pre", "listing") else 1
-        if name in _FORMATTING and quiet and self._formatting_copies(name, span):
-            return 3
-        return 0
+    def _body_copies(self, name: str) -> int:
+        return body_copies(name)
 
     def _body_end(self, name: str) -> None:
         if name in _END_BLOCK:

@@ -23,8 +23,9 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Collection
+from functools import lru_cache
 from itertools import count as numbers
-from itertools import repeat
+from itertools import cycle, islice, repeat
 from operator import attrgetter
 from typing import get_args
 
@@ -40,13 +41,13 @@ from .elements import (
     El,
     InsertionMode,
 )
-from .foreign import ForeignContent
+from .foreign import ForeignContent, breaks_out
 from .formatting import FormattingElements
-from .modes_body import BodyMode
+from .modes_body import BodyMode, body_copies
 from .modes_head import HeadModes
 from .modes_other import OtherModes
 from .modes_table import TableModes
-from .tokenizer import attributes
+from .tokenizer import TAG, attributes, copies_end, tag_name
 
 _TABLE_TEXT = frozenset(("table", "tbody", "template", "tfoot", "thead", "tr"))
 _LI_THROUGH = frozenset(("address", "div", "p"))  # special, yet the "li" start tag's loop goes past them
@@ -210,55 +211,81 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
             self._scoped.append(el)
             self._li_stops.append(el)
 
-    def _push_many(self, name: str, ns: int, key: str | None, count: int) -> list[El]:
-        """Push *count* new elements alike (no integration point), at C speed but creating them."""
-        stack = self.stack
-        els = list(map(El, repeat(name, count), repeat(ns, count), repeat(key, count), repeat(0, count),
-                       numbers(stack[-1].order + 1.0), repeat(True, count)))
-        stack.extend(els)
-        html = ns == HTML
-        self._by.setdefault(name if html else "!" + name, []).extend(els)
-        if not html:
-            self._foreign.extend(els)
-        if els[0].special:
-            self._special.extend(els)
-            if els[0].scope:
-                self._scoped.extend(els)
-            if not html or name not in _LI_THROUGH:
-                self._li_stops.extend(els)
-        return els
+    def copies_push(self, tags: list[tuple[str, str, bool]]) -> list[tuple[str, int, str | None]] | None:
+        """Whether copies of a unit of start tags (*tags*: name, attributes span, self-closing
+        flag), coming right after the tokens just processed, would each only push one element
+        per tag, with at most the Noah's Ark clause and frameset-ok's "not ok" besides: then the
+        elements' (name, namespace, attributes kept) for :meth:`push_copies`; else None.
 
-    def copies_push(self, name: str, span: str, self_closing: bool) -> int:
-        """Whether more copies of the start tag just processed (*name*, attributes *span*) would
-        each only push one more element alike, and leave the state such that the next would too:
-        0 if not, else a code for :meth:`push_copies`.
-
-        Exact by induction: the conditions (_foreign_copies, _body_copies) look only at what
-        such a push leaves as it was (insertion mode, the current node's name, namespace and
-        integration point, the scopes for "p", the last entries of the list of active
-        formatting elements), so they hold after each copy as before it."""
+        Exact by induction on the copies: the conditions look only at what such pushes leave as
+        they were: in foreign content (current node foreign, no integration point) tags that do
+        not break out and open no integration point, each pushed in the current node's namespace;
+        in "in body" with the current node HTML and nothing to reconstruct (a formatting
+        element pushed leaves the list's last entry open), "any other start tag", blocks but "p"
+        with no "p" in button scope (no "p" or "button" is pushed), "pre", "listing" and the
+        formatting elements (the Noah's Ark clause keeps the last three alike)."""
         stack = self.stack
-        if not stack or stack[-1].name != name:
-            return 0
+        if not stack:
+            return None
         top = stack[-1]
-        if top.ns != HTML:  # foreign content's rules (no integration point: not its name's)
-            return 0 if top.ip or self_closing or not self._foreign_copies(name, span, top) else 4
-        return self._body_copies(name, span) if self.mode == "in body" else 0
+        specs: list[tuple[str, int, str | None]] = []
+        if top.ns != HTML:
+            if top.ip:
+                return None
+            for name, span, self_closing in tags:
+                if self_closing or not self._foreign_copies(name, span, top.ns):
+                    return None
+                specs.append((name, top.ns, None))
+            return specs
+        afe = self.afe
+        if self.mode != "in body" or (afe and afe[-1] is not None and not afe[-1].open):
+            return None
+        blocks = False
+        for name, span, _ in tags:
+            kind = self._body_copies(name)
+            if not kind:
+                return None
+            blocks = blocks or kind == 2
+            specs.append((name, HTML, span if kind == 3 else None))
+        return None if blocks and self._in_scope("p", ("button",)) else specs
 
-    def push_copies(self, kind: int, name: str, span: str, count: int) -> None:
-        """Push the elements of *count* copies of the start tag for which :meth:`copies_push`
-        gave *kind*, with their other effects: as many steps as the copies would take, at C speed
-        (but for creating the elements)."""
+    def push_copies(self, specs: list[tuple[str, int, str | None]], count: int) -> None:
+        """Push the elements of *count* copies of the unit for which :meth:`copies_push` gave
+        *specs*, with the Noah's Ark clause and frameset-ok: what the copies' steps would do, at
+        C speed but for creating the elements."""
         if count <= 0:
             return
-        if kind == 3:
-            self._push_formatting_copies(name, span, count)
-        elif kind == 4:
-            self._push_many(name, self.stack[-1].ns, None, count)
-        else:
-            self._push_many(name, HTML, None, count)
-            if kind == 2:
-                self.frameset_ok = False
+        size = len(specs)
+        total = size * count
+        stack = self.stack
+        names, spaces, keys = zip(*specs)
+        els = list(map(El, islice(cycle(names), total), islice(cycle(spaces), total), islice(cycle(keys), total),
+                       repeat(0, total), numbers(stack[-1].order + 1.0), repeat(True, total)))
+        stack.extend(els)
+        places: dict[str, list[int]] = {}
+        for j, (name, ns, _) in enumerate(specs):
+            places.setdefault(name if ns == HTML else "!" + name, []).append(j)
+        for by, where in places.items():
+            found = els[where[0]::size] if len(where) == 1 else [e for k, e in enumerate(els) if k % size in where]
+            self._by.setdefault(by, []).extend(found)
+        kinds = ((self._foreign, lambda e: e.ns != HTML), (self._special, lambda e: e.special),
+                 (self._scoped, lambda e: e.scope),
+                 (self._li_stops, lambda e: e.special and (e.ns != HTML or e.name not in _LI_THROUGH)))
+        for kind, member in kinds:
+            where = [j for j, e in enumerate(els[:size]) if member(e)]
+            if len(where) == size:
+                kind.extend(els)
+            elif len(where) == 1:
+                kind.extend(els[where[0]::size])
+            elif where:
+                kind.extend(e for k, e in enumerate(els) if k % size in where)
+        if specs[0][1] != HTML:
+            return
+        if any(name in ("pre", "listing") for name in names):
+            self.frameset_ok = False
+        if any(key is not None for key in keys):
+            # Only the last three copies' formatting elements can stay in the list.
+            self._push_formatting_copies([e for e in els[-3 * size:] if e.key is not None])
 
     def _kinds(self, el: El) -> list[list[El]]:
         """The index lists *el* is in (or goes in)."""
@@ -590,6 +617,49 @@ _START_RULES: dict[InsertionMode, Callable[[TreeBuilder, str, str, bool], int | 
 _END_RULES: dict[InsertionMode, Callable[[TreeBuilder, str], None]] = {
     m: getattr(TreeBuilder, "_end_" + m.replace(" ", "_"), TreeBuilder._body_end) for m in _MODES
 }
+
+
+@lru_cache(maxsize=64)
+def _unit_tags(unit: str) -> tuple[tuple[str, str, bool], ...] | None:
+    """The start tags (name, attributes span, self-closing flag) that *unit* consists of, if it
+    is start tags only and each could only push an element in some context (in "in body": not
+    one with a rule of its own but the blocks and formatting elements; in foreign content: not a
+    breakout); else None."""
+    tags = []
+    at = 0
+    while at < len(unit):
+        match = TAG.match(unit, at)
+        if match is None or match.group(1):
+            return None
+        tags.append((tag_name(match.group(2)), match.group(3), match.group("tail").endswith("/")))
+        at = match.end()
+    html = all(body_copies(name) for name, _, _ in tags)
+    if not html and not all(not sc and not breaks_out(name, span) for name, span, sc in tags):
+        return None
+    return tuple(tags)
+
+
+def push_unit_copies(tree: TreeBuilder, text: str, pos: int, starts: tuple[int, ...], bound: int) -> int:
+    """After a start tag that ends at *pos* in *text*: if the text of the last one to four turns
+    of a scan (from one of *starts*, where they began; the first: this tag's "<") is a unit of
+    start tags only, coming again right after it, whose copies would each only push elements
+    (:meth:`TreeBuilder.copies_push`), push those of all its copies ending by *bound* at once
+    (``copies_end``: O(log n) comparisons) and return the offset after them; else *pos*."""
+    if not text.startswith("<", pos):
+        return pos
+    for start in starts:
+        if not -1 < start < pos:
+            continue
+        unit = text[start:pos]
+        if not text.startswith(unit, pos):
+            continue
+        tags = _unit_tags(unit)
+        specs = None if tags is None else tree.copies_push(list(tags))
+        if specs is not None:
+            end = copies_end(text, pos, unit, bound)
+            tree.push_copies(specs, (end - pos) // len(unit))
+            return end
+    return pos
 
 
 class PlainTreeBuilder(TreeBuilder):
