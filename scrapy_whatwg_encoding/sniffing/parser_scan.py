@@ -25,7 +25,9 @@ unit of tokens once the tree builder's state has come round to where it was one 
 before (:class:`_Copies`: ``<a>`` or ``<p>`` in a template, ``<`` in SVG); after the last
 ``<svg``/``<math``/``<template``/``<frameset``, with none of those elements open, one regex
 skips everything but ``meta`` and ``plaintext`` start tags and the elements of text it cannot
-read whole (the tree builder's scope checks cost O(1) however deep the nesting); a candidate tag is read within LONGEST_TAG characters (a longer one is
+read whole; copies of start tags that only push elements are pushed at once (``<b>`` in a
+template: ``push_unit_copies``), and the tree builder's scope checks cost O(1) or O(log n)
+however deep the nesting; a candidate tag is read within LONGEST_TAG characters (a longer one is
 a candidate unread, with the "<meta" inside it: :func:`meta_starts`), and a tag's attributes are
 read by name in one match. No bound on how many ``<meta>`` are examined: browsers have none
 (docs/algorithm.rst).
@@ -455,11 +457,12 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     it). *stop_at*: it also ends at the first "<" from that offset on met in an insertion mode not
     in *alive*. *modes* ``False`` (scripting enabled only): the caller needs no insertion mode
     (``None`` is given), so once the tree builder can no longer change which start tags are metas
-    (no template or foreign element open and no start tag ahead that opens one) the scan goes on with tokenizer states alone, one regex per run of what they skip;
+    (no template or foreign element open and no start tag ahead that opens one) the scan goes on
+    with tokenizer states alone, one regex per run of what they skip;
     with *hints* (:class:`Hints` of *text*), runs of meta tags that hold no hint (so name no
     encoding) are skipped there too, and the scan ends where no hint is left. *skip_copies*
-    ``False``: no copies of a unit of tokens are skipped (:class:`_Copies`; the plain twin that
-    the tests hold the shortcut against)."""
+    ``False``: no copies of a unit of tokens are skipped (:class:`_Copies`, ``push_unit_copies``;
+    the plain twin that the tests hold the shortcut against)."""
     end_at = len(text) if cutoff is None else cutoff
     tree_until = -1
     if not modes:
@@ -532,8 +535,10 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                     before = _state(tree)
                 action = tree.start_tag(name, span, tail.endswith("/"))
                 if action is None:
-                    if skip_copies:  # copies of start tags that only push elements: at once
-                        pos = push_unit_copies(tree, text, pos, (lt, s2, s3, s4), copies_bound)
+                    # Copies of start tags that only push elements: at once (where the tree
+                    # builder stays on).
+                    if skip_copies and (modes or pos <= tree_until or not tree.tokenizer_only()):
+                        pos = push_unit_copies(tree, text, pos, (lt, s1, s2, s3, s4), copies_bound)
                     continue
             if action == META:
                 emitted += 1

@@ -176,7 +176,8 @@ _TWIN_HTML = st.builds(
     st.sampled_from([10, 300, 1100]),
     st.sampled_from([*_CLOSERS, "</template>", "</select>"]), st.sampled_from([0, 1, 50, 400]),
     st.lists(st.sampled_from(_TWIN_UNITS + _CLOSERS), max_size=6).map("".join),
-    st.sampled_from([*_TAILS, "</template>" + META, "<template><col>" + META + "</template>" + META]))
+    st.sampled_from([*_TAILS, "</template>" + META, "<template><col>" + META + "</template>" + META,
+                     "<col>" + META + "</template>" + META, "</template><col>" + META, "<caption><col>" + META]))
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -184,6 +185,8 @@ _TWIN_HTML = st.builds(
 @example("<template>" + "<b>" * 1100 + "</template>" + META)
 @example("<template><b>" * 300 + "</template>" * 300 + META)
 @example("<select>" + "<div>" * 300 + "<svg><title>" + META)
+@example("<template><template>" + "<b>" * 300 + "</template><col>" + META + "</template>" + META)
+@example("<template><colgroup><template>" + "<b>" * 300 + "</template><col>" + META + "</template>" + META)
 def test_deep_nesting_metas_are_the_walking_twins(html):
     """Every meta the scan emits (offsets, span, insertion mode before it), in the parser step's
     scan and the browser models' (scripting disabled, modes kept), against the plain twin: the
@@ -194,6 +197,10 @@ def test_deep_nesting_metas_are_the_walking_twins(html):
         patched.setattr(parser_scan, "TreeBuilder", PlainTreeBuilder)
         for kwargs, metas in ours.items():
             assert metas == list(tree_builder_metas(html, skip_copies=False, **dict(kwargs)))
+    # and the parser step's tokenizer states alone (once the tree builder no longer matters) read
+    # the metas the tree builder reads all the way
+    assert [meta[:3] for meta in ours[(("modes", False),)]] == [
+        meta[:3] for meta in tree_builder_metas(html, modes=True, skip_copies=False)]
 
 
 # -- the work: linear in the input ------------------------------------------------------------------

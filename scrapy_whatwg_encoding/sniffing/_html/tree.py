@@ -50,6 +50,7 @@ from .modes_table import TableModes
 from .tokenizer import TAG, attributes, copies_end, tag_name
 
 _TABLE_TEXT = frozenset(("table", "tbody", "template", "tfoot", "thead", "tr"))
+_WHITESPACE = "\t\n\x0c\r "
 _LI_THROUGH = frozenset(("address", "div", "p"))  # special, yet the "li" start tag's loop goes past them
 _ORDER = attrgetter("order")
 
@@ -480,9 +481,14 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         return _END_RULES[self.mode](self, name)
 
     def tokenizer_only(self) -> bool:
-        """No template and no foreign element is open (with no such start tag ahead, the tree
-        builder can then no longer change which start tags are metas)."""
-        return not self.template_modes and not self._foreign
+        """No foreign element is open, and no template whose insertion mode is "in template" or
+        "in column group": with no ``svg``, ``math``, ``template`` or ``frameset`` start tag
+        ahead, the tree builder can then no longer change which start tags are metas. (In
+        template contents only "in column group" ignores a meta, and only "in template" enters
+        it, on a ``col`` start tag; once a template's mode is another, only a new template is
+        "in template" again: elsewhere the current node is a ``colgroup``, which a meta pops.)"""
+        modes = self.template_modes
+        return not self._foreign and not (modes and ("in template" in modes or "in column group" in modes))
 
     def outline(self) -> tuple:
         """A cheap summary of the state (:meth:`shape` tells states apart; where outlines differ
@@ -620,15 +626,20 @@ _END_RULES: dict[InsertionMode, Callable[[TreeBuilder, str], None]] = {
 
 
 @lru_cache(maxsize=64)
-def _unit_tags(unit: str) -> tuple[tuple[str, str, bool], ...] | None:
-    """The start tags (name, attributes span, self-closing flag) that *unit* consists of, if it
-    is start tags only and each could only push an element in some context (in "in body": not
-    one with a rule of its own but the blocks and formatting elements; in foreign content: not a
-    breakout); else None."""
+def _unit_tags(unit: str) -> tuple[tuple[tuple[str, str, bool], ...], bool] | None:
+    """The start tags (name, attributes span, self-closing flag) that *unit* consists of, with
+    text without "<" between them (True if any of it is not whitespace), if each tag could only
+    push an element in some context (in "in body": not one with a rule of its own but the blocks
+    and formatting elements; in foreign content: not a breakout); else None."""
     tags = []
+    text = False
     at = 0
     while at < len(unit):
-        match = TAG.match(unit, at)
+        lt = unit.find("<", at)
+        if lt < 0:
+            return None  # (a unit ends with a tag)
+        text = text or bool(unit[at:lt].strip(_WHITESPACE))
+        match = TAG.match(unit, lt)
         if match is None or match.group(1):
             return None
         tags.append((tag_name(match.group(2)), match.group(3), match.group("tail").endswith("/")))
@@ -636,25 +647,27 @@ def _unit_tags(unit: str) -> tuple[tuple[str, str, bool], ...] | None:
     html = all(body_copies(name) for name, _, _ in tags)
     if not html and not all(not sc and not breaks_out(name, span) for name, span, sc in tags):
         return None
-    return tuple(tags)
+    return tuple(tags), text
 
 
 def push_unit_copies(tree: TreeBuilder, text: str, pos: int, starts: tuple[int, ...], bound: int) -> int:
     """After a start tag that ends at *pos* in *text*: if the text of the last one to four turns
     of a scan (from one of *starts*, where they began; the first: this tag's "<") is a unit of
-    start tags only, coming again right after it, whose copies would each only push elements
-    (:meth:`TreeBuilder.copies_push`), push those of all its copies ending by *bound* at once
-    (``copies_end``: O(log n) comparisons) and return the offset after them; else *pos*."""
-    if not text.startswith("<", pos):
-        return pos
+    start tags, with text between them (character tokens that change nothing: frameset-ok is
+    already "not ok", nothing to reconstruct), coming again right after it, whose copies would
+    each only push elements (:meth:`TreeBuilder.copies_push`), push those of all its copies
+    ending by *bound* at once (``copies_end``: O(log n) comparisons) and return the offset after
+    them; else *pos*."""
+    following = text[pos:pos + 1]
     for start in starts:
-        if not -1 < start < pos:
+        if not -1 < start < pos or text[start] != following:
             continue
         unit = text[start:pos]
         if not text.startswith(unit, pos):
             continue
-        tags = _unit_tags(unit)
-        specs = None if tags is None else tree.copies_push(list(tags))
+        found = _unit_tags(unit)
+        # (text that is not whitespace only sets frameset-ok to "not ok": the first copy did)
+        specs = None if found is None or (found[1] and tree.frameset_ok) else tree.copies_push(list(found[0]))
         if specs is not None:
             end = copies_end(text, pos, unit, bound)
             tree.push_copies(specs, (end - pos) // len(unit))
@@ -747,7 +760,8 @@ class PlainTreeBuilder(TreeBuilder):
                 return
 
     def tokenizer_only(self) -> bool:
-        return not self.template_modes and all(el.ns == HTML for el in self.stack)
+        modes = self.template_modes
+        return all(el.ns == HTML for el in self.stack) and "in template" not in modes and "in column group" not in modes
 
     def shape(self) -> tuple:
         numbers: dict[int, int] = {}
