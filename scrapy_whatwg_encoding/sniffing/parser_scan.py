@@ -23,7 +23,8 @@ match; a run of elements of text that change no tree state is one match; copies 
 or element are skipped in O(log n) comparisons first (``copies_end``), and so are copies of a
 unit of tokens once the tree builder's state has come round to where it was one or two copies
 before (:class:`_Copies`: ``<a>`` or ``<p>`` in a template, ``<`` in SVG); after the last
-``<svg``/``<math``/``<template``/``<frameset``, with none of those elements open, one regex
+``<svg``/``<math``/``<template``/``<frameset``, with no foreign element open (nor a template
+that could still ignore a meta: :meth:`.TreeBuilder.tokenizer_only`), one regex
 skips everything but ``meta`` and ``plaintext`` start tags and the elements of text it cannot
 read whole; copies of start tags that only push elements are pushed at once (``<b>`` in a
 template: ``push_unit_copies``), and the tree builder's scope checks cost O(1) or O(log n)
@@ -457,7 +458,8 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     it). *stop_at*: it also ends at the first "<" from that offset on met in an insertion mode not
     in *alive*. *modes* ``False`` (scripting enabled only): the caller needs no insertion mode
     (``None`` is given), so once the tree builder can no longer change which start tags are metas
-    (no template or foreign element open and no start tag ahead that opens one) the scan goes on
+    (no foreign element open, nor a template that could ignore a meta, and no start tag ahead
+    that opens one: :meth:`.TreeBuilder.tokenizer_only`) the scan goes on
     with tokenizer states alone, one regex per run of what they skip;
     with *hints* (:class:`Hints` of *text*), runs of meta tags that hold no hint (so name no
     encoding) are skipped there too, and the scan ends where no hint is left. *skip_copies*
