@@ -538,8 +538,8 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                 action = tree.start_tag(name, span, tail.endswith("/"))
                 if action is None:
                     # Copies of start tags that only push elements: at once (where the tree
-                    # builder stays on).
-                    if skip_copies and (modes or pos <= tree_until or not tree.tokenizer_only()):
+                    # builder stays on however deep).
+                    if skip_copies and (modes or pos <= tree_until or not tree.tokenizer_only(0)):
                         pos = push_unit_copies(tree, text, pos, (lt, s1, s2, s3, s4), copies_bound)
                     continue
             if action == META:
