@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import cProfile
 import pstats
+from typing import Any
 
 import pytest
 from _html5lib_oracle import oracle_parser_meta
@@ -44,8 +45,10 @@ def _feed(tree: TreeBuilder, token: tuple) -> int | None:
     if token[0] == "start":
         return tree.start_tag(token[1], token[2], token[3])
     if token[0] == "end":
-        return tree.end_tag(token[1])
-    return tree.characters(*token[1:])
+        tree.end_tag(token[1])
+    else:
+        tree.characters(*token[1:])
+    return None
 
 
 def _state(tree: TreeBuilder) -> tuple:
@@ -191,15 +194,15 @@ def test_deep_nesting_metas_are_the_walking_twins(html):
     """Every meta the scan emits (offsets, span, insertion mode before it), in the parser step's
     scan and the browser models' (scripting disabled, modes kept), against the plain twin: the
     walking checks, token by token (no copies pushed at once)."""
-    ours = {kwargs: list(tree_builder_metas(html, **dict(kwargs))) for kwargs in
-            ((("modes", False),), (("modes", True), ("scripting", False)))}
+    settings: tuple[dict[str, Any], ...] = ({"modes": False}, {"modes": True, "scripting": False})
+    ours = [list(tree_builder_metas(html, **kwargs)) for kwargs in settings]
     with pytest.MonkeyPatch.context() as patched:
         patched.setattr(parser_scan, "TreeBuilder", PlainTreeBuilder)
-        for kwargs, metas in ours.items():
-            assert metas == list(tree_builder_metas(html, skip_copies=False, **dict(kwargs)))
+        for kwargs, metas in zip(settings, ours):
+            assert metas == list(tree_builder_metas(html, skip_copies=False, **kwargs))
     # and the parser step's tokenizer states alone (once the tree builder no longer matters) read
     # the metas the tree builder reads all the way
-    assert [meta[:3] for meta in ours[(("modes", False),)]] == [
+    assert [meta[:3] for meta in ours[0]] == [
         meta[:3] for meta in tree_builder_metas(html, modes=True, skip_copies=False)]
 
 
