@@ -23,9 +23,12 @@ match; a run of elements of text that change no tree state is one match; copies 
 or element are skipped in O(log n) comparisons first (``copies_end``), and so are copies of a
 unit of tokens once the tree builder's state has come round to where it was one or two copies
 before (:class:`_Copies`: ``<a>`` or ``<p>`` in a template, ``<`` in SVG); after the last
-``<svg``/``<math``/``<template``/``<frameset``, with none of those elements open, one regex
+``<svg``/``<math``/``<template``/``<frameset``, with no foreign element open (nor a template
+that could still ignore a meta: :meth:`.TreeBuilder.tokenizer_only`), one regex
 skips everything but ``meta`` and ``plaintext`` start tags and the elements of text it cannot
-read whole; see MAX_DEPTH; a candidate tag is read within LONGEST_TAG characters (a longer one is
+read whole; copies of start tags that only push elements are pushed at once (``<b>`` in a
+template: ``push_unit_copies``), and the tree builder's scope checks cost O(1) or O(log n)
+however deep the nesting; a candidate tag is read within LONGEST_TAG characters (a longer one is
 a candidate unread, with the "<meta" inside it: :func:`meta_starts`), and a tag's attributes are
 read by name in one match. No bound on how many ``<meta>`` are examined: browsers have none
 (docs/algorithm.rst).
@@ -63,7 +66,7 @@ from ._html.tokenizer import (
     text_element,
     with_possessives,
 )
-from ._html.tree import TreeBuilder
+from ._html.tree import TreeBuilder, push_unit_copies
 from .meta_charset import extract_meta_charset
 
 _WS = "\t\n\x0c\r "
@@ -94,11 +97,6 @@ def meta_tag_encoding(span: str) -> tuple[Encoding, str] | None:
 # frameset (no meta is processed after it). Their first two letters first: most "<" fail there.
 _TREE_NEEDED = re.compile(r"<(?=[SsMmTtFf][VvAaEeRr])(?:svg|math|template|frameset)[\t\n\x0c\r />]",
                           re.ASCII | re.IGNORECASE)
-# Bound on the stack of open elements and the list of active formatting elements: the standard's
-# scope checks walk them, so adversarial nesting (thousands of unclosed elements) would cost time
-# quadratic in the input. Past this depth the scan goes on with tokenizer states only, which is
-# still exact when no foreign or template element is open and none of _TREE_NEEDED lies ahead.
-MAX_DEPTH = 256
 # Characters up to the next "<" that starts markup (a tag, "</", "<!", "<?"): text and stray "<"s.
 _CHARACTERS = re.compile(with_possessives(r"[^<]*+(?:<(?![!/?A-Za-z])[^<]*+)*+"), re.ASCII)
 # Characters, comments and bogus comments (no DOCTYPE, no CDATA section: "<!" then "--" or neither).
@@ -496,13 +494,15 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     it). *stop_at*: it also ends at the first "<" from that offset on met in an insertion mode not
     in *alive*. *modes* ``False`` (scripting enabled only): the caller needs no insertion mode
     (``None`` is given), so once the tree builder can no longer change which start tags are metas
-    (no template or foreign element open and no start tag ahead that opens one, or :data:`MAX_DEPTH`
-    passed) the scan goes on with tokenizer states alone, one regex per run of what they skip;
+    (no foreign element open, nor a template that could ignore a meta, and no start tag ahead
+    that opens one: :meth:`.TreeBuilder.tokenizer_only`) the scan goes on
+    with tokenizer states alone, one regex per run of what they skip;
     with *hints* (:class:`Hints` of *text*), runs of meta tags that hold no hint (so name no
     encoding) are skipped there too, and the scan ends where no hint is left. *skip_copies*
-    ``False``: no copies of a unit of tokens are skipped (:class:`_Copies`), and no run of
-    characters and comments is taken in one match (after a stray "<", or once the tree builder's
-    state is one characters leave as it is): the plain twin that the tests hold those against."""
+    ``False``: no copies of a unit of tokens are skipped (:class:`_Copies`, ``push_unit_copies``),
+    and no run of characters and comments is taken in one match (after a stray "<", or once the
+    tree builder's state is one characters leave as it is): the plain twin that the tests hold
+    those against."""
     end_at = len(text) if cutoff is None else cutoff
     tree_until = -1 if modes else last_start(_TREE_NEEDED, text, end_at, len("<template>") + 1)
     tree: TreeBuilder | None = TreeBuilder(scripting=scripting)
@@ -584,8 +584,11 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                     before = _state(tree)
                 action = tree.start_tag(name, span, tail.endswith("/"))
                 if action is None:
-                    if not modes and (len(tree.stack) > MAX_DEPTH or len(tree.afe) > MAX_DEPTH):
-                        tree = None
+                    # Copies of start tags that only push elements: at once (where the tree
+                    # builder stays on however deep).
+                    if skip_copies and (modes or pos <= tree_until or not tree.tokenizer_only(0)):
+                        pos = push_unit_copies(tree, text, pos, (lt, *begun[-1:-5:-1]),
+                                               end_at if stop_at is None else min(end_at, stop_at))
                     continue
             if action == META:
                 emitted += 1

@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 
 from scrapy_whatwg_encoding.sniffing._html.tree import TreeBuilder
 from scrapy_whatwg_encoding.sniffing.parser_scan import (
-    MAX_DEPTH,
     find_parser_meta,
     meta_tag_encoding,
     scan_parser_meta,
@@ -187,18 +186,25 @@ FLOODS = {
     "tables, svg, NUL, <": ("<!--->", "<table>\x00<<svg/>\x00<\x00<<table>\x00<<table>", "</svg>" + META),  # eleven turns
     "svg text and comments": ("<svg>", "<='='<!-- x -->x", "</svg>" + META),
 }
-# Floods that open one more element per copy: no cycle; the parser step's scan goes on with the
-# tokenizer states alone past MAX_DEPTH open elements.
+# Floods that open one more element per copy: no cycle. Copies of one start tag that each push an
+# element alike are pushed at once (TreeBuilder.copies_push); units of more tags, token by token.
 GROWING = {
     "template <b>": ("<template>", "<b>", "</template>" + META),
     "template <i>": ("<template>", "<i>", "</template>" + META),
     "template <div>": ("<template>", "<div>", "</template>" + META),
+    "svg <g>": ("<svg>", "<g>", "</svg>" + META),
+    "<span>, svg": ("", "<span>", "<svg><title>" + META),
+    "template <font color=red>": ("<template>", "<font color=red>", "</template>" + META),
+}
+GROWING_UNITS = {
     "template <a><b>": ("<template>", "<a><b>", "</template>" + META),
+    "template <b><i>": ("<template>", "<b><i>", "</template>" + META),
+    "math <mi><b>": ("<math>", "<mi><b>", "</math>" + META),
 }
 
 
 def _body(name: str, size: int) -> str:
-    head, unit, tail = FLOODS[name] if name in FLOODS else GROWING[name]
+    head, unit, tail = {**FLOODS, **GROWING, **GROWING_UNITS}[name]
     return head + unit * ((size - len(head) - len(tail)) // len(unit)) + tail
 
 
@@ -223,13 +229,24 @@ def test_floods_that_keep_the_tree_builder_on_take_no_turn_per_copy(name):
 
 
 @pytest.mark.parametrize("name", sorted(GROWING))
-def test_floods_that_open_an_element_per_copy_cost_no_more_past_max_depth(name):
-    small, large = (_calls(_body(name, size), modes=False) for size in (64 * 1024, 256 * 1024))
-    assert small < 100 * MAX_DEPTH  # a few dozen calls per copy, up to MAX_DEPTH copies
-    assert large <= small + 100
+def test_floods_that_push_an_element_per_copy_take_no_turn_per_copy(name):
+    """Copies of one start tag that each push one more element alike are pushed at once: for a
+    64 KiB flood, one Python call per copy (creating its element, ``El.__init__``) and a few
+    hundred more, not a turn of the loop (dozens of calls) per copy; the same metas as the
+    token-by-token steps."""
+    text = _body(name, 64 * 1024)
+    for kwargs in ({"modes": False}, {"modes": True, "scripting": False}):
+        assert _calls(text, **kwargs) < text.count("<") + 1500, (name, kwargs, text.count("<"))
+        assert _metas(text, True, **kwargs) == _metas(text, False, **kwargs)
 
 
-@pytest.mark.parametrize("name", sorted(FLOODS) + sorted(GROWING))
+@pytest.mark.parametrize("name", sorted(GROWING_UNITS))
+def test_floods_that_open_elements_per_unit_cost_calls_linear_in_the_input(name):
+    small, large = (_calls(_body(name, size), modes=False) for size in (16 * 1024, 64 * 1024))
+    assert large < 4.5 * small
+
+
+@pytest.mark.parametrize("name", sorted(FLOODS) + sorted(GROWING) + sorted(GROWING_UNITS))
 def test_floods_that_keep_the_tree_builder_on_get_html5libs_meta(name):
     """On a flood html5lib can afford (4 KiB): the parser step's meta is html5lib's (its
     encoding and the offset past its ">")."""

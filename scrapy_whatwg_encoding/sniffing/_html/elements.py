@@ -20,6 +20,8 @@ SPECIAL = frozenset(
 )
 # "has an element in scope": the HTML boundary elements (foreign ones are flagged per element).
 SCOPE = frozenset("applet caption html table td th marquee object template".split())
+# The elements that "reset the insertion mode appropriately" (§13.2.4.1) stops at.
+MODE_ELEMENTS = frozenset("td th tr tbody tfoot thead caption colgroup table template head body html".split())
 # Integration points (§13.2.6): SVG HTML ones, MathML text ones (annotation-xml depends on "encoding").
 SVG_IP_NAMES = frozenset(("foreignobject", "desc", "title"))
 MATHML_TEXT_IP_NAMES = frozenset(("mi", "mo", "mn", "ms", "mtext"))
@@ -40,15 +42,25 @@ InsertionMode = Literal[
 
 
 class El:
-    """An element on the stack of open elements (or in the list of active formatting elements)."""
+    """An element on the stack of open elements (or in the list of active formatting elements).
 
-    __slots__ = ("ip", "key", "name", "ns", "scope", "special")
+    The tree builder keeps, besides what the standard says: ``order``, increasing from the bottom
+    of the stack to the top (compared, never counted: a number between two neighbours for an
+    element inserted between them); ``open``, whether it is on the stack; ``fmt``, the entries of
+    the list of active formatting elements alike for the Noah's Ark clause that it is one of
+    (None: not in the list)."""
 
-    def __init__(self, name: str, ns: int = HTML, key: str | None = None, ip: int = 0) -> None:
+    __slots__ = ("fmt", "ip", "key", "name", "ns", "open", "order", "scope", "special")
+
+    def __init__(self, name: str, ns: int = HTML, key: str | None = None, ip: int = 0, order: float = 0.0,
+                 opened: bool = False) -> None:
         self.name = name
         self.ns = ns
         self.ip = ip
         self.key = key  # attribute span, for the Noah's Ark clause and reconstruction
+        self.order = order
+        self.open = opened
+        self.fmt: list[El] | None = None
         if ns == HTML:
             self.special = name in SPECIAL
             self.scope = name in SCOPE

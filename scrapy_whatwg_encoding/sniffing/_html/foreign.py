@@ -26,33 +26,41 @@ def _foreign(name: str, ns: int, span: str) -> El:
     return El(name, MATHML)
 
 
+def breaks_out(name: str, span: str) -> bool:
+    """A start tag *name* (attributes *span*) that breaks out of foreign content (§13.2.6.5)."""
+    return name in _BREAKOUT or (name == "font" and bool(span)
+                                 and next(first_attributes(span, _FONT_BREAKOUT), None) is not None)
+
+
 class ForeignContent(TreeState):
     """TreeBuilder mixin: start and end tags when the adjusted current node is foreign."""
 
     def _foreign_start(self, name: str, span: str, self_closing: bool) -> int | None:
         stack = self.stack
-        if name in _BREAKOUT or (name == "font" and span and next(first_attributes(span, _FONT_BREAKOUT), None) is not None):
+        if breaks_out(name, span):
             while len(stack) > 1 and stack[-1].ns != HTML and not stack[-1].ip:
-                stack.pop()
+                self._pop()
             return self._start(name, span, self_closing)
         el = _foreign(name, stack[-1].ns, span)
         if not self_closing:
-            stack.append(el)
+            self._push(el)
         return None
+
+    def _foreign_copies(self, name: str, span: str, ns: int) -> bool:
+        """Whether a start tag *name* (not self-closing) with a foreign current node of namespace
+        *ns* and no integration point only pushes an element (*name*, *ns*) that is none either."""
+        return not breaks_out(name, span) and _foreign(name, ns, span).ip == 0
 
     def _foreign_end(self, name: str) -> None:
         stack = self.stack
         if name in ("br", "p"):
             while len(stack) > 1 and stack[-1].ns != HTML and not stack[-1].ip:
-                stack.pop()
+                self._pop()
             return self._end(name)
-        k = len(stack) - 1
-        while k > 0:
-            node = stack[k]
-            if node.name == name and node.ns != HTML:
-                del stack[k:]
-                return None
-            k -= 1
-            if stack[k].ns == HTML:
-                return self._end(name)
+        # The loop from the current node down: a foreign element named *name* before any HTML
+        # element is popped with those above it; else the HTML element's insertion mode acts.
+        node = self._foreign_end_target(name)
+        if node is None:
+            return self._end(name)
+        self._truncate(self._position(node))
         return None

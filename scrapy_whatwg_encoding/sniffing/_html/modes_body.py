@@ -29,6 +29,18 @@ _BODY_SPECIAL_START = (
 )
 
 
+def body_copies(name: str) -> int:
+    """What a start tag *name* does in "in body" when it only pushes an element (the
+    conditions: ``TreeBuilder.copies_push``): 1 "any other start tag"; 2 a block but "p",
+    "pre", "listing" (close a "p" first: none in button scope); 3 a formatting element
+    (reconstruct first, then the Noah's Ark clause); 0 anything else."""
+    if name not in _BODY_SPECIAL_START:
+        return 1
+    if (name in _BLOCK and name != "p") or name in ("pre", "listing"):
+        return 2
+    return 3 if name in _FORMATTING else 0
+
+
 class BodyMode(TreeState):
     """TreeBuilder mixin: start and end tag rules of "in body"."""
 
@@ -36,9 +48,9 @@ class BodyMode(TreeState):
         stack = self.stack
         if name not in _BODY_SPECIAL_START:  # "any other start tag"
             afe = self.afe
-            if afe and afe[-1] is not None and afe[-1] not in stack:
+            if afe and afe[-1] is not None and not afe[-1].open:
                 self._reconstruct()
-            stack.append(El(name))
+            self._push(El(name))
             return None
         if name in HEAD_RULES:
             return self._start_in_head(name, span, sc)
@@ -54,21 +66,16 @@ class BodyMode(TreeState):
         elif name in _HEADINGS:
             self._close_p()
             if stack[-1].ns == HTML and stack[-1].name in _HEADINGS:
-                stack.pop()
+                self._pop()
             self._insert(name)
         elif name == "a":
-            afe = self.afe
-            for k in range(len(afe) - 1, -1, -1):
-                e = afe[k]
-                if e is None:
-                    break
-                if e.name == "a":
-                    self._adoption("a")
-                    if e in afe:
-                        afe.remove(e)
-                    if e in stack:
-                        stack.remove(e)
-                    break
+            e = self._afe_last("a")
+            if e is not None:
+                self._adoption("a")
+                if e.fmt is not None:
+                    self._afe_remove(e)
+                if e.open:
+                    self._remove_open(e)
             self._reconstruct()
             self._push_afe(self._insert("a", span))
         elif name in _BODY_IGNORED or name == "html":
@@ -92,15 +99,10 @@ class BodyMode(TreeState):
                 self.form = el
         elif name in ("li", "dd", "dt"):
             self.frameset_ok = False
-            targets = ("li",) if name == "li" else ("dd", "dt")
-            for k in range(len(stack) - 1, -1, -1):
-                node = stack[k]
-                if node.ns == HTML and node.name in targets:
-                    self._implied(node.name)
-                    self._pop_until((node.name,))
-                    break
-                if node.special and not (node.ns == HTML and node.name in ("address", "div", "p")):
-                    break
+            node = self._li_target(("li",) if name == "li" else ("dd", "dt"))
+            if node is not None:
+                self._implied(node.name)
+                self._pop_until((node.name,))
             self._close_p()
             self._insert(name)
         elif name == "plaintext":
@@ -122,7 +124,7 @@ class BodyMode(TreeState):
         elif name in ("applet", "marquee", "object"):
             self._reconstruct()
             self._insert(name)
-            self.afe.append(None)
+            self._afe_marker()
             self.frameset_ok = False
         elif name == "table":
             if not self.quirks:
@@ -170,7 +172,7 @@ class BodyMode(TreeState):
             if self._in_scope("select"):
                 self._implied("optgroup" if name == "option" else None)
             elif self._current_is("option"):
-                stack.pop()
+                self._pop()
             self._reconstruct()
             self._insert(name)
         elif name in ("rb", "rtc", "rp", "rt"):
@@ -180,14 +182,16 @@ class BodyMode(TreeState):
         elif name in ("math", "svg"):
             self._reconstruct()
             if not sc:
-                stack.append(El(name, MATHML if name == "math" else SVG))
+                self._push(El(name, MATHML if name == "math" else SVG))
         else:
             self._reconstruct()
             self._insert(name)
         return None
 
+    def _body_copies(self, name: str) -> int:
+        return body_copies(name)
+
     def _body_end(self, name: str) -> None:
-        stack = self.stack
         if name in _END_BLOCK:
             if self._in_scope(name):
                 self._implied()
@@ -221,15 +225,10 @@ class BodyMode(TreeState):
         elif name == "form":
             if not self.template_modes:
                 node, self.form = self.form, None
-                if node is None or node not in stack:
+                if node is None or not node.open or not self._el_in_scope(node):
                     return None
-                for el in reversed(stack):  # node in scope?
-                    if el is node:
-                        break
-                    if el.scope:
-                        return None
                 self._implied()
-                stack.remove(node)
+                self._remove_open(node)
             elif self._in_scope("form"):
                 self._implied()
                 self._pop_until(("form",))
@@ -249,12 +248,7 @@ class BodyMode(TreeState):
         return None
 
     def _any_other_end(self, name: str) -> None:
-        stack = self.stack
-        for k in range(len(stack) - 1, -1, -1):
-            node = stack[k]
-            if node.ns == HTML and node.name == name:
-                self._implied(name)
-                del stack[k:]
-                return
-            if node.special:
-                return
+        node = self._other_end_target(name)
+        if node is not None:
+            self._implied(name)
+            self._truncate(self._position(node))

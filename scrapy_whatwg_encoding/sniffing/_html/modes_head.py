@@ -50,12 +50,12 @@ class HeadModes(TreeState):
             return SCRIPT
         if name == "template":
             self._insert("template")
-            self.afe.append(None)
+            self._afe_marker()
             self.frameset_ok = False
             self.mode = "in template"
             self.template_modes.append("in template")
             return None
-        self.stack.pop()  # the head element
+        self._pop()  # the head element
         self.mode = "after head"
         return self._start(name, span, sc)
 
@@ -70,7 +70,7 @@ class HeadModes(TreeState):
         return self._start(name, span, sc)
 
     def _leave_noscript(self) -> None:
-        self.stack.pop()
+        self._pop()
         self.mode = "in head"
 
     def _end_in_head_noscript(self, name: str) -> None:
@@ -94,9 +94,9 @@ class HeadModes(TreeState):
         if name in HEAD_RULES:
             head = self.head
             assert head is not None  # "after head" follows the head element's insertion
-            self.stack.append(head)
+            self._push(head)
             action = self._start_in_head(name, span, sc)
-            self.stack.remove(head)
+            self._remove_open(head)
             return action
         if name == "head":
             return None
@@ -127,7 +127,7 @@ class HeadModes(TreeState):
         if name == "template":
             return self._end_template()
         if name in _BEFORE_ENDS:
-            self.stack.pop()
+            self._pop()
             self.mode = "after head"
             if name != "head":
                 return self._end(name)

@@ -17,7 +17,7 @@ class TableModes(TreeState):
     def _start_in_table(self, name: str, span: str, sc: bool) -> int | None:
         if name == "caption":
             self._clear_to(("table", "template", "html"))
-            self.afe.append(None)
+            self._afe_marker()
             self._insert("caption")
             self.mode = "in caption"
         elif name in ("colgroup", "col"):
@@ -71,7 +71,7 @@ class TableModes(TreeState):
             return self._start_in_head(name, span, sc)
         if not self._current_is("colgroup"):
             return None
-        self.stack.pop()
+        self._pop()
         self.mode = "in table"
         return self._start(name, span, sc)
 
@@ -86,7 +86,7 @@ class TableModes(TreeState):
         if name in ("caption", "col", "colgroup", "tbody", "tfoot", "thead"):
             if self._in_table_scope(TABLE_SECTIONS):
                 self._clear_to(("tbody", "tfoot", "thead", "template", "html"))
-                self.stack.pop()
+                self._pop()
                 self.mode = "in table"
                 return self._start(name, span, sc)
             return None
@@ -97,7 +97,7 @@ class TableModes(TreeState):
             self._clear_to(("tr", "template", "html"))
             self._insert(name)
             self.mode = "in cell"
-            self.afe.append(None)
+            self._afe_marker()
             return None
         if name in ("caption", "col", "colgroup", "tbody", "tfoot", "thead", "tr"):
             if self._close_row():
@@ -109,7 +109,7 @@ class TableModes(TreeState):
         if not self._in_table_scope(("tr",)):
             return False
         self._clear_to(("tr", "template", "html"))
-        self.stack.pop()
+        self._pop()
         self.mode = "in table body"
         return True
 
@@ -152,12 +152,12 @@ class TableModes(TreeState):
     def _end_in_column_group(self, name: str) -> None:
         if name == "colgroup":
             if self._current_is("colgroup"):
-                self.stack.pop()
+                self._pop()
                 self.mode = "in table"
         elif name == "template":
             return self._end_template()
         elif name != "col" and self._current_is("colgroup"):
-            self.stack.pop()
+            self._pop()
             self.mode = "in table"
             return self._end(name)
         return None
@@ -166,12 +166,12 @@ class TableModes(TreeState):
         if name in TABLE_SECTIONS:
             if self._in_table_scope((name,)):
                 self._clear_to(("tbody", "tfoot", "thead", "template", "html"))
-                self.stack.pop()
+                self._pop()
                 self.mode = "in table"
         elif name == "table":
             if self._in_table_scope(TABLE_SECTIONS):
                 self._clear_to(("tbody", "tfoot", "thead", "template", "html"))
-                self.stack.pop()
+                self._pop()
                 self.mode = "in table"
                 return self._end(name)
         elif name in ("body", "caption", "col", "colgroup", "html", "td", "th", "tr"):

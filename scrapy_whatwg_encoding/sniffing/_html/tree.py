@@ -21,19 +21,38 @@ modes_other.py, foreign.py, formatting.py.
 """
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Collection
+from functools import lru_cache
+from itertools import count as numbers
+from itertools import cycle, islice, repeat
+from operator import attrgetter
 from typing import get_args
 
 from .doctype import doctype_is_quirky
-from .elements import HTML, HTML_IP, IMPLIED, MATHML, MATHML_TEXT_IP, TABLE_SECTIONS, El, InsertionMode
-from .foreign import ForeignContent
+from .elements import (
+    HTML,
+    HTML_IP,
+    IMPLIED,
+    MATHML,
+    MATHML_TEXT_IP,
+    MODE_ELEMENTS,
+    TABLE_SECTIONS,
+    El,
+    InsertionMode,
+)
+from .foreign import ForeignContent, breaks_out
 from .formatting import FormattingElements
-from .modes_body import BodyMode
+from .modes_body import BodyMode, body_copies
 from .modes_head import HeadModes
 from .modes_other import OtherModes
 from .modes_table import TableModes
+from .tokenizer import TAG, attributes, copies_end, tag_name
 
 _TABLE_TEXT = frozenset(("table", "tbody", "template", "tfoot", "thead", "tr"))
+_WHITESPACE = "\t\n\x0c\r "
+_LI_THROUGH = frozenset(("address", "div", "p"))  # special, yet the "li" start tag's loop goes past them
+_ORDER = attrgetter("order")
 
 
 class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, FormattingElements):
@@ -49,49 +68,338 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         self.form: El | None = None
         self.frameset_ok = True
         self.quirks = False
-        self._foreign_seen: tuple[int, El] | None = None
+        # The index of the stack of open elements (_push): bottom to top, each list.
+        self._by: dict[str, list[El]] = {}  # by name: HTML elements, foreign ones under "!" + name
+        self._foreign: list[El] = []  # the foreign elements
+        self._special: list[El] = []  # the special elements (§13.2.4.2)
+        self._scoped: list[El] = []  # the elements "has an element in scope" stops at
+        self._li_stops: list[El] = []  # the special elements but address, div and p
+        # The list of active formatting elements' entries alike (Noah's Ark clause), by name and
+        # attributes, after each marker: one dict before the first marker, one after each.
+        self._ark: list[dict[tuple, list[El]]] = [{}]
+        self._ark_names: list[dict[str, int]] = [{}]  # the entries by name after each marker, counted
+        # shape()'s entries of the stack last time, and the lowest place changed since (pushes aside).
+        self._shape_stack: list[tuple] = []
+        self._low = 0
 
     # -- queries ------------------------------------------------------------------------------
     def in_foreign(self) -> bool:
         """The adjusted current node is not in the HTML namespace (CDATA sections allowed)."""
         return bool(self.stack) and self.stack[-1].ns != HTML
 
+    # The stack of open elements is indexed (see _push): each element of a kind that the scope
+    # checks look for or stop at is in a list of its kind, bottom to top, so "the topmost X" is
+    # a list's last entry and "X is above Y" compares orders: every check below costs O(1) (or
+    # O(log n)) however deep the stack, where walking it (PlainTreeBuilder, the tests' twin)
+    # costs its depth per token.
     def _in_scope(self, name: str, extra: Collection[str] = ()) -> bool:
-        for el in reversed(self.stack):
-            if el.ns == HTML:
-                if el.name == name:
-                    return True
-                if el.scope or el.name in extra:
-                    return False
-            elif el.scope:
+        """"Has an element in scope" (§13.2.4.2): the topmost HTML *name* is above every
+        boundary (scope elements, HTML *extra*: button, list item scopes)."""
+        found = self._by.get(name)
+        if not found:
+            return False
+        order = found[-1].order
+        scoped = self._scoped
+        if scoped and scoped[-1].order > order:
+            return False
+        for other in extra:
+            found = self._by.get(other)
+            if found and found[-1].order > order:
                 return False
-        return False
+        return True
 
     def _in_table_scope(self, names: Collection[str]) -> bool:
-        for el in reversed(self.stack):
-            if el.ns == HTML:
-                if el.name in names:
-                    return True
-                if el.name in ("html", "table", "template"):
-                    return False
-        return False
+        by = self._by
+        order = -1.0  # orders are >= 0
+        for name in names:
+            found = by.get(name)
+            if found and found[-1].order > order:
+                order = found[-1].order
+        if order < 0:
+            return False
+        for name in ("html", "table", "template"):
+            found = by.get(name)
+            if found and found[-1].order > order:
+                return False
+        return True
+
+    def _el_in_scope(self, el: El) -> bool:
+        """*el* (on the stack) has no scope element above it."""
+        scoped = self._scoped
+        return not scoped or scoped[-1].order <= el.order
+
+    def _li_target(self, targets: Collection[str]) -> El | None:
+        """The "li"/"dd"/"dt" start tag's loop: the topmost HTML element named in *targets*
+        unless a special element other than address, div and p is above it."""
+        node = None
+        for name in targets:
+            found = self._by.get(name)
+            if found and (node is None or found[-1].order > node.order):
+                node = found[-1]
+        stops = self._li_stops
+        return None if node is None or (stops and stops[-1].order > node.order) else node
+
+    def _other_end_target(self, name: str) -> El | None:
+        """"Any other end tag" in body: the topmost HTML *name*, unless a special element is above."""
+        found = self._by.get(name)
+        if not found:
+            return None
+        special = self._special
+        return None if special and special[-1].order > found[-1].order else found[-1]
+
+    def _foreign_end_target(self, name: str) -> El | None:
+        """The foreign content end tag loop: the topmost foreign element named *name* (lowercased)
+        if only foreign elements are above it (else the loop reaches an HTML element first)."""
+        found = self._by.get("!" + name)
+        if not found:
+            return None
+        node = found[-1]
+        above = len(self.stack) - 1 - self._position(node)
+        foreign = self._foreign
+        return node if len(foreign) - 1 - bisect_left(foreign, node.order, key=_ORDER) == above else None
+
+    def _furthest_block(self, fe: El) -> El | None:
+        """The adoption agency's furthest block: the lowest special element above *fe*."""
+        special = self._special
+        k = bisect_right(special, fe.order, key=_ORDER)
+        return special[k] if k < len(special) else None
+
+    def _mode_node(self) -> El | None:
+        """The topmost element "reset the insertion mode appropriately" stops at."""
+        node = None
+        by = self._by
+        for name in MODE_ELEMENTS:
+            found = by.get(name)
+            if found and (node is None or found[-1].order > node.order):
+                node = found[-1]
+        return node
 
     def _current_is(self, name: str) -> bool:
         el = self.stack[-1]
         return el.ns == HTML and el.name == name
 
-    # -- stack operations ----------------------------------------------------------------------
+    # -- stack operations (every change goes through these, which keep the index) ------------------
+    def _push(self, el: El) -> None:
+        stack = self.stack
+        el.order = stack[-1].order + 1.0 if stack else 0.0
+        el.open = True
+        stack.append(el)
+        self._index(el)
+
+    def _index(self, el: El) -> None:
+        name = el.name
+        if el.ns == HTML:
+            found = self._by.get(name)
+            if found is None:
+                self._by[name] = [el]
+            else:
+                found.append(el)
+            if el.special:
+                self._special.append(el)
+                if el.scope:
+                    self._scoped.append(el)
+                if name not in _LI_THROUGH:
+                    self._li_stops.append(el)
+            return
+        found = self._by.get("!" + name)
+        if found is None:
+            self._by["!" + name] = [el]
+        else:
+            found.append(el)
+        self._foreign.append(el)
+        if el.special:  # (foreign special elements are the scope ones)
+            self._special.append(el)
+            self._scoped.append(el)
+            self._li_stops.append(el)
+
+    def copies_push(self, tags: list[tuple[str, str, bool]]) -> list[tuple[str, int, str | None]] | None:
+        """Whether copies of a unit of start tags (*tags*: name, attributes span, self-closing
+        flag), coming right after the tokens just processed, would each only push one element
+        per tag, with at most the Noah's Ark clause and frameset-ok's "not ok" besides: then the
+        elements' (name, namespace, attributes kept) for :meth:`push_copies`; else None.
+
+        Exact by induction on the copies: the conditions look only at what such pushes leave as
+        they were: in foreign content (current node foreign, no integration point) tags that do
+        not break out and open no integration point, each pushed in the current node's namespace;
+        in "in body" with the current node HTML and nothing to reconstruct (a formatting
+        element pushed leaves the list's last entry open), "any other start tag", blocks but "p"
+        with no "p" in button scope (no "p" or "button" is pushed), "pre", "listing" and the
+        formatting elements (the Noah's Ark clause keeps the last three alike)."""
+        stack = self.stack
+        if not stack:
+            return None
+        top = stack[-1]
+        specs: list[tuple[str, int, str | None]] = []
+        if top.ns != HTML:
+            if top.ip:
+                return None
+            for name, span, self_closing in tags:
+                if self_closing or not self._foreign_copies(name, span, top.ns):
+                    return None
+                specs.append((name, top.ns, None))
+            return specs
+        afe = self.afe
+        if self.mode != "in body" or (afe and afe[-1] is not None and not afe[-1].open):
+            return None
+        blocks = False
+        for name, span, _ in tags:
+            kind = self._body_copies(name)
+            if not kind:
+                return None
+            blocks = blocks or kind == 2
+            specs.append((name, HTML, span if kind == 3 else None))
+        return None if blocks and self._in_scope("p", ("button",)) else specs
+
+    def push_copies(self, specs: list[tuple[str, int, str | None]], count: int) -> None:
+        """Push the elements of *count* copies of the unit for which :meth:`copies_push` gave
+        *specs*, with the Noah's Ark clause and frameset-ok: what the copies' steps would do, at
+        C speed but for creating the elements."""
+        if count <= 0:
+            return
+        size = len(specs)
+        total = size * count
+        stack = self.stack
+        names, spaces, keys = zip(*specs)
+        els = list(map(El, islice(cycle(names), total), islice(cycle(spaces), total), islice(cycle(keys), total),
+                       repeat(0, total), numbers(stack[-1].order + 1.0), repeat(True, total)))
+        stack.extend(els)
+        places: dict[str, list[int]] = {}
+        for j, (name, ns, _) in enumerate(specs):
+            places.setdefault(name if ns == HTML else "!" + name, []).append(j)
+        for by, where in places.items():
+            found = els[where[0]::size] if len(where) == 1 else [e for k, e in enumerate(els) if k % size in where]
+            self._by.setdefault(by, []).extend(found)
+        kinds = ((self._foreign, lambda e: e.ns != HTML), (self._special, lambda e: e.special),
+                 (self._scoped, lambda e: e.scope),
+                 (self._li_stops, lambda e: e.special and (e.ns != HTML or e.name not in _LI_THROUGH)))
+        for kind, member in kinds:
+            where = [j for j, e in enumerate(els[:size]) if member(e)]
+            if len(where) == size:
+                kind.extend(els)
+            elif len(where) == 1:
+                kind.extend(els[where[0]::size])
+            elif where:
+                kind.extend(e for k, e in enumerate(els) if k % size in where)
+        if specs[0][1] != HTML:
+            return
+        if any(name in ("pre", "listing") for name in names):
+            self.frameset_ok = False
+        if any(key is not None for key in keys):
+            # Only the last three copies' formatting elements can stay in the list.
+            self._push_formatting_copies([e for e in els[-3 * size:] if e.key is not None])
+
+    def _kinds(self, el: El) -> list[list[El]]:
+        """The index lists *el* is in (or goes in)."""
+        html = el.ns == HTML
+        kinds = [self._by[el.name if html else "!" + el.name]]
+        if not html:
+            kinds.append(self._foreign)
+        if el.special:
+            kinds.append(self._special)
+            if el.scope:
+                kinds.append(self._scoped)
+            if not html or el.name not in _LI_THROUGH:
+                kinds.append(self._li_stops)
+        return kinds
+
+    def _pop(self) -> El:
+        stack = self.stack
+        el = stack.pop()
+        el.open = False
+        self._low = min(self._low, len(stack))
+        if el.ns == HTML:
+            self._by[el.name].pop()
+            if el.special:
+                self._special.pop()
+                if el.scope:
+                    self._scoped.pop()
+                if el.name not in _LI_THROUGH:
+                    self._li_stops.pop()
+            return el
+        self._by["!" + el.name].pop()
+        self._foreign.pop()
+        if el.special:
+            self._special.pop()
+            self._scoped.pop()
+            self._li_stops.pop()
+        return el
+
+    def _truncate(self, k: int) -> None:
+        """Pop the elements from *k* up (many at once: each list of the index cut at C speed)."""
+        stack = self.stack
+        if len(stack) - k < 16:
+            while len(stack) > k:
+                self._pop()
+            return
+        cut = stack[k].order
+        self._low = min(self._low, k)
+        for el in stack[k:]:
+            el.open = False
+        del stack[k:]
+        for kind in (self._foreign, self._special, self._scoped, self._li_stops, *self._by.values()):
+            if kind and kind[-1].order >= cut:
+                del kind[bisect_left(kind, cut, key=_ORDER):]
+
+    def _position(self, el: El) -> int:
+        """The index of *el* (on the stack) in the stack: O(log n)."""
+        return bisect_left(self.stack, el.order, key=_ORDER)
+
+    def _remove_at(self, k: int) -> None:
+        """Remove the element at index *k* from the stack (the others keep their orders)."""
+        el = self.stack.pop(k)
+        el.open = False
+        self._low = min(self._low, k)
+        for kind in self._kinds(el):
+            del kind[bisect_left(kind, el.order, key=_ORDER)]
+
+    def _remove_open(self, el: El) -> None:
+        self._remove_at(self._position(el))
+
+    def _insert_at(self, k: int, el: El) -> None:
+        """Insert *el* at index *k* (0 < k) of the stack, between two elements."""
+        stack = self.stack
+        stack.insert(k, el)
+        self._low = min(self._low, k)
+        low = stack[k - 1].order
+        high = stack[k + 1].order if k + 1 < len(stack) else low + 2.0
+        middle = (low + high) / 2
+        if low < middle < high:
+            el.order = middle
+        else:  # no number left between them: number the elements from here up again (keeps their order)
+            for j in range(k, len(stack)):
+                stack[j].order = stack[j - 1].order + 1.0
+        el.open = True
+        found = self._by.get(el.name if el.ns == HTML else "!" + el.name)
+        if found is None:
+            self._index(el)  # the only one of its name: appended in its place
+            return
+        for kind in self._kinds(el):
+            kind.insert(bisect_left(kind, el.order, key=_ORDER), el)
+
+    def _replace_at(self, k: int, new: El) -> None:
+        """Put *new* (the same name and namespace) at index *k* in place of the element there."""
+        stack = self.stack
+        old = stack[k]
+        new.order = old.order
+        self._low = min(self._low, k)
+        old.open, new.open = False, True
+        stack[k] = new
+        for kind in self._kinds(old):
+            kind[bisect_left(kind, old.order, key=_ORDER)] = new
+
     def _insert(self, name: str, key: str | None = None) -> El:
         el = El(name, HTML, key)
-        self.stack.append(el)
+        self._push(el)
         return el
 
     def _pop_until(self, names: Collection[str]) -> None:
-        stack = self.stack
-        while len(stack) > 1:
-            el = stack.pop()
-            if el.ns == HTML and el.name in names:
-                return
+        """Pop elements until an HTML element named in *names* has been popped (never the last)."""
+        node = None
+        for name in names:
+            found = self._by.get(name)
+            if found and (node is None or found[-1].order > node.order):
+                node = found[-1]
+        self._truncate(1 if node is None else max(self._position(node), 1))
 
     def _implied(self, exclude: str | None = None, names: Collection[str] = IMPLIED) -> None:
         stack = self.stack
@@ -99,7 +407,7 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
             el = stack[-1]
             if el.ns != HTML or el.name not in names or el.name == exclude:
                 return
-            stack.pop()
+            self._pop()
 
     def _close_p(self) -> None:
         if self._in_scope("p", ("button",)):
@@ -109,41 +417,46 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
     def _clear_to(self, names: Collection[str]) -> None:
         stack = self.stack
         while len(stack) > 1 and not (stack[-1].ns == HTML and stack[-1].name in names):
-            stack.pop()
+            self._pop()
 
     # -- reset the insertion mode appropriately (§13.2.4.1) ---------------------------------------
     def _reset_mode(self) -> None:
-        stack = self.stack
-        for k in range(len(stack) - 1, -1, -1):
-            node = stack[k]
-            last = k == 0
-            name = node.name if node.ns == HTML else ""
-            if name in ("td", "th") and not last:
-                self.mode = "in cell"
-            elif name == "tr":
-                self.mode = "in row"
-            elif name in TABLE_SECTIONS:
-                self.mode = "in table body"
-            elif name == "caption":
-                self.mode = "in caption"
-            elif name == "colgroup":
-                self.mode = "in column group"
-            elif name == "table":
-                self.mode = "in table"
-            elif name == "template":
-                self.mode = self.template_modes[-1]
-            elif name == "head" and not last:
-                self.mode = "in head"
-            elif name == "body":
-                self.mode = "in body"
-            # (the "frameset" step never applies: no frameset element is inserted, the scanner stops)
-            elif name == "html":
-                self.mode = "before head" if self.head is None else "after head"
-            elif last:
-                self.mode = "in body"
-            else:
-                continue
+        # The loop's steps act only at the elements of MODE_ELEMENTS (the last node, the bottom of
+        # the stack, is always the html element): it starts at the topmost of them.
+        node = self._mode_node()
+        if node is None:
             return
+        self._set_mode(node, node is self.stack[0])
+
+    def _set_mode(self, node: El, last: bool) -> bool:
+        """The loop's step at *node* (*last*: the bottom of the stack): False, go on down."""
+        name = node.name if node.ns == HTML else ""
+        if name in ("td", "th") and not last:
+            self.mode = "in cell"
+        elif name == "tr":
+            self.mode = "in row"
+        elif name in TABLE_SECTIONS:
+            self.mode = "in table body"
+        elif name == "caption":
+            self.mode = "in caption"
+        elif name == "colgroup":
+            self.mode = "in column group"
+        elif name == "table":
+            self.mode = "in table"
+        elif name == "template":
+            self.mode = self.template_modes[-1]
+        elif name == "head" and not last:
+            self.mode = "in head"
+        elif name == "body":
+            self.mode = "in body"
+        # (the "frameset" step never applies: no frameset element is inserted, the scanner stops)
+        elif name == "html":
+            self.mode = "before head" if self.head is None else "after head"
+        elif last:
+            self.mode = "in body"
+        else:
+            return False
+        return True
 
     # -- dispatcher (§13.2.6) ---------------------------------------------------------------------
     def start_tag(self, name: str, span: str, self_closing: bool) -> int | None:
@@ -167,21 +480,20 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
             return self._body_end(name)
         return _END_RULES[self.mode](self, name)
 
-    def tokenizer_only(self) -> bool:
-        """No template and no foreign element is open (with no such start tag ahead, the tree
-        builder can then no longer change which start tags are metas)."""
-        if self.template_modes:
+    def tokenizer_only(self, deep: int = 64) -> bool:
+        """No foreign element is open, and no template, or (with more than *deep* open elements)
+        none whose insertion mode is "in template" or "in column group": with no ``svg``,
+        ``math``, ``template`` or ``frameset`` start tag ahead, the tree builder can then no
+        longer change which start tags are metas. (In template contents only "in column group"
+        ignores a meta, and only "in template" enters it, on a ``col`` start tag; once a
+        template's mode is another, only a new template is "in template" again: elsewhere the
+        current node is a ``colgroup``, which a meta pops.) Both are exact; in a template, while
+        the stack is shallow, the tree builder's skipped cycles cost less than the tokenizer's
+        runs, and past *deep* open elements it may be opening one more per copy."""
+        modes = self.template_modes
+        if self._foreign or (modes and len(self.stack) <= deep):
             return False
-        stack = self.stack
-        known = self._foreign_seen  # the lowest foreign element found last time, if still open
-        if known is not None and known[0] < len(stack) and stack[known[0]] is known[1]:
-            return False
-        for i, el in enumerate(stack):
-            if el.ns != HTML:
-                self._foreign_seen = (i, el)
-                return False
-        self._foreign_seen = None
-        return True
+        return not modes or ("in template" not in modes and "in column group" not in modes)
 
     def outline(self) -> tuple:
         """A cheap summary of the state (:meth:`shape` tells states apart; where outlines differ
@@ -194,16 +506,25 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         for new objects in the same places, so the same later tokens have the same effects. Each
         element is its name, namespace, attributes and integration point, and a number (its first
         place on the stack, the list of active formatting elements, the head and form pointers)."""
-        numbers: dict[int, int] = {}
+        # Stack elements are numbered by their place; the entries of the elements below the lowest
+        # place changed since the last call (_low) are those computed then (deep stacks: O(change)).
+        stack = self.stack
+        kept = min(self._low, len(self._shape_stack))
+        entries = self._shape_stack[:kept]
+        entries.extend((k, el.name, el.ns, el.key, el.ip) for k, el in enumerate(stack[kept:], kept))
+        self._shape_stack, self._low = entries, len(stack)
+        size = len(stack)
+        others: dict[int, int] = {}
 
         def number(el: El | None) -> int:
             if el is None:
                 return -1
-            return numbers.setdefault(id(el), len(numbers))
+            if el.open:
+                return self._position(el)
+            return others.setdefault(id(el), size + len(others))
 
-        stack = tuple((number(el), el.name, el.ns, el.key, el.ip) for el in self.stack)
         afe = tuple(None if el is None else (number(el), el.name, el.ns, el.key, el.ip) for el in self.afe)
-        return (self.mode, stack, afe, tuple(self.template_modes), number(self.head), number(self.form),
+        return (self.mode, tuple(entries), afe, tuple(self.template_modes), number(self.head), number(self.form),
                 self.frameset_ok, self.quirks)
 
     def text_matters(self) -> bool:
@@ -213,7 +534,7 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         if self.frameset_ok or self.mode != "in body":
             return True
         afe = self.afe
-        return bool(afe) and afe[-1] is not None and afe[-1] not in self.stack
+        return bool(afe) and afe[-1] is not None and not afe[-1].open
 
     def characters(self, ws: bool, nul: bool, other: bool) -> None:
         stack = self.stack
@@ -287,14 +608,14 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
             self._leave_noscript()
             mode = "in head"
         if mode == "in head":
-            self.stack.pop()
+            self._pop()
             self.mode = mode = "after head"
         if mode == "after head":
             self._insert("body")
             self.mode = "in body"
             return self._chars(ws, nul, other)
         if mode == "in column group" and self._current_is("colgroup"):
-            self.stack.pop()
+            self._pop()
             self.mode = "in table"
             return self._chars(ws, nul, other)
         return None
@@ -307,3 +628,170 @@ _START_RULES: dict[InsertionMode, Callable[[TreeBuilder, str, str, bool], int | 
 _END_RULES: dict[InsertionMode, Callable[[TreeBuilder, str], None]] = {
     m: getattr(TreeBuilder, "_end_" + m.replace(" ", "_"), TreeBuilder._body_end) for m in _MODES
 }
+
+
+@lru_cache(maxsize=64)
+def _unit_tags(unit: str) -> tuple[tuple[tuple[str, str, bool], ...], bool] | None:
+    """The start tags (name, attributes span, self-closing flag) that *unit* consists of, with
+    text without "<" between them (True if any of it is not whitespace), if each tag could only
+    push an element in some context (in "in body": not one with a rule of its own but the blocks
+    and formatting elements; in foreign content: not a breakout); else None."""
+    tags = []
+    text = False
+    at = 0
+    while at < len(unit):
+        lt = unit.find("<", at)
+        if lt < 0:
+            return None  # (a unit ends with a tag)
+        text = text or bool(unit[at:lt].strip(_WHITESPACE))
+        match = TAG.match(unit, lt)
+        if match is None or match.group(1):
+            return None
+        tags.append((tag_name(match.group(2)), match.group(3), match.group("tail").endswith("/")))
+        at = match.end()
+    html = all(body_copies(name) for name, _, _ in tags)
+    if not html and not all(not sc and not breaks_out(name, span) for name, span, sc in tags):
+        return None
+    return tuple(tags), text
+
+
+def push_unit_copies(tree: TreeBuilder, text: str, pos: int, starts: tuple[int, ...], bound: int) -> int:
+    """After a start tag that ends at *pos* in *text*: if the text of the last one to four turns
+    of a scan (from one of *starts*, where they began; the first: this tag's "<") is a unit of
+    start tags, with text between them (character tokens that change nothing: frameset-ok is
+    already "not ok", nothing to reconstruct), coming again right after it, whose copies would
+    each only push elements (:meth:`TreeBuilder.copies_push`), push those of all its copies
+    ending by *bound* at once (``copies_end``: O(log n) comparisons) and return the offset after
+    them; else *pos*."""
+    following = text[pos:pos + 1]
+    for start in starts:
+        if not -1 < start < pos or text[start] != following:
+            continue
+        unit = text[start:pos]
+        if not text.startswith(unit, pos):
+            continue
+        found = _unit_tags(unit)
+        # (text that is not whitespace only sets frameset-ok to "not ok": the first copy did)
+        specs = None if found is None or (found[1] and tree.frameset_ok) else tree.copies_push(list(found[0]))
+        if specs is not None:
+            end = copies_end(text, pos, unit, bound)
+            tree.push_copies(specs, (end - pos) // len(unit))
+            return end
+    return pos
+
+
+class PlainTreeBuilder(TreeBuilder):
+    """The tree builder with the standard's scope checks walking the stack of open elements and
+    the list of active formatting elements, as written (O(depth) per token): the twin that the
+    tests hold :class:`TreeBuilder`'s indexed checks against. Not for use on untrusted input."""
+
+    def _in_scope(self, name: str, extra: Collection[str] = ()) -> bool:
+        for el in reversed(self.stack):
+            if el.ns == HTML:
+                if el.name == name:
+                    return True
+                if el.scope or el.name in extra:
+                    return False
+            elif el.scope:
+                return False
+        return False
+
+    def _in_table_scope(self, names: Collection[str]) -> bool:
+        for el in reversed(self.stack):
+            if el.ns == HTML:
+                if el.name in names:
+                    return True
+                if el.name in ("html", "table", "template"):
+                    return False
+        return False
+
+    def _el_in_scope(self, el: El) -> bool:
+        for node in reversed(self.stack):
+            if node is el:
+                return True
+            if node.scope:
+                return False
+        return False
+
+    def _li_target(self, targets: Collection[str]) -> El | None:
+        for node in reversed(self.stack):
+            if node.ns == HTML and node.name in targets:
+                return node
+            if node.special and not (node.ns == HTML and node.name in _LI_THROUGH):
+                return None
+        return None
+
+    def _other_end_target(self, name: str) -> El | None:
+        for node in reversed(self.stack):
+            if node.ns == HTML and node.name == name:
+                return node
+            if node.special:
+                return None
+        return None
+
+    def _foreign_end_target(self, name: str) -> El | None:
+        stack = self.stack
+        k = len(stack) - 1
+        while k > 0:
+            node = stack[k]
+            if node.name == name and node.ns != HTML:
+                return node
+            k -= 1
+            if stack[k].ns == HTML:
+                return None
+        return None
+
+    def _furthest_block(self, fe: El) -> El | None:
+        stack = self.stack
+        for k in range(stack.index(fe) + 1, len(stack)):
+            if stack[k].special:
+                return stack[k]
+        return None
+
+    def _reset_mode(self) -> None:
+        stack = self.stack
+        for k in range(len(stack) - 1, -1, -1):
+            if self._set_mode(stack[k], k == 0):
+                return
+
+    def _position(self, el: El) -> int:
+        return self.stack.index(el)
+
+    def _pop_until(self, names: Collection[str]) -> None:
+        stack = self.stack
+        while len(stack) > 1:
+            el = self._pop()
+            if el.ns == HTML and el.name in names:
+                return
+
+    def tokenizer_only(self, deep: int = 64) -> bool:
+        modes = self.template_modes
+        if any(el.ns != HTML for el in self.stack) or (modes and len(self.stack) <= deep):
+            return False
+        return "in template" not in modes and "in column group" not in modes
+
+    def shape(self) -> tuple:
+        numbers: dict[int, int] = {}
+
+        def number(el: El | None) -> int:
+            if el is None:
+                return -1
+            return numbers.setdefault(id(el), len(numbers))
+
+        stack = tuple((number(el), el.name, el.ns, el.key, el.ip) for el in self.stack)
+        afe = tuple(None if el is None else (number(el), el.name, el.ns, el.key, el.ip) for el in self.afe)
+        return (self.mode, stack, afe, tuple(self.template_modes), number(self.head), number(self.form),
+                self.frameset_ok, self.quirks)
+
+    def _push_afe(self, el: El) -> None:
+        afe = self.afe
+        start = 0
+        for i in range(len(afe) - 1, -1, -1):
+            if afe[i] is None:
+                start = i + 1
+                break
+        same = [e for e in reversed(afe[start:])
+                if e is not None and e.name == el.name and attributes(e.key or "") == attributes(el.key or "")]
+        if len(same) >= 3:  # Noah's Ark clause: the earliest goes
+            self._afe_remove(same[-1])
+        self._afe_append(el)
