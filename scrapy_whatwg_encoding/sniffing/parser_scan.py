@@ -500,9 +500,9 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     with *hints* (:class:`Hints` of *text*), runs of meta tags that hold no hint (so name no
     encoding) are skipped there too, and the scan ends where no hint is left. *skip_copies*
     ``False``: no copies of a unit of tokens are skipped (:class:`_Copies`, ``push_unit_copies``),
-    and no run of characters and comments is taken in one match (after a stray "<", or once the
-    tree builder's state is one characters leave as it is): the plain twin that the tests hold
-    those against."""
+    and no run of characters and comments is taken in one match (after a stray "<", or where the
+    tree builder's state is one characters leave as it is, :meth:`.TreeBuilder.characters_inert`):
+    the plain twin that the tests hold those against."""
     end_at = len(text) if cutoff is None else cutoff
     tree_until = -1 if modes else last_start(_TREE_NEEDED, text, end_at, len("<template>") + 1)
     tree: TreeBuilder | None = TreeBuilder(scripting=scripting)
@@ -515,15 +515,11 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     emitted = turns = 0
     next_visit = _GAPS[0] if skip_copies else n + 1  # (each turn moves on: never reached)
     begun: list[int] = []  # where the turns of the loop with the tree builder began
-    # Whether the tree builder took a character other than whitespace since its last tag: its
-    # state is then one that more characters leave as it is (their insertion mode's rules, §13.2.6).
-    settled = False
     quiet = cast("Callable[[str, int, int], re.Match[str]]", _QUIET.match)
     while True:
         if tree is not None:
             turns += 1
             if turns >= next_visit:
-                settled = False  # (copies skipped or not: looked at again)
                 pos, wait = copies.visit(tree, pos, begun[:-_UNIT_TURNS - 1:-1], emitted, end_at, stop_at)
                 next_visit = turns + wait
             begun.append(pos)
@@ -547,23 +543,17 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
             if not modes and pos > tree_until and tree.tokenizer_only():
                 tree = None
                 continue
-            if settled and skip_copies:  # characters change nothing now, nor comments ever: a run in one match
+            if skip_copies and tree.characters_inert():  # nor do comments ever: a run of them in one match
                 pos = quiet(text, pos, end_at).end()
             lt = find("<", pos)
             if lt < 0 or lt > end_at:
                 return  # no meta that could name an encoding is left
             if stop_at is not None and lt >= stop_at and tree.mode not in alive:
                 return
-            if lt > pos:
-                if (tree.frameset_ok or tree.afe or tree.mode != "in body") and tree.text_matters():
-                    ws, nul, other = classify_text(text, pos, lt)
-                    tree.characters(ws, nul, other)
-                    settled = settled or other
-                else:
-                    settled = True  # (characters change nothing in this state)
+            if lt > pos and (tree.frameset_ok or tree.afe or tree.mode != "in body") and tree.text_matters():
+                tree.characters(*classify_text(text, pos, lt))
         c = text[lt + 1:lt + 2]
         if c in _ALPHA or (c == "/" and text[lt + 2:lt + 3] in _ALPHA):
-            settled = False
             match = TAG.match(text, lt)
             if match is None:
                 return  # end of input inside a tag: never emitted
@@ -612,7 +602,7 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                 gaps = tree.mode in _WHITESPACE_INERT or not tree.text_matters()
                 pos = copies_end(text, pos, text[lt:pos], end_at)  # copies first: O(log n) steps
                 pos = max(pos, _TEXT_RUNS[name][gaps].match(text, pos, end_at).end())  # type: ignore[union-attr]
-        elif c == "!":  # (a comment, DOCTYPE or CDATA section leaves a settled state as it is)
+        elif c == "!":
             pos = markup_declaration(text, lt, tree is not None and tree.in_foreign(), tree, end_at)
             if pos < 0:
                 return
@@ -632,7 +622,6 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                 # One run of character tokens (the tree builder takes a run whole); after its first
                 # non-whitespace one, no insertion mode changes: the "<"s in it would meet that mode.
                 tree.characters(*classify_text(text, lt, pos))
-            settled = True  # after a character other than whitespace, more change nothing
 
 
 def find_parser_meta(text: str, limit: int) -> tuple[Encoding, str, int] | None:

@@ -50,6 +50,10 @@ from .modes_table import TableModes
 from .tokenizer import TAG, attributes, copies_end, tag_name
 
 _TABLE_TEXT = frozenset(("table", "tbody", "template", "tfoot", "thead", "tr"))
+# Insertion modes whose character rules insert them (the table modes as "in table text" does or
+# as "in body", foster-parented): reconstruct the active formatting elements, frameset-ok "not ok".
+_INSERTING_MODES = frozenset(("in body", "in caption", "in cell", "in template", "in table", "in table body", "in row"))
+_FRAMESET_MODES = frozenset(("in frameset", "after frameset", "after after frameset"))
 _WHITESPACE = "\t\n\x0c\r "
 _LI_THROUGH = frozenset(("address", "div", "p"))  # special, yet the "li" start tag's loop goes past them
 _ORDER = attrgetter("order")
@@ -535,6 +539,20 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
             return True
         afe = self.afe
         return bool(afe) and afe[-1] is not None and not afe[-1].open
+
+    def characters_inert(self) -> bool:
+        """Whether character tokens, whatever they are, would change no state now (their rules in
+        the insertion mode, §13.2.6.4, or in foreign content, §13.2.6.5): frameset-ok already "not
+        ok" and nothing to reconstruct where they are inserted; ignored in the frameset modes and
+        in a template's "in column group"."""
+        stack = self.stack
+        if stack and stack[-1].ns != HTML and not stack[-1].ip:
+            return not self.frameset_ok
+        mode = self.mode
+        if mode in _INSERTING_MODES:
+            afe = self.afe
+            return not self.frameset_ok and not (afe and afe[-1] is not None and not afe[-1].open)
+        return mode in _FRAMESET_MODES or (mode == "in column group" and not self._current_is("colgroup"))
 
     def characters(self, ws: bool, nul: bool, other: bool) -> None:
         stack = self.stack
