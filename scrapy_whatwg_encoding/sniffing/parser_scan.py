@@ -544,7 +544,9 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                 tree = None
                 continue
             if skip_copies and tree.characters_inert():  # nor do comments ever: a run of them in one match
-                pos = quiet(text, pos, end_at).end()
+                stop = quiet(text, pos, end_at).end()
+                # (up to the cutoff: a "<" just before it may open a tag, which the loop reads)
+                pos = stop - 1 if stop == end_at and stop > pos and text[stop - 1] == "<" else stop
             lt = find("<", pos)
             if lt < 0 or lt > end_at:
                 return  # no meta that could name an encoding is left

@@ -57,6 +57,7 @@ def _metas(text: str, skip_copies: bool, **kwargs) -> list:
                 "</svg>" + META), False, True, 400)  # a unit of eleven turns
 @example(_flood("<body>", ["<table>", "</table>"], 60, META), True, True, 100)  # a stop "in table", copies past it
 @example(_flood("<body>", ["<table>", "</table>"], 60, META), True, True, 131)
+@example(_flood("", ["<td>", "<td>", "<td>", "<hr>", "<meta charset=zz>"], 10, ""), True, False, 314)  # a cutoff just past a "<"
 def test_copies_skipped_once_the_state_comes_round_leave_the_metas_of_the_token_by_token_steps(text, modes, scripting,
                                                                                                    cut):
     """The shortcut (:class:`parser_scan._Copies`) against its plain twin, every meta emitted and
