@@ -56,6 +56,7 @@ from ._html.tokenizer import (
     SKIP_UNINTERESTING,
     SKIP_WITH_METAS,
     TAG,
+    attributes_pattern,
     classify_text,
     copies_end,
     first_attributes,
@@ -99,9 +100,13 @@ _TREE_NEEDED = re.compile(r"<(?=[SsMmTtFf][VvAaEeRr])(?:svg|math|template|frames
                           re.ASCII | re.IGNORECASE)
 # Characters up to the next "<" that starts markup (a tag, "</", "<!", "<?"): text and stray "<"s.
 _CHARACTERS = re.compile(with_possessives(r"[^<]*+(?:<(?![!/?A-Za-z])[^<]*+)*+"), re.ASCII)
-# Characters, comments and bogus comments (no DOCTYPE, no CDATA section: "<!" then "--" or neither).
-_QUIET = re.compile(with_possessives(rf"(?:[^<]+|<(?![!/?A-Za-z])|{COMMENT}|<(?:\?|/(?![A-Za-z])|!(?!--|\[CDATA\[|(?i:doctype)))[^>]*+>)*+"),
-                    re.ASCII)
+# Characters, comments and bogus comments (no DOCTYPE, no CDATA section: "<!" then "--" or neither);
+# and with them, end tags but "template" (read as TAG reads them).
+_QUIET_ITEMS = rf"[^<]+|<(?![!/?A-Za-z])|{COMMENT}|<(?:\?|/(?![A-Za-z])|!(?!--|\[CDATA\[|(?i:doctype)))[^>]*+>"
+_QUIET = re.compile(with_possessives(rf"(?:{_QUIET_ITEMS})*+"), re.ASCII)
+_QUIET_END_TAGS = re.compile(with_possessives(
+    rf"(?:{_QUIET_ITEMS}|</(?!(?i:template)[\t\n\x0c\r />])[A-Za-z][^\t\n\x0c\r />]*+(?=[\t\n\x0c\r />])"
+    + attributes_pattern("q") + r"[\t\n\x0c\r /]*+>)*+"), re.ASCII)
 _TOKENIZER_ACTION = {"meta": META, "title": RCDATA, "textarea": RCDATA, "script": SCRIPT, "plaintext": PLAINTEXT}
 
 
@@ -516,6 +521,7 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     next_visit = _GAPS[0] if skip_copies else n + 1  # (each turn moves on: never reached)
     begun: list[int] = []  # where the turns of the loop with the tree builder began
     quiet = cast("Callable[[str, int, int], re.Match[str]]", _QUIET.match)
+    quiet_end_tags = cast("Callable[[str, int, int], re.Match[str]]", _QUIET_END_TAGS.match)
     while True:
         if tree is not None:
             turns += 1
@@ -544,7 +550,8 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                 tree = None
                 continue
             if skip_copies and tree.characters_inert():  # nor do comments ever: a run of them in one match
-                stop = quiet(text, pos, end_at).end()
+                # (with end tags where "in template" ignores them)
+                stop = (quiet_end_tags if tree.end_tags_ignored() else quiet)(text, pos, end_at).end()
                 # (up to the cutoff: a "<" just before it may open a tag, which the loop reads)
                 pos = stop - 1 if stop == end_at and stop > pos and text[stop - 1] == "<" else stop
             lt = find("<", pos)

@@ -107,6 +107,9 @@ def _numbered(head: str, unit: list[str], copies: int, tail: str) -> str:
 @example(_numbered("<svg>", ["x", "<?x>", "<![CDATA[ > <meta charset=koi8-r> ]]>"], 3, ""), True, True, 400)  # a CDATA section
 @example(_numbered("", [" ", "<?x>", "%d", META], 3, ""), True, True, 400)  # whitespace, then no tag: "initial" still
 @example(_numbered("<svg>", ["x%d"], 2, "</svg><frameset>" + META), True, True, 400)  # frameset-ok "not ok" in SVG
+@example(_numbered("<template>", ["%d", "</svg>", "</b a='>'>", "<!-- x -->"], 20, "</TEMPLATE><col>" + META), True, True, 400)
+@example(_numbered("<template>", ["x%d", "</template>"], 3, "<col>" + META), True, True, 400)  # "</template>" is no other
+@example(_numbered("<head><template><svg>x<!-- c -->", ["y%d", "</svg>"], 3, "<col>" + META), True, True, 400)
 def test_runs_of_characters_and_comments_leave_the_metas_of_the_token_by_token_steps(text, modes, scripting, cut):
     """Runs taken in one match (after a stray "<"; characters and comments once characters change
     nothing) against the plain twin, with a cutoff and a stop (Firefox's model) or none."""

@@ -554,6 +554,12 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
             return not self.frameset_ok and not (afe and afe[-1] is not None and not afe[-1].open)
         return mode in _FRAMESET_MODES or (mode == "in column group" and not self._current_is("colgroup"))
 
+    def end_tags_ignored(self) -> bool:
+        """Whether every end tag but ``template`` would change no state now: "in template" (its
+        rules for end tags, §13.2.6.4.23; the current node is then a template, never foreign: a
+        start tag in it switches to another mode)."""
+        return self.mode == "in template"
+
     def characters(self, ws: bool, nul: bool, other: bool) -> None:
         stack = self.stack
         if stack:
