@@ -21,6 +21,7 @@ table, so that the work stays a small constant per byte however dense the errors
 from __future__ import annotations
 
 import codecs
+import functools
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
@@ -36,7 +37,7 @@ _SYNC = (b"\n", b"<", b">", b" ", b'"', b"'", b"=", b"/")
 
 _SPLIT_PROBES = 32  # places of a split token's first byte checked one by one
 _CACHE_SIZE = 1024  # steps remembered per decoder (about 0.2 MB at most)
-_FEW_ERRORS, _SKIP = 8, 16  # a run with fewer than 8 errors: the next 16 errors one by one
+_FEW_ERRORS, _SKIP = 8, 64  # a run with fewer than 8 errors: the next 64 errors one by one
 # Bytes after a pair: a step that reads on (a gb18030 four-byte second, EUC-JP 0x8F then a byte)
 # decides otherwise at the end of the input, or before a four-byte tail.
 _AFTER = (b" ", b"", b"\xff", b"\x810\x810")
@@ -47,83 +48,118 @@ Step = Callable[[bytes, int], "tuple[str, int]"]
 class ErrorRuns(NamedTuple):
     """How a decoder's error handler decodes runs of errors in bulk (see :func:`error_runs`)."""
 
-    stop: re.Pattern[bytes]  # the first token that is neither one byte nor an error pair
-    classes: bytes  # a bytes.translate table: leading bytes to L, common bytes to C, others to N
+    stop: re.Pattern[bytes]  # matched at a token boundary: a token the classes do not decide
+    leads: bytes  # a bytes.translate table: leading bytes to 0xFF, others to 0
+    live: bytes  # a bytes.translate table: live leading bytes to 0xFF, others to 0
+    maybe: bytes  # a bytes.translate table: "maybe" bytes to 0xFF, others to 0
     end_stops: bool  # whether a leading byte at the end of the input is a stop
-    trail: re.Pattern[bytes]  # a byte that is the trail of an error pair after a leading byte
-    pair: re.Pattern[bytes]  # an error pair: a leading byte and the trail it consumes
-    pair_as: bytes  # a leading byte, which *table* maps to U+FFFD, for each pair
-    table: str  # a character for each byte value (codecs.charmap_decode)
+    canon: bytes  # a bytes.translate table: each byte that is U+FFFD as a token to the first leading byte
+    table: str  # a character for each byte value
 
 
 def error_runs(step: Step) -> ErrorRuns:
-    """Where the token boundaries of a run are known without tokenizing, from *step* (the
-    decoder's handler from its initial state, on every byte then every next byte):
+    """Where the token boundaries of a run are known without the index, from *step* (the decoder's
+    handler from its initial state, on every byte then every next byte):
 
     - a byte that is one token whatever follows ("alone": ASCII, an invalid leading byte,
-      Shift_JIS katakana, gb18030 0x80) decodes to one character;
-    - a leading byte followed by a byte that every leading byte restores (an ASCII byte, §4.1
-      "restore") with an error, or at the end of the input, is one U+FFFD;
-    - a leading byte followed by a byte that is not itself a leading byte and that every leading
-      byte consumes with an error is one U+FFFD for the two.
+      Shift_JIS katakana, gb18030 0x80) decodes to one character; any other byte is a leading byte;
+    - a leading byte followed by a byte it restores (an ASCII byte, §4.1 "restore") with an error,
+      or at the end of the input, is one U+FFFD; followed by a byte 0x80 or above that it consumes
+      with an error, one U+FFFD for the two. A *dead* leading byte does one of these whatever
+      follows (Big5 0x81-0x86, Shift_JIS 0x85); after a *live* one, a byte that some live leading
+      byte may decode otherwise ("maybe") ends the run (a stop): the C codec and *step* take it.
 
-    In a run of these from a token boundary a leading byte is never a trail, so each starts a
-    token; the run ends at the first leading byte followed by a byte of neither kind (*stop*),
-    which starts a token too. A byte after which *step* reads on (a gb18030 four-byte second, EUC-JP 0x8F then
-    a byte) is never in the run: each pair is tried before several next bytes (_AFTER).
+    A leading byte always consumes a next byte 0x80 or above and every other byte ends a token, so
+    from a token boundary a stretch of leading bytes is pairs (see :func:`decode_run`). A byte after
+    which *step* reads on (a gb18030 four-byte second, EUC-JP 0x8F then a byte) is "maybe": each
+    pair is tried before several next bytes (_AFTER).
     """
     def token(data: bytes) -> tuple[str, int]:
         return step(data, 0)
 
     table = [chr(b) for b in range(0x80)]
-    alone: list[int] = []
     leads: list[int] = []
     for byte in range(0x80, 0x100):
         one = token(bytes((byte,)))  # (a leading byte pairs with 0xFE in every encoding: tried first)
         if one[1] == 1 and all(token(bytes((byte, x)) + b" ") == one for x in reversed(range(256))):
-            alone.append(byte)
             table.append(one[0])
         else:
             leads.append(byte)
             table.append("\ufffd")
-    # The bytes after which every leading byte makes one error: restoring an ASCII byte, or
-    # consuming a byte that is alone; whatever comes next (_AFTER).
-    common = list(range(0x80)) + alone
+    maybe: set[int] = set()
+    live: set[int] = set()
     for lead in leads:
-        common = [x for x in common if all(token(bytes((lead, x)) + after) == ("\ufffd", 1 if x < 0x80 else 2)
-                                           for after in _AFTER)]
+        for x in range(256):
+            error = ("\ufffd", 1 if x < 0x80 else 2)
+            if not all(token(bytes((lead, x)) + after) == error for after in _AFTER):
+                maybe.add(x)
+                live.add(lead)
 
-    def klass(values: list[int], negate: bool = False) -> bytes:
-        return b"[" + (b"^" if negate else b"") + b"".join(re.escape(bytes((v,))) for v in values) + b"]"
+    def klass(values: list[int]) -> bytes:
+        return b"[" + b"".join(re.escape(bytes((v,))) for v in values) + b"]"
 
-    stop = klass(leads) + (klass(common, negate=True) if common else b"(?s:.)")
+    stop = klass(sorted(live)) + klass(sorted(maybe)) if live else b"(?!)"
     end_stops = not all(token(bytes((lead,))) == ("\ufffd", 1) for lead in leads)  # a lone last lead
     if end_stops:
         stop += b"|" + klass(leads) + b"\\Z"
-    classes = bytes(0x4C if b in leads else 0x43 if b in common else 0x4E for b in range(256))
-    pairs = [x for x in common if x >= 0x80]
-    # A pair (each leading byte in a run starts a token) becomes one leading byte, one U+FFFD
-    # (a literal replacement: C speed); its trail alone is looked for first (a charset scan).
-    return ErrorRuns(re.compile(stop), classes, end_stops, re.compile(klass(pairs) if pairs else b"(?!)"),
-                     re.compile(klass(leads) + klass(pairs) if pairs else b"(?!)"), bytes(leads[:1]),
+    assert table[0xFF] == "\ufffd"  # (0xFF marks trails in decode_run: canon maps it to leads[0])
+    return ErrorRuns(re.compile(stop), bytes(0xFF * (b in leads) for b in range(256)),
+                     bytes(0xFF * (b in live) for b in range(256)), bytes(0xFF * (b in maybe) for b in range(256)),
+                     end_stops, bytes(leads[0] if table[b] == "\ufffd" else b for b in range(256)),
                      "".join(table))
 
 
-def find_stop(runs: ErrorRuns, data: bytes, i: int) -> int:
-    """Where the run of single bytes and error pairs from token boundary *i* ends: the first stop
-    (:attr:`ErrorRuns.stop`) at or after *i*, or ``len(data)``. The bytes are translated to their
-    classes and a stop is "LL" or "LN" there (two memchr-speed finds), in windows that double from
-    64 bytes (a short run reads little, a long one each byte about twice)."""
-    n, size = len(data), 64
+@functools.lru_cache(maxsize=16)  # the windows of decode_run: 65, 513, 4097 ... lanes
+def _masks(lanes: int) -> tuple[int, int, int]:
+    """``(0x01 at even lanes, 0xFF at odd lanes, 0x80 at every lane)`` over *lanes* lanes of 8 bits."""
+    pairs = lanes // 2 + 1
+    return (int.from_bytes((b"\x01\x00" * pairs)[:lanes], "little"), int.from_bytes((b"\x00\xff" * pairs)[:lanes], "little"),
+            int.from_bytes(b"\x80" * lanes, "little"))
+
+
+def decode_run(runs: ErrorRuns, data: bytes, i: int) -> tuple[str, int]:
+    """The run of tokens that :func:`error_runs`' classes decide from token boundary *i*: its text
+    and its end (the first stop at or after *i*, or ``len(data)``), at C speed whatever the mix.
+
+    In windows that grow eightfold from 64 bytes (a short run reads little), each byte is a lane of
+    8 bits of one integer (little-endian: lane k is byte k). A stretch of leading bytes from a
+    boundary is pairs, so a leading byte starts a token where its stretch begins at an even lane
+    and it is at an even lane, or odd and odd: the stretches beginning at even lanes are found by
+    one addition (a 1 at the first lane carries through each stretch of 0xFF lanes). A byte 0x80 or
+    above after a token's leading byte is its trail: marked 0xFF and deleted; every leading byte
+    left is one U+FFFD (a pair's, a restored byte's or the last byte's), the rest one character each.
+    """
+    n, size, texts = len(data), 64, []
     while True:
         end = min(n, i + size)
-        window = data[i:end + 1].translate(runs.classes)  # one byte more: a pair across the edge
-        found = [k for k in (window.find(b"LL"), window.find(b"LN")) if k >= 0]
-        if found:
-            return i + min(found)
-        if end >= n:
-            return n - 1 if runs.end_stops and n > i and runs.classes[data[-1]] == 0x4C else n
-        i, size = end, size * 2
+        window = data[i:end + 1]  # one byte more: a pair across the edge
+        lanes, inside = len(window), end - i
+        lead = int.from_bytes(window.translate(runs.leads), "little")
+        stops = 0
+        if not lead:  # alone bytes only
+            text = window[:inside]
+        else:
+            even, odd, high = _masks(lanes)
+            begins = (lead ^ (lead & (lead << 8))) & even  # a 1 where a stretch begins at an even lane
+            from_even = lead ^ (lead & (lead + begins))  # the stretches a carry went through
+            starts = lead & (from_even ^ odd)
+            live = window.translate(runs.live)
+            if b"\xff" in live:  # a live leading byte, then a "maybe" byte: a stop where the lead starts a token
+                stops = starts & int.from_bytes(live, "little") & (int.from_bytes(window.translate(runs.maybe), "little") >> 8)
+                stops &= (1 << 8 * inside) - 1
+            if runs.end_stops and end == n and inside:
+                stops |= starts & (0xFF << 8 * (inside - 1))  # a lone last leading byte
+            if stops:
+                end = i + ((stops & -stops).bit_length() - 1) // 8
+            canon = int.from_bytes(window.translate(runs.canon), "little")  # (0x80 and above stay so)
+            trails = ((((starts << 8) & canon & high) >> 7) * 0xFF)
+            if not stops and trails >> 8 * inside:
+                end += 1  # the pair across the edge is in this window
+            text = (canon | trails).to_bytes(lanes, "little")[:end - i].translate(None, b"\xff")
+        texts.append(codecs.charmap_decode(text, "strict", runs.table)[0])
+        if stops or end >= n:
+            return "".join(texts), end
+        i, size = end, size * 8
 
 
 class FastDecoder:
@@ -180,11 +216,9 @@ class FastDecoder:
                 skip -= 1
                 return hit[0], i + hit[1]
             assert runs is not None
-            end = find_stop(runs, data, i)
-            part = data[i:end]
-            if runs.trail.search(part):
-                part = runs.pair.sub(runs.pair_as, part)
-            text = charmap_decode(part, "strict", runs.table)[0]
+            text, end = decode_run(runs, data, i)
+            if end == i:  # (a stop: never, as the handler's key said no)
+                return hit[0], i + hit[1]
             if text.count("\ufffd") < _FEW_ERRORS:
                 skip = _SKIP
             return text, end
