@@ -107,16 +107,17 @@ def decode(data: Buffer) -> str:
     data = bytes(data)
     if b"\x1b" not in data:
         return codecs.charmap_decode(data, "strict", _ASCII_TABLE)[0]
-    if data.count(b"\x1b") > FEW_ESCAPES and _simple(data):
-        try:
+    if data.count(b"\x1b") > FEW_ESCAPES:
+        try:  # first: CPython's codec stops at a hostile body's first error, the match would read it all
             text = data.decode("iso2022_jp")
         except UnicodeDecodeError:
             pass
         else:
-            for c, fixed in _fixes().items():
-                if c in text:
-                    text = text.replace(c, fixed)
-            return text
+            if _simple(data):
+                for c, fixed in _fixes().items():
+                    if c in text:
+                        text = text.replace(c, fixed)
+                return text
     return decode_exact(data)
 
 

@@ -14,9 +14,11 @@ tokens (*sources*) is translated afterwards (*fixes*); a token whose CPython out
 between two C runs.
 
 A run of errors (hostile or badly damaged input) is decoded in bulk: at an error, the handler
-finds at C speed the first token at which the standard might do more than map single bytes (see
-:func:`error_runs`, :func:`find_stop`) and decodes the bytes before it with a byte-to-character
-table, so that the work stays a small constant per byte however dense the errors.
+tokenizes at C speed up to the first token at which the standard might do more than map single
+bytes or give U+FFFD (see :func:`error_runs`, :func:`decode_run`: a stretch of leading bytes from a
+token boundary is pairs, found with integer arithmetic on the bytes as lanes) and decodes the bytes
+before it with a byte-to-character table, so that the work stays a small constant per byte however
+dense the errors. Sparse errors among valid pairs still cost one handler call each.
 """
 from __future__ import annotations
 
@@ -203,7 +205,6 @@ class FastDecoder:
         step, reach, cache = self.step, self.reach, self.cache
         get = cache.get
         runs: ErrorRuns | None = None
-        charmap_decode = codecs.charmap_decode
 
         skip = 0
 

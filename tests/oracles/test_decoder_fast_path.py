@@ -5,7 +5,6 @@ leading byte with every next byte after a warm cache, and tables loaded lazily.
 """
 from __future__ import annotations
 
-import codecs
 import json
 import pathlib
 import re
