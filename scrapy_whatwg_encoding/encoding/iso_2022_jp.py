@@ -145,9 +145,11 @@ def decode_exact(data: bytes) -> str:
 
 def _one_state(state: bytes, data: bytes) -> str:
     """*data* (from an escape sequence on) whose every valid escape sequence is *state*, in one
-    decode: each escape becomes the marks 0x81 0x82, and the text of an escape right after one
-    (0x82 0x81) is the error of two escapes in a row."""
+    decode: each escape becomes the mark 0x82; where two are in a row, the marks 0x81 0x82, and the
+    text of an escape right after one (0x82 0x81) is the error of two escapes in a row."""
     join, escape = _MARKS.get(state, ("\x81", "\x82"))
+    if state * 2 not in data:  # no two in a row: one mark each
+        return _run_decoders()[state](data.replace(state, b"\x82")).replace(escape, "")
     text = _run_decoders()[state](data.replace(state, b"\x81\x82"))
     return text.replace(escape + join, "\ufffd").replace(join, "").replace(escape, "")
 

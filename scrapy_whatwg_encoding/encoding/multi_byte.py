@@ -23,7 +23,6 @@ dense the errors. Sparse errors among valid pairs still cost one handler call ea
 from __future__ import annotations
 
 import codecs
-import functools
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
@@ -51,9 +50,7 @@ class ErrorRuns(NamedTuple):
     """How a decoder's error handler decodes runs of errors in bulk (see :func:`error_runs`)."""
 
     stop: re.Pattern[bytes]  # matched at a token boundary: a token the classes do not decide
-    leads: bytes  # a bytes.translate table: leading bytes to 0xFF, others to 0
-    live: bytes  # a bytes.translate table: live leading bytes to 0xFF, others to 0
-    maybe: bytes  # a bytes.translate table: "maybe" bytes to 0xFF, others to 0
+    flags: bytes  # a bytes.translate table: bit 0 a leading byte, bit 1 a live one, bit 2 a "maybe" byte
     end_stops: bool  # whether a leading byte at the end of the input is a stop
     canon: bytes  # a bytes.translate table: each byte that is U+FFFD as a token to the first leading byte
     table: str  # a character for each byte value
@@ -105,18 +102,33 @@ def error_runs(step: Step) -> ErrorRuns:
     if end_stops:
         stop += b"|" + klass(leads) + b"\\Z"
     assert table[0xFF] == "\ufffd"  # (0xFF marks trails in decode_run: canon maps it to leads[0])
-    return ErrorRuns(re.compile(stop), bytes(0xFF * (b in leads) for b in range(256)),
-                     bytes(0xFF * (b in live) for b in range(256)), bytes(0xFF * (b in maybe) for b in range(256)),
+    return ErrorRuns(re.compile(stop), bytes((b in leads) | (b in live) << 1 | (b in maybe) << 2 for b in range(256)),
                      end_stops, bytes(leads[0] if table[b] == "\ufffd" else b for b in range(256)),
                      "".join(table))
 
 
-@functools.lru_cache(maxsize=16)  # the windows of decode_run: 65, 513, 4097 ... lanes
-def _masks(lanes: int) -> tuple[int, int, int]:
-    """``(0x01 at even lanes, 0xFF at odd lanes, 0x80 at every lane)`` over *lanes* lanes of 8 bits."""
+_CACHED_LANES = 1 << 20  # masks kept for windows up to 1 MiB (4 MB at most), cut for smaller ones
+_cached_masks: tuple[int, ...] = (0, 0, 0, 0)
+_cached_lanes = 0
+
+
+def _masks(lanes: int) -> tuple[int, ...]:
+    """``(0x01 at every lane, 0x01 at even lanes, 0xFF at odd lanes, 0x80 at every lane)`` over
+    *lanes* lanes of 8 bits (lane 0 even): cut from masks built for at least as many lanes."""
+    global _cached_masks, _cached_lanes
+    if lanes > _CACHED_LANES:
+        return _build_masks(lanes)
+    if lanes > _cached_lanes:
+        _cached_lanes = min(_CACHED_LANES, max(lanes, 4 * _cached_lanes, 4096))
+        _cached_masks = _build_masks(_cached_lanes)
+    every = (1 << 8 * lanes) - 1
+    return tuple(mask & every for mask in _cached_masks)
+
+
+def _build_masks(lanes: int) -> tuple[int, ...]:
     pairs = lanes // 2 + 1
-    return (int.from_bytes((b"\x01\x00" * pairs)[:lanes], "little"), int.from_bytes((b"\x00\xff" * pairs)[:lanes], "little"),
-            int.from_bytes(b"\x80" * lanes, "little"))
+    return (int.from_bytes(b"\x01" * lanes, "little"), int.from_bytes((b"\x01\x00" * pairs)[:lanes], "little"),
+            int.from_bytes((b"\x00\xff" * pairs)[:lanes], "little"), int.from_bytes(b"\x80" * lanes, "little"))
 
 
 def decode_run(runs: ErrorRuns, data: bytes, i: int) -> tuple[str, int]:
@@ -136,19 +148,19 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int) -> tuple[str, int]:
         end = min(n, i + size)
         window = data[i:end + 1]  # one byte more: a pair across the edge
         lanes, inside = len(window), end - i
-        lead = int.from_bytes(window.translate(runs.leads), "little")
+        flagged = window.translate(runs.flags)
         stops = 0
-        if not lead:  # alone bytes only
+        if not flagged.translate(None, b"\x00\x04"):  # no leading byte (bit 0): alone bytes only
             text = window[:inside]
         else:
-            even, odd, high = _masks(lanes)
+            ones, even, odd, high = _masks(lanes)
+            flags = int.from_bytes(flagged, "little")
+            lead = (flags & ones) * 0xFF
             begins = (lead ^ (lead & (lead << 8))) & even  # a 1 where a stretch begins at an even lane
             from_even = lead ^ (lead & (lead + begins))  # the stretches a carry went through
             starts = lead & (from_even ^ odd)
-            live = window.translate(runs.live)
-            if b"\xff" in live:  # a live leading byte, then a "maybe" byte: a stop where the lead starts a token
-                stops = starts & int.from_bytes(live, "little") & (int.from_bytes(window.translate(runs.maybe), "little") >> 8)
-                stops &= (1 << 8 * inside) - 1
+            # A stop: a live leading byte that starts a token, then a "maybe" byte (in the window).
+            stops = starts & ((flags >> 1) & (flags >> 10) & ones) * 0xFF
             if runs.end_stops and end == n and inside:
                 stops |= starts & (0xFF << 8 * (inside - 1))  # a lone last leading byte
             if stops:

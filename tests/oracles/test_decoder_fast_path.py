@@ -220,11 +220,11 @@ def plain_run_end(runs, data):
     stop (runs.end_stops), is the stop."""
     i, n = 0, len(data)
     while i < n:
-        if not runs.leads[data[i]]:
+        if not runs.flags[data[i]] & 1:  # (bit 0: a leading byte, 1: a live one, 2: "maybe")
             i += 1
         elif i + 1 == n:
             return i if runs.end_stops else n
-        elif runs.live[data[i]] and runs.maybe[data[i + 1]]:
+        elif runs.flags[data[i]] & 2 and runs.flags[data[i + 1]] & 4:
             return i
         else:
             i += 2 if data[i + 1] >= 0x80 else 1
