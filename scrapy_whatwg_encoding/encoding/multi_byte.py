@@ -23,6 +23,7 @@ dense the errors. Sparse errors among valid pairs still cost one handler call ea
 from __future__ import annotations
 
 import codecs
+import functools
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
@@ -50,7 +51,7 @@ class ErrorRuns(NamedTuple):
     """How a decoder's error handler decodes runs of errors in bulk (see :func:`error_runs`)."""
 
     stop: re.Pattern[bytes]  # matched at a token boundary: a token the classes do not decide
-    flags: bytes  # a bytes.translate table: bit 0 a leading byte, bit 1 a live one, bit 2 a "maybe" byte
+    flags: bytes  # a bytes.translate table: bit 0 a leading byte, 1 a live one, 2 a "maybe" byte, 3 0x80 and above
     end_stops: bool  # whether a leading byte at the end of the input is a stop
     canon: bytes  # a bytes.translate table: each byte that is U+FFFD as a token to the first leading byte
     table: str  # a character for each byte value
@@ -102,30 +103,19 @@ def error_runs(step: Step) -> ErrorRuns:
     if end_stops:
         stop += b"|" + klass(leads) + b"\\Z"
     assert table[0xFF] == "\ufffd"  # (0xFF marks trails in decode_run: canon maps it to leads[0])
-    return ErrorRuns(re.compile(stop), bytes((b in leads) | (b in live) << 1 | (b in maybe) << 2 for b in range(256)),
+    return ErrorRuns(re.compile(stop), bytes((b in leads) | (b in live) << 1 | (b in maybe) << 2 | (b >= 0x80) << 3
+                                             for b in range(256)),
                      end_stops, bytes(leads[0] if table[b] == "\ufffd" else b for b in range(256)),
                      "".join(table))
 
 
-_CACHED_LANES = 1 << 20  # masks kept for windows up to 1 MiB (4 MB at most), cut for smaller ones
-_cached_masks: tuple[int, ...] = (0, 0, 0, 0)
-_cached_lanes = 0
+_WINDOW, _MAX_WINDOW = 64, 1 << 18  # decode_run's first window and its largest (8 times each time)
 
 
-def _masks(lanes: int) -> tuple[int, ...]:
+@functools.cache  # one per window size: 65, 513 ... 262145 lanes (1.2 MB in all)
+def _masks(lanes: int) -> tuple[int, int, int, int]:
     """``(0x01 at every lane, 0x01 at even lanes, 0xFF at odd lanes, 0x80 at every lane)`` over
-    *lanes* lanes of 8 bits (lane 0 even): cut from masks built for at least as many lanes."""
-    global _cached_masks, _cached_lanes
-    if lanes > _CACHED_LANES:
-        return _build_masks(lanes)
-    if lanes > _cached_lanes:
-        _cached_lanes = min(_CACHED_LANES, max(lanes, 4 * _cached_lanes, 4096))
-        _cached_masks = _build_masks(_cached_lanes)
-    every = (1 << 8 * lanes) - 1
-    return tuple(mask & every for mask in _cached_masks)
-
-
-def _build_masks(lanes: int) -> tuple[int, ...]:
+    *lanes* lanes of 8 bits (lane 0 even)."""
     pairs = lanes // 2 + 1
     return (int.from_bytes(b"\x01" * lanes, "little"), int.from_bytes((b"\x01\x00" * pairs)[:lanes], "little"),
             int.from_bytes((b"\x00\xff" * pairs)[:lanes], "little"), int.from_bytes(b"\x80" * lanes, "little"))
@@ -135,7 +125,7 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int) -> tuple[str, int]:
     """The run of tokens that :func:`error_runs`' classes decide from token boundary *i*: its text
     and its end (the first stop at or after *i*, or ``len(data)``), at C speed whatever the mix.
 
-    In windows that grow eightfold from 64 bytes (a short run reads little), each byte is a lane of
+    In windows that grow eightfold from 64 bytes to 256 KiB (a short run reads little), each byte is a lane of
     8 bits of one integer (little-endian: lane k is byte k). A stretch of leading bytes from a
     boundary is pairs, so a leading byte starts a token where its stretch begins at an even lane
     and it is at an even lane, or odd and odd: the stretches beginning at even lanes are found by
@@ -143,37 +133,44 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int) -> tuple[str, int]:
     above after a token's leading byte is its trail: marked 0xFF and deleted; every leading byte
     left is one U+FFFD (a pair's, a restored byte's or the last byte's), the rest one character each.
     """
-    n, size, texts = len(data), 64, []
+    n, size, texts = len(data), _WINDOW, []
     while True:
         end = min(n, i + size)
         window = data[i:end + 1]  # one byte more: a pair across the edge
         lanes, inside = len(window), end - i
         flagged = window.translate(runs.flags)
         stops = 0
-        if not flagged.translate(None, b"\x00\x04"):  # no leading byte (bit 0): alone bytes only
+        if not flagged.translate(None, b"\x00\x04\x08\x0c"):  # no leading byte (bit 0): alone bytes only
             text = window[:inside]
         else:
-            ones, even, odd, high = _masks(lanes)
+            # (masks as wide as the window's size: lanes past the bytes are 0 in every "and")
+            ones, even, odd, high = _masks(size + 1)
             flags = int.from_bytes(flagged, "little")
             lead = (flags & ones) * 0xFF
-            begins = (lead ^ (lead & (lead << 8))) & even  # a 1 where a stretch begins at an even lane
-            from_even = lead ^ (lead & (lead + begins))  # the stretches a carry went through
-            starts = lead & (from_even ^ odd)
-            # A stop: a live leading byte that starts a token, then a "maybe" byte (in the window).
+            pairs = flags & (flags >> 11) & ones  # a leading byte, then a byte 0x80 or above (bit 3)
+            starts = lead
+            if pairs:  # else every leading byte starts a token
+                begins = (lead ^ (lead & (lead << 8))) & even  # a 1 where a stretch begins at an even lane
+                from_even = lead ^ (lead & (lead + begins))  # the stretches a carry went through
+                starts = lead & (from_even ^ odd)
+            # A stop: a live leading byte (bit 1) that starts a token, then a "maybe" byte (bit 2).
             stops = starts & ((flags >> 1) & (flags >> 10) & ones) * 0xFF
             if runs.end_stops and end == n and inside:
                 stops |= starts & (0xFF << 8 * (inside - 1))  # a lone last leading byte
             if stops:
                 end = i + ((stops & -stops).bit_length() - 1) // 8
-            canon = int.from_bytes(window.translate(runs.canon), "little")  # (0x80 and above stay so)
-            trails = ((((starts << 8) & canon & high) >> 7) * 0xFF)
-            if not stops and trails >> 8 * inside:
-                end += 1  # the pair across the edge is in this window
-            text = (canon | trails).to_bytes(lanes, "little")[:end - i].translate(None, b"\xff")
+            if not pairs:
+                text = window[:end - i].translate(runs.canon)
+            else:
+                canon = int.from_bytes(window.translate(runs.canon), "little")  # (0x80 and above stay so)
+                trails = (((starts << 8) & canon & high) >> 7) * 0xFF
+                if not stops and trails >> 8 * inside:
+                    end += 1  # the pair across the edge is in this window
+                text = (canon | trails).to_bytes(lanes, "little")[:end - i].translate(None, b"\xff")
         texts.append(codecs.charmap_decode(text, "strict", runs.table)[0])
         if stops or end >= n:
             return "".join(texts), end
-        i, size = end, size * 8
+        i, size = end, min(size * 8, _MAX_WINDOW)
 
 
 class FastDecoder:
