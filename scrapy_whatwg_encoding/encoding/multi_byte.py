@@ -90,6 +90,8 @@ def error_runs(step: Step) -> ErrorRuns:
     live: set[int] = set()
     for lead in leads:
         for x in range(256):
+            if x in maybe and lead in live:
+                continue  # (nothing more to learn: most leading bytes share their trails)
             error = ("\ufffd", 1 if x < 0x80 else 2)
             if not all(token(bytes((lead, x)) + after) == error for after in _AFTER):
                 maybe.add(x)
