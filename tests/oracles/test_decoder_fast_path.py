@@ -231,13 +231,16 @@ def plain_run_end(runs, data):
     return n
 
 
+@pytest.mark.parametrize("windows", [(64, 1 << 18), (2, 16)], ids=["windows", "small-windows"])
 @pytest.mark.parametrize("name", ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"])
-def test_decode_run_equals_plain_twin(name):
+def test_decode_run_equals_plain_twin(name, windows, monkeypatch):
     """decode_run (lanes of one integer, stretches of leading bytes paired by a carry, windows
     growing from 64 bytes) ends where its token-by-token twin does, and its text is the reference
     decoder's for those bytes: on stretches of leading bytes of both parities, live and dead, with
-    restored and consumed trails, valid pairs (stops) and alone bytes, across window edges and at
-    the end of the input."""
+    restored and consumed trails, valid pairs (stops) and alone bytes, across window edges (also
+    with windows of 2 to 16 bytes: many edges, the largest reached) and at the end of the input."""
+    monkeypatch.setattr(multi_byte, "_WINDOW", windows[0])
+    monkeypatch.setattr(multi_byte, "_MAX_WINDOW", windows[1])
     runs = multi_byte.error_runs(ENCODINGS[name]._load()[0].step)
     alone, leads = _run_pieces(name)
     valid = [ref_encode(name, c) for c in "日本語한국中文" if ref_decode(name, ref_encode(name, c)) == c]
