@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import codecs
 import functools
+import itertools
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
@@ -51,10 +52,12 @@ class ErrorRuns(NamedTuple):
     """How a decoder's error handler decodes runs of errors in bulk (see :func:`error_runs`)."""
 
     stop: re.Pattern[bytes]  # matched at a token boundary: a token the classes do not decide
-    flags: bytes  # a bytes.translate table: bit 0 a leading byte, 1 a live one, 2 a "maybe" byte, 3 0x80 and above
+    flags: bytes  # a bytes.translate table: bit 0 a leading byte, 1 a live one, 2 a "maybe" byte, 3 0x80 and above,
+    # 4 a leading byte whose tokens with a next byte 0x80 or above are two bytes
     end_stops: bool  # whether a leading byte at the end of the input is a stop
     canon: bytes  # a bytes.translate table: each byte that is U+FFFD as a token to the first leading byte
     table: str  # a character for each byte value
+    mark: int  # a leading byte that canon leaves nowhere (decode_run marks pairs with it)
 
 
 def error_runs(step: Step) -> ErrorRuns:
@@ -105,10 +108,13 @@ def error_runs(step: Step) -> ErrorRuns:
     if end_stops:
         stop += b"|" + klass(leads) + b"\\Z"
     assert table[0xFF] == "\ufffd"  # (0xFF marks trails in decode_run: canon maps it to leads[0])
+    # Leading bytes whose every token with a next byte 0x80 or above is those two bytes (not EUC-JP 0x8F).
+    two = {lead for lead in leads if all(token(bytes((lead, x)) + after)[1] == 2
+                                         for x in range(0x80, 0x100) for after in _AFTER)}
     return ErrorRuns(re.compile(stop), bytes((b in leads) | (b in live) << 1 | (b in maybe) << 2 | (b >= 0x80) << 3
-                                             for b in range(256)),
+                                             | (b in two) << 4 for b in range(256)),
                      end_stops, bytes(leads[0] if table[b] == "\ufffd" else b for b in range(256)),
-                     "".join(table))
+                     "".join(table), leads[1])
 
 
 _WINDOW, _MAX_WINDOW = 64, 1 << 18  # decode_run's first window and its largest (8 times each time)
@@ -123,7 +129,23 @@ def _masks(lanes: int) -> tuple[int, int, int, int]:
             int.from_bytes((b"\x00\xff" * pairs)[:lanes], "little"), int.from_bytes(b"\x80" * lanes, "little"))
 
 
-def decode_run(runs: ErrorRuns, data: bytes, i: int) -> tuple[str, int]:
+_MARK = "\udcff"  # a lone surrogate: no decoder's text holds one
+
+
+def _codec_pairs(window: bytes, starts: int, c_codec: str) -> str | None:
+    """The C codec's text of the pairs at lanes *starts* (0xFF there) of *window*, where it decodes
+    each to one character without error, else ``None``."""
+    keep = starts | (starts << 8)
+    kept = (int.from_bytes(window, "little") & keep) | (((1 << 8 * len(window)) - 1) ^ keep)
+    pairs = kept.to_bytes(len(window), "little").translate(None, b"\xff")  # (0xFF: in no pair)
+    try:
+        text = pairs.decode(c_codec)
+    except UnicodeDecodeError:
+        return None
+    return text if 2 * len(text) == len(pairs) else None
+
+
+def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None) -> tuple[str, int]:
     """The run of tokens that :func:`error_runs`' classes decide from token boundary *i*: its text
     and its end (the first stop at or after *i*, or ``len(data)``), at C speed whatever the mix.
 
@@ -134,6 +156,12 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int) -> tuple[str, int]:
     one addition (a 1 at the first lane carries through each stretch of 0xFF lanes). A byte 0x80 or
     above after a token's leading byte is its trail: marked 0xFF and deleted; every leading byte
     left is one U+FFFD (a pair's, a restored byte's or the last byte's), the rest one character each.
+
+    With *c_codec* (the C codec's name), a live leading byte that starts a token followed by a
+    "maybe" byte 0x80 or above (two bytes whatever they give) is no stop: those pairs are decoded
+    together by the C codec, where it decodes each to one character without error (else the first
+    is a stop), and take the places a mark (a lone surrogate) holds in the text. The caller fixes
+    the text as it fixes the C codec's.
     """
     n, size, texts = len(data), _WINDOW, []
     while True:
@@ -141,8 +169,8 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int) -> tuple[str, int]:
         window = data[i:end + 1]  # one byte more: a pair across the edge
         lanes, inside = len(window), end - i
         flagged = window.translate(runs.flags)
-        stops = 0
-        if not flagged.translate(None, b"\x00\x04\x08\x0c"):  # no leading byte (bit 0): alone bytes only
+        stops = codec_pairs = 0
+        if not flagged.translate(None, b"\x00\x04\x08\x0c"):  # (nor with bit 4: every such byte leads)  # no leading byte (bit 0): alone bytes only
             text = window[:inside]
         else:
             # (masks as wide as the window's size: lanes past the bytes are 0 in every "and")
@@ -157,10 +185,21 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int) -> tuple[str, int]:
                 starts = lead & (from_even ^ odd)
             # A stop: a live leading byte (bit 1) that starts a token, then a "maybe" byte (bit 2).
             stops = starts & ((flags >> 1) & (flags >> 10) & ones) * 0xFF
+            if c_codec is not None and stops:  # (those with a trail 0x80 or above, bit 3)
+                codec_pairs = stops & ((flags >> 4) & (flags >> 11) & ones) * 0xFF  # (bit 4: two bytes)
+                stops ^= codec_pairs
             if runs.end_stops and end == n and inside:
                 stops |= starts & (0xFF << 8 * (inside - 1))  # a lone last leading byte
             if stops:
                 end = i + ((stops & -stops).bit_length() - 1) // 8
+            if codec_pairs:
+                assert c_codec is not None
+                codec_pairs &= (1 << 8 * (end - i)) - 1
+                texts_of_pairs = _codec_pairs(window, codec_pairs, c_codec)
+                if texts_of_pairs is None:  # the first is a stop
+                    stops = codec_pairs & -codec_pairs
+                    end = i + (stops.bit_length() - 1) // 8
+                    codec_pairs = 0
             if not pairs:
                 text = window[:end - i].translate(runs.canon)
             else:
@@ -168,8 +207,14 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int) -> tuple[str, int]:
                 trails = (((starts << 8) & canon & high) >> 7) * 0xFF
                 if not stops and trails >> 8 * inside:
                     end += 1  # the pair across the edge is in this window
+                if codec_pairs:  # each pair's leading byte the mark's byte (the second leading byte)
+                    canon ^= (canon ^ ones * runs.mark) & codec_pairs
                 text = (canon | trails).to_bytes(lanes, "little")[:end - i].translate(None, b"\xff")
-        texts.append(codecs.charmap_decode(text, "strict", runs.table)[0])
+        if codec_pairs:
+            parts = codecs.charmap_decode(text, "strict", runs.table[:runs.mark] + _MARK + runs.table[runs.mark + 1:])[0].split(_MARK)
+            texts.append("".join(itertools.chain.from_iterable(zip(parts, texts_of_pairs or ""))) + parts[-1])
+        else:
+            texts.append(codecs.charmap_decode(text, "strict", runs.table)[0])
         if stops or end >= n:
             return "".join(texts), end
         i, size = end, min(size * 8, _MAX_WINDOW)
@@ -216,6 +261,7 @@ class FastDecoder:
         step, reach, cache = self.step, self.reach, self.cache
         get = cache.get
         runs: ErrorRuns | None = None
+        c_codec = self.c_codec
 
         skip = 0
 
@@ -228,7 +274,7 @@ class FastDecoder:
                 skip -= 1
                 return hit[0], i + hit[1]
             assert runs is not None
-            text, end = decode_run(runs, data, i)
+            text, end = decode_run(runs, data, i, c_codec)
             if end == i:  # (a stop: never, as the handler's key said no)
                 return hit[0], i + hit[1]
             if text.count("\ufffd") < _FEW_ERRORS:

@@ -241,19 +241,27 @@ def test_decode_run_equals_plain_twin(name, windows, monkeypatch):
     with windows of 2 to 16 bytes: many edges, the largest reached) and at the end of the input."""
     monkeypatch.setattr(multi_byte, "_WINDOW", windows[0])
     monkeypatch.setattr(multi_byte, "_MAX_WINDOW", windows[1])
-    runs = multi_byte.error_runs(ENCODINGS[name]._load()[0].step)
+    decoder = ENCODINGS[name]._load()[0]
+    runs = multi_byte.error_runs(decoder.step)
     alone, leads = _run_pieces(name)
     valid = [ref_encode(name, c) for c in "日本語한국中文" if ref_decode(name, ref_encode(name, c)) == c]
 
     @settings(max_examples=300, deadline=None, derandomize=True, database=None)
-    @given(st.lists(st.sampled_from(alone + leads + valid + [b"<", b"A", b"@", b"0", b"\xff", b"\xa1"])
+    @given(st.lists(st.sampled_from(alone + leads + valid + [b"<", b"A", b"@", b"0", b"\xff", b"\xa1", b"\x88b", b"\x88\xa3"])
                     | st.lists(st.sampled_from(leads), min_size=1, max_size=9).map(b"".join), max_size=300))
     @example([b"\x81"] * 130 + [b"<"])  # a stretch of 130 leading bytes across the first window's edge
     @example([b"\x85@"] * 40 + [b"\x85"])
+    @example([b"\xa4\xa4\xff"] * 40 + [b"\xa4"])  # valid pairs among errors (with the C codec: one run)
+    @example([b"\xff\x88\xa3"] * 3)  # Big5 0x88 0xA3: two code points (no place for one mark)
     def run(pieces):
         data = b"".join(pieces)
         text, end = multi_byte.decode_run(runs, data, 0)
         assert end == plain_run_end(runs, data), data
         assert text == ref_decode(name, data[:end]), data
+        # With the C codec, valid pairs are in the run too: it goes at least as far, and its text
+        # (fixed as the decoder fixes the C codec's) is the reference decoder's.
+        text, end_with_codec = multi_byte.decode_run(runs, data, 0, decoder.c_codec)
+        assert end_with_codec >= end, data
+        assert decoder._fix(text, data[:end_with_codec]) == ref_decode(name, data[:end_with_codec]), data
 
     run()
