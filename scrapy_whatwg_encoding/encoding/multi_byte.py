@@ -132,9 +132,9 @@ def _masks(lanes: int) -> tuple[int, int, int, int]:
 _MARK = "\udcff"  # a lone surrogate: no decoder's text holds one
 
 
-def _codec_pairs(window: bytes, starts: int, c_codec: str) -> str | None:
+def _codec_pairs(window: bytes, starts: int, c_codec: str, one_each: bool) -> str | None:
     """The C codec's text of the pairs at lanes *starts* (0xFF there) of *window*, where it decodes
-    each to one character without error, else ``None``."""
+    them without error (and, if *one_each*, each to one character), else ``None``."""
     keep = starts | (starts << 8)
     kept = (int.from_bytes(window, "little") & keep) | (((1 << 8 * len(window)) - 1) ^ keep)
     pairs = kept.to_bytes(len(window), "little").translate(None, b"\xff")  # (0xFF: in no pair)
@@ -142,10 +142,29 @@ def _codec_pairs(window: bytes, starts: int, c_codec: str) -> str | None:
         text = pairs.decode(c_codec)
     except UnicodeDecodeError:
         return None
-    return text if 2 * len(text) == len(pairs) else None
+    return text if not one_each or 2 * len(text) == len(pairs) else None
 
 
-def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None) -> tuple[str, int]:
+def codec_merge(runs: ErrorRuns, c_codec: str) -> bytes | None:
+    """A bytes.translate table for :func:`decode_run`'s text through the C codec: *canon* with a
+    byte that the codec decodes as one error of one byte whatever follows (to U+FFFD in "replace"
+    mode) for U+FFFD, where the codec also decodes each byte that is one character alone as that
+    character whatever follows; else ``None`` (gb18030's GBK codec: the marks instead)."""
+    def decode(data: bytes) -> str:
+        return data.decode(c_codec, "replace")
+
+    if not all(decode(bytes((b, x))) == runs.table[b] + decode(bytes((x,)))
+               for b in range(0x80, 0x100) if runs.table[b] != "\ufffd" for x in range(256)):
+        return None
+    for error in range(0x80, 0xFF):  # (not 0xFF: it marks trails)
+        if runs.table[error] == "\ufffd" and decode(bytes((error,))) == "\ufffd" and all(
+                decode(bytes((error, x))) == "\ufffd" + decode(bytes((x,))) for x in range(256)):
+            return runs.canon.replace(runs.canon[0xFF:], bytes((error,)))  # (canon[0xFF]: U+FFFD's byte)
+    return None
+
+
+def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
+               merge: bytes | None = None) -> tuple[str, int]:
     """The run of tokens that :func:`error_runs`' classes decide from token boundary *i*: its text
     and its end (the first stop at or after *i*, or ``len(data)``), at C speed whatever the mix.
 
@@ -161,7 +180,8 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None)
     "maybe" byte 0x80 or above (two bytes whatever they give) is no stop: those pairs are decoded
     together by the C codec, where it decodes each to one character without error (else the first
     is a stop), and take the places a mark (a lone surrogate) holds in the text. The caller fixes
-    the text as it fixes the C codec's.
+    the text as it fixes the C codec's. With *merge* too (:func:`codec_merge`), the whole run is
+    one decode by the C codec instead ("replace" mode: its errors are the marked U+FFFD's only).
     """
     n, size, texts = len(data), _WINDOW, []
     while True:
@@ -195,7 +215,7 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None)
             if codec_pairs:
                 assert c_codec is not None
                 codec_pairs &= (1 << 8 * (end - i)) - 1
-                texts_of_pairs = _codec_pairs(window, codec_pairs, c_codec)
+                texts_of_pairs = _codec_pairs(window, codec_pairs, c_codec, merge is None)
                 if texts_of_pairs is None:  # the first is a stop
                     stops = codec_pairs & -codec_pairs
                     end = i + (stops.bit_length() - 1) // 8
@@ -207,10 +227,18 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None)
                 trails = (((starts << 8) & canon & high) >> 7) * 0xFF
                 if not stops and trails >> 8 * inside:
                     end += 1  # the pair across the edge is in this window
-                if codec_pairs:  # each pair's leading byte the mark's byte (the second leading byte)
+                if codec_pairs and merge is not None:  # the pairs' bytes kept, the rest as merge says
+                    canon = int.from_bytes(window.translate(merge), "little")
+                    keep = codec_pairs | (codec_pairs << 8)
+                    canon ^= (canon ^ int.from_bytes(window, "little")) & keep
+                    trails ^= trails & keep
+                elif codec_pairs:  # each pair's leading byte the mark's byte (the second leading byte)
                     canon ^= (canon ^ ones * runs.mark) & codec_pairs
                 text = (canon | trails).to_bytes(lanes, "little")[:end - i].translate(None, b"\xff")
-        if codec_pairs:
+        if codec_pairs and merge is not None:
+            assert c_codec is not None
+            texts.append(text.decode(c_codec, "replace"))
+        elif codec_pairs:
             parts = codecs.charmap_decode(text, "strict", runs.table[:runs.mark] + _MARK + runs.table[runs.mark + 1:])[0].split(_MARK)
             texts.append("".join(itertools.chain.from_iterable(zip(parts, texts_of_pairs or ""))) + parts[-1])
         else:
@@ -262,6 +290,7 @@ class FastDecoder:
         get = cache.get
         runs: ErrorRuns | None = None
         c_codec = self.c_codec
+        merge: bytes | None = None
 
         skip = 0
 
@@ -274,7 +303,7 @@ class FastDecoder:
                 skip -= 1
                 return hit[0], i + hit[1]
             assert runs is not None
-            text, end = decode_run(runs, data, i, c_codec)
+            text, end = decode_run(runs, data, i, c_codec, merge)
             if end == i:  # (a stop: never, as the handler's key said no)
                 return hit[0], i + hit[1]
             if text.count("\ufffd") < _FEW_ERRORS:
@@ -282,11 +311,12 @@ class FastDecoder:
             return text, end
 
         def token(exc: UnicodeDecodeError, key: bytes) -> tuple[str, int, bool]:
-            nonlocal runs
+            nonlocal runs, merge
             if type(exc) is not UnicodeDecodeError:
                 raise exc
             if runs is None:  # built at the first error (a clean page never needs it)
                 runs = error_runs(step)
+                merge = codec_merge(runs, c_codec)
             text, end = step(exc.object, exc.start)
             # Whether a run starts here: the key holds the two bytes (or the last one) that decide.
             hit = (text, end - exc.start, runs.stop.match(key) is None)
