@@ -108,9 +108,9 @@ def error_runs(step: Step) -> ErrorRuns:
     if end_stops:
         stop += b"|" + klass(leads) + b"\\Z"
     assert table[0xFF] == "\ufffd"  # (0xFF marks trails in decode_run: canon maps it to leads[0])
-    # Leading bytes whose every token with a next byte 0x80 or above is those two bytes (not EUC-JP 0x8F).
-    two = {lead for lead in leads if all(token(bytes((lead, x)) + after)[1] == 2
-                                         for x in range(0x80, 0x100) for after in _AFTER)}
+    # Live leading bytes whose tokens with a "maybe" byte 0x80 or above are those two bytes: not EUC-JP
+    # 0x8F, whose step reads a third byte (and consumes it, 0xFF); errors are two bytes by the above.
+    two = {lead for lead in live if all(token(bytes((lead, x, 0xFF)))[1] == 2 for x in maybe if x >= 0x80)}
     return ErrorRuns(re.compile(stop), bytes((b in leads) | (b in live) << 1 | (b in maybe) << 2 | (b >= 0x80) << 3
                                              | (b in two) << 4 for b in range(256)),
                      end_stops, bytes(leads[0] if table[b] == "\ufffd" else b for b in range(256)),
