@@ -120,7 +120,8 @@ def bodies(size: int) -> dict[str, bytes]:
         **{f"<meta charset={label}>, {unit!r} x N": _around(b"<meta charset=%s>" % label.encode(), unit, b"", size)
            for label, unit in [("shift_jis", b"\x81<"), ("euc-kr", b"\xff"), ("big5", b"\xff"), ("euc-jp", b"\xff"),
                                ("gb18030", b"\xff"), ("iso-2022-jp", b"\x1b$B<"), ("big5", b"\x81\x81"),
-                               ("shift_jis", b"\x85@")]},
+                               ("shift_jis", b"\x85@"), ("big5", b"\x81\x81\x82\x83"), ("big5", b"\xa4\xa4\xff"),
+                               ("big5", b"\x87\xe0"), ("shift_jis", b"\x82@")]},
         "<!----> x N, UTF-16LE": _repeat("<!---->".encode("utf-16-le"), size - 42) + "<meta charset=koi8-r>".encode("utf-16-le"),
         "<!----> x N, UTF-16LE BOM": b"\xff\xfe" + _repeat("<!---->".encode("utf-16-le"), size - 2),
         "windows-1251 text": _repeat(russian, size),

@@ -107,16 +107,17 @@ def decode(data: Buffer) -> str:
     data = bytes(data)
     if b"\x1b" not in data:
         return codecs.charmap_decode(data, "strict", _ASCII_TABLE)[0]
-    if data.count(b"\x1b") > FEW_ESCAPES and _simple(data):
-        try:
+    if data.count(b"\x1b") > FEW_ESCAPES:
+        try:  # first: CPython's codec stops at a hostile body's first error, the match would read it all
             text = data.decode("iso2022_jp")
         except UnicodeDecodeError:
             pass
         else:
-            for c, fixed in _fixes().items():
-                if c in text:
-                    text = text.replace(c, fixed)
-            return text
+            if _simple(data):
+                for c, fixed in _fixes().items():
+                    if c in text:
+                        text = text.replace(c, fixed)
+                return text
     return decode_exact(data)
 
 
@@ -144,9 +145,11 @@ def decode_exact(data: bytes) -> str:
 
 def _one_state(state: bytes, data: bytes) -> str:
     """*data* (from an escape sequence on) whose every valid escape sequence is *state*, in one
-    decode: each escape becomes the marks 0x81 0x82, and the text of an escape right after one
-    (0x82 0x81) is the error of two escapes in a row."""
+    decode: each escape becomes the mark 0x82; where two are in a row, the marks 0x81 0x82, and the
+    text of an escape right after one (0x82 0x81) is the error of two escapes in a row."""
     join, escape = _MARKS.get(state, ("\x81", "\x82"))
+    if state * 2 not in data:  # no two in a row: one mark each
+        return _run_decoders()[state](data.replace(state, b"\x82")).replace(escape, "")
     text = _run_decoders()[state](data.replace(state, b"\x81\x82"))
     return text.replace(escape + join, "\ufffd").replace(join, "").replace(escape, "")
 

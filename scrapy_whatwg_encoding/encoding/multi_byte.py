@@ -14,13 +14,17 @@ tokens (*sources*) is translated afterwards (*fixes*); a token whose CPython out
 between two C runs.
 
 A run of errors (hostile or badly damaged input) is decoded in bulk: at an error, the handler
-finds at C speed the first token at which the standard might do more than map single bytes (see
-:func:`error_runs`, :func:`find_stop`) and decodes the bytes before it with a byte-to-character
-table, so that the work stays a small constant per byte however dense the errors.
+tokenizes at C speed up to the first token at which the standard might do more than map single
+bytes or give U+FFFD (see :func:`error_runs`, :func:`decode_run`: a stretch of leading bytes from a
+token boundary is pairs, found with integer arithmetic on the bytes as lanes) and decodes the bytes
+before it with a byte-to-character table, so that the work stays a small constant per byte however
+dense the errors. Sparse errors among valid pairs still cost one handler call each.
 """
 from __future__ import annotations
 
 import codecs
+import functools
+import itertools
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
@@ -36,7 +40,7 @@ _SYNC = (b"\n", b"<", b">", b" ", b'"', b"'", b"=", b"/")
 
 _SPLIT_PROBES = 32  # places of a split token's first byte checked one by one
 _CACHE_SIZE = 1024  # steps remembered per decoder (about 0.2 MB at most)
-_FEW_ERRORS, _SKIP = 8, 16  # a run with fewer than 8 errors: the next 16 errors one by one
+_FEW_ERRORS, _SKIP = 8, 64  # a run with fewer than 8 errors: the next 64 errors one by one
 # Bytes after a pair: a step that reads on (a gb18030 four-byte second, EUC-JP 0x8F then a byte)
 # decides otherwise at the end of the input, or before a four-byte tail.
 _AFTER = (b" ", b"", b"\xff", b"\x810\x810")
@@ -47,83 +51,201 @@ Step = Callable[[bytes, int], "tuple[str, int]"]
 class ErrorRuns(NamedTuple):
     """How a decoder's error handler decodes runs of errors in bulk (see :func:`error_runs`)."""
 
-    stop: re.Pattern[bytes]  # the first token that is neither one byte nor an error pair
-    classes: bytes  # a bytes.translate table: leading bytes to L, common bytes to C, others to N
+    stop: re.Pattern[bytes]  # matched at a token boundary: a token the classes do not decide
+    flags: bytes  # a bytes.translate table: bit 0 a leading byte, 1 a live one, 2 a "maybe" byte, 3 0x80 and above,
+    # 4 a leading byte whose tokens with a next byte 0x80 or above are two bytes
     end_stops: bool  # whether a leading byte at the end of the input is a stop
-    trail: re.Pattern[bytes]  # a byte that is the trail of an error pair after a leading byte
-    pair: re.Pattern[bytes]  # an error pair: a leading byte and the trail it consumes
-    pair_as: bytes  # a leading byte, which *table* maps to U+FFFD, for each pair
-    table: str  # a character for each byte value (codecs.charmap_decode)
+    canon: bytes  # a bytes.translate table: each byte that is U+FFFD as a token to the first leading byte
+    table: str  # a character for each byte value
+    mark: int  # a leading byte that canon leaves nowhere (decode_run marks pairs with it)
 
 
 def error_runs(step: Step) -> ErrorRuns:
-    """Where the token boundaries of a run are known without tokenizing, from *step* (the
-    decoder's handler from its initial state, on every byte then every next byte):
+    """Where the token boundaries of a run are known without the index, from *step* (the decoder's
+    handler from its initial state, on every byte then every next byte):
 
     - a byte that is one token whatever follows ("alone": ASCII, an invalid leading byte,
-      Shift_JIS katakana, gb18030 0x80) decodes to one character;
-    - a leading byte followed by a byte that every leading byte restores (an ASCII byte, §4.1
-      "restore") with an error, or at the end of the input, is one U+FFFD;
-    - a leading byte followed by a byte that is not itself a leading byte and that every leading
-      byte consumes with an error is one U+FFFD for the two.
+      Shift_JIS katakana, gb18030 0x80) decodes to one character; any other byte is a leading byte;
+    - a leading byte followed by a byte it restores (an ASCII byte, §4.1 "restore") with an error,
+      or at the end of the input, is one U+FFFD; followed by a byte 0x80 or above that it consumes
+      with an error, one U+FFFD for the two. A *dead* leading byte does one of these whatever
+      follows (Big5 0x81-0x86, Shift_JIS 0x85); after a *live* one, a byte that some live leading
+      byte may decode otherwise ("maybe") ends the run (a stop): the C codec and *step* take it.
 
-    In a run of these from a token boundary a leading byte is never a trail, so each starts a
-    token; the run ends at the first leading byte followed by a byte of neither kind (*stop*),
-    which starts a token too. A byte after which *step* reads on (a gb18030 four-byte second, EUC-JP 0x8F then
-    a byte) is never in the run: each pair is tried before several next bytes (_AFTER).
+    A leading byte always consumes a next byte 0x80 or above and every other byte ends a token, so
+    from a token boundary a stretch of leading bytes is pairs (see :func:`decode_run`). A byte after
+    which *step* reads on (a gb18030 four-byte second, EUC-JP 0x8F then a byte) is "maybe": each
+    pair is tried before several next bytes (_AFTER).
     """
     def token(data: bytes) -> tuple[str, int]:
         return step(data, 0)
 
     table = [chr(b) for b in range(0x80)]
-    alone: list[int] = []
     leads: list[int] = []
     for byte in range(0x80, 0x100):
         one = token(bytes((byte,)))  # (a leading byte pairs with 0xFE in every encoding: tried first)
         if one[1] == 1 and all(token(bytes((byte, x)) + b" ") == one for x in reversed(range(256))):
-            alone.append(byte)
             table.append(one[0])
         else:
             leads.append(byte)
             table.append("\ufffd")
-    # The bytes after which every leading byte makes one error: restoring an ASCII byte, or
-    # consuming a byte that is alone; whatever comes next (_AFTER).
-    common = list(range(0x80)) + alone
+    maybe: set[int] = set()
+    live: set[int] = set()
     for lead in leads:
-        common = [x for x in common if all(token(bytes((lead, x)) + after) == ("\ufffd", 1 if x < 0x80 else 2)
-                                           for after in _AFTER)]
+        for x in range(256):
+            if x in maybe and lead in live:
+                continue  # (nothing more to learn: most leading bytes share their trails)
+            error = ("\ufffd", 1 if x < 0x80 else 2)
+            if not all(token(bytes((lead, x)) + after) == error for after in _AFTER):
+                maybe.add(x)
+                live.add(lead)
 
-    def klass(values: list[int], negate: bool = False) -> bytes:
-        return b"[" + (b"^" if negate else b"") + b"".join(re.escape(bytes((v,))) for v in values) + b"]"
+    def klass(values: list[int]) -> bytes:
+        return b"[" + b"".join(re.escape(bytes((v,))) for v in values) + b"]"
 
-    stop = klass(leads) + (klass(common, negate=True) if common else b"(?s:.)")
+    stop = klass(sorted(live)) + klass(sorted(maybe)) if live else b"(?!)"
     end_stops = not all(token(bytes((lead,))) == ("\ufffd", 1) for lead in leads)  # a lone last lead
     if end_stops:
         stop += b"|" + klass(leads) + b"\\Z"
-    classes = bytes(0x4C if b in leads else 0x43 if b in common else 0x4E for b in range(256))
-    pairs = [x for x in common if x >= 0x80]
-    # A pair (each leading byte in a run starts a token) becomes one leading byte, one U+FFFD
-    # (a literal replacement: C speed); its trail alone is looked for first (a charset scan).
-    return ErrorRuns(re.compile(stop), classes, end_stops, re.compile(klass(pairs) if pairs else b"(?!)"),
-                     re.compile(klass(leads) + klass(pairs) if pairs else b"(?!)"), bytes(leads[:1]),
-                     "".join(table))
+    assert table[0xFF] == "\ufffd"  # (0xFF marks trails in decode_run: canon maps it to leads[0])
+    # Live leading bytes whose tokens with a "maybe" byte 0x80 or above are those two bytes: not EUC-JP
+    # 0x8F, whose step reads a third byte (and consumes it, 0xFF); errors are two bytes by the above.
+    two = {lead for lead in live if all(token(bytes((lead, x, 0xFF)))[1] == 2 for x in maybe if x >= 0x80)}
+    return ErrorRuns(re.compile(stop), bytes((b in leads) | (b in live) << 1 | (b in maybe) << 2 | (b >= 0x80) << 3
+                                             | (b in two) << 4 for b in range(256)),
+                     end_stops, bytes(leads[0] if table[b] == "\ufffd" else b for b in range(256)),
+                     "".join(table), leads[1])
 
 
-def find_stop(runs: ErrorRuns, data: bytes, i: int) -> int:
-    """Where the run of single bytes and error pairs from token boundary *i* ends: the first stop
-    (:attr:`ErrorRuns.stop`) at or after *i*, or ``len(data)``. The bytes are translated to their
-    classes and a stop is "LL" or "LN" there (two memchr-speed finds), in windows that double from
-    64 bytes (a short run reads little, a long one each byte about twice)."""
-    n, size = len(data), 64
+_WINDOW, _MAX_WINDOW = 64, 1 << 18  # decode_run's first window and its largest (8 times each time)
+
+
+@functools.cache  # one per window size: 65, 513 ... 262145 lanes (1.2 MB in all)
+def _masks(lanes: int) -> tuple[int, int, int, int]:
+    """``(0x01 at every lane, 0x01 at even lanes, 0xFF at odd lanes, 0x80 at every lane)`` over
+    *lanes* lanes of 8 bits (lane 0 even)."""
+    pairs = lanes // 2 + 1
+    return (int.from_bytes(b"\x01" * lanes, "little"), int.from_bytes((b"\x01\x00" * pairs)[:lanes], "little"),
+            int.from_bytes((b"\x00\xff" * pairs)[:lanes], "little"), int.from_bytes(b"\x80" * lanes, "little"))
+
+
+_MARK = "\udcff"  # a lone surrogate: no decoder's text holds one
+
+
+def _codec_pairs(window: bytes, starts: int, c_codec: str, one_each: bool) -> str | None:
+    """The C codec's text of the pairs at lanes *starts* (0xFF there) of *window*, where it decodes
+    them without error (and, if *one_each*, each to one character), else ``None``."""
+    keep = starts | (starts << 8)
+    kept = (int.from_bytes(window, "little") & keep) | (((1 << 8 * len(window)) - 1) ^ keep)
+    pairs = kept.to_bytes(len(window), "little").translate(None, b"\xff")  # (0xFF: in no pair)
+    try:
+        text = pairs.decode(c_codec)
+    except UnicodeDecodeError:
+        return None
+    return text if not one_each or 2 * len(text) == len(pairs) else None
+
+
+def codec_merge(runs: ErrorRuns, c_codec: str) -> bytes | None:
+    """A bytes.translate table for :func:`decode_run`'s text through the C codec: *canon* with a
+    byte that the codec decodes as one error of one byte whatever follows (to U+FFFD in "replace"
+    mode) for U+FFFD, where the codec also decodes each byte that is one character alone as that
+    character whatever follows; else ``None`` (gb18030's GBK codec: the marks instead)."""
+    def decode(data: bytes) -> str:
+        return data.decode(c_codec, "replace")
+
+    if not all(decode(bytes((b, x))) == runs.table[b] + decode(bytes((x,)))
+               for b in range(0x80, 0x100) if runs.table[b] != "\ufffd" for x in range(256)):
+        return None
+    for error in range(0x80, 0xFF):  # (not 0xFF: it marks trails)
+        if runs.table[error] == "\ufffd" and decode(bytes((error,))) == "\ufffd" and all(
+                decode(bytes((error, x))) == "\ufffd" + decode(bytes((x,))) for x in range(256)):
+            return runs.canon.replace(runs.canon[0xFF:], bytes((error,)))  # (canon[0xFF]: U+FFFD's byte)
+    return None
+
+
+def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
+               merge: bytes | None = None) -> tuple[str, int]:
+    """The run of tokens that :func:`error_runs`' classes decide from token boundary *i*: its text
+    and its end (the first stop at or after *i*, or ``len(data)``), at C speed whatever the mix.
+
+    In windows that grow eightfold from 64 bytes to 256 KiB (a short run reads little), each byte is a lane of
+    8 bits of one integer (little-endian: lane k is byte k). A stretch of leading bytes from a
+    boundary is pairs, so a leading byte starts a token where its stretch begins at an even lane
+    and it is at an even lane, or odd and odd: the stretches beginning at even lanes are found by
+    one addition (a 1 at the first lane carries through each stretch of 0xFF lanes). A byte 0x80 or
+    above after a token's leading byte is its trail: marked 0xFF and deleted; every leading byte
+    left is one U+FFFD (a pair's, a restored byte's or the last byte's), the rest one character each.
+
+    With *c_codec* (the C codec's name), a live leading byte that starts a token followed by a
+    "maybe" byte 0x80 or above (two bytes whatever they give) is no stop: those pairs are decoded
+    together by the C codec, where it decodes each to one character without error (else the first
+    is a stop), and take the places a mark (a lone surrogate) holds in the text. The caller fixes
+    the text as it fixes the C codec's. With *merge* too (:func:`codec_merge`), the whole run is
+    one decode by the C codec instead ("replace" mode: its errors are the marked U+FFFD's only).
+    """
+    n, size, texts = len(data), _WINDOW, []
     while True:
         end = min(n, i + size)
-        window = data[i:end + 1].translate(runs.classes)  # one byte more: a pair across the edge
-        found = [k for k in (window.find(b"LL"), window.find(b"LN")) if k >= 0]
-        if found:
-            return i + min(found)
-        if end >= n:
-            return n - 1 if runs.end_stops and n > i and runs.classes[data[-1]] == 0x4C else n
-        i, size = end, size * 2
+        window = data[i:end + 1]  # one byte more: a pair across the edge
+        lanes, inside = len(window), end - i
+        flagged = window.translate(runs.flags)
+        stops = codec_pairs = 0
+        if not flagged.translate(None, b"\x00\x04\x08\x0c"):  # (nor with bit 4: every such byte leads)  # no leading byte (bit 0): alone bytes only
+            text = window[:inside]
+        else:
+            # (masks as wide as the window's size: lanes past the bytes are 0 in every "and")
+            ones, even, odd, high = _masks(size + 1)
+            flags = int.from_bytes(flagged, "little")
+            lead = (flags & ones) * 0xFF
+            pairs = flags & (flags >> 11) & ones  # a leading byte, then a byte 0x80 or above (bit 3)
+            starts = lead
+            if pairs:  # else every leading byte starts a token
+                begins = (lead ^ (lead & (lead << 8))) & even  # a 1 where a stretch begins at an even lane
+                from_even = lead ^ (lead & (lead + begins))  # the stretches a carry went through
+                starts = lead & (from_even ^ odd)
+            # A stop: a live leading byte (bit 1) that starts a token, then a "maybe" byte (bit 2).
+            stops = starts & ((flags >> 1) & (flags >> 10) & ones) * 0xFF
+            if c_codec is not None and stops:  # (those with a trail 0x80 or above, bit 3)
+                codec_pairs = stops & ((flags >> 4) & (flags >> 11) & ones) * 0xFF  # (bit 4: two bytes)
+                stops ^= codec_pairs
+            if runs.end_stops and end == n and inside:
+                stops |= starts & (0xFF << 8 * (inside - 1))  # a lone last leading byte
+            if stops:
+                end = i + ((stops & -stops).bit_length() - 1) // 8
+            if codec_pairs:
+                assert c_codec is not None
+                codec_pairs &= (1 << 8 * (end - i)) - 1
+                texts_of_pairs = _codec_pairs(window, codec_pairs, c_codec, merge is None)
+                if texts_of_pairs is None:  # the first is a stop
+                    stops = codec_pairs & -codec_pairs
+                    end = i + (stops.bit_length() - 1) // 8
+                    codec_pairs = 0
+            if not pairs:
+                text = window[:end - i].translate(runs.canon)
+            else:
+                canon = int.from_bytes(window.translate(runs.canon), "little")  # (0x80 and above stay so)
+                trails = (((starts << 8) & canon & high) >> 7) * 0xFF
+                if not stops and trails >> 8 * inside:
+                    end += 1  # the pair across the edge is in this window
+                if codec_pairs and merge is not None:  # the pairs' bytes kept, the rest as merge says
+                    canon = int.from_bytes(window.translate(merge), "little")
+                    keep = codec_pairs | (codec_pairs << 8)
+                    canon ^= (canon ^ int.from_bytes(window, "little")) & keep
+                    trails ^= trails & keep
+                elif codec_pairs:  # each pair's leading byte the mark's byte (the second leading byte)
+                    canon ^= (canon ^ ones * runs.mark) & codec_pairs
+                text = (canon | trails).to_bytes(lanes, "little")[:end - i].translate(None, b"\xff")
+        if codec_pairs and merge is not None:
+            assert c_codec is not None
+            texts.append(text.decode(c_codec, "replace"))
+        elif codec_pairs:
+            parts = codecs.charmap_decode(text, "strict", runs.table[:runs.mark] + _MARK + runs.table[runs.mark + 1:])[0].split(_MARK)
+            texts.append("".join(itertools.chain.from_iterable(zip(parts, texts_of_pairs or ""))) + parts[-1])
+        else:
+            texts.append(codecs.charmap_decode(text, "strict", runs.table)[0])
+        if stops or end >= n:
+            return "".join(texts), end
+        i, size = end, min(size * 8, _MAX_WINDOW)
 
 
 class FastDecoder:
@@ -167,7 +289,8 @@ class FastDecoder:
         step, reach, cache = self.step, self.reach, self.cache
         get = cache.get
         runs: ErrorRuns | None = None
-        charmap_decode = codecs.charmap_decode
+        c_codec = self.c_codec
+        merge: bytes | None = None
 
         skip = 0
 
@@ -180,21 +303,20 @@ class FastDecoder:
                 skip -= 1
                 return hit[0], i + hit[1]
             assert runs is not None
-            end = find_stop(runs, data, i)
-            part = data[i:end]
-            if runs.trail.search(part):
-                part = runs.pair.sub(runs.pair_as, part)
-            text = charmap_decode(part, "strict", runs.table)[0]
+            text, end = decode_run(runs, data, i, c_codec, merge)
+            if end == i:  # (a stop: never, as the handler's key said no)
+                return hit[0], i + hit[1]
             if text.count("\ufffd") < _FEW_ERRORS:
                 skip = _SKIP
             return text, end
 
         def token(exc: UnicodeDecodeError, key: bytes) -> tuple[str, int, bool]:
-            nonlocal runs
+            nonlocal runs, merge
             if type(exc) is not UnicodeDecodeError:
                 raise exc
             if runs is None:  # built at the first error (a clean page never needs it)
                 runs = error_runs(step)
+                merge = codec_merge(runs, c_codec)
             text, end = step(exc.object, exc.start)
             # Whether a run starts here: the key holds the two bytes (or the last one) that decide.
             hit = (text, end - exc.start, runs.stop.match(key) is None)

@@ -5,7 +5,6 @@ leading byte with every next byte after a warm cache, and tables loaded lazily.
 """
 from __future__ import annotations
 
-import codecs
 import json
 import pathlib
 import re
@@ -133,7 +132,9 @@ def test_iso_2022_jp_fast_path_check(pieces):
 #: leaves to the standard's step (a trail that is itself a leading byte, a null pointer's row, four
 #: bytes of gb18030, EUC-JP 0x8F): each repeated, equal to the reference decoder.
 HOSTILE_UNITS = [b"\x81<", b"\xff", b"\x80", b"\x81\xff", b"\x8e\x80", b"\x81\x81", b"\x85@", b"\x81\x30\x81\x30",
-                 b"\x81\x30A", b"\x8f\xa1A", b"\xa1 ", b"\xfe\n", b"\x81<\xff", b"\xa0", b"\xfd\x80"]
+                 b"\x81\x30A", b"\x8f\xa1A", b"\xa1 ", b"\xfe\n", b"\x81<\xff", b"\xa0", b"\xfd\x80",
+                 b"\x81\x81\x82\x83", b"\x81@\x81\x81", b"\xa1\x81", b"\x85\xa1", b"\xc9\xc9", b"\xa4\xa4\xff",
+                 b"\x81\x81\x85@", b"\x85\x85\x85", b"\xa1\xa1\xff"]
 
 
 @pytest.mark.parametrize("unit", HOSTILE_UNITS, ids=[u.hex() for u in HOSTILE_UNITS])
@@ -145,16 +146,16 @@ def test_error_run_bodies_equal_reference(name, unit):
 
 @pytest.mark.parametrize("name,unit", [("Shift_JIS", b"\x81<"), ("EUC-KR", b"\xff"), ("Big5", b"\xff"),
                                        ("EUC-JP", b"\xff"), ("gb18030", b"\xff"), ("Big5", b"\x81\x80"),
-                                       ("Shift_JIS", b"\x81\xfd"), ("EUC-JP", b"\xa1\x80 ")])
+                                       ("Shift_JIS", b"\x81\xfd"), ("EUC-JP", b"\xa1\x80 "), ("Big5", b"\x81\x81"),
+                                       ("Shift_JIS", b"\x85@"), ("Big5", b"\x81\x81\x82\x83"), ("Big5", b"\xa1\x81"),
+                                       ("Shift_JIS", b"\x85\xa1"), ("EUC-KR", b"\xc9\xc9"), ("Big5", b"\x81@\x81\x81"),
+                                       ("Big5", b"\x81\x81\xff"), ("EUC-JP", b"\xa9\xa9\xa9")])
 def test_error_run_is_one_run(name, unit):
-    """The bodies of issue 37 are one run each: the handler's search finds no token past the first
-    error at which it would stop, and the run's table decodes them as the reference does."""
-    decoder = ENCODINGS[name]._load()[0]
-    runs = multi_byte.error_runs(decoder.step)
-    data = unit * 1000
-    assert runs.stop.search(data) is None
-    part = runs.pair.sub(runs.pair_as, data)
-    assert codecs.charmap_decode(part, "strict", runs.table)[0] == ref_decode(name, data)
+    """The bodies of issue 37 are one run each (decode_run finds no stop, across its windows' edges
+    and whatever the parity of a stretch of leading bytes), decoded as the reference does."""
+    runs = multi_byte.error_runs(ENCODINGS[name]._load()[0].step)
+    for data in (unit * 1000, b"\x80" + unit * 1000):
+        assert multi_byte.decode_run(runs, data, 0) == (ref_decode(name, data), len(data)), data[:8]
 
 
 def _run_pieces(name):
@@ -213,20 +214,56 @@ def test_iso_2022_jp_one_state_and_runs_by_state(unit):
         assert iso_2022_jp.decode_exact(data) == ref_decode("ISO-2022-JP", data), data
 
 
-@pytest.mark.parametrize("name", ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"])
-def test_find_stop_equals_stop_search(name):
-    """find_stop (byte classes, windows doubling from 64 bytes) finds the stop the regex finds,
-    across window edges and at the end of the input."""
-    runs = multi_byte.error_runs(ENCODINGS[name]._load()[0].step)
-    alone, leads = _run_pieces(name)
+def plain_run_end(runs, data):
+    """decode_run's end, token by token (its plain twin): a leading byte starts a token and takes
+    a next byte 0x80 or above; a live one before a "maybe" byte, or a last one where that is a
+    stop (runs.end_stops), is the stop."""
+    i, n = 0, len(data)
+    while i < n:
+        if not runs.flags[data[i]] & 1:  # (bit 0: a leading byte, 1: a live one, 2: "maybe")
+            i += 1
+        elif i + 1 == n:
+            return i if runs.end_stops else n
+        elif runs.flags[data[i]] & 2 and runs.flags[data[i + 1]] & 4:
+            return i
+        else:
+            i += 2 if data[i + 1] >= 0x80 else 1
+    return n
 
-    @settings(max_examples=200, deadline=None, derandomize=True, database=None)
-    @given(st.lists(st.sampled_from(alone + leads + [b"<", b"A", b"\xff", b"\xa1"]), max_size=400),
-           st.integers(0, 500))
-    def run(pieces, start):
+
+@pytest.mark.parametrize("windows", [(64, 1 << 18), (2, 16)], ids=["windows", "small-windows"])
+@pytest.mark.parametrize("name", ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"])
+def test_decode_run_equals_plain_twin(name, windows, monkeypatch):
+    """decode_run (lanes of one integer, stretches of leading bytes paired by a carry, windows
+    growing from 64 bytes) ends where its token-by-token twin does, and its text is the reference
+    decoder's for those bytes: on stretches of leading bytes of both parities, live and dead, with
+    restored and consumed trails, valid pairs (stops) and alone bytes, across window edges (also
+    with windows of 2 to 16 bytes: many edges, the largest reached) and at the end of the input."""
+    monkeypatch.setattr(multi_byte, "_WINDOW", windows[0])
+    monkeypatch.setattr(multi_byte, "_MAX_WINDOW", windows[1])
+    decoder = ENCODINGS[name]._load()[0]
+    runs = multi_byte.error_runs(decoder.step)
+    alone, leads = _run_pieces(name)
+    valid = [ref_encode(name, c) for c in "日本語한국中文" if ref_decode(name, ref_encode(name, c)) == c]
+
+    @settings(max_examples=300, deadline=None, derandomize=True, database=None)
+    @given(st.lists(st.sampled_from(alone + leads + valid + [b"<", b"A", b"@", b"0", b"\xff", b"\xa1", b"\x88b", b"\x88\xa3"])
+                    | st.lists(st.sampled_from(leads), min_size=1, max_size=9).map(b"".join), max_size=300))
+    @example([b"\x81"] * 130 + [b"<"])  # a stretch of 130 leading bytes across the first window's edge
+    @example([b"\x85@"] * 40 + [b"\x85"])
+    @example([b"\xa4\xa4\xff"] * 40 + [b"\xa4"])  # valid pairs among errors (with the C codec: one run)
+    @example([b"\xff\x88\xa3"] * 3)  # Big5 0x88 0xA3: two code points (no place for one mark)
+    def run(pieces):
         data = b"".join(pieces)
-        start = min(start, len(data))
-        found = runs.stop.search(data, start)
-        assert multi_byte.find_stop(runs, data, start) == (len(data) if found is None else found.start())
+        text, end = multi_byte.decode_run(runs, data, 0)
+        assert end == plain_run_end(runs, data), data
+        assert text == ref_decode(name, data[:end]), data
+        # With the C codec, valid pairs are in the run too: it goes at least as far, and its text
+        # (fixed as the decoder fixes the C codec's) is the reference decoder's; the whole run in
+        # one decode by the C codec where codec_merge finds a byte for U+FFFD (not gb18030's GBK).
+        for merge in {None, multi_byte.codec_merge(runs, decoder.c_codec)}:  # marks, or one decode
+            text, end_with_codec = multi_byte.decode_run(runs, data, 0, decoder.c_codec, merge)
+            assert end_with_codec >= end, data
+            assert decoder._fix(text, data[:end_with_codec]) == ref_decode(name, data[:end_with_codec]), data
 
     run()
