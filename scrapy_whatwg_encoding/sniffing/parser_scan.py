@@ -178,22 +178,25 @@ _READ_CHARACTERS = frozenset(map(chr, range(1, 0x21))) | set("\"'-.:;=_") | set(
 # A character reference that gives one: numeric (sixteen or more zeros count whatever follows, so
 # that the check reads a bounded length), or named, by any name that gives one (every name the
 # longest match can take is tried; ASCII case-insensitively: more, never fewer).
-_REFERENCE_HINT = (
+_REFERENCE_HINTS = re.compile(
     "&(?:#[xX]?0{16}|#0*(?:" + "|".join(str(ord(c)) for c in sorted(_READ_CHARACTERS, key=ord)) + ")(?![0-9])"
     "|#[xX]0*(?:" + "|".join(f"{ord(c):x}" for c in sorted(_READ_CHARACTERS, key=ord)) + ")(?![0-9a-fA-F])"
-    "|" + _trie(sorted(name for name, value in NAMED_REFERENCES.items() if _READ_CHARACTERS.intersection(value))) + ")")
-_HINT = re.compile(  # (a first check behind the "=" fails at once on most attributes: name=value)
-    _REFERENCE_HINT + "|=(?<=[t\\x00- ]=)(?=" + _SEPARATOR + "{16}|" + _SEPARATOR + "{0,15}[\"']?(?:" + _WHITESPACE + "{16}|" + _WHITESPACE + "{0,15}"
+    "|" + _trie(sorted(name for name, value in NAMED_REFERENCES.items() if _READ_CHARACTERS.intersection(value))) + ")",
+    re.ASCII | re.IGNORECASE)
+_LABEL_HINTS = re.compile(  # (a first check behind the "=" fails at once on most attributes: name=value)
+    "=(?<=[t\\x00- ]=)(?=" + _SEPARATOR + "{16}|" + _SEPARATOR + "{0,15}[\"']?(?:" + _WHITESPACE + "{16}|" + _WHITESPACE + "{0,15}"
     + _trie(sorted(LABELS)) + "(?![" + _LABEL_CHARS + "])))"
     + "(?:(?<=" + _SEPARATOR + "{16}=)|" + "|".join(f"(?<=charset{_SEPARATOR}{{{k}}}=)" for k in range(16)) + ")",
     re.ASCII | re.IGNORECASE)
+_HINTS = (_REFERENCE_HINTS, _LABEL_HINTS)
 _HINT_LENGTH = max(1 + 16 + 1 + 16 + max(map(len, LABELS)) + 1, 1 + max(map(len, NAMED_REFERENCES)))
 
 
 class Hints:
     """The hints in *text*: :attr:`last`, and :meth:`after`, asked at any positions; a search is
     reused for every position between where it started and what it found, so callers that ask
-    in increasing order (or again from the start) search each part of the text once (C-speed)."""
+    in increasing order (or again from the start) search each part of the text once (C-speed:
+    the references and the labels' "=" each by a search led by its literal, "&" or "=")."""
 
     __slots__ = ("_found", "last", "text")
 
@@ -201,19 +204,24 @@ class Hints:
         self.text = text
         #: The offset of the last hint, or -1: no meta tag that starts after it names an encoding.
         self.last = last_hint(text)
-        self._found = (len(text) + 1, -1)  # where the last search started, what it found (-1: none)
+        # For each of _HINTS: where the last search started, what it found (-1: none).
+        self._found = [(len(text) + 1, -1)] * len(_HINTS)
 
     def after(self, position: int) -> int:
         """The offset of the first hint at or after *position*, or -1: no meta tag whose
         attributes start there or later names an encoding, nor any that ends before it."""
         if position > self.last:
             return -1
-        start, found = self._found
-        if not start <= position <= (self.last if found < 0 else found):
-            match = _HINT.search(self.text, position, self.last + _HINT_LENGTH)
-            found = -1 if match is None else match.start()
-            self._found = (position, found)
-        return found
+        first = -1
+        for k, pattern in enumerate(_HINTS):
+            start, found = self._found[k]
+            if not start <= position <= (self.last if found < 0 else found):
+                match = pattern.search(self.text, position, self.last + _HINT_LENGTH)
+                found = -1 if match is None else match.start()
+                self._found[k] = (position, found)
+            if found >= 0 and (first < 0 or found < first):
+                first = found
+        return first
 
 
 # The last texts asked for their last hint, with it: the browsers' models read the same text.
@@ -256,7 +264,7 @@ def last_hint(text: str) -> int:
     for seen, last in _LAST_HINTS:
         if seen is text or seen == text:
             return last
-    last = last_start(_HINT, text, len(text), _HINT_LENGTH)
+    last = max(last_start(pattern, text, len(text), _HINT_LENGTH) for pattern in _HINTS)
     _LAST_HINTS[:] = [(text, last), *_LAST_HINTS[:1]]
     return last
 
