@@ -438,7 +438,7 @@ class _Copies:
         self.gap = _GAPS[0]
         self.history: list[tuple[tuple, tuple | None]] = []  # (outline, shape) after each copy watched
 
-    def visit(self, tree: TreeBuilder, pos: int, starts: tuple[int, ...], emitted: int, end: int,
+    def visit(self, tree: TreeBuilder, pos: int, starts: Collection[int], emitted: int, end: int,
               stop_at: int | None = None) -> tuple[int, int]:
         """At the end of a turn of the loop (*pos*; *starts*: where the last turns began, the
         latest first): the offset to go on from (at most *end*), and the turns to wait before the
