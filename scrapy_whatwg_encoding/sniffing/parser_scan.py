@@ -46,6 +46,7 @@ from ..encoding import Encoding, get_encoding
 from ..encoding.tables.labels import LABELS
 from ._html.elements import META, PLAINTEXT, RAWTEXT, RCDATA, SCRIPT
 from ._html.tokenizer import (
+    BOGUS_COMMENT,
     COMMENT,
     COMMENT_ONE,
     COMMENT_RUN,
@@ -100,9 +101,10 @@ _TREE_NEEDED = re.compile(r"<(?=[SsMmTtFf][VvAaEeRr])(?:svg|math|template|frames
                           re.ASCII | re.IGNORECASE)
 # Characters up to the next "<" that starts markup (a tag, "</", "<!", "<?"): text and stray "<"s.
 _CHARACTERS = re.compile(with_possessives(r"[^<]*+(?:<+(?![!/?A-Za-z])[^<]*+)*+"), re.ASCII)  # ("<+": a run at C speed)
-# Characters, comments and bogus comments (no DOCTYPE, no CDATA section: "<!" then "--" or neither);
-# and with them, end tags but "template" (read as TAG reads them).
-_QUIET_ITEMS = rf"[^<]+|<+(?![!/?A-Za-z])|{COMMENT}|<(?:\?|/(?![A-Za-z])|!(?!--|\[CDATA\[|(?i:doctype)))[^>]*+>"
+# Characters, comments and bogus comments (a DOCTYPE too: it ends at its first ">" and changes no
+# state past "initial"; not a CDATA section, text to "]]>" in foreign content); and with them,
+# end tags but "template" (read as TAG reads them).
+_QUIET_ITEMS = rf"[^<]+|<+(?![!/?A-Za-z])|{COMMENT}|(?!<!\[CDATA\[){BOGUS_COMMENT}"
 _QUIET = re.compile(with_possessives(rf"(?:{_QUIET_ITEMS})*+"), re.ASCII)
 _QUIET_END_TAGS = re.compile(with_possessives(
     rf"(?:{_QUIET_ITEMS}|</(?!(?i:template)[\t\n\x0c\r />])[A-Za-z][^\t\n\x0c\r />]*+(?=[\t\n\x0c\r />])"

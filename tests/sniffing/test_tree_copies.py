@@ -4,11 +4,9 @@ comments skipped in the tokenizer-only regex. Each against its plain twin (the t
 steps) and html5lib's tree builder; and the work: no turn of the loop per copy."""
 from __future__ import annotations
 
-import cProfile
-import pstats
-
 import pytest
 from _html5lib_oracle import oracle_parser_meta
+from _scan_calls import scan_calls
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -213,14 +211,6 @@ def _body(name: str, size: int) -> str:
     return head + unit * ((size - len(head) - len(tail)) // len(unit)) + tail
 
 
-def _calls(text: str, **kwargs) -> int:
-    profiler = cProfile.Profile()
-    profiler.enable()
-    list(tree_builder_metas(text, **kwargs))
-    profiler.disable()
-    return pstats.Stats(profiler).total_calls  # type: ignore[attr-defined]
-
-
 @pytest.mark.parametrize("name", sorted(FLOODS))
 def test_floods_that_keep_the_tree_builder_on_take_no_turn_per_copy(name):
     """Python calls (cProfile's count, which load does not change): a 64 KiB flood (thousands
@@ -228,7 +218,7 @@ def test_floods_that_keep_the_tree_builder_on_take_no_turn_per_copy(name):
     models' (insertion modes kept, scripting disabled); the same metas as the steps."""
     text = _body(name, 64 * 1024)
     for kwargs in ({"modes": False}, {"modes": True, "scripting": False}):
-        assert _calls(text, **kwargs) < 1500, (name, kwargs, text.count("<"))
+        assert scan_calls(text, **kwargs) < 1500, (name, kwargs, text.count("<"))
         if kwargs["modes"]:
             assert _metas(text, True, **kwargs) == _metas(text, False, **kwargs)
 
@@ -241,13 +231,13 @@ def test_floods_that_push_an_element_per_copy_take_no_turn_per_copy(name):
     token-by-token steps."""
     text = _body(name, 64 * 1024)
     for kwargs in ({"modes": False}, {"modes": True, "scripting": False}):
-        assert _calls(text, **kwargs) < text.count("<") + 1500, (name, kwargs, text.count("<"))
+        assert scan_calls(text, **kwargs) < text.count("<") + 1500, (name, kwargs, text.count("<"))
         assert _metas(text, True, **kwargs) == _metas(text, False, **kwargs)
 
 
 @pytest.mark.parametrize("name", sorted(GROWING_UNITS))
 def test_floods_that_open_elements_per_unit_cost_calls_linear_in_the_input(name):
-    small, large = (_calls(_body(name, size), modes=False) for size in (16 * 1024, 64 * 1024))
+    small, large = (scan_calls(_body(name, size), modes=False) for size in (16 * 1024, 64 * 1024))
     assert large < 4.5 * small
 
 

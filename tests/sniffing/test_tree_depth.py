@@ -7,12 +7,11 @@ written), against html5lib's tree builder, and for the work: function calls (cPr
 which load does not change) linear in the input."""
 from __future__ import annotations
 
-import cProfile
-import pstats
 from typing import Any
 
 import pytest
 from _html5lib_oracle import oracle_parser_meta
+from _scan_calls import scan_calls
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -207,14 +206,6 @@ def test_deep_nesting_metas_are_the_walking_twins(html):
 
 
 # -- the work: linear in the input ------------------------------------------------------------------
-def _calls(text: str, **kwargs) -> int:
-    profiler = cProfile.Profile()
-    profiler.enable()
-    list(tree_builder_metas(text, **kwargs))
-    profiler.disable()
-    return pstats.Stats(profiler).total_calls  # type: ignore[attr-defined]
-
-
 # Nesting that made the walking checks cost the depth per token, then what opens foreign content.
 NESTING = {
     "<b> <div> x N, </b> x N": ("<b>" + "<div>" * 2, "<div>", "</b>", "<svg><title>" + META),
@@ -239,7 +230,7 @@ def test_deep_nesting_costs_calls_linear_in_the_input(name):
     (the walking checks: sixteen times), in both scans; and the parser step's meta is there.
     (The scan's watch for copies compares whole states now and then: a little over four.)"""
     for kwargs in ({"modes": False}, {"modes": True, "scripting": False}):
-        small, large = (_calls(_nesting(name, copies), **kwargs) for copies in (1000, 4000))
+        small, large = (scan_calls(_nesting(name, copies), **kwargs) for copies in (1000, 4000))
         assert large < 5.5 * small, (name, kwargs, small, large)
     text = _nesting(name, 1000)
     assert find_parser_meta(text, len(text)) is not None
