@@ -298,7 +298,14 @@ def chromium_at_parser_meta(body: Body, settings: Settings) -> Decision | None:
             continue
         if data.startswith(_UTF_16_XML) or _has_tag(data, offset):
             return None
-        reading = _meta_reading(data, offset, extent)  # within the scan's bytes
+        end = found[3]
+        if encoding.is_single_byte or data[:end].isascii():
+            # The tag ends at byte *end* (a character a byte before it), within the scan's bytes,
+            # however long: its attributes, then what whitespace or "/" comes before its ">" (read
+            # as no attribute), as Chromium's scan reads them (at once: not tokenized again).
+            reading = chromium_reading(data[offset + len("<meta"):end - 1].decode("latin-1"))
+        else:
+            reading = _meta_reading(data, offset, extent)  # within the scan's bytes
         if reading is None:
             return None
         if offset < settings.prescan_bytes:

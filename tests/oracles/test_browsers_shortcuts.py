@@ -224,13 +224,20 @@ _BEFORE_PARSER_META = st.sampled_from([
 _PARSER_METAS = st.sampled_from([b'<meta charset="koi8-r">', b"<meta charset=koi8-r charset=zz>", b"<meta charset=zz charset=gbk>",
                                  b'<META http-equiv="Content-Type" content="text/html; charset=gbk">', b"<meta charset=koi8-r/>",
                                  b"<meta charset=bogus>", b"<meta charset='utf-8' a>", b"<meta charset=\xe9koi8-r>",
-                                 b'<meta http-equiv=content-type content="charset=&#x6b;oi8-r">'])
+                                 b'<meta http-equiv=content-type content="charset=&#x6b;oi8-r">',
+                                 # longer than Chromium's first read (4 KiB), which it then reads whole
+                                 b"<meta charset=koi8-r " + b"a=b c='d' e " * 400 + b"charset=gbk />",
+                                 b'<meta http-equiv=content-type content="charset=koi8-r" ' + b"a=\xe9 c='>' / " * 450 + b">",
+                                 b"<meta charset=koi8-r a='" + b"x" * 5000 + b">", b"<meta charset=gbk charset=koi8-ru>"])
 
 
 @given(before=st.lists(_BEFORE_PARSER_META, max_size=8), pad=st.sampled_from([b"", b" " * 1100, b"<!--x-->" * 150]),
        meta=_PARSER_METAS, after=st.lists(_PARSER_METAS | _BEFORE_PARSER_META, max_size=3),
        likely=st.sampled_from([None, "windows-1252", "Shift_JIS", "UTF-8", "gbk", "ISO-2022-JP"]), prescan_bytes=st.sampled_from([1024, 16]))
 @settings(max_examples=2500, deadline=None)
+# The parser step's tag ends at a character offset, not a byte offset, after UTF-8 before it
+@example(before=[b"\xc3\xa9", b"<!-- x --!>"], pad=b"", meta=b"<meta charset=gbk charset=koi8-ru>", after=[],
+         likely="UTF-8", prescan_bytes=16)
 def test_chromium_at_the_parser_meta_is_its_scan(before, pad, meta, after, likely, prescan_bytes):
     """Where the standard's parser step took a <meta> with no tag before it, Chromium's reading of
     that tag is its scan's answer; the shortcut answers on most such pages."""

@@ -341,19 +341,21 @@ def test_named_attributes_are_those_every_attribute_gives(rest, names):
     if tag is None:
         return  # no tag: nothing is read
     span = tag.group(3)
-    every = [(tag_name(match.group(1)), attribute_value(match)) for match in ATTRIBUTES.finditer(span) if match.group(1)]
-    firsts = {}
-    for named, value in every:
-        if named in names:
-            firsts.setdefault(named, value)
-    assert list(first_attributes(span, tuple(names))) == list(firsts.items())  # in the order they come
-    longer = " z=1" * 80 + span  # past _LOOK_FIRST: the names are looked for as text first
-    assert list(first_attributes(longer, tuple(names))) == list(firsts.items())
-    assert first_attribute(span, names[0]) == attributes(span).get(names[0])
-    assert attribute_values(span, names[0]) == [value for named, value in every if named == names[0]]
-    last = dict(every)
-    content_type = any(named == "http-equiv" and value.lower() == "content-type" for named, value in every)
-    assert last_meta_attributes(span) == last_meta_attributes(longer) == (last.get("charset"), last.get("content"), content_type)
+    # Past _LOOK_FIRST the names are looked for as text first: filler before and after the tag's
+    # attributes, and more named ones than are read one by one after them or in them.
+    for text in (span, " z=1" * 80 + span, span + " z=1" * 80, span + " content=a http-equiv=b" * 5 + " z=1" * 80,
+                 (span + " ") * 10 + " z=1" * 30):
+        every = [(tag_name(match.group(1)), attribute_value(match)) for match in ATTRIBUTES.finditer(text) if match.group(1)]
+        firsts: dict[str, str] = {}
+        for named, value in every:
+            if named in names:
+                firsts.setdefault(named, value)
+        assert list(first_attributes(text, tuple(names))) == list(firsts.items())  # in the order they come
+        assert first_attribute(text, names[0]) == attributes(text).get(names[0])
+        assert attribute_values(text, names[0]) == [value for named, value in every if named == names[0]]
+        last = dict(every)
+        content_type = any(named == "http-equiv" and value.lower() == "content-type" for named, value in every)
+        assert last_meta_attributes(text) == (last.get("charset"), last.get("content"), content_type)
 
 
 _TAG_SOUP = st.lists(st.sampled_from(["<meta", "<a", " ", "\t", "/", "=", "==", '"', "'", ">", "a", "b", "<", "x=", "-->"]),

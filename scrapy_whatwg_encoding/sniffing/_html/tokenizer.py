@@ -142,21 +142,36 @@ def _first_of(names: tuple[str, ...]) -> re.Pattern:
 _LOOK_FIRST = 256
 
 
+def _lowered(span: str) -> bytes | None:
+    """*span* ASCII-lowercased, offset for offset, where it is long enough to look names up in it
+    first (:data:`_LOOK_FIRST`; else None): a name's attribute (ASCII case-insensitively) starts
+    where the lowered text holds the name (other characters become "?", a byte each)."""
+    return span.encode("ascii", "replace").lower() if len(span) > _LOOK_FIRST else None
+
+
+def _still_named(names: tuple[str, ...], lowered: bytes | None, position: int) -> tuple[str, ...]:
+    """Those of *names* that may name an attribute starting at *position* or later in the span
+    *lowered* is of: each whose text occurs there or later (all where the span is short)."""
+    if lowered is None:
+        return names
+    return tuple(name for name in names if lowered.find(name.encode("ascii"), position) >= 0)
+
+
 def first_attributes(span: str, names: tuple[str, ...]) -> Iterator[tuple[str, str]]:
     """``(name, value)`` of the first attribute of each of *names* (ASCII lowercase, no NUL) in
     *span* (TAG group 3), in the order they come, values as :func:`attributes` gives them: the
-    others skipped at C speed, each attribute read once however many of *names* are asked."""
-    position, left = 0, names
-    if len(span) > _LOOK_FIRST:
-        lowered = span.lower()  # ASCII letters lowered as the names' match does (others never give one)
-        left = tuple(name for name in names if name in lowered)
+    others skipped at C speed, each attribute read once however many of *names* are asked, and
+    none after the last place where one of the names left occurs as text."""
+    lowered = _lowered(span)
+    position, left = 0, _still_named(names, lowered, 0)
     while left:
         match = _first_of(left).match(span, position)
         if match is None:
             return
         name = match.group("name").lower()
         yield name, _value(match.group("dq", "sq", "uq"))
-        position, left = match.end(), tuple(other for other in left if other != name)
+        position = match.end()
+        left = _still_named(tuple(other for other in left if other != name), lowered, position)
 
 
 def first_attribute(span: str, name: str) -> str | None:
@@ -200,19 +215,48 @@ def _read(written: str | None) -> str | None:
     return None if written is None else _value(_READ_VALUE.match(written).group("dq", "sq", "uq"))  # type: ignore[union-attr]
 
 
+#: Named attributes :func:`last_meta_attributes` reads one by one before it reads the rest of a
+#: long tag in one match.
+_ONE_BY_ONE = 8
+_META_LAST_NAMES = ("charset", "content", "http-equiv")
+
+
 def last_meta_attributes(span: str) -> tuple[str | None, str | None, bool]:
     """The last ``charset`` and ``content`` attributes' values in *span* (None: absent), and
-    whether any ``http-equiv`` attribute is "content-type" (ASCII case-insensitively), in one
-    C-speed pass (those whose value holds a character reference read one by one after)."""
-    if len(span) > _LOOK_FIRST:
-        lowered = span.lower()  # (see first_attributes)
-        if not any(name in lowered for name in ("charset", "content", "http-equiv")):
-            return None, None, False
-    match = _META_LAST.match(span)
-    content_type = match.group("ct_type") is not None or (  # type: ignore[union-attr]
+    whether any ``http-equiv`` attribute is "content-type" (ASCII case-insensitively), at C speed:
+    in a long tag, the named attributes one by one while a later one may come (the names as text
+    after them), then the rest in one pass; in a short one, or after :data:`_ONE_BY_ONE` of them,
+    in one pass (those whose value holds a character reference read one by one after)."""
+    lowered = _lowered(span)
+    left = _still_named(_META_LAST_NAMES, lowered, 0)
+    charset = content = None
+    content_type = False
+    position = 0
+    if lowered is not None:
+        for _ in range(_ONE_BY_ONE):
+            if not left:
+                return charset, content, content_type
+            match = _first_of(left).match(span, position)
+            if match is None:
+                return charset, content, content_type
+            name, value, position = match.group("name").lower(), _value(match.group("dq", "sq", "uq")), match.end()
+            if name == "charset":
+                charset = value
+            elif name == "content":
+                content = value
+            elif value.lower() == "content-type":
+                content_type = True  # (then no other http-equiv matters)
+                left = tuple(other for other in left if other != "http-equiv")
+            left = _still_named(left, lowered, position)
+        if not left:
+            return charset, content, content_type
+    match = _META_LAST.match(span, position)
+    content_type = content_type or match.group("ct_type") is not None or (  # type: ignore[union-attr]
         match.group("he_other") is not None  # type: ignore[union-attr]
-        and any(value.lower() == "content-type" for value in attribute_values(span, "http-equiv")))
-    return _read(match.group("cs")), _read(match.group("ct")), content_type  # type: ignore[union-attr]
+        and any(value.lower() == "content-type" for value in attribute_values(span[position:], "http-equiv")))
+    last_charset, last_content = _read(match.group("cs")), _read(match.group("ct"))  # type: ignore[union-attr]
+    return (charset if last_charset is None else last_charset, content if last_content is None else last_content,
+            content_type)
 
 
 # Comments (§13.2.5.43-52): "<!-->" and "<!--->" end at once, otherwise at the first "-->" or
