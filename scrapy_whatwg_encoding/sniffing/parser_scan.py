@@ -40,7 +40,7 @@ import string
 from collections.abc import Callable, Collection, Iterator
 from functools import lru_cache
 from html.entities import html5 as NAMED_REFERENCES  # the standard's named character references
-from typing import cast
+from typing import AnyStr, cast
 
 from ..encoding import Encoding, get_encoding
 from ..encoding.tables.labels import LABELS
@@ -153,23 +153,24 @@ def _meta_reading(span: str) -> tuple[Encoding, str] | None:
 # finds at C speed, then the label (a trie) and "charset" behind it are checked only there. A run
 # of 16 or more of the in-between characters counts as a hint whatever is around it, so that the
 # check never looks more than _HINT_LENGTH past the "=": a window of the text is searched without
-# reading far past it.
+# reading far past it. Both are searched in the text's ASCII-lowercased bytes (hint_text): sre
+# skips a branch by its first literal only without IGNORECASE.
 
 
-def _trie(words: list[str]) -> str:
-    """A pattern matching any of *words* (none empty, no two alike), one branch per first
-    character at each level, behind a class of those characters: sre skips a branch whose first
-    literal is not there only without IGNORECASE, so the class fails at once where none is."""
+def _trie(words: list[str], stop: str = "") -> str:
+    """A pattern matching any of *words* (none empty, no two alike; each then *stop*, a pattern)
+    without IGNORECASE: one branch per first character at each level, which sre skips at once
+    where its literal is not there; a word that is also a longer one's start ends with *stop* as
+    the last branch."""
     heads: dict[str, list[str]] = {}
     for word in words:
         heads.setdefault(word[:1], []).append(word[1:])
     branches = []
     for head, tails in sorted(heads.items()):
         rest = [tail for tail in tails if tail]
-        tail = "" if not rest else _trie(rest) if len(rest) == len(tails) else _trie(rest) + "?"
+        tail = stop if not rest else _trie(rest, stop) if len(rest) == len(tails) else f"(?:{_trie(rest, stop)}|{stop})"
         branches.append(re.escape(head) + tail)
-    guard = "" if len(branches) == 1 else "(?=[" + "".join(map(re.escape, sorted(heads))) + "])"
-    return "(?:" + guard + "(?:" + "|".join(branches) + "))"
+    return "(?:" + "|".join(branches) + ")"
 
 
 _LABEL_CHARS = re.escape("".join(sorted(set("".join(LABELS)))))
@@ -180,18 +181,25 @@ _READ_CHARACTERS = frozenset(map(chr, range(1, 0x21))) | set("\"'-.:;=_") | set(
 # A character reference that gives one: numeric (sixteen or more zeros count whatever follows, so
 # that the check reads a bounded length), or named, by any name that gives one (every name the
 # longest match can take is tried; ASCII case-insensitively: more, never fewer).
-_REFERENCE_HINTS = re.compile(
-    "&(?:#[xX]?0{16}|#0*(?:" + "|".join(str(ord(c)) for c in sorted(_READ_CHARACTERS, key=ord)) + ")(?![0-9])"
-    "|#[xX]0*(?:" + "|".join(f"{ord(c):x}" for c in sorted(_READ_CHARACTERS, key=ord)) + ")(?![0-9a-fA-F])"
-    "|" + _trie(sorted(name for name, value in NAMED_REFERENCES.items() if _READ_CHARACTERS.intersection(value))) + ")",
-    re.ASCII | re.IGNORECASE)
-_LABEL_HINTS = re.compile(  # (a first check behind the "=" fails at once on most attributes: name=value)
-    "=(?<=[t\\x00- ]=)(?=" + _SEPARATOR + "{16}|" + _SEPARATOR + "{0,15}[\"']?(?:" + _WHITESPACE + "{16}|" + _WHITESPACE + "{0,15}"
-    + _trie(sorted(LABELS)) + "(?![" + _LABEL_CHARS + "])))"
-    + "(?:(?<=" + _SEPARATOR + "{16}=)|" + "|".join(f"(?<=charset{_SEPARATOR}{{{k}}}=)" for k in range(16)) + ")",
-    re.ASCII | re.IGNORECASE)
+_REFERENCE_HINTS = re.compile((
+    "&(?:#x?0{16}|#0*(?:" + "|".join(str(ord(c)) for c in sorted(_READ_CHARACTERS, key=ord)) + ")(?![0-9])"
+    "|#x0*(?:" + "|".join(f"{ord(c):x}" for c in sorted(_READ_CHARACTERS, key=ord)) + ")(?![0-9a-f])"
+    "|" + _trie(sorted({name.lower() for name, value in NAMED_REFERENCES.items() if _READ_CHARACTERS.intersection(value)}))
+    + ")").encode("ascii"))
+# (A first check behind the "=" fails at once on most attributes: name=value. The runs before the
+# label are possessive: giving back a separator leaves one where no quote or label starts.)
+_LABEL_HINTS = re.compile(with_possessives(
+    "=(?<=[t\\x00- ]=)(?=" + _SEPARATOR + "{16}|" + _SEPARATOR + "{0,15}+[\"']?+(?:" + _WHITESPACE + "{16}|" + _WHITESPACE + "{0,15}+"
+    + _trie(sorted(LABELS), "(?![" + _LABEL_CHARS + "])") + "))"
+    + "(?:(?<=" + _SEPARATOR + "{16}=)|" + "|".join(f"(?<=charset{_SEPARATOR}{{{k}}}=)" for k in range(16)) + ")").encode("ascii"))
 _HINTS = (_REFERENCE_HINTS, _LABEL_HINTS)
 _HINT_LENGTH = max(1 + 16 + 1 + 16 + max(map(len, LABELS)) + 1, 1 + max(map(len, NAMED_REFERENCES)))
+
+
+def hint_text(text: str) -> bytes:
+    """*text* as the hints are searched in: ASCII letters lowercased, every other character but
+    ASCII a "?" (no hint holds one), a byte per character (the same offsets)."""
+    return text.encode("ascii", "replace").lower()
 
 
 class Hints:
@@ -200,12 +208,12 @@ class Hints:
     in increasing order (or again from the start) search each part of the text once (C-speed:
     the references and the labels' "=" each by a search led by its literal, "&" or "=")."""
 
-    __slots__ = ("_found", "last", "text")
+    __slots__ = ("_found", "_lowered", "last")
 
     def __init__(self, text: str):
-        self.text = text
+        self._lowered = hint_text(text)
         #: The offset of the last hint, or -1: no meta tag that starts after it names an encoding.
-        self.last = last_hint(text)
+        self.last = last_hint(text, self._lowered)
         # For each of _HINTS: where the last search started, what it found (-1: none).
         self._found = [(len(text) + 1, -1)] * len(_HINTS)
 
@@ -218,7 +226,7 @@ class Hints:
         for k, pattern in enumerate(_HINTS):
             start, found = self._found[k]
             if not start <= position <= (self.last if found < 0 else found):
-                match = pattern.search(self.text, position, self.last + _HINT_LENGTH)
+                match = pattern.search(self._lowered, position, self.last + _HINT_LENGTH)
                 found = -1 if match is None else match.start()
                 self._found[k] = (position, found)
             if found >= 0 and (first < 0 or found < first):
@@ -237,7 +245,7 @@ def forget() -> None:
     _LAST_HINTS.clear()
 
 
-def last_start(pattern: re.Pattern[str], text: str, end: int, reach: int) -> int:
+def last_start(pattern: re.Pattern[AnyStr], text: AnyStr, end: int, reach: int) -> int:
     """The start of the last match of *pattern* in ``text[:end]`` (each at most *reach* characters
     long, lookaheads included), or -1: searched in windows from the end, doubling, then bisected,
     so that each character is searched O(1) times (no Python step per match)."""
@@ -261,12 +269,15 @@ def last_start(pattern: re.Pattern[str], text: str, end: int, reach: int) -> int
     return -1
 
 
-def last_hint(text: str) -> int:
-    """The offset of the last hint in *text* (see :class:`Hints`), or -1."""
+def last_hint(text: str, lowered: bytes | None = None) -> int:
+    """The offset of the last hint in *text* (see :class:`Hints`; *lowered*: its
+    :func:`hint_text`, if the caller has it), or -1."""
     for seen, last in _LAST_HINTS:
         if seen is text or seen == text:
             return last
-    last = max(last_start(pattern, text, len(text), _HINT_LENGTH) for pattern in _HINTS)
+    if lowered is None:
+        lowered = hint_text(text)
+    last = max(last_start(pattern, lowered, len(text), _HINT_LENGTH) for pattern in _HINTS)
     _LAST_HINTS[:] = [(text, last), *_LAST_HINTS[:1]]
     return last
 

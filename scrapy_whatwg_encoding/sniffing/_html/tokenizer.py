@@ -20,10 +20,10 @@ POSSESSIVE = sys.version_info >= (3, 11)
 
 
 def with_possessives(pattern: str) -> str:
-    """*pattern* as written (its "*+" and "?+" possessive) on Python 3.11+; on 3.10, which has no
-    possessive quantifiers, greedy ones: the same match where the pattern reads one way (its first
-    way is taken, nothing after it can fail and make it backtrack)."""
-    return pattern if POSSESSIVE else pattern.replace("*+", "*").replace("?+", "?")
+    """*pattern* as written (its "*+", "?+" and "}+" possessive) on Python 3.11+; on 3.10, which
+    has no possessive quantifiers, greedy ones: the same match where the pattern reads one way (its
+    first way is taken, nothing after it can fail and make it backtrack)."""
+    return pattern if POSSESSIVE else pattern.replace("*+", "*").replace("?+", "?").replace("}+", "}")
 
 
 def atomic(pattern: str, key: str) -> str:
@@ -462,8 +462,9 @@ META_CANDIDATE = re.compile(r"<meta[\t\n\x0c\r />]", _FLAGS)
 #: reads them) without "<" inside (so that no other candidate starts within them), or without a
 #: quote before their first ">" (a "<" inside, too: every tag that starts in one, a "<meta" in it
 #: say, ends at that ">", where no value is quoted), in one match.
-META_RUN = re.compile(r"(?:[^<]+|<(?!meta[\t\n\x0c\r />])|<meta(?=[\t\n\x0c\r />])(?:[^\"'>]*>|"
-                      + _attributes("", "<") + "))*", _FLAGS)
+#: Each "<" with the text after it is one item (possessive: the first way is the only way).
+META_RUN = re.compile(with_possessives(r"[^<]*+(?:(?:<(?!(?i:meta)[\t\n\x0c\r />])|<(?i:meta)(?=[\t\n\x0c\r />])(?:[^\"'>]*+>|"
+                                       + _attributes("", "<") + r"))[^<]*+)*+"), re.ASCII)
 _CHARSET = re.compile(r"charset", _FLAGS)
 
 
