@@ -647,7 +647,14 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                 return
             pos = gt + 1
         else:  # "<" as a character token, and the characters up to the next "<" that starts markup
-            pos = _CHARACTERS.match(text, lt + 1).end() if skip_copies else lt + 1  # type: ignore[union-attr]
+            if skip_copies:
+                # Copies of this "<" with the text after it first (in each, "<" is then followed
+                # by what follows this one): O(log n) steps.
+                after = find("<", lt + 1)
+                pos = copies_end(text, lt, text[lt:after], n) if after > lt + 1 else lt + 1
+                pos = _CHARACTERS.match(text, pos).end()  # type: ignore[union-attr]
+            else:
+                pos = lt + 1
             if tree is not None and tree.text_matters():
                 # One run of character tokens (the tree builder takes a run whole); after its first
                 # non-whitespace one, no insertion mode changes: the "<"s in it would meet that mode.

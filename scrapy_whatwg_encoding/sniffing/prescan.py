@@ -250,7 +250,7 @@ def _run_within(data: bytes, position: int, bound: int, longest: int) -> int:
             second = _RUN_ONE.match(data, end, cut)
             end = end if second is None else second.end()
         unit = data[position:end]
-        if len(unit) > 2 and data.startswith(unit, end):
+        if len(unit) > 1 and data.startswith(unit, end):
             stop = copies_end(data, end, unit, bound)
             position = stop if unit[-1] == 0x3E else stop - len(unit)
             cut = min(bound, position + longest)

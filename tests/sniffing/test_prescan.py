@@ -219,6 +219,7 @@ _RUN_PIECES = _PIECES + [b"</>", b"<?x>", b"<!x>", b"</b>", b"<b>", b"<!---->", 
        st.integers(min_value=6, max_value=40))
 @example(b"", b"</b><", 30, b"meta charset=koi8-r>", 16)  # the last copy's "<" opens the tail's tag
 @example(b"", b"</b>x", 30, b"<meta charset=koi8-r>", 16)
+@example(b"<svg>", b"\x00<", 30, b"/svg><meta charset=koi8-r>", 16)  # a unit of two bytes; its last "<" opens a tag
 @example(b"<", b"!x>", 30, b"<meta charset=koi8-r>", 16)
 def test_the_loop_read_within_a_bound_is_the_loop_on_copies(head, unit, copies, tail, longest):
     """The same, where copies of a unit of one or two of the run's items (or of more, or of
