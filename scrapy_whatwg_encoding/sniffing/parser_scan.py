@@ -96,9 +96,9 @@ def meta_tag_encoding(span: str) -> tuple[Encoding, str] | None:
 
 # Start tags through which the tree builder can still change what is a meta: foreign content
 # (no raw text elements, CDATA sections), template contents ("in column group" ignores meta),
-# frameset (no meta is processed after it). Their first two letters first: most "<" fail there.
-_TREE_NEEDED = re.compile(r"<(?=[SsMmTtFf][VvAaEeRr])(?:svg|math|template|frameset)[\t\n\x0c\r />]",
-                          re.ASCII | re.IGNORECASE)
+# frameset (no meta is processed after it). Searched in the text's hint_text (ASCII lowercased,
+# one byte a character): without IGNORECASE, sre skips a branch by its first literal.
+_TREE_NEEDED = re.compile(rb"<(?:svg|math|template|frameset)[\t\n\x0c\r />]")
 # Characters up to the next "<" that starts markup (a tag, "</", "<!", "<?"): text and stray "<"s.
 _CHARACTERS = re.compile(with_possessives(r"[^<]*+(?:<+(?![!/?A-Za-z])[^<]*+)*+"), re.ASCII)  # ("<+": a run at C speed)
 # Characters, comments and bogus comments (a DOCTYPE too: it ends at its first ">" and changes no
@@ -208,12 +208,13 @@ class Hints:
     in increasing order (or again from the start) search each part of the text once (C-speed:
     the references and the labels' "=" each by a search led by its literal, "&" or "=")."""
 
-    __slots__ = ("_found", "_lowered", "last")
+    __slots__ = ("_found", "last", "lowered")
 
     def __init__(self, text: str):
-        self._lowered = hint_text(text)
+        #: *text*'s :func:`hint_text`.
+        self.lowered = hint_text(text)
         #: The offset of the last hint, or -1: no meta tag that starts after it names an encoding.
-        self.last = last_hint(text, self._lowered)
+        self.last = last_hint(text, self.lowered)
         # For each of _HINTS: where the last search started, what it found (-1: none).
         self._found = [(len(text) + 1, -1)] * len(_HINTS)
 
@@ -226,7 +227,7 @@ class Hints:
         for k, pattern in enumerate(_HINTS):
             start, found = self._found[k]
             if not start <= position <= (self.last if found < 0 else found):
-                match = pattern.search(self._lowered, position, self.last + _HINT_LENGTH)
+                match = pattern.search(self.lowered, position, self.last + _HINT_LENGTH)
                 found = -1 if match is None else match.start()
                 self._found[k] = (position, found)
             if found >= 0 and (first < 0 or found < first):
@@ -530,7 +531,8 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     tree builder's state is one characters leave as it is, :meth:`.TreeBuilder.characters_inert`):
     the plain twin that the tests hold those against."""
     end_at = len(text) if cutoff is None else cutoff
-    tree_until = -1 if modes else last_start(_TREE_NEEDED, text, end_at, len("<template>") + 1)
+    tree_until = -1 if modes else last_start(_TREE_NEEDED, hint_text(text) if hints is None else hints.lowered, end_at,
+                                             len("<template>") + 1)
     tree: TreeBuilder | None = TreeBuilder(scripting=scripting)
     find = text.find
     # A starred pattern: it matches (maybe empty) at every position, never None.
