@@ -357,7 +357,8 @@ def _no_declaring_meta(body: Body, extent: int, prescan_bytes: int, window: int 
 # "--" inside, so that the first "-->" ends them), DOCTYPEs and bogus comments ("<!", "<?" to the
 # first ">"). It always matches (greedy, no backtracking over the body); the start tag follows.
 _PROLOG = re.compile(rb"(?:[\t\n\x0c\r ]+|<!--(?![->])[^-]*(?:-(?!-)[^-]*)*-->|<!(?!--)[^>]*>|<\?[^>]*>)*")
-_START_TAG = re.compile(rb"<([A-Za-z][^\t\n\x0c\r />]*)")
+# (A name's first 16 bytes: none of _HEAD_TAGS is longer, so a longer name, read no further, is none.)
+_START_TAG = re.compile(rb"<([A-Za-z][^\t\n\x0c\r />]{0,15})")
 # Start tags after which a model may still read a late <meta>: Chromium's head section
 # (HTMLMetaCharsetParser) and Firefox's "before head" and "in head" rules. Any other start tag
 # first ends Chromium's scan at byte prescan_bytes and puts Firefox's tree builder "in body" (or
