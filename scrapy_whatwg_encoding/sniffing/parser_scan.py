@@ -317,8 +317,15 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
         if hint < 0:
             return  # no tag from here on names an encoding
         # Text and meta tags that end before the hint (so name nothing), in one match; it stops
-        # at the hint or at a "<meta" it does not read whole before it.
-        at = run(text, match.start(), hint).end()  # type: ignore[union-attr]  # starred: never None
+        # at the hint or at a "<meta" it does not read whole before it. Copies of what it reads up
+        # to the next "<meta" first, where it reads that whole: each is read alike, O(log n) steps.
+        at = match.start()
+        after = search(text, at + 5, hint)
+        if after is not None:
+            unit = text[at:after.start()]
+            if text.startswith(unit, after.start()) and run(text, at, after.start()).end() == after.start():  # type: ignore[union-attr]
+                at = copies_end(text, at, unit, hint)
+        at = run(text, at, hint).end()  # type: ignore[union-attr]  # starred: never None
         if at == hint:
             position = at
             continue
