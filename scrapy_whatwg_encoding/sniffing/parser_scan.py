@@ -38,7 +38,7 @@ from __future__ import annotations
 import re
 import string
 from collections.abc import Callable, Collection, Iterator
-from functools import lru_cache
+from functools import cache, lru_cache
 from html.entities import html5 as NAMED_REFERENCES  # the standard's named character references
 from typing import AnyStr, cast
 
@@ -106,9 +106,18 @@ _CHARACTERS = re.compile(with_possessives(r"[^<]*+(?:<+(?![!/?A-Za-z])[^<]*+)*+"
 # end tags but "template" (read as TAG reads them).
 _QUIET_ITEMS = rf"[^<]+|<+(?![!/?A-Za-z])|{COMMENT}|(?!<!\[CDATA\[){BOGUS_COMMENT}"
 _QUIET = re.compile(with_possessives(rf"(?:{_QUIET_ITEMS})*+"), re.ASCII)
-_QUIET_END_TAGS = re.compile(with_possessives(
-    rf"(?:{_QUIET_ITEMS}|</(?!(?i:template)[\t\n\x0c\r />])[A-Za-z][^\t\n\x0c\r />]*+(?=[\t\n\x0c\r />])"
-    + attributes_pattern("q") + r"[\t\n\x0c\r /]*+>)*+"), re.ASCII)
+
+
+@cache  # (for the few sets TreeBuilder.end_tags_ignored gives)
+def _quiet_end_tags(kept: frozenset[str]) -> Callable[[str, int, int], re.Match[str]]:
+    """:data:`_QUIET`'s match, end tags taken too but those named one of *kept* (read as TAG
+    reads them)."""
+    names = "|".join(map(re.escape, sorted(kept)))
+    return re.compile(with_possessives(
+        rf"(?:{_QUIET_ITEMS}|</(?!(?i:{names})[\t\n\x0c\r />])[A-Za-z][^\t\n\x0c\r />]*+(?=[\t\n\x0c\r />])"
+        + attributes_pattern("q") + r"[\t\n\x0c\r /]*+>)*+"), re.ASCII).match  # type: ignore[return-value]
+
+
 _TOKENIZER_ACTION = {"meta": META, "title": RCDATA, "textarea": RCDATA, "script": SCRIPT, "plaintext": PLAINTEXT}
 
 
@@ -551,7 +560,6 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     next_visit = _GAPS[0] if skip_copies else n + 1  # (each turn moves on: never reached)
     begun: list[int] = []  # where the turns of the loop with the tree builder began
     quiet = cast("Callable[[str, int, int], re.Match[str]]", _QUIET.match)
-    quiet_end_tags = cast("Callable[[str, int, int], re.Match[str]]", _QUIET_END_TAGS.match)
     while True:
         if tree is not None:
             turns += 1
@@ -580,8 +588,9 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                 tree = None
                 continue
             if skip_copies and tree.characters_inert():  # nor do comments ever: a run of them in one match
-                # (with end tags where "in template" ignores them)
-                stop = (quiet_end_tags if tree.end_tags_ignored() else quiet)(text, pos, end_at).end()
+                # (with the end tags that change no state either, where all but a few do)
+                kept = tree.end_tags_ignored()
+                stop = (quiet if kept is None else _quiet_end_tags(kept))(text, pos, end_at).end()
                 # (up to the cutoff: a "<" just before it may open a tag, which the loop reads)
                 pos = stop - 1 if stop == end_at and stop > pos and text[stop - 1] == "<" else stop
             lt = find("<", pos)

@@ -21,14 +21,16 @@ from scrapy_whatwg_encoding.sniffing.parser_scan import (
 META = "<meta charset=koi8-r>"
 # Tokens whose copies take the tree builder round a cycle (or not), in the contexts that keep it on.
 _HEADS = ["", "<template>", "<svg>", "<math>", "<svg><foreignObject>", "<table>", "<template><select>", "<select>",
-          "<b>", "<a>", "<p>", "<frameset>", "<head>", "<body>", "<table><tr>", "<math><mi>", "<template><table>"]
+          "<b>", "<a>", "<p>", "<frameset>", "<head>", "<body>", "<table><tr>", "<math><mi>", "<template><table>",
+          "<b><svg><g><desc>x", "<form><svg><foreignObject>x", "<svg><x><foreignObject>x", "<math><mo>x",
+          "<table><svg><foreignObject>x<!---->", "<svg><foreignObject>x<!---->"]
 _UNIT_TOKENS = ["<a>", "<b>", "<i>", "<p>", "<div>", "<table>", "<td>", "<tr>", "<option>", "<hr>", "<br>", "\x00",
                 "x", " ", "<", "</", "</>", "<?x>", "<!x>", "<!--->", "</a>", "</b>", "</p>", "<a href=1>", "\xd8",
                 "<meta charset=zz>", META, "<title>t</title>", "<svg>", "</svg>", "<template>", "</template>",
                 "<li>", "<dd>", "<nobr>", "<font color=red>", "<select>", "</select>", "<caption>", "<col>",
                 "<![CDATA[x]]>", "<!doctype html>", "</br>", "</td>", "<script></script>", "<math>", "<mi>"]
 _TAILS = ["", META, "</template>" + META, "</svg>" + META, "<", "</", "a>", "</svg><title>" + META + "</title>",
-          "</template><svg><title>" + META]
+          "</template><svg><title>" + META, "<title>" + META + "</title>"]
 
 
 def _flood(head: str, unit: list[str], copies: int, tail: str) -> str:
@@ -86,7 +88,8 @@ _NUMBERED_TOKENS = ["%d", "<", "<%d", "=", "'", "<!-- x -->", "<!-- %d -->", "<?
                     "<!doctype html>", "\x00", " ", "&#65;", "&#x20;", "<b>", "</b>", "<p>", "</p>", "<table>", "<td>", "<svg>",
                     "</svg>", "<foreignObject>", "</style>", "</head>", "<template>", "</template>", "<mi>", "<math>", "<frameset>",
                     "<select>", "<option>", "<caption>", "<colgroup>", "<col>", "</table>", "<noscript>", "</noscript>", META,
-                    "</body>", "</html>", "<head>", "<body>", "<html>", "\n"]
+                    "</body>", "</html>", "<head>", "<body>", "<html>", "\n", "</br>", "</foreignObject>", "</FORM>", "<form>",
+                    "</a>", "</nobr>", "</mi>", "</title>", "</desc>", "</li>", "</h2>", "</x>", "<desc>", "</g>", "<g>", "<a>"]
 
 
 def _numbered(head: str, unit: list[str], copies: int, tail: str) -> str:
@@ -108,6 +111,17 @@ def _numbered(head: str, unit: list[str], copies: int, tail: str) -> str:
 @example(_numbered("<template>", ["%d", "</svg>", "</b a='>'>", "<!-- x -->"], 20, "</TEMPLATE><col>" + META), True, True, 400)
 @example(_numbered("<template>", ["x%d", "</template>"], 3, "<col>" + META), True, True, 400)  # "</template>" is no other
 @example(_numbered("<head><template><svg>x<!-- c -->", ["y%d", "</svg>"], 3, "<col>" + META), True, True, 400)
+# at an integration point "in body", end tags taken with characters but those that may change state
+# (a comment after the characters: a turn starts where they made the end tags change nothing)
+@example(_numbered("<svg><foreignObject>x<!---->", ["</style>", "</head>", "<!x>", "%d", "<!---->"], 20, "</foreignObject></svg>" + META), True, True, 400)
+@example(_numbered("<svg><foreignObject>x<!---->", ["</p>", "%d", "<!---->"], 3, META), True, True, 400)  # "</p>" inserts a p
+@example(_numbered("<svg><foreignObject>x<!---->", ["</br>", "%d", "<!---->"], 3, META), True, True, 400)
+@example(_numbered("<b><svg><foreignObject>x<!---->", ["</b>", "%d", "<!---->"], 3, "</svg>" + META), True, True, 400)
+@example(_numbered("<svg><g><foreignObject>x<!---->", ["</g>", "%d", "<!---->"], 3, "<title>" + META + "</title>"), True, True, 400)
+@example(_numbered("<svg><foreignObject>x<!---->", ["</foreignObject>", "%d", "<!---->"], 3, "<title>" + META + "</title>"), True, True, 400)
+@example(_numbered("<svg><x><foreignObject>x<!---->", ["</x>", "%d", "<!---->"], 3, "<title>" + META + "</title>"), True, True, 400)
+@example(_numbered("<table><svg><foreignObject>x<!---->", ["</table>", "%d", "<!---->"], 3, "<svg><title>" + META), True, True, 400)
+@example(_numbered("<form><svg><foreignObject>x<!---->", ["</form>", "%d", "<!---->"], 3, "</svg><form>" + META), True, True, 400)
 def test_runs_of_characters_and_comments_leave_the_metas_of_the_token_by_token_steps(text, modes, scripting, cut):
     """Runs taken in one match (after a stray "<"; characters and comments once characters change
     nothing) against the plain twin, with a cutoff and a stop (Firefox's model) or none."""

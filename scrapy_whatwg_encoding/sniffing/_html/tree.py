@@ -50,6 +50,14 @@ from .modes_table import TableModes
 from .tokenizer import TAG, attributes, copies_end, tag_name
 
 _TABLE_TEXT = frozenset(("table", "tbody", "template", "tfoot", "thead", "tr"))
+# End tags that may change state (TreeBuilder.end_tags_ignored): "in template", template; "in
+# body" at an integration point, those with in-body rules that insert an element (p, br), clear the
+# form element pointer (form), run the adoption agency (its names, §13.2.6.4.7) or the "in head"
+# rules (template), and the foreign elements' names an integration point is found under.
+_KEPT_IN_TEMPLATE = frozenset(("template",))
+_KEPT_AT_INTEGRATION_POINTS = frozenset((
+    "p", "br", "form", "template", "a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong",
+    "tt", "u", "svg", "math", "g", "foreignobject", "desc", "title", "mi", "mo", "mn", "ms", "mtext", "annotation-xml"))
 # Insertion modes whose character rules insert them (the table modes as "in table text" does or
 # as "in body", foster-parented): reconstruct the active formatting elements, frameset-ok "not ok".
 _INSERTING_MODES = frozenset(("in body", "in caption", "in cell", "in template", "in table", "in table body", "in row"))
@@ -554,11 +562,27 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
             return not self.frameset_ok and not (afe and afe[-1] is not None and not afe[-1].open)
         return mode in _FRAMESET_MODES or (mode == "in column group" and not self._current_is("colgroup"))
 
-    def end_tags_ignored(self) -> bool:
-        """Whether every end tag but ``template`` would change no state now: "in template" (its
-        rules for end tags, §13.2.6.4.23; the current node is then a template, never foreign: a
-        start tag in it switches to another mode)."""
-        return self.mode == "in template"
+    def end_tags_ignored(self) -> frozenset[str] | None:
+        """The names of the end tags that may change state now, every other end tag changing
+        none (None: any may). "In template", ``template`` (its rules for end tags, §13.2.6.4.23;
+        the current node is then a template, never foreign: a start tag in it switches to another
+        mode). "In body" where the current node is an HTML or MathML text integration point,
+        :data:`_KEPT_AT_INTEGRATION_POINTS`, where the foreign elements down to the first HTML
+        one are named among them (at most eight): foreign content's "any other end tag"
+        (§13.2.6.5) pops to one so named, else takes the in-body rules, where the integration
+        point bounds every scope and, being special, ends "any other end tag"."""
+        mode = self.mode
+        if mode == "in template":
+            return _KEPT_IN_TEMPLATE
+        stack = self.stack
+        if mode != "in body" or not stack or not stack[-1].ip:
+            return None
+        for el in islice(reversed(stack), 8):
+            if el.ns == HTML:
+                return _KEPT_AT_INTEGRATION_POINTS
+            if el.name.lower() not in _KEPT_AT_INTEGRATION_POINTS:
+                return None
+        return None
 
     def characters(self, ws: bool, nul: bool, other: bool) -> None:
         stack = self.stack
