@@ -110,12 +110,11 @@ _QUIET = re.compile(with_possessives(rf"(?:{_QUIET_ITEMS})*+"), re.ASCII)
 
 @cache  # (for the few sets TreeBuilder.end_tags_ignored gives)
 def _quiet_end_tags(kept: frozenset[str]) -> Callable[[str, int, int], re.Match[str]]:
-    """:data:`_QUIET`'s match, end tags taken too but those named one of *kept* (read as TAG
-    reads them)."""
-    names = "|".join(map(re.escape, sorted(kept)))
+    """:data:`_QUIET`'s match, end tags taken too but those named one of *kept* (ASCII lowercase;
+    read as TAG reads them). The end tags first: the other items fail on them later."""
     return re.compile(with_possessives(
-        rf"(?:{_QUIET_ITEMS}|</(?!(?i:{names})[\t\n\x0c\r />])[A-Za-z][^\t\n\x0c\r />]*+(?=[\t\n\x0c\r />])"
-        + attributes_pattern("q") + r"[\t\n\x0c\r /]*+>)*+"), re.ASCII).match  # type: ignore[return-value]
+        "(?:</(?!" + _trie(sorted(kept), "[\t\n\x0c\r />]", fold=True) + r")[A-Za-z][^\t\n\x0c\r />]*+(?=[\t\n\x0c\r />])"
+        + attributes_pattern("q") + rf"[\t\n\x0c\r /]*+>|{_QUIET_ITEMS})*+"), re.ASCII).match  # type: ignore[return-value]
 
 
 _TOKENIZER_ACTION = {"meta": META, "title": RCDATA, "textarea": RCDATA, "script": SCRIPT, "plaintext": PLAINTEXT}
@@ -166,19 +165,19 @@ def _meta_reading(span: str) -> tuple[Encoding, str] | None:
 # skips a branch by its first literal only without IGNORECASE.
 
 
-def _trie(words: list[str], stop: str = "") -> str:
+def _trie(words: list[str], stop: str = "", fold: bool = False) -> str:
     """A pattern matching any of *words* (none empty, no two alike; each then *stop*, a pattern)
     without IGNORECASE: one branch per first character at each level, which sre skips at once
-    where its literal is not there; a word that is also a longer one's start ends with *stop* as
-    the last branch."""
+    where its literal (or, with *fold*, the class of an ASCII lowercase letter and its uppercase)
+    is not there; a word that is also a longer one's start ends with *stop* as the last branch."""
     heads: dict[str, list[str]] = {}
     for word in words:
         heads.setdefault(word[:1], []).append(word[1:])
     branches = []
     for head, tails in sorted(heads.items()):
         rest = [tail for tail in tails if tail]
-        tail = stop if not rest else _trie(rest, stop) if len(rest) == len(tails) else f"(?:{_trie(rest, stop)}|{stop})"
-        branches.append(re.escape(head) + tail)
+        tail = stop if not rest else _trie(rest, stop, fold) if len(rest) == len(tails) else f"(?:{_trie(rest, stop, fold)}|{stop})"
+        branches.append((f"[{head}{head.upper()}]" if fold and "a" <= head <= "z" else re.escape(head)) + tail)
     return "(?:" + "|".join(branches) + ")"
 
 
