@@ -190,9 +190,9 @@ _READ_CHARACTERS = frozenset(map(chr, range(1, 0x21))) | set("\"'-.:;=_") | set(
 # that the check reads a bounded length), or named, by any name that gives one (every name the
 # longest match can take is tried; ASCII case-insensitively: more, never fewer).
 _REFERENCE_HINTS = re.compile((
-    "&(?:#x?0{16}|#0*(?:" + "|".join(str(ord(c)) for c in sorted(_READ_CHARACTERS, key=ord)) + ")(?![0-9])"
-    "|#x0*(?:" + "|".join(f"{ord(c):x}" for c in sorted(_READ_CHARACTERS, key=ord)) + ")(?![0-9a-f])"
-    "|" + _trie(sorted({name.lower() for name, value in NAMED_REFERENCES.items() if _READ_CHARACTERS.intersection(value)}))
+    "&(?:#x?0{16}|#0*" + _trie(sorted(str(ord(c)) for c in _READ_CHARACTERS), "(?![0-9])")
+    + "|#x0*" + _trie(sorted(f"{ord(c):x}" for c in _READ_CHARACTERS), "(?![0-9a-f])")
+    + "|" + _trie(sorted({name.lower() for name, value in NAMED_REFERENCES.items() if _READ_CHARACTERS.intersection(value)}))
     + ")").encode("ascii"))
 # (A first check behind the "=" fails at once on most attributes: name=value. The runs before the
 # label are possessive: giving back a separator leaves one where no quote or label starts.)
