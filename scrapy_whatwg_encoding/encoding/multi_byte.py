@@ -26,7 +26,7 @@ import codecs
 import functools
 import itertools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
@@ -58,6 +58,9 @@ class ErrorRuns(NamedTuple):
     canon: bytes  # a bytes.translate table: each byte that is U+FFFD as a token to the first leading byte
     table: str  # a character for each byte value
     mark: int  # a leading byte that canon leaves nowhere (decode_run marks pairs with it)
+    stop_pairs: frozenset[bytes]  # each live leading byte with each next byte that *step* decides otherwise
+    planes: tuple[tuple[bytes, bytes], ...]  # bytes.translate tables: a live leading byte's rows, the rows
+    # in which a next byte is an error (see :func:`error_runs`)
 
 
 def error_runs(step: Step) -> ErrorRuns:
@@ -69,13 +72,22 @@ def error_runs(step: Step) -> ErrorRuns:
     - a leading byte followed by a byte it restores (an ASCII byte, §4.1 "restore") with an error,
       or at the end of the input, is one U+FFFD; followed by a byte 0x80 or above that it consumes
       with an error, one U+FFFD for the two. A *dead* leading byte does one of these whatever
-      follows (Big5 0x81-0x86, Shift_JIS 0x85); after a *live* one, a byte that some live leading
-      byte may decode otherwise ("maybe") ends the run (a stop): the C codec and *step* take it.
+      follows (Big5 0x81-0x86, Shift_JIS 0x85); a *live* one does for every next byte but its
+      *stop pairs*, after which *step* decides otherwise (a pointer in the index, or reading on):
+      a stop pair ends the run (a stop), the C codec and *step* take it. A "maybe" byte is the next
+      byte of some stop pair.
 
     A leading byte always consumes a next byte 0x80 or above and every other byte ends a token, so
     from a token boundary a stretch of leading bytes is pairs (see :func:`decode_run`). A byte after
     which *step* reads on (a gb18030 four-byte second, EUC-JP 0x8F then a byte) is "maybe": each
     pair is tried before several next bytes (_AFTER).
+
+    Which live leading byte and "maybe" byte are no stop pair (an empty pointer of the index under a
+    leading byte that has others, Shift_JIS 0x82 0x40) is told per byte, by *planes*: the live
+    leading bytes that share their set of such next bytes are one *row*, numbered 0, 1 ...; each
+    plane is two bytes.translate tables for 7 rows: a leading byte to the bit of its row, a next
+    byte to the bits of the rows in which it is an error. A pair is an error where the two "and"
+    to a bit.
     """
     def token(data: bytes) -> tuple[str, int]:
         return step(data, 0)
@@ -89,21 +101,22 @@ def error_runs(step: Step) -> ErrorRuns:
         else:
             leads.append(byte)
             table.append("\ufffd")
-    maybe: set[int] = set()
-    live: set[int] = set()
+    stop_pairs: dict[int, set[int]] = {}  # live leading byte -> its stop pairs' next bytes
     for lead in leads:
         for x in range(256):
-            if x in maybe and lead in live:
-                continue  # (nothing more to learn: most leading bytes share their trails)
-            error = ("\ufffd", 1 if x < 0x80 else 2)
-            if not all(token(bytes((lead, x)) + after) == error for after in _AFTER):
-                maybe.add(x)
-                live.add(lead)
+            pair, error = bytes((lead, x)), ("\ufffd", 1 if x < 0x80 else 2)
+            if token(pair + _AFTER[0]) != error or not all(token(pair + after) == error for after in _AFTER[1:]):
+                stop_pairs.setdefault(lead, set()).add(x)
+    live = set(stop_pairs)
+    maybe = set().union(*stop_pairs.values())
 
-    def klass(values: list[int]) -> bytes:
-        return b"[" + b"".join(re.escape(bytes((v,))) for v in values) + b"]"
+    def klass(values: Iterable[int]) -> bytes:
+        return b"[" + b"".join(re.escape(bytes((v,))) for v in sorted(values)) + b"]"
 
-    stop = klass(sorted(live)) + klass(sorted(maybe)) if live else b"(?!)"
+    by_trails: dict[frozenset[int], list[int]] = {}  # (leading bytes that share their stop pairs: one branch)
+    for lead, xs in stop_pairs.items():
+        by_trails.setdefault(frozenset(xs), []).append(lead)
+    stop = b"|".join(klass(lead_bytes) + klass(xs) for xs, lead_bytes in by_trails.items()) if live else b"(?!)"
     end_stops = not all(token(bytes((lead,))) == ("\ufffd", 1) for lead in leads)  # a lone last lead
     if end_stops:
         stop += b"|" + klass(leads) + b"\\Z"
@@ -111,10 +124,17 @@ def error_runs(step: Step) -> ErrorRuns:
     # Live leading bytes whose tokens with a "maybe" byte 0x80 or above are those two bytes: not EUC-JP
     # 0x8F, whose step reads a third byte (and consumes it, 0xFF); errors are two bytes by the above.
     two = {lead for lead in live if all(token(bytes((lead, x, 0xFF)))[1] == 2 for x in maybe if x >= 0x80)}
+    rows = sorted({frozenset(maybe - xs) for xs in stop_pairs.values()} - {frozenset()}, key=sorted)
+    row_of = {lead: rows.index(frozenset(maybe - xs)) for lead, xs in stop_pairs.items() if maybe - xs}
+    planes = tuple((bytes(1 << row_of[b] % 7 if row_of.get(b, -1) // 7 == plane else 0 for b in range(256)),
+                    bytes(sum(1 << r % 7 for r in range(7 * plane, min(len(rows), 7 * plane + 7)) if b in rows[r])
+                          for b in range(256)))
+                   for plane in range((len(rows) + 6) // 7))
     return ErrorRuns(re.compile(stop), bytes((b in leads) | (b in live) << 1 | (b in maybe) << 2 | (b >= 0x80) << 3
                                              | (b in two) << 4 for b in range(256)),
                      end_stops, bytes(leads[0] if table[b] == "\ufffd" else b for b in range(256)),
-                     "".join(table), leads[1])
+                     "".join(table), leads[1], frozenset(bytes((lead, x)) for lead, xs in stop_pairs.items() for x in xs),
+                     planes)
 
 
 _WINDOW, _MAX_WINDOW = 64, 1 << 18  # decode_run's first window and its largest (8 times each time)
@@ -205,6 +225,12 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                 starts = lead & (from_even ^ odd)
             # A stop: a live leading byte (bit 1) that starts a token, then a "maybe" byte (bit 2).
             stops = starts & ((flags >> 1) & (flags >> 10) & ones) * 0xFF
+            if stops and runs.planes:  # those that are errors (rows of a plane "and" trails') are no stop
+                rows = 0
+                for lead_rows, trail_rows in runs.planes:
+                    rows |= (int.from_bytes(window.translate(lead_rows), "little")
+                             & int.from_bytes(window.translate(trail_rows), "little") >> 8)
+                stops ^= stops & (((rows + ones * 0x7F) & high) >> 7) * 0xFF  # (rows: 7 bits a lane, no carry)
             if c_codec is not None and stops:  # (those with a trail 0x80 or above, bit 3)
                 codec_pairs = stops & ((flags >> 4) & (flags >> 11) & ones) * 0xFF  # (bit 4: two bytes)
                 stops ^= codec_pairs
