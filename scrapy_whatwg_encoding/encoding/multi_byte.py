@@ -53,7 +53,8 @@ class ErrorRuns(NamedTuple):
 
     stop: re.Pattern[bytes]  # matched at a token boundary: a token the classes do not decide
     flags: bytes  # a bytes.translate table: bit 0 a leading byte, 1 a live one, 2 a "maybe" byte, 3 0x80 and above,
-    # 4 a leading byte whose tokens with a next byte 0x80 or above are two bytes
+    # 4 a leading byte whose tokens with a next byte 0x80 or above are two bytes, 5 a live leading byte
+    # in a row (of planes), 6 a "maybe" byte that is an error after some live leading byte
     end_stops: bool  # whether a leading byte at the end of the input is a stop
     canon: bytes  # a bytes.translate table: each byte that is U+FFFD as a token to the first leading byte
     table: str  # a character for each byte value
@@ -131,7 +132,8 @@ def error_runs(step: Step) -> ErrorRuns:
                           for b in range(256)))
                    for plane in range((len(rows) + 6) // 7))
     return ErrorRuns(re.compile(stop), bytes((b in leads) | (b in live) << 1 | (b in maybe) << 2 | (b >= 0x80) << 3
-                                             | (b in two) << 4 for b in range(256)),
+                                             | (b in two) << 4 | (b in row_of) << 5 | any(b in row for row in rows) << 6
+                                             for b in range(256)),
                      end_stops, bytes(leads[0] if table[b] == "\ufffd" else b for b in range(256)),
                      "".join(table), leads[1], frozenset(bytes((lead, x)) for lead, xs in stop_pairs.items() for x in xs),
                      planes)
@@ -208,24 +210,25 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
         end = min(n, i + size)
         window = data[i:end + 1]  # one byte more: a pair across the edge
         lanes, inside = len(window), end - i
-        flagged = window.translate(runs.flags)
+        # (masks as wide as the window's size: lanes past the bytes are 0 in every "and")
+        ones, even, odd, high = _masks(size + 1)
+        flags = int.from_bytes(window.translate(runs.flags), "little")
+        lead = flags & ones
         stops = codec_pairs = 0
-        if not flagged.translate(None, b"\x00\x04\x08\x0c"):  # (nor with bit 4: every such byte leads)  # no leading byte (bit 0): alone bytes only
+        if not lead:  # no leading byte (bit 0): alone bytes only
             text = window[:inside]
+            pairs = 0
         else:
-            # (masks as wide as the window's size: lanes past the bytes are 0 in every "and")
-            ones, even, odd, high = _masks(size + 1)
-            flags = int.from_bytes(flagged, "little")
-            lead = (flags & ones) * 0xFF
+            lead *= 0xFF
             pairs = flags & (flags >> 11) & ones  # a leading byte, then a byte 0x80 or above (bit 3)
             starts = lead
             if pairs:  # else every leading byte starts a token
                 begins = (lead ^ (lead & (lead << 8))) & even  # a 1 where a stretch begins at an even lane
                 from_even = lead ^ (lead & (lead + begins))  # the stretches a carry went through
                 starts = lead & (from_even ^ odd)
-            # A stop: a live leading byte (bit 1) that starts a token, then a "maybe" byte (bit 2).
+            # A stop: a live leading byte (bit 1) that starts a token, then a "maybe" byte (bit 2) ...
             stops = starts & ((flags >> 1) & (flags >> 10) & ones) * 0xFF
-            if stops and runs.planes:  # those that are errors (rows of a plane "and" trails') are no stop
+            if stops & ((flags >> 5) & (flags >> 14) & ones):  # ... but errors (rows of a plane "and" trails')
                 rows = 0
                 for lead_rows, trail_rows in runs.planes:
                     rows |= (int.from_bytes(window.translate(lead_rows), "little")
@@ -238,40 +241,68 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                 stops |= starts & (0xFF << 8 * (inside - 1))  # a lone last leading byte
             if stops:
                 end = i + ((stops & -stops).bit_length() - 1) // 8
-            if codec_pairs:
-                assert c_codec is not None
-                codec_pairs &= (1 << 8 * (end - i)) - 1
-                texts_of_pairs = _codec_pairs(window, codec_pairs, c_codec, merge is None)
-                if texts_of_pairs is None:  # the first is a stop
+        text_of_pairs: str | None = None
+        placeholder = None
+        if codec_pairs:
+            assert c_codec is not None
+            codec_pairs &= (1 << 8 * (end - i)) - 1
+            if merge is not None:  # U+FFFD as an ASCII byte the window lacks: one decode without error
+                placeholder = next((byte for byte in _PLACEHOLDERS if byte not in window), None)
+            if placeholder is None:
+                text_of_pairs = _codec_pairs(window, codec_pairs, c_codec, merge is None)
+                if text_of_pairs is None:  # the first is a stop
                     stops = codec_pairs & -codec_pairs
                     end = i + (stops.bit_length() - 1) // 8
                     codec_pairs = 0
-            if not pairs:
-                text = window[:end - i].translate(runs.canon)
-            else:
-                canon = int.from_bytes(window.translate(runs.canon), "little")  # (0x80 and above stay so)
-                trails = (((starts << 8) & canon & high) >> 7) * 0xFF
+        while True:  # (twice where the C codec rejects a pair: then the first pair is a stop)
+            if lead and (pairs or codec_pairs):
+                trails = (((starts << 8) & (flags << 4) & high) >> 7) * 0xFF  # (bit 3: 0x80 and above)
                 if not stops and trails >> 8 * inside:
                     end += 1  # the pair across the edge is in this window
                 if codec_pairs and merge is not None:  # the pairs' bytes kept, the rest as merge says
-                    canon = int.from_bytes(window.translate(merge), "little")
+                    table = merge if placeholder is None else _merge_with(merge, placeholder)
+                    canon = int.from_bytes(window.translate(table), "little")
                     keep = codec_pairs | (codec_pairs << 8)
                     canon ^= (canon ^ int.from_bytes(window, "little")) & keep
                     trails ^= trails & keep
-                elif codec_pairs:  # each pair's leading byte the mark's byte (the second leading byte)
-                    canon ^= (canon ^ ones * runs.mark) & codec_pairs
+                else:
+                    canon = int.from_bytes(window.translate(runs.canon), "little")
+                    if codec_pairs:  # each pair's leading byte the mark's byte (the second leading byte)
+                        canon ^= (canon ^ ones * runs.mark) & codec_pairs
                 text = (canon | trails).to_bytes(lanes, "little")[:end - i].translate(None, b"\xff")
-        if codec_pairs and merge is not None:
-            assert c_codec is not None
-            texts.append(text.decode(c_codec, "replace"))
-        elif codec_pairs:
-            parts = codecs.charmap_decode(text, "strict", runs.table[:runs.mark] + _MARK + runs.table[runs.mark + 1:])[0].split(_MARK)
-            texts.append("".join(itertools.chain.from_iterable(zip(parts, texts_of_pairs or ""))) + parts[-1])
-        else:
-            texts.append(codecs.charmap_decode(text, "strict", runs.table)[0])
+            elif lead:
+                text = window[:end - i].translate(runs.canon)
+            if not codec_pairs:
+                texts.append(codecs.charmap_decode(text, "strict", runs.table)[0])
+            elif placeholder is not None:
+                assert c_codec is not None
+                try:
+                    texts.append(text.decode(c_codec).replace(chr(placeholder), "\ufffd"))
+                except UnicodeDecodeError:  # a pair the C codec rejects: the first pair is a stop
+                    stops = codec_pairs & -codec_pairs
+                    end = i + (stops.bit_length() - 1) // 8
+                    codec_pairs = 0
+                    continue
+            elif merge is not None:
+                assert c_codec is not None
+                texts.append(text.decode(c_codec, "replace"))
+            else:
+                parts = codecs.charmap_decode(text, "strict", runs.table[:runs.mark] + _MARK + runs.table[runs.mark + 1:])[0].split(_MARK)
+                texts.append("".join(itertools.chain.from_iterable(zip(parts, text_of_pairs or ""))) + parts[-1])
+            break
         if stops or end >= n:
             return "".join(texts), end
         i, size = end, min(size * 8, _MAX_WINDOW)
+
+
+# ASCII bytes that the run's one decode by the C codec may give for U+FFFD where the window lacks one.
+_PLACEHOLDERS = b"\x01\x02\x03\x04\x05\x06\x07\x08\x0b\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1c\x1d\x1e\x1f\x7f"
+
+
+@functools.cache
+def _merge_with(merge: bytes, placeholder: int) -> bytes:
+    """*merge* (:func:`codec_merge`) with *placeholder* for its byte of U+FFFD."""
+    return merge.replace(merge[0xFF:], bytes((placeholder,)))
 
 
 class FastDecoder:

@@ -279,6 +279,8 @@ def test_decode_run_equals_plain_twin(name, windows, monkeypatch):
     @example([b"\xff\x88\xa3"] * 3)  # Big5 0x88 0xA3: two code points (no place for one mark)
     @example([b"\x82@"] * 40 + [b"\x82"])  # Shift_JIS: an empty pointer under 0x82, ASCII restored
     @example([b"\x87\xe0"] * 40 + [b"\xa4\xa4", b"\x87\xe0"] * 10)  # Big5: an empty pointer, 0xE0 consumed
+    @example([b"\xff", b"\xa4\xa4", b"\x87\xa1", b"\xff"])  # Big5 0x87 0xA1: a pair the C codec rejects
+    @example([multi_byte._PLACEHOLDERS, b"\xff", b"\xa4\xa4", b"\xff"])  # no byte left for U+FFFD: "replace" mode
     def run(pieces):
         data = b"".join(pieces)
         text, end = multi_byte.decode_run(runs, data, 0)
