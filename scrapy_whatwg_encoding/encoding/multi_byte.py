@@ -52,16 +52,16 @@ class ErrorRuns(NamedTuple):
     """How a decoder's error handler decodes runs of errors in bulk (see :func:`error_runs`)."""
 
     stop: re.Pattern[bytes]  # matched at a token boundary: a token the classes do not decide
-    flags: bytes  # a bytes.translate table: bit 0 a leading byte, 1 a live one, 2 a "maybe" byte, 3 0x80 and above,
-    # 4 a leading byte whose tokens with a next byte 0x80 or above are two bytes, 5 a live leading byte
-    # in a row (of planes), 6 a "maybe" byte that is an error after some live leading byte
+    flags: bytes  # a bytes.translate table: bit 0 a leading byte, 1 a live one, 2 a "maybe" byte, 4 a leading
+    # byte whose tokens with a next byte 0x80 or above are two bytes, 5 and 3 a live leading byte in a row of
+    # plane 0 and 1, 6 a "maybe" byte that is an error after some live leading byte, 7 0x80 and above
     end_stops: bool  # whether a leading byte at the end of the input is a stop
     canon: bytes  # a bytes.translate table: each byte that is U+FFFD as a token to the first leading byte
     table: str  # a character for each byte value
     mark: int  # a leading byte that canon leaves nowhere (decode_run marks pairs with it)
     stop_pairs: frozenset[bytes]  # each live leading byte with each next byte that *step* decides otherwise
-    planes: tuple[tuple[bytes, bytes], ...]  # bytes.translate tables: a live leading byte's rows, the rows
-    # in which a next byte is an error (see :func:`error_runs`)
+    planes: tuple[tuple[bytes, bytes], ...]  # bytes.translate tables: a live leading byte's row, the rows
+    # in which a next byte is an error (see :func:`error_runs`); two at most
 
 
 def error_runs(step: Step) -> ErrorRuns:
@@ -127,13 +127,15 @@ def error_runs(step: Step) -> ErrorRuns:
     two = {lead for lead in live if all(token(bytes((lead, x, 0xFF)))[1] == 2 for x in maybe if x >= 0x80)}
     rows = sorted({frozenset(maybe - xs) for xs in stop_pairs.values()} - {frozenset()}, key=sorted)
     row_of = {lead: rows.index(frozenset(maybe - xs)) for lead, xs in stop_pairs.items() if maybe - xs}
+    assert len(rows) <= 14, "two planes at most (flags' bits 5 and 3)"
     planes = tuple((bytes(1 << row_of[b] % 7 if row_of.get(b, -1) // 7 == plane else 0 for b in range(256)),
                     bytes(sum(1 << r % 7 for r in range(7 * plane, min(len(rows), 7 * plane + 7)) if b in rows[r])
                           for b in range(256)))
                    for plane in range((len(rows) + 6) // 7))
-    return ErrorRuns(re.compile(stop), bytes((b in leads) | (b in live) << 1 | (b in maybe) << 2 | (b >= 0x80) << 3
-                                             | (b in two) << 4 | (b in row_of) << 5 | any(b in row for row in rows) << 6
-                                             for b in range(256)),
+    return ErrorRuns(re.compile(stop), bytes((b in leads) | (b in live) << 1 | (b in maybe) << 2
+                                             | (row_of.get(b, -1) // 7 == 1) << 3 | (b in two) << 4
+                                             | (row_of.get(b, -1) // 7 == 0) << 5 | any(b in row for row in rows) << 6
+                                             | (b >= 0x80) << 7 for b in range(256)),
                      end_stops, bytes(leads[0] if table[b] == "\ufffd" else b for b in range(256)),
                      "".join(table), leads[1], frozenset(bytes((lead, x)) for lead, xs in stop_pairs.items() for x in xs),
                      planes)
@@ -142,13 +144,14 @@ def error_runs(step: Step) -> ErrorRuns:
 _WINDOW, _MAX_WINDOW = 64, 1 << 18  # decode_run's first window and its largest (8 times each time)
 
 
-@functools.cache  # one per window size: 65, 513 ... 262145 lanes (1.2 MB in all)
-def _masks(lanes: int) -> tuple[int, int, int, int]:
-    """``(0x01 at every lane, 0x01 at even lanes, 0xFF at odd lanes, 0x80 at every lane)`` over
-    *lanes* lanes of 8 bits (lane 0 even)."""
+@functools.cache  # one per window size: 65, 513 ... 262145 lanes (1.5 MB in all)
+def _masks(lanes: int) -> tuple[int, int, int, int, int]:
+    """``(0x01 at every lane, 0x01 at even lanes, 0xFF at odd lanes, 0x80 at every lane, 0x7F at
+    every lane)`` over *lanes* lanes of 8 bits (lane 0 even)."""
     pairs = lanes // 2 + 1
     return (int.from_bytes(b"\x01" * lanes, "little"), int.from_bytes((b"\x01\x00" * pairs)[:lanes], "little"),
-            int.from_bytes((b"\x00\xff" * pairs)[:lanes], "little"), int.from_bytes(b"\x80" * lanes, "little"))
+            int.from_bytes((b"\x00\xff" * pairs)[:lanes], "little"), int.from_bytes(b"\x80" * lanes, "little"),
+            int.from_bytes(b"\x7f" * lanes, "little"))
 
 
 _MARK = "\udcff"  # a lone surrogate: no decoder's text holds one
@@ -211,31 +214,33 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
         window = data[i:end + 1]  # one byte more: a pair across the edge
         lanes, inside = len(window), end - i
         # (masks as wide as the window's size: lanes past the bytes are 0 in every "and")
-        ones, even, odd, high = _masks(size + 1)
+        ones, even, odd, high, sevens = _masks(size + 1)
         flags = int.from_bytes(window.translate(runs.flags), "little")
         lead = flags & ones
         stops = codec_pairs = 0
+        # (masks of lanes: 0x01 where a lane is in, "ones-form", or 0xFF: starts where pairs, trails)
         if not lead:  # no leading byte (bit 0): alone bytes only
             text = window[:inside]
             pairs = 0
         else:
-            lead *= 0xFF
-            pairs = flags & (flags >> 11) & ones  # a leading byte, then a byte 0x80 or above (bit 3)
+            pairs = flags & (flags >> 15) & ones  # a leading byte, then a byte 0x80 or above (bit 7)
             starts = lead
             if pairs:  # else every leading byte starts a token
+                lead *= 0xFF
                 begins = (lead ^ (lead & (lead << 8))) & even  # a 1 where a stretch begins at an even lane
                 from_even = lead ^ (lead & (lead + begins))  # the stretches a carry went through
                 starts = lead & (from_even ^ odd)
             # A stop: a live leading byte (bit 1) that starts a token, then a "maybe" byte (bit 2) ...
-            stops = starts & ((flags >> 1) & (flags >> 10) & ones) * 0xFF
-            if stops & ((flags >> 5) & (flags >> 14) & ones):  # ... but errors (rows of a plane "and" trails')
+            stops = starts & (flags >> 1) & (flags >> 10) & ones
+            if stops & (flags >> 14):  # ... but errors: rows of a plane (gate bits 5, 3) "and" trails' (bit 6)
                 rows = 0
-                for lead_rows, trail_rows in runs.planes:
-                    rows |= (int.from_bytes(window.translate(lead_rows), "little")
-                             & int.from_bytes(window.translate(trail_rows), "little") >> 8)
-                stops ^= stops & (((rows + ones * 0x7F) & high) >> 7) * 0xFF  # (rows: 7 bits a lane, no carry)
-            if c_codec is not None and stops:  # (those with a trail 0x80 or above, bit 3)
-                codec_pairs = stops & ((flags >> 4) & (flags >> 11) & ones) * 0xFF  # (bit 4: two bytes)
+                for (lead_rows, trail_rows), gate in zip(runs.planes, (5, 3)):
+                    if stops & (flags >> gate) & (flags >> 14):
+                        rows |= (int.from_bytes(window.translate(lead_rows), "little")
+                                 & int.from_bytes(window.translate(trail_rows), "little") >> 8)
+                stops ^= stops & ((rows + sevens) & high) >> 7  # (rows: 7 bits a lane, no carry)
+            if c_codec is not None and stops:  # (those with a trail 0x80 or above, bit 7)
+                codec_pairs = stops & (flags >> 4) & (flags >> 15)  # (bit 4: two bytes)
                 stops ^= codec_pairs
             if runs.end_stops and end == n and inside:
                 stops |= starts & (0xFF << 8 * (inside - 1))  # a lone last leading byte
@@ -245,7 +250,7 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
         placeholder = None
         if codec_pairs:
             assert c_codec is not None
-            codec_pairs &= (1 << 8 * (end - i)) - 1
+            codec_pairs = (codec_pairs & ((1 << 8 * (end - i)) - 1)) * 0xFF
             if merge is not None:  # U+FFFD as an ASCII byte the window lacks: one decode without error
                 placeholder = next((byte for byte in _PLACEHOLDERS if byte not in window), None)
             if placeholder is None:
@@ -256,7 +261,7 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                     codec_pairs = 0
         while True:  # (twice where the C codec rejects a pair: then the first pair is a stop)
             if lead and (pairs or codec_pairs):
-                trails = (((starts << 8) & (flags << 4) & high) >> 7) * 0xFF  # (bit 3: 0x80 and above)
+                trails = (((starts << 8) & flags & high) >> 7) * 0xFF  # (bit 7: 0x80 and above)
                 if not stops and trails >> 8 * inside:
                     end += 1  # the pair across the edge is in this window
                 if codec_pairs and merge is not None:  # the pairs' bytes kept, the rest as merge says
