@@ -274,7 +274,9 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                     canon = int.from_bytes(window.translate(runs.canon), "little")
                     if codec_pairs:  # each pair's leading byte the mark's byte (the second leading byte)
                         canon ^= (canon ^ ones * runs.mark) & codec_pairs
-                text = (canon | trails).to_bytes(lanes, "little")[:end - i].translate(None, b"\xff")
+                text = (canon | trails).to_bytes(lanes, "little")[:end - i]
+                if trails:  # (0xFF: in no kept pair, and canon and merge leave none)
+                    text = text.translate(None, b"\xff")
             elif lead:
                 text = window[:end - i].translate(runs.canon)
             if not codec_pairs:
