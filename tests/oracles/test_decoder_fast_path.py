@@ -168,6 +168,32 @@ def _run_pieces(name):
     return alone, leads
 
 
+# Bytes after a pair that change what the reference reads: a space, the end, a byte 0x80 or above
+# that ends a three-byte token, a four-byte gb18030 tail.
+_AFTER_PAIR = [b" ", b"", b"\xff", b"\x810\x810"]
+
+
+@pytest.mark.slow  # every leading byte with every next byte, four times, for each of five decoders
+@pytest.mark.parametrize("name", ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"])
+def test_stop_pairs_and_planes_every_pair(name):
+    """Every two bytes: a stop pair is exactly a leading byte and a next byte that the reference
+    decodes otherwise than as an error (U+FFFD, the next byte restored if ASCII) before some of
+    _AFTER_PAIR; the handler's stop pattern matches exactly those; and the planes call a pair of a
+    live leading byte and a "maybe" byte an error exactly where it is no stop pair."""
+    runs = multi_byte.error_runs(ENCODINGS[name]._load()[0].step)
+    afters = [(after, ref_decode(name, after)) for after in _AFTER_PAIR]
+    for lead in range(0x80, 0x100):
+        for x in range(256):
+            pair = bytes((lead, x))
+            error = "\ufffd" + (chr(x) if x < 0x80 else "")
+            decided = any(ref_decode(name, pair + after) != error + text for after, text in afters)
+            assert (pair in runs.stop_pairs) is (decided and runs.flags[lead] & 1 == 1), pair
+            assert (runs.stop.match(pair) is not None) is (pair in runs.stop_pairs), pair
+            if runs.flags[lead] & 2 and runs.flags[x] & 4:  # (a live leading byte, a "maybe" byte)
+                in_planes = any(lead_rows[lead] & trail_rows[x] for lead_rows, trail_rows in runs.planes)
+                assert in_planes is (pair not in runs.stop_pairs), pair
+
+
 @pytest.mark.slow  # 300 inputs for each of five decoders against the reference
 @pytest.mark.parametrize("name", ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"])
 def test_error_runs_equal_reference(name):
