@@ -14,11 +14,13 @@ tokens (*sources*) is translated afterwards (*fixes*); a token whose CPython out
 between two C runs.
 
 A run of errors (hostile or badly damaged input) is decoded in bulk: at an error, the handler
-tokenizes at C speed up to the first token at which the standard might do more than map single
-bytes or give U+FFFD (see :func:`error_runs`, :func:`decode_run`: a stretch of leading bytes from a
-token boundary is pairs, found with integer arithmetic on the bytes as lanes) and decodes the bytes
-before it with a byte-to-character table, so that the work stays a small constant per byte however
-dense the errors. Sparse errors among valid pairs still cost one handler call each.
+tokenizes at C speed up to the first token at which the standard does more than map single bytes
+or give U+FFFD (see :func:`error_runs`, :func:`decode_run`: a stretch of leading bytes from a
+token boundary is pairs, found with integer arithmetic on the bytes as lanes; a pair the index
+leaves empty is told from a filled one by two bytes.translate tables per 7 rows of leading bytes)
+and decodes the bytes before it with a byte-to-character table, or with the valid pairs in one
+C codec call, so that the work stays a small constant per byte however dense the errors. Sparse
+errors among valid pairs still cost one handler call each.
 """
 from __future__ import annotations
 
@@ -201,12 +203,17 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
     above after a token's leading byte is its trail: marked 0xFF and deleted; every leading byte
     left is one U+FFFD (a pair's, a restored byte's or the last byte's), the rest one character each.
 
-    With *c_codec* (the C codec's name), a live leading byte that starts a token followed by a
-    "maybe" byte 0x80 or above (two bytes whatever they give) is no stop: those pairs are decoded
-    together by the C codec, where it decodes each to one character without error (else the first
-    is a stop), and take the places a mark (a lone surrogate) holds in the text. The caller fixes
-    the text as it fixes the C codec's. With *merge* too (:func:`codec_merge`), the whole run is
-    one decode by the C codec instead ("replace" mode: its errors are the marked U+FFFD's only).
+    A live leading byte that starts a token is a stop where it and the next byte are a stop pair;
+    the planes of :func:`error_runs` find the others (errors) among those followed by a "maybe" byte.
+
+    With *c_codec* (the C codec's name), a stop pair with a next byte 0x80 or above (two bytes
+    whatever they give) is no stop: those pairs are decoded together by the C codec, where it
+    decodes each to one character without error (else the first is a stop), and take the places a
+    mark (a lone surrogate) holds in the text. The caller fixes the text as it fixes the C codec's.
+    With *merge* too (:func:`codec_merge`), the whole run is one decode by the C codec instead:
+    without error, U+FFFD given as an ASCII byte the window lacks (_PLACEHOLDERS) and replaced
+    after, where the C codec rejects no pair (else the first is a stop); or, where the window has
+    every such byte, in "replace" mode (its errors are the marked U+FFFD's only).
     """
     n, size, texts = len(data), _WINDOW, []
     while True:
