@@ -163,7 +163,7 @@ def _run_pieces(name):
     """Bytes that meet the bulk path's branches for *name*: every alone byte, leading bytes each with
     a byte every leading byte restores or consumes, ASCII, and a few valid pairs and stops."""
     runs = multi_byte.error_runs(ENCODINGS[name]._load()[0].step)
-    alone = [bytes((b,)) for b in range(0x80, 0x100) if runs.table[b] != "\ufffd" or runs.stop.match(bytes((b, 0xA1))) is None]
+    alone = [bytes((b,)) for b in range(0x80, 0x100) if runs.table[b] != "\ufffd" or not runs.flags[b] & 2]  # (bit 1: live)
     leads = [bytes((b,)) for b in range(0x80, 0x100) if bytes((b,)) not in alone]
     return alone, leads
 
