@@ -144,6 +144,7 @@ def error_runs(step: Step) -> ErrorRuns:
 
 
 _WINDOW, _MAX_WINDOW = 64, 1 << 18  # decode_run's first window and its largest (8 times each time)
+_SPARSE = 64  # bytes per error below which a window of valid pairs ends the run (the C codec is cheaper)
 
 
 @functools.cache  # one per window size: 65, 513 ... 262145 lanes (1.5 MB in all)
@@ -304,7 +305,8 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                 parts = codecs.charmap_decode(text, "strict", runs.table[:runs.mark] + _MARK + runs.table[runs.mark + 1:])[0].split(_MARK)
                 texts.append("".join(itertools.chain.from_iterable(zip(parts, text_of_pairs or ""))) + parts[-1])
             break
-        if stops or end >= n:
+        # Valid pairs with few errors (a page in a wrong encoding) are the C codec's (the caller's) again.
+        if stops or end >= n or codec_pairs and texts[-1].count("\ufffd") * _SPARSE < end - i:
             return "".join(texts), end
         i, size = end, min(size * 8, _MAX_WINDOW)
 
