@@ -32,6 +32,10 @@ if TYPE_CHECKING:
 # one error and its other bytes are restored, to be decoded in the output state.
 _VALID_ESCAPE = re.compile(rb"(\x1b(?:\([BJI]|\$B))")  # (ESC $ @ is replaced by ESC $ B first)
 _ASCII, _ROMAN, _KATAKANA, _JIS0208 = b"\x1b(B", b"\x1b(J", b"\x1b(I", b"\x1b$B"
+# Per valid escape sequence, the others.
+_OTHER_ESCAPES = {state: re.compile(b"|".join(re.escape(other) for other in (_ASCII, _ROMAN, _KATAKANA, _JIS0208)
+                                              if other != state))
+                  for state in (_ASCII, _ROMAN, _KATAKANA, _JIS0208)}
 
 # Every byte 0x80 and above is one error in every state (in jis0208 a leading byte with it too),
 # so all become 0x80 first, which leaves 0x81 and 0x82 as marks: 0x81 joins runs of one state and
@@ -124,12 +128,14 @@ def decode(data: Buffer) -> str:
 def decode_exact(data: bytes) -> str:
     """ISO-2022-JP decoder (§12.2.1) on any input, the runs of each state decoded together."""
     decoders = _run_decoders()
-    data = data.replace(b"\x1b$@", _JIS0208).translate(_HIGH_TO_80)
+    data = data.replace(b"\x1b$@", _JIS0208)
+    if not data.isascii():
+        data = data.translate(_HIGH_TO_80)
     first = _VALID_ESCAPE.search(data)
     if first is None:
         return decoders[_ASCII](data)
     state = first.group()
-    if not any(other in data for other in decoders if other != state):
+    if _OTHER_ESCAPES[state].search(data) is None:  # (one scan, not one per escape: a body of escapes)
         return decoders[_ASCII](data[:first.start()]) + _one_state(state, data[first.start():])
     parts = _VALID_ESCAPE.split(data)
     escapes, runs = parts[1::2], parts[2::2]  # parts: run, escape, run, escape, ..., run

@@ -14,11 +14,13 @@ tokens (*sources*) is translated afterwards (*fixes*); a token whose CPython out
 between two C runs.
 
 A run of errors (hostile or badly damaged input) is decoded in bulk: at an error, the handler
-tokenizes at C speed up to the first token at which the standard might do more than map single
-bytes or give U+FFFD (see :func:`error_runs`, :func:`decode_run`: a stretch of leading bytes from a
-token boundary is pairs, found with integer arithmetic on the bytes as lanes) and decodes the bytes
-before it with a byte-to-character table, so that the work stays a small constant per byte however
-dense the errors. Sparse errors among valid pairs still cost one handler call each.
+tokenizes at C speed up to the first token at which the standard does more than map single bytes
+or give U+FFFD (see :func:`error_runs`, :func:`decode_run`: a stretch of leading bytes from a
+token boundary is pairs, found with integer arithmetic on the bytes as lanes; a pair the index
+leaves empty is told from a filled one by two bytes.translate tables per 7 rows of leading bytes)
+and decodes the bytes before it with a byte-to-character table, or with the valid pairs in one
+C codec call, so that the work stays a small constant per byte however dense the errors. Sparse
+errors among valid pairs still cost one handler call each.
 """
 from __future__ import annotations
 
@@ -26,7 +28,7 @@ import codecs
 import functools
 import itertools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
@@ -52,12 +54,16 @@ class ErrorRuns(NamedTuple):
     """How a decoder's error handler decodes runs of errors in bulk (see :func:`error_runs`)."""
 
     stop: re.Pattern[bytes]  # matched at a token boundary: a token the classes do not decide
-    flags: bytes  # a bytes.translate table: bit 0 a leading byte, 1 a live one, 2 a "maybe" byte, 3 0x80 and above,
-    # 4 a leading byte whose tokens with a next byte 0x80 or above are two bytes
+    flags: bytes  # a bytes.translate table: bit 0 a leading byte, 1 a live one, 2 a "maybe" byte, 4 a leading
+    # byte whose tokens with a next byte 0x80 or above are two bytes, 5 and 3 a live leading byte in a row of
+    # plane 0 and 1, 6 a "maybe" byte that is an error after some live leading byte, 7 0x80 and above
     end_stops: bool  # whether a leading byte at the end of the input is a stop
     canon: bytes  # a bytes.translate table: each byte that is U+FFFD as a token to the first leading byte
     table: str  # a character for each byte value
     mark: int  # a leading byte that canon leaves nowhere (decode_run marks pairs with it)
+    stop_pairs: frozenset[bytes]  # each live leading byte with each next byte that *step* decides otherwise
+    planes: tuple[tuple[bytes, bytes], ...]  # bytes.translate tables: a live leading byte's row, the rows
+    # in which a next byte is an error (see :func:`error_runs`); two at most
 
 
 def error_runs(step: Step) -> ErrorRuns:
@@ -69,13 +75,22 @@ def error_runs(step: Step) -> ErrorRuns:
     - a leading byte followed by a byte it restores (an ASCII byte, §4.1 "restore") with an error,
       or at the end of the input, is one U+FFFD; followed by a byte 0x80 or above that it consumes
       with an error, one U+FFFD for the two. A *dead* leading byte does one of these whatever
-      follows (Big5 0x81-0x86, Shift_JIS 0x85); after a *live* one, a byte that some live leading
-      byte may decode otherwise ("maybe") ends the run (a stop): the C codec and *step* take it.
+      follows (Big5 0x81-0x86, Shift_JIS 0x85); a *live* one does for every next byte but its
+      *stop pairs*, after which *step* decides otherwise (a pointer in the index, or reading on):
+      a stop pair ends the run (a stop), the C codec and *step* take it. A "maybe" byte is the next
+      byte of some stop pair.
 
     A leading byte always consumes a next byte 0x80 or above and every other byte ends a token, so
     from a token boundary a stretch of leading bytes is pairs (see :func:`decode_run`). A byte after
     which *step* reads on (a gb18030 four-byte second, EUC-JP 0x8F then a byte) is "maybe": each
     pair is tried before several next bytes (_AFTER).
+
+    Which live leading byte and "maybe" byte are no stop pair (an empty pointer of the index under a
+    leading byte that has others, Shift_JIS 0x82 0x40) is told per byte, by *planes*: the live
+    leading bytes that share their set of such next bytes are one *row*, numbered 0, 1 ...; each
+    plane is two bytes.translate tables for 7 rows: a leading byte to the bit of its row, a next
+    byte to the bits of the rows in which it is an error. A pair is an error where the two "and"
+    to a bit.
     """
     def token(data: bytes) -> tuple[str, int]:
         return step(data, 0)
@@ -89,21 +104,22 @@ def error_runs(step: Step) -> ErrorRuns:
         else:
             leads.append(byte)
             table.append("\ufffd")
-    maybe: set[int] = set()
-    live: set[int] = set()
+    stop_pairs: dict[int, set[int]] = {}  # live leading byte -> its stop pairs' next bytes
     for lead in leads:
         for x in range(256):
-            if x in maybe and lead in live:
-                continue  # (nothing more to learn: most leading bytes share their trails)
-            error = ("\ufffd", 1 if x < 0x80 else 2)
-            if not all(token(bytes((lead, x)) + after) == error for after in _AFTER):
-                maybe.add(x)
-                live.add(lead)
+            pair, error = bytes((lead, x)), ("\ufffd", 1 if x < 0x80 else 2)
+            if token(pair + _AFTER[0]) != error or not all(token(pair + after) == error for after in _AFTER[1:]):
+                stop_pairs.setdefault(lead, set()).add(x)
+    live = set(stop_pairs)
+    maybe = set().union(*stop_pairs.values())
 
-    def klass(values: list[int]) -> bytes:
-        return b"[" + b"".join(re.escape(bytes((v,))) for v in values) + b"]"
+    def klass(values: Iterable[int]) -> bytes:
+        return b"[" + b"".join(re.escape(bytes((v,))) for v in sorted(values)) + b"]"
 
-    stop = klass(sorted(live)) + klass(sorted(maybe)) if live else b"(?!)"
+    by_trails: dict[frozenset[int], list[int]] = {}  # (leading bytes that share their stop pairs: one branch)
+    for lead, xs in stop_pairs.items():
+        by_trails.setdefault(frozenset(xs), []).append(lead)
+    stop = b"|".join(klass(lead_bytes) + klass(xs) for xs, lead_bytes in by_trails.items()) if live else b"(?!)"
     end_stops = not all(token(bytes((lead,))) == ("\ufffd", 1) for lead in leads)  # a lone last lead
     if end_stops:
         stop += b"|" + klass(leads) + b"\\Z"
@@ -111,22 +127,34 @@ def error_runs(step: Step) -> ErrorRuns:
     # Live leading bytes whose tokens with a "maybe" byte 0x80 or above are those two bytes: not EUC-JP
     # 0x8F, whose step reads a third byte (and consumes it, 0xFF); errors are two bytes by the above.
     two = {lead for lead in live if all(token(bytes((lead, x, 0xFF)))[1] == 2 for x in maybe if x >= 0x80)}
-    return ErrorRuns(re.compile(stop), bytes((b in leads) | (b in live) << 1 | (b in maybe) << 2 | (b >= 0x80) << 3
-                                             | (b in two) << 4 for b in range(256)),
+    rows = sorted({frozenset(maybe - xs) for xs in stop_pairs.values()} - {frozenset()}, key=sorted)
+    row_of = {lead: rows.index(frozenset(maybe - xs)) for lead, xs in stop_pairs.items() if maybe - xs}
+    assert len(rows) <= 14, "two planes at most (flags' bits 5 and 3)"
+    planes = tuple((bytes(1 << row_of[b] % 7 if row_of.get(b, -1) // 7 == plane else 0 for b in range(256)),
+                    bytes(sum(1 << r % 7 for r in range(7 * plane, min(len(rows), 7 * plane + 7)) if b in rows[r])
+                          for b in range(256)))
+                   for plane in range((len(rows) + 6) // 7))
+    return ErrorRuns(re.compile(stop), bytes((b in leads) | (b in live) << 1 | (b in maybe) << 2
+                                             | (row_of.get(b, -1) // 7 == 1) << 3 | (b in two) << 4
+                                             | (row_of.get(b, -1) // 7 == 0) << 5 | any(b in row for row in rows) << 6
+                                             | (b >= 0x80) << 7 for b in range(256)),
                      end_stops, bytes(leads[0] if table[b] == "\ufffd" else b for b in range(256)),
-                     "".join(table), leads[1])
+                     "".join(table), leads[1], frozenset(bytes((lead, x)) for lead, xs in stop_pairs.items() for x in xs),
+                     planes)
 
 
 _WINDOW, _MAX_WINDOW = 64, 1 << 18  # decode_run's first window and its largest (8 times each time)
+_SPARSE = 64  # bytes per error below which a window of valid pairs ends the run (the C codec is cheaper)
 
 
-@functools.cache  # one per window size: 65, 513 ... 262145 lanes (1.2 MB in all)
-def _masks(lanes: int) -> tuple[int, int, int, int]:
-    """``(0x01 at every lane, 0x01 at even lanes, 0xFF at odd lanes, 0x80 at every lane)`` over
-    *lanes* lanes of 8 bits (lane 0 even)."""
+@functools.cache  # one per window size: 65, 513 ... 262145 lanes (1.5 MB in all)
+def _masks(lanes: int) -> tuple[int, int, int, int, int]:
+    """``(0x01 at every lane, 0x01 at even lanes, 0xFF at odd lanes, 0x80 at every lane, 0x7F at
+    every lane)`` over *lanes* lanes of 8 bits (lane 0 even)."""
     pairs = lanes // 2 + 1
     return (int.from_bytes(b"\x01" * lanes, "little"), int.from_bytes((b"\x01\x00" * pairs)[:lanes], "little"),
-            int.from_bytes((b"\x00\xff" * pairs)[:lanes], "little"), int.from_bytes(b"\x80" * lanes, "little"))
+            int.from_bytes((b"\x00\xff" * pairs)[:lanes], "little"), int.from_bytes(b"\x80" * lanes, "little"),
+            int.from_bytes(b"\x7f" * lanes, "little"))
 
 
 _MARK = "\udcff"  # a lone surrogate: no decoder's text holds one
@@ -176,76 +204,121 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
     above after a token's leading byte is its trail: marked 0xFF and deleted; every leading byte
     left is one U+FFFD (a pair's, a restored byte's or the last byte's), the rest one character each.
 
-    With *c_codec* (the C codec's name), a live leading byte that starts a token followed by a
-    "maybe" byte 0x80 or above (two bytes whatever they give) is no stop: those pairs are decoded
-    together by the C codec, where it decodes each to one character without error (else the first
-    is a stop), and take the places a mark (a lone surrogate) holds in the text. The caller fixes
-    the text as it fixes the C codec's. With *merge* too (:func:`codec_merge`), the whole run is
-    one decode by the C codec instead ("replace" mode: its errors are the marked U+FFFD's only).
+    A live leading byte that starts a token is a stop where it and the next byte are a stop pair;
+    the planes of :func:`error_runs` find the others (errors) among those followed by a "maybe" byte.
+
+    With *c_codec* (the C codec's name), a stop pair with a next byte 0x80 or above (two bytes
+    whatever they give) is no stop: those pairs are decoded together by the C codec, where it
+    decodes each to one character without error (else the first is a stop), and take the places a
+    mark (a lone surrogate) holds in the text. The caller fixes the text as it fixes the C codec's.
+    With *merge* too (:func:`codec_merge`), the whole run is one decode by the C codec instead:
+    without error, U+FFFD given as an ASCII byte the window lacks (_PLACEHOLDERS) and replaced
+    after, where the C codec rejects no pair (else the first is a stop); or, where the window has
+    every such byte, in "replace" mode (its errors are the marked U+FFFD's only).
     """
     n, size, texts = len(data), _WINDOW, []
     while True:
         end = min(n, i + size)
         window = data[i:end + 1]  # one byte more: a pair across the edge
         lanes, inside = len(window), end - i
-        flagged = window.translate(runs.flags)
+        # (masks as wide as the window's size: lanes past the bytes are 0 in every "and")
+        ones, even, odd, high, sevens = _masks(size + 1)
+        flags = int.from_bytes(window.translate(runs.flags), "little")
+        lead = flags & ones
         stops = codec_pairs = 0
-        if not flagged.translate(None, b"\x00\x04\x08\x0c"):  # (nor with bit 4: every such byte leads)  # no leading byte (bit 0): alone bytes only
+        # (masks of lanes: 0x01 where a lane is in, "ones-form", or 0xFF: starts where pairs, trails)
+        if not lead:  # no leading byte (bit 0): alone bytes only
             text = window[:inside]
+            pairs = 0
         else:
-            # (masks as wide as the window's size: lanes past the bytes are 0 in every "and")
-            ones, even, odd, high = _masks(size + 1)
-            flags = int.from_bytes(flagged, "little")
-            lead = (flags & ones) * 0xFF
-            pairs = flags & (flags >> 11) & ones  # a leading byte, then a byte 0x80 or above (bit 3)
+            pairs = flags & (flags >> 15) & ones  # a leading byte, then a byte 0x80 or above (bit 7)
             starts = lead
             if pairs:  # else every leading byte starts a token
+                lead *= 0xFF
                 begins = (lead ^ (lead & (lead << 8))) & even  # a 1 where a stretch begins at an even lane
                 from_even = lead ^ (lead & (lead + begins))  # the stretches a carry went through
                 starts = lead & (from_even ^ odd)
-            # A stop: a live leading byte (bit 1) that starts a token, then a "maybe" byte (bit 2).
-            stops = starts & ((flags >> 1) & (flags >> 10) & ones) * 0xFF
-            if c_codec is not None and stops:  # (those with a trail 0x80 or above, bit 3)
-                codec_pairs = stops & ((flags >> 4) & (flags >> 11) & ones) * 0xFF  # (bit 4: two bytes)
+            # A stop: a live leading byte (bit 1) that starts a token, then a "maybe" byte (bit 2) ...
+            stops = starts & (flags >> 1) & (flags >> 10) & ones
+            if stops & (flags >> 14):  # ... but errors: rows of a plane (gate bits 5, 3) "and" trails' (bit 6)
+                rows = 0
+                for (lead_rows, trail_rows), gate in zip(runs.planes, (5, 3)):
+                    if stops & (flags >> gate) & (flags >> 14):
+                        rows |= (int.from_bytes(window.translate(lead_rows), "little")
+                                 & int.from_bytes(window.translate(trail_rows), "little") >> 8)
+                stops ^= stops & ((rows + sevens) & high) >> 7  # (rows: 7 bits a lane, no carry)
+            if c_codec is not None and stops:  # (those with a trail 0x80 or above, bit 7)
+                codec_pairs = stops & (flags >> 4) & (flags >> 15)  # (bit 4: two bytes)
                 stops ^= codec_pairs
             if runs.end_stops and end == n and inside:
                 stops |= starts & (0xFF << 8 * (inside - 1))  # a lone last leading byte
             if stops:
                 end = i + ((stops & -stops).bit_length() - 1) // 8
-            if codec_pairs:
-                assert c_codec is not None
-                codec_pairs &= (1 << 8 * (end - i)) - 1
-                texts_of_pairs = _codec_pairs(window, codec_pairs, c_codec, merge is None)
-                if texts_of_pairs is None:  # the first is a stop
+        text_of_pairs: str | None = None
+        placeholder = None
+        if codec_pairs:
+            assert c_codec is not None
+            codec_pairs = (codec_pairs & ((1 << 8 * (end - i)) - 1)) * 0xFF
+            if merge is not None:  # U+FFFD as an ASCII byte the window lacks: one decode without error
+                placeholder = next((byte for byte in _PLACEHOLDERS if byte not in window), None)
+            if placeholder is None:
+                text_of_pairs = _codec_pairs(window, codec_pairs, c_codec, merge is None)
+                if text_of_pairs is None:  # the first is a stop
                     stops = codec_pairs & -codec_pairs
                     end = i + (stops.bit_length() - 1) // 8
                     codec_pairs = 0
-            if not pairs:
-                text = window[:end - i].translate(runs.canon)
-            else:
-                canon = int.from_bytes(window.translate(runs.canon), "little")  # (0x80 and above stay so)
-                trails = (((starts << 8) & canon & high) >> 7) * 0xFF
+        while True:  # (twice where the C codec rejects a pair: then the first pair is a stop)
+            if lead and (pairs or codec_pairs):
+                trails = (((starts << 8) & flags & high) >> 7) * 0xFF  # (bit 7: 0x80 and above)
                 if not stops and trails >> 8 * inside:
                     end += 1  # the pair across the edge is in this window
                 if codec_pairs and merge is not None:  # the pairs' bytes kept, the rest as merge says
-                    canon = int.from_bytes(window.translate(merge), "little")
+                    table = merge if placeholder is None else _merge_with(merge, placeholder)
+                    canon = int.from_bytes(window.translate(table), "little")
                     keep = codec_pairs | (codec_pairs << 8)
                     canon ^= (canon ^ int.from_bytes(window, "little")) & keep
                     trails ^= trails & keep
-                elif codec_pairs:  # each pair's leading byte the mark's byte (the second leading byte)
-                    canon ^= (canon ^ ones * runs.mark) & codec_pairs
-                text = (canon | trails).to_bytes(lanes, "little")[:end - i].translate(None, b"\xff")
-        if codec_pairs and merge is not None:
-            assert c_codec is not None
-            texts.append(text.decode(c_codec, "replace"))
-        elif codec_pairs:
-            parts = codecs.charmap_decode(text, "strict", runs.table[:runs.mark] + _MARK + runs.table[runs.mark + 1:])[0].split(_MARK)
-            texts.append("".join(itertools.chain.from_iterable(zip(parts, texts_of_pairs or ""))) + parts[-1])
-        else:
-            texts.append(codecs.charmap_decode(text, "strict", runs.table)[0])
-        if stops or end >= n:
+                else:
+                    canon = int.from_bytes(window.translate(runs.canon), "little")
+                    if codec_pairs:  # each pair's leading byte the mark's byte (the second leading byte)
+                        canon ^= (canon ^ ones * runs.mark) & codec_pairs
+                text = (canon | trails).to_bytes(lanes, "little")[:end - i]
+                if trails:  # (0xFF: in no kept pair, and canon and merge leave none)
+                    text = text.translate(None, b"\xff")
+            elif lead:
+                text = window[:end - i].translate(runs.canon)
+            if not codec_pairs:
+                texts.append(codecs.charmap_decode(text, "strict", runs.table)[0])
+            elif placeholder is not None:
+                assert c_codec is not None
+                try:
+                    texts.append(text.decode(c_codec).replace(chr(placeholder), "\ufffd"))
+                except UnicodeDecodeError:  # a pair the C codec rejects: the first pair is a stop
+                    stops = codec_pairs & -codec_pairs
+                    end = i + (stops.bit_length() - 1) // 8
+                    codec_pairs = 0
+                    continue
+            elif merge is not None:
+                assert c_codec is not None
+                texts.append(text.decode(c_codec, "replace"))
+            else:
+                parts = codecs.charmap_decode(text, "strict", runs.table[:runs.mark] + _MARK + runs.table[runs.mark + 1:])[0].split(_MARK)
+                texts.append("".join(itertools.chain.from_iterable(zip(parts, text_of_pairs or ""))) + parts[-1])
+            break
+        # Valid pairs with few errors (a page in a wrong encoding) are the C codec's (the caller's) again.
+        if stops or end >= n or codec_pairs and texts[-1].count("\ufffd") * _SPARSE < end - i:
             return "".join(texts), end
         i, size = end, min(size * 8, _MAX_WINDOW)
+
+
+# ASCII bytes that the run's one decode by the C codec may give for U+FFFD where the window lacks one.
+_PLACEHOLDERS = b"\x01\x02\x03\x04\x05\x06\x07\x08\x0b\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1c\x1d\x1e\x1f\x7f"
+
+
+@functools.cache
+def _merge_with(merge: bytes, placeholder: int) -> bytes:
+    """*merge* (:func:`codec_merge`) with *placeholder* for its byte of U+FFFD."""
+    return merge.replace(merge[0xFF:], bytes((placeholder,)))
 
 
 class FastDecoder:

@@ -5,6 +5,7 @@ leading byte with every next byte after a warm cache, and tables loaded lazily.
 """
 from __future__ import annotations
 
+import functools
 import json
 import pathlib
 import re
@@ -162,9 +163,35 @@ def _run_pieces(name):
     """Bytes that meet the bulk path's branches for *name*: every alone byte, leading bytes each with
     a byte every leading byte restores or consumes, ASCII, and a few valid pairs and stops."""
     runs = multi_byte.error_runs(ENCODINGS[name]._load()[0].step)
-    alone = [bytes((b,)) for b in range(0x80, 0x100) if runs.table[b] != "\ufffd" or runs.stop.match(bytes((b, 0xA1))) is None]
+    alone = [bytes((b,)) for b in range(0x80, 0x100) if runs.table[b] != "\ufffd" or not runs.flags[b] & 2]  # (bit 1: live)
     leads = [bytes((b,)) for b in range(0x80, 0x100) if bytes((b,)) not in alone]
     return alone, leads
+
+
+# Bytes after a pair that change what the reference reads: a space, the end, a byte 0x80 or above
+# that ends a three-byte token, a four-byte gb18030 tail.
+_AFTER_PAIR = [b" ", b"", b"\xff", b"\x810\x810"]
+
+
+@pytest.mark.slow  # every leading byte with every next byte, four times, for each of five decoders
+@pytest.mark.parametrize("name", ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"])
+def test_stop_pairs_and_planes_every_pair(name):
+    """Every two bytes: a stop pair is exactly a leading byte and a next byte that the reference
+    decodes otherwise than as an error (U+FFFD, the next byte restored if ASCII) before some of
+    _AFTER_PAIR; the handler's stop pattern matches exactly those; and the planes call a pair of a
+    live leading byte and a "maybe" byte an error exactly where it is no stop pair."""
+    runs = multi_byte.error_runs(ENCODINGS[name]._load()[0].step)
+    afters = [(after, ref_decode(name, after)) for after in _AFTER_PAIR]
+    for lead in range(0x80, 0x100):
+        for x in range(256):
+            pair = bytes((lead, x))
+            error = "\ufffd" + (chr(x) if x < 0x80 else "")
+            decided = any(ref_decode(name, pair + after) != error + text for after, text in afters)
+            assert (pair in runs.stop_pairs) is (decided and runs.flags[lead] & 1 == 1), pair
+            assert (runs.stop.match(pair) is not None) is (pair in runs.stop_pairs), pair
+            if runs.flags[lead] & 2 and runs.flags[x] & 4:  # (a live leading byte, a "maybe" byte)
+                in_planes = any(lead_rows[lead] & trail_rows[x] for lead_rows, trail_rows in runs.planes)
+                assert in_planes is (pair not in runs.stop_pairs), pair
 
 
 @pytest.mark.slow  # 300 inputs for each of five decoders against the reference
@@ -216,19 +243,37 @@ def test_iso_2022_jp_one_state_and_runs_by_state(unit):
 
 def plain_run_end(runs, data):
     """decode_run's end, token by token (its plain twin): a leading byte starts a token and takes
-    a next byte 0x80 or above; a live one before a "maybe" byte, or a last one where that is a
-    stop (runs.end_stops), is the stop."""
+    a next byte 0x80 or above; a leading byte and the next byte that are a stop pair (the two bytes
+    that step decides otherwise than an error), or a last one where that is a stop (runs.end_stops),
+    is the stop."""
     i, n = 0, len(data)
     while i < n:
-        if not runs.flags[data[i]] & 1:  # (bit 0: a leading byte, 1: a live one, 2: "maybe")
+        if not runs.flags[data[i]] & 1:  # (bit 0: a leading byte)
             i += 1
         elif i + 1 == n:
             return i if runs.end_stops else n
-        elif runs.flags[data[i]] & 2 and runs.flags[data[i + 1]] & 4:
+        elif data[i:i + 2] in runs.stop_pairs:
             return i
         else:
             i += 2 if data[i + 1] >= 0x80 else 1
     return n
+
+
+@functools.cache
+def _pairs_by_reference(name):
+    """``(empty, filled)``: each leading byte that the reference decodes to a character with some next
+    byte (a live one), with each next byte: the pairs it decodes as an error (U+FFFD, then the next
+    byte if ASCII: an empty pointer of the index, Shift_JIS 0x82 0x40, Big5 0x87 0xE0) and those it
+    decodes otherwise (a character, or reading on)."""
+    empty, filled = [], []
+    for lead in range(0x80, 0x100):
+        pairs = [bytes((lead, x)) for x in range(256)]
+        errors = [ref_decode(name, pair + b" ") == "\ufffd" + (chr(pair[1]) if pair[1] < 0x80 else "") + " "
+                  for pair in pairs]
+        if not all(errors):
+            empty += [pair for pair, error in zip(pairs, errors) if error]
+            filled += [pair for pair, error in zip(pairs, errors) if not error]
+    return empty, filled
 
 
 @pytest.mark.parametrize("windows", [(64, 1 << 18), (2, 16)], ids=["windows", "small-windows"])
@@ -245,14 +290,23 @@ def test_decode_run_equals_plain_twin(name, windows, monkeypatch):
     runs = multi_byte.error_runs(decoder.step)
     alone, leads = _run_pieces(name)
     valid = [ref_encode(name, c) for c in "日本語한국中文" if ref_decode(name, ref_encode(name, c)) == c]
+    empty, filled = _pairs_by_reference(name)
 
     @settings(max_examples=300, deadline=None, derandomize=True, database=None)
     @given(st.lists(st.sampled_from(alone + leads + valid + [b"<", b"A", b"@", b"0", b"\xff", b"\xa1", b"\x88b", b"\x88\xa3"])
-                    | st.lists(st.sampled_from(leads), min_size=1, max_size=9).map(b"".join), max_size=300))
+                    | st.lists(st.sampled_from(leads), min_size=1, max_size=9).map(b"".join)
+                    # empty pointers under live leading bytes, alone or repeated (issue 37), among filled ones
+                    | st.sampled_from(empty or [b"\xff"]) | st.sampled_from(filled or [b"\xff"])
+                    | st.tuples(st.sampled_from(empty or [b"\xff"]), st.integers(1, 40)).map(lambda p: p[0] * p[1]),
+                    max_size=300))
     @example([b"\x81"] * 130 + [b"<"])  # a stretch of 130 leading bytes across the first window's edge
     @example([b"\x85@"] * 40 + [b"\x85"])
     @example([b"\xa4\xa4\xff"] * 40 + [b"\xa4"])  # valid pairs among errors (with the C codec: one run)
     @example([b"\xff\x88\xa3"] * 3)  # Big5 0x88 0xA3: two code points (no place for one mark)
+    @example([b"\x82@"] * 40 + [b"\x82"])  # Shift_JIS: an empty pointer under 0x82, ASCII restored
+    @example([b"\x87\xe0"] * 40 + [b"\xa4\xa4", b"\x87\xe0"] * 10)  # Big5: an empty pointer, 0xE0 consumed
+    @example([b"\xff", b"\xa4\xa4", b"\x87\xa1", b"\xff"])  # Big5 0x87 0xA1: a pair the C codec rejects
+    @example([multi_byte._PLACEHOLDERS, b"\xff", b"\xa4\xa4", b"\xff"])  # no byte left for U+FFFD: "replace" mode
     def run(pieces):
         data = b"".join(pieces)
         text, end = multi_byte.decode_run(runs, data, 0)
