@@ -45,7 +45,7 @@ from ._html.tokenizer import (
     tag_name,
     text_element,
 )
-from .parser_scan import last_hint, last_meta_start, tree_builder_metas
+from .parser_scan import collection_paused, last_hint, last_meta_start, tree_builder_metas
 
 _WS = "\t\n\x0c\r "
 _ALPHA = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -323,15 +323,16 @@ def firefox_meta(body: bytes, limit: int, head: int = UNCONDITIONAL) -> tuple[En
     if cutoff < 0:
         return None  # no meta that Firefox reads as naming an encoding
     stopped = False
-    for lt, _, span, mode in tree_metas(text, head, cutoff):
-        late = lt >= head
-        if late and stopped:
-            return None
-        if not late or (not stopped and mode in _FIREFOX_LATE_MODES):
-            found = firefox_reading(span)
-            if found is not None:
-                return found[0], found[1], lt
-        stopped = stopped or mode == "in template"
+    with collection_paused():
+        for lt, _, span, mode in tree_metas(text, head, cutoff):
+            late = lt >= head
+            if late and stopped:
+                return None
+            if not late or (not stopped and mode in _FIREFOX_LATE_MODES):
+                found = firefox_reading(span)
+                if found is not None:
+                    return found[0], found[1], lt
+            stopped = stopped or mode == "in template"
     return None
 
 
