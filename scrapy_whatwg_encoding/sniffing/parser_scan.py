@@ -56,6 +56,7 @@ from ._html.tokenizer import (
     SKIP_ONE,
     SKIP_UNINTERESTING,
     SKIP_WITH_METAS,
+    SKIP_WITH_METAS_ONE,
     TAG,
     attributes_pattern,
     classify_text,
@@ -522,8 +523,6 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     tree_until = -1 if modes else last_start(_TREE_NEEDED, text, end_at, len("<template>") + 1)
     tree: TreeBuilder | None = TreeBuilder(scripting=scripting)
     find = text.find
-    # A starred pattern: it matches (maybe empty) at every position, never None.
-    skip_metas = cast("Callable[[str, int, int], re.Match[str]]", SKIP_WITH_METAS.match)
     n = len(text)
     pos = 0
     copies = _Copies(text)
@@ -548,7 +547,7 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                     return  # no meta from here on names an encoding
                 # Meta tags too, up to the next hint: those it reads whole hold none.
                 bound = min(hint, end_at)
-                lt = skip_metas(text, pos, bound).end()
+                lt = run_end(SKIP_WITH_METAS_ONE, SKIP_WITH_METAS, text, pos, bound)  # (copies: O(log n))
                 pos = lt - 1 if lt == bound and lt > pos and text[lt - 1] == "<" else lt
             lt = run_end(SKIP_ONE, SKIP_UNINTERESTING, text, pos, end_at)
             if lt == end_at and lt > pos and text[lt - 1] == "<":

@@ -413,6 +413,8 @@ SKIP_UNINTERESTING = _skip("meta|" + _TOKENIZER_STATE_TAGS)
 SKIP_ONE = _skip("meta|" + _TOKENIZER_STATE_TAGS, "")
 #: The same, meta start tags skipped too (where none ahead can matter, see parser_scan.py).
 SKIP_WITH_METAS = _skip(_TOKENIZER_STATE_TAGS)
+#: One item of :data:`SKIP_WITH_METAS` (for :func:`run_end`).
+SKIP_WITH_METAS_ONE = _skip(_TOKENIZER_STATE_TAGS, "")
 META_CANDIDATE = re.compile(r"<meta[\t\n\x0c\r />]", _FLAGS)
 #: A run of text, "<" that starts no :data:`META_CANDIDATE` and whole meta tags (as :data:`TAG`
 #: reads them) without "<" inside (so that no other candidate starts within them), or without a
