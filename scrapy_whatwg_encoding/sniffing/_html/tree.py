@@ -24,8 +24,8 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Collection
 from functools import lru_cache
+from itertools import chain, cycle, islice, repeat
 from itertools import count as numbers
-from itertools import cycle, islice, repeat
 from operator import attrgetter
 from typing import get_args
 
@@ -82,8 +82,14 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         # attributes, after each marker: one dict before the first marker, one after each.
         self._ark: list[dict[tuple, list[El]]] = [{}]
         self._ark_names: list[dict[str, int]] = [{}]  # the entries by name after each marker, counted
-        # shape()'s entries of the stack last time, and the lowest place changed since (pushes aside).
+        # A run of copies pushed at once is one entry of the stack (El.count elements alike): the
+        # elements the runs stand for beyond their one entry each, so that the depth is len + this.
+        self._extra = 0
+        # shape()'s entries of the stack last time, per entry of it (a run's: one per element), the
+        # place of each entry's first element (and one more: the depth), and the lowest entry
+        # changed since (pushes aside).
         self._shape_stack: list[tuple] = []
+        self._shape_at: list[int] = [0]
         self._low = 0
 
     # -- queries ------------------------------------------------------------------------------
@@ -166,7 +172,10 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         """The adoption agency's furthest block: the lowest special element above *fe*."""
         special = self._special
         k = bisect_right(special, fe.order, key=_ORDER)
-        return special[k] if k < len(special) else None
+        if k == len(special):
+            return None
+        node = special[k]
+        return self._split_bottom(node) if node.count > 1 else node
 
     def _mode_node(self) -> El | None:
         """The topmost element "reset the insertion mode appropriately" stops at."""
@@ -254,16 +263,36 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
             specs.append((name, HTML, span if kind == 3 else None))
         return None if blocks and self._in_scope("p", ("button",)) else specs
 
+    #: Copies of one start tag pushed at once from which on they are one entry of the stack (a run:
+    #: El.count), but for the last three formatting elements (the list's); None: never.
+    RUN_LEAST: int | None = 8
+
     def push_copies(self, specs: list[tuple[str, int, str | None]], count: int) -> None:
         """Push the elements of *count* copies of the unit for which :meth:`copies_push` gave
         *specs*, with the Noah's Ark clause and frameset-ok: what the copies' steps would do, at
-        C speed but for creating the elements."""
+        C speed but for creating the elements; copies of one tag (at least RUN_LEAST) as one entry
+        of the stack, a run (:class:`El` ``count``), in O(1) but for the last three copies of a
+        formatting element, which the list of active formatting elements keeps (the earlier ones
+        the Noah's Ark clause drops: no entry of the list, no pointer is one of the run's)."""
         if count <= 0:
             return
         size = len(specs)
-        total = size * count
         stack = self.stack
         names, spaces, keys = zip(*specs)
+        least = self.RUN_LEAST
+        if size == 1 and least is not None and count >= least and len(stack) > 1:
+            kept = 0 if keys[0] is None else 3
+            run = El(names[0], spaces[0], keys[0], 0, stack[-1].order + 1.0, True)
+            run.count = count - kept
+            stack.append(run)
+            self._index(run)
+            self._extra += run.count - 1
+            if names[0] in ("pre", "listing"):
+                self.frameset_ok = False
+            count = kept
+            if not count:
+                return
+        total = size * count
         els = list(map(El, islice(cycle(names), total), islice(cycle(spaces), total), islice(cycle(keys), total),
                        repeat(0, total), numbers(stack[-1].order + 1.0), repeat(True, total)))
         stack.extend(els)
@@ -307,9 +336,21 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         return kinds
 
     def _pop(self) -> El:
+        """Pop the current node (the topmost of a run: the run stands for one element fewer)."""
+        el = self.stack[-1]
+        if el.count > 1:
+            el.count -= 1
+            self._extra -= 1
+            self._low = min(self._low, len(self.stack) - 1)
+            return el
+        return self._drop_top()
+
+    def _drop_top(self) -> El:
+        """Pop the top entry of the stack: the current node, or a run of them, whole."""
         stack = self.stack
         el = stack.pop()
         el.open = False
+        self._extra -= el.count - 1
         self._low = min(self._low, len(stack))
         if el.ns == HTML:
             self._by[el.name].pop()
@@ -333,25 +374,45 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         stack = self.stack
         if len(stack) - k < 16:
             while len(stack) > k:
-                self._pop()
+                self._drop_top()
             return
         cut = stack[k].order
         self._low = min(self._low, k)
         for el in stack[k:]:
             el.open = False
+            self._extra -= el.count - 1
         del stack[k:]
         for kind in (self._foreign, self._special, self._scoped, self._li_stops, *self._by.values()):
             if kind and kind[-1].order >= cut:
                 del kind[bisect_left(kind, cut, key=_ORDER):]
+
+    def _truncate_through(self, node: El) -> None:
+        """Pop elements until *node* (on the stack; the topmost of a run) has been popped."""
+        k = self._position(node)
+        if node.count > 1:
+            self._truncate(k + 1)
+            self._pop()
+        else:
+            self._truncate(k)
+
+    def _split_bottom(self, run: El) -> El:
+        """The lowest element of *run* (on the stack, more than one) as an entry of its own, below
+        the others: returned."""
+        el = El(run.name, run.ns, run.key, run.ip)
+        run.count -= 1
+        self._extra -= 1
+        self._insert_at(self._position(run), el)
+        return el
 
     def _position(self, el: El) -> int:
         """The index of *el* (on the stack) in the stack: O(log n)."""
         return bisect_left(self.stack, el.order, key=_ORDER)
 
     def _remove_at(self, k: int) -> None:
-        """Remove the element at index *k* from the stack (the others keep their orders)."""
+        """Remove the entry at index *k* from the stack (the others keep their orders)."""
         el = self.stack.pop(k)
         el.open = False
+        self._extra -= el.count - 1
         self._low = min(self._low, k)
         for kind in self._kinds(el):
             del kind[bisect_left(kind, el.order, key=_ORDER)]
@@ -403,7 +464,10 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
             found = self._by.get(name)
             if found and (node is None or found[-1].order > node.order):
                 node = found[-1]
-        self._truncate(1 if node is None else max(self._position(node), 1))
+        if node is None or node is self.stack[0]:
+            self._truncate(1)
+        else:
+            self._truncate_through(node)
 
     def _implied(self, exclude: str | None = None, names: Collection[str] = IMPLIED) -> None:
         stack = self.stack
@@ -421,7 +485,7 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
     def _clear_to(self, names: Collection[str]) -> None:
         stack = self.stack
         while len(stack) > 1 and not (stack[-1].ns == HTML and stack[-1].name in names):
-            self._pop()
+            self._drop_top()
 
     # -- reset the insertion mode appropriately (§13.2.4.1) ---------------------------------------
     def _reset_mode(self) -> None:
@@ -495,14 +559,14 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         the stack is shallow, the tree builder's skipped cycles cost less than the tokenizer's
         runs, and past *deep* open elements it may be opening one more per copy."""
         modes = self.template_modes
-        if self._foreign or (modes and len(self.stack) <= deep):
+        if self._foreign or (modes and len(self.stack) + self._extra <= deep):
             return False
         return not modes or ("in template" not in modes and "in column group" not in modes)
 
     def outline(self) -> tuple:
         """A cheap summary of the state (:meth:`shape` tells states apart; where outlines differ
         the shapes do)."""
-        return (self.mode, len(self.stack), len(self.afe), len(self.template_modes), self.frameset_ok, self.quirks,
+        return (self.mode, len(self.stack) + self._extra, len(self.afe), len(self.template_modes), self.frameset_ok, self.quirks,
                 self.head is None, self.form is None)
 
     def shape(self) -> tuple:
@@ -510,25 +574,32 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         for new objects in the same places, so the same later tokens have the same effects. Each
         element is its name, namespace, attributes and integration point, and a number (its first
         place on the stack, the list of active formatting elements, the head and form pointers)."""
-        # Stack elements are numbered by their place; the entries of the elements below the lowest
-        # place changed since the last call (_low) are those computed then (deep stacks: O(change)).
+        # Stack elements are numbered by their place; the entries of the stack's entries below the
+        # lowest one changed since the last call (_low) are those computed then (deep stacks:
+        # O(change)); a run's, one per element (at C speed).
         stack = self.stack
         kept = min(self._low, len(self._shape_stack))
-        entries = self._shape_stack[:kept]
-        entries.extend((k, el.name, el.ns, el.key, el.ip) for k, el in enumerate(stack[kept:], kept))
-        self._shape_stack, self._low = entries, len(stack)
-        size = len(stack)
+        chunks = self._shape_stack[:kept]
+        starts = self._shape_at[:kept + 1]
+        size = starts[-1]
+        for el in stack[kept:]:
+            name, ns, key, ip, count = el.name, el.ns, el.key, el.ip, el.count
+            chunks.append(((size, name, ns, key, ip),) if count == 1 else
+                          tuple(zip(range(size, size + count), repeat(name), repeat(ns), repeat(key), repeat(ip))))
+            size += count
+            starts.append(size)
+        self._shape_stack, self._shape_at, self._low = chunks, starts, len(stack)
         others: dict[int, int] = {}
 
         def number(el: El | None) -> int:
             if el is None:
                 return -1
-            if el.open:
-                return self._position(el)
+            if el.open:  # (never one of a run)
+                return starts[self._position(el)]
             return others.setdefault(id(el), size + len(others))
 
         afe = tuple(None if el is None else (number(el), el.name, el.ns, el.key, el.ip) for el in self.afe)
-        return (self.mode, tuple(entries), afe, tuple(self.template_modes), number(self.head), number(self.form),
+        return (self.mode, tuple(chain.from_iterable(chunks)), afe, tuple(self.template_modes), number(self.head), number(self.form),
                 self.frameset_ok, self.quirks)
 
     def text_matters(self) -> bool:
@@ -708,6 +779,8 @@ class PlainTreeBuilder(TreeBuilder):
     """The tree builder with the standard's scope checks walking the stack of open elements and
     the list of active formatting elements, as written (O(depth) per token): the twin that the
     tests hold :class:`TreeBuilder`'s indexed checks against. Not for use on untrusted input."""
+
+    RUN_LEAST = None  # (its walks read the stack element by element: no runs)
 
     def _in_scope(self, name: str, extra: Collection[str] = ()) -> bool:
         for el in reversed(self.stack):
