@@ -102,13 +102,26 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
     # a list's last entry and "X is above Y" compares orders: every check below costs O(1) (or
     # O(log n)) however deep the stack, where walking it (PlainTreeBuilder, the tests' twin)
     # costs its depth per token.
+    def _last(self, key: str) -> El | None:
+        """The topmost element of the index's list *key* (a name): where that is a run of copies
+        of several elements, its top copy split off first (a run of one element: its top one)."""
+        found = self._by.get(key)
+        if not found:
+            return None
+        el = found[-1]
+        if el.unit is not None:
+            self._split(el, True)
+            el = found[-1]
+        return el
+
     def _in_scope(self, name: str, extra: Collection[str] = ()) -> bool:
         """"Has an element in scope" (§13.2.4.2): the topmost HTML *name* is above every
-        boundary (scope elements, HTML *extra*: button, list item scopes)."""
-        found = self._by.get(name)
-        if not found:
+        boundary (scope elements, HTML *extra*: button, list item scopes). (A boundary's list
+        ending with a run that holds one: that one is above *name* if the run is.)"""
+        node = self._last(name)
+        if node is None:
             return False
-        order = found[-1].order
+        order = node.order
         scoped = self._scoped
         if scoped and scoped[-1].order > order:
             return False
@@ -151,19 +164,18 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
 
     def _other_end_target(self, name: str) -> El | None:
         """"Any other end tag" in body: the topmost HTML *name*, unless a special element is above."""
-        found = self._by.get(name)
-        if not found:
+        node = self._last(name)
+        if node is None:
             return None
         special = self._special
-        return None if special and special[-1].order > found[-1].order else found[-1]
+        return None if special and special[-1].order > node.order else node
 
     def _foreign_end_target(self, name: str) -> El | None:
         """The foreign content end tag loop: the topmost foreign element named *name* (lowercased)
         if only foreign elements are above it (else the loop reaches an HTML element first)."""
-        found = self._by.get("!" + name)
-        if not found:
+        node = self._last("!" + name)
+        if node is None:
             return None
-        node = found[-1]
         above = len(self.stack) - 1 - self._position(node)
         foreign = self._foreign
         return node if len(foreign) - 1 - bisect_left(foreign, node.order, key=_ORDER) == above else None
@@ -174,8 +186,9 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         k = bisect_right(special, fe.order, key=_ORDER)
         if k == len(special):
             return None
-        node = special[k]
-        return self._split_bottom(node) if node.count > 1 else node
+        if special[k].count > 1:  # a run: its lowest copy split off (the lowest special one in it)
+            self._split(special[k], False)
+        return special[k]
 
     def _mode_node(self) -> El | None:
         """The topmost element "reset the insertion mode appropriately" stops at."""
@@ -200,6 +213,12 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         self._index(el)
 
     def _index(self, el: El) -> None:
+        if el.unit is not None:
+            for proto in el.unit:
+                self._by.setdefault(proto.name if proto.ns == HTML else "!" + proto.name, [])
+            for kind in self._kinds(el):
+                kind.append(el)
+            return
         name = el.name
         if el.ns == HTML:
             found = self._by.get(name)
@@ -280,14 +299,16 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         stack = self.stack
         names, spaces, keys = zip(*specs)
         least = self.RUN_LEAST
-        if size == 1 and least is not None and count >= least and len(stack) > 1:
-            kept = 0 if keys[0] is None else 3
-            run = El(names[0], spaces[0], keys[0], 0, stack[-1].order + 1.0, True)
-            run.count = count - kept
+        if least is not None and count >= least and len(stack) > 1:
+            kept = 3 if any(key is not None for key in keys) else 0
+            run = El(names[-1], spaces[-1], keys[-1], 0, stack[-1].order + 1.0, True)
+            run.count = (count - kept) * size
+            if size > 1:
+                run.unit = tuple(map(El, names, spaces, keys))
             stack.append(run)
             self._index(run)
             self._extra += run.count - 1
-            if names[0] in ("pre", "listing"):
+            if any(name in ("pre", "listing") for name in names):
                 self.frameset_ok = False
             count = kept
             if not count:
@@ -322,7 +343,12 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
             self._push_formatting_copies([e for e in els[-3 * size:] if e.key is not None])
 
     def _kinds(self, el: El) -> list[list[El]]:
-        """The index lists *el* is in (or goes in)."""
+        """The index lists *el* is in (or goes in; a run of several elements: each one's, once)."""
+        if el.unit is not None:
+            kinds: list[list[El]] = []
+            for proto in el.unit:
+                kinds.extend(kind for kind in self._kinds(proto) if all(kind is not k for k in kinds))
+            return kinds
         html = el.ns == HTML
         kinds = [self._by[el.name if html else "!" + el.name]]
         if not html:
@@ -338,7 +364,9 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
     def _pop(self) -> El:
         """Pop the current node (the topmost of a run: the run stands for one element fewer)."""
         el = self.stack[-1]
-        if el.count > 1:
+        if el.unit is not None:
+            self._split(el, True)
+        elif el.count > 1:
             el.count -= 1
             self._extra -= 1
             self._low = min(self._low, len(self.stack) - 1)
@@ -352,6 +380,10 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         el.open = False
         self._extra -= el.count - 1
         self._low = min(self._low, len(stack))
+        if el.unit is not None:
+            for kind in self._kinds(el):
+                kind.pop()
+            return el
         if el.ns == HTML:
             self._by[el.name].pop()
             if el.special:
@@ -387,7 +419,8 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
                 del kind[bisect_left(kind, cut, key=_ORDER):]
 
     def _truncate_through(self, node: El) -> None:
-        """Pop elements until *node* (on the stack; the topmost of a run) has been popped."""
+        """Pop elements until *node* (on the stack; the topmost of a run of one element) has been
+        popped."""
         k = self._position(node)
         if node.count > 1:
             self._truncate(k + 1)
@@ -395,14 +428,21 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         else:
             self._truncate(k)
 
-    def _split_bottom(self, run: El) -> El:
-        """The lowest element of *run* (on the stack, more than one) as an entry of its own, below
-        the others: returned."""
-        el = El(run.name, run.ns, run.key, run.ip)
-        run.count -= 1
-        self._extra -= 1
-        self._insert_at(self._position(run), el)
-        return el
+    def _split(self, run: El, top: bool) -> None:
+        """The *top* (else the lowest) copy of *run* (on the stack) as entries of their own,
+        above (below) the others."""
+        protos = run.unit or (run,)
+        size = len(protos)
+        k = self._position(run)
+        at = k + 1 if top else k
+        for i, proto in enumerate(protos):
+            self._insert_at(at + i, El(proto.name, proto.ns, proto.key, proto.ip))
+        if run.count == size:  # its last copy: gone
+            self._remove_open(run)
+            return
+        run.count -= size
+        self._extra -= size
+        self._low = min(self._low, k)
 
     def _position(self, el: El) -> int:
         """The index of *el* (on the stack) in the stack: O(log n)."""
@@ -434,10 +474,7 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
             for j in range(k, len(stack)):
                 stack[j].order = stack[j - 1].order + 1.0
         el.open = True
-        found = self._by.get(el.name if el.ns == HTML else "!" + el.name)
-        if found is None:
-            self._index(el)  # the only one of its name: appended in its place
-            return
+        self._by.setdefault(el.name if el.ns == HTML else "!" + el.name, [])
         for kind in self._kinds(el):
             kind.insert(bisect_left(kind, el.order, key=_ORDER), el)
 
@@ -461,9 +498,9 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         """Pop elements until an HTML element named in *names* has been popped (never the last)."""
         node = None
         for name in names:
-            found = self._by.get(name)
-            if found and (node is None or found[-1].order > node.order):
-                node = found[-1]
+            found = self._last(name)
+            if found is not None and (node is None or found.order > node.order):
+                node = found
         if node is None or node is self.stack[0]:
             self._truncate(1)
         else:
@@ -583,9 +620,13 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         starts = self._shape_at[:kept + 1]
         size = starts[-1]
         for el in stack[kept:]:
-            name, ns, key, ip, count = el.name, el.ns, el.key, el.ip, el.count
-            chunks.append(((size, name, ns, key, ip),) if count == 1 else
-                          tuple(zip(range(size, size + count), repeat(name), repeat(ns), repeat(key), repeat(ip))))
+            count = el.count
+            if count == 1:
+                chunks.append(((size, el.name, el.ns, el.key, el.ip),))
+            else:
+                protos = el.unit or (el,)
+                chunks.append(tuple(zip(range(size, size + count), *(
+                    cycle([getattr(proto, field) for proto in protos]) for field in ("name", "ns", "key", "ip")))))
             size += count
             starts.append(size)
         self._shape_stack, self._shape_at, self._low = chunks, starts, len(stack)
