@@ -270,6 +270,8 @@ _RUN_TAIL = st.one_of(
 @example([("start", "p", "", False)], [("pre", "")], 9, [("end", "pre"), ("end", "p")] * 3, True)
 @example([("start", "table", "", False), ("start", "svg", "", False)], [("g", "")], 9, [("start", "td", "", False)], True)
 @example([("start", "template", "", False)], [("span", ""), ("div", "")], 12, [("end", "span"), ("end", "div")] * 3, True)
+@example([("start", "template", "", False)], [("span", ""), ("b", "")], 12,
+         [("end", "span")] * 3 + [("end", "b")] * 2 + [("end", "span")], True)  # a run's top popped: a copy split
 @example([("start", "a", "", False)], [("div", ""), ("span", "")], 12, [("end", "a"), ("end", "span")] * 2, True)
 @example([("start", "a", "", False), ("start", "b", "", False)], [("i", ""), ("span", "")], 12,
          [("start", "div", "", False), ("end", "a"), ("end", "b"), ("end", "i")], True)
