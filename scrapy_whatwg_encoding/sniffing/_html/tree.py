@@ -118,9 +118,13 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         """"Has an element in scope" (§13.2.4.2): the topmost HTML *name* is above every
         boundary (scope elements, HTML *extra*: button, list item scopes). (A boundary's list
         ending with a run that holds one: that one is above *name* if the run is.)"""
-        node = self._last(name)
-        if node is None:
+        found = self._by.get(name)
+        if not found:
             return False
+        node = found[-1]
+        if node.unit is not None:  # (see _last)
+            self._split(node, True)
+            node = found[-1]
         order = node.order
         scoped = self._scoped
         if scoped and scoped[-1].order > order:
