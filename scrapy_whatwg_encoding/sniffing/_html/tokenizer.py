@@ -341,13 +341,21 @@ def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: 
     """Where ``run.match(text, pos, end)`` ends (*pos* where it does not match), *run* being
     *one* (an alternation of items, at most one of which matches at any place) repeated. A run
     that ends within *window* is that one match (no item matches where it stops, in all of the
-    text); a longer one has copies of its first item skipped first (:func:`copies_end`) where that
-    ends with ">": the same end, in O(log n) steps for a flood of one token or element."""
+    text); one that stops before an item longer than *window* goes on after that item (read once,
+    not three times); a longer one has copies of its first item skipped first (:func:`copies_end`)
+    where that ends with ">": the same end, in O(log n) steps for a flood of one token or element."""
     cut = min(end, pos + window)
     match = run.match(text, pos, cut)
     stop = pos if match is None else match.end()
-    if cut == end or stop < cut and one.match(text, stop, end) is None:
-        return stop  # every item before *stop* read whole within the window, and none starts there
+    if cut == end:
+        return stop
+    if stop < cut:  # every item before *stop* read whole within the window
+        item = one.match(text, stop, end)
+        if item is None:
+            return stop  # and none starts there
+        if item.end() - stop > window:  # one long item (a tag of thousands of attributes): read once
+            match = run.match(text, item.end(), end)
+            return item.end() if match is None else match.end()
     first = one.match(text, pos, end)
     if first is None:
         return pos  # no item here: the run is empty (and its attempt would cost as much again)
