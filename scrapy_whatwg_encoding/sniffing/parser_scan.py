@@ -592,9 +592,9 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                     before = _state(tree)
                 action = tree.start_tag(name, span, tail.endswith("/"))
                 if action is None:
-                    # Copies of start tags that only push elements: at once (where the tree
-                    # builder stays on however deep).
-                    if skip_copies and (modes or pos <= tree_until or not tree.tokenizer_only(0)):
+                    # Copies of start tags that only push elements: at once (one entry of the
+                    # stack, a run: cheaper than the tokenizer states' scan past them too).
+                    if skip_copies:
                         pos = push_unit_copies(tree, text, pos, (lt, *begun[-1:-5:-1]),
                                                end_at if stop_at is None else min(end_at, stop_at))
                     continue
