@@ -9,6 +9,12 @@ template insertion modes, the head and form element pointers, the frameset-ok fl
 mode. Nodes are never built; where the standard inserts a node at a foster-parented or otherwise
 adjusted location, only its place on the stack matters here.
 
+Copies of a unit of start tags that each only push elements, pushed at once (``push_copies``),
+are one entry of the stack, a run (``El.count`` elements; ``El.unit``, a copy's elements where
+there are several): a pop takes its top element (or splits its top copy off), a lookup that
+finds it splits its top copy off (the adoption agency's furthest block, its lowest), and the
+depth (``outline``), ``shape`` and the walking twin count its elements one by one.
+
 ``select`` follows the current standard, which has no "in select" insertion modes any more (the
 customizable ``select`` change, whatwg/html commit 172cccf, July 2025): its content goes through
 "in body", so a ``meta`` inside it is processed by the "in head" rules.
