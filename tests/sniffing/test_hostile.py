@@ -157,7 +157,7 @@ def test_a_comment_ends_where_the_lazy_repeat_ends(before, text):
 
 _UNITS = st.sampled_from(["<!---->", "<!-- x -->", "<p>", "<a b='>'>", "<script>x</script>", "<title>a<b</title>",
                           "<!--<meta charset=utf-8>-->", "<", "x", "</p>", "<script><!--</script>", "-->", "<p ",
-                          "<meta charset=utf-8>", "<b>"])
+                          "<meta charset=utf-8>", "<b>", "<a><b>", "x<p>", "<!-- x --><p>", "</p><", "<b><"])
 
 
 @settings(max_examples=1000, deadline=None)
