@@ -58,6 +58,7 @@ from ._html.tokenizer import (
     SKIP_ONE,
     SKIP_UNINTERESTING,
     SKIP_WITH_METAS,
+    SKIP_WITH_METAS_ONE,
     TAG,
     attributes_pattern,
     classify_text,
@@ -575,8 +576,6 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                                              len("<template>") + 1)
     tree: TreeBuilder | None = TreeBuilder(scripting=scripting)
     find = text.find
-    # A starred pattern: it matches (maybe empty) at every position, never None.
-    skip_metas = cast("Callable[[str, int, int], re.Match[str]]", SKIP_WITH_METAS.match)
     n = len(text)
     pos = 0
     copies = _Copies(text)
@@ -600,7 +599,7 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                     return  # no meta from here on names an encoding
                 # Meta tags too, up to the next hint: those it reads whole hold none.
                 bound = min(hint, end_at)
-                lt = skip_metas(text, pos, bound).end()
+                lt = run_end(SKIP_WITH_METAS_ONE, SKIP_WITH_METAS, text, pos, bound)  # (copies: O(log n))
                 pos = lt - 1 if lt == bound and lt > pos and text[lt - 1] == "<" else lt
             lt = run_end(SKIP_ONE, SKIP_UNINTERESTING, text, pos, end_at)
             if lt == end_at and lt > pos and text[lt - 1] == "<":
@@ -646,9 +645,9 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                     before = _state(tree)
                 action = tree.start_tag(name, span, tail.endswith("/"))
                 if action is None:
-                    # Copies of start tags that only push elements: at once (where the tree
-                    # builder stays on however deep).
-                    if skip_copies and (modes or pos <= tree_until or not tree.tokenizer_only(0)):
+                    # Copies of start tags that only push elements: at once (one entry of the
+                    # stack, a run: cheaper than the tokenizer states' scan past them too).
+                    if skip_copies:
                         pos = push_unit_copies(tree, text, pos, (lt, *begun[-1:-5:-1]),
                                                end_at if stop_at is None else min(end_at, stop_at))
                     continue

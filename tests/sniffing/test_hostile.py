@@ -31,6 +31,8 @@ from scrapy_whatwg_encoding.sniffing._html.tokenizer import (
     RUN_WINDOW,
     SKIP_ONE,
     SKIP_UNINTERESTING,
+    SKIP_WITH_METAS,
+    SKIP_WITH_METAS_ONE,
     TAG,
     atomic_text,
     attribute_value,
@@ -154,7 +156,8 @@ def test_a_comment_ends_where_the_lazy_repeat_ends(before, text):
 
 
 _UNITS = st.sampled_from(["<!---->", "<!-- x -->", "<p>", "<a b='>'>", "<script>x</script>", "<title>a<b</title>",
-                          "<!--<meta charset=utf-8>-->", "<", "x", "</p>", "<script><!--</script>", "-->", "<p "])
+                          "<!--<meta charset=utf-8>-->", "<", "x", "</p>", "<script><!--</script>", "-->", "<p ",
+                          "<meta charset=utf-8>", "<b>", "<a><b>", "x<p>", "<!-- x --><p>", "</p><", "<b><"])
 
 
 @settings(max_examples=1000, deadline=None)
@@ -165,7 +168,7 @@ def test_a_run_with_copies_skipped_ends_where_the_run_ends(unit, copies, tail, c
     ends, whatever follows the last copy and wherever the text is cut."""
     text = unit * copies + tail
     end = min(cut, len(text))
-    for one, run in ((COMMENT_ONE, COMMENT_RUN), (SKIP_ONE, SKIP_UNINTERESTING)):
+    for one, run in ((COMMENT_ONE, COMMENT_RUN), (SKIP_ONE, SKIP_UNINTERESTING), (SKIP_WITH_METAS_ONE, SKIP_WITH_METAS)):
         alone = run.match(text, 0, end)
         for window in (RUN_WINDOW, 1, 7, 20, 64):  # the run within a window first, wherever it ends
             assert run_end(one, run, text, 0, end, window) == (0 if alone is None else alone.end())

@@ -234,3 +234,90 @@ def test_deep_nesting_costs_calls_linear_in_the_input(name):
         assert large < 5.5 * small, (name, kwargs, small, large)
     text = _nesting(name, 1000)
     assert find_parser_meta(text, len(text)) is not None
+
+
+# -- runs: copies of one start tag pushed at once as one entry of the stack ----------------------------
+_RUN_TAGS = ["b", "i", "em", "span", "div", "section", "pre", "g", "path", "mrow", "annotation-xml", "font"]
+_RUN_HEADS = [[], [("start", "template", "", False)], [("start", "a", "", False)], [("start", "p", "", False)],
+              [("start", "svg", "", False)], [("start", "math", "", False)], [("start", "b", "", False)] * 2,
+              [("start", "a", "", False), ("start", "b", "", False)], [("start", "object", "", False)],
+              [("start", "table", "", False), ("start", "svg", "", False)], [("start", "svg", "", False), ("start", "desc", "", False)]]
+# Tokens that reach into a run: end tags popping through it, the adoption agency (a run between the
+# formatting element and the furthest block, the furthest block in a run), breakouts from foreign
+# content, scopes, the tables' clearing of the stack.
+_RUN_TAIL = st.one_of(
+    st.sampled_from(_RUN_TAGS + ["a", "p", "table", "svg", "object", "template", "select", "li", "x"]).map(lambda n: ("end", n)),
+    st.sampled_from(_RUN_TAGS + ["a", "p", "td", "tr", "table", "svg", "li", "nobr", "hr", "template", "button", "select"]
+                    ).map(lambda n: ("start", n, "", False)),
+    _TOKEN)
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(_RUN_HEADS),
+       st.lists(st.tuples(st.sampled_from(_RUN_TAGS), st.sampled_from(["", " color=red", " x=1"])), min_size=1, max_size=3),
+       st.sampled_from([8, 9, 12, 40]), st.lists(_RUN_TAIL, max_size=30), st.booleans())
+@example([("start", "a", "", False)], [("div", "")], 20, [("end", "a")] * 3, True)  # the furthest block in a run
+@example([("start", "a", "", False)], [("span", "")], 20, [("start", "div", "", False), ("end", "a")], True)  # a run in between
+@example([("start", "a", "", False), ("start", "b", "", False)], [("span", "")], 20,
+         [("start", "div", "", False), ("end", "a")], True)  # the inner loop's count past the run: "b" dropped
+@example([("start", "object", "", False)], [("span", "")], 9, [("start", "i", "", False)] * 16 + [("end", "object")],
+         True)  # a run among many entries popped at once
+@example([("start", "b", "", False)] * 2, [("i", "")], 20, [("start", "div", "", False), ("end", "b")] * 3, True)
+@example([("start", "svg", "", False)], [("g", "")], 20, [("end", "g")] * 3 + [("start", "b", "", False)], True)
+@example([("start", "math", "", False)], [("mrow", "")], 20, [("start", "p", "", False), ("end", "mrow")], True)
+@example([("start", "template", "", False)], [("b", "")], 40, [("end", "b")] * 45, True)
+@example([("start", "template", "", False)], [("font", " color=red")], 12, [("end", "font"), ("end", "x")] * 6, False)
+@example([("start", "p", "", False)], [("pre", "")], 9, [("end", "pre"), ("end", "p")] * 3, True)
+@example([("start", "table", "", False), ("start", "svg", "", False)], [("g", "")], 9, [("start", "td", "", False)], True)
+@example([("start", "template", "", False)], [("span", ""), ("div", "")], 12, [("end", "span"), ("end", "div")] * 3, True)
+@example([("start", "template", "", False)], [("span", ""), ("b", "")], 12,
+         [("end", "span")] * 3 + [("end", "b")] * 2 + [("end", "span")], True)  # a run's top popped: a copy split
+@example([("start", "a", "", False)], [("div", ""), ("span", "")], 12, [("end", "a"), ("end", "span")] * 2, True)
+@example([("start", "a", "", False), ("start", "b", "", False)], [("i", ""), ("span", "")], 12,
+         [("start", "div", "", False), ("end", "a"), ("end", "b"), ("end", "i")], True)
+@example([("start", "svg", "", False)], [("g", ""), ("path", "")], 12, [("end", "g"), ("start", "b", "", False)], True)
+@example([("start", "math", "", False)], [("mrow", ""), ("annotation-xml", "")], 12, [("end", "mrow")] * 3, True)
+def test_runs_of_copies_leave_the_state_of_the_token_by_token_steps(head, tags, copies, tail, scripting):
+    """Copies of a unit of one to three start tags pushed at once as one entry of the stack (a
+    run), then tokens that pop into it, through it, split it or remove it: every token's action
+    and the whole state after it, depth included, are the twin's, which pushed them one by one."""
+    tree, twin = TreeBuilder(scripting), PlainTreeBuilder(scripting)
+    unit = [("start", name, span, False) for name, span in tags]
+    for token in [*head, *unit]:
+        if _feed(tree, token) == STOP:
+            return
+        _feed(twin, token)
+    specs = tree.copies_push([token[1:] for token in unit])
+    if specs is not None:
+        assert copies >= TreeBuilder.RUN_LEAST
+        tree.push_copies(specs, copies)
+        for token in unit * copies:
+            assert _feed(twin, token) is None
+    assert (_state(tree), tree.outline()) == (_state(twin), twin.outline())
+    for token in tail:
+        action = _feed(tree, token)
+        assert action == _feed(twin, token)
+        assert (_state(tree), tree.outline()) == (_state(twin), twin.outline())
+        if action == STOP:
+            break
+
+
+@pytest.mark.parametrize("unit", [["b"], ["b", "i"], ["span", "i", "em"]])  # (no block: the twin walks on "p")
+def test_a_run_is_one_entry_of_the_stack(unit):
+    """The work: thousands of copies of a unit of tags, in a template, are pushed as one entry
+    (more for a formatting element's last three copies, which the list keeps), and popped one by
+    one; the depth is the twin's, which pushed them one by one."""
+    tree, twin = TreeBuilder(), PlainTreeBuilder()
+    for name in ("template", *unit):
+        tree.start_tag(name, "", False)
+        twin.start_tag(name, "", False)
+    specs = tree.copies_push([(name, "", False) for name in unit])
+    assert specs is not None
+    tree.push_copies(specs, 20000)
+    for name in unit * 20000:
+        twin.start_tag(name, "", False)
+    assert len(tree.stack) < 20 and tree.outline() == twin.outline() and tree.outline()[1] == 3 + len(unit) * 20001
+    for _ in range(10):
+        tree.end_tag(unit[-1])
+        twin.end_tag(unit[-1])
+    assert len(tree.stack) < 40 and tree.outline() == twin.outline()

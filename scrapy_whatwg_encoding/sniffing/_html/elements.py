@@ -48,9 +48,12 @@ class El:
     of the stack to the top (compared, never counted: a number between two neighbours for an
     element inserted between them); ``open``, whether it is on the stack; ``fmt``, the entries of
     the list of active formatting elements alike for the Noah's Ark clause that it is one of
-    (None: not in the list)."""
+    (None: not in the list); ``count``, how many elements it stands for on the stack: 1 but for a
+    run of copies pushed at once (none of them in the list nor a pointer's), of one element (its
+    name and the rest are theirs) or, ``unit``, of several (elements off the stack, bottom to top;
+    its name and the rest are the top one's)."""
 
-    __slots__ = ("fmt", "ip", "key", "name", "ns", "open", "order", "scope", "special")
+    __slots__ = ("count", "fmt", "ip", "key", "name", "ns", "open", "order", "scope", "special", "unit")
 
     def __init__(self, name: str, ns: int = HTML, key: str | None = None, ip: int = 0, order: float = 0.0,
                  opened: bool = False) -> None:
@@ -61,6 +64,8 @@ class El:
         self.order = order
         self.open = opened
         self.fmt: list[El] | None = None
+        self.count = 1
+        self.unit: tuple[El, ...] | None = None
         if ns == HTML:
             self.special = name in SPECIAL
             self.scope = name in SCOPE

@@ -39,7 +39,7 @@ class ForeignContent(TreeState):
         stack = self.stack
         if breaks_out(name, span):
             while len(stack) > 1 and stack[-1].ns != HTML and not stack[-1].ip:
-                self._pop()
+                self._drop_top()  # (a run of copies: whole)
             return self._start(name, span, self_closing)
         el = _foreign(name, stack[-1].ns, span)
         if not self_closing:
@@ -55,12 +55,12 @@ class ForeignContent(TreeState):
         stack = self.stack
         if name in ("br", "p"):
             while len(stack) > 1 and stack[-1].ns != HTML and not stack[-1].ip:
-                self._pop()
+                self._drop_top()  # (a run of copies: whole)
             return self._end(name)
         # The loop from the current node down: a foreign element named *name* before any HTML
         # element is popped with those above it; else the HTML element's insertion mode acts.
         node = self._foreign_end_target(name)
         if node is None:
             return self._end(name)
-        self._truncate(self._position(node))
+        self._truncate_through(node)
         return None

@@ -189,6 +189,7 @@ class FormattingElements(TreeState):
                     self._afe_remove(node)
                     in_afe = False
                 if not in_afe:
+                    inner += node.count - 1  # (a run of copies: a turn each, none in the list)
                     self._remove_at(node_i)
                     continue
                 new = El(node.name, HTML, node.key)

@@ -251,4 +251,4 @@ class BodyMode(TreeState):
         node = self._other_end_target(name)
         if node is not None:
             self._implied(name)
-            self._truncate(self._position(node))
+            self._truncate_through(node)

@@ -385,18 +385,35 @@ def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: 
     """Where ``run.match(text, pos, end)`` ends (*pos* where it does not match), *run* being
     *one* (an alternation of items, at most one of which matches at any place) repeated. A run
     that ends within *window* is that one match (no item matches where it stops, in all of the
-    text); a longer one has copies of its first item skipped first (:func:`copies_end`) where that
-    ends with ">": the same end, in O(log n) steps for a flood of one token or element."""
+    text); one that stops before an item longer than *window* goes on after that item (read once,
+    not three times); a longer one has copies of its first item, else of its first two, skipped
+    first (:func:`copies_end`) where that ends with ">": the same end, in O(log n) steps for a
+    flood of one or two tokens or elements."""
     cut = min(end, pos + window)
     match = run.match(text, pos, cut)
     stop = pos if match is None else match.end()
-    if cut == end or stop < cut and one.match(text, stop, end) is None:
-        return stop  # every item before *stop* read whole within the window, and none starts there
-    first = one.match(text, pos, end)
-    if first is None:
+    if cut == end:
+        return stop
+    if stop < cut:  # every item before *stop* read whole within the window
+        item = one.match(text, stop, end)
+        if item is None:
+            return stop  # and none starts there
+        if item.end() - stop > window:  # one long item (a tag of thousands of attributes): read once
+            match = run.match(text, item.end(), end)
+            return item.end() if match is None else match.end()
+    item = one.match(text, pos, end)
+    if item is None:
         return pos  # no item here: the run is empty (and its attempt would cost as much again)
-    if first.end() - pos > 2 and text[first.end() - 1:first.end()] in (">", b">"):
-        pos = copies_end(text, first.end(), text[pos:first.end()], end)
+    for _ in range(2):  # copies of the first item, else of the first two
+        unit_end = item.end()
+        if unit_end - pos > 2 and text[unit_end - 1:unit_end] in (">", b">"):
+            after = copies_end(text, unit_end, text[pos:unit_end], end)
+            if after > unit_end:
+                pos = after
+                break
+        item = one.match(text, unit_end, end)
+        if item is None:
+            break
     match = run.match(text, pos, end)
     return pos if match is None else match.end()
 
@@ -457,6 +474,8 @@ SKIP_UNINTERESTING = _skip("meta|" + _TOKENIZER_STATE_TAGS)
 SKIP_ONE = _skip("meta|" + _TOKENIZER_STATE_TAGS, "")
 #: The same, meta start tags skipped too (where none ahead can matter, see parser_scan.py).
 SKIP_WITH_METAS = _skip(_TOKENIZER_STATE_TAGS)
+#: One item of :data:`SKIP_WITH_METAS` (for :func:`run_end`).
+SKIP_WITH_METAS_ONE = _skip(_TOKENIZER_STATE_TAGS, "")
 META_CANDIDATE = re.compile(r"<meta[\t\n\x0c\r />]", _FLAGS)
 #: A run of text, "<" that starts no :data:`META_CANDIDATE` and whole meta tags (as :data:`TAG`
 #: reads them) without "<" inside (so that no other candidate starts within them), or without a

@@ -9,6 +9,12 @@ template insertion modes, the head and form element pointers, the frameset-ok fl
 mode. Nodes are never built; where the standard inserts a node at a foster-parented or otherwise
 adjusted location, only its place on the stack matters here.
 
+Copies of a unit of start tags that each only push elements, pushed at once (``push_copies``),
+are one entry of the stack, a run (``El.count`` elements; ``El.unit``, a copy's elements where
+there are several): a pop takes its top element (or splits its top copy off), a lookup that
+finds it splits its top copy off (the adoption agency's furthest block, its lowest), and the
+depth (``outline``), ``shape`` and the walking twin count its elements one by one.
+
 ``select`` follows the current standard, which has no "in select" insertion modes any more (the
 customizable ``select`` change, whatwg/html commit 172cccf, July 2025): its content goes through
 "in body", so a ``meta`` inside it is processed by the "in head" rules.
@@ -24,8 +30,8 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Collection
 from functools import lru_cache
+from itertools import chain, cycle, islice, repeat
 from itertools import count as numbers
-from itertools import cycle, islice, repeat
 from operator import attrgetter
 from typing import get_args
 
@@ -90,8 +96,14 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         # attributes, after each marker: one dict before the first marker, one after each.
         self._ark: list[dict[tuple, list[El]]] = [{}]
         self._ark_names: list[dict[str, int]] = [{}]  # the entries by name after each marker, counted
-        # shape()'s entries of the stack last time, and the lowest place changed since (pushes aside).
+        # A run of copies pushed at once is one entry of the stack (El.count elements alike): the
+        # elements the runs stand for beyond their one entry each, so that the depth is len + this.
+        self._extra = 0
+        # shape()'s entries of the stack last time, per entry of it (a run's: one per element), the
+        # place of each entry's first element (and one more: the depth), and the lowest entry
+        # changed since (pushes aside).
         self._shape_stack: list[tuple] = []
+        self._shape_at: list[int] = [0]
         self._low = 0
 
     # -- queries ------------------------------------------------------------------------------
@@ -104,13 +116,30 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
     # a list's last entry and "X is above Y" compares orders: every check below costs O(1) (or
     # O(log n)) however deep the stack, where walking it (PlainTreeBuilder, the tests' twin)
     # costs its depth per token.
+    def _last(self, key: str) -> El | None:
+        """The topmost element of the index's list *key* (a name): where that is a run of copies
+        of several elements, its top copy split off first (a run of one element: its top one)."""
+        found = self._by.get(key)
+        if not found:
+            return None
+        el = found[-1]
+        if el.unit is not None:
+            self._split(el, True)
+            el = found[-1]
+        return el
+
     def _in_scope(self, name: str, extra: Collection[str] = ()) -> bool:
         """"Has an element in scope" (§13.2.4.2): the topmost HTML *name* is above every
-        boundary (scope elements, HTML *extra*: button, list item scopes)."""
+        boundary (scope elements, HTML *extra*: button, list item scopes). (A boundary's list
+        ending with a run that holds one: that one is above *name* if the run is.)"""
         found = self._by.get(name)
         if not found:
             return False
-        order = found[-1].order
+        node = found[-1]
+        if node.unit is not None:  # (see _last)
+            self._split(node, True)
+            node = found[-1]
+        order = node.order
         scoped = self._scoped
         if scoped and scoped[-1].order > order:
             return False
@@ -153,19 +182,18 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
 
     def _other_end_target(self, name: str) -> El | None:
         """"Any other end tag" in body: the topmost HTML *name*, unless a special element is above."""
-        found = self._by.get(name)
-        if not found:
+        node = self._last(name)
+        if node is None:
             return None
         special = self._special
-        return None if special and special[-1].order > found[-1].order else found[-1]
+        return None if special and special[-1].order > node.order else node
 
     def _foreign_end_target(self, name: str) -> El | None:
         """The foreign content end tag loop: the topmost foreign element named *name* (lowercased)
         if only foreign elements are above it (else the loop reaches an HTML element first)."""
-        found = self._by.get("!" + name)
-        if not found:
+        node = self._last("!" + name)
+        if node is None:
             return None
-        node = found[-1]
         above = len(self.stack) - 1 - self._position(node)
         foreign = self._foreign
         return node if len(foreign) - 1 - bisect_left(foreign, node.order, key=_ORDER) == above else None
@@ -174,7 +202,11 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         """The adoption agency's furthest block: the lowest special element above *fe*."""
         special = self._special
         k = bisect_right(special, fe.order, key=_ORDER)
-        return special[k] if k < len(special) else None
+        if k == len(special):
+            return None
+        if special[k].count > 1:  # a run: its lowest copy split off (the lowest special one in it)
+            self._split(special[k], False)
+        return special[k]
 
     def _mode_node(self) -> El | None:
         """The topmost element "reset the insertion mode appropriately" stops at."""
@@ -199,6 +231,12 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         self._index(el)
 
     def _index(self, el: El) -> None:
+        if el.unit is not None:
+            for proto in el.unit:
+                self._by.setdefault(proto.name if proto.ns == HTML else "!" + proto.name, [])
+            for kind in self._kinds(el):
+                kind.append(el)
+            return
         name = el.name
         if el.ns == HTML:
             found = self._by.get(name)
@@ -262,16 +300,38 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
             specs.append((name, HTML, span if kind == 3 else None))
         return None if blocks and self._in_scope("p", ("button",)) else specs
 
+    #: Copies of one start tag pushed at once from which on they are one entry of the stack (a run:
+    #: El.count), but for the last three formatting elements (the list's); None: never.
+    RUN_LEAST: int | None = 8
+
     def push_copies(self, specs: list[tuple[str, int, str | None]], count: int) -> None:
         """Push the elements of *count* copies of the unit for which :meth:`copies_push` gave
         *specs*, with the Noah's Ark clause and frameset-ok: what the copies' steps would do, at
-        C speed but for creating the elements."""
+        C speed but for creating the elements; copies of one tag (at least RUN_LEAST) as one entry
+        of the stack, a run (:class:`El` ``count``), in O(1) but for the last three copies of a
+        formatting element, which the list of active formatting elements keeps (the earlier ones
+        the Noah's Ark clause drops: no entry of the list, no pointer is one of the run's)."""
         if count <= 0:
             return
         size = len(specs)
-        total = size * count
         stack = self.stack
         names, spaces, keys = zip(*specs)
+        least = self.RUN_LEAST
+        if least is not None and count >= least and len(stack) > 1:
+            kept = 3 if any(key is not None for key in keys) else 0
+            run = El(names[-1], spaces[-1], keys[-1], 0, stack[-1].order + 1.0, True)
+            run.count = (count - kept) * size
+            if size > 1:
+                run.unit = tuple(map(El, names, spaces, keys))
+            stack.append(run)
+            self._index(run)
+            self._extra += run.count - 1
+            if any(name in ("pre", "listing") for name in names):
+                self.frameset_ok = False
+            count = kept
+            if not count:
+                return
+        total = size * count
         els = list(map(El, islice(cycle(names), total), islice(cycle(spaces), total), islice(cycle(keys), total),
                        repeat(0, total), numbers(stack[-1].order + 1.0), repeat(True, total)))
         stack.extend(els)
@@ -301,7 +361,12 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
             self._push_formatting_copies([e for e in els[-3 * size:] if e.key is not None])
 
     def _kinds(self, el: El) -> list[list[El]]:
-        """The index lists *el* is in (or goes in)."""
+        """The index lists *el* is in (or goes in; a run of several elements: each one's, once)."""
+        if el.unit is not None:
+            kinds: list[list[El]] = []
+            for proto in el.unit:
+                kinds.extend(kind for kind in self._kinds(proto) if all(kind is not k for k in kinds))
+            return kinds
         html = el.ns == HTML
         kinds = [self._by[el.name if html else "!" + el.name]]
         if not html:
@@ -315,10 +380,28 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         return kinds
 
     def _pop(self) -> El:
+        """Pop the current node (the topmost of a run: the run stands for one element fewer)."""
+        el = self.stack[-1]
+        if el.unit is not None:
+            self._split(el, True)
+        elif el.count > 1:
+            el.count -= 1
+            self._extra -= 1
+            self._low = min(self._low, len(self.stack) - 1)
+            return el
+        return self._drop_top()
+
+    def _drop_top(self) -> El:
+        """Pop the top entry of the stack: the current node, or a run of them, whole."""
         stack = self.stack
         el = stack.pop()
         el.open = False
+        self._extra -= el.count - 1
         self._low = min(self._low, len(stack))
+        if el.unit is not None:
+            for kind in self._kinds(el):
+                kind.pop()
+            return el
         if el.ns == HTML:
             self._by[el.name].pop()
             if el.special:
@@ -341,25 +424,53 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         stack = self.stack
         if len(stack) - k < 16:
             while len(stack) > k:
-                self._pop()
+                self._drop_top()
             return
         cut = stack[k].order
         self._low = min(self._low, k)
         for el in stack[k:]:
             el.open = False
+            self._extra -= el.count - 1
         del stack[k:]
         for kind in (self._foreign, self._special, self._scoped, self._li_stops, *self._by.values()):
             if kind and kind[-1].order >= cut:
                 del kind[bisect_left(kind, cut, key=_ORDER):]
+
+    def _truncate_through(self, node: El) -> None:
+        """Pop elements until *node* (on the stack; the topmost of a run of one element) has been
+        popped."""
+        k = self._position(node)
+        if node.count > 1:
+            self._truncate(k + 1)
+            self._pop()
+        else:
+            self._truncate(k)
+
+    def _split(self, run: El, top: bool) -> None:
+        """The *top* (else the lowest) copy of *run* (on the stack) as entries of their own,
+        above (below) the others."""
+        protos = run.unit or (run,)
+        size = len(protos)
+        k = self._position(run)
+        at = k + 1 if top else k
+        for i, proto in enumerate(protos):
+            self._insert_at(at + i, El(proto.name, proto.ns, proto.key, proto.ip))
+        if run.count == size:  # its last copy: gone
+            self._remove_open(run)
+            return
+        run.count -= size
+        self._extra -= size
+        self._low = min(self._low, k)
 
     def _position(self, el: El) -> int:
         """The index of *el* (on the stack) in the stack: O(log n)."""
         return bisect_left(self.stack, el.order, key=_ORDER)
 
     def _remove_at(self, k: int) -> None:
-        """Remove the element at index *k* from the stack (the others keep their orders)."""
+        """Remove the entry at index *k* from the stack (the others keep their orders)."""
         el = self.stack.pop(k)
         el.open = False
+        self._extra -= el.count - 1
         self._low = min(self._low, k)
         for kind in self._kinds(el):
             del kind[bisect_left(kind, el.order, key=_ORDER)]
@@ -381,10 +492,7 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
             for j in range(k, len(stack)):
                 stack[j].order = stack[j - 1].order + 1.0
         el.open = True
-        found = self._by.get(el.name if el.ns == HTML else "!" + el.name)
-        if found is None:
-            self._index(el)  # the only one of its name: appended in its place
-            return
+        self._by.setdefault(el.name if el.ns == HTML else "!" + el.name, [])
         for kind in self._kinds(el):
             kind.insert(bisect_left(kind, el.order, key=_ORDER), el)
 
@@ -408,10 +516,13 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         """Pop elements until an HTML element named in *names* has been popped (never the last)."""
         node = None
         for name in names:
-            found = self._by.get(name)
-            if found and (node is None or found[-1].order > node.order):
-                node = found[-1]
-        self._truncate(1 if node is None else max(self._position(node), 1))
+            found = self._last(name)
+            if found is not None and (node is None or found.order > node.order):
+                node = found
+        if node is None or node is self.stack[0]:
+            self._truncate(1)
+        else:
+            self._truncate_through(node)
 
     def _implied(self, exclude: str | None = None, names: Collection[str] = IMPLIED) -> None:
         stack = self.stack
@@ -429,7 +540,7 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
     def _clear_to(self, names: Collection[str]) -> None:
         stack = self.stack
         while len(stack) > 1 and not (stack[-1].ns == HTML and stack[-1].name in names):
-            self._pop()
+            self._drop_top()
 
     # -- reset the insertion mode appropriately (§13.2.4.1) ---------------------------------------
     def _reset_mode(self) -> None:
@@ -503,14 +614,14 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         the stack is shallow, the tree builder's skipped cycles cost less than the tokenizer's
         runs, and past *deep* open elements it may be opening one more per copy."""
         modes = self.template_modes
-        if self._foreign or (modes and len(self.stack) <= deep):
+        if self._foreign or (modes and len(self.stack) + self._extra <= deep):
             return False
         return not modes or ("in template" not in modes and "in column group" not in modes)
 
     def outline(self) -> tuple:
         """A cheap summary of the state (:meth:`shape` tells states apart; where outlines differ
         the shapes do)."""
-        return (self.mode, len(self.stack), len(self.afe), len(self.template_modes), self.frameset_ok, self.quirks,
+        return (self.mode, len(self.stack) + self._extra, len(self.afe), len(self.template_modes), self.frameset_ok, self.quirks,
                 self.head is None, self.form is None)
 
     def shape(self) -> tuple:
@@ -518,25 +629,36 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         for new objects in the same places, so the same later tokens have the same effects. Each
         element is its name, namespace, attributes and integration point, and a number (its first
         place on the stack, the list of active formatting elements, the head and form pointers)."""
-        # Stack elements are numbered by their place; the entries of the elements below the lowest
-        # place changed since the last call (_low) are those computed then (deep stacks: O(change)).
+        # Stack elements are numbered by their place; the entries of the stack's entries below the
+        # lowest one changed since the last call (_low) are those computed then (deep stacks:
+        # O(change)); a run's, one per element (at C speed).
         stack = self.stack
         kept = min(self._low, len(self._shape_stack))
-        entries = self._shape_stack[:kept]
-        entries.extend((k, el.name, el.ns, el.key, el.ip) for k, el in enumerate(stack[kept:], kept))
-        self._shape_stack, self._low = entries, len(stack)
-        size = len(stack)
+        chunks = self._shape_stack[:kept]
+        starts = self._shape_at[:kept + 1]
+        size = starts[-1]
+        for el in stack[kept:]:
+            count = el.count
+            if count == 1:
+                chunks.append(((size, el.name, el.ns, el.key, el.ip),))
+            else:
+                protos = el.unit or (el,)
+                chunks.append(tuple(zip(range(size, size + count), *(
+                    cycle([getattr(proto, field) for proto in protos]) for field in ("name", "ns", "key", "ip")))))
+            size += count
+            starts.append(size)
+        self._shape_stack, self._shape_at, self._low = chunks, starts, len(stack)
         others: dict[int, int] = {}
 
         def number(el: El | None) -> int:
             if el is None:
                 return -1
-            if el.open:
-                return self._position(el)
+            if el.open:  # (never one of a run)
+                return starts[self._position(el)]
             return others.setdefault(id(el), size + len(others))
 
         afe = tuple(None if el is None else (number(el), el.name, el.ns, el.key, el.ip) for el in self.afe)
-        return (self.mode, tuple(entries), afe, tuple(self.template_modes), number(self.head), number(self.form),
+        return (self.mode, tuple(chain.from_iterable(chunks)), afe, tuple(self.template_modes), number(self.head), number(self.form),
                 self.frameset_ok, self.quirks)
 
     def text_matters(self) -> bool:
@@ -732,6 +854,8 @@ class PlainTreeBuilder(TreeBuilder):
     """The tree builder with the standard's scope checks walking the stack of open elements and
     the list of active formatting elements, as written (O(depth) per token): the twin that the
     tests hold :class:`TreeBuilder`'s indexed checks against. Not for use on untrusted input."""
+
+    RUN_LEAST = None  # (its walks read the stack element by element: no runs)
 
     def _in_scope(self, name: str, extra: Collection[str] = ()) -> bool:
         for el in reversed(self.stack):
