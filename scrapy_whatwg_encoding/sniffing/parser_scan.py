@@ -466,9 +466,9 @@ def _scan(text: str, cutoff: int, hints: Hints) -> tuple[Encoding, str, int, int
 
 
 def _state(tree: TreeBuilder) -> tuple:
-    """All the tree builder's state that a start tag of an element of text can change."""
-    return (tree.mode, tuple(tree.stack), tuple(tree.afe), tree.frameset_ok, tuple(tree.template_modes),
-            tree.head, tree.form, tree.quirks)
+    """All the tree builder's state that a start tag of an element of text can change (its
+    outline too: a pop from a run of copies leaves the same objects on the stack, one fewer deep)."""
+    return (tree.outline(), tuple(tree.stack), tuple(tree.afe), tuple(tree.template_modes), tree.head, tree.form)
 
 
 class _Copies:
