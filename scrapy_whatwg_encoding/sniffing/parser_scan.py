@@ -60,6 +60,7 @@ from ._html.tokenizer import (
     SKIP_WITH_METAS,
     SKIP_WITH_METAS_ONE,
     TAG,
+    ascii_lowered,
     attributes_pattern,
     classify_text,
     copies_end,
@@ -99,8 +100,7 @@ def meta_tag_encoding(span: str) -> tuple[Encoding, str] | None:
 
 # Start tags through which the tree builder can still change what is a meta: foreign content
 # (no raw text elements, CDATA sections), template contents ("in column group" ignores meta),
-# frameset (no meta is processed after it). Searched in the text's hint_text (ASCII lowercased,
-# one byte a character): without IGNORECASE, sre skips a branch by its first literal.
+# frameset (no meta is processed after it). Searched in the text's ascii_lowered bytes.
 _TREE_NEEDED = re.compile(rb"<(?:svg|math|template|frameset)[\t\n\x0c\r />]")
 # Characters up to the next "<" that starts markup (a tag, "</", "<!", "<?"): text and stray "<"s.
 _CHARACTERS = re.compile(with_possessives(r"[^<]*+(?:<+(?![!/?A-Za-z])[^<]*+)*+"), re.ASCII)  # ("<+": a run at C speed)
@@ -164,8 +164,8 @@ def _meta_reading(span: str) -> tuple[Encoding, str] | None:
 # finds at C speed, then the label (a trie) and "charset" behind it are checked only there. A run
 # of 16 or more of the in-between characters counts as a hint whatever is around it, so that the
 # check never looks more than _HINT_LENGTH past the "=": a window of the text is searched without
-# reading far past it. Both are searched in the text's ASCII-lowercased bytes (hint_text): sre
-# skips a branch by its first literal only without IGNORECASE.
+# reading far past it. Both are searched in the text's ascii_lowered bytes (no hint holds a
+# character but ASCII).
 
 
 def _trie(words: list[str], stop: str = "", fold: bool = False) -> str:
@@ -207,12 +207,6 @@ _HINTS = (_REFERENCE_HINTS, _LABEL_HINTS)
 _HINT_LENGTH = max(1 + 16 + 1 + 16 + max(map(len, LABELS)) + 1, 1 + max(map(len, NAMED_REFERENCES)))
 
 
-def hint_text(text: str) -> bytes:
-    """*text* as the hints are searched in: ASCII letters lowercased, every other character but
-    ASCII a "?" (no hint holds one), a byte per character (the same offsets)."""
-    return text.encode("ascii", "replace").lower()
-
-
 class Hints:
     """The hints in *text*: :attr:`last`, and :meth:`after`, asked at any positions; a search is
     reused for every position between where it started and what it found, so callers that ask
@@ -222,8 +216,8 @@ class Hints:
     __slots__ = ("_found", "last", "lowered")
 
     def __init__(self, text: str):
-        #: *text*'s :func:`hint_text`.
-        self.lowered = hint_text(text)
+        #: *text*'s :func:`.tokenizer.ascii_lowered`.
+        self.lowered = ascii_lowered(text)
         #: The offset of the last hint, or -1: no meta tag that starts after it names an encoding.
         self.last = last_hint(text, self.lowered)
         # For each of _HINTS: where the last search started, what it found (-1: none).
@@ -283,12 +277,12 @@ def last_start(pattern: re.Pattern[AnyStr], text: AnyStr, end: int, reach: int) 
 
 def last_hint(text: str, lowered: bytes | None = None) -> int:
     """The offset of the last hint in *text* (see :class:`Hints`; *lowered*: its
-    :func:`hint_text`, if the caller has it), or -1."""
+    :func:`.tokenizer.ascii_lowered`, if the caller has it), or -1."""
     for seen, last in _LAST_HINTS:
         if seen is text or seen == text:
             return last
     if lowered is None:
-        lowered = hint_text(text)
+        lowered = ascii_lowered(text)
     last = max(last_start(pattern, lowered, len(text), _HINT_LENGTH) for pattern in _HINTS)
     _LAST_HINTS[:] = [(text, last), *_LAST_HINTS[:1]]
     return last
@@ -572,7 +566,7 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     tree builder's state is one characters leave as it is, :meth:`.TreeBuilder.characters_inert`):
     the plain twin that the tests hold those against."""
     end_at = len(text) if cutoff is None else cutoff
-    tree_until = -1 if modes else last_start(_TREE_NEEDED, hint_text(text) if hints is None else hints.lowered, end_at,
+    tree_until = -1 if modes else last_start(_TREE_NEEDED, ascii_lowered(text) if hints is None else hints.lowered, end_at,
                                              len("<template>") + 1)
     tree: TreeBuilder | None = TreeBuilder(scripting=scripting)
     find = text.find

@@ -34,6 +34,7 @@ from scrapy_whatwg_encoding.sniffing._html.tokenizer import (
     SKIP_WITH_METAS,
     SKIP_WITH_METAS_ONE,
     TAG,
+    ascii_lowered,
     atomic_text,
     attribute_value,
     attribute_values,
@@ -668,7 +669,7 @@ def test_the_last_match_searched_from_the_end_is_the_last_of_all(text, end):
     """last_start (windows from the end, doubling, bisected) against every match in turn, with an
     end anywhere (a match must end by it): the parser step's last tree-builder tag and last hint."""
     end = min(end, len(text))
-    for pattern, searched, reach in ((parser_scan._TREE_NEEDED, parser_scan.hint_text(text), len("<template>") + 1),
-                                     *((hints, parser_scan.hint_text(text), parser_scan._HINT_LENGTH) for hints in parser_scan._HINTS)):
+    for pattern, searched, reach in ((parser_scan._TREE_NEEDED, ascii_lowered(text), len("<template>") + 1),
+                                     *((hints, ascii_lowered(text), parser_scan._HINT_LENGTH) for hints in parser_scan._HINTS)):
         starts = [match.start() for match in pattern.finditer(searched, 0, end)]
         assert last_start(pattern, searched, end, reach) == (starts[-1] if starts else -1)

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scrapy_whatwg_encoding import ENCODINGS
-from scrapy_whatwg_encoding.sniffing._html.tokenizer import TAG
+from scrapy_whatwg_encoding.sniffing._html.tokenizer import TAG, ascii_lowered
 from scrapy_whatwg_encoding.sniffing.parser_scan import find_parser_meta, scan_parser_meta
 
 DATA = pathlib.Path(__file__).resolve().parents[1] / "data"
@@ -491,10 +491,10 @@ def test_quick_path_fires_on_the_corpus():
                                  "<\u017fvg"]),
                 max_size=12).map("".join))
 def test_tree_needed_tags_are_found_as_by_the_plain_pattern(text):
-    """The tags that need the tree builder, searched in the text's hint_text (ASCII lowercased, a
-    byte a character), are where they are in the text, ASCII case-insensitively."""
+    """The tags that need the tree builder, searched in the text's ascii_lowered bytes, are where
+    they are in the text, ASCII case-insensitively."""
     from scrapy_whatwg_encoding.sniffing import parser_scan
 
     plain = re.compile(r"<(?:svg|math|template|frameset)[\t\n\x0c\r />]", re.ASCII | re.IGNORECASE)
-    found = parser_scan._TREE_NEEDED.finditer(parser_scan.hint_text(text))
+    found = parser_scan._TREE_NEEDED.finditer(ascii_lowered(text))
     assert [m.start() for m in found] == [m.start() for m in plain.finditer(text)]

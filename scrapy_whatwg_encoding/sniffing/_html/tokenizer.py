@@ -142,11 +142,17 @@ def _first_of(names: tuple[str, ...]) -> re.Pattern:
 _LOOK_FIRST = 256
 
 
+def ascii_lowered(text: str) -> bytes:
+    """*text* with ASCII letters lowercased and every other character but ASCII a "?", a byte per
+    character (the same offsets): where an ASCII case-insensitive search without IGNORECASE (sre
+    then skips a branch by its first literal) finds names, labels or tags."""
+    return text.encode("ascii", "replace").lower()
+
+
 def _lowered(span: str) -> bytes | None:
-    """*span* ASCII-lowercased, offset for offset, where it is long enough to look names up in it
-    first (:data:`_LOOK_FIRST`; else None): a name's attribute (ASCII case-insensitively) starts
-    where the lowered text holds the name (other characters become "?", a byte each)."""
-    return span.encode("ascii", "replace").lower() if len(span) > _LOOK_FIRST else None
+    """*span*'s :func:`ascii_lowered` where it is long enough to look names up in it first
+    (:data:`_LOOK_FIRST`; else None): a name's attribute starts where it holds the name."""
+    return ascii_lowered(span) if len(span) > _LOOK_FIRST else None
 
 
 def _still_named(names: tuple[str, ...], lowered: bytes | None, position: int) -> tuple[str, ...]:

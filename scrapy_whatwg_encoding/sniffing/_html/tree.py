@@ -702,7 +702,7 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         for el in islice(reversed(stack), 8):
             if el.ns == HTML:
                 return _KEPT_AT_INTEGRATION_POINTS
-            if el.name.lower() not in _KEPT_AT_INTEGRATION_POINTS:
+            if any(one.name.lower() not in _KEPT_AT_INTEGRATION_POINTS for one in el.unit or (el,)):  # (a run's too)
                 return None
         return None
 
