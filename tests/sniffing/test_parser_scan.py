@@ -498,3 +498,29 @@ def test_tree_needed_tags_are_found_as_by_the_plain_pattern(text):
     plain = re.compile(r"<(?:svg|math|template|frameset)[\t\n\x0c\r />]", re.ASCII | re.IGNORECASE)
     found = parser_scan._TREE_NEEDED.finditer(ascii_lowered(text))
     assert [m.start() for m in found] == [m.start() for m in plain.finditer(text)]
+
+
+def test_the_collector_is_paused_during_a_tree_builders_scan_and_left_as_it_was():
+    """The cyclic garbage collector is off inside collection_paused (the parser step's and
+    Firefox's scans) and as it was after: on again, off where the caller had it off, on again
+    after an error."""
+    import gc
+
+    from scrapy_whatwg_encoding.sniffing import parser_scan
+
+    assert gc.isenabled()
+    try:
+        with parser_scan.collection_paused():
+            assert not gc.isenabled()
+        assert gc.isenabled()
+        with pytest.raises(ValueError), parser_scan.collection_paused():
+            raise ValueError
+        assert gc.isenabled()
+        assert parser_scan.scan_parser_meta("<svg><title><meta charset=koi8-r>", 100)[0].name == "KOI8-R"
+        assert gc.isenabled()
+        gc.disable()
+        with parser_scan.collection_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
