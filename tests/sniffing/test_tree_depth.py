@@ -96,6 +96,13 @@ def test_indexed_checks_leave_the_state_of_the_walking_ones(deep, scripting):
 def test_copies_pushed_at_once_leave_the_state_of_the_token_by_token_steps(head, unit, copies, tail, scripting):
     """``copies_push``/``push_copies``: where the next copies of a unit of start tags would each
     only push elements, pushing them at once leaves the state of the token-by-token steps."""
+    _copies_then_tail(head, unit, copies, tail, scripting)
+
+
+def _copies_then_tail(head: list, unit: list, copies: int, tail: list, scripting: bool) -> None:
+    """*head* and *unit* fed to the tree builder and its walking twin; *copies* more of *unit*
+    pushed at once where ``copies_push`` allows (one by one in the twin); then *tail*: every
+    token's action and the whole state after it, depth included, the twin's."""
     tree, twin = TreeBuilder(scripting), PlainTreeBuilder(scripting)
     for token in [*head, *unit]:
         if _feed(tree, token) == STOP:
@@ -106,11 +113,11 @@ def test_copies_pushed_at_once_leave_the_state_of_the_token_by_token_steps(head,
         tree.push_copies(specs, copies)
         for token in unit * copies:
             assert _feed(twin, token) is None
-    assert _state(tree) == _state(twin)
+    assert (_state(tree), tree.outline()) == (_state(twin), twin.outline())
     for token in tail:
         action = _feed(tree, token)
         assert action == _feed(twin, token)
-        assert _state(tree) == _state(twin)
+        assert (_state(tree), tree.outline()) == (_state(twin), twin.outline())
         if action == STOP:
             break
 
@@ -281,25 +288,8 @@ def test_runs_of_copies_leave_the_state_of_the_token_by_token_steps(head, tags, 
     """Copies of a unit of one to three start tags pushed at once as one entry of the stack (a
     run), then tokens that pop into it, through it, split it or remove it: every token's action
     and the whole state after it, depth included, are the twin's, which pushed them one by one."""
-    tree, twin = TreeBuilder(scripting), PlainTreeBuilder(scripting)
-    unit = [("start", name, span, False) for name, span in tags]
-    for token in [*head, *unit]:
-        if _feed(tree, token) == STOP:
-            return
-        _feed(twin, token)
-    specs = tree.copies_push([token[1:] for token in unit])
-    if specs is not None:
-        assert copies >= TreeBuilder.RUN_LEAST
-        tree.push_copies(specs, copies)
-        for token in unit * copies:
-            assert _feed(twin, token) is None
-    assert (_state(tree), tree.outline()) == (_state(twin), twin.outline())
-    for token in tail:
-        action = _feed(tree, token)
-        assert action == _feed(twin, token)
-        assert (_state(tree), tree.outline()) == (_state(twin), twin.outline())
-        if action == STOP:
-            break
+    assert copies >= TreeBuilder.RUN_LEAST  # (so that the copies pushed at once are a run)
+    _copies_then_tail(head, [("start", name, span, False) for name, span in tags], copies, tail, scripting)
 
 
 @pytest.mark.parametrize("unit", [["b"], ["b", "i"], ["span", "i", "em"]])  # (no block: the twin walks on "p")

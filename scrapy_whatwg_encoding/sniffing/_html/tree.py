@@ -132,13 +132,9 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         """"Has an element in scope" (§13.2.4.2): the topmost HTML *name* is above every
         boundary (scope elements, HTML *extra*: button, list item scopes). (A boundary's list
         ending with a run that holds one: that one is above *name* if the run is.)"""
-        found = self._by.get(name)
-        if not found:
+        node = self._last(name)
+        if node is None:
             return False
-        node = found[-1]
-        if node.unit is not None:  # (see _last)
-            self._split(node, True)
-            node = found[-1]
         order = node.order
         scoped = self._scoped
         if scoped and scoped[-1].order > order:
@@ -231,36 +227,10 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         self._index(el)
 
     def _index(self, el: El) -> None:
-        if el.unit is not None:
-            for proto in el.unit:
-                self._by.setdefault(proto.name if proto.ns == HTML else "!" + proto.name, [])
-            for kind in self._kinds(el):
-                kind.append(el)
-            return
-        name = el.name
-        if el.ns == HTML:
-            found = self._by.get(name)
-            if found is None:
-                self._by[name] = [el]
-            else:
-                found.append(el)
-            if el.special:
-                self._special.append(el)
-                if el.scope:
-                    self._scoped.append(el)
-                if name not in _LI_THROUGH:
-                    self._li_stops.append(el)
-            return
-        found = self._by.get("!" + name)
-        if found is None:
-            self._by["!" + name] = [el]
-        else:
-            found.append(el)
-        self._foreign.append(el)
-        if el.special:  # (foreign special elements are the scope ones)
-            self._special.append(el)
-            self._scoped.append(el)
-            self._li_stops.append(el)
+        for one in el.unit or (el,):
+            self._by.setdefault(one.name if one.ns == HTML else "!" + one.name, [])
+        for kind in self._kinds(el):
+            kind.append(el)
 
     def copies_push(self, tags: list[tuple[str, str, bool]]) -> list[tuple[str, int, str | None]] | None:
         """Whether copies of a unit of start tags (*tags*: name, attributes span, self-closing
@@ -335,22 +305,18 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         els = list(map(El, islice(cycle(names), total), islice(cycle(spaces), total), islice(cycle(keys), total),
                        repeat(0, total), numbers(stack[-1].order + 1.0), repeat(True, total)))
         stack.extend(els)
-        places: dict[str, list[int]] = {}
-        for j, (name, ns, _) in enumerate(specs):
-            places.setdefault(name if ns == HTML else "!" + name, []).append(j)
-        for by, where in places.items():
-            found = els[where[0]::size] if len(where) == 1 else [e for k, e in enumerate(els) if k % size in where]
-            self._by.setdefault(by, []).extend(found)
-        kinds = ((self._foreign, lambda e: e.ns != HTML), (self._special, lambda e: e.special),
-                 (self._scoped, lambda e: e.scope),
-                 (self._li_stops, lambda e: e.special and (e.ns != HTML or e.name not in _LI_THROUGH)))
-        for kind, member in kinds:
-            where = [j for j, e in enumerate(els[:size]) if member(e)]
+        # Each index list gets the copies' elements of the places in the unit that go in it.
+        places: dict[int, tuple[list[El], list[int]]] = {}
+        for j, el in enumerate(els[:size]):
+            self._by.setdefault(el.name if el.ns == HTML else "!" + el.name, [])
+            for kind in self._kinds(el):
+                places.setdefault(id(kind), (kind, []))[1].append(j)
+        for kind, where in places.values():
             if len(where) == size:
                 kind.extend(els)
             elif len(where) == 1:
                 kind.extend(els[where[0]::size])
-            elif where:
+            else:
                 kind.extend(e for k, e in enumerate(els) if k % size in where)
         if specs[0][1] != HTML:
             return
@@ -398,25 +364,8 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         el.open = False
         self._extra -= el.count - 1
         self._low = min(self._low, len(stack))
-        if el.unit is not None:
-            for kind in self._kinds(el):
-                kind.pop()
-            return el
-        if el.ns == HTML:
-            self._by[el.name].pop()
-            if el.special:
-                self._special.pop()
-                if el.scope:
-                    self._scoped.pop()
-                if el.name not in _LI_THROUGH:
-                    self._li_stops.pop()
-            return el
-        self._by["!" + el.name].pop()
-        self._foreign.pop()
-        if el.special:
-            self._special.pop()
-            self._scoped.pop()
-            self._li_stops.pop()
+        for kind in self._kinds(el):
+            kind.pop()
         return el
 
     def _truncate(self, k: int) -> None:
