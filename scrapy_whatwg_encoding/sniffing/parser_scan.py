@@ -46,7 +46,8 @@ from typing import AnyStr, cast
 
 from ..encoding import Encoding, get_encoding
 from ..encoding.tables.labels import LABELS
-from ._html.elements import META, PLAINTEXT, RAWTEXT, RCDATA, SCRIPT
+from ._html.elements import MATHML_TEXT_IP_NAMES, META, PLAINTEXT, RAWTEXT, RCDATA, SCRIPT, SVG_IP_NAMES
+from ._html.foreign import BREAKOUT_NAMES
 from ._html.tokenizer import (
     BOGUS_COMMENT,
     COMMENT,
@@ -182,6 +183,48 @@ def _trie(words: list[str], stop: str = "", fold: bool = False) -> str:
         tail = stop if not rest else _trie(rest, stop, fold) if len(rest) == len(tails) else f"(?:{_trie(rest, stop, fold)}|{stop})"
         branches.append((f"[{head}{head.upper()}]" if fold and "a" <= head <= "z" else re.escape(head)) + tail)
     return "(?:" + "|".join(branches) + ")"
+
+
+# Foreign content (§13.2.6.5), where the current node is foreign and no integration point: a
+# start tag that neither breaks out nor names an integration point or annotation-xml only pushes a
+# foreign element that leaves this so; characters change at most frameset-ok; comments, bogus
+# comments and a DOCTYPE change nothing. A run of them that ends at a start tag that breaks out
+# (or "</br>", "</p>") changes nothing either: the breakout pops what it pushed with the foreign
+# elements under it, and nothing else looks at those. So the run is skipped (frameset-ok set where
+# its characters set it). _FOREIGN_PUSHES_WS takes whitespace and U+0000 only as text (where
+# frameset-ok is still "ok"), _FOREIGN_PUSHES every character. Searched in the text's
+# ascii_lowered bytes (the names as literals: sre skips a branch by its first one), where some
+# tokens look alike and end the run: a CDATA section (characters) and a bogus comment
+# "<![cdata["; a bogus comment "<?" and "<" before a non-ASCII character.
+_TAG_END = "[\t\n\x0c\r />]"
+_FOREIGN_START = (
+    "<(?!" + _trie(sorted(BREAKOUT_NAMES | SVG_IP_NAMES | MATHML_TEXT_IP_NAMES | {"font", "annotation-xml"}), _TAG_END)
+    + r")[a-z][^\t\n\x0c\r />]*+(?:>|(?=[\t\n\x0c\r />])" + attributes_pattern("f") + r"[\t\n\x0c\r /]*+>)")
+_FOREIGN_MARKUP = rf"{COMMENT}|<(?:/(?![a-z])|!(?!--|\[cdata\[))[^>]*>"  # (bogus comments but "<?": "<" and non-ASCII)
+_FOREIGN_PUSHES_WS = re.compile(with_possessives(rf"(?:{_FOREIGN_START}|[\t\n\x0c\r \x00]+|{_FOREIGN_MARKUP})*+").encode())
+_FOREIGN_PUSHES = re.compile(with_possessives(rf"(?:{_FOREIGN_START}|[^<]+|<+(?![!/?a-z])|{_FOREIGN_MARKUP})*+").encode())
+_BREAKS_OUT = re.compile(("<(?:" + _trie(sorted(BREAKOUT_NAMES), _TAG_END) + "|/(?:br|p)" + _TAG_END + ")").encode())
+
+
+def _foreign_run(tree: TreeBuilder, text: str, lowered: bytes, lt: int, end: int) -> tuple[int, int]:
+    """Where the loop goes on from a start tag at *lt* in foreign content (the tree builder's
+    :meth:`~.TreeBuilder.pushes_foreign`; *lowered*: the text's :func:`.ascii_lowered`), and
+    where the run of what only pushes foreign elements from it stops (see
+    :data:`_FOREIGN_PUSHES`): past the run where a tag that breaks out ends it (the tree builder
+    then as it leaves the run), else *lt* (nothing skipped)."""
+    other = False
+    stop = lt
+    if tree.frameset_ok:
+        stop = _FOREIGN_PUSHES_WS.match(lowered, lt, end).end()  # type: ignore[union-attr]
+        after = _CHARACTERS.match(text, stop, end).end()  # type: ignore[union-attr]
+        other = after > stop and classify_text(text, stop, after)[2]  # (on only where they set frameset-ok)
+    if not tree.frameset_ok or other:
+        stop = _FOREIGN_PUSHES.match(lowered, stop, end).end()  # type: ignore[union-attr]
+    if not _BREAKS_OUT.match(lowered, stop):
+        return lt, stop
+    if other:
+        tree.characters(False, False, True)
+    return stop, stop
 
 
 _LABEL_CHARS = re.escape("".join(sorted(set("".join(LABELS)))))
@@ -566,8 +609,8 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     tree builder's state is one characters leave as it is, :meth:`.TreeBuilder.characters_inert`):
     the plain twin that the tests hold those against."""
     end_at = len(text) if cutoff is None else cutoff
-    tree_until = -1 if modes else last_start(_TREE_NEEDED, ascii_lowered(text) if hints is None else hints.lowered, end_at,
-                                             len("<template>") + 1)
+    lowered = ascii_lowered(text) if hints is None and not modes else None if hints is None else hints.lowered
+    tree_until = -1 if lowered is None else last_start(_TREE_NEEDED, lowered, end_at, len("<template>") + 1)
     tree: TreeBuilder | None = TreeBuilder(scripting=scripting)
     find = text.find
     n = len(text)
@@ -577,6 +620,7 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     next_visit = _GAPS[0] if skip_copies else n + 1  # (each turn moves on: never reached)
     begun: list[int] = []  # where the turns of the loop with the tree builder began
     quiet = cast("Callable[[str, int, int], re.Match[str]]", _QUIET.match)
+    foreign_from = 0  # (no run of foreign content is tried again before it)
     while True:
         if tree is not None:
             turns += 1
@@ -634,6 +678,13 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                 tree.end_tag(name)
                 continue
             else:
+                if skip_copies and lt >= foreign_from and tree.pushes_foreign():
+                    if lowered is None:
+                        lowered = ascii_lowered(text)
+                    jump, foreign_from = _foreign_run(tree, text, lowered, lt, end_at)
+                    if jump > lt:
+                        pos = jump
+                        continue
                 mode = tree.mode
                 if name in _TEXT_RUNS:
                     before = _state(tree)

@@ -263,3 +263,66 @@ def test_floods_that_keep_the_tree_builder_on_get_html5libs_meta(name):
     ours = scan_parser_meta(text, len(text))
     oracle = oracle_parser_meta(text)
     assert (None if ours is None else (ours[0].name, ours[3])) == (None if oracle is None else (oracle[0].name, oracle[2]))
+
+
+# Foreign content: runs of start tags that only push foreign elements (numbered: no copies), with
+# characters and comments, skipped where a tag that breaks out ends them (it pops them all).
+_FOREIGN_HEADS = ["<svg>", "<math>", "<svg><g>", "<math><annotation-xml>", "<template><svg>", "<svg><foreignObject><svg>",
+                  "<math><mi><svg>", "<table><svg>", "<svg><desc><math>", "<math><annotation-xml encoding=text/html><svg>",
+                  "<svg>x", "<b><svg>"]
+_FOREIGN_TOKENS = ["<x%d>", "<g>", "<b%d>", "<path d='>'/>", "<x%d a=%d b='>'>", "<desc>", "<title>", "<mi>", "<mtext>",
+                   "<foreignobject>", "<FOREIGNOBJECT>", "<desc\x00>", "<annotation-xml encoding=text/html>",
+                   "<annotation-xml>", "<svg>", "<math>", "<font>", "<font color=red>", "<mglyph>", "x", "%d", " ", "\n",
+                   "\x00", "&#32;", "&#x41;", "&", "<", "<!-- c -->", "<?x>", "<!x>", "<![CDATA[y]]>", "<![CDATA[ ]]>",
+                   "</x1>", "</g>", "</svg>", "<b>", "<B>", "<meta charset=zz>", "</p>", "</br>", "<p>", "<table>", "<h1>",
+                   "<\xe9", "</\xe9>", "\xd8", "<x\xe9>", "<![cdata[", "<?"]
+_FOREIGN_TAILS = [META, "<b>" + META, "</p>" + META, "</BR>" + META, "<p><frameset>" + META, "<FONT size=1>" + META,
+                  "</svg>" + META, "<title>" + META, "<desc><frameset>" + META, "<META charset=koi8-r>", "<b",
+                  "<mtext><frameset>" + META]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.builds(_numbered, st.sampled_from(_FOREIGN_HEADS), st.lists(st.sampled_from(_FOREIGN_TOKENS), min_size=1, max_size=6),
+                 st.integers(0, 30), st.sampled_from(_FOREIGN_TAILS)),
+       st.booleans(), st.booleans(), st.integers(0, 400))
+@example(_numbered("<svg>", ["<x%d>"], 30, META), False, True, 400)
+@example(_numbered("<svg>", ["<x%d>", "y"], 3, "<p><frameset>" + META), False, True, 400)  # frameset-ok "not ok"
+@example(_numbered("<svg>", ["<x%d>", "&#32;"], 3, "<p><frameset>" + META), False, True, 400)  # still "ok"
+@example(_numbered("<math><annotation-xml>", ["<x%d>"], 3, "<svg><title>" + META), False, True, 400)  # svg at annotation-xml
+@example(_numbered("<math>", ["<mi>"], 3, "<svg><title>" + META), False, True, 400)
+@example(_numbered("<svg>", ["<FOREIGNOBJECT>"], 3, "<title>" + META), False, True, 400)
+@example(_numbered("<svg>", ["<x%d>"], 3, "</x1><frameset>" + META), False, True, 400)  # an end tag ends the run
+@example(_numbered("<svg>", ["<x%d>"], 3, "<font>" + META), False, True, 400)
+@example(_numbered("<svg>", ["<x%d>", "x"], 3, "<font color=red><frameset>" + META), False, True, 400)
+@example(_numbered("<svg><g>", ["<![CDATA[y]]>"], 1, "<p><frameset>" + META), False, True, 400)  # characters
+@example(_numbered("<svg>", ["<x%d>"], 3, "<desc></x0><frameset>" + META), False, True, 400)  # no breakout: pushed
+@example(_numbered("<svg>", ["<x%d>", "<\xe9"], 2, META + "<frameset>" + META), False, True, 400)  # "<" then "é": no "<?"
+def test_runs_that_push_foreign_elements_leave_the_metas_of_the_token_by_token_steps(text, modes, scripting, cut):
+    """Runs of start tags that only push foreign elements, skipped where a tag that breaks out
+    ends them, against the plain twin, with a cutoff and a stop (Firefox's model) or none."""
+    kwargs = {"modes": modes, "scripting": scripting or not modes}
+    assert _metas(text, True, **kwargs) == _metas(text, False, **kwargs)
+    cutoff = {"cutoff": min(cut, len(text))}
+    assert _metas(text, True, **kwargs, **cutoff) == _metas(text, False, **kwargs, **cutoff)
+    if modes:
+        stop = {"stop_at": min(cut, len(text)), "alive": ("in body", "in template")}
+        assert _metas(text, True, **kwargs, **stop) == _metas(text, False, **kwargs, **stop)
+
+
+# Runs of foreign start tags, numbered, 64 KiB: a few regex matches, not a turn of the loop each.
+FOREIGN_RUNS = {
+    "svg <x%d>": ("<svg>", "<x%d>", META),
+    "svg <b%d> text": ("<svg>", "<b%d>x", "<p>" + META),
+    "template svg <x%d a=%d>": ("<template><svg>", "<x%d a=%d>", META),
+    "math <x%d> comments": ("<math>", "<x%d><!-- %d -->", "</br>" + META),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FOREIGN_RUNS))
+def test_runs_that_push_foreign_elements_take_no_turn_per_tag(name):
+    head, unit, tail = FOREIGN_RUNS[name]
+    copies = (64 * 1024 - len(head) - len(tail)) // (len(unit) + 4)
+    text = _numbered(head, [unit], copies, tail)
+    for kwargs in ({"modes": False}, {"modes": True, "scripting": False}):
+        assert scan_calls(text, **kwargs) < 300, (name, kwargs, text.count("<"))
+        assert _metas(text, True, **kwargs) == _metas(text, False, **kwargs) != []

@@ -6,7 +6,8 @@ from .elements import HTML, HTML_IP, MATHML, MATHML_TEXT_IP, MATHML_TEXT_IP_NAME
 from .state import TreeState
 from .tokenizer import first_attribute, first_attributes
 
-_BREAKOUT = frozenset(
+#: Start tags that break out of foreign content whatever their attributes (§13.2.6.5).
+BREAKOUT_NAMES = frozenset(
     "b big blockquote body br center code dd div dl dt em embed h1 h2 h3 h4 h5 h6 head hr i img "
     "li listing menu meta nobr ol p pre ruby s small span strong strike sub sup table tt u ul "
     "var".split()
@@ -28,7 +29,7 @@ def _foreign(name: str, ns: int, span: str) -> El:
 
 def breaks_out(name: str, span: str) -> bool:
     """A start tag *name* (attributes *span*) that breaks out of foreign content (§13.2.6.5)."""
-    return name in _BREAKOUT or (name == "font" and bool(span)
+    return name in BREAKOUT_NAMES or (name == "font" and bool(span)
                                  and next(first_attributes(span, _FONT_BREAKOUT), None) is not None)
 
 

@@ -111,6 +111,16 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         """The adjusted current node is not in the HTML namespace (CDATA sections allowed)."""
         return bool(self.stack) and self.stack[-1].ns != HTML
 
+    def pushes_foreign(self) -> bool:
+        """Whether a start tag that neither breaks out of foreign content nor names an integration
+        point or ``annotation-xml`` would now only push a foreign element that leaves this so
+        (§13.2.6, §13.2.6.5 "any other start tag"): the current node is foreign, no integration
+        point and no ``annotation-xml`` (where a ``svg`` start tag takes the HTML rules)."""
+        if not self.stack:
+            return False
+        node = self.stack[-1]
+        return node.ns != HTML and not node.ip and node.name != "annotation-xml"
+
     # The stack of open elements is indexed (see _push): each element of a kind that the scope
     # checks look for or stop at is in a list of its kind, bottom to top, so "the topmost X" is
     # a list's last entry and "X is above Y" compares orders: every check below costs O(1) (or
