@@ -203,6 +203,18 @@ _FOREIGN_START = (
 _FOREIGN_MARKUP = rf"{COMMENT}|<(?:/(?![a-z])|!(?!--|\[cdata\[))[^>]*>"  # (bogus comments but "<?": "<" and non-ASCII)
 _FOREIGN_PUSHES_WS = re.compile(with_possessives(rf"(?:{_FOREIGN_START}|[\t\n\x0c\r \x00]+|{_FOREIGN_MARKUP})*+").encode())
 _FOREIGN_PUSHES = re.compile(with_possessives(rf"(?:{_FOREIGN_START}|[^<]+|<+(?![!/?a-z])|{_FOREIGN_MARKUP})*+").encode())
+# "In body", a start tag other than these changes neither the insertion mode nor the tokenizer
+# state (in HTML or foreign content: foreign content keeps the mode, and a meta breaks out of it),
+# and a meta start tag is processed with the "in head" rules wherever the current node is: so the
+# meta that ends a run of such start tags (with characters, comments and bogus comments) is one
+# the tree builder processes, "in body", whatever the run did to the stack. The scan gives it at
+# once, then reads the run token by token if asked for more (the meta not given again).
+_SPECULATIVE = re.compile(with_possessives(
+    "(?:<(?!" + _trie(sorted(("frameset", "iframe", "meta", "noembed", "noframes", "noscript", "plaintext", "script",
+                              "style", "table", "template", "textarea", "title", "xmp")), _TAG_END)
+    + r")[a-z][^\t\n\x0c\r />]*+(?:>|(?=[\t\n\x0c\r />])" + attributes_pattern("s") + r"[\t\n\x0c\r /]*+>)"
+    + rf"|[^<]+|<+(?![!/?a-z])|{_FOREIGN_MARKUP})*+").encode())
+_META_START = re.compile(b"<meta" + _TAG_END.encode())
 _BREAKS_OUT = re.compile(("<(?:" + _trie(sorted(BREAKOUT_NAMES), _TAG_END) + "|/(?:br|p)" + _TAG_END + ")").encode())
 
 
@@ -603,11 +615,14 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     that opens one: :meth:`.TreeBuilder.tokenizer_only`) the scan goes on
     with tokenizer states alone, one regex per run of what they skip;
     with *hints* (:class:`Hints` of *text*), runs of meta tags that hold no hint (so name no
-    encoding) are skipped there too, and the scan ends where no hint is left. *skip_copies*
-    ``False``: no copies of a unit of tokens are skipped (:class:`_Copies`, ``push_unit_copies``),
-    and no run of characters and comments is taken in one match (after a stray "<", or where the
-    tree builder's state is one characters leave as it is, :meth:`.TreeBuilder.characters_inert`):
-    the plain twin that the tests hold those against."""
+    encoding) are skipped there too, and the scan ends where no hint is left. Without *stop_at*,
+    a meta that ends a run of start tags that keep the insertion mode "in body" is given before
+    the run is read (:data:`_SPECULATIVE`; the run is read token by token only if the caller asks
+    for more). *skip_copies* ``False``: no copies of a unit of tokens are skipped
+    (:class:`_Copies`, ``push_unit_copies``), no run of foreign elements (:data:`_FOREIGN_PUSHES`)
+    nor of characters and comments is taken in one match (after a stray "<", or where the tree
+    builder's state is one characters leave as it is, :meth:`.TreeBuilder.characters_inert`), and
+    no meta is given before its run: the plain twin that the tests hold those against."""
     end_at = len(text) if cutoff is None else cutoff
     lowered = ascii_lowered(text) if hints is None and not modes else None if hints is None else hints.lowered
     tree_until = -1 if lowered is None else last_start(_TREE_NEEDED, lowered, end_at, len("<template>") + 1)
@@ -621,6 +636,7 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     begun: list[int] = []  # where the turns of the loop with the tree builder began
     quiet = cast("Callable[[str, int, int], re.Match[str]]", _QUIET.match)
     foreign_from = 0  # (no run of foreign content is tried again before it)
+    speculated = given = -1  # (no run to a meta tried again before its end; the meta given at once)
     while True:
         if tree is not None:
             turns += 1
@@ -686,6 +702,15 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                         pos = jump
                         continue
                 mode = tree.mode
+                if skip_copies and stop_at is None and lt >= speculated and mode == "in body":
+                    if lowered is None:
+                        lowered = ascii_lowered(text)
+                    speculated = _SPECULATIVE.match(lowered, lt, end_at).end()  # type: ignore[union-attr]
+                    if speculated > lt and _META_START.match(lowered, speculated):
+                        meta = TAG.match(text, speculated)
+                        if meta is not None:
+                            yield speculated, meta.end(), meta.group(3), (mode if modes else None)
+                            given = speculated
                 if name in _TEXT_RUNS:
                     before = _state(tree)
                 action = tree.start_tag(name, span, tail.endswith("/"))
@@ -698,7 +723,9 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                     continue
             if action == META:
                 emitted += 1
-                yield lt, pos, span, (None if tree is None else mode)
+                if lt == given:
+                    continue  # given before the run that led to it was read
+                yield lt, pos, span, (mode if modes and tree is not None else None)
                 continue
             if action == RCDATA or action == RAWTEXT:
                 end = raw_text_end(text, pos, name)

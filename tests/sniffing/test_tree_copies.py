@@ -4,6 +4,9 @@ comments skipped in the tokenizer-only regex. Each against its plain twin (the t
 steps) and html5lib's tree builder; and the work: no turn of the loop per copy."""
 from __future__ import annotations
 
+import cProfile
+import pstats
+
 import pytest
 from _html5lib_oracle import oracle_parser_meta
 from _scan_calls import scan_calls
@@ -13,6 +16,7 @@ from hypothesis import strategies as st
 from scrapy_whatwg_encoding.sniffing._html.tree import TreeBuilder
 from scrapy_whatwg_encoding.sniffing.parser_scan import (
     find_parser_meta,
+    forget,
     meta_tag_encoding,
     scan_parser_meta,
     tree_builder_metas,
@@ -326,3 +330,59 @@ def test_runs_that_push_foreign_elements_take_no_turn_per_tag(name):
     for kwargs in ({"modes": False}, {"modes": True, "scripting": False}):
         assert scan_calls(text, **kwargs) < 300, (name, kwargs, text.count("<"))
         assert _metas(text, True, **kwargs) == _metas(text, False, **kwargs) != []
+
+
+# "In body": a run of start tags that change neither the insertion mode nor the tokenizer state,
+# up to a meta, which is then given at once (the run read token by token only if asked for more).
+_BODY_HEADS = ["", "<body>", "<math><mtext>", "<mi>", "<svg>", "<template>", "<table>", "<select>", "<frameset>",
+               "<svg><foreignObject>", "<head>", "<template><div>", "<p><b>x</p>", "<math><annotation-xml>", "<table><td>"]
+_BODY_TOKENS = ["<x%d>", "<b%d>", "<div%d a='%d'>", "<p>", "<a>", "<b>", "<font>", "<font color=red>", "<svg>", "<math>",
+                "<mtext>", "<desc>", "<table>", "<td>", "<select>", "<option>", "<template>", "<col>", "<frameset>",
+                "<textarea>", "<title>", "<plaintext>", "<noscript>", "<noframes>", "<xmp>", "<iframe>", "<noembed>",
+                "<style>", "<script>", "<body>", "<html>", "<head>", "</body>", "</p>", "</x1>", "x", " ", "\x00",
+                "<!-- c -->", "<?x>", "<!x>", "<![CDATA[<meta charset=koi8-r>]]>", "<\xe9", "<meta charset=zz>",
+                "<image>", "<li>", "<button>", "<form>", "<frame>", "<caption>", "<colgroup>", "<br/>", "<TABLE>"]
+_BODY_TAILS = [META, "<meta charset=zz>" + META, "</table>" + META, "<select>" + META, "<title>" + META + "</title>",
+               "<table>" + META, "</template><col>" + META, "<frameset>" + META]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.builds(_numbered, st.sampled_from(_BODY_HEADS), st.lists(st.sampled_from(_BODY_TOKENS), min_size=1, max_size=6),
+                 st.integers(0, 20), st.sampled_from(_BODY_TAILS)),
+       st.booleans(), st.booleans(), st.integers(0, 400))
+@example(_numbered("<math><mtext>", ["<b%d>"], 30, META), True, True, 400)
+@example(_numbered("<mi>", ["<math>", "<mtext>", "<desc>", "<math>", "<mtext>", "<font>"], 5, META), True, True, 400)
+@example(_numbered("<body>", ["<x%d>"], 3, "<select>" + META), True, True, 400)  # a select keeps "in body"
+@example(_numbered("<body>", ["<x%d>"], 3, "<table>" + META), True, True, 400)  # "in table": the mode given
+@example(_numbered("<body>", ["<x%d>"], 3, "</body>" + META), True, True, 400)  # "after body"
+@example(_numbered("<body>", ["<x%d>", "<textarea>"], 1, META + "</textarea>" + META), True, True, 400)
+@example(_numbered("<body>", ["<x%d>"], 3, "<meta charset=zz>" + META), True, True, 400)  # each meta once
+@example(_numbered("<body>", ["<x%d>", "<template>", "<col>"], 1, META), True, True, 400)  # template's column group
+@example(_numbered("<svg>", ["<x%d>"], 1, "<![CDATA[ > " + META + " ]]>" + META), True, True, 400)  # a CDATA section
+@example(_numbered("<body>", ["<x%d>"], 1, "<iframe>" + META + "</iframe>" + META), True, True, 400)
+@example(_numbered("<body>", ["<x%d>"], 1, "<noembed>" + META + "</noembed>" + META), True, True, 400)
+@example(_numbered("<body>", ["<x%d>"], 1, "<noframes>" + META + "</noframes>" + META), True, True, 400)
+@example(_numbered("<body>", ["<x%d>"], 1, "<noscript>" + META + "</noscript>" + META), True, True, 400)
+def test_metas_after_runs_that_keep_the_mode_are_given_as_the_token_by_token_steps_give_them(text, modes, scripting, cut):
+    """The meta that ends such a run given before the run is read, then the run token by token:
+    the same metas, in the same order, with the same insertion modes, as the plain twin (with a
+    cutoff too; Firefox's model, with its stop, reads every token)."""
+    kwargs = {"modes": modes, "scripting": scripting or not modes}
+    assert _metas(text, True, **kwargs) == _metas(text, False, **kwargs)
+    cutoff = {"cutoff": min(cut, len(text))}
+    assert _metas(text, True, **kwargs, **cutoff) == _metas(text, False, **kwargs, **cutoff)
+
+
+def test_a_run_that_keeps_the_mode_is_read_only_if_the_scan_asks_for_more():
+    """The parser step stops at the first meta that names an encoding: 64 KiB of numbered start
+    tags in MathML text (each a turn of the loop, had they been read) cost a few calls."""
+    text = _numbered("<math><mtext>", ["<b%d>"], 8000, META)
+    find_parser_meta(text, len(text))  # (patterns compiled on first use)
+    forget()
+    profiler = cProfile.Profile()
+    profiler.enable()
+    found = find_parser_meta(text, len(text))
+    profiler.disable()
+    assert found is not None and found[2] == text.rindex("<meta")
+    assert pstats.Stats(profiler).total_calls < 300  # type: ignore[attr-defined]
+    assert scan_calls(text, modes=False) > 8000  # all of it read: a turn of the loop per tag
