@@ -203,17 +203,28 @@ _FOREIGN_START = (
 _FOREIGN_MARKUP = rf"{COMMENT}|<(?:/(?![a-z])|!(?!--|\[cdata\[))[^>]*>"  # (bogus comments but "<?": "<" and non-ASCII)
 _FOREIGN_PUSHES_WS = re.compile(with_possessives(rf"(?:{_FOREIGN_START}|[\t\n\x0c\r \x00]+|{_FOREIGN_MARKUP})*+").encode())
 _FOREIGN_PUSHES = re.compile(with_possessives(rf"(?:{_FOREIGN_START}|[^<]+|<+(?![!/?a-z])|{_FOREIGN_MARKUP})*+").encode())
-# "In body", a start tag other than these changes neither the insertion mode nor the tokenizer
-# state (in HTML or foreign content: foreign content keeps the mode, and a meta breaks out of it),
-# and a meta start tag is processed with the "in head" rules wherever the current node is: so the
-# meta that ends a run of such start tags (with characters, comments and bogus comments) is one
-# the tree builder processes, "in body", whatever the run did to the stack. The scan gives it at
-# once, then reads the run token by token if asked for more (the meta not given again).
-_SPECULATIVE = re.compile(with_possessives(
-    "(?:<(?!" + _trie(sorted(("frameset", "iframe", "meta", "noembed", "noframes", "noscript", "plaintext", "script",
-                              "style", "table", "template", "textarea", "title", "xmp")), _TAG_END)
-    + r")[a-z][^\t\n\x0c\r />]*+(?:>|(?=[\t\n\x0c\r />])" + attributes_pattern("s") + r"[\t\n\x0c\r /]*+>)"
-    + rf"|[^<]+|<+(?![!/?a-z])|{_FOREIGN_MARKUP})*+").encode())
+# A meta start tag is processed with the "in head" rules in every insertion mode but those of
+# _META_IGNORED, wherever the current node is (in foreign content it breaks out); no start tag but
+# these (_HIDING), nor any end tag but "template", leads from the others to one of those or hides
+# a later meta (the elements of text, PLAINTEXT; in foreign content a CDATA section, which ends
+# the run): so the meta that ends a run of such tags (with characters, comments and bogus
+# comments) is one the tree builder processes, whatever the run did. The parser step's scan (no
+# insertion mode given) takes it at once, and reads the run token by token only if asked for
+# more (the meta not given again). With hints, meta tags that end before the next hint (which
+# name no encoding) are items of the run too (_SPECULATIVE_METAS).
+def _speculative(blocked: tuple[str, ...]) -> re.Pattern[bytes]:
+    tag = r"[a-z][^\t\n\x0c\r />]*+(?:>|(?=[\t\n\x0c\r />])" + attributes_pattern("s") + r"[\t\n\x0c\r /]*+>)"
+    return re.compile(with_possessives(f"(?:<(?!{_trie(sorted(blocked), _TAG_END)}){tag}|</(?!template{_TAG_END}){tag}"
+                                       + rf"|[^<]+|<+(?![!/?a-z])|{_FOREIGN_MARKUP})*+").encode())
+
+
+# Insertion modes from which a meta start tag is not processed (a template's column group, where
+# its first "col" leads: the scan stops at a frameset), with no "template" tag on the way.
+_META_IGNORED = frozenset(("in template", "in column group"))
+_HIDING = ("frameset", "iframe", "noembed", "noframes", "noscript", "plaintext", "script", "style", "template", "textarea",
+           "title", "xmp")
+_SPECULATIVE = _speculative(("meta", *_HIDING))
+_SPECULATIVE_METAS = _speculative(_HIDING)
 _META_START = re.compile(b"<meta" + _TAG_END.encode())
 _BREAKS_OUT = re.compile(("<(?:" + _trie(sorted(BREAKOUT_NAMES), _TAG_END) + "|/(?:br|p)" + _TAG_END + ")").encode())
 
@@ -636,6 +647,7 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     begun: list[int] = []  # where the turns of the loop with the tree builder began
     quiet = cast("Callable[[str, int, int], re.Match[str]]", _QUIET.match)
     foreign_from = 0  # (no run of foreign content is tried again before it)
+    speculate = skip_copies and not modes and stop_at is None
     speculated = given = -1  # (no run to a meta tried again before its end; the meta given at once)
     while True:
         if tree is not None:
@@ -677,6 +689,15 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                 return
             if lt > pos and (tree.frameset_ok or tree.afe or tree.mode != "in body") and tree.text_matters():
                 tree.characters(*classify_text(text, pos, lt))
+            if speculate and lt >= speculated and tree.mode not in _META_IGNORED:
+                hint = -1 if hints is None else hints.after(lt)
+                run = _SPECULATIVE if hint < 0 else _SPECULATIVE_METAS
+                speculated = run.match(lowered, lt, end_at if hint < 0 else min(hint, end_at)).end()  # type: ignore[arg-type, union-attr]
+                if speculated > lt and _META_START.match(lowered, speculated):  # type: ignore[arg-type]
+                    meta = TAG.match(text, speculated)
+                    if meta is not None:
+                        yield speculated, meta.end(), meta.group(3), None
+                        given = speculated
         c = text[lt + 1:lt + 2]
         if c in _ALPHA or (c == "/" and text[lt + 2:lt + 3] in _ALPHA):
             match = TAG.match(text, lt)
@@ -702,15 +723,6 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                         pos = jump
                         continue
                 mode = tree.mode
-                if skip_copies and stop_at is None and lt >= speculated and mode == "in body":
-                    if lowered is None:
-                        lowered = ascii_lowered(text)
-                    speculated = _SPECULATIVE.match(lowered, lt, end_at).end()  # type: ignore[union-attr]
-                    if speculated > lt and _META_START.match(lowered, speculated):
-                        meta = TAG.match(text, speculated)
-                        if meta is not None:
-                            yield speculated, meta.end(), meta.group(3), (mode if modes else None)
-                            given = speculated
                 if name in _TEXT_RUNS:
                     before = _state(tree)
                 action = tree.start_tag(name, span, tail.endswith("/"))

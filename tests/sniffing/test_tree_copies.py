@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from scrapy_whatwg_encoding.sniffing._html.tree import TreeBuilder
 from scrapy_whatwg_encoding.sniffing.parser_scan import (
+    Hints,
     find_parser_meta,
     forget,
     meta_tag_encoding,
@@ -335,13 +336,17 @@ def test_runs_that_push_foreign_elements_take_no_turn_per_tag(name):
 # "In body": a run of start tags that change neither the insertion mode nor the tokenizer state,
 # up to a meta, which is then given at once (the run read token by token only if asked for more).
 _BODY_HEADS = ["", "<body>", "<math><mtext>", "<mi>", "<svg>", "<template>", "<table>", "<select>", "<frameset>",
-               "<svg><foreignObject>", "<head>", "<template><div>", "<p><b>x</p>", "<math><annotation-xml>", "<table><td>"]
+               "<svg><foreignObject>", "<head>", "<template><div>", "<p><b>x</p>", "<math><annotation-xml>", "<table><td>",
+               "<template><col><template><div>", "<template><col>", "<table><colgroup>", "<head><template>", "</html>",
+               "<svg></html>", "<template><table>", "<template><tr>"]
 _BODY_TOKENS = ["<x%d>", "<b%d>", "<div%d a='%d'>", "<p>", "<a>", "<b>", "<font>", "<font color=red>", "<svg>", "<math>",
                 "<mtext>", "<desc>", "<table>", "<td>", "<select>", "<option>", "<template>", "<col>", "<frameset>",
                 "<textarea>", "<title>", "<plaintext>", "<noscript>", "<noframes>", "<xmp>", "<iframe>", "<noembed>",
                 "<style>", "<script>", "<body>", "<html>", "<head>", "</body>", "</p>", "</x1>", "x", " ", "\x00",
                 "<!-- c -->", "<?x>", "<!x>", "<![CDATA[<meta charset=koi8-r>]]>", "<\xe9", "<meta charset=zz>",
-                "<image>", "<li>", "<button>", "<form>", "<frame>", "<caption>", "<colgroup>", "<br/>", "<TABLE>"]
+                "<image>", "<li>", "<button>", "<form>", "<frame>", "<caption>", "<colgroup>", "<br/>", "<TABLE>",
+                "</template>", "</table>", "</html>", "</x%d>", "</b>", "<col>", "</colgroup>", "<tr>", "</td>", "</caption>",
+                "</select>", "</TEMPLATE>", "</tr>", "</tbody>", "</head>", "<head>", "</frameset>", "<input type=hidden>"]
 _BODY_TAILS = [META, "<meta charset=zz>" + META, "</table>" + META, "<select>" + META, "<title>" + META + "</title>",
                "<table>" + META, "</template><col>" + META, "<frameset>" + META]
 
@@ -363,6 +368,12 @@ _BODY_TAILS = [META, "<meta charset=zz>" + META, "</table>" + META, "<select>" +
 @example(_numbered("<body>", ["<x%d>"], 1, "<noembed>" + META + "</noembed>" + META), True, True, 400)
 @example(_numbered("<body>", ["<x%d>"], 1, "<noframes>" + META + "</noframes>" + META), True, True, 400)
 @example(_numbered("<body>", ["<x%d>"], 1, "<noscript>" + META + "</noscript>" + META), True, True, 400)
+@example(_numbered("<template><col><template><div>", ["<x%d>"], 2, "</template>" + META), False, True, 400)
+@example(_numbered("<template>", ["<x%d>"], 2, "</template><col>" + META), False, True, 400)
+@example(_numbered("<svg>", ["%d</html>", "='/<\x00!\x00-\x00-\x00/&"], 20, META), False, True, 400)
+@example(_numbered("<body>", ["<meta charset=zz>", "<x%d>"], 3, META), False, True, 400)  # metas without a hint
+@example(_numbered("<math><mtext><textarea>" + META + "</textarea>", ["<x%d>", META], 1, "<x9><meta charset=windows-1251>"),
+         False, True, 400)  # with hints, a run stops at the next one
 def test_metas_after_runs_that_keep_the_mode_are_given_as_the_token_by_token_steps_give_them(text, modes, scripting, cut):
     """The meta that ends such a run given before the run is read, then the run token by token:
     the same metas, in the same order, with the same insertion modes, as the plain twin (with a
@@ -371,6 +382,13 @@ def test_metas_after_runs_that_keep_the_mode_are_given_as_the_token_by_token_ste
     assert _metas(text, True, **kwargs) == _metas(text, False, **kwargs)
     cutoff = {"cutoff": min(cut, len(text))}
     assert _metas(text, True, **kwargs, **cutoff) == _metas(text, False, **kwargs, **cutoff)
+    # With hints, meta tags before the next hint are items of the run: those that name an encoding
+    # alike, in order.
+    naming = [meta for meta in _metas(text, False, modes=False) if meta_tag_encoding(meta[2]) is not None]
+    hinted = _metas(text, True, modes=False, hints=Hints(text))
+    assert [meta for meta in hinted if meta_tag_encoding(meta[2]) is not None] == naming
+    found = find_parser_meta(text, len(text))
+    assert (None if found is None else found[2]) == (naming[0][0] if naming else None)
 
 
 def test_a_run_that_keeps_the_mode_is_read_only_if_the_scan_asks_for_more():
