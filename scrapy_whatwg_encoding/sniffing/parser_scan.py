@@ -213,8 +213,9 @@ _FOREIGN_PUSHES = re.compile(with_possessives(rf"(?:{_FOREIGN_START}|[^<]+|<+(?!
 # more (the meta not given again). With hints, meta tags that end before the next hint (which
 # name no encoding) are items of the run too (_SPECULATIVE_METAS).
 def _speculative(blocked: tuple[str, ...]) -> re.Pattern[bytes]:
-    tag = r"[a-z][^\t\n\x0c\r />]*+(?:>|(?=[\t\n\x0c\r />])" + attributes_pattern("s") + r"[\t\n\x0c\r /]*+>)"
-    return re.compile(with_possessives(f"(?:<(?!{_trie(sorted(blocked), _TAG_END)}){tag}|</(?!template{_TAG_END}){tag}"
+    def tag(key: str) -> str:  # (its atomic group named apart on Python 3.10)
+        return r"[a-z][^\t\n\x0c\r />]*+(?:>|(?=[\t\n\x0c\r />])" + attributes_pattern(key) + r"[\t\n\x0c\r /]*+>)"
+    return re.compile(with_possessives(f"(?:<(?!{_trie(sorted(blocked), _TAG_END)}){tag('s')}|</(?!template{_TAG_END}){tag('e')}"
                                        + rf"|[^<]+|<+(?![!/?a-z])|{_FOREIGN_MARKUP})*+").encode())
 
 
