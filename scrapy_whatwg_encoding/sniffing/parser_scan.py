@@ -203,11 +203,11 @@ _FOREIGN_START = (
 _FOREIGN_MARKUP = rf"{COMMENT}|<(?:/(?![a-z])|!(?!--|\[cdata\[))[^>]*>"  # (bogus comments but "<?": "<" and non-ASCII)
 _FOREIGN_PUSHES_WS = re.compile(with_possessives(rf"(?:{_FOREIGN_START}|[\t\n\x0c\r \x00]+|{_FOREIGN_MARKUP})*+").encode())
 _FOREIGN_PUSHES = re.compile(with_possessives(rf"(?:{_FOREIGN_START}|[^<]+|<+(?![!/?a-z])|{_FOREIGN_MARKUP})*+").encode())
-# A meta start tag is processed with the "in head" rules in every insertion mode but those of
-# _META_IGNORED, wherever the current node is (in foreign content it breaks out); no start tag but
-# these (_HIDING), nor any end tag but "template", leads from the others to one of those or hides
-# a later meta (the elements of text, PLAINTEXT; in foreign content a CDATA section, which ends
-# the run): so the meta that ends a run of such tags (with characters, comments and bogus
+# A meta start tag is processed with the "in head" rules in every insertion mode but
+# _META_IGNORED's, wherever the current node is (in foreign content it breaks out); no start tag
+# but these (_HIDING), nor any end tag but "template" (which may return to a template's column
+# group), leads from the others to it or hides a later meta (the elements of text, PLAINTEXT; in
+# foreign content a CDATA section, which ends the run): so the meta that ends a run of such tags (with characters, comments and bogus
 # comments) is one the tree builder processes, whatever the run did. The parser step's scan (no
 # insertion mode given) takes it at once, and reads the run token by token only if asked for
 # more (the meta not given again). With hints, meta tags that end before the next hint (which
@@ -219,10 +219,10 @@ def _speculative(blocked: tuple[str, ...]) -> re.Pattern[bytes]:
                                        + rf"|[^<]+|<+(?![!/?a-z])|{_FOREIGN_MARKUP})*+").encode())
 
 
-# Insertion modes from which a meta start tag is not processed (a template's column group, where
-# its first "col" leads: the scan stops at a frameset), with no "template" tag on the way.
-_META_IGNORED = frozenset(("in template", "in column group"))
-_HIDING = ("frameset", "iframe", "noembed", "noframes", "noscript", "plaintext", "script", "style", "template", "textarea",
+# The insertion mode in which a meta start tag is not processed (a template's column group, where
+# a "col" first in the template leads; the scan stops at a frameset).
+_META_IGNORED = frozenset(("in column group",))
+_HIDING = ("col", "frameset", "iframe", "noembed", "noframes", "noscript", "plaintext", "script", "style", "textarea",
            "title", "xmp")
 _SPECULATIVE = _speculative(("meta", *_HIDING))
 _SPECULATIVE_METAS = _speculative(_HIDING)
@@ -666,8 +666,14 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                     return  # no meta from here on names an encoding
                 # Meta tags too, up to the next hint: those it reads whole hold none.
                 bound = min(hint, end_at)
+                if skip_copies:  # (tags without the tokenizer's states first, in the bytes)
+                    lt = _SPECULATIVE_METAS.match(lowered, pos, bound).end()  # type: ignore[arg-type, union-attr]
+                    pos = lt - 1 if lt == bound and lt > pos and text[lt - 1] == "<" else lt
                 lt = run_end(SKIP_WITH_METAS_ONE, SKIP_WITH_METAS, text, pos, bound)  # (copies: O(log n))
                 pos = lt - 1 if lt == bound and lt > pos and text[lt - 1] == "<" else lt
+            elif skip_copies:
+                lt = _SPECULATIVE.match(lowered, pos, end_at).end()  # type: ignore[arg-type, union-attr]
+                pos = lt - 1 if lt == end_at and lt > pos and text[lt - 1] == "<" else lt
             lt = run_end(SKIP_ONE, SKIP_UNINTERESTING, text, pos, end_at)
             if lt == end_at and lt > pos and text[lt - 1] == "<":
                 lt -= 1
