@@ -207,11 +207,13 @@ _FOREIGN_PUSHES = re.compile(with_possessives(rf"(?:{_FOREIGN_START}|[^<]+|<+(?!
 # _META_IGNORED's, wherever the current node is (in foreign content it breaks out); no start tag
 # but these (_HIDING), nor any end tag but "template" (which may return to a template's column
 # group), leads from the others to it or hides a later meta (the elements of text, PLAINTEXT; in
-# foreign content a CDATA section, which ends the run): so the meta that ends a run of such tags (with characters, comments and bogus
-# comments) is one the tree builder processes, whatever the run did. The parser step's scan (no
-# insertion mode given) takes it at once, and reads the run token by token only if asked for
-# more (the meta not given again). With hints, meta tags that end before the next hint (which
-# name no encoding) are items of the run too (_SPECULATIVE_METAS).
+# foreign content a CDATA section, which ends the run): so the meta that ends a run of such tags
+# (with characters, comments and bogus comments) is one the tree builder processes, whatever the
+# run did. The parser step's scan (no insertion mode given) takes it at once, and reads the run
+# token by token only if asked for more (the meta not given again). With hints, meta tags that
+# end before the next hint (which name no encoding) are items of the run too
+# (_SPECULATIVE_METAS). Where the tree builder no longer matters, a run is what the tokenizer
+# states' runs read first.
 def _speculative(blocked: tuple[str, ...]) -> re.Pattern[bytes]:
     def tag(key: str) -> str:  # (its atomic group named apart on Python 3.10)
         return r"[a-z][^\t\n\x0c\r />]*+(?:>|(?=[\t\n\x0c\r />])" + attributes_pattern(key) + r"[\t\n\x0c\r /]*+>)"
@@ -627,10 +629,10 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     that opens one: :meth:`.TreeBuilder.tokenizer_only`) the scan goes on
     with tokenizer states alone, one regex per run of what they skip;
     with *hints* (:class:`Hints` of *text*), runs of meta tags that hold no hint (so name no
-    encoding) are skipped there too, and the scan ends where no hint is left. Without *stop_at*,
-    a meta that ends a run of start tags that keep the insertion mode "in body" is given before
-    the run is read (:data:`_SPECULATIVE`; the run is read token by token only if the caller asks
-    for more). *skip_copies* ``False``: no copies of a unit of tokens are skipped
+    encoding) are skipped there too, and the scan ends where no hint is left. With *modes*
+    ``False`` and no *stop_at*, a meta that ends a run of tags that cannot keep it from the "in
+    head" rules is given before the run is read (:data:`_SPECULATIVE`; the run is read token by
+    token only if the caller asks for more). *skip_copies* ``False``: no copies of a unit of tokens are skipped
     (:class:`_Copies`, ``push_unit_copies``), no run of foreign elements (:data:`_FOREIGN_PUSHES`)
     nor of characters and comments is taken in one match (after a stray "<", or where the tree
     builder's state is one characters leave as it is, :meth:`.TreeBuilder.characters_inert`), and
