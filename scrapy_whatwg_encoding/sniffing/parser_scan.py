@@ -209,11 +209,12 @@ _FOREIGN_PUSHES = re.compile(with_possessives(rf"(?:{_FOREIGN_START}|[^<]+|<+(?!
 # group), leads from the others to it or hides a later meta (the elements of text, PLAINTEXT; in
 # foreign content a CDATA section, which ends the run): so the meta that ends a run of such tags
 # (with characters, comments and bogus comments) is one the tree builder processes, whatever the
-# run did. The parser step's scan (no insertion mode given) takes it at once, and reads the run
-# token by token only if asked for more (the meta not given again). With hints, meta tags that
-# end before the next hint (which name no encoding) are items of the run too
-# (_SPECULATIVE_METAS). Where the tree builder no longer matters, a run is what the tokenizer
-# states' runs read first.
+# run did. The parser step's scan (no insertion mode given) gives it at once, then (the meta
+# itself changing nothing a later one needs) the one that ends the run after it, and so on; where
+# a run ends otherwise, it reads the runs token by token (the metas not given again). Where the
+# tree builder no longer matters, a run is what the tokenizer states' runs read first (with
+# hints, with the meta tags that end before the next hint, which name no encoding:
+# _SPECULATIVE_METAS).
 def _speculative(blocked: tuple[str, ...]) -> re.Pattern[bytes]:
     def tag(key: str) -> str:  # (its atomic group named apart on Python 3.10)
         return r"[a-z][^\t\n\x0c\r />]*+(?:>|(?=[\t\n\x0c\r />])" + attributes_pattern(key) + r"[\t\n\x0c\r /]*+>)"
@@ -651,7 +652,8 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     quiet = cast("Callable[[str, int, int], re.Match[str]]", _QUIET.match)
     foreign_from = 0  # (no run of foreign content is tried again before it)
     speculate = skip_copies and not modes and stop_at is None
-    speculated = given = -1  # (no run to a meta tried again before its end; the meta given at once)
+    speculated = -1  # (no run to a meta tried again before where the last one stopped)
+    given: set[int] = set()  # metas given before the run that led to them was read
     while True:
         if tree is not None:
             turns += 1
@@ -699,14 +701,17 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
             if lt > pos and (tree.frameset_ok or tree.afe or tree.mode != "in body") and tree.text_matters():
                 tree.characters(*classify_text(text, pos, lt))
             if speculate and lt >= speculated and tree.mode not in _META_IGNORED:
-                hint = -1 if hints is None else hints.after(lt)
-                run = _SPECULATIVE if hint < 0 else _SPECULATIVE_METAS
-                speculated = run.match(lowered, lt, end_at if hint < 0 else min(hint, end_at)).end()  # type: ignore[arg-type, union-attr]
-                if speculated > lt and _META_START.match(lowered, speculated):  # type: ignore[arg-type]
-                    meta = TAG.match(text, speculated)
-                    if meta is not None:
-                        yield speculated, meta.end(), meta.group(3), None
-                        given = speculated
+                # Each meta that ends the run from here, or from the last one given, given at once.
+                speculated = lt
+                while speculated <= end_at:
+                    stop = _SPECULATIVE.match(lowered, speculated, end_at).end()  # type: ignore[arg-type, union-attr]
+                    meta = TAG.match(text, stop) if lt < stop <= end_at and _META_START.match(lowered, stop) else None  # type: ignore[arg-type]
+                    if meta is None:
+                        speculated = stop
+                        break
+                    yield stop, meta.end(), meta.group(3), None
+                    given.add(stop)
+                    speculated = meta.end()
         c = text[lt + 1:lt + 2]
         if c in _ALPHA or (c == "/" and text[lt + 2:lt + 3] in _ALPHA):
             match = TAG.match(text, lt)
@@ -744,8 +749,8 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                     continue
             if action == META:
                 emitted += 1
-                if lt == given:
-                    continue  # given before the run that led to it was read
+                if lt in given:
+                    continue
                 yield lt, pos, span, (mode if modes and tree is not None else None)
                 continue
             if action == RCDATA or action == RAWTEXT:

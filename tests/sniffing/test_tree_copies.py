@@ -391,6 +391,14 @@ def test_metas_after_runs_that_keep_the_mode_are_given_as_the_token_by_token_ste
     assert (None if found is None else found[2]) == (naming[0][0] if naming else None)
 
 
+def test_metas_given_before_their_runs_stop_at_the_cutoff():
+    """A cutoff at the last of the metas given one after the other: each once, none past it."""
+    text = _numbered("<math><mtext>", ["<x%d>", META], 3, "")
+    for cutoff in (text.rindex("<meta"), text.rindex("<meta") - 1, len(text)):
+        kwargs = {"modes": False, "cutoff": cutoff}
+        assert _metas(text, True, **kwargs) == _metas(text, False, **kwargs) != []
+
+
 def test_a_run_that_keeps_the_mode_is_read_only_if_the_scan_asks_for_more():
     """The parser step stops at the first meta that names an encoding: 64 KiB of numbered start
     tags in MathML text (each a turn of the loop, had they been read) cost a few calls."""
