@@ -37,6 +37,7 @@ from ._html.tokenizer import (
     COMMENT_END,
     TAG,
     attribute_value,
+    attributes_pattern,
     first_attributes,
     last_meta_attributes,
     raw_text_end,
@@ -45,7 +46,7 @@ from ._html.tokenizer import (
     tag_name,
     text_element,
 )
-from .parser_scan import collection_paused, last_hint, last_meta_start, tree_builder_metas
+from .parser_scan import Hints, collection_paused, last_hint, last_meta_start, tree_builder_metas
 
 _WS = "\t\n\x0c\r "
 _ALPHA = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -166,9 +167,14 @@ chromium_reading = lru_cache(maxsize=512)(chromium_meta_encoding)
 # stray "<"s (each a character, the last before a tag, "<!", "<?", "</" or the end left to it),
 # and bogus comments (BOGUS_COMMENT: to the first ">" after the "<" and the character after it,
 # as the loop reads them).
+# With them, the tags that only keep it in the head section (no meta, no tokenizer state): start
+# tags of link, base, object, noscript (its content is markup), html and head, end tags of the
+# head section's tags, attributes and all (as TAG reads them).
 _STRAY_LT = r"<+(?=[^!/?A-Za-z])"
+_HEAD_TAGS = (r"<(?:/(?i:script|noscript|style|link|meta|object|title|base)|(?i:link|base|object|noscript|html|head))"
+              r"(?=[\t\n\x0c\r />])" + attributes_pattern("h") + r"[\t\n\x0c\r /]*>")
 _CHROMIUM_HEAD_ONE = re.compile(rf"(?:[^<]+|{COMMENT}|{text_element('script', '1')}|{text_element('style|title', '2')}"
-                                rf"|{_STRAY_LT}|{BOGUS_COMMENT})", re.ASCII)
+                                rf"|{_STRAY_LT}|{BOGUS_COMMENT}|{_HEAD_TAGS})", re.ASCII)
 _CHROMIUM_HEAD_RUN = re.compile(_CHROMIUM_HEAD_ONE.pattern + "*", re.ASCII)
 
 
@@ -303,13 +309,16 @@ def firefox_meta_encoding(span: str) -> tuple[Encoding, str] | None:
     return None
 
 
-def tree_metas(text: str, stop_at: int | None = None, cutoff: int | None = None) -> Iterator[tuple[int, int, str, str | None]]:
+def tree_metas(text: str, stop_at: int | None = None, cutoff: int | None = None,
+               hints: Hints | None = None) -> Iterator[tuple[int, int, str, str | None]]:
     """Each ``meta`` start tag that the tree builder, scripting disabled, processes with the "in
     head" rules: ``(offset of "<", offset after ">", attribute span, insertion mode before)``
     (:func:`.parser_scan.tree_builder_metas`). With *stop_at*, it stops at the first ``<`` from
     that offset on met in an insertion mode from which no late ``meta`` counts for Firefox any
-    more (see :func:`firefox_meta`); with *cutoff*, at the first past that offset."""
-    return tree_builder_metas(text, cutoff, scripting=False, stop_at=stop_at, alive=_FIREFOX_ALIVE_MODES)
+    more (see :func:`firefox_meta`); with *cutoff*, at the first past that offset; with *hints*
+    (:class:`.parser_scan.Hints` of *text*), some that hold no hint, "in head" or "in head
+    noscript" (so name no encoding, and are in no template), are left out."""
+    return tree_builder_metas(text, cutoff, scripting=False, stop_at=stop_at, alive=_FIREFOX_ALIVE_MODES, hints=hints)
 
 
 def firefox_meta(body: bytes, limit: int, head: int = UNCONDITIONAL) -> tuple[Encoding, str, int] | None:
@@ -324,7 +333,7 @@ def firefox_meta(body: bytes, limit: int, head: int = UNCONDITIONAL) -> tuple[En
         return None  # no meta that Firefox reads as naming an encoding
     stopped = False
     with collection_paused():
-        for lt, _, span, mode in tree_metas(text, head, cutoff):
+        for lt, _, span, mode in tree_metas(text, head, cutoff, Hints(text)):
             late = lt >= head
             if late and stopped:
                 return None

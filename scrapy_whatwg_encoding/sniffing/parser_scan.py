@@ -544,6 +544,34 @@ _TEXT_RUNS = {name: (re.compile(f"(?:{text_element(name, '')})*", re.ASCII),
 _WHITESPACE_INERT = frozenset(("initial", "before html", "before head", "in head", "in head noscript", "after head"))
 
 
+def _void_head_run(names: str) -> Callable[[str, int, int], re.Match[str]]:
+    """A run of whitespace, comments and start tags named one of *names* ("|"-separated), as
+    TAG reads them (attributes and all, self-closing or not): one match."""
+    tag = rf"<(?i:{names})(?=[\t\n\x0c\r />])" + attributes_pattern("v") + r"[\t\n\x0c\r /]*+>"
+    return re.compile(with_possessives(rf"(?:[\t\n\x0c\r ]++|{COMMENT}|{tag})*+"), re.ASCII).match  # type: ignore[return-value]
+
+
+# Void head elements in the insertion modes where each is inserted and popped at once ("in
+# head", §13.2.6.4.4: base, basefont, bgsound, link, meta; "in head noscript", §13.2.6.4.5, the
+# same but base, which ends the noscript), where whitespace and comments are inserted: a run of
+# them changes no state (in these modes the current node is an HTML element: head, noscript).
+# Each mode's run without meta tags, and with them (where none holds a hint: see _head_run_end).
+_VOID_HEAD = frozenset(("base", "basefont", "bgsound", "link"))
+_VOID_HEAD_RUNS = {"in head": (_void_head_run("basefont|base|bgsound|link"), _void_head_run("basefont|base|bgsound|link|meta")),
+                   "in head noscript": (_void_head_run("basefont|bgsound|link"), _void_head_run("basefont|bgsound|link|meta"))}
+
+
+def _head_run_end(text: str, pos: int, mode: str, end: int, hints: Hints | None) -> int:
+    """The end of the run of void head elements (:data:`_VOID_HEAD_RUNS`) at *pos* in insertion
+    mode *mode*, not past *end*: with *hints*, meta tags before the next hint too (they name no
+    encoding in any reader), each else left to the loop (it yields it)."""
+    runs = _VOID_HEAD_RUNS[mode]
+    if hints is not None:
+        hint = hints.after(pos)
+        pos = runs[1](text, pos, end if hint < 0 else min(end, hint)).end()
+    return runs[0](text, pos, end).end()
+
+
 def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = True, stop_at: int | None = None,
                        alive: Collection[str] = (), modes: bool = True,
                        hints: Hints | None = None, skip_copies: bool = True) -> Iterator[tuple[int, int, str, str | None]]:
@@ -560,9 +588,12 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     that opens one: :meth:`.TreeBuilder.tokenizer_only`) the scan goes on
     with tokenizer states alone, one regex per run of what they skip;
     with *hints* (:class:`Hints` of *text*), runs of meta tags that hold no hint (so name no
-    encoding) are skipped there too, and the scan ends where no hint is left. *skip_copies*
+    encoding) are skipped there too, and the scan ends where no hint is left. With *hints* and
+    the tree builder on, meta tags that hold no hint within a run of void head elements "in
+    head" or "in head noscript" are not yielded either (any mode). *skip_copies*
     ``False``: no copies of a unit of tokens are skipped (:class:`_Copies`, ``push_unit_copies``),
-    and no run of characters and comments is taken in one match (after a stray "<", or where the
+    no run of void head elements (whitespace, comments) is taken in one match, and no run of
+    characters and comments either (after a stray "<", or where the
     tree builder's state is one characters leave as it is, :meth:`.TreeBuilder.characters_inert`):
     the plain twin that the tests hold those against."""
     end_at = len(text) if cutoff is None else cutoff
@@ -638,6 +669,11 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                 if name in _TEXT_RUNS:
                     before = _state(tree)
                 action = tree.start_tag(name, span, tail.endswith("/"))
+                if action is None and skip_copies and name in _VOID_HEAD and tree.mode in _VOID_HEAD_RUNS:
+                    # The void head elements (whitespace, comments) right after it: one match, up
+                    # to where the scan may stop (the mode is the same all along the run).
+                    pos = _head_run_end(text, pos, tree.mode, end_at if stop_at is None or tree.mode in alive else min(end_at, stop_at), hints)
+                    continue
                 if action is None:
                     # Copies of start tags that only push elements: at once (one entry of the
                     # stack, a run: cheaper than the tokenizer states' scan past them too).
@@ -648,6 +684,8 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
             if action == META:
                 emitted += 1
                 yield lt, pos, span, (None if tree is None else mode)
+                if tree is not None and skip_copies and tree.mode in _VOID_HEAD_RUNS:  # (as after a link)
+                    pos = _head_run_end(text, pos, tree.mode, end_at if stop_at is None or tree.mode in alive else min(end_at, stop_at), hints)
                 continue
             if action == RCDATA or action == RAWTEXT:
                 end = raw_text_end(text, pos, name)
