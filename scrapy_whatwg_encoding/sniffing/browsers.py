@@ -124,7 +124,8 @@ FIRST_READ = 4096
 
 class Seen:
     """What a Chromium scan that found nothing tokenized (:func:`chromium_meta`'s *seen*): the
-    attribute spans of the ``meta`` start tags it read, in order; *reach*, an offset before which
+    attribute spans of the ``meta`` start tags it read, in order (but those its head run took,
+    which hold no hint: :class:`.parser_scan.Hints`, none names an encoding in any reader); *reach*, an offset before which
     it read every start tag (0: it may have read none); *tree_states*, whether one of those was
     ``svg``, ``math``, ``template`` or ``frameset`` (after which a tree builder switches tokenizer
     states otherwise than by the tag name)."""
@@ -176,6 +177,16 @@ _HEAD_TAGS = (r"<(?:/(?i:script|noscript|style|link|meta|object|title|base)|(?i:
 _CHROMIUM_HEAD_ONE = re.compile(rf"(?:[^<]+|{COMMENT}|{text_element('script', '1')}|{text_element('style|title', '2')}"
                                 rf"|{_STRAY_LT}|{BOGUS_COMMENT}|{_HEAD_TAGS})", re.ASCII)
 _CHROMIUM_HEAD_RUN = re.compile(_CHROMIUM_HEAD_ONE.pattern + "*", re.ASCII)
+# Meta start tags: taken with the head run up to the next hint (parser_scan.Hints), they name no
+# encoding in any reader.
+_HEAD_METAS = r"<(?i:meta)(?=[\t\n\x0c\r />])" + attributes_pattern("m") + r"[\t\n\x0c\r /]*>"
+
+
+@lru_cache(maxsize=4)
+def _with_item(one: re.Pattern[str], item: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """*one* (an alternation of items) and its run, with *item* too."""
+    both = re.compile(one.pattern[:-1] + "|" + item + ")", re.ASCII)
+    return both, re.compile(both.pattern + "*", re.ASCII)
 
 
 def _chromium_scan(text: str, head: int, partial: bool, seen: Seen | None = None):
@@ -203,11 +214,17 @@ def _chromium_tokens(text: str, head: int, partial: bool, seen: Seen):
         return 0
     in_head = True
     pos = 0
+    hints = Hints(text)
+    with_metas = _with_item(_CHROMIUM_HEAD_ONE, _HEAD_METAS)
     while True:
         if not in_head and pos >= head:
             return pos
         if in_head:
-            # starred: never None; up to the cutoff, where the meta is not skipped
+            # starred: never None; up to the cutoff, where the meta is not skipped; meta tags
+            # too up to the next hint
+            hint = hints.after(pos)
+            if hint != pos:
+                pos = max(pos, run_end(*with_metas, text, pos, cutoff if hint < 0 else min(cutoff, hint)))
             pos = max(pos, run_end(_CHROMIUM_HEAD_ONE, _CHROMIUM_HEAD_RUN, text, pos, cutoff))
         lt = text.find("<", pos)
         if lt < 0:
