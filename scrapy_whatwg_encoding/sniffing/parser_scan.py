@@ -671,8 +671,9 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                 action = tree.start_tag(name, span, tail.endswith("/"))
                 if action is None and skip_copies and name in _VOID_HEAD and tree.mode in _VOID_HEAD_RUNS:
                     # The void head elements (whitespace, comments) right after it: one match, up
-                    # to where the scan may stop (the mode is the same all along the run).
-                    pos = _head_run_end(text, pos, tree.mode, end_at if stop_at is None or tree.mode in alive else min(end_at, stop_at), hints)
+                    # to the cutoff (the mode is the same all along the run: past a stop, the
+                    # loop stops at the "<" after it as at the first).
+                    pos = _head_run_end(text, pos, tree.mode, end_at, hints)
                     continue
                 if action is None:
                     # Copies of start tags that only push elements: at once (one entry of the
@@ -685,7 +686,7 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                 emitted += 1
                 yield lt, pos, span, (None if tree is None else mode)
                 if tree is not None and skip_copies and tree.mode in _VOID_HEAD_RUNS:  # (as after a link)
-                    pos = _head_run_end(text, pos, tree.mode, end_at if stop_at is None or tree.mode in alive else min(end_at, stop_at), hints)
+                    pos = _head_run_end(text, pos, tree.mode, end_at, hints)
                 continue
             if action == RCDATA or action == RAWTEXT:
                 end = raw_text_end(text, pos, name)

@@ -6,6 +6,7 @@ its head run. Each against its plain twin, on hypothesis' floods; and the work: 
 loop per copy."""
 from __future__ import annotations
 
+import importlib
 import re
 
 import pytest
@@ -14,6 +15,7 @@ from _scan_calls import scan_calls
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from scrapy_whatwg_encoding.encoding import ENCODINGS
 from scrapy_whatwg_encoding.sniffing import browsers
 from scrapy_whatwg_encoding.sniffing.browsers import chromium_meta_encoding, firefox_meta_encoding
 from scrapy_whatwg_encoding.sniffing.parser_scan import Hints, meta_tag_encoding, scan_parser_meta, tree_builder_metas
@@ -236,3 +238,44 @@ def test_head_floods_get_html5libs_meta(name):
     ours = scan_parser_meta(text, len(text))
     oracle = oracle_parser_meta(text)
     assert (None if ours is None else (ours[0].name, ours[3])) == (None if oracle is None else (oracle[0].name, oracle[2]))
+
+
+_change = importlib.import_module("scrapy_whatwg_encoding.sniffing.change")
+# Elements of text in a head, written plainly or not (a quote, attributes or a "<" in a tag, markup
+# in the text, no end tag), and what parts the prescan's and the tokenizer's readings.
+_TEXT_TOKENS = ["<style>%d</style>", "<script>%d</script>", "<title>%d</title>", "<TITLE>x</title>", "<noscript>%d</noscript>",
+                "<style/x>a</style>", "<style a='b'>%d</style>", "<style>a</style >", "<style>a</style a='<title>'>",
+                "<title>a<b</title>", "<title>" + META + "</title>", "<textarea>" + META + "</textarea>", "<stylex>a</style>",
+                "<style <title>x</style>", "<stylex<title>x</style>", "<stylex <title>x</style>", "<style>a</style/x'>", "</a/'x'>", "<xmp>%d</xmp>", "<script><!--</script>", "<style>",
+                "</style>", "<svg>", "<template>", "<plaintext>", "<b>", "<p title='<title>'>", "x", " ", "<", "</", META,
+                "<meta name=x>", "<!-- <title> -->"]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.builds(_numbered, st.sampled_from(["", "<head>"]), st.lists(st.sampled_from(_TEXT_TOKENS), min_size=1, max_size=6),
+                 st.integers(0, 12), st.sampled_from(["", META, "<title>" + META])), st.integers(0, 400))
+@example(_numbered("", ["<style>%d</style>", "<style>a</style a='<title>'>"], 3, META), 400)
+@example(_numbered("", ["<style>%d</style>", "<title>a<b</title>"], 3, META), 400)
+@example(_numbered("", ["<style>%d</style>", "<stylex <title>x</style>"], 3, META), 400)  # no state tag: "<title>" is
+@example(_numbered("", ["<style>%d</style>", "<style>a</style/x'>"], 3, META), 400)  # a "/" then a quote in a tag name
+@example(_numbered("", ["<style>%d</style>", "</a/'x'>"], 3, META), 400)
+@example(_numbered("", ["<style>%d</style>", "<title>" + META + "</title>"], 3, META), 400)
+def test_runs_of_plain_elements_of_text_read_as_one_by_one(text, end):
+    """The parser step's quick path (reading the ``<meta>`` off the bytes) takes runs of elements
+    of text written plainly in one match: the same verdict as one by one (the run's twin takes
+    none), and the same ``<meta>`` as the tokenizer."""
+    body = text.encode("latin-1")
+    end = min(end, len(body))
+    fast = _change._plain_text_elements(body, end), _change._plain_text_elements(body, len(body))
+    saved, _change._PLAIN_RUN = _change._PLAIN_RUN, re.compile(b"")
+    try:
+        assert fast == (_change._plain_text_elements(body, end), _change._plain_text_elements(body, len(body)))
+    finally:
+        _change._PLAIN_RUN = saved
+    encoding = ENCODINGS["windows-1252"]
+    quick, _change._plain_meta = _change._plain_meta, lambda *args: None
+    try:
+        expected = _change.parser_meta(body, encoding)
+    finally:
+        _change._plain_meta = quick
+    assert _change.parser_meta(body, encoding) == expected
