@@ -35,6 +35,7 @@ from ._html.tokenizer import (
     BOGUS_COMMENT,
     COMMENT,
     COMMENT_END,
+    META_CANDIDATE,
     TAG,
     attribute_value,
     attributes_pattern,
@@ -209,23 +210,25 @@ def _chromium_tokens(text: str, head: int, partial: bool, seen: Seen):
     n = len(text)
     # On the whole text, no meta it reads as naming an encoding starts after *cutoff*: past it
     # the answer is None.
-    cutoff = n if partial else last_meta_start(text, chromium_reading)
+    hints = None if partial else Hints(text)
+    cutoff = n if partial else last_meta_start(text, chromium_reading, hints=hints)
     if cutoff < 0:
         return 0
     in_head = True
     pos = 0
-    hints = Hints(text)
     with_metas = _with_item(_CHROMIUM_HEAD_ONE, _HEAD_METAS)
     while True:
         if not in_head and pos >= head:
             return pos
         if in_head:
-            # starred: never None; up to the cutoff, where the meta is not skipped; meta tags
-            # too up to the next hint
-            hint = hints.after(pos)
-            if hint != pos:
-                pos = max(pos, run_end(*with_metas, text, pos, cutoff if hint < 0 else min(cutoff, hint)))
+            # starred: never None; up to the cutoff, where the meta is not skipped; where it
+            # stops at a meta tag, meta tags too up to the next hint
             pos = max(pos, run_end(_CHROMIUM_HEAD_ONE, _CHROMIUM_HEAD_RUN, text, pos, cutoff))
+            if META_CANDIDATE.match(text, pos) is not None:
+                hints = Hints(text) if hints is None else hints
+                hint = hints.after(pos)
+                if hint != pos:
+                    pos = max(pos, run_end(*with_metas, text, pos, cutoff if hint < 0 else min(cutoff, hint)))
         lt = text.find("<", pos)
         if lt < 0:
             return more
@@ -345,12 +348,13 @@ def firefox_meta(body: bytes, limit: int, head: int = UNCONDITIONAL) -> tuple[En
     # Recorded (tools/differential, issue 35): after any meta in template contents (one that
     # declares an encoding, a failing one, http-equiv="refresh"), no late meta counts; an empty
     # template leaves them be.
-    cutoff = last_meta_start(text, firefox_reading)
+    hints = Hints(text)
+    cutoff = last_meta_start(text, firefox_reading, hints=hints)
     if cutoff < 0:
         return None  # no meta that Firefox reads as naming an encoding
     stopped = False
     with collection_paused():
-        for lt, _, span, mode in tree_metas(text, head, cutoff, Hints(text)):
+        for lt, _, span, mode in tree_metas(text, head, cutoff, hints):
             late = lt >= head
             if late and stopped:
                 return None
