@@ -548,7 +548,7 @@ def _void_head_run(names: str) -> Callable[[str, int, int], re.Match[str]]:
     """A run of whitespace, comments and start tags named one of *names* ("|"-separated), as
     TAG reads them (attributes and all, self-closing or not): one match."""
     tag = rf"<(?i:{names})(?=[\t\n\x0c\r />])" + attributes_pattern("v") + r"[\t\n\x0c\r /]*+>"
-    return re.compile(with_possessives(rf"(?:[\t\n\x0c\r ]++|{COMMENT}|{tag})*+"), re.ASCII).match  # type: ignore[return-value]
+    return re.compile(with_possessives(rf"(?:[\t\n\x0c\r ]+|{COMMENT}|{tag})*+"), re.ASCII).match  # type: ignore[return-value]
 
 
 # Void head elements in the insertion modes where each is inserted and popped at once ("in
