@@ -544,28 +544,39 @@ _TEXT_RUNS = {name: (re.compile(f"(?:{text_element(name, '')})*", re.ASCII),
 _WHITESPACE_INERT = frozenset(("initial", "before html", "before head", "in head", "in head noscript", "after head"))
 
 
-def _void_head_run(names: str) -> Callable[[str, int, int], re.Match[str]]:
+def _void_head_run(names: str, noscript: str = "") -> Callable[[str, int, int], re.Match[str]]:
     """A run of whitespace, comments and start tags named one of *names* ("|"-separated), as
-    TAG reads them (attributes and all, self-closing or not): one match."""
-    tag = rf"<(?i:{names})(?=[\t\n\x0c\r />])" + attributes_pattern("v") + r"[\t\n\x0c\r /]*+>"
-    return re.compile(with_possessives(rf"(?:[\t\n\x0c\r ]+|{COMMENT}|{tag})*+"), re.ASCII).match  # type: ignore[return-value]
+    TAG reads them (attributes and all, self-closing or not), and with *noscript*, of noscript
+    elements holding such a run of start tags named one of *noscript*: one match."""
+    def tag(names: str, key: str, end: bool = False) -> str:
+        return rf"<{'/' if end else ''}(?i:{names})(?=[\t\n\x0c\r />])" + attributes_pattern(key) + r"[\t\n\x0c\r /]*+>"
+    items = rf"[\t\n\x0c\r ]+|{COMMENT}|{tag(names, 'v')}"
+    if noscript:
+        items += rf"|{tag('noscript', 'w')}(?:[\t\n\x0c\r ]+|{COMMENT}|{tag(noscript, 'x')})*+{tag('noscript', 'y', True)}"
+    return re.compile(with_possessives(rf"(?:{items})*+"), re.ASCII).match  # type: ignore[return-value]
 
 
 # Void head elements in the insertion modes where each is inserted and popped at once ("in
 # head", §13.2.6.4.4: base, basefont, bgsound, link, meta; "in head noscript", §13.2.6.4.5, the
 # same but base, which ends the noscript), where whitespace and comments are inserted: a run of
 # them changes no state (in these modes the current node is an HTML element: head, noscript).
-# Each mode's run without meta tags, and with them (where none holds a hint: see _head_run_end).
-_VOID_HEAD = frozenset(("base", "basefont", "bgsound", "link"))
-_VOID_HEAD_RUNS = {"in head": (_void_head_run("basefont|base|bgsound|link"), _void_head_run("basefont|base|bgsound|link|meta")),
-                   "in head noscript": (_void_head_run("basefont|bgsound|link"), _void_head_run("basefont|bgsound|link|meta"))}
+# With the scripting flag disabled, "in head", noscript elements that hold such a run too (the
+# start tag pushes one and enters "in head noscript", the end tag pops it and leaves). Each
+# (mode, scripting flag)'s run without meta tags, and with them (where none holds a hint: see
+# _head_run_end).
+_HEAD_VOIDS, _NOSCRIPT_VOIDS = "basefont|base|bgsound|link", "basefont|bgsound|link"
+_VOID_HEAD_RUNS = {
+    ("in head", True): (_void_head_run(_HEAD_VOIDS), _void_head_run(_HEAD_VOIDS + "|meta")),
+    ("in head", False): (_void_head_run(_HEAD_VOIDS, _NOSCRIPT_VOIDS), _void_head_run(_HEAD_VOIDS + "|meta", _NOSCRIPT_VOIDS + "|meta")),
+    ("in head noscript", False): (_void_head_run(_NOSCRIPT_VOIDS), _void_head_run(_NOSCRIPT_VOIDS + "|meta")),
+}
 
 
-def _head_run_end(text: str, pos: int, mode: str, end: int, hints: Hints | None) -> int:
-    """The end of the run of void head elements (:data:`_VOID_HEAD_RUNS`) at *pos* in insertion
-    mode *mode*, not past *end*: with *hints*, meta tags before the next hint too (they name no
-    encoding in any reader), each else left to the loop (it yields it)."""
-    runs = _VOID_HEAD_RUNS[mode]
+def _head_run_end(text: str, pos: int, runs: tuple[Callable[[str, int, int], re.Match[str]], ...], end: int,
+                  hints: Hints | None) -> int:
+    """The end of the run of void head elements at *pos* (*runs*: :data:`_VOID_HEAD_RUNS`' for
+    the insertion mode and scripting flag), not past *end*: with *hints*, meta tags before the
+    next hint too (they name no encoding in any reader), each else left to the loop (it yields it)."""
     if hints is not None:
         hint = hints.after(pos)
         pos = runs[1](text, pos, end if hint < 0 else min(end, hint)).end()
@@ -663,17 +674,19 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                 action: int | None = _TOKENIZER_ACTION.get(name, RAWTEXT)
             elif slash:
                 tree.end_tag(name)
+                if skip_copies and (tree.mode, scripting) in _VOID_HEAD_RUNS:  # ("</noscript>", say)
+                    pos = _head_run_end(text, pos, _VOID_HEAD_RUNS[tree.mode, scripting], end_at, hints)
                 continue
             else:
                 mode = tree.mode
                 if name in _TEXT_RUNS:
                     before = _state(tree)
                 action = tree.start_tag(name, span, tail.endswith("/"))
-                if action is None and skip_copies and name in _VOID_HEAD and tree.mode in _VOID_HEAD_RUNS:
+                if action is None and skip_copies and (tree.mode, scripting) in _VOID_HEAD_RUNS:
                     # The void head elements (whitespace, comments) right after it: one match, up
                     # to the cutoff (the mode is the same all along the run: past a stop, the
                     # loop stops at the "<" after it as at the first).
-                    pos = _head_run_end(text, pos, tree.mode, end_at, hints)
+                    pos = _head_run_end(text, pos, _VOID_HEAD_RUNS[tree.mode, scripting], end_at, hints)
                     continue
                 if action is None:
                     # Copies of start tags that only push elements: at once (one entry of the
@@ -685,8 +698,8 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
             if action == META:
                 emitted += 1
                 yield lt, pos, span, (None if tree is None else mode)
-                if tree is not None and skip_copies and tree.mode in _VOID_HEAD_RUNS:  # (as after a link)
-                    pos = _head_run_end(text, pos, tree.mode, end_at, hints)
+                if tree is not None and skip_copies and (tree.mode, scripting) in _VOID_HEAD_RUNS:  # (as after a link)
+                    pos = _head_run_end(text, pos, _VOID_HEAD_RUNS[tree.mode, scripting], end_at, hints)
                 continue
             if action == RCDATA or action == RAWTEXT:
                 end = raw_text_end(text, pos, name)

@@ -31,8 +31,8 @@ _TOKENS = ["<link href=%d>", "<LINK/>", "<link\n>", "<link rel='a>b' %d>", "<bas
            "<meta http-equiv=content-type content='text/html; charset=gbk'>", "<meta name='&#99;harset=koi8-r'>",
            "<meta content=charset=koi8-r>", " ", "\n", "\t \r\x0c", "<!-- %d -->", "<!--->", "<!-- <meta charset=koi8-r> -->",
            "<style>" + META + "</style>", "<title>%d" + META + "</title>", "<script>%d</script>", "<script>" + META + "</script>",
-           "<noscript>", "</noscript>", "<noscript>" + META + "</noscript>", "<noframes>" + META + "</noframes>",
-           "<template>", "</template>", "<head>", "</head>", "<body>", "x", "&#32;", "\x00", "<svg>", "</svg>", "<linkx>",
+           "<noscript>", "</noscript>", "<noscript>" + META + "</noscript>", "<noscript><!-- </noscript>" + META + " --></noscript>", "<noframes>" + META + "</noframes>",
+           "<template>", "</template>", "<head>", "</head>", "<noscript/>", "</noscript x>", "</p>", "<br>", "</br>", "<body>", "x", "&#32;", "\x00", "<svg>", "</svg>", "<linkx>",
            "<link\x00>", "<link<meta charset=koi8-r>", "<", "</link>", "</meta>", "<object>", "</object>", "</html>",
            "<html>", "<p>", "<?x>", "<!x>", "</x>", "<frameset>", "<textarea>" + META + "</textarea>"]
 _TAILS = ["", META, "<link href='" + META, "<!--" + META, " " + META, "<title>" + META + "</title>" + META,
@@ -71,6 +71,15 @@ def _metas(text: str, skip_copies: bool, **kwargs) -> list:
 @example(_numbered("<head>", ["<link>", "&#32;", META], 2, ""), True, True, 400, _ALIVE[0])
 @example(_numbered("<head>", ["<link>", "</head>", META], 2, ""), True, True, 400, _ALIVE[0])
 @example(_numbered("<head>", ["<link href=%d>"], 40, META), True, False, 200, _ALIVE[0])  # a stop, a cutoff in the run
+@example(_numbered("<head>", ["<noscript>", "<link %d>", "</noscript>"], 5, META), True, False, 400, _ALIVE[0])  # noscript elements
+@example(_numbered("<head>", ["<noscript>", "<link %d>", "</noscript>"], 5, META), True, True, 400, _ALIVE[0])  # (RAWTEXT)
+@example(_numbered("<head>", ["<link>", "<noscript><!-- </noscript>" + META + " --></noscript>"], 2, ""), True, True, 400, _ALIVE[0])
+@example(_numbered("<head>", ["<link>", "<noscript>", "<base>", "</noscript>", META], 2, ""), True, False, 400, _ALIVE[0])
+@example(_numbered("<head>", ["<link>", "<noscript>", "<style>" + META + "</style>", "</noscript>"], 2, META), True, False, 400, _ALIVE[0])
+@example(_numbered("<head>", ["<link>", "<noscript>", "x", "</noscript>", META], 2, ""), True, False, 400, _ALIVE[0])
+@example(_numbered("<head>", ["<link>", "<noscript>", "<noscript>", "</noscript>", META], 2, ""), True, False, 400, _ALIVE[0])
+@example(_numbered("<head><template>", ["</noscript>", "<link>", " ", META], 2, ""), True, False, 400, _ALIVE[0])
+@example(_numbered("<head><noscript>", ["</p>", "<link>", " ", META], 2, ""), True, False, 400, _ALIVE[0])  # an end tag ignored
 def test_runs_of_void_head_elements_leave_the_metas_of_the_token_by_token_steps(text, modes, scripting, cut, alive):
     """Runs of void head elements in one match against the plain twin, every meta emitted and
     the insertion mode before it, with a cutoff and a stop (Firefox's model) or none."""
@@ -197,6 +206,7 @@ HEAD_FLOODS = {
     "meta without a hint": ("<head>", "<meta name=x%d>", META),
     "meta refresh": ("", "<meta http-equiv=refresh content=%d>", META),
     "noscript link": ("<head><noscript>", "<link id=%d>", META),
+    "noscript elements": ("<head>", "<noscript><link %d></noscript>", META),
 }
 
 
