@@ -35,8 +35,10 @@ from ._html.tokenizer import (
     BOGUS_COMMENT,
     COMMENT,
     COMMENT_END,
+    META_CANDIDATE,
     TAG,
     attribute_value,
+    attributes_pattern,
     first_attributes,
     last_meta_attributes,
     raw_text_end,
@@ -45,7 +47,7 @@ from ._html.tokenizer import (
     tag_name,
     text_element,
 )
-from .parser_scan import collection_paused, last_hint, last_meta_start, tree_builder_metas
+from .parser_scan import Hints, collection_paused, last_hint, last_meta_start, tree_builder_metas
 
 _WS = "\t\n\x0c\r "
 _ALPHA = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -123,7 +125,8 @@ FIRST_READ = 4096
 
 class Seen:
     """What a Chromium scan that found nothing tokenized (:func:`chromium_meta`'s *seen*): the
-    attribute spans of the ``meta`` start tags it read, in order; *reach*, an offset before which
+    attribute spans of the ``meta`` start tags it read, in order (but those its head run took,
+    which hold no hint: :class:`.parser_scan.Hints`, none names an encoding in any reader); *reach*, an offset before which
     it read every start tag (0: it may have read none); *tree_states*, whether one of those was
     ``svg``, ``math``, ``template`` or ``frameset`` (after which a tree builder switches tokenizer
     states otherwise than by the tag name)."""
@@ -166,10 +169,25 @@ chromium_reading = lru_cache(maxsize=512)(chromium_meta_encoding)
 # stray "<"s (each a character, the last before a tag, "<!", "<?", "</" or the end left to it),
 # and bogus comments (BOGUS_COMMENT: to the first ">" after the "<" and the character after it,
 # as the loop reads them).
+# With them, the tags that only keep it in the head section (no meta, no tokenizer state): start
+# tags of link, base, object, noscript (its content is markup), html and head, end tags of the
+# head section's tags, attributes and all (as TAG reads them).
 _STRAY_LT = r"<+(?=[^!/?A-Za-z])"
+_HEAD_TAGS = (r"<(?:/(?i:script|noscript|style|link|meta|object|title|base)|(?i:link|base|object|noscript|html|head))"
+              r"(?=[\t\n\x0c\r />])" + attributes_pattern("h") + r"[\t\n\x0c\r /]*>")
 _CHROMIUM_HEAD_ONE = re.compile(rf"(?:[^<]+|{COMMENT}|{text_element('script', '1')}|{text_element('style|title', '2')}"
-                                rf"|{_STRAY_LT}|{BOGUS_COMMENT})", re.ASCII)
+                                rf"|{_STRAY_LT}|{BOGUS_COMMENT}|{_HEAD_TAGS})", re.ASCII)
 _CHROMIUM_HEAD_RUN = re.compile(_CHROMIUM_HEAD_ONE.pattern + "*", re.ASCII)
+# Meta start tags: taken with the head run up to the next hint (parser_scan.Hints), they name no
+# encoding in any reader.
+_HEAD_METAS = r"<(?i:meta)(?=[\t\n\x0c\r />])" + attributes_pattern("m") + r"[\t\n\x0c\r /]*>"
+
+
+@lru_cache(maxsize=4)
+def _with_item(one: re.Pattern[str], item: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """*one* (an alternation of items) and its run, with *item* too."""
+    both = re.compile(one.pattern[:-1] + "|" + item + ")", re.ASCII)
+    return both, re.compile(both.pattern + "*", re.ASCII)
 
 
 def _chromium_scan(text: str, head: int, partial: bool, seen: Seen | None = None):
@@ -192,17 +210,25 @@ def _chromium_tokens(text: str, head: int, partial: bool, seen: Seen):
     n = len(text)
     # On the whole text, no meta it reads as naming an encoding starts after *cutoff*: past it
     # the answer is None.
-    cutoff = n if partial else last_meta_start(text, chromium_reading)
+    hints = None if partial else Hints(text)
+    cutoff = n if partial else last_meta_start(text, chromium_reading, hints=hints)
     if cutoff < 0:
         return 0
     in_head = True
     pos = 0
+    with_metas = _with_item(_CHROMIUM_HEAD_ONE, _HEAD_METAS)
     while True:
         if not in_head and pos >= head:
             return pos
         if in_head:
-            # starred: never None; up to the cutoff, where the meta is not skipped
+            # starred: never None; up to the cutoff, where the meta is not skipped; where it
+            # stops at a meta tag, meta tags too up to the next hint
             pos = max(pos, run_end(_CHROMIUM_HEAD_ONE, _CHROMIUM_HEAD_RUN, text, pos, cutoff))
+            if META_CANDIDATE.match(text, pos) is not None:
+                hints = Hints(text) if hints is None else hints
+                hint = hints.after(pos)
+                if hint != pos:
+                    pos = max(pos, run_end(*with_metas, text, pos, cutoff if hint < 0 else min(cutoff, hint)))
         lt = text.find("<", pos)
         if lt < 0:
             return more
@@ -303,13 +329,16 @@ def firefox_meta_encoding(span: str) -> tuple[Encoding, str] | None:
     return None
 
 
-def tree_metas(text: str, stop_at: int | None = None, cutoff: int | None = None) -> Iterator[tuple[int, int, str, str | None]]:
+def tree_metas(text: str, stop_at: int | None = None, cutoff: int | None = None,
+               hints: Hints | None = None) -> Iterator[tuple[int, int, str, str | None]]:
     """Each ``meta`` start tag that the tree builder, scripting disabled, processes with the "in
     head" rules: ``(offset of "<", offset after ">", attribute span, insertion mode before)``
     (:func:`.parser_scan.tree_builder_metas`). With *stop_at*, it stops at the first ``<`` from
     that offset on met in an insertion mode from which no late ``meta`` counts for Firefox any
-    more (see :func:`firefox_meta`); with *cutoff*, at the first past that offset."""
-    return tree_builder_metas(text, cutoff, scripting=False, stop_at=stop_at, alive=_FIREFOX_ALIVE_MODES)
+    more (see :func:`firefox_meta`); with *cutoff*, at the first past that offset; with *hints*
+    (:class:`.parser_scan.Hints` of *text*), some that hold no hint, "in head" or "in head
+    noscript" (so name no encoding, and are in no template), are left out."""
+    return tree_builder_metas(text, cutoff, scripting=False, stop_at=stop_at, alive=_FIREFOX_ALIVE_MODES, hints=hints)
 
 
 def firefox_meta(body: bytes, limit: int, head: int = UNCONDITIONAL) -> tuple[Encoding, str, int] | None:
@@ -319,12 +348,13 @@ def firefox_meta(body: bytes, limit: int, head: int = UNCONDITIONAL) -> tuple[En
     # Recorded (tools/differential, issue 35): after any meta in template contents (one that
     # declares an encoding, a failing one, http-equiv="refresh"), no late meta counts; an empty
     # template leaves them be.
-    cutoff = last_meta_start(text, firefox_reading)
+    hints = Hints(text)
+    cutoff = last_meta_start(text, firefox_reading, hints=hints)
     if cutoff < 0:
         return None  # no meta that Firefox reads as naming an encoding
     stopped = False
     with collection_paused():
-        for lt, _, span, mode in tree_metas(text, head, cutoff):
+        for lt, _, span, mode in tree_metas(text, head, cutoff, hints):
             late = lt >= head
             if late and stopped:
                 return None

@@ -42,6 +42,13 @@ _TAG_NAME_ENDS = (b"\t", b"\n", b"\x0c", b"\r", b" ", b"/", b">")
 # Most text elements in one match: a start tag without a quote (it ends at its first ">", as the
 # prescan reads it), text without a "<", and the appropriate end tag (group 2 its "</").
 _PLAIN_ELEMENT = re.compile(rb"(?i)<(" + b"|".join(sorted(_TEXT_ELEMENTS)) + rb")[^>\"']*>[^<]*(</\1)[\t\n\x0c\r />]")
+# From its end tag, where that is written "</" + name + ">": the end tag, text without a "<", then
+# more of them whose end tag is written so, each with such text after it, in one match: each
+# one's "<" starts a state tag (the name then whitespace, "/" or ">") that _PLAIN_ELEMENT reads
+# whole, and no other does. (Empty at another end tag: the loop reads on from its "</".)
+_PLAIN_NAMES = b"|".join(sorted(_TEXT_ELEMENTS))
+_PLAIN_RUN = re.compile(rb"(?i)(?:</(?:" + _PLAIN_NAMES + rb")>[^<]*(?:<(" + _PLAIN_NAMES
+                        + rb")(?=[\t\n\x0c\r />])[^>\"']*>[^<]*</\1>[^<]*)*)?")
 # Text element name → an appropriate end tag (§13.2.5: RCDATA/RAWTEXT/script data end tag name
 # states): "</" + the name, ASCII case-insensitively, then whitespace, "/" or ">".
 _END_TAGS = {name: re.compile(rb"(?i)</" + re.escape(name) + rb"[\t\n\x0c\r />]") for name in _TEXT_ELEMENTS}
@@ -199,7 +206,8 @@ def _plain_text_elements(body: bytes, end: int) -> bool:
     while (match := _STATE_TAGS.search(body, position, end)) is not None:
         plain = _PLAIN_ELEMENT.match(body, match.start(), end)
         if plain is not None:
-            position = plain.start(2)  # the end tag: its name may hold a "/" too
+            # the end tag (its name may hold a "/" too), or past the elements after it that end alike
+            position = _PLAIN_RUN.match(body, plain.start(2), end).end()  # type: ignore[union-attr]
             continue
         name = match.group(2)
         if name is None or name.lower() not in _TEXT_ELEMENTS:

@@ -614,6 +614,47 @@ _TEXT_RUNS = {name: (re.compile(f"(?:{text_element(name, '')})*", re.ASCII),
 _WHITESPACE_INERT = frozenset(("initial", "before html", "before head", "in head", "in head noscript", "after head"))
 
 
+def _void_head_run(names: str, noscript: str = "") -> Callable[[str, int, int], re.Match[str]]:
+    """A run of whitespace, comments and start tags named one of *names* ("|"-separated), as
+    TAG reads them (attributes and all, self-closing or not), and with *noscript*, of noscript
+    elements holding such a run of start tags named one of *noscript*: one match."""
+    def tag(names: str, key: str, end: bool = False) -> str:
+        return rf"<{'/' if end else ''}(?i:{names})(?=[\t\n\x0c\r />])" + attributes_pattern(key) + r"[\t\n\x0c\r /]*+>"
+    items = rf"[\t\n\x0c\r ]+|{COMMENT}|{tag(names, 'v')}"
+    if noscript:
+        # (whitespace a character at a time: each place read one way, where Python 3.10 has no
+        # possessive repeat and an element left open backtracks)
+        items += rf"|{tag('noscript', 'w')}(?:[\t\n\x0c\r ]|{COMMENT}|{tag(noscript, 'x')})*+{tag('noscript', 'y', True)}"
+    return re.compile(with_possessives(rf"(?:{items})*+"), re.ASCII).match  # type: ignore[return-value]
+
+
+# Void head elements in the insertion modes where each is inserted and popped at once ("in
+# head", §13.2.6.4.4: base, basefont, bgsound, link, meta; "in head noscript", §13.2.6.4.5, the
+# same but base, which ends the noscript), where whitespace and comments are inserted: a run of
+# them changes no state (in these modes the current node is an HTML element: head, noscript).
+# With the scripting flag disabled, "in head", noscript elements that hold such a run too (the
+# start tag pushes one and enters "in head noscript", the end tag pops it and leaves). Each
+# (mode, scripting flag)'s run without meta tags, and with them (where none holds a hint: see
+# _head_run_end).
+_HEAD_VOIDS, _NOSCRIPT_VOIDS = "basefont|base|bgsound|link", "basefont|bgsound|link"
+_VOID_HEAD_RUNS = {
+    ("in head", True): (_void_head_run(_HEAD_VOIDS), _void_head_run(_HEAD_VOIDS + "|meta")),
+    ("in head", False): (_void_head_run(_HEAD_VOIDS, _NOSCRIPT_VOIDS), _void_head_run(_HEAD_VOIDS + "|meta", _NOSCRIPT_VOIDS + "|meta")),
+    ("in head noscript", False): (_void_head_run(_NOSCRIPT_VOIDS), _void_head_run(_NOSCRIPT_VOIDS + "|meta")),
+}
+
+
+def _head_run_end(text: str, pos: int, runs: tuple[Callable[[str, int, int], re.Match[str]], ...], end: int,
+                  hints: Hints | None) -> int:
+    """The end of the run of void head elements at *pos* (*runs*: :data:`_VOID_HEAD_RUNS`' for
+    the insertion mode and scripting flag), not past *end*: with *hints*, meta tags before the
+    next hint too (they name no encoding in any reader), each else left to the loop (it yields it)."""
+    if hints is not None:
+        hint = hints.after(pos)
+        pos = runs[1](text, pos, end if hint < 0 else min(end, hint)).end()
+    return runs[0](text, pos, end).end()
+
+
 def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = True, stop_at: int | None = None,
                        alive: Collection[str] = (), modes: bool = True,
                        hints: Hints | None = None, skip_copies: bool = True) -> Iterator[tuple[int, int, str, str | None]]:
@@ -630,14 +671,17 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     that opens one: :meth:`.TreeBuilder.tokenizer_only`) the scan goes on
     with tokenizer states alone, one regex per run of what they skip;
     with *hints* (:class:`Hints` of *text*), runs of meta tags that hold no hint (so name no
-    encoding) are skipped there too, and the scan ends where no hint is left. With *modes*
-    ``False`` and no *stop_at*, a meta that ends a run of tags that cannot keep it from the "in
-    head" rules is given before the run is read (:data:`_SPECULATIVE`; the run is read token by
-    token only if the caller asks for more). *skip_copies* ``False``: no copies of a unit of tokens are skipped
-    (:class:`_Copies`, ``push_unit_copies``), no run of foreign elements (:data:`_FOREIGN_PUSHES`)
-    nor of characters and comments is taken in one match (after a stray "<", or where the tree
-    builder's state is one characters leave as it is, :meth:`.TreeBuilder.characters_inert`), and
-    no meta is given before its run: the plain twin that the tests hold those against."""
+    encoding) are skipped there too, and the scan ends where no hint is left. With *hints* and
+    the tree builder on, meta tags that hold no hint within a run of void head elements "in
+    head" or "in head noscript" are not yielded either (any mode). With *modes* ``False`` and no
+    *stop_at*, a meta that ends a run of tags that cannot keep it from the "in head" rules is
+    given before the run is read (:data:`_SPECULATIVE`; the run is read token by token only if
+    the caller asks for more). *skip_copies* ``False``: no copies of a unit of tokens are skipped
+    (:class:`_Copies`, ``push_unit_copies``), no run of void head elements (whitespace,
+    comments), of foreign elements (:data:`_FOREIGN_PUSHES`), or of characters and comments
+    (after a stray "<", or where the tree builder's state is one characters leave as it is,
+    :meth:`.TreeBuilder.characters_inert`) is taken in one match, and no meta is given before its
+    run: the plain twin that the tests hold those against."""
     end_at = len(text) if cutoff is None else cutoff
     lowered = ascii_lowered(text) if hints is None and not modes else None if hints is None else hints.lowered
     tree_until = -1 if lowered is None else last_start(_TREE_NEEDED, lowered, end_at, len("<template>") + 1)
@@ -727,6 +771,8 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                 action: int | None = _TOKENIZER_ACTION.get(name, RAWTEXT)
             elif slash:
                 tree.end_tag(name)
+                if skip_copies and (tree.mode, scripting) in _VOID_HEAD_RUNS:  # ("</noscript>", say)
+                    pos = _head_run_end(text, pos, _VOID_HEAD_RUNS[tree.mode, scripting], end_at, hints)
                 continue
             else:
                 if skip_copies and lt >= foreign_from and tree.pushes_foreign():
@@ -740,6 +786,12 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                 if name in _TEXT_RUNS:
                     before = _state(tree)
                 action = tree.start_tag(name, span, tail.endswith("/"))
+                if action is None and skip_copies and (tree.mode, scripting) in _VOID_HEAD_RUNS:
+                    # The void head elements (whitespace, comments) right after it: one match, up
+                    # to the cutoff (the mode is the same all along the run: past a stop, the
+                    # loop stops at the "<" after it as at the first).
+                    pos = _head_run_end(text, pos, _VOID_HEAD_RUNS[tree.mode, scripting], end_at, hints)
+                    continue
                 if action is None:
                     # Copies of start tags that only push elements: at once (one entry of the
                     # stack, a run: cheaper than the tokenizer states' scan past them too).
@@ -749,9 +801,10 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                     continue
             if action == META:
                 emitted += 1
-                if lt in given:
-                    continue
-                yield lt, pos, span, (mode if modes and tree is not None else None)
+                if lt not in given:  # (else given before the run that led to it was read)
+                    yield lt, pos, span, (mode if modes and tree is not None else None)
+                if tree is not None and skip_copies and (tree.mode, scripting) in _VOID_HEAD_RUNS:  # (as after a link)
+                    pos = _head_run_end(text, pos, _VOID_HEAD_RUNS[tree.mode, scripting], end_at, hints)
                 continue
             if action == RCDATA or action == RAWTEXT:
                 end = raw_text_end(text, pos, name)

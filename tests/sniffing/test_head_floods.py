@@ -1,0 +1,291 @@
+"""Floods of head elements (issue 37 item 1): runs of void head elements (``link``, ``base``,
+``basefont``, ``bgsound``; ``meta`` tags that hold no hint) with whitespace and comments, taken
+in one match where the tree builder is "in head" or "in head noscript" (the parser step and
+Firefox's model), and the tags that only keep Chromium's scan in the head section, taken with
+its head run. Each against its plain twin, on hypothesis' floods; and the work: no turn of a
+loop per copy."""
+from __future__ import annotations
+
+import importlib
+import re
+
+import pytest
+from _html5lib_oracle import oracle_parser_meta
+from _scan_calls import scan_calls
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from scrapy_whatwg_encoding.encoding import ENCODINGS
+from scrapy_whatwg_encoding.sniffing import browsers
+from scrapy_whatwg_encoding.sniffing.browsers import chromium_meta_encoding, firefox_meta_encoding
+from scrapy_whatwg_encoding.sniffing.parser_scan import Hints, meta_tag_encoding, scan_parser_meta, tree_builder_metas
+
+META = "<meta charset=koi8-r>"
+# Heads that leave the tree builder in the modes the runs are taken in, or before or after them.
+_HEADS = ["", "<head>", "<html>", "<!doctype html>", "<noscript>", "<head><noscript>", "<template>", "<head></head>",
+          "<svg>", "<body>", "<table><colgroup>", "<head><template>"]
+# Tokens of a head flood ("%d": a number, so that copies differ), and what the runs must not take:
+# elements of text (their text hides a meta), tags that change the mode, text, tags cut short.
+_TOKENS = ["<link href=%d>", "<LINK/>", "<link\n>", "<link rel='a>b' %d>", "<base href='>%d'>", "<BaSe/>", "<basefont>",
+           "<bgsound/>", "<meta name=x%d>", "<META name=x>", META, "<meta charset=zz>", "<meta charset='koi8-r'>",
+           "<meta http-equiv=content-type content='text/html; charset=gbk'>", "<meta name='&#99;harset=koi8-r'>",
+           "<meta content=charset=koi8-r>", " ", "\n", "\t \r\x0c", "<!-- %d -->", "<!--->", "<!-- <meta charset=koi8-r> -->",
+           "<style>" + META + "</style>", "<title>%d" + META + "</title>", "<script>%d</script>", "<script>" + META + "</script>",
+           "<noscript>", "</noscript>", "<noscript>" + META + "</noscript>", "<noscript><!-- </noscript>" + META + " --></noscript>", "<noframes>" + META + "</noframes>",
+           "<template>", "</template>", "<head>", "</head>", "<noscript/>", "</noscript x>", "</p>", "<br>", "</br>", "<body>", "x", "&#32;", "\x00", "<svg>", "</svg>", "<linkx>",
+           "<link\x00>", "<link<meta charset=koi8-r>", "<", "</link>", "</meta>", "<object>", "</object>", "</html>",
+           "<html>", "<p>", "<?x>", "<!x>", "</x>", "<frameset>", "<textarea>" + META + "</textarea>"]
+_TAILS = ["", META, "<link href='" + META, "<!--" + META, " " + META, "<title>" + META + "</title>" + META,
+          "</noscript>" + META, "<template>" + META]
+
+
+def _numbered(head: str, unit: list[str], copies: int, tail: str) -> str:
+    return head + "".join("".join(unit).replace("%d", str(k)) for k in range(copies)) + tail
+
+
+_FLOODS = st.builds(_numbered, st.sampled_from(_HEADS), st.lists(st.sampled_from(_TOKENS), min_size=1, max_size=6),
+                    st.integers(0, 12), st.sampled_from(_TAILS))
+# Firefox's insertion modes (browsers._FIREFOX_ALIVE_MODES) and others, for a stop.
+_ALIVE = [("in head", "in head noscript", "before head", "before html", "initial", "in template", "text"),
+          ("in head", "before head"), ("in body", "in template"), ("in head noscript",)]
+
+
+def _metas(text: str, skip_copies: bool, **kwargs) -> list:
+    return list(tree_builder_metas(text, skip_copies=skip_copies, **kwargs))
+
+
+@settings(max_examples=2000, deadline=None)
+@given(_FLOODS, st.booleans(), st.booleans(), st.integers(0, 400), st.sampled_from(_ALIVE))
+@example(_numbered("", ["<link href=%d>"], 10, META), True, False, 400, _ALIVE[0])
+@example(_numbered("<head>", ["<link>", "<style>" + META + "</style>"], 3, ""), True, True, 400, _ALIVE[0])  # no element of text
+@example(_numbered("<head>", ["<link>", "<title>" + META + "</title>"], 3, ""), True, True, 400, _ALIVE[0])
+@example(_numbered("<head>", ["<link>", "<script>" + META + "</script>"], 3, ""), True, True, 400, _ALIVE[0])
+@example(_numbered("<noscript>", ["<link>", "<base>", META], 2, ""), True, False, 400, _ALIVE[0])  # base ends the noscript
+@example(_numbered("<noscript>", ["<link>", "<noscript>" + META + "</noscript>"], 2, ""), True, True, 400, _ALIVE[0])
+@example(_numbered("<noscript>", ["<link>", "</noscript>", META], 2, ""), True, False, 400, _ALIVE[0])
+@example(_numbered("", ["<link>", "<svg>", "<link>", "</svg>", META], 2, ""), True, True, 400, _ALIVE[0])
+@example(_numbered("<template>", ["<link>", "<p>", META], 2, "</template>" + META), True, True, 400, _ALIVE[0])
+@example(_numbered("<head>", ["<link>", "<linkx>", META], 2, ""), True, True, 400, _ALIVE[0])  # a name that starts alike
+@example(_numbered("<head>", ["<link>", "<link<meta charset=koi8-r>"], 2, ""), True, True, 400, _ALIVE[0])
+@example(_numbered("<head>", ["<link>", " ", "x", META], 2, ""), True, True, 400, _ALIVE[0])  # text ends the head
+@example(_numbered("<head>", ["<link>", "&#32;", META], 2, ""), True, True, 400, _ALIVE[0])
+@example(_numbered("<head>", ["<link>", "</head>", META], 2, ""), True, True, 400, _ALIVE[0])
+@example(_numbered("<head>", ["<link href=%d>"], 40, META), True, False, 200, _ALIVE[0])  # a stop, a cutoff in the run
+@example(_numbered("<head>", ["<noscript>", "<link %d>", "</noscript>"], 5, META), True, False, 400, _ALIVE[0])  # noscript elements
+@example(_numbered("<head>", ["<noscript>", "<link %d>", "</noscript>"], 5, META), True, True, 400, _ALIVE[0])  # (RAWTEXT)
+@example(_numbered("<head>", ["<link>", "<noscript><!-- </noscript>" + META + " --></noscript>"], 2, ""), True, True, 400, _ALIVE[0])
+@example(_numbered("<head>", ["<link>", "<noscript>", "<base>", "</noscript>", META], 2, ""), True, False, 400, _ALIVE[0])
+@example(_numbered("<head>", ["<link>", "<noscript>", "<style>" + META + "</style>", "</noscript>"], 2, META), True, False, 400, _ALIVE[0])
+@example(_numbered("<head>", ["<link>", "<noscript>", "x", "</noscript>", META], 2, ""), True, False, 400, _ALIVE[0])
+@example(_numbered("<head>", ["<link>", "<noscript>", "<noscript>", "</noscript>", META], 2, ""), True, False, 400, _ALIVE[0])
+@example(_numbered("<head><template>", ["</noscript>", "<link>", " ", META], 2, ""), True, False, 400, _ALIVE[0])
+@example(_numbered("<head><noscript>", ["</p>", "<link>", " ", META], 2, ""), True, False, 400, _ALIVE[0])  # an end tag ignored
+def test_runs_of_void_head_elements_leave_the_metas_of_the_token_by_token_steps(text, modes, scripting, cut, alive):
+    """Runs of void head elements in one match against the plain twin, every meta emitted and
+    the insertion mode before it, with a cutoff and a stop (Firefox's model) or none."""
+    kwargs = {"modes": modes, "scripting": scripting or not modes}
+    assert _metas(text, True, **kwargs) == _metas(text, False, **kwargs)
+    cutoff = {"cutoff": min(cut, len(text))}
+    assert _metas(text, True, **kwargs, **cutoff) == _metas(text, False, **kwargs, **cutoff)
+    if modes:
+        stop = {"stop_at": min(cut, len(text)), "alive": alive}
+        assert _metas(text, True, **kwargs, **stop) == _metas(text, False, **kwargs, **stop)
+
+
+def _names_an_encoding(span: str) -> bool:
+    return any(read(span) is not None for read in (meta_tag_encoding, chromium_meta_encoding, firefox_meta_encoding))
+
+
+@settings(max_examples=2000, deadline=None)
+@given(_FLOODS, st.booleans(), st.booleans(), st.integers(0, 400))
+@example(_numbered("<head>", ["<link>", "<meta name=x%d>"], 10, META), True, False, 400)
+@example(_numbered("<head>", ["<link>", "<meta name=x%d>", "<meta name='&#99;harset=koi8-r'>"], 3, ""), True, False, 400)
+@example(_numbered("<head>", ["<link>", "<meta name=x%d>", "<meta charset=zz>"], 3, META), True, False, 400)
+@example(_numbered("<head>", ["<link>", "<meta name=x%d>", "<meta content=charset=koi8-r>"], 3, ""), True, False, 400)
+@example(_numbered("<head><template>", ["<link>", "<meta name=x%d>"], 3, ""), True, False, 400)  # in template: every meta
+def test_metas_without_a_hint_left_out_of_runs_name_no_encoding_in_any_reader(text, modes, scripting, cut):
+    """With :class:`Hints`, meta tags inside a run of void head elements that hold no hint are not
+    yielded: the rest is the plain twin's list, in order, and each left out was processed "in
+    head" or "in head noscript" (so in no template), holds no hint, and names no encoding in the
+    standard's, Chromium's or Firefox's reading."""
+    hints = Hints(text)
+    kwargs = {"modes": modes, "scripting": scripting or not modes, "cutoff": min(cut, len(text))}
+    fast, plain = _metas(text, True, hints=hints, **kwargs), _metas(text, False, **kwargs)
+    left = iter(fast)
+    kept = next(left, None)
+    for meta in plain:
+        if meta == kept:
+            kept = next(left, None)
+            continue
+        lt, end, span, mode = meta
+        assert mode in ("in head", "in head noscript", None), meta
+        hint = hints.after(lt)
+        assert hint < 0 or hint >= end, meta
+        assert not _names_an_encoding(span), meta
+    assert kept is None, "yielded what the plain twin does not"
+
+
+def _firefox_twin(body: bytes, limit: int, head: int):
+    """Firefox's model over the plain twin of its loop (no run, no copies, no hints)."""
+    saved = browsers.tree_builder_metas
+    browsers.tree_builder_metas = lambda *args, **kwargs: saved(*args, **{**kwargs, "hints": None, "skip_copies": False})
+    try:
+        return browsers.firefox_meta(body, limit, head)
+    finally:
+        browsers.tree_builder_metas = saved
+
+
+@settings(max_examples=2000, deadline=None)
+@given(_FLOODS, st.sampled_from([0, 3, 10, 40, browsers.UNCONDITIONAL]))
+@example(_numbered("<head>", ["<link>", "<meta name=x%d>"], 10, META), 10)
+@example(_numbered("<head>", ["<link>", "<meta name=x%d>", "<template>", "<link>", "</template>"], 3, META), 10)
+@example(_numbered("<head>", ["<noscript>", "<link>", "<meta name=x%d>", "</noscript>"], 3, META), 10)
+def test_firefoxs_model_answers_as_with_its_plain_loop(text, head):
+    """Firefox's model (metas without a hint left out of runs, runs of void head elements) gives
+    what it gives over the plain twin of its loop, every late ``meta`` included."""
+    body = text.encode("latin-1")
+    browsers.forget()
+    assert browsers.firefox_meta(body, len(body), head) == _firefox_twin(body, len(body), head)
+
+
+def _chromium_twin(text: str, head: int, partial: bool, seen: browsers.Seen):
+    """Chromium's scan with neither the head tags (``_HEAD_TAGS``) nor meta tags taken with its
+    head run: each left to its loop."""
+    saved = browsers._CHROMIUM_HEAD_ONE, browsers._CHROMIUM_HEAD_RUN, browsers._HEAD_METAS
+    item = "|" + browsers._HEAD_TAGS
+    twin = browsers._CHROMIUM_HEAD_ONE.pattern.replace(item, "")
+    assert len(twin) == len(browsers._CHROMIUM_HEAD_ONE.pattern) - len(item)
+    try:
+        browsers._HEAD_METAS = "(?!)"
+        browsers._CHROMIUM_HEAD_ONE = re.compile(twin, re.ASCII)
+        browsers._CHROMIUM_HEAD_RUN = re.compile(twin + "*", re.ASCII)
+        return browsers._chromium_scan(text, head, partial, seen)
+    finally:
+        browsers._CHROMIUM_HEAD_ONE, browsers._CHROMIUM_HEAD_RUN, browsers._HEAD_METAS = saved
+
+
+@settings(max_examples=2000, deadline=None)
+@given(_FLOODS, st.sampled_from([0, 3, 10, browsers.UNCONDITIONAL]), st.booleans())
+@example(_numbered("<head>", ["<link>", "<meta name=x%d>"], 10, META), 10, False)
+@example(_numbered("", ["<link>", "</head>", "<link>"], 2, META), 10, False)  # "</head>" ends the head section
+@example(_numbered("", ["<link>", "</html>", "<link>"], 2, META), 10, False)
+@example(_numbered("", ["<link>", "<linkx>", "<link>"], 2, META), 10, False)
+@example(_numbered("", ["<noscript>", META, "</noscript>"], 2, ""), 10, False)  # noscript's content is markup
+@example(_numbered("", ["<link>", "<svg>", "<link>"], 2, META), 1024, False)  # a tree state (Seen)
+@example(_numbered("", ["<link href='%d'>"], 20, "<link href='"), 1024, True)  # a tag cut by the prefix's end
+@example(_numbered("", ["<meta name=x%d>", "<meta charset=zz>"], 4, META), 1024, False)
+@example(_numbered("", ["<meta name=x%d>", "<meta content=charset=koi8-r>"], 4, ""), 1024, False)
+@example(_numbered("", ["<meta name=x%d>", "<meta name='&#99;harset=koi8-r'>"], 4, META), 1024, False)
+@example(_numbered("", ["<link href=%d>", "<meta name=x%d>", "<!-- <meta charset=koi8-r> -->"], 2, ""), 0, False)
+def test_chromiums_head_run_reads_head_tags_as_its_loop(text, head, partial):
+    """Chromium's head run takes the tags that only keep its scan in the head section, and meta
+    tags up to the next hint; its twin, the run without those items, leaves each to the loop: the
+    same answer and the same record (:class:`.browsers.Seen`), but for meta tags the run took
+    (they name no encoding in any reader)."""
+    seen, plain = browsers.Seen(), browsers.Seen()
+    assert browsers._chromium_scan(text, head, partial, seen) == _chromium_twin(text, head, partial, plain)
+    assert (seen.reach, seen.tree_states) == (plain.reach, plain.tree_states)
+    left = iter(seen.spans)
+    kept = next(left, None)
+    for span in plain.spans:
+        if span == kept:
+            kept = next(left, None)
+            continue
+        assert not _names_an_encoding(span), span
+    assert kept is None
+
+
+# Head floods, head + numbered unit copies + tail; the tail's meta is late (past 1024 bytes).
+HEAD_FLOODS = {
+    "link": ("", "<link href=%d>", META),
+    "head link": ("<head>", "<link href=%d>", META),
+    "link newline": ("", "<link href=%d>\n", META),
+    "base": ("", "<base href=%d>", META),
+    "comment link": ("<head>", "<!-- %d --><link>", META),
+    "basefont bgsound link": ("", "<basefont><bgsound><link id=%d>", META),
+    "meta without a hint": ("<head>", "<meta name=x%d>", META),
+    "meta refresh": ("", "<meta http-equiv=refresh content=%d>", META),
+    "noscript link": ("<head><noscript>", "<link id=%d>", META),
+    "noscript elements": ("<head>", "<noscript><link %d></noscript>", META),
+}
+
+
+def _flood_body(name: str, size: int) -> str:
+    head, unit, tail = HEAD_FLOODS[name]
+    return _numbered(head, [unit], (size - len(head) - len(tail)) // len(unit % 99999), tail)
+
+
+def _calls(function, *args) -> int:
+    import cProfile
+    import pstats
+    profiler = cProfile.Profile()
+    profiler.enable()
+    function(*args)
+    profiler.disable()
+    return pstats.Stats(profiler).total_calls  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", sorted(HEAD_FLOODS))
+def test_head_floods_take_no_turn_per_copy(name):
+    """Python calls (cProfile's count, which load does not change): a 64 KiB head flood (thousands
+    of tags) costs no more than a few hundred in the parser step's scan, Firefox's loop (with its
+    hints) and Chromium's scan; the same answers as the plain steps."""
+    text = _flood_body(name, 64 * 1024)
+    body = text.encode("latin-1")
+    assert scan_calls(text, modes=False, hints=Hints(text)) < 1500
+    assert scan_calls(text, modes=True, scripting=False, hints=Hints(text)) < 1500
+    browsers.forget()
+    assert _calls(browsers.chromium_meta, body, len(body)) < 1500
+    browsers.forget()
+    assert _calls(browsers.firefox_meta, body, len(body)) < 1500
+    assert browsers.firefox_meta(body, len(body)) == _firefox_twin(body, len(body), browsers.UNCONDITIONAL)
+
+
+@pytest.mark.parametrize("name", sorted(HEAD_FLOODS))
+def test_head_floods_get_html5libs_meta(name):
+    """On a head flood html5lib can afford (4 KiB): the parser step's meta is html5lib's."""
+    text = _flood_body(name, 4 * 1024)
+    ours = scan_parser_meta(text, len(text))
+    oracle = oracle_parser_meta(text)
+    assert (None if ours is None else (ours[0].name, ours[3])) == (None if oracle is None else (oracle[0].name, oracle[2]))
+
+
+_change = importlib.import_module("scrapy_whatwg_encoding.sniffing.change")
+# Elements of text in a head, written plainly or not (a quote, attributes or a "<" in a tag, markup
+# in the text, no end tag), and what parts the prescan's and the tokenizer's readings.
+_TEXT_TOKENS = ["<style>%d</style>", "<script>%d</script>", "<title>%d</title>", "<TITLE>x</title>", "<noscript>%d</noscript>",
+                "<style/x>a</style>", "<style a='b'>%d</style>", "<style>a</style >", "<style>a</style a='<title>'>",
+                "<title>a<b</title>", "<title>" + META + "</title>", "<textarea>" + META + "</textarea>", "<stylex>a</style>",
+                "<style <title>x</style>", "<stylex<title>x</style>", "<stylex <title>x</style>", "<style>a</style/x'>", "</a/'x'>", "<xmp>%d</xmp>", "<script><!--</script>", "<style>",
+                "</style>", "<svg>", "<template>", "<plaintext>", "<b>", "<p title='<title>'>", "x", " ", "<", "</", META,
+                "<meta name=x>", "<!-- <title> -->"]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.builds(_numbered, st.sampled_from(["", "<head>"]), st.lists(st.sampled_from(_TEXT_TOKENS), min_size=1, max_size=6),
+                 st.integers(0, 12), st.sampled_from(["", META, "<title>" + META])), st.integers(0, 400))
+@example(_numbered("", ["<style>%d</style>", "<style>a</style a='<title>'>"], 3, META), 400)
+@example(_numbered("", ["<style>%d</style>", "<title>a<b</title>"], 3, META), 400)
+@example(_numbered("", ["<style>%d</style>", "<stylex <title>x</style>"], 3, META), 400)  # no state tag: "<title>" is
+@example(_numbered("", ["<style>%d</style>", "<style>a</style/x'>"], 3, META), 400)  # a "/" then a quote in a tag name
+@example(_numbered("", ["<style>%d</style>", "</a/'x'>"], 3, META), 400)
+@example(_numbered("", ["<style>%d</style>", "<title>" + META + "</title>"], 3, META), 400)
+def test_runs_of_plain_elements_of_text_read_as_one_by_one(text, end):
+    """The parser step's quick path (reading the ``<meta>`` off the bytes) takes runs of elements
+    of text written plainly in one match: the same verdict as one by one (the run's twin takes
+    none), and the same ``<meta>`` as the tokenizer."""
+    body = text.encode("latin-1")
+    end = min(end, len(body))
+    fast = _change._plain_text_elements(body, end), _change._plain_text_elements(body, len(body))
+    saved, _change._PLAIN_RUN = _change._PLAIN_RUN, re.compile(b"")
+    try:
+        assert fast == (_change._plain_text_elements(body, end), _change._plain_text_elements(body, len(body)))
+    finally:
+        _change._PLAIN_RUN = saved
+    encoding = ENCODINGS["windows-1252"]
+    quick, _change._plain_meta = _change._plain_meta, lambda *args: None
+    try:
+        expected = _change.parser_meta(body, encoding)
+    finally:
+        _change._plain_meta = quick
+    assert _change.parser_meta(body, encoding) == expected
