@@ -215,11 +215,12 @@ _FOREIGN_PUSHES = re.compile(with_possessives(rf"(?:{_FOREIGN_START}|[^<]+|<+(?!
 # tree builder no longer matters, a run is what the tokenizer states' runs read first (with
 # hints, with the meta tags that end before the next hint, which name no encoding:
 # _SPECULATIVE_METAS).
-def _speculative(blocked: tuple[str, ...]) -> re.Pattern[bytes]:
+def _speculative(blocked: tuple[str, ...], repeat: str = "*+") -> re.Pattern[bytes]:
     def tag(key: str) -> str:  # (its atomic group named apart on Python 3.10)
         return r"[a-z][^\t\n\x0c\r />]*+(?:>|(?=[\t\n\x0c\r />])" + attributes_pattern(key) + r"[\t\n\x0c\r /]*+>)"
-    return re.compile(with_possessives(f"(?:<(?!{_trie(sorted(blocked), _TAG_END)}){tag('s')}|</(?!template{_TAG_END}){tag('e')}"
-                                       + rf"|[^<]+|<+(?![!/?a-z])|{_FOREIGN_MARKUP})*+").encode())
+    characters = r"(?:[^<]|<+(?![!/?a-z]))[^<]*+(?:<+(?![!/?a-z])[^<]*+)*+"  # (text and stray "<"s: one item)
+    return re.compile(with_possessives(f"(?:<(?!{_trie(sorted(blocked), _TAG_END)}){tag('s')}|{characters}"
+                                       + f"|</(?!template{_TAG_END}){tag('e')}|{_FOREIGN_MARKUP}){repeat}").encode())
 
 
 # The insertion mode in which a meta start tag is not processed (a template's column group, where
@@ -228,8 +229,14 @@ _META_IGNORED = frozenset(("in column group",))
 _HIDING = ("col", "frameset", "iframe", "noembed", "noframes", "noscript", "plaintext", "script", "style", "textarea",
            "title", "xmp")
 _SPECULATIVE = _speculative(("meta", *_HIDING))
+_SPECULATIVE_ONE = _speculative(("meta", *_HIDING), "")  # (one item, for run_end: copies skipped)
 _SPECULATIVE_METAS = _speculative(_HIDING)
+_SPECULATIVE_METAS_ONE = _speculative(_HIDING, "")
 _META_START = re.compile(b"<meta" + _TAG_END.encode())
+#: Turns of the loop with the tree builder before a meta is given before its run (the copies of
+#: a flood of one unit are skipped within them: the run then reads only what follows them).
+_SPECULATE_AFTER = 32
+_TAG_START = re.compile(b"</?[a-z]")
 _BREAKS_OUT = re.compile(("<(?:" + _trie(sorted(BREAKOUT_NAMES), _TAG_END) + "|/(?:br|p)" + _TAG_END + ")").encode())
 
 
@@ -715,12 +722,12 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                 # Meta tags too, up to the next hint: those it reads whole hold none.
                 bound = min(hint, end_at)
                 if skip_copies:  # (tags without the tokenizer's states first, in the bytes)
-                    lt = _SPECULATIVE_METAS.match(lowered, pos, bound).end()  # type: ignore[arg-type, union-attr]
+                    lt = run_end(_SPECULATIVE_METAS_ONE, _SPECULATIVE_METAS, lowered, pos, bound)
                     pos = lt - 1 if lt == bound and lt > pos and text[lt - 1] == "<" else lt
                 lt = run_end(SKIP_WITH_METAS_ONE, SKIP_WITH_METAS, text, pos, bound)  # (copies: O(log n))
                 pos = lt - 1 if lt == bound and lt > pos and text[lt - 1] == "<" else lt
             elif skip_copies:
-                lt = _SPECULATIVE.match(lowered, pos, end_at).end()  # type: ignore[arg-type, union-attr]
+                lt = run_end(_SPECULATIVE_ONE, _SPECULATIVE, lowered, pos, end_at)
                 pos = lt - 1 if lt == end_at and lt > pos and text[lt - 1] == "<" else lt
             lt = run_end(SKIP_ONE, SKIP_UNINTERESTING, text, pos, end_at)
             if lt == end_at and lt > pos and text[lt - 1] == "<":
@@ -744,12 +751,20 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                 return
             if lt > pos and (tree.frameset_ok or tree.afe or tree.mode != "in body") and tree.text_matters():
                 tree.characters(*classify_text(text, pos, lt))
-            if speculate and lt >= speculated and tree.mode not in _META_IGNORED:
-                # Each meta that ends the run from here, or from the last one given, given at once.
+            if (speculate and turns > _SPECULATE_AFTER and lt >= speculated and tree.mode not in _META_IGNORED
+                    and _TAG_START.match(lowered, lt)):  # type: ignore[arg-type]
+                # Each meta that ends the run from this tag, or from the last one given, given at
+                # once (after the first turns and at tags only: where copies of a unit of tokens
+                # are skipped, the loop has skipped them).
                 speculated = lt
                 while speculated <= end_at:
-                    stop = _SPECULATIVE.match(lowered, speculated, end_at).end()  # type: ignore[arg-type, union-attr]
-                    meta = TAG.match(text, stop) if lt < stop <= end_at and _META_START.match(lowered, stop) else None  # type: ignore[arg-type]
+                    # With hints, to the meta that holds the next one (those before it name none).
+                    hint = -1 if hints is None else hints.after(speculated)
+                    stop = -1 if hint < 0 else run_end(_SPECULATIVE_METAS_ONE, _SPECULATIVE_METAS, lowered, speculated,
+                                                       min(hint, end_at))
+                    if stop < 0 or not _META_START.match(lowered, stop):  # type: ignore[arg-type]
+                        stop = run_end(_SPECULATIVE_ONE, _SPECULATIVE, lowered, speculated, end_at)
+                    meta = TAG.match(text, stop) if stop > lt and _META_START.match(lowered, stop) else None  # type: ignore[arg-type]
                     if meta is None:
                         speculated = stop
                         break

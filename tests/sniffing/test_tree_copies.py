@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import cProfile
 import pstats
+from contextlib import contextmanager
 
 import pytest
 from _html5lib_oracle import oracle_parser_meta
@@ -13,6 +14,7 @@ from _scan_calls import scan_calls
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from scrapy_whatwg_encoding.sniffing import parser_scan
 from scrapy_whatwg_encoding.sniffing._html.tree import TreeBuilder
 from scrapy_whatwg_encoding.sniffing.parser_scan import (
     Hints,
@@ -377,7 +379,24 @@ _BODY_TAILS = [META, "<meta charset=zz>" + META, "</table>" + META, "<select>" +
 def test_metas_after_runs_that_keep_the_mode_are_given_as_the_token_by_token_steps_give_them(text, modes, scripting, cut):
     """The meta that ends such a run given before the run is read, then the run token by token:
     the same metas, in the same order, with the same insertion modes, as the plain twin (with a
-    cutoff too; Firefox's model, with its stop, reads every token)."""
+    cutoff too; Firefox's model, with its stop, reads every token). From the first turn of the
+    loop (these texts are short), and after the turns the scan waits for."""
+    with _speculating_after(0):
+        _check_metas_given_before_their_runs(text, modes, scripting, cut)
+    _check_metas_given_before_their_runs(text, modes, scripting, cut)
+
+
+@contextmanager
+def _speculating_after(turns: int):
+    saved = parser_scan._SPECULATE_AFTER
+    parser_scan._SPECULATE_AFTER = turns
+    try:
+        yield
+    finally:
+        parser_scan._SPECULATE_AFTER = saved
+
+
+def _check_metas_given_before_their_runs(text: str, modes: bool, scripting: bool, cut: int) -> None:
     kwargs = {"modes": modes, "scripting": scripting or not modes}
     assert _metas(text, True, **kwargs) == _metas(text, False, **kwargs)
     cutoff = {"cutoff": min(cut, len(text))}
@@ -396,7 +415,8 @@ def test_metas_given_before_their_runs_stop_at_the_cutoff():
     text = _numbered("<math><mtext>", ["<x%d>", META], 3, "")
     for cutoff in (text.rindex("<meta"), text.rindex("<meta") - 1, len(text)):
         kwargs = {"modes": False, "cutoff": cutoff}
-        assert _metas(text, True, **kwargs) == _metas(text, False, **kwargs) != []
+        with _speculating_after(0):
+            assert _metas(text, True, **kwargs) == _metas(text, False, **kwargs) != []
 
 
 def test_a_run_that_keeps_the_mode_is_read_only_if_the_scan_asks_for_more():
@@ -410,5 +430,5 @@ def test_a_run_that_keeps_the_mode_is_read_only_if_the_scan_asks_for_more():
     found = find_parser_meta(text, len(text))
     profiler.disable()
     assert found is not None and found[2] == text.rindex("<meta")
-    assert pstats.Stats(profiler).total_calls < 300  # type: ignore[attr-defined]
+    assert pstats.Stats(profiler).total_calls < 1500  # type: ignore[attr-defined]  # (the first turns read)
     assert scan_calls(text, modes=False) > 8000  # all of it read: a turn of the loop per tag
