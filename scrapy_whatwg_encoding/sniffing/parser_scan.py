@@ -690,7 +690,7 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     :meth:`.TreeBuilder.characters_inert`) is taken in one match, and no meta is given before its
     run: the plain twin that the tests hold those against."""
     end_at = len(text) if cutoff is None else cutoff
-    lowered = ascii_lowered(text) if hints is None and not modes else None if hints is None else hints.lowered
+    lowered = hints.lowered if hints is not None else None if modes else ascii_lowered(text)
     tree_until = -1 if lowered is None else last_start(_TREE_NEEDED, lowered, end_at, len("<template>") + 1)
     tree: TreeBuilder | None = TreeBuilder(scripting=scripting)
     find = text.find

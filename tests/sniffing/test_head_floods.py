@@ -216,8 +216,12 @@ def _flood_body(name: str, size: int) -> str:
 
 
 def _calls(function, *args) -> int:
+    """Python calls made by ``function(*args)`` cold, once the patterns it compiles on first use
+    are compiled (see ``_scan_calls.scan_calls``)."""
     import cProfile
     import pstats
+    function(*args)
+    browsers.forget()
     profiler = cProfile.Profile()
     profiler.enable()
     function(*args)
