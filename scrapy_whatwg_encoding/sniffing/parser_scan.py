@@ -236,6 +236,9 @@ _META_START = re.compile(b"<meta" + _TAG_END.encode())
 #: Turns of the loop with the tree builder before a meta is given before its run (the copies of
 #: a flood of one unit are skipped within them: the run then reads only what follows them).
 _SPECULATE_AFTER = 32
+#: Turns waited after the first run to a meta, and at most (twice as many after each: a page of
+#: short runs that end otherwise costs a look at fewer and fewer of them).
+_SPECULATE_WAITS = (1, 256)
 _TAG_START = re.compile(b"</?[a-z]")
 _BREAKS_OUT = re.compile(("<(?:" + _trie(sorted(BREAKOUT_NAMES), _TAG_END) + "|/(?:br|p)" + _TAG_END + ")").encode())
 
@@ -704,6 +707,7 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     foreign_from = 0  # (no run of foreign content is tried again before it)
     speculate = skip_copies and not modes and stop_at is None
     speculated = -1  # (no run to a meta tried again before where the last one stopped)
+    speculate_after, wait = _SPECULATE_AFTER, _SPECULATE_WAITS[0]
     given: set[int] = set()  # metas given before the run that led to them was read
     while True:
         if tree is not None:
@@ -751,12 +755,14 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                 return
             if lt > pos and (tree.frameset_ok or tree.afe or tree.mode != "in body") and tree.text_matters():
                 tree.characters(*classify_text(text, pos, lt))
-            if (speculate and turns > _SPECULATE_AFTER and lt >= speculated and tree.mode not in _META_IGNORED
+            if (speculate and turns > speculate_after and lt >= speculated and tree.mode not in _META_IGNORED
                     and _TAG_START.match(lowered, lt)):  # type: ignore[arg-type]
                 # Each meta that ends the run from this tag, or from the last one given, given at
                 # once (after the first turns and at tags only: where copies of a unit of tokens
-                # are skipped, the loop has skipped them).
+                # are skipped, the loop has skipped them; after a run that ends otherwise, twice as
+                # many turns as after the one before).
                 speculated = lt
+                speculate_after, wait = turns + wait, min(2 * wait, _SPECULATE_WAITS[1])
                 while speculated <= end_at:
                     # With hints, to the meta that holds the next one (those before it name none).
                     hint = -1 if hints is None else hints.after(speculated)
@@ -798,7 +804,7 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                         pos = jump
                         continue
                 mode = tree.mode
-                if name in _TEXT_RUNS:
+                if name in _TEXT_RUNS and not tree.pushes_foreign():  # (else an element of no text)
                     before = _state(tree)
                 action = tree.start_tag(name, span, tail.endswith("/"))
                 if action is None and skip_copies and (tree.mode, scripting) in _VOID_HEAD_RUNS:

@@ -388,12 +388,13 @@ def test_metas_after_runs_that_keep_the_mode_are_given_as_the_token_by_token_ste
 
 @contextmanager
 def _speculating_after(turns: int):
-    saved = parser_scan._SPECULATE_AFTER
-    parser_scan._SPECULATE_AFTER = turns
+    """Metas given before their runs from *turns* on, at every tag (no waits between tries)."""
+    saved = parser_scan._SPECULATE_AFTER, parser_scan._SPECULATE_WAITS
+    parser_scan._SPECULATE_AFTER, parser_scan._SPECULATE_WAITS = turns, (0, 0)
     try:
         yield
     finally:
-        parser_scan._SPECULATE_AFTER = saved
+        parser_scan._SPECULATE_AFTER, parser_scan._SPECULATE_WAITS = saved
 
 
 def _check_metas_given_before_their_runs(text: str, modes: bool, scripting: bool, cut: int) -> None:
