@@ -197,9 +197,16 @@ def _trie(words: list[str], stop: str = "", fold: bool = False) -> str:
 # tokens look alike and end the run: a CDATA section (characters) and a bogus comment
 # "<![cdata["; a bogus comment "<?" and "<" before a non-ASCII character.
 _TAG_END = "[\t\n\x0c\r />]"
-_FOREIGN_START = (
-    "<(?!" + _trie(sorted(BREAKOUT_NAMES | SVG_IP_NAMES | MATHML_TEXT_IP_NAMES | {"font", "annotation-xml"}), _TAG_END)
-    + r")[a-z][^\t\n\x0c\r />]*+(?:>|(?=[\t\n\x0c\r />])" + attributes_pattern("f") + r"[\t\n\x0c\r /]*+>)")
+
+
+def _lowered_tag(key: str) -> str:
+    """A tag from its name on, in ascii_lowered text, as TAG reads it (*key* names its atomic
+    group on Python 3.10): one without attributes first."""
+    return r"[a-z][^\t\n\x0c\r />]*+(?:>|(?=[\t\n\x0c\r />])" + attributes_pattern(key) + r"[\t\n\x0c\r /]*+>)"
+
+
+_FOREIGN_START = ("<(?!" + _trie(sorted(BREAKOUT_NAMES | SVG_IP_NAMES | MATHML_TEXT_IP_NAMES | {"font", "annotation-xml"}),
+                                 _TAG_END) + ")" + _lowered_tag("f"))
 _FOREIGN_MARKUP = rf"{COMMENT}|<(?:/(?![a-z])|!(?!--|\[cdata\[))[^>]*>"  # (bogus comments but "<?": "<" and non-ASCII)
 _FOREIGN_PUSHES_WS = re.compile(with_possessives(rf"(?:{_FOREIGN_START}|[\t\n\x0c\r \x00]+|{_FOREIGN_MARKUP})*+").encode())
 _FOREIGN_PUSHES = re.compile(with_possessives(rf"(?:{_FOREIGN_START}|[^<]+|<+(?![!/?a-z])|{_FOREIGN_MARKUP})*+").encode())
@@ -216,8 +223,7 @@ _FOREIGN_PUSHES = re.compile(with_possessives(rf"(?:{_FOREIGN_START}|[^<]+|<+(?!
 # hints, with the meta tags that end before the next hint, which name no encoding:
 # _SPECULATIVE_METAS).
 def _speculative(blocked: tuple[str, ...], repeat: str = "*+") -> re.Pattern[bytes]:
-    def tag(key: str) -> str:  # (its atomic group named apart on Python 3.10)
-        return r"[a-z][^\t\n\x0c\r />]*+(?:>|(?=[\t\n\x0c\r />])" + attributes_pattern(key) + r"[\t\n\x0c\r /]*+>)"
+    tag = _lowered_tag
     characters = r"(?:[^<]|<+(?![!/?a-z]))[^<]*+(?:<+(?![!/?a-z])[^<]*+)*+"  # (text and stray "<"s: one item)
     return re.compile(with_possessives(f"(?:<(?!{_trie(sorted(blocked), _TAG_END)}){tag('s')}|{characters}"
                                        + f"|</(?!template{_TAG_END}){tag('e')}|{_FOREIGN_MARKUP}){repeat}").encode())
