@@ -26,6 +26,7 @@ from html5lib.constants import namespaces
 
 from scrapy_whatwg_encoding import get_encoding
 from scrapy_whatwg_encoding.sniffing.meta_charset import extract_meta_charset
+from scrapy_whatwg_encoding.sniffing.parser_scan import PARSER_HEAD
 
 _PHASES = html5parser.getPhases(False)
 _HTML_NS = namespaces["html"]
@@ -58,14 +59,31 @@ def _dispatcher(phase, overrides, handler="startTagHandler"):
     return dispatcher
 
 
+# The insertion modes in which the tree builder is still in the head (PARSER_HEAD's bound).
+_HEAD_PHASES = ("initial", "beforeHtml", "beforeHead", "inHead", "inHeadNoscript")
+
+
+class _Tokenizer(_tokenizer.HTMLTokenizer):
+    def tagOpenState(self):
+        self.tag_start = self.stream.chunkOffset - 1  # just past the "<" that the data state read
+        return super().tagOpenState()
+
+
 class _InHead(_PHASES["inHead"]):
     def startTagMeta(self, token):
         self.tree.insertElement(token)
         self.tree.openElements.pop()
         token["selfClosingAcknowledged"] = True
         found = spec_meta_rule(token["data"])
+        parser = self.parser
         if found is not None:
-            raise _Found(found[0], found[1], self.parser.tokenizer.stream.chunkOffset)
+            # Past the first *head* characters, only in a mode of the head: without templates
+            # (which the oracle is not given) the tree builder never comes back to one, so every
+            # "<" between was met in one too.
+            in_head = any(parser.phase is parser.phases[name] for name in _HEAD_PHASES)
+            if parser.head is not None and parser.tokenizer.tag_start >= parser.head and not in_head:
+                raise _Found(None)
+            raise _Found(found[0], found[1], parser.tokenizer.stream.chunkOffset)
 
     startTagHandler = _dispatcher(_PHASES["inHead"], {"meta": startTagMeta})
 
@@ -98,7 +116,7 @@ class _Parser(html5lib.HTMLParser):
         self.innerHTMLMode = innerHTML
         self.container = container
         self.scripting = scripting
-        self.tokenizer = _tokenizer.HTMLTokenizer(stream, parser=self, **kwargs)
+        self.tokenizer = _Tokenizer(stream, parser=self, **kwargs)
         self.tokenizer.stream._defaultChunkSize = len(stream) + 16  # one chunk: offsets are exact
         self.phases["inHead"] = _InHead(self, self.tree)
         self.phases["inBody"] = _InBody(self, self.tree)
@@ -107,16 +125,18 @@ class _Parser(html5lib.HTMLParser):
         self.mainLoop()
 
 
-def oracle_parser_meta(text: str):
+def oracle_parser_meta(text: str, head: int | None = PARSER_HEAD):
     """(encoding, label, offset past ">") of the first meta html5lib's tree builder would act on,
-    scripting enabled, or None."""
+    scripting enabled, or None; past the first *head* characters, only while the tree builder is
+    in the head (the parser step's bound: docs/algorithm.rst)."""
     # html5lib normalizes CR and CRLF to LF; one LF per CR keeps offsets and tokenization.
     text = text.replace("\r", "\n")
     parser = _Parser(namespaceHTMLElements=True)
+    parser.head = head
     try:
         parser.parse(text, scripting=True)
     except _Found as found:
-        return found.args
+        return None if found.args[0] is None else found.args
     except AssertionError as error:
         # html5lib asserts the fragment case when end of input arrives in some table modes; every
         # token was processed by then, so no meta was acted on.

@@ -200,6 +200,16 @@ REAL_HEAD = (b'<!DOCTYPE html>\n<html lang="en">\n<head>\n'
              b"</script>\n</head>\n")
 
 
+#: A head's structured data, as many of today's pages have it (class d's late ``<meta>`` follows it).
+_JSON_LD = (b'<script type="application/ld+json">{"@context": "https://schema.org", "@type": "NewsArticle", '
+            b'"headline": "A page shaped like today\'s", "datePublished": "2026-11-29T08:00:00+00:00", '
+            + b'"author": [{"@type": "Person", "name": "A. Writer", "url": "https://example.com/writer"}], '
+            + b'"publisher": {"@type": "Organization", "name": "Example", "logo": {"@type": "ImageObject", '
+            + b'"url": "https://example.com/logo.png", "width": 600, "height": 60}}, "image": ['
+            + b", ".join(b'"https://example.com/images/%d.jpg"' % k for k in range(16))
+            + b'], "mainEntityOfPage": {"@type": "WebPage", "@id": "https://example.com/article"}}</script>\n')
+
+
 def shaped(source: Source) -> Source:
     """*source* with :data:`REAL_HEAD` in front (``{meta}``: where class c's ``<meta>`` goes)."""
     return Source(source.name, REAL_HEAD + source.body, source.encoding)
@@ -222,8 +232,19 @@ def label_page(cls: str, source: Source) -> tuple[str, bytes] | None:
         at = head.end() if head else 0
         return "text/html", body[:at] + _meta(name) + body[at:]
     if cls == "d":
+        if body.startswith(REAL_HEAD.replace(b"{meta}", b"")):  # before its </head>, after structured data
+            at = body.index(b"</head>")
+            return "text/html", body[:at] + _JSON_LD + _meta(name) + body[at:]
         at = late_position(body)
-        return None if at is None else ("text/html", body[:at] + _meta(name) + body[at:])
+        if at is None:
+            return None
+        body = body[:at] + _meta(name) + body[at:]
+        # (the parser step reads a late <meta> only while the page is still in its head)
+        from scrapy_whatwg_encoding import get_encoding
+        from scrapy_whatwg_encoding.sniffing.change import parser_meta
+
+        found = parser_meta(body, get_encoding(name))  # type: ignore[arg-type]
+        return ("text/html", body) if found is not None and found[2] == at else None
     if cls == "e":
         return "text/html", f'<?xml version="1.0" encoding="{name}"?>\n'.encode("ascii") + body
     return "text/html", body  # f, g: no label

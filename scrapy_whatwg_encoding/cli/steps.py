@@ -14,6 +14,7 @@ from ..sniffing import PARSER_LIMIT, sniff_steps
 from ..sniffing.content_type import transport_charset
 from ..sniffing.decision import Profile
 from ..sniffing.mislabel import content_decision, suspect_label
+from ..sniffing.parser_scan import PARSER_HEAD
 from ..sniffing.prescan import PRESCAN_BYTES
 from ..sniffing.steps import ORDER as STEP_ORDER
 
@@ -230,8 +231,8 @@ def _parser_row(put, body: bytes, chosen, decision, meta) -> None:
     if chosen.confidence == "certain":
         put("parser", None, "not run: the confidence is already certain")
     elif meta is None:
-        put("parser", None, f"no <meta> charset found by the tokenizer in the first {PARSER_LIMIT} "
-            f"characters: {chosen.encoding.name} stays tentative")
+        put("parser", None, f"no <meta> charset found by the tokenizer in the first {PARSER_HEAD} "
+            f"characters, nor later in the head (up to {PARSER_LIMIT}): {chosen.encoding.name} stays tentative")
     else:
         _new, label, offset = meta
         if decision.source == "parser" and decision.encoding is not chosen.encoding:

@@ -67,6 +67,14 @@ def _scan_parser_meta(text: str, limit: int) -> tuple[Encoding, str, int, int] |
     return scan_parser_meta(text, limit)
 
 
+def _parser_head() -> int:
+    """:data:`.parser_scan.PARSER_HEAD`: a ``<meta>`` whose "<" starts before that byte starts
+    before that character too (a byte decodes to at most one character here)."""
+    from .parser_scan import PARSER_HEAD
+
+    return PARSER_HEAD
+
+
 def parser_meta(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT, metas: list | None = None,
                 meta: int | None = None) -> tuple[Encoding, str, int] | None:
     """The first ``<meta>`` that the tree builder (scripting enabled) hands to "change the
@@ -108,6 +116,8 @@ def parser_meta_span(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT,
         found = None
         if prescanned or (meta or 0) < PRESCAN_BYTES:
             found = _plain_meta(body, limit, metas, meta or 0)
+            if found is not None and found[2] >= _parser_head():
+                found = None  # (past the head bound the tree builder's mode decides)
         if found is not None and (encoding.is_single_byte or encoding is _UTF_8 or metas_alike(body, found[3])):
             return found
         if meta is None:

@@ -79,6 +79,15 @@ from .meta_charset import extract_meta_charset
 _WS = "\t\n\x0c\r "
 _META_NAMES = ("charset", "http-equiv", "content")  # the attributes a meta tag's readers read
 _ALPHA = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+#: Characters of the decoded text in which the parser step looks at every ``<meta>`` the tree
+#: builder acts on (both browsers read their first 1024 bytes whatever the markup, no more
+#: characters than these); past them, only while the tree builder is in the head
+#: (:data:`HEAD_MODES`): where it leaves the head there, both browsers have stopped looking
+#: (docs/algorithm.rst), and the standard lets the step stop anywhere.
+PARSER_HEAD = 1024
+#: The insertion modes in which the tree builder has not yet left the head: Firefox honours a
+#: late ``meta`` in these only; Chromium's scan stops at a later tag that may not stand in a head.
+HEAD_MODES = frozenset(("initial", "before html", "before head", "in head", "in head noscript"))
 
 
 def meta_tag_encoding(span: str) -> tuple[Encoding, str] | None:
@@ -510,13 +519,13 @@ def collection_paused() -> Iterator[None]:
         gc.enable()
 
 
-def scan_parser_meta(text: str, limit: int) -> tuple[Encoding, str, int, int] | None:
+def scan_parser_meta(text: str, limit: int, head: int | None = PARSER_HEAD) -> tuple[Encoding, str, int, int] | None:
     """Like :func:`find_parser_meta`, plus the offset just past the ``meta`` tag's ">"."""
     with collection_paused():
-        return _scan_parser_meta(text, limit)
+        return _scan_parser_meta(text, limit, head)
 
 
-def _scan_parser_meta(text: str, limit: int) -> tuple[Encoding, str, int, int] | None:
+def _scan_parser_meta(text: str, limit: int, head: int | None) -> tuple[Encoding, str, int, int] | None:
     """:func:`scan_parser_meta`'s steps."""
     if limit < len(text):
         text = text[:max(limit, 0)]
@@ -528,17 +537,17 @@ def _scan_parser_meta(text: str, limit: int) -> tuple[Encoding, str, int, int] |
         # Most pages: the first candidate is the meta. Scanning only up to it reads what a scan up
         # to the last candidate would read before it, so a meta found there is the answer. (A
         # long tag, unread, is seldom one: the scan to the last reads it.)
-        found = _scan(text, first, hints)
+        found = _scan(text, first, hints, head)
         if found is not None:
             return found
     last = last_meta_start(text, _meta_reading, hints=hints)
-    return None if last == first and not unread else _scan(text, last, hints)
+    return None if last == first and not unread else _scan(text, last, hints, head)
 
 
-def _scan(text: str, cutoff: int, hints: Hints) -> tuple[Encoding, str, int, int] | None:
+def _scan(text: str, cutoff: int, hints: Hints, head: int | None) -> tuple[Encoding, str, int, int] | None:
     """The scan itself, given that no meta start tag that could name an encoding starts after
-    *cutoff*."""
-    for lt, end, span, _ in tree_builder_metas(text, cutoff, modes=False, hints=hints):
+    *cutoff*; past *head*, it ends where the tree builder leaves the head."""
+    for lt, end, span, _ in tree_builder_metas(text, cutoff, stop_at=head, alive=HEAD_MODES, modes=False, hints=hints):
         found = _meta_reading(span)
         if found is not None:
             return found[0], found[1], lt, end
@@ -630,13 +639,14 @@ _TEXT_RUNS = {name: (re.compile(f"(?:{text_element(name, '')})*", re.ASCII),
 _WHITESPACE_INERT = frozenset(("initial", "before html", "before head", "in head", "in head noscript", "after head"))
 
 
-def _void_head_run(names: str, noscript: str = "") -> Callable[[str, int, int], re.Match[str]]:
+def _void_head_run(names: str, noscript: str = "", texts: str = "") -> Callable[[str, int, int], re.Match[str]]:
     """A run of whitespace, comments and start tags named one of *names* ("|"-separated), as
-    TAG reads them (attributes and all, self-closing or not), and with *noscript*, of noscript
+    TAG reads them (attributes and all, self-closing or not), of whole elements of text named
+    one of *texts* (:func:`.tokenizer.text_element`), and with *noscript*, of noscript
     elements holding such a run of start tags named one of *noscript*: one match."""
     def tag(names: str, key: str, end: bool = False) -> str:
         return rf"<{'/' if end else ''}(?i:{names})(?=[\t\n\x0c\r />])" + attributes_pattern(key) + r"[\t\n\x0c\r /]*+>"
-    items = rf"[\t\n\x0c\r ]+|{COMMENT}|{tag(names, 'v')}"
+    items = rf"[\t\n\x0c\r ]+|{COMMENT}|{tag(names, 'v')}" + (f"|{text_element(texts, 't')}" if texts else "")
     if noscript:
         # (whitespace a character at a time: each place read one way, where Python 3.10 has no
         # possessive repeat and an element left open backtracks)
@@ -648,15 +658,22 @@ def _void_head_run(names: str, noscript: str = "") -> Callable[[str, int, int], 
 # head", §13.2.6.4.4: base, basefont, bgsound, link, meta; "in head noscript", §13.2.6.4.5, the
 # same but base, which ends the noscript), where whitespace and comments are inserted: a run of
 # them changes no state (in these modes the current node is an HTML element: head, noscript).
-# With the scripting flag disabled, "in head", noscript elements that hold such a run too (the
+# So do the elements of text these modes insert with the "in head" rules (title: RCDATA; style,
+# noframes and, with the scripting flag enabled, noscript: RAWTEXT; script: script data): each
+# start tag pushes one and enters "text", its end tag pops it and returns. With the scripting
+# flag disabled, "in head", noscript elements that hold such a run of void elements too (the
 # start tag pushes one and enters "in head noscript", the end tag pops it and leaves). Each
 # (mode, scripting flag)'s run without meta tags, and with them (where none holds a hint: see
 # _head_run_end).
 _HEAD_VOIDS, _NOSCRIPT_VOIDS = "basefont|base|bgsound|link", "basefont|bgsound|link"
+_HEAD_TEXTS, _NOSCRIPT_TEXTS = "title|style|noframes|script", "style|noframes"
 _VOID_HEAD_RUNS = {
-    ("in head", True): (_void_head_run(_HEAD_VOIDS), _void_head_run(_HEAD_VOIDS + "|meta")),
-    ("in head", False): (_void_head_run(_HEAD_VOIDS, _NOSCRIPT_VOIDS), _void_head_run(_HEAD_VOIDS + "|meta", _NOSCRIPT_VOIDS + "|meta")),
-    ("in head noscript", False): (_void_head_run(_NOSCRIPT_VOIDS), _void_head_run(_NOSCRIPT_VOIDS + "|meta")),
+    ("in head", True): (_void_head_run(_HEAD_VOIDS, texts=_HEAD_TEXTS + "|noscript"),
+                        _void_head_run(_HEAD_VOIDS + "|meta", texts=_HEAD_TEXTS + "|noscript")),
+    ("in head", False): (_void_head_run(_HEAD_VOIDS, _NOSCRIPT_VOIDS, _HEAD_TEXTS),
+                         _void_head_run(_HEAD_VOIDS + "|meta", _NOSCRIPT_VOIDS + "|meta", _HEAD_TEXTS)),
+    ("in head noscript", False): (_void_head_run(_NOSCRIPT_VOIDS, texts=_NOSCRIPT_TEXTS),
+                                  _void_head_run(_NOSCRIPT_VOIDS + "|meta", texts=_NOSCRIPT_TEXTS)),
 }
 
 
@@ -680,8 +697,8 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     script data, PLAINTEXT and CDATA sections hide what looks like a tag.
 
     *cutoff*: the caller wants nothing starting after that offset (the scan ends at a "<" past
-    it). *stop_at*: it also ends at the first "<" from that offset on met in an insertion mode not
-    in *alive*. *modes* ``False`` (scripting enabled only): the caller needs no insertion mode
+    it). *stop_at*: it also ends at the first "<" from that offset on met (after the characters
+    before it) in an insertion mode not in *alive*. *modes* ``False`` (scripting enabled only): the caller needs no insertion mode
     (``None`` is given), so once the tree builder can no longer change which start tags are metas
     (no foreign element open, nor a template that could ignore a meta, and no start tag ahead
     that opens one: :meth:`.TreeBuilder.tokenizer_only`) the scan goes on
@@ -745,7 +762,7 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
             if lt >= n or lt > end_at:
                 return
         else:
-            if not modes and pos > tree_until and tree.tokenizer_only():
+            if not modes and stop_at is None and pos > tree_until and tree.tokenizer_only():
                 tree = None
                 continue
             if skip_copies and tree.characters_inert():  # nor do comments ever: a run of them in one match
@@ -757,10 +774,10 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
             lt = find("<", pos)
             if lt < 0 or lt > end_at:
                 return  # no meta that could name an encoding is left
-            if stop_at is not None and lt >= stop_at and tree.mode not in alive:
-                return
             if lt > pos and (tree.frameset_ok or tree.afe or tree.mode != "in body") and tree.text_matters():
                 tree.characters(*classify_text(text, pos, lt))
+            if stop_at is not None and lt >= stop_at and tree.mode not in alive:
+                return  # (the characters before it taken: the mode its token meets)
             if (speculate and turns > speculate_after and lt >= speculated and tree.mode not in _META_IGNORED
                     and _TAG_START.match(lowered, lt)):  # type: ignore[arg-type]
                 # Each meta that ends the run from this tag, or from the last one given, given at
@@ -845,6 +862,9 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
             if match is None:
                 return
             pos = match.end()
+            if skip_copies and tree is not None and (tree.mode, scripting) in _VOID_HEAD_RUNS:  # (as after a link)
+                pos = _head_run_end(text, pos, _VOID_HEAD_RUNS[tree.mode, scripting], end_at, hints)
+                continue
             if before is not None and tree is not None and before == _state(tree):
                 # The element changed no state, so the same elements right after it change none
                 # either (whitespace between them too where it is inert): one regex skips them.
@@ -880,15 +900,18 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                 tree.characters(*classify_text(text, lt, pos))
 
 
-def find_parser_meta(text: str, limit: int) -> tuple[Encoding, str, int] | None:
+def find_parser_meta(text: str, limit: int, head: int | None = PARSER_HEAD) -> tuple[Encoding, str, int] | None:
     """The first ``meta`` start tag that the HTML tree builder (scripting flag enabled) would hand
     to "change the encoding" (HTML §13.2.3.4, §13.2.6.4.4), reading no more than the first *limit*
-    characters of *text* (the document decoded with the tentative encoding; end of input there).
+    characters of *text* (the document decoded with the tentative encoding; end of input there),
+    and past the first *head* characters only while the tree builder is in the head: the scan
+    ends at the first "<" from there on met in an insertion mode not in :data:`HEAD_MODES`
+    (*head* ``None``: no such bound, for tests of the scan on long bodies).
 
     Returns ``(encoding, label, offset)``: the encoding from "get an encoding" (before the UTF-16
     and x-user-defined adjustments, which the caller applies), the label text (the ``charset``
     value or the label inside ``content``, after character references are decoded, without
     surrounding ASCII whitespace) and the character offset in *text* of the "<" that starts the
     tag; ``None`` if there is none. Never raises for ``str`` input."""
-    found = scan_parser_meta(text, limit)
+    found = scan_parser_meta(text, limit, head)
     return None if found is None else found[:3]

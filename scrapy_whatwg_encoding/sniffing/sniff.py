@@ -68,7 +68,8 @@ def sniff(body: bytes | Body, *, content_type: str | bytes | None = None, url: s
     :param prescan_bytes: how many bytes (not characters) of *body* the ``<meta>`` prescan
         examines; 1024 as the standard suggests.
     :param parser_limit: how many characters of decoded text the parser step searches for a
-        ``<meta>`` (default :data:`PARSER_LIMIT`, 65,536); 0 turns the step off.
+        ``<meta>`` (default :data:`PARSER_LIMIT`, 65,536); 0 turns the step off. Past the first
+        1,024 characters it looks only while the page is still in its head, where browsers stop.
     :param profile: ``"standard"`` (default): the standard's algorithm as above; ``"browsers"``:
         where Firefox and Chromium agree, their answer; where they disagree, the standard's answer
         if one of them gives it, else Chromium's (every difference: docs/browsers.rst). Their

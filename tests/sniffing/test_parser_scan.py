@@ -14,9 +14,9 @@ from cases import corpus_cases
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scrapy_whatwg_encoding import ENCODINGS
+from scrapy_whatwg_encoding import ENCODINGS, get_encoding
 from scrapy_whatwg_encoding.sniffing._html.tokenizer import TAG, ascii_lowered
-from scrapy_whatwg_encoding.sniffing.parser_scan import find_parser_meta, scan_parser_meta
+from scrapy_whatwg_encoding.sniffing.parser_scan import PARSER_HEAD, find_parser_meta, scan_parser_meta
 
 DATA = pathlib.Path(__file__).resolve().parents[1] / "data"
 BIG = 1 << 30
@@ -27,8 +27,8 @@ def found(text, limit=BIG):
     return None if result is None else (result[0].name, result[1], result[2])
 
 
-def name(text, limit=BIG):
-    result = find_parser_meta(text, limit)
+def name(text, limit=BIG, head=PARSER_HEAD):
+    result = find_parser_meta(text, limit, head)
     return None if result is None else result[0].name
 
 
@@ -195,9 +195,9 @@ def test_search_closes_p_like_other_blocks():
 
 def test_adversarial_nesting_is_bounded_and_still_exact_without_foreign_content():
     deep = "<p><button>" + "<span>x" * 400 + "<div>x" * 3000
-    assert name(deep + "<style><meta charset=koi8-r></style><meta charset=big5>") == "Big5"
+    assert name(deep + "<style><meta charset=koi8-r></style><meta charset=big5>", head=None) == "Big5"
     fonts = "".join(f"<font size={i}>" for i in range(600))
-    assert name(fonts + "<title><meta charset=koi8-r></title><meta charset=big5>") == "Big5"
+    assert name(fonts + "<title><meta charset=koi8-r></title><meta charset=big5>", head=None) == "Big5"
 
 
 def test_select_is_not_a_special_mode():
@@ -524,3 +524,41 @@ def test_the_collector_is_paused_during_a_tree_builders_scan_and_left_as_it_was(
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+# -- the head bound (issue 37): past the first PARSER_HEAD characters, only in the head --------------
+_PAD = "<!--" + "x" * PARSER_HEAD + "-->"  # a comment: the tree builder's mode stays as it was
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    (_PAD + "<meta charset=koi8-r>", "KOI8-R"),  # "initial": still before the head
+    ("<head>" + _PAD + "<title>x</title><noscript>y</noscript><meta charset=koi8-r>", "KOI8-R"),  # "in head"
+    ("<head><template></template>" + _PAD + "<meta charset=koi8-r>", "KOI8-R"),  # back in "in head"
+    ("<body>" + _PAD + "<meta charset=koi8-r>", None),  # "in body"
+    ("<head></head>" + _PAD + "<meta charset=koi8-r>", None),  # "after head"
+    ("<head>" + _PAD + "x<meta charset=koi8-r>", None),  # a character leaves the head first
+    ("<head>" + _PAD + "<template><meta charset=koi8-r></template>", None),  # "in template"
+    ("<head>" + _PAD + "<svg><meta charset=koi8-r>", None),  # foreign content, in body
+    ("<body><meta charset=koi8-r>" + _PAD, "KOI8-R"),  # in the first characters: any mode
+    ("<body>" + "x" * (PARSER_HEAD - 7) + "<meta charset=koi8-r>", "KOI8-R"),  # its "<" the last of them
+    ("<body>" + "x" * (PARSER_HEAD - 6) + "<meta charset=koi8-r>", None),  # its "<" the first past them
+])
+def test_past_the_first_characters_a_meta_counts_only_in_the_head(text, expected):
+    assert name(text) == expected
+    if "<template" not in text:  # (html5lib 1.1 has no template contents)
+        assert (oracle_parser_meta(text) or [None])[0] == (None if expected is None else get_encoding(expected))
+    assert name(text, head=None) == "KOI8-R"  # (the standard alone: every meta the tree builder acts on)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["<head>", "</head>", "<body>", "<p>", "x", " ", "<title>t</title>", "<link>",
+                                 "<noscript>n</noscript>", "<script>s</script>", "<style>s</style>", "<table>",
+                                 "<meta name=x>", "<!--c-->", "<svg>", "</svg>", "<html>", "<frameset>"]), max_size=5),
+       st.integers(PARSER_HEAD - 30, PARSER_HEAD + 30),
+       st.lists(st.sampled_from(["<link>", " ", "x", "<title>t</title>", "<p>", "</head>", "<style>s</style>"]), max_size=3))
+def test_the_head_bound_is_html5libs(before, pad, after):
+    """Around the bound, a meta after head tokens, a pad of comment and more tokens: the scan's
+    answer is html5lib's with the same bound (the oracle reads the mode its tree builder is in)."""
+    text = "".join(before) + "<!--" + "x" * pad + "-->" + "".join(after) + "<meta charset=koi8-r>"
+    found = scan_parser_meta(text, BIG)
+    assert (None if found is None else (found[0], found[1], found[3])) == oracle_parser_meta(text)

@@ -160,8 +160,9 @@ def test_parser_offset_is_in_bytes_for_multibyte_text():
         assert d.offset == len(body)
         # The parser step ran with the encoding named (step 7's), as the standard orders it.
         assert sniff_steps(body + b'<meta charset="koi8-r">', likely=name, detector="off")["chosen"].encoding is encoding
-    # Errors in the text: U+FFFD from several bytes, and a lead byte before "<".
-    body = P + b"<!--" + b"\xff\xe3\x81" * 500 + b"-->\xe3"
+    # Errors in the text: U+FFFD from several bytes, and a lead byte before "<" (in a title: the
+    # tree builder still in the head).
+    body = P + b"<!--" + b"\xff\xe3\x81" * 500 + b"--><title>\xe3</title>"
     d = sniff(body + b'<meta charset="koi8-r">', likely="utf-8", detector="off")
     assert (d.source, d.offset) == ("parser", len(body))
 
@@ -189,9 +190,11 @@ def test_parser_offset_iso_2022_jp():
 
 def test_steps_7_to_9_in_the_standards_order():
     """Step 7's likely encoding is the one the parser step runs with: a late ``<meta>`` inside an
-    ISO-2022-JP run is no ``<meta>`` there, and read as UTF-16 the bytes hold no ``<meta>``."""
+    ISO-2022-JP run is no ``<meta>`` there, and read as UTF-16 the bytes hold no ``<meta>``. (Past
+    the prescan's 1024 bytes, within the parser step's first 1024 characters in UTF-8, where the
+    ESC before it leaves the head.)"""
     jis = ENCODINGS["ISO-2022-JP"]
-    inside = P + b"<p>" + b"x" * 1100 + b"\x1b$B" + b'<meta charset="koi8-r">' + b"\x1b(B</p>"
+    inside = P + b"<!--" + "€".encode() * 400 + b"-->\x1b$B" + b'<meta charset="koi8-r">' + b"\x1b(B"
     assert jis.decode(inside).find("<meta") < 0  # the bytes of the tag are kanji in ISO-2022-JP
     check(sniff(inside, likely="iso-2022-jp"), "ISO-2022-JP", "likely", "tentative")
     check(sniff(inside), "KOI8-R", "parser", "certain")  # step 8-9's encoding reads the <meta>

@@ -407,7 +407,7 @@ def _check_metas_given_before_their_runs(text: str, modes: bool, scripting: bool
     naming = [meta for meta in _metas(text, False, modes=False) if meta_tag_encoding(meta[2]) is not None]
     hinted = _metas(text, True, modes=False, hints=Hints(text))
     assert [meta for meta in hinted if meta_tag_encoding(meta[2]) is not None] == naming
-    found = find_parser_meta(text, len(text))
+    found = find_parser_meta(text, len(text), None)
     assert (None if found is None else found[2]) == (naming[0][0] if naming else None)
 
 
@@ -424,11 +424,11 @@ def test_a_run_that_keeps_the_mode_is_read_only_if_the_scan_asks_for_more():
     """The parser step stops at the first meta that names an encoding: 64 KiB of numbered start
     tags in MathML text (each a turn of the loop, had they been read) cost a few calls."""
     text = _numbered("<math><mtext>", ["<b%d>"], 8000, META)
-    find_parser_meta(text, len(text))  # (patterns compiled on first use)
+    find_parser_meta(text, len(text), None)  # (patterns compiled on first use)
     forget()
     profiler = cProfile.Profile()
     profiler.enable()
-    found = find_parser_meta(text, len(text))
+    found = find_parser_meta(text, len(text), None)
     profiler.disable()
     assert found is not None and found[2] == text.rindex("<meta")
     assert pstats.Stats(profiler).total_calls < 1500  # type: ignore[attr-defined]  # (the first turns read)

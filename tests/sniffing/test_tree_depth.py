@@ -134,11 +134,11 @@ def test_a_meta_after_deep_nesting_then_svg_math_template_is_the_tree_builders(h
     """The brief's example and its kin: past 256 open elements the parser step used to go on
     with the tokenizer states alone and miss a meta inside an integration point."""
     expected = "Big5" if "big5" in html else "KOI8-R"
-    found = find_parser_meta(html, len(html))
+    found = find_parser_meta(html, len(html), None)  # (no head bound: the scan in the body)
     assert found is not None and found[0].name == expected
     # and a raw text element there is not one: svg's "style" holds markup
     svg_style = "<div>" * 300 + "<svg><style>" + META + "</style></svg>"
-    found = find_parser_meta(svg_style, len(svg_style))
+    found = find_parser_meta(svg_style, len(svg_style), None)
     assert found is not None and found[0].name == "KOI8-R"
 
 
@@ -240,7 +240,7 @@ def test_deep_nesting_costs_calls_linear_in_the_input(name):
         small, large = (scan_calls(_nesting(name, copies), **kwargs) for copies in (1000, 4000))
         assert large < 5.5 * small, (name, kwargs, small, large)
     text = _nesting(name, 1000)
-    assert find_parser_meta(text, len(text)) is not None
+    assert find_parser_meta(text, len(text), None) is not None
 
 
 # -- runs: copies of one start tag pushed at once as one entry of the stack ----------------------------
