@@ -9,7 +9,8 @@ and example_project/demo/site, see :func:`build_class`):
   a  UTF-8, charset in the Content-Type header
   b  legacy encoding, charset in the Content-Type header
   c  ``<meta charset>`` in the first 1024 bytes (no header charset)
-  d  late ``<meta charset>``, after byte 1024 (found by the parser step; no header charset)
+  d  late ``<meta charset>``, after byte 1024 at the end of the head, after 1,115 bytes of
+     structured data (found by the parser step; no header charset)
   e  XML declaration with an encoding at byte 0, served as text/html (no header charset, no meta)
   f  unlabeled UTF-8 (no label anywhere)
   g  unlabeled legacy encoding (no label anywhere)
@@ -176,20 +177,11 @@ def _in_raw_text(body: bytes, position: int) -> bool:
     return False
 
 
-def late_position(body: bytes, least: int = PRESCAN_BYTES + 64) -> int | None:
-    """Where a late ``<meta>`` goes: just before ``</head>`` if that lies past *least* bytes,
-    else right after the first ``>`` (the end of a tag, or a text line's end) past *least*
-    that is outside comments and raw text elements; ``None`` if the page is too short."""
+def late_position(body: bytes) -> int:
+    """Where class d's structured data and late ``<meta>`` go: just before ``</head>`` (outside
+    comments and raw text elements), else at the start (where a head begins)."""
     close = body.lower().find(b"</head>")
-    if close >= least and not _in_raw_text(body, close):
-        return close
-    for pattern in (b">", b"\n"):
-        position = body.find(pattern, least)
-        while position >= 0:
-            if not _in_raw_text(body, position + 1):
-                return position + 1
-            position = body.find(pattern, position + 1)
-    return None
+    return close if close >= 0 and not _in_raw_text(body, close) else 0
 
 
 #: The head of a page shaped like the ones made today (the class's <meta charset> goes at {meta}).
@@ -232,19 +224,15 @@ def label_page(cls: str, source: Source) -> tuple[str, bytes] | None:
         at = head.end() if head else 0
         return "text/html", body[:at] + _meta(name) + body[at:]
     if cls == "d":
-        if body.startswith(REAL_HEAD.replace(b"{meta}", b"")):  # before its </head>, after structured data
-            at = body.index(b"</head>")
-            return "text/html", body[:at] + _JSON_LD + _meta(name) + body[at:]
         at = late_position(body)
-        if at is None:
-            return None
-        body = body[:at] + _meta(name) + body[at:]
+        body = body[:at] + _JSON_LD + _meta(name) + body[at:]
         # (the parser step reads a late <meta> only while the page is still in its head)
         from scrapy_whatwg_encoding import get_encoding
         from scrapy_whatwg_encoding.sniffing.change import parser_meta
 
         found = parser_meta(body, get_encoding(name))  # type: ignore[arg-type]
-        return ("text/html", body) if found is not None and found[2] == at else None
+        late = found is not None and found[2] == at + len(_JSON_LD) > PRESCAN_BYTES
+        return ("text/html", body) if late else None
     if cls == "e":
         return "text/html", f'<?xml version="1.0" encoding="{name}"?>\n'.encode("ascii") + body
     return "text/html", body  # f, g: no label

@@ -122,11 +122,11 @@ class Trace:
     document); ``model``: the :class:`Model`'s name.
 
     >>> from scrapy_whatwg_encoding.sniffing.body import Body
-    >>> trace = run(Body(b'<p>' + b'x' * 1100 + b'<meta charset="koi8-r">'), "text/html", None, Settings())
+    >>> trace = run(Body(b'<!--' + b'x' * 1100 + b'--><meta charset="koi8-r">'), "text/html", None, Settings())
     >>> [str(step) for step, _ in trace.steps], trace.found(Step.DETECTOR)
     (['bom', 'override', 'transport', 'prescan', 'container', 'likely', 'detector', 'default'], None)
     >>> trace.chosen.source, trace.decision.source, trace.decision.encoding.name, trace.parser[2]
-    ('default', 'parser', 'KOI8-R', 1103)
+    ('default', 'parser', 'KOI8-R', 1107)
     """
 
     kind: str | None
