@@ -22,16 +22,14 @@ looked at (found from the end; readings cached per attribute text); a run of com
 match; a run of elements of text that change no tree state is one match; copies of one comment
 or element are skipped in O(log n) comparisons first (``copies_end``), and so are copies of a
 unit of tokens once the tree builder's state has come round to where it was one or two copies
-before (:class:`_Copies`: ``<a>`` or ``<p>`` in a template, ``<`` in SVG); after the last
-``<svg``/``<math``/``<template``/``<frameset``, with no foreign element open (nor a template
-that could still ignore a meta: :meth:`.TreeBuilder.tokenizer_only`), one regex
-skips everything but ``meta`` and ``plaintext`` start tags and the elements of text it cannot
-read whole; copies of start tags that only push elements are pushed at once (``<b>`` in a
+before (:class:`_Copies`: ``<a>`` or ``<p>`` in a template, ``<`` in SVG); runs of head elements
+"in head" are one match; copies of start tags that only push elements are pushed at once (``<b>`` in a
 template: ``push_unit_copies``), and the tree builder's scope checks cost O(1) or O(log n)
 however deep the nesting; a candidate tag is read within LONGEST_TAG characters (a longer one is
 a candidate unread, with the "<meta" inside it: :func:`meta_starts`), and a tag's attributes are
-read by name in one match. No bound on how many ``<meta>`` are examined: browsers have none
-(docs/algorithm.rst).
+read by name in one match. Past the first :data:`PARSER_HEAD` characters the parser step reads
+on only while the tree builder is in the head, where browsers stop too; no bound on how many
+``<meta>`` are examined: browsers have none (docs/algorithm.rst).
 """
 from __future__ import annotations
 
@@ -46,7 +44,7 @@ from typing import AnyStr, cast
 
 from ..encoding import Encoding, get_encoding
 from ..encoding.tables.labels import LABELS
-from ._html.elements import MATHML_TEXT_IP_NAMES, META, PLAINTEXT, RAWTEXT, RCDATA, SCRIPT, SVG_IP_NAMES
+from ._html.elements import MATHML_TEXT_IP_NAMES, META, RAWTEXT, RCDATA, SCRIPT, SVG_IP_NAMES
 from ._html.foreign import BREAKOUT_NAMES
 from ._html.tokenizer import (
     BOGUS_COMMENT,
@@ -56,10 +54,6 @@ from ._html.tokenizer import (
     LONGEST_TAG,
     META_CANDIDATE,
     META_RUN,
-    SKIP_ONE,
-    SKIP_UNINTERESTING,
-    SKIP_WITH_METAS,
-    SKIP_WITH_METAS_ONE,
     TAG,
     ascii_lowered,
     attributes_pattern,
@@ -108,10 +102,6 @@ def meta_tag_encoding(span: str) -> tuple[Encoding, str] | None:
     return None
 
 
-# Start tags through which the tree builder can still change what is a meta: foreign content
-# (no raw text elements, CDATA sections), template contents ("in column group" ignores meta),
-# frameset (no meta is processed after it). Searched in the text's ascii_lowered bytes.
-_TREE_NEEDED = re.compile(rb"<(?:svg|math|template|frameset)[\t\n\x0c\r />]")
 # Characters up to the next "<" that starts markup (a tag, "</", "<!", "<?"): text and stray "<"s.
 _CHARACTERS = re.compile(with_possessives(r"[^<]*+(?:<+(?![!/?A-Za-z])[^<]*+)*+"), re.ASCII)  # ("<+": a run at C speed)
 # Characters, comments and bogus comments (a DOCTYPE too: it ends at its first ">" and changes no
@@ -128,9 +118,6 @@ def _quiet_end_tags(kept: frozenset[str]) -> Callable[[str, int, int], re.Match[
     return re.compile(with_possessives(
         "(?:</(?!" + _trie(sorted(kept), "[\t\n\x0c\r />]", fold=True) + r")[A-Za-z][^\t\n\x0c\r />]*+(?=[\t\n\x0c\r />])"
         + attributes_pattern("q") + rf"[\t\n\x0c\r /]*+>|{_QUIET_ITEMS})*+"), re.ASCII).match  # type: ignore[return-value]
-
-
-_TOKENIZER_ACTION = {"meta": META, "title": RCDATA, "textarea": RCDATA, "script": SCRIPT, "plaintext": PLAINTEXT}
 
 
 def markup_declaration(text: str, lt: int, foreign: bool, tree: TreeBuilder | None, end: int | None = None) -> int:
@@ -219,42 +206,6 @@ _FOREIGN_START = ("<(?!" + _trie(sorted(BREAKOUT_NAMES | SVG_IP_NAMES | MATHML_T
 _FOREIGN_MARKUP = rf"{COMMENT}|<(?:/(?![a-z])|!(?!--|\[cdata\[))[^>]*>"  # (bogus comments but "<?": "<" and non-ASCII)
 _FOREIGN_PUSHES_WS = re.compile(with_possessives(rf"(?:{_FOREIGN_START}|[\t\n\x0c\r \x00]+|{_FOREIGN_MARKUP})*+").encode())
 _FOREIGN_PUSHES = re.compile(with_possessives(rf"(?:{_FOREIGN_START}|[^<]+|<+(?![!/?a-z])|{_FOREIGN_MARKUP})*+").encode())
-# A meta start tag is processed with the "in head" rules in every insertion mode but
-# _META_IGNORED's, wherever the current node is (in foreign content it breaks out); no start tag
-# but these (_HIDING), nor any end tag but "template" (which may return to a template's column
-# group), leads from the others to it or hides a later meta (the elements of text, PLAINTEXT; in
-# foreign content a CDATA section, which ends the run): so the meta that ends a run of such tags
-# (with characters, comments and bogus comments) is one the tree builder processes, whatever the
-# run did. The parser step's scan (no insertion mode given) gives it at once, then (the meta
-# itself changing nothing a later one needs) the one that ends the run after it, and so on; where
-# a run ends otherwise, it reads the runs token by token (the metas not given again). Where the
-# tree builder no longer matters, a run is what the tokenizer states' runs read first (with
-# hints, with the meta tags that end before the next hint, which name no encoding:
-# _SPECULATIVE_METAS).
-def _speculative(blocked: tuple[str, ...], repeat: str = "*+") -> re.Pattern[bytes]:
-    tag = _lowered_tag
-    characters = r"(?:[^<]|<+(?![!/?a-z]))[^<]*+(?:<+(?![!/?a-z])[^<]*+)*+"  # (text and stray "<"s: one item)
-    return re.compile(with_possessives(f"(?:<(?!{_trie(sorted(blocked), _TAG_END)}){tag('s')}|{characters}"
-                                       + f"|</(?!template{_TAG_END}){tag('e')}|{_FOREIGN_MARKUP}){repeat}").encode())
-
-
-# The insertion mode in which a meta start tag is not processed (a template's column group, where
-# a "col" first in the template leads; the scan stops at a frameset).
-_META_IGNORED = frozenset(("in column group",))
-_HIDING = ("col", "frameset", "iframe", "noembed", "noframes", "noscript", "plaintext", "script", "style", "textarea",
-           "title", "xmp")
-_SPECULATIVE = _speculative(("meta", *_HIDING))
-_SPECULATIVE_ONE = _speculative(("meta", *_HIDING), "")  # (one item, for run_end: copies skipped)
-_SPECULATIVE_METAS = _speculative(_HIDING)
-_SPECULATIVE_METAS_ONE = _speculative(_HIDING, "")
-_META_START = re.compile(b"<meta" + _TAG_END.encode())
-#: Turns of the loop with the tree builder before a meta is given before its run (the copies of
-#: a flood of one unit are skipped within them: the run then reads only what follows them).
-_SPECULATE_AFTER = 32
-#: Turns waited after the first run to a meta, and at most (twice as many after each: a page of
-#: short runs that end otherwise costs a look at fewer and fewer of them).
-_SPECULATE_WAITS = (1, 256)
-_TAG_START = re.compile(b"</?[a-z]")
 _BREAKS_OUT = re.compile(("<(?:" + _trie(sorted(BREAKOUT_NAMES), _TAG_END) + "|/(?:br|p)" + _TAG_END + ")").encode())
 
 
@@ -698,108 +649,46 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
 
     *cutoff*: the caller wants nothing starting after that offset (the scan ends at a "<" past
     it). *stop_at*: it also ends at the first "<" from that offset on met (after the characters
-    before it) in an insertion mode not in *alive*. *modes* ``False`` (scripting enabled only): the caller needs no insertion mode
-    (``None`` is given), so once the tree builder can no longer change which start tags are metas
-    (no foreign element open, nor a template that could ignore a meta, and no start tag ahead
-    that opens one: :meth:`.TreeBuilder.tokenizer_only`) the scan goes on
-    with tokenizer states alone, one regex per run of what they skip;
-    with *hints* (:class:`Hints` of *text*), runs of meta tags that hold no hint (so name no
-    encoding) are skipped there too, and the scan ends where no hint is left. With *hints* and
-    the tree builder on, meta tags that hold no hint within a run of void head elements "in
-    head" or "in head noscript" are not yielded either (any mode). With *modes* ``False`` and no
-    *stop_at*, a meta that ends a run of tags that cannot keep it from the "in head" rules is
-    given before the run is read (:data:`_SPECULATIVE`; the run is read token by token only if
-    the caller asks for more). *skip_copies* ``False``: no copies of a unit of tokens are skipped
-    (:class:`_Copies`, ``push_unit_copies``), no run of void head elements (whitespace,
-    comments), of foreign elements (:data:`_FOREIGN_PUSHES`), or of characters and comments
-    (after a stray "<", or where the tree builder's state is one characters leave as it is,
-    :meth:`.TreeBuilder.characters_inert`) is taken in one match, and no meta is given before its
-    run: the plain twin that the tests hold those against."""
+    before it) in an insertion mode not in *alive*. *modes* ``False``: the caller needs no
+    insertion mode (``None`` is given). With *hints* (:class:`Hints` of *text*), meta tags that
+    hold no hint within a run of void head elements "in head" or "in head noscript" are not
+    yielded (so name no encoding, in any mode). *skip_copies* ``False``: no copies of a unit of
+    tokens are skipped (:class:`_Copies`, ``push_unit_copies``), no run of head elements
+    (whitespace, comments), of foreign elements (:data:`_FOREIGN_PUSHES`), or of characters and
+    comments (after a stray "<", or where the tree builder's state is one characters leave as it
+    is, :meth:`.TreeBuilder.characters_inert`) is taken in one match: the plain twin that the
+    tests hold those against."""
     end_at = len(text) if cutoff is None else cutoff
-    lowered = hints.lowered if hints is not None else None if modes else ascii_lowered(text)
-    tree_until = -1 if lowered is None else last_start(_TREE_NEEDED, lowered, end_at, len("<template>") + 1)
-    tree: TreeBuilder | None = TreeBuilder(scripting=scripting)
+    lowered = None if hints is None else hints.lowered  # (else made where a foreign run needs it)
+    tree = TreeBuilder(scripting=scripting)
     find = text.find
     n = len(text)
     pos = 0
     copies = _Copies(text)
     emitted = turns = 0
     next_visit = _GAPS[0] if skip_copies else n + 1  # (each turn moves on: never reached)
-    begun: list[int] = []  # where the turns of the loop with the tree builder began
+    begun: list[int] = []  # where the turns of the loop began
     quiet = cast("Callable[[str, int, int], re.Match[str]]", _QUIET.match)
     foreign_from = 0  # (no run of foreign content is tried again before it)
-    speculate = skip_copies and not modes and stop_at is None
-    speculated = -1  # (no run to a meta tried again before where the last one stopped)
-    speculate_after, wait = _SPECULATE_AFTER, _SPECULATE_WAITS[0]
-    given: set[int] = set()  # metas given before the run that led to them was read
     while True:
-        if tree is not None:
-            turns += 1
-            if turns >= next_visit:
-                pos, wait = copies.visit(tree, pos, begun[:-_UNIT_TURNS - 1:-1], emitted, end_at, stop_at)
-                next_visit = turns + wait
-            begun.append(pos)
-        if tree is None:
-            # Up to the cutoff only: what the match reads whole before it, it reads as in the
-            # whole text, except a "<" just before it (maybe a tag's), which the loop reads again.
-            if hints is not None:
-                hint = hints.after(pos)
-                if hint < 0:
-                    return  # no meta from here on names an encoding
-                # Meta tags too, up to the next hint: those it reads whole hold none.
-                bound = min(hint, end_at)
-                if skip_copies:  # (tags without the tokenizer's states first, in the bytes)
-                    lt = run_end(_SPECULATIVE_METAS_ONE, _SPECULATIVE_METAS, lowered, pos, bound)
-                    pos = lt - 1 if lt == bound and lt > pos and text[lt - 1] == "<" else lt
-                lt = run_end(SKIP_WITH_METAS_ONE, SKIP_WITH_METAS, text, pos, bound)  # (copies: O(log n))
-                pos = lt - 1 if lt == bound and lt > pos and text[lt - 1] == "<" else lt
-            elif skip_copies:
-                lt = run_end(_SPECULATIVE_ONE, _SPECULATIVE, lowered, pos, end_at)
-                pos = lt - 1 if lt == end_at and lt > pos and text[lt - 1] == "<" else lt
-            lt = run_end(SKIP_ONE, SKIP_UNINTERESTING, text, pos, end_at)
-            if lt == end_at and lt > pos and text[lt - 1] == "<":
-                lt -= 1
-            if lt >= n or lt > end_at:
-                return
-        else:
-            if not modes and stop_at is None and pos > tree_until and tree.tokenizer_only():
-                tree = None
-                continue
-            if skip_copies and tree.characters_inert():  # nor do comments ever: a run of them in one match
-                # (with the end tags that change no state either, where all but a few do)
-                kept = tree.end_tags_ignored()
-                stop = (quiet if kept is None else _quiet_end_tags(kept))(text, pos, end_at).end()
-                # (up to the cutoff: a "<" just before it may open a tag, which the loop reads)
-                pos = stop - 1 if stop == end_at and stop > pos and text[stop - 1] == "<" else stop
-            lt = find("<", pos)
-            if lt < 0 or lt > end_at:
-                return  # no meta that could name an encoding is left
-            if lt > pos and (tree.frameset_ok or tree.afe or tree.mode != "in body") and tree.text_matters():
-                tree.characters(*classify_text(text, pos, lt))
-            if stop_at is not None and lt >= stop_at and tree.mode not in alive:
-                return  # (the characters before it taken: the mode its token meets)
-            if (speculate and turns > speculate_after and lt >= speculated and tree.mode not in _META_IGNORED
-                    and _TAG_START.match(lowered, lt)):  # type: ignore[arg-type]
-                # Each meta that ends the run from this tag, or from the last one given, given at
-                # once (after the first turns and at tags only: where copies of a unit of tokens
-                # are skipped, the loop has skipped them; after a run that ends otherwise, twice as
-                # many turns as after the one before).
-                speculated = lt
-                speculate_after, wait = turns + wait, min(2 * wait, _SPECULATE_WAITS[1])
-                while speculated <= end_at:
-                    # With hints, to the meta that holds the next one (those before it name none).
-                    hint = -1 if hints is None else hints.after(speculated)
-                    stop = -1 if hint < 0 else run_end(_SPECULATIVE_METAS_ONE, _SPECULATIVE_METAS, lowered, speculated,
-                                                       min(hint, end_at))
-                    if stop < 0 or not _META_START.match(lowered, stop):  # type: ignore[arg-type]
-                        stop = run_end(_SPECULATIVE_ONE, _SPECULATIVE, lowered, speculated, end_at)
-                    meta = TAG.match(text, stop) if stop > lt and _META_START.match(lowered, stop) else None  # type: ignore[arg-type]
-                    if meta is None:
-                        speculated = stop
-                        break
-                    yield stop, meta.end(), meta.group(3), None
-                    given.add(stop)
-                    speculated = meta.end()
+        turns += 1
+        if turns >= next_visit:
+            pos, wait = copies.visit(tree, pos, begun[:-_UNIT_TURNS - 1:-1], emitted, end_at, stop_at)
+            next_visit = turns + wait
+        begun.append(pos)
+        if skip_copies and tree.characters_inert():  # nor do comments ever: a run of them in one match
+            # (with the end tags that change no state either, where all but a few do)
+            kept = tree.end_tags_ignored()
+            stop = (quiet if kept is None else _quiet_end_tags(kept))(text, pos, end_at).end()
+            # (up to the cutoff: a "<" just before it may open a tag, which the loop reads)
+            pos = stop - 1 if stop == end_at and stop > pos and text[stop - 1] == "<" else stop
+        lt = find("<", pos)
+        if lt < 0 or lt > end_at:
+            return  # no meta that could name an encoding is left
+        if lt > pos and (tree.frameset_ok or tree.afe or tree.mode != "in body") and tree.text_matters():
+            tree.characters(*classify_text(text, pos, lt))
+        if stop_at is not None and lt >= stop_at and tree.mode not in alive:
+            return  # (the characters before it taken: the mode its token meets)
         c = text[lt + 1:lt + 2]
         if c in _ALPHA or (c == "/" and text[lt + 2:lt + 3] in _ALPHA):
             match = TAG.match(text, lt)
@@ -809,11 +698,7 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
             slash, name, span, tail = match.group(1, 2, 3, "tail")
             name = name.lower() if name.isascii() and "\x00" not in name else tag_name(name)  # NUL: U+FFFD
             before = None
-            if tree is None:
-                if slash:
-                    continue
-                action: int | None = _TOKENIZER_ACTION.get(name, RAWTEXT)
-            elif slash:
+            if slash:
                 tree.end_tag(name)
                 if skip_copies and (tree.mode, scripting) in _VOID_HEAD_RUNS:  # ("</noscript>", say)
                     pos = _head_run_end(text, pos, _VOID_HEAD_RUNS[tree.mode, scripting], end_at, hints)
@@ -845,9 +730,8 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                     continue
             if action == META:
                 emitted += 1
-                if lt not in given:  # (else given before the run that led to it was read)
-                    yield lt, pos, span, (mode if modes and tree is not None else None)
-                if tree is not None and skip_copies and (tree.mode, scripting) in _VOID_HEAD_RUNS:  # (as after a link)
+                yield lt, pos, span, (mode if modes else None)
+                if skip_copies and (tree.mode, scripting) in _VOID_HEAD_RUNS:  # (as after a link)
                     pos = _head_run_end(text, pos, _VOID_HEAD_RUNS[tree.mode, scripting], end_at, hints)
                 continue
             if action == RCDATA or action == RAWTEXT:
@@ -862,17 +746,17 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
             if match is None:
                 return
             pos = match.end()
-            if skip_copies and tree is not None and (tree.mode, scripting) in _VOID_HEAD_RUNS:  # (as after a link)
+            if skip_copies and (tree.mode, scripting) in _VOID_HEAD_RUNS:  # (as after a link)
                 pos = _head_run_end(text, pos, _VOID_HEAD_RUNS[tree.mode, scripting], end_at, hints)
                 continue
-            if before is not None and tree is not None and before == _state(tree):
+            if before is not None and before == _state(tree):
                 # The element changed no state, so the same elements right after it change none
                 # either (whitespace between them too where it is inert): one regex skips them.
                 gaps = tree.mode in _WHITESPACE_INERT or not tree.text_matters()
                 pos = copies_end(text, pos, text[lt:pos], end_at)  # copies first: O(log n) steps
                 pos = max(pos, _TEXT_RUNS[name][gaps].match(text, pos, end_at).end())  # type: ignore[union-attr]
         elif c == "!":
-            pos = markup_declaration(text, lt, tree is not None and tree.in_foreign(), tree, end_at)
+            pos = markup_declaration(text, lt, tree.in_foreign(), tree, end_at)
             if pos < 0:
                 return
         elif c == "/" or c == "?":
@@ -894,7 +778,7 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                 pos = _CHARACTERS.match(text, pos).end()  # type: ignore[union-attr]
             else:
                 pos = lt + 1
-            if tree is not None and tree.text_matters():
+            if tree.text_matters():
                 # One run of character tokens (the tree builder takes a run whole); after its first
                 # non-whitespace one, no insertion mode changes: the "<"s in it would meet that mode.
                 tree.characters(*classify_text(text, lt, pos))

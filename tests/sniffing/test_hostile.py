@@ -29,10 +29,6 @@ from scrapy_whatwg_encoding.sniffing._html.tokenizer import (
     META_CANDIDATE,
     POSSESSIVE,
     RUN_WINDOW,
-    SKIP_ONE,
-    SKIP_UNINTERESTING,
-    SKIP_WITH_METAS,
-    SKIP_WITH_METAS_ONE,
     TAG,
     ascii_lowered,
     atomic_text,
@@ -169,10 +165,9 @@ def test_a_run_with_copies_skipped_ends_where_the_run_ends(unit, copies, tail, c
     ends, whatever follows the last copy and wherever the text is cut."""
     text = unit * copies + tail
     end = min(cut, len(text))
-    for one, run in ((COMMENT_ONE, COMMENT_RUN), (SKIP_ONE, SKIP_UNINTERESTING), (SKIP_WITH_METAS_ONE, SKIP_WITH_METAS)):
-        alone = run.match(text, 0, end)
-        for window in (RUN_WINDOW, 1, 7, 20, 64):  # the run within a window first, wherever it ends
-            assert run_end(one, run, text, 0, end, window) == (0 if alone is None else alone.end())
+    alone = COMMENT_RUN.match(text, 0, end)
+    for window in (RUN_WINDOW, 1, 7, 20, 64):  # the run within a window first, wherever it ends
+        assert run_end(COMMENT_ONE, COMMENT_RUN, text, 0, end, window) == (0 if alone is None else alone.end())
     data = text.encode()  # the prescan's runs, over bytes
     alone = prescan_module._RUN.match(data, 0, end)
     for window in (RUN_WINDOW, 1, 7, 20, 64):
@@ -205,12 +200,6 @@ def test_an_element_of_text_in_one_match_is_the_tokenizer_steps(name, attributes
     match = re.compile(text_element(name, ""), re.ASCII).match(text)
     if match is not None:  # where it matches, it ends where the steps end (it may leave hard cases to them)
         assert match.end() == _element_by_steps(text, name)
-    # Tokenizer-only skipping: past the element only where the steps close it, and on from there.
-    steps = _element_by_steps(text, name)
-    skipped = SKIP_UNINTERESTING.match(text)
-    assert skipped is not None
-    rest = SKIP_UNINTERESTING.match(text, max(steps, 0))
-    assert skipped.end() in ((0,) if steps < 0 else (0, rest.end()))
 
 
 @settings(max_examples=500, deadline=None)
@@ -669,7 +658,8 @@ def test_the_last_match_searched_from_the_end_is_the_last_of_all(text, end):
     """last_start (windows from the end, doubling, bisected) against every match in turn, with an
     end anywhere (a match must end by it): the parser step's last tree-builder tag and last hint."""
     end = min(end, len(text))
-    for pattern, searched, reach in ((parser_scan._TREE_NEEDED, ascii_lowered(text), len("<template>") + 1),
+    for pattern, searched, reach in ((re.compile(rb"<(?:svg|math|template|frameset)[\t\n\x0c\r />]"), ascii_lowered(text),
+                                      len("<template>") + 1),
                                      *((hints, ascii_lowered(text), parser_scan._HINT_LENGTH) for hints in parser_scan._HINTS)):
         starts = [match.start() for match in pattern.finditer(searched, 0, end)]
         assert last_start(pattern, searched, end, reach) == (starts[-1] if starts else -1)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import importlib
 import json
 import pathlib
-import re
 
 import pytest
 from _html5lib_oracle import oracle_parser_meta
@@ -15,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scrapy_whatwg_encoding import ENCODINGS, get_encoding
-from scrapy_whatwg_encoding.sniffing._html.tokenizer import TAG, ascii_lowered
+from scrapy_whatwg_encoding.sniffing._html.tokenizer import TAG
 from scrapy_whatwg_encoding.sniffing.parser_scan import PARSER_HEAD, find_parser_meta, scan_parser_meta
 
 DATA = pathlib.Path(__file__).resolve().parents[1] / "data"
@@ -483,21 +482,6 @@ def test_quick_path_fires_on_the_corpus():
             assert _change.parser_meta(page, ENCODINGS["windows-1252"]) == expected
             fired += _change._plain_meta(page, 65536, None) is not None
     assert total > 300 and fired > total // 2, (fired, total)
-
-
-@settings(max_examples=500, deadline=None)
-@given(st.lists(st.sampled_from(["<svg", "<SVG", "<math", "<Math", "<template", "<frameset", "<script", "<meta", "<table",
-                                 "<style", "<form", "<title", "<sv", "<ma", "<te", "<fr", "<", " ", ">", "/", "x", "\t", "\u0130",
-                                 "<\u017fvg"]),
-                max_size=12).map("".join))
-def test_tree_needed_tags_are_found_as_by_the_plain_pattern(text):
-    """The tags that need the tree builder, searched in the text's ascii_lowered bytes, are where
-    they are in the text, ASCII case-insensitively."""
-    from scrapy_whatwg_encoding.sniffing import parser_scan
-
-    plain = re.compile(r"<(?:svg|math|template|frameset)[\t\n\x0c\r />]", re.ASCII | re.IGNORECASE)
-    found = parser_scan._TREE_NEEDED.finditer(ascii_lowered(text))
-    assert [m.start() for m in found] == [m.start() for m in plain.finditer(text)]
 
 
 def test_the_collector_is_paused_during_a_tree_builders_scan_and_left_as_it_was():

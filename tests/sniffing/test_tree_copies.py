@@ -4,22 +4,16 @@ comments skipped in the tokenizer-only regex. Each against its plain twin (the t
 steps) and html5lib's tree builder; and the work: no turn of the loop per copy."""
 from __future__ import annotations
 
-import cProfile
-import pstats
-from contextlib import contextmanager
-
 import pytest
 from _html5lib_oracle import oracle_parser_meta
 from _scan_calls import scan_calls
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from scrapy_whatwg_encoding.sniffing import parser_scan
 from scrapy_whatwg_encoding.sniffing._html.tree import TreeBuilder
 from scrapy_whatwg_encoding.sniffing.parser_scan import (
     Hints,
     find_parser_meta,
-    forget,
     meta_tag_encoding,
     scan_parser_meta,
     tree_builder_metas,
@@ -178,8 +172,8 @@ _BOGUS = st.lists(st.sampled_from([
 @example("<!<meta charset=koi8-r>")
 @example("</")
 def test_tokenizer_states_alone_skip_bogus_comments_as_the_tree_builder_reads_them(text):
-    """SKIP_UNINTERESTING and SKIP_WITH_METAS take bogus comments in their one match: the
-    tokenizer-only scan (and the parser step's, with hints) against the tree builder all the way."""
+    """Bogus comments in the runs of comments and characters: the loop (and the parser step's,
+    with hints) against its plain twin."""
     shortcut = [(lt, end) for lt, end, _, _ in tree_builder_metas(text, modes=False)]
     assert shortcut == [(lt, end) for lt, end, _, _ in tree_builder_metas(text, modes=True, skip_copies=False)]
     named = next((lt for lt, _, span, _ in tree_builder_metas(text, modes=True, skip_copies=False)
@@ -377,27 +371,9 @@ _BODY_TAILS = [META, "<meta charset=zz>" + META, "</table>" + META, "<select>" +
 @example(_numbered("<math><mtext><textarea>" + META + "</textarea>", ["<x%d>", META], 1, "<x9><meta charset=windows-1251>"),
          False, True, 400)  # with hints, a run stops at the next one
 def test_metas_after_runs_that_keep_the_mode_are_given_as_the_token_by_token_steps_give_them(text, modes, scripting, cut):
-    """The meta that ends such a run given before the run is read, then the run token by token:
-    the same metas, in the same order, with the same insertion modes, as the plain twin (with a
-    cutoff too; Firefox's model, with its stop, reads every token). From the first turn of the
-    loop (these texts are short), and after the turns the scan waits for."""
-    with _speculating_after(0):
-        _check_metas_given_before_their_runs(text, modes, scripting, cut)
-    _check_metas_given_before_their_runs(text, modes, scripting, cut)
-
-
-@contextmanager
-def _speculating_after(turns: int):
-    """Metas given before their runs from *turns* on, at every tag (no waits between tries)."""
-    saved = parser_scan._SPECULATE_AFTER, parser_scan._SPECULATE_WAITS
-    parser_scan._SPECULATE_AFTER, parser_scan._SPECULATE_WAITS = turns, (0, 0)
-    try:
-        yield
-    finally:
-        parser_scan._SPECULATE_AFTER, parser_scan._SPECULATE_WAITS = saved
-
-
-def _check_metas_given_before_their_runs(text: str, modes: bool, scripting: bool, cut: int) -> None:
+    """Runs of tags that keep the insertion mode (foreign runs, copies, head runs) then metas: the
+    same metas, in the same order, with the same insertion modes, as the plain twin (with a
+    cutoff too)."""
     kwargs = {"modes": modes, "scripting": scripting or not modes}
     assert _metas(text, True, **kwargs) == _metas(text, False, **kwargs)
     cutoff = {"cutoff": min(cut, len(text))}
@@ -411,25 +387,10 @@ def _check_metas_given_before_their_runs(text: str, modes: bool, scripting: bool
     assert (None if found is None else found[2]) == (naming[0][0] if naming else None)
 
 
-def test_metas_given_before_their_runs_stop_at_the_cutoff():
-    """A cutoff at the last of the metas given one after the other: each once, none past it."""
+def test_metas_after_runs_stop_at_the_cutoff():
+    """A cutoff at the last of the metas after runs: each once, none past it."""
     text = _numbered("<math><mtext>", ["<x%d>", META], 3, "")
     for cutoff in (text.rindex("<meta"), text.rindex("<meta") - 1, len(text)):
         kwargs = {"modes": False, "cutoff": cutoff}
-        with _speculating_after(0):
-            assert _metas(text, True, **kwargs) == _metas(text, False, **kwargs) != []
+        assert _metas(text, True, **kwargs) == _metas(text, False, **kwargs) != []
 
-
-def test_a_run_that_keeps_the_mode_is_read_only_if_the_scan_asks_for_more():
-    """The parser step stops at the first meta that names an encoding: 64 KiB of numbered start
-    tags in MathML text (each a turn of the loop, had they been read) cost a few calls."""
-    text = _numbered("<math><mtext>", ["<b%d>"], 8000, META)
-    find_parser_meta(text, len(text), None)  # (patterns compiled on first use)
-    forget()
-    profiler = cProfile.Profile()
-    profiler.enable()
-    found = find_parser_meta(text, len(text), None)
-    profiler.disable()
-    assert found is not None and found[2] == text.rindex("<meta")
-    assert pstats.Stats(profiler).total_calls < 1500  # type: ignore[attr-defined]  # (the first turns read)
-    assert scan_calls(text, modes=False) > 8000  # all of it read: a turn of the loop per tag

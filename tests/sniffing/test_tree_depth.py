@@ -51,7 +51,7 @@ def _feed(tree: TreeBuilder, token: tuple) -> int | None:
 
 
 def _state(tree: TreeBuilder) -> tuple:
-    return tree.shape(), tree.in_foreign(), tree.tokenizer_only(), tree.text_matters()
+    return tree.shape(), tree.in_foreign(), tree.text_matters()
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -452,36 +452,8 @@ def atomic_text(stop: str, key: str, possessive: bool = POSSESSIVE) -> str:
     return rf"(?=(?P<x{key}>[^<]*(?:{stop}[^<]*)*))(?P=x{key})"
 
 
-# Tokenizer-only scanning, used where the tree builder cannot matter any more (see parser_scan.py):
-# one match skips text, "<" that opens no tag, comments, bogus comments ("<?", "</" + non-letter,
-# "<!" but "<!--", to the first ">": §13.2.5.41; "</>" is ignored; a DOCTYPE and "<![CDATA[" end
-# alike outside foreign content), every end tag, every start tag except the ones that switch the
-# tokenizer state or are a meta, and whole elements of text (script data without "<!--", RCDATA,
-# RAWTEXT, scripting enabled). It stops before anything else ("<!--" that does not end, a meta or
-# plaintext start tag, an element of text it cannot read whole, or a tag or bogus comment cut by
-# the end of input).
-_TOKENIZER_STATE_TAGS = "script|style|title|textarea|xmp|iframe|noembed|noframes|noscript|plaintext"
 #: A bogus comment ("<?", "</" + non-letter, "<!" but "<!--"), to the first ">" (§13.2.5.41).
 BOGUS_COMMENT = r"<(?:\?|/(?![A-Za-z])|!(?!--))[^>]*>"
-
-
-def _skip(stops: str, repeat: str = "*") -> re.Pattern[str]:
-    return re.compile(
-        r"(?:[^<]+|<(?![A-Za-z!?/])|" + COMMENT + "|" + BOGUS_COMMENT
-        + r"|<(?:/|(?!(?i:" + stops + r")[\t\n\x0c\r />]))[A-Za-z][^\t\n\x0c\r />]*(?=[\t\n\x0c\r />])"
-        + _attributes("") + "|" + text_element("script", "1")
-        + "|" + text_element("style|title|textarea|xmp|iframe|noembed|noframes|noscript", "2") + ")" + repeat,
-        re.ASCII,
-    )
-
-
-SKIP_UNINTERESTING = _skip("meta|" + _TOKENIZER_STATE_TAGS)
-#: One item of :data:`SKIP_UNINTERESTING` (for :func:`run_end`).
-SKIP_ONE = _skip("meta|" + _TOKENIZER_STATE_TAGS, "")
-#: The same, meta start tags skipped too (where none ahead can matter, see parser_scan.py).
-SKIP_WITH_METAS = _skip(_TOKENIZER_STATE_TAGS)
-#: One item of :data:`SKIP_WITH_METAS` (for :func:`run_end`).
-SKIP_WITH_METAS_ONE = _skip(_TOKENIZER_STATE_TAGS, "")
 META_CANDIDATE = re.compile(r"<meta[\t\n\x0c\r />]", _FLAGS)
 #: A run of text, "<" that starts no :data:`META_CANDIDATE` and whole meta tags (as :data:`TAG`
 #: reads them) without "<" inside (so that no other candidate starts within them), or without a

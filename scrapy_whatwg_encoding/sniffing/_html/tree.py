@@ -562,21 +562,6 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
             return self._body_end(name)
         return _END_RULES[self.mode](self, name)
 
-    def tokenizer_only(self, deep: int = 64) -> bool:
-        """No foreign element is open, and no template, or (with more than *deep* open elements)
-        none whose insertion mode is "in template" or "in column group": with no ``svg``,
-        ``math``, ``template`` or ``frameset`` start tag ahead, the tree builder can then no
-        longer change which start tags are metas. (In template contents only "in column group"
-        ignores a meta, and only "in template" enters it, on a ``col`` start tag; once a
-        template's mode is another, only a new template is "in template" again: elsewhere the
-        current node is a ``colgroup``, which a meta pops.) Both are exact; in a template, while
-        the stack is shallow, the tree builder's skipped cycles cost less than the tokenizer's
-        runs, and past *deep* open elements it may be opening one more per copy."""
-        modes = self.template_modes
-        if self._foreign or (modes and len(self.stack) + self._extra <= deep):
-            return False
-        return not modes or ("in template" not in modes and "in column group" not in modes)
-
     def outline(self) -> tuple:
         """A cheap summary of the state (:meth:`shape` tells states apart; where outlines differ
         the shapes do)."""
@@ -894,12 +879,6 @@ class PlainTreeBuilder(TreeBuilder):
             el = self._pop()
             if el.ns == HTML and el.name in names:
                 return
-
-    def tokenizer_only(self, deep: int = 64) -> bool:
-        modes = self.template_modes
-        if any(el.ns != HTML for el in self.stack) or (modes and len(self.stack) <= deep):
-            return False
-        return "in template" not in modes and "in column group" not in modes
 
     def shape(self) -> tuple:
         numbers: dict[int, int] = {}
