@@ -271,9 +271,10 @@ def last_meta_attributes(span: str) -> tuple[str | None, str | None, bool]:
 
 
 # The "=" and value after a name as TAG reads them (a quote left open, or "=" and the end of the
-# input, fails: no tag), else no "=" after it.
+# input, fails: no tag), else the whitespace after it and no "=" (TAG's name runs to "/", "=" or
+# ">": its group 3 holds the whitespace after a last name without a value).
 _EQUALS_VALUE_IN_TAG = with_possessives(r"(?:[\t\n\x0c\r ]*+=[\t\n\x0c\r ]*+(?:\"[^\"]*+\"|'[^']*+'"
-                                        r"|[^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*+|(?=>))|(?![\t\n\x0c\r ]*+=))")
+                                        r"|[^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*+|(?=>))|[\t\n\x0c\r ]*+(?!=))")
 # A meta start tag, read as TAG reads it (the same end, its attributes group "attrs", TAG group 3)
 # with _META_LAST's groups over those attributes: one attribute (a name and its value) a step,
 # each value in TAG's forms; atomic (a lookahead and a backreference: a possessive repeat's
