@@ -477,6 +477,27 @@ def test_metas_that_name_an_encoding_are_found_with_copies_and_runs_skipped(text
         assert last == (every[-1] if every else -1)
 
 
+_LONG_TAGS = st.lists(st.sampled_from(['<meta a="', "<meta charset=utf-8", '<meta charset="utf-8', "<meta charset=koi8-r>",
+                                       "y" * 25, " ", '"', "'", ">", "&", "&#45;", "charset=koi8-r", '<p title="', "<meta ",
+                                       '<meta content="charset=koi8-r" http-equiv=content-type', "<!--", "-->"]),
+                      max_size=30).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_LONG_TAGS, st.sampled_from([_reads, _chromium_reads, firefox_meta_encoding]), st.sampled_from([20, 30, 60]),
+       st.integers(0, 3))
+@example('<meta a="' + "y" * 25 + " charset=koi8-r " + ("<meta a=" + "y" * 25) * 4 + '">', _reads, 20, 0)  # past the last hint
+@example('<meta a="' + "y" * 25 + ("<meta b=" + "y" * 25) * 3 + "> charset=koi8-r>", _reads, 20, 0)  # the hint past the ">"
+def test_long_tags_after_a_long_tag_are_found_as_the_plain_steps_find_them(text, reads, longest, copies):
+    """meta_starts and last_meta_start with the shortcut that yields the long tags after a long
+    tag (up to the next ">") without the plain steps, against those steps (shortcut=False); on
+    texts of long tags, quotes left open, "<meta" inside them, and a few copies of each."""
+    text = text * (copies + 1)
+    both = [(list(meta_starts(text, reads, longest=longest, shortcut=shortcut)),
+             last_meta_start(text, reads, longest=longest, shortcut=shortcut)) for shortcut in (True, False)]
+    assert both[0] == both[1]
+
+
 def test_the_last_meta_inside_a_long_tag_is_found_from_the_start():
     """Read from the start (more candidates from the end than it reads there, each naming
     nothing), the last is a "<meta" inside a long tag's first characters, not the long tag."""
