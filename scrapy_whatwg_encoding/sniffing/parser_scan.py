@@ -439,10 +439,9 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
                 # hint, no copy of *same* starts there): yielded without those steps.
                 gt = text.find(">", position)
                 while shortcut and (match := search(text, position, stop)) is not None and match.start() + longest <= gt:
-                    hint = hints.after(match.start())
-                    if hint < 0:
-                        return
-                    if hint > gt:
+                    if match.start() > hints.last:
+                        return  # no hint after it
+                    if hints.last > gt and hints.after(match.start()) > gt:
                         break
                     yield match.start(), match.start() + longest
                     position = match.start() + longest
