@@ -437,14 +437,17 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
                 # Shortcut: a "<meta" with no ">" from it to the first past this window, nor in its
                 # own, whose hint lies before that ">", is one too (the run reads no tag before its
                 # hint, no copy of *same* starts there): yielded without those steps.
-                gt = text.find(">", position)
-                while shortcut and (match := search(text, position, stop)) is not None and match.start() + longest <= gt:
-                    if match.start() > hints.last:
-                        return  # no hint after it
-                    if hints.last > gt and hints.after(match.start()) > gt:
+                gt, last = text.find(">", position), hints.last
+                while shortcut and (match := search(text, position, stop)) is not None:
+                    after_long = match.start()
+                    if after_long + longest > gt:
                         break
-                    yield match.start(), match.start() + longest
-                    position = match.start() + longest
+                    if after_long > last:
+                        return  # no hint after it
+                    if last > gt and hints.after(after_long) > gt:
+                        break
+                    yield after_long, after_long + longest
+                    position = after_long + longest
         elif tag.end() > hint and reads(tag.group(3)) is not None:
             yield at, 0
         elif "<" not in tag.group(3):  # no "<meta" inside it: nothing to look at before its end
@@ -479,10 +482,14 @@ def last_meta_start(text: str, reads: Callable[[str], object], end: int | None =
                 continue
             budget -= 1
             if budget < 0:
+                # Every candidate that starts before high (a search needs its six characters: one
+                # that starts within five of high, the one here say, was missed).
                 last, unread = -1, 0
-                for last, unread in _meta_spans(text, reads, 0, high, hints, longest, shortcut):
+                for last, unread in _meta_spans(text, reads, 0, min(len(text), high + 5), hints, longest, shortcut):
                     pass
-                inside = [match.start() for match in META_CANDIDATE.finditer(text, last + 5, min(unread, high))]
+                bound = min(unread, high)
+                inside = [match.start() for match in META_CANDIDATE.finditer(text, last + 5, min(len(text), bound + 5))
+                          if match.start() < bound]
                 return inside[-1] if inside else last
             tag = None if text.find(">", at, at + longest) < 0 else TAG.match(text, at, at + longest)
             if tag is None:

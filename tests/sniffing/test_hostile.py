@@ -498,6 +498,35 @@ def test_long_tags_after_a_long_tag_are_found_as_the_plain_steps_find_them(text,
     assert both[0] == both[1]
 
 
+def _straddled(where: str, shift: int) -> str:
+    """A naming "<meta charset=koi8-r>" and, after it, more candidates that name nothing than
+    last_meta_start reads from the end, then a hint: the meta starts *shift* characters before a
+    window's bound ("window": the second window from the end, at 1,024 characters before the last
+    hint; "long tag": the first LONGEST_TAG characters of a long tag that holds it)."""
+    metas = "".join(f"<meta a{n:02d}>" for n in range(32))
+    if where == "window":
+        head = "<meta charset=koi8-r>" + metas
+        return head + "x" * (1024 - shift - len(head) - len("<p charset")) + "<p charset=koi8-r>"
+    return '<meta a="' + "y" * (LONGEST_TAG - shift - 9) + '<meta charset=koi8-r>">' + metas + "<p charset=koi8-r>"
+
+
+@pytest.mark.parametrize("where", ["window", "long tag"])
+@pytest.mark.parametrize("shift", range(-2, 9))
+def test_a_naming_meta_astride_a_bound_of_the_search_from_the_end_is_found(where, shift):
+    """Where the candidates read from the end run out at a "<meta" that starts within five
+    characters of a window's bound, or of a long tag's first LONGEST_TAG characters, that meta is
+    still a candidate for every reader (the search to those bounds missed it); where it is a tag
+    (not inside the long one), both models' scans take it (they found no encoding)."""
+    text = _straddled(where, shift)
+    at = text.index("<meta charset=koi8-r>")
+    for reads in (_reads, _chromium_reads, firefox_meta_encoding):
+        assert last_meta_start(text, reads) >= at
+        assert at in list(meta_starts(text, reads))
+    body = text.encode()
+    for scan in (chromium_meta, firefox_meta):
+        assert scan(body, len(body)) == ((ENCODINGS["KOI8-R"], "koi8-r", 0) if where == "window" else None)
+
+
 def test_the_last_meta_inside_a_long_tag_is_found_from_the_start():
     """Read from the start (more candidates from the end than it reads there, each naming
     nothing), the last is a "<meta" inside a long tag's first characters, not the long tag."""
