@@ -222,6 +222,29 @@ def _chromium_scan(text: str, head: int, partial: bool, seen: Seen | None = None
     return None if type(found) is int else found
 
 
+def _opening_long_meta(text: str, hints: Hints, spans: list[str]):
+    """Shortcut of :func:`_chromium_tokens` on a whole *text* (its twin, the loop after the cutoff):
+    where it opens with a long ``meta`` start tag (no ">" in its first :data:`.tokenizer.LONGEST_TAG`
+    characters, one past them) that names an encoding, or ends past the last hint, what the loop
+    gives without the cutoff (:func:`.parser_scan.last_meta_start`, which is at or after such a
+    tag: 0 or more): the tag's reading, else (its span added to *spans*) the offset of the first
+    "<" after it, or the text's end (every tag after it is past the cutoff). ``None``: not such a
+    text."""
+    if META_CANDIDATE.match(text) is None or text.find(">", 0, LONGEST_TAG) >= 0 or text.rfind(">") < LONGEST_TAG:
+        return None
+    tag = chromium_meta_tag(text, 0)
+    if tag is None:
+        return None
+    end, span, found = tag
+    if found is not None:
+        return found[0], found[1], 0
+    if end <= hints.last:
+        return None  # a hint after it: a later meta may name an encoding
+    spans.append(span)
+    lt = text.find("<", end)
+    return len(text) if lt < 0 else lt
+
+
 def _chromium_tokens(text: str, head: int, partial: bool, seen: Seen):
     """:func:`_chromium_scan`'s loop; where it finds nothing, the offset before which it read every
     start tag (an ``int``) for ``None``, what it read in *seen*."""
@@ -231,6 +254,10 @@ def _chromium_tokens(text: str, head: int, partial: bool, seen: Seen):
     # On the whole text, no meta it reads as naming an encoding starts after *cutoff*: past it
     # the answer is None.
     hints = None if partial else Hints(text)
+    if hints is not None and hints.last >= 0:
+        opening = _opening_long_meta(text, hints, spans)
+        if opening is not None:
+            return opening
     cutoff = n if partial else last_meta_start(text, chromium_reading, hints=hints)
     if cutoff < 0:
         return 0

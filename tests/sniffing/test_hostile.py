@@ -418,6 +418,35 @@ def test_chromiums_scan_with_its_long_tag_shortcut_is_its_twins(tags, before):
     assert both[0] == both[1]
 
 
+_AFTER_OPENING = st.lists(st.sampled_from([
+    "<meta charset=koi8-r>", "<meta charset=zz>", "<meta a=b>", "<p>", "<title>", "</title>", "<svg>", "<!--", "-->", " ",
+    "x", "<", ">", '"', "charset=utf-8", "<meta charset=utf-8", "<head>", "<script>", "</script>", "&#45;"]),
+    max_size=8).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_LONG_TAG_PIECES, st.integers(0, 2), _LONG_TAG_ENDS, _AFTER_OPENING, st.sampled_from(["<meta ", "<META\t", "<meta/"]))
+@example('charset="utf-8<meta ', 2, ">", "", "<meta ")  # the hostile row's shape (no ">" but the last)
+@example('charset="utf-8<meta ', 2, '">', "<p><meta charset=koi8-r>", "<meta ")
+@example("a", 0, ' charset="utf-8" charset=zz>', " <p>", "<meta ")  # short, naming nothing, past the last hint
+def test_chromiums_scan_of_a_text_opening_with_a_long_meta_is_its_twins(unit, times, end, after, start):
+    """Chromium's scan (answer and Seen) with its shortcut for a text that opens with a long meta
+    tag (no cutoff where the tag names an encoding or holds the last hint) and with its twin (the
+    loop after last_meta_start), on texts that open with a meta tag, long or not, ended or not."""
+    text = start + unit * (times * (LONGEST_TAG // len(unit) + 1)) + end + after
+    body = text.encode("latin-1", "replace")
+    both = []
+    for shortcut in (True, False):
+        seen = Seen()
+        with pytest.MonkeyPatch.context() as patch:
+            if not shortcut:
+                patch.setattr(browsers_module, "_opening_long_meta", lambda text, hints, spans: None)
+            browsers_module.forget()
+            found = chromium_meta(body, len(body), 1024, seen)
+        both.append((found, seen.reach, seen.spans, seen.tree_states))
+    assert both[0] == both[1]
+
+
 _TAG_SOUP = st.lists(st.sampled_from(["<meta", "<a", " ", "\t", "/", "=", "==", '"', "'", ">", "a", "b", "<", "x=", "-->"]),
                      max_size=24).map("".join)
 
