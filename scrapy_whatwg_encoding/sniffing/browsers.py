@@ -125,6 +125,7 @@ def _chromium_label(charset: str | None, content: str | None, content_type: bool
 
 
 _MORE = object()  # the scan reached the end of a prefix of the body: it needs more of it
+_UNREAD = object()  # not read yet
 #: How much of the body the Chromium scan tokenizes first (most pages decide in it).
 FIRST_READ = 4096
 
@@ -228,21 +229,22 @@ def _opening_long_meta(text: str, hints: Hints, spans: list[str]):
     characters, one past them) that names an encoding, or ends past the last hint, what the loop
     gives without the cutoff (:func:`.parser_scan.last_meta_start`, which is at or after such a
     tag: 0 or more): the tag's reading, else (its span added to *spans*) the offset of the first
-    "<" after it, or the text's end (every tag after it is past the cutoff). ``None``: not such a
-    text."""
+    "<" after it, or the text's end (every tag after it is past the cutoff). ``(answer, tag)``:
+    *answer* ``None`` where the text is not such a one; *tag*, what :func:`chromium_meta_tag`
+    gave for the tag at 0 (for the loop), or :data:`_UNREAD`."""
     if META_CANDIDATE.match(text) is None or text.find(">", 0, LONGEST_TAG) >= 0 or text.rfind(">") < LONGEST_TAG:
-        return None
+        return None, _UNREAD
     tag = chromium_meta_tag(text, 0)
     if tag is None:
-        return None
+        return None, tag
     end, span, found = tag
     if found is not None:
-        return found[0], found[1], 0
+        return (found[0], found[1], 0), tag
     if end <= hints.last:
-        return None  # a hint after it: a later meta may name an encoding
+        return None, tag  # a hint after it: a later meta may name an encoding
     spans.append(span)
     lt = text.find("<", end)
-    return len(text) if lt < 0 else lt
+    return len(text) if lt < 0 else lt, tag
 
 
 def _chromium_tokens(text: str, head: int, partial: bool, seen: Seen):
@@ -254,10 +256,11 @@ def _chromium_tokens(text: str, head: int, partial: bool, seen: Seen):
     # On the whole text, no meta it reads as naming an encoding starts after *cutoff*: past it
     # the answer is None.
     hints = None if partial else Hints(text)
+    opening = _UNREAD  # the opening meta tag as the shortcut read it
     if hints is not None and hints.last >= 0:
-        opening = _opening_long_meta(text, hints, spans)
-        if opening is not None:
-            return opening
+        answer, opening = _opening_long_meta(text, hints, spans)
+        if answer is not None:
+            return answer
     cutoff = n if partial else last_meta_start(text, chromium_reading, hints=hints)
     if cutoff < 0:
         return 0
@@ -286,7 +289,8 @@ def _chromium_tokens(text: str, head: int, partial: bool, seen: Seen):
         c = text[lt + 1:lt + 2]
         if c in _ALPHA or (c == "/" and text[lt + 2:lt + 3] in _ALPHA):
             if META_CANDIDATE.match(text, lt) is not None:  # a meta start tag (TAG's name "meta")
-                tag = chromium_meta_tag(text, lt)
+                tag: tuple[int, str, tuple[Encoding, str] | None] | None
+                tag = opening if lt == 0 and opening is not _UNREAD else chromium_meta_tag(text, lt)  # type: ignore[assignment]
                 if tag is None:
                     return more  # end of input inside a tag
                 pos, span, found = tag

@@ -440,7 +440,7 @@ def test_chromiums_scan_of_a_text_opening_with_a_long_meta_is_its_twins(unit, ti
         seen = Seen()
         with pytest.MonkeyPatch.context() as patch:
             if not shortcut:
-                patch.setattr(browsers_module, "_opening_long_meta", lambda text, hints, spans: None)
+                patch.setattr(browsers_module, "_opening_long_meta", lambda text, hints, spans: (None, browsers_module._UNREAD))
             browsers_module.forget()
             found = chromium_meta(body, len(body), 1024, seen)
         both.append((found, seen.reach, seen.spans, seen.tree_states))
