@@ -42,7 +42,6 @@ from ._html.tokenizer import (
     attributes_pattern,
     first_attributes,
     last_meta_attributes,
-    meta_tag_last_attributes,
     raw_text_end,
     run_end,
     script_data_end,
@@ -109,11 +108,7 @@ def chromium_meta_encoding(span: str) -> tuple[Encoding, str] | None:
     every duplicated-attribute variant): the last ``charset`` attribute, even empty or failing,
     decides alone; else the last ``content`` attribute's ``charset=`` value
     (:func:`_extract_charset`) when ANY ``http-equiv`` attribute is "content-type"."""
-    return _chromium_label(*last_meta_attributes(span))  # the last of duplicated attributes
-
-
-def _chromium_label(charset: str | None, content: str | None, content_type: bool) -> tuple[Encoding, str] | None:
-    """:func:`chromium_meta_encoding` from what :func:`.tokenizer.last_meta_attributes` gives."""
+    charset, content, content_type = last_meta_attributes(span)  # the last of duplicated attributes
     if charset is not None:
         label = charset.strip(_WS)
     else:
@@ -173,18 +168,14 @@ def chromium_meta(body: bytes, limit: int, head: int = UNCONDITIONAL,
 chromium_reading = lru_cache(maxsize=512)(chromium_meta_encoding)
 
 
-def chromium_meta_tag(text: str, lt: int, shortcut: bool = True) -> tuple[int, str, tuple[Encoding, str] | None] | None:
+def chromium_meta_tag(text: str, lt: int) -> tuple[int, str, tuple[Encoding, str] | None] | None:
     """The ``meta`` start tag at *lt* in *text* as Chromium's scan reads it: ``(end, span,
     reading)``, the offset past its ">", its attributes (:data:`.tokenizer.TAG` group 3) and
-    :func:`chromium_reading` of them; ``None`` where the input ends inside it. Shortcut: a tag
-    that does not end within :data:`.tokenizer.LONGEST_TAG` characters is read with its
-    attributes in one pass (:func:`.tokenizer.meta_tag_last_attributes`; one 64 KiB tag: half
-    the time). Its twin, *shortcut* ``False``: TAG, then the reading of its attributes."""
-    if shortcut and text.find(">", lt, lt + LONGEST_TAG) < 0:
-        read = meta_tag_last_attributes(text, lt)
-        return None if read is None else (read[0], read[1], _chromium_label(*read[2]))
+    :func:`chromium_reading` of them; ``None`` where the input ends inside it."""
     match = TAG.match(text, lt)
     return None if match is None else (match.end(), match.group(3), chromium_reading(match.group(3)))
+
+
 # What Chromium's scan steps over while in the head section, in one match: text, comments,
 # whole script, style and title elements (head tags whose text it does not tokenize as markup),
 # stray "<"s (each a character, the last before a tag, "<!", "<?", "</" or the end left to it),

@@ -43,7 +43,6 @@ from scrapy_whatwg_encoding.sniffing._html.tokenizer import (
     first_attribute,
     first_attributes,
     last_meta_attributes,
-    meta_tag_last_attributes,
     raw_text_end,
     run_end,
     script_data_end,
@@ -55,7 +54,6 @@ from scrapy_whatwg_encoding.sniffing.browsers import (
     Seen,
     chromium_meta,
     chromium_meta_encoding,
-    chromium_meta_tag,
     firefox_meta,
     firefox_meta_encoding,
 )
@@ -378,44 +376,6 @@ _LONG_TAG_PIECES = st.lists(st.sampled_from([
 _LONG_TAG_ENDS = st.lists(st.sampled_from([
     ">", '">', "'>", "/>", ' a=">"', " charset=koi8-r>", ' content="a>b" http-equiv=content-type>', "<meta charset=utf-8>",
     " x", '"', "'", " charset='", "=", "&#62;"]), max_size=5).map("".join)
-
-
-@settings(max_examples=500, deadline=None)
-@given(_LONG_TAG_PIECES, st.integers(1, 3), _LONG_TAG_ENDS, st.sampled_from(["<meta ", "<META\t", "<meta/", "<Meta\n"]))
-def test_a_long_meta_tag_read_in_one_pass_is_the_tag_then_its_reading(unit, times, end, start):
-    """meta_tag_last_attributes (TAG and last_meta_attributes in one pass) against those two, and
-    Chromium's scan's reading of a meta start tag (chromium_meta_tag, its shortcut taken past
-    LONGEST_TAG characters without ">") against its twin, at every "<meta" of a tag that does not
-    end within the window (and of the same text cut short)."""
-    text = start + unit * (times * (LONGEST_TAG // len(unit) + 1)) + end
-    for cut in (text, text[:LONGEST_TAG + 10], text + text):
-        for match in META_CANDIDATE.finditer(cut):
-            at = match.start()
-            tag = TAG.match(cut, at)
-            expected = None if tag is None else (tag.end(), tag.group(3), last_meta_attributes(tag.group(3)))
-            assert meta_tag_last_attributes(cut, at) == expected
-            assert chromium_meta_tag(cut, at) == chromium_meta_tag(cut, at, shortcut=False)
-
-
-@settings(max_examples=100, deadline=None)
-@given(st.lists(st.tuples(_LONG_TAG_PIECES, st.integers(1, 3), _LONG_TAG_ENDS), min_size=1, max_size=3),
-       st.sampled_from(["", "<head>", "<title>x</title>", "<p>"]))
-def test_chromiums_scan_with_its_long_tag_shortcut_is_its_twins(tags, before):
-    """Chromium's scan (its answer, and what it read: Seen) with the shortcut of chromium_meta_tag
-    and with its twin, on long meta tags in a row (and after markup that may leave the head)."""
-    text = before + "".join("<meta " + unit * (times * (LONGEST_TAG // len(unit) + 1)) + end for unit, times, end in tags)
-    body = text.encode("latin-1", "replace")
-    both = []
-    for shortcut in (True, False):
-        seen = Seen()
-        with pytest.MonkeyPatch.context() as patch:
-            if not shortcut:
-                patch.setattr(browsers_module, "chromium_meta_tag",
-                              lambda text, lt: chromium_meta_tag(text, lt, shortcut=False))
-            browsers_module.forget()
-            found = chromium_meta(body, len(body), 1024, seen)
-        both.append((found, seen.reach, seen.spans, seen.tree_states))
-    assert both[0] == both[1]
 
 
 _AFTER_OPENING = st.lists(st.sampled_from([

@@ -270,41 +270,6 @@ def last_meta_attributes(span: str) -> tuple[str | None, str | None, bool]:
             content_type)
 
 
-# The "=" and value after a name as TAG reads them (a quote left open, or "=" and the end of the
-# input, fails: no tag), else the whitespace after it and no "=" (TAG's name runs to "/", "=" or
-# ">": its group 3 holds the whitespace after a last name without a value).
-_EQUALS_VALUE_IN_TAG = with_possessives(r"(?:[\t\n\x0c\r ]*+=[\t\n\x0c\r ]*+(?:\"[^\"]*+\"|'[^']*+'"
-                                        r"|[^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*+|(?=>))|[\t\n\x0c\r ]*+(?!=))")
-# A meta start tag, read as TAG reads it (the same end, its attributes group "attrs", TAG group 3)
-# with _META_LAST's groups over those attributes: one attribute (a name and its value) a step,
-# each value in TAG's forms; atomic (a lookahead and a backreference: a possessive repeat's
-# captures can fail on CPython 3.11), so a tag that never ends fails in one pass.
-_META_TAG_LAST = re.compile(with_possessives(
-    r"<meta(?=[\t\n\x0c\r />])(?=(?P<attrs>(?:[\t\n\x0c\r /]*+"
-    rf"(?:{_whole('charset')}(?P<cs>{_EQUALS_VALUE_IN_TAG})|{_whole('content')}(?P<ct>{_EQUALS_VALUE_IN_TAG})"
-    rf"|{_whole('http-equiv')}(?:[\t\n\x0c\r ]*+=[\t\n\x0c\r ]*+"
-    r"(?P<ct_type>\"content-type\"|'content-type'|content-type(?![^\t\n\x0c\r >]))"
-    r"|(?P<he_other>[\t\n\x0c\r ]*+=[\t\n\x0c\r ]*+(?:\"[^\"&]*+&[^\"]*+\"|'[^'&]*+&[^']*+'"
-    r"|[^\t\n\x0c\r >\"'&]*+&[^\t\n\x0c\r >]*+))|" + _EQUALS_VALUE_IN_TAG + ")"
-    rf"|[^\t\n\x0c\r />][^\t\n\x0c\r /=>]*+{_EQUALS_VALUE_IN_TAG}))*))(?-i:(?P=attrs))(?P<tail>[\t\n\x0c\r /]*)>"), _FLAGS)
-
-
-def meta_tag_last_attributes(text: str, pos: int) -> tuple[int, str, tuple[str | None, str | None, bool]] | None:
-    """The meta start tag at *pos* in *text* ("<meta" then whitespace, "/" or ">") in one pass:
-    ``(end, span, reading)``, *end* and *span* what :data:`TAG` gives (the offset past its ">",
-    group 3), *reading* what :func:`last_meta_attributes` gives for *span*; ``None`` where TAG
-    does not match (the input ends inside the tag). One pass where those two read the tag twice
-    (for a long tag, see :data:`LONGEST_TAG`)."""
-    match = _META_TAG_LAST.match(text, pos)
-    if match is None:
-        return None
-    span = match.group("attrs")
-    content_type = match.group("ct_type") is not None or (
-        match.group("he_other") is not None
-        and any(value.lower() == "content-type" for value in attribute_values(span, "http-equiv")))
-    return match.end(), span, (_read(match.group("cs")), _read(match.group("ct")), content_type)
-
-
 # Comments (§13.2.5.43-52): "<!-->" and "<!--->" end at once, otherwise at the first "-->" or
 # "--!>" (the comment end and comment end bang states; "<!--" nested inside changes nothing).
 COMMENT_END = re.compile(r"--!?>")
