@@ -398,7 +398,8 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
     """:func:`meta_starts` as ``(offset, unread)``: the candidates are *offset* and, where a long
     tag starts there, every "<meta" after it that starts before *unread* (else *unread* is 0).
     Shortcut (its twin: *shortcut* ``False``): the long tags after one, up to the next ">", each
-    yielded in a search and a hint (one 64 KiB tag: a third of the time)."""
+    yielded in a search (and a hint, where the last lies past that ">"): one 64 KiB tag, half the
+    time."""
     last_gt = text.rfind(">")  # a tag ends at a ">": none starting after the last one does
     if hints is None:
         hints = Hints(text)
