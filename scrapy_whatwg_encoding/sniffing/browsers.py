@@ -35,6 +35,7 @@ from ._html.tokenizer import (
     BOGUS_COMMENT,
     COMMENT,
     COMMENT_END,
+    LONGEST_TAG,
     META_CANDIDATE,
     TAG,
     attribute_value,
@@ -119,6 +120,7 @@ def chromium_meta_encoding(span: str) -> tuple[Encoding, str] | None:
 
 
 _MORE = object()  # the scan reached the end of a prefix of the body: it needs more of it
+_UNREAD = object()  # not read yet
 #: How much of the body the Chromium scan tokenizes first (most pages decide in it).
 FIRST_READ = 4096
 
@@ -164,6 +166,16 @@ def chromium_meta(body: bytes, limit: int, head: int = UNCONDITIONAL,
 
 #: :func:`chromium_meta_encoding`, kept per attribute span: a crawl sees the same few ``<meta>`` tags.
 chromium_reading = lru_cache(maxsize=512)(chromium_meta_encoding)
+
+
+def chromium_meta_tag(text: str, lt: int) -> tuple[int, str, tuple[Encoding, str] | None] | None:
+    """The ``meta`` start tag at *lt* in *text* as Chromium's scan reads it: ``(end, span,
+    reading)``, the offset past its ">", its attributes (:data:`.tokenizer.TAG` group 3) and
+    :func:`chromium_reading` of them; ``None`` where the input ends inside it."""
+    match = TAG.match(text, lt)
+    return None if match is None else (match.end(), match.group(3), chromium_reading(match.group(3)))
+
+
 # What Chromium's scan steps over while in the head section, in one match: text, comments,
 # whole script, style and title elements (head tags whose text it does not tokenize as markup),
 # stray "<"s (each a character, the last before a tag, "<!", "<?", "</" or the end left to it),
@@ -202,6 +214,30 @@ def _chromium_scan(text: str, head: int, partial: bool, seen: Seen | None = None
     return None if type(found) is int else found
 
 
+def _opening_long_meta(text: str, hints: Hints, spans: list[str]):
+    """Shortcut of :func:`_chromium_tokens` on a whole *text* (its twin, the loop after the cutoff):
+    where it opens with a long ``meta`` start tag (no ">" in its first :data:`.tokenizer.LONGEST_TAG`
+    characters, one past them) that names an encoding, or ends past the last hint, what the loop
+    gives without the cutoff (:func:`.parser_scan.last_meta_start`, which is at or after such a
+    tag: 0 or more): the tag's reading, else (its span added to *spans*) the offset of the first
+    "<" after it, or the text's end (every tag after it is past the cutoff). ``(answer, tag)``:
+    *answer* ``None`` where the text is not such a one; *tag*, what :func:`chromium_meta_tag`
+    gave for the tag at 0 (for the loop), or :data:`_UNREAD`."""
+    if META_CANDIDATE.match(text) is None or text.find(">", 0, LONGEST_TAG) >= 0 or text.rfind(">") < LONGEST_TAG:
+        return None, _UNREAD
+    tag = chromium_meta_tag(text, 0)
+    if tag is None:
+        return None, tag
+    end, span, found = tag
+    if found is not None:
+        return (found[0], found[1], 0), tag
+    if end <= hints.last:
+        return None, tag  # a hint after it: a later meta may name an encoding
+    spans.append(span)
+    lt = text.find("<", end)
+    return len(text) if lt < 0 else lt, tag
+
+
 def _chromium_tokens(text: str, head: int, partial: bool, seen: Seen):
     """:func:`_chromium_scan`'s loop; where it finds nothing, the offset before which it read every
     start tag (an ``int``) for ``None``, what it read in *seen*."""
@@ -211,6 +247,11 @@ def _chromium_tokens(text: str, head: int, partial: bool, seen: Seen):
     # On the whole text, no meta it reads as naming an encoding starts after *cutoff*: past it
     # the answer is None.
     hints = None if partial else Hints(text)
+    opening = _UNREAD  # the opening meta tag as the shortcut read it
+    if hints is not None and hints.last >= 0:
+        answer, opening = _opening_long_meta(text, hints, spans)
+        if answer is not None:
+            return answer
     cutoff = n if partial else last_meta_start(text, chromium_reading, hints=hints)
     if cutoff < 0:
         return 0
@@ -238,17 +279,22 @@ def _chromium_tokens(text: str, head: int, partial: bool, seen: Seen):
             return lt  # the character token before this "<" ended the scan
         c = text[lt + 1:lt + 2]
         if c in _ALPHA or (c == "/" and text[lt + 2:lt + 3] in _ALPHA):
+            if META_CANDIDATE.match(text, lt) is not None:  # a meta start tag (TAG's name "meta")
+                tag: tuple[int, str, tuple[Encoding, str] | None] | None
+                tag = opening if lt == 0 and opening is not _UNREAD else chromium_meta_tag(text, lt)  # type: ignore[assignment]
+                if tag is None:
+                    return more  # end of input inside a tag
+                pos, span, found = tag
+                if found is not None:
+                    return found[0], found[1], lt
+                spans.append(span)
+                continue  # a head tag: the scan stays where it was; no tokenizer state
             match = TAG.match(text, lt)
             if match is None:
                 return more  # end of input inside a tag
             pos = match.end()
-            end_tag, name, span = match.group(1), tag_name(match.group(2)), match.group(3)
-            if not end_tag and name == "meta":
-                found = chromium_reading(span)
-                if found is not None:
-                    return found[0], found[1], lt
-                spans.append(span)
-            elif name in _TREE_STATES and not end_tag:
+            end_tag, name = match.group(1), tag_name(match.group(2))
+            if name in _TREE_STATES and not end_tag:
                 seen.tree_states = True
             if name not in _CHROMIUM_HEAD and (end_tag or name not in ("html", "head")):
                 in_head = False

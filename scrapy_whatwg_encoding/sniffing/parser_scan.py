@@ -335,7 +335,7 @@ def last_hint(text: str, lowered: bytes | None = None) -> int:
 
 
 def meta_starts(text: str, reads: Callable[[str], object], start: int = 0, end: int | None = None,
-                hints: Hints | None = None, longest: int = LONGEST_TAG) -> Iterator[int]:
+                hints: Hints | None = None, longest: int = LONGEST_TAG, shortcut: bool = True) -> Iterator[int]:
     """Offsets of each "<meta" start tag in ``text[start:end]`` whose attributes (TAG group 3)
     *reads* maps to something other than None, in order (a tag cut by the end of *text* is never
     emitted), and of more, unread: each whose tag does not end within *longest* characters while a
@@ -343,9 +343,9 @@ def meta_starts(text: str, reads: Callable[[str], object], start: int = 0, end: 
     of a tag O(1) times, whatever the tags' lengths). Nothing after the last one can matter to a
     scan that only wants a tag *reads* names something in. Tags without a hint inside
     (:class:`Hints` of *text*, if the caller has them) are not read, and runs of them are skipped in
-    one match."""
+    one match. *shortcut* ``False``: the plain steps (see :func:`_meta_spans`)."""
     stop = len(text) if end is None else end
-    for at, unread in _meta_spans(text, reads, start, stop, hints, longest):
+    for at, unread in _meta_spans(text, reads, start, stop, hints, longest, shortcut):
         yield at
         for match in META_CANDIDATE.finditer(text, at + 5, stop):
             if match.start() >= unread:
@@ -354,9 +354,12 @@ def meta_starts(text: str, reads: Callable[[str], object], start: int = 0, end: 
 
 
 def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int, hints: Hints | None,
-                longest: int) -> Iterator[tuple[int, int]]:
+                longest: int, shortcut: bool = True) -> Iterator[tuple[int, int]]:
     """:func:`meta_starts` as ``(offset, unread)``: the candidates are *offset* and, where a long
-    tag starts there, every "<meta" after it that starts before *unread* (else *unread* is 0)."""
+    tag starts there, every "<meta" after it that starts before *unread* (else *unread* is 0).
+    Shortcut (its twin: *shortcut* ``False``): the long tags after one, up to the next ">", each
+    yielded in a search (and a hint, where the last lies past that ">"): one 64 KiB tag, half the
+    time."""
     last_gt = text.rfind(">")  # a tag ends at a ">": none starting after the last one does
     if hints is None:
         hints = Hints(text)
@@ -392,6 +395,20 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
             if last_gt >= at + longest:  # a long tag (or none, a quote left open): unread
                 yield at, at + longest
                 position = at + longest
+                # Shortcut: a "<meta" with no ">" from it to the first past this window, nor in its
+                # own, whose hint lies before that ">", is one too (the run reads no tag before its
+                # hint, no copy of *same* starts there): yielded without those steps.
+                gt, last = text.find(">", position), hints.last
+                while shortcut and (match := search(text, position, stop)) is not None:
+                    after_long = match.start()
+                    if after_long + longest > gt:
+                        break
+                    if after_long > last:
+                        return  # no hint after it
+                    if last > gt and hints.after(after_long) > gt:
+                        break
+                    yield after_long, after_long + longest
+                    position = after_long + longest
         elif tag.end() > hint and reads(tag.group(3)) is not None:
             yield at, 0
         elif "<" not in tag.group(3):  # no "<meta" inside it: nothing to look at before its end
@@ -405,12 +422,13 @@ _FROM_THE_END = 32
 
 
 def last_meta_start(text: str, reads: Callable[[str], object], end: int | None = None,
-                    hints: Hints | None = None, longest: int = LONGEST_TAG) -> int:
+                    hints: Hints | None = None, longest: int = LONGEST_TAG, shortcut: bool = True) -> int:
     """An offset of a "<meta" after which no tag that *reads* names something starts before *end*
     (-1: none does): the last of :func:`meta_starts`' candidates where every tag is read within
     *longest* characters, else maybe a later long tag's. Searched from the end, from the last
     hint (see :class:`Hints`) back; after :data:`_FROM_THE_END` candidates that name nothing, with
-    :func:`meta_starts`' reading (runs skipped in one match) from the start."""
+    :func:`meta_starts`' reading (runs skipped in one match) from the start (*shortcut*: see
+    :func:`_meta_spans`)."""
     last_gt = text.rfind(">")
     if hints is None:
         hints = Hints(text)
@@ -425,10 +443,14 @@ def last_meta_start(text: str, reads: Callable[[str], object], end: int | None =
                 continue
             budget -= 1
             if budget < 0:
+                # Every candidate that starts before high (a search needs its six characters: one
+                # that starts within five of high, the one here say, was missed).
                 last, unread = -1, 0
-                for last, unread in _meta_spans(text, reads, 0, high, hints, longest):
+                for last, unread in _meta_spans(text, reads, 0, min(len(text), high + 5), hints, longest, shortcut):
                     pass
-                inside = [match.start() for match in META_CANDIDATE.finditer(text, last + 5, min(unread, high))]
+                bound = min(unread, high)
+                inside = [match.start() for match in META_CANDIDATE.finditer(text, last + 5, min(len(text), bound + 5))
+                          if match.start() < bound]
                 return inside[-1] if inside else last
             tag = None if text.find(">", at, at + longest) < 0 else TAG.match(text, at, at + longest)
             if tag is None:

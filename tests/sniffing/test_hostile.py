@@ -47,6 +47,7 @@ from scrapy_whatwg_encoding.sniffing._html.tokenizer import (
     text_element,
 )
 from scrapy_whatwg_encoding.sniffing.browsers import (
+    Seen,
     chromium_meta,
     chromium_meta_encoding,
     firefox_meta,
@@ -68,6 +69,7 @@ from scrapy_whatwg_encoding.sniffing.prescan import prescan_metas
 
 prescan_module = importlib.import_module("scrapy_whatwg_encoding.sniffing.prescan")  # the function prescan shadows it
 parser_scan = importlib.import_module("scrapy_whatwg_encoding.sniffing.parser_scan")
+browsers_module = importlib.import_module("scrapy_whatwg_encoding.sniffing.browsers")
 
 KIB = 1024
 META = b"<meta charset=koi8-r>"
@@ -351,6 +353,49 @@ def test_named_attributes_are_those_every_attribute_gives(rest, names):
         assert last_meta_attributes(text) == (last.get("charset"), last.get("content"), content_type)
 
 
+# Pieces of a long meta tag's attributes (no ">"): duplicated charset, content and http-equiv,
+# quotes left open, character references, NULs; and what may end it (">" inside quoted values,
+# more tags).
+_LONG_TAG_PIECES = st.lists(st.sampled_from([
+    " ", "\t", "/", "=", " = ", '"', "'", "a", "<", "\x00", "&amp;", "&#45;", "charset", "CharSet", "content",
+    "http-equiv", "HTTP-EQUIV", "charsetx", "=x", "=koi8-r", '="utf-8', "='koi8-r'", '="content-type"',
+    "=content-type", "=content&#45;type", "='Content-Type'", '="text/html; charset=koi8-r"', "=\x00", "<meta ",
+    "charset=", '"charset', "&quot;", " http-equiv=content&#45;type", " http-equiv='Content&#45;Type'"]),
+    min_size=1, max_size=12).map("".join)
+_LONG_TAG_ENDS = st.lists(st.sampled_from([
+    ">", '">', "'>", "/>", ' a=">"', " charset=koi8-r>", ' content="a>b" http-equiv=content-type>', "<meta charset=utf-8>",
+    " x", '"', "'", " charset='", "=", "&#62;"]), max_size=5).map("".join)
+
+
+_AFTER_OPENING = st.lists(st.sampled_from([
+    "<meta charset=koi8-r>", "<meta charset=zz>", "<meta a=b>", "<p>", "<title>", "</title>", "<svg>", "<!--", "-->", " ",
+    "x", "<", ">", '"', "charset=utf-8", "<meta charset=utf-8", "<head>", "<script>", "</script>", "&#45;"]),
+    max_size=8).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_LONG_TAG_PIECES, st.integers(0, 2), _LONG_TAG_ENDS, _AFTER_OPENING, st.sampled_from(["<meta ", "<META\t", "<meta/"]))
+@example('charset="utf-8<meta ', 2, ">", "", "<meta ")  # the hostile row's shape (no ">" but the last)
+@example('charset="utf-8<meta ', 2, '">', "<p><meta charset=koi8-r>", "<meta ")
+@example("a", 0, ' charset="utf-8" charset=zz>', " <p>", "<meta ")  # short, naming nothing, past the last hint
+def test_chromiums_scan_of_a_text_opening_with_a_long_meta_is_its_twins(unit, times, end, after, start):
+    """Chromium's scan (answer and Seen) with its shortcut for a text that opens with a long meta
+    tag (no cutoff where the tag names an encoding or holds the last hint) and with its twin (the
+    loop after last_meta_start), on texts that open with a meta tag, long or not, ended or not."""
+    text = start + unit * (times * (LONGEST_TAG // len(unit) + 1)) + end + after
+    body = text.encode("latin-1", "replace")
+    both = []
+    for shortcut in (True, False):
+        seen = Seen()
+        with pytest.MonkeyPatch.context() as patch:
+            if not shortcut:
+                patch.setattr(browsers_module, "_opening_long_meta", lambda text, hints, spans: (None, browsers_module._UNREAD))
+            browsers_module.forget()
+            found = chromium_meta(body, len(body), 1024, seen)
+        both.append((found, seen.reach, seen.spans, seen.tree_states))
+    assert both[0] == both[1]
+
+
 _TAG_SOUP = st.lists(st.sampled_from(["<meta", "<a", " ", "\t", "/", "=", "==", '"', "'", ">", "a", "b", "<", "x=", "-->"]),
                      max_size=24).map("".join)
 
@@ -408,6 +453,56 @@ def test_metas_that_name_an_encoding_are_found_with_copies_and_runs_skipped(text
     if not long:
         assert found == every
         assert last == (every[-1] if every else -1)
+
+
+_LONG_TAGS = st.lists(st.sampled_from(['<meta a="', "<meta charset=utf-8", '<meta charset="utf-8', "<meta charset=koi8-r>",
+                                       "y" * 25, " ", '"', "'", ">", "&", "&#45;", "charset=koi8-r", '<p title="', "<meta ",
+                                       '<meta content="charset=koi8-r" http-equiv=content-type', "<!--", "-->"]),
+                      max_size=30).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_LONG_TAGS, st.sampled_from([_reads, _chromium_reads, firefox_meta_encoding]), st.sampled_from([20, 30, 60]),
+       st.integers(0, 3))
+@example('<meta a="' + "y" * 25 + " charset=koi8-r " + ("<meta a=" + "y" * 25) * 4 + '">', _reads, 20, 0)  # past the last hint
+@example('<meta a="' + "y" * 25 + ("<meta b=" + "y" * 25) * 3 + "> charset=koi8-r>", _reads, 20, 0)  # the hint past the ">"
+def test_long_tags_after_a_long_tag_are_found_as_the_plain_steps_find_them(text, reads, longest, copies):
+    """meta_starts and last_meta_start with the shortcut that yields the long tags after a long
+    tag (up to the next ">") without the plain steps, against those steps (shortcut=False); on
+    texts of long tags, quotes left open, "<meta" inside them, and a few copies of each."""
+    text = text * (copies + 1)
+    both = [(list(meta_starts(text, reads, longest=longest, shortcut=shortcut)),
+             last_meta_start(text, reads, longest=longest, shortcut=shortcut)) for shortcut in (True, False)]
+    assert both[0] == both[1]
+
+
+def _straddled(where: str, shift: int) -> str:
+    """A naming "<meta charset=koi8-r>" and, after it, more candidates that name nothing than
+    last_meta_start reads from the end, then a hint: the meta starts *shift* characters before a
+    window's bound ("window": the second window from the end, at 1,024 characters before the last
+    hint; "long tag": the first LONGEST_TAG characters of a long tag that holds it)."""
+    metas = "".join(f"<meta a{n:02d}>" for n in range(32))
+    if where == "window":
+        head = "<meta charset=koi8-r>" + metas
+        return head + "x" * (1024 - shift - len(head) - len("<p charset")) + "<p charset=koi8-r>"
+    return '<meta a="' + "y" * (LONGEST_TAG - shift - 9) + '<meta charset=koi8-r>">' + metas + "<p charset=koi8-r>"
+
+
+@pytest.mark.parametrize("where", ["window", "long tag"])
+@pytest.mark.parametrize("shift", range(-2, 9))
+def test_a_naming_meta_astride_a_bound_of_the_search_from_the_end_is_found(where, shift):
+    """Where the candidates read from the end run out at a "<meta" that starts within five
+    characters of a window's bound, or of a long tag's first LONGEST_TAG characters, that meta is
+    still a candidate for every reader (the search to those bounds missed it); where it is a tag
+    (not inside the long one), both models' scans take it (they found no encoding)."""
+    text = _straddled(where, shift)
+    at = text.index("<meta charset=koi8-r>")
+    for reads in (_reads, _chromium_reads, firefox_meta_encoding):
+        assert last_meta_start(text, reads) >= at
+        assert at in list(meta_starts(text, reads))
+    body = text.encode()
+    for scan in (chromium_meta, firefox_meta):
+        assert scan(body, len(body)) == ((ENCODINGS["KOI8-R"], "koi8-r", 0) if where == "window" else None)
 
 
 def test_the_last_meta_inside_a_long_tag_is_found_from_the_start():

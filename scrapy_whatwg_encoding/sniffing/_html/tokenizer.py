@@ -225,6 +225,7 @@ def _read(written: str | None) -> str | None:
 #: long tag in one match.
 _ONE_BY_ONE = 8
 _META_LAST_NAMES = ("charset", "content", "http-equiv")
+_META_LAST_TEXTS = tuple(name.encode("ascii") for name in _META_LAST_NAMES)
 
 
 def last_meta_attributes(span: str) -> tuple[str | None, str | None, bool]:
@@ -232,8 +233,12 @@ def last_meta_attributes(span: str) -> tuple[str | None, str | None, bool]:
     whether any ``http-equiv`` attribute is "content-type" (ASCII case-insensitively), at C speed:
     in a long tag, the named attributes one by one while a later one may come (the names as text
     after them), then the rest in one pass; in a short one, or after :data:`_ONE_BY_ONE` of them,
-    in one pass (those whose value holds a character reference read one by one after)."""
+    in one pass (those whose value holds a character reference read one by one after); and in
+    one where the names occur more than :data:`_ONE_BY_ONE` times as text in its first
+    2 × :data:`_LOOK_FIRST` characters (one by one, all of those would be read before the pass)."""
     lowered = _lowered(span)
+    if lowered is not None and sum(lowered.count(name, 0, 2 * _LOOK_FIRST) for name in _META_LAST_TEXTS) > _ONE_BY_ONE:
+        lowered = None  # the names dense: one pass
     left = _still_named(_META_LAST_NAMES, lowered, 0)
     charset = content = None
     content_type = False
