@@ -546,3 +546,12 @@ def test_the_head_bound_is_html5libs(before, pad, after):
     text = "".join(before) + "<!--" + "x" * pad + "-->" + "".join(after) + "<meta charset=koi8-r>"
     found = scan_parser_meta(text, BIG)
     assert (None if found is None else (found[0], found[1], found[3])) == oracle_parser_meta(text)
+
+
+def test_the_bytes_shortcut_keeps_the_head_bound():
+    """The parser step's reading off the bytes (a ``<meta`` within the prescan's bytes that names
+    nothing, the naming one later) gives a late ``<meta>`` only where the tokenizer would."""
+    body = b"<meta name=x><p>" + b"x" * 2000 + b"<meta charset=koi8-r>"
+    assert _change.parser_meta(body, ENCODINGS["windows-1252"]) is None  # in body, past the bound
+    head = b"<meta name=x><!--" + b"x" * 2000 + b"--><meta charset=koi8-r>"
+    assert _change.parser_meta(head, ENCODINGS["windows-1252"])[2] == head.index(b"<meta charset")
