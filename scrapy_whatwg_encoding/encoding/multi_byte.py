@@ -143,7 +143,7 @@ def error_runs(step: Step) -> ErrorRuns:
                      planes)
 
 
-_WINDOW, _MAX_WINDOW = 64, 1 << 18  # decode_run's first window and its largest (8 times each time)
+_WINDOW, _MAX_WINDOW = 64, 1 << 15  # decode_run's first window and its largest (8 times each time)
 _SPARSE = 64  # bytes per error below which a window of valid pairs ends the run (the C codec is cheaper)
 
 
@@ -256,6 +256,15 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                 end = i + ((stops & -stops).bit_length() - 1) // 8
         text_of_pairs: str | None = None
         placeholder = None
+        if codec_pairs and not stops and merge is not None:  # a shortcut (see _pairs_and_alone)
+            shortcut = _pairs_and_alone(runs, window, inside, starts & ones, codec_pairs, c_codec, merge)
+            if shortcut is not None:
+                texts.append(shortcut)
+                end += (codec_pairs >> 8 * (inside - 1)) & 1  # a pair across the edge
+                if end >= n or shortcut.count("\ufffd") * _SPARSE < end - i:
+                    return "".join(texts), end
+                i, size = end, min(size * 8, _MAX_WINDOW)
+                continue
         if codec_pairs:
             assert c_codec is not None
             codec_pairs = (codec_pairs & ((1 << 8 * (end - i)) - 1)) * 0xFF
@@ -309,6 +318,43 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
         if stops or end >= n or codec_pairs and texts[-1].count("\ufffd") * _SPARSE < end - i:
             return "".join(texts), end
         i, size = end, min(size * 8, _MAX_WINDOW)
+
+
+def _pairs_and_alone(runs: ErrorRuns, window: bytes, inside: int, starts: int, codec_pairs: int,
+                     c_codec: str | None, merge: bytes) -> str | None:
+    """decode_run's text of the first *inside* bytes of *window* (and of the pair across the edge)
+    where every token is one byte or a pair for the C codec (*starts* and *codec_pairs*, a 1 at each
+    lane, agree there): the window with its alone bytes as *merge* says (U+FFFD as a placeholder),
+    its pairs' bytes kept, in one decode without error, no lane arithmetic. ``None`` where that does
+    not hold (a leading byte that starts no such pair, a pair the C codec rejects, no placeholder
+    left, an encoding with a "maybe" byte that *merge* changes). Its plain twin is decode_run's merge,
+    the bytes of the pairs kept lane by lane."""
+    lanes = (1 << 8 * inside) - 1
+    if starts & lanes != codec_pairs & lanes:
+        return None
+    placeholder = next((byte for byte in _PLACEHOLDERS if byte not in window), None)
+    if placeholder is None:
+        return None
+    table = _kept(runs.flags, merge, placeholder)
+    if table is None:
+        return None
+    try:
+        text = window[:inside + ((codec_pairs >> 8 * (inside - 1)) & 1)].translate(table).decode(str(c_codec))
+    except UnicodeDecodeError:  # (a pair the C codec rejects: decode_run finds it)
+        return None
+    return text.replace(chr(placeholder), "\ufffd")
+
+
+@functools.cache
+def _kept(flags: bytes, merge: bytes, placeholder: int) -> bytes | None:
+    """A bytes.translate table keeping each leading and "maybe" byte (bits 0 and 2 of *flags*: a
+    pair's) and mapping every other byte as :func:`_merge_with` does; ``None`` where a "maybe" byte
+    that is no leading byte (alone where it is no pair's trail) is one that *merge* changes
+    (Shift_JIS 0xA0): the table could not tell where it is alone."""
+    merged = _merge_with(merge, placeholder)
+    if any(flags[b] & 0b101 == 0b100 and merged[b] != b for b in range(256)):
+        return None
+    return bytes(b if flags[b] & 0b101 else merged[b] for b in range(256))
 
 
 # ASCII bytes that the run's one decode by the C codec may give for U+FFFD where the window lacks one.
