@@ -147,7 +147,7 @@ _WINDOW, _MAX_WINDOW = 64, 1 << 15  # decode_run's first window and its largest 
 _SPARSE = 64  # bytes per error below which a window of valid pairs ends the run (the C codec is cheaper)
 
 
-@functools.cache  # one per window size: 65, 513 ... 262145 lanes (1.5 MB in all)
+@functools.cache  # one per window size: 65, 513, 4097, 32769 lanes (0.2 MB in all)
 def _masks(lanes: int) -> tuple[int, int, int, int, int]:
     """``(0x01 at every lane, 0x01 at even lanes, 0xFF at odd lanes, 0x80 at every lane, 0x7F at
     every lane)`` over *lanes* lanes of 8 bits (lane 0 even)."""
@@ -192,12 +192,13 @@ def codec_merge(runs: ErrorRuns, c_codec: str) -> bytes | None:
 
 
 def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
-               merge: bytes | None = None) -> tuple[str, int]:
+               merge: bytes | None = None, drop: bytes = b"") -> tuple[str, int]:
     """The run of tokens that :func:`error_runs`' classes decide from token boundary *i*: its text
     and its end (the first stop at or after *i*, or ``len(data)``), at C speed whatever the mix.
 
-    In windows that grow eightfold from 64 bytes to 256 KiB (a short run reads little), each byte is a lane of
-    8 bits of one integer (little-endian: lane k is byte k). A stretch of leading bytes from a
+    In windows that grow eightfold from 64 bytes to 32 KiB (a short run reads little; a lane integer
+    stays in the processor's cache), each byte is a lane of 8 bits of one integer (little-endian:
+    lane k is byte k). A stretch of leading bytes from a
     boundary is pairs, so a leading byte starts a token where its stretch begins at an even lane
     and it is at an even lane, or odd and odd: the stretches beginning at even lanes are found by
     one addition (a 1 at the first lane carries through each stretch of 0xFF lanes). A byte 0x80 or
@@ -214,7 +215,12 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
     With *merge* too (:func:`codec_merge`), the whole run is one decode by the C codec instead:
     without error, U+FFFD given as an ASCII byte the window lacks (_PLACEHOLDERS) and replaced
     after, where the C codec rejects no pair (else the first is a stop); or, where the window has
-    every such byte, in "replace" mode (its errors are the marked U+FFFD's only).
+    every such byte, in "replace" mode (its errors are the marked U+FFFD's only). A window whose
+    tokens are all alone bytes and such pairs takes a shortcut: one translate, one decode
+    (:func:`_pairs_and_alone`).
+
+    *drop*: ASCII bytes (each one token alone) whose characters the text leaves out, deleted from
+    the bytes once the tokens are known (ISO-2022-JP's marks between runs: no pass over the text).
     """
     n, size, texts = len(data), _WINDOW, []
     while True:
@@ -257,7 +263,7 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
         text_of_pairs: str | None = None
         placeholder = None
         if codec_pairs and not stops and merge is not None:  # a shortcut (see _pairs_and_alone)
-            shortcut = _pairs_and_alone(runs, window, inside, starts & ones, codec_pairs, c_codec, merge)
+            shortcut = _pairs_and_alone(runs, window, inside, starts & ones, codec_pairs, c_codec, merge, drop)
             if shortcut is not None:
                 texts.append(shortcut)
                 end += (codec_pairs >> 8 * (inside - 1)) & 1  # a pair across the edge
@@ -269,7 +275,7 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
             assert c_codec is not None
             codec_pairs = (codec_pairs & ((1 << 8 * (end - i)) - 1)) * 0xFF
             if merge is not None:  # U+FFFD as an ASCII byte the window lacks: one decode without error
-                placeholder = next((byte for byte in _PLACEHOLDERS if byte not in window), None)
+                placeholder = next((byte for byte in _PLACEHOLDERS if byte not in window and byte not in drop), None)
             if placeholder is None:
                 text_of_pairs = _codec_pairs(window, codec_pairs, c_codec, merge is None)
                 if text_of_pairs is None:  # the first is a stop
@@ -296,6 +302,8 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                     text = text.translate(None, b"\xff")
             elif lead:
                 text = window[:end - i].translate(runs.canon)
+            if drop:  # (tokens alone: canon, merge and the placeholder leave them as they are)
+                text = text.translate(None, drop)
             if not codec_pairs:
                 texts.append(codecs.charmap_decode(text, "strict", runs.table)[0])
             elif placeholder is not None:
@@ -321,25 +329,25 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
 
 
 def _pairs_and_alone(runs: ErrorRuns, window: bytes, inside: int, starts: int, codec_pairs: int,
-                     c_codec: str | None, merge: bytes) -> str | None:
+                     c_codec: str | None, merge: bytes, drop: bytes = b"") -> str | None:
     """decode_run's text of the first *inside* bytes of *window* (and of the pair across the edge)
     where every token is one byte or a pair for the C codec (*starts* and *codec_pairs*, a 1 at each
     lane, agree there): the window with its alone bytes as *merge* says (U+FFFD as a placeholder),
     its pairs' bytes kept, in one decode without error, no lane arithmetic. ``None`` where that does
     not hold (a leading byte that starts no such pair, a pair the C codec rejects, no placeholder
     left, an encoding with a "maybe" byte that *merge* changes). Its plain twin is decode_run's merge,
-    the bytes of the pairs kept lane by lane."""
+    the bytes of the pairs kept lane by lane. *drop* as decode_run's."""
     lanes = (1 << 8 * inside) - 1
     if starts & lanes != codec_pairs & lanes:
         return None
-    placeholder = next((byte for byte in _PLACEHOLDERS if byte not in window), None)
+    placeholder = next((byte for byte in _PLACEHOLDERS if byte not in window and byte not in drop), None)
     if placeholder is None:
         return None
     table = _kept(runs.flags, merge, placeholder)
     if table is None:
         return None
     try:
-        text = window[:inside + ((codec_pairs >> 8 * (inside - 1)) & 1)].translate(table).decode(str(c_codec))
+        text = window[:inside + ((codec_pairs >> 8 * (inside - 1)) & 1)].translate(table, drop).decode(str(c_codec))
     except UnicodeDecodeError:  # (a pair the C codec rejects: decode_run finds it)
         return None
     return text.replace(chr(placeholder), "\ufffd")
@@ -370,13 +378,15 @@ def _merge_with(merge: bytes, placeholder: int) -> bytes:
 class FastDecoder:
     """Exact decoder of one encoding over C codec *c_codec*.
 
-    Call the instance with bytes-like data; returns str.
+    Call the instance with bytes-like data; returns str. *drop*: ASCII bytes whose characters the
+    caller removes from the text: the runs of errors leave them out already (see :func:`decode_run`).
     """
 
     def __init__(self, name: str, c_codec: str, step: Step, fixes: dict[str, str],
                  splits: tuple[bytes, ...], sources: dict[str, tuple[bytes, ...]],
-                 reach: Callable[[int], int] = lambda lead: 2):
+                 reach: Callable[[int], int] = lambda lead: 2, drop: bytes = b""):
         self.c_codec = c_codec
+        self.drop = drop
         self.step = step
         # How many bytes *step* reads from each leading byte; results of *step* are cached. A
         # reach of 4 (gb18030) is 2 where the second byte is not 0x30-0x39.
@@ -408,7 +418,7 @@ class FastDecoder:
         step, reach, cache = self.step, self.reach, self.cache
         get = cache.get
         runs: ErrorRuns | None = None
-        c_codec = self.c_codec
+        c_codec, drop = self.c_codec, self.drop
         merge: bytes | None = None
 
         skip = 0
@@ -422,7 +432,7 @@ class FastDecoder:
                 skip -= 1
                 return hit[0], i + hit[1]
             assert runs is not None
-            text, end = decode_run(runs, data, i, c_codec, merge)
+            text, end = decode_run(runs, data, i, c_codec, merge, drop)
             if end == i:  # (a stop: never, as the handler's key said no)
                 return hit[0], i + hit[1]
             if text.count("\ufffd") < _FEW_ERRORS:

@@ -276,7 +276,7 @@ def _pairs_by_reference(name):
     return empty, filled
 
 
-@pytest.mark.parametrize("windows", [(64, 1 << 18), (2, 16)], ids=["windows", "small-windows"])
+@pytest.mark.parametrize("windows", [(64, 1 << 15), (2, 16)], ids=["windows", "small-windows"])
 @pytest.mark.parametrize("name", ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"])
 def test_decode_run_equals_plain_twin(name, windows, monkeypatch):
     """decode_run (lanes of one integer, stretches of leading bytes paired by a carry, windows
@@ -371,3 +371,33 @@ def test_pairs_and_alone_equals_plain_twin(name, windows, monkeypatch):
 
     run()
     assert any(fired) and not all(fired)
+
+
+@pytest.mark.parametrize("name", ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"])
+def test_decode_run_drop_equals_removing_after(name, monkeypatch):
+    """decode_run's *drop* (ISO-2022-JP's marks, SI, deleted from the bytes once the tokens are known)
+    gives its text without those characters and the same end: with and without the C codec and its
+    one decode, where SI follows a lone leading byte, a pair, an alone byte, and where the window
+    lacks SI (the placeholder for U+FFFD is never SI) or lacks every placeholder but SI."""
+    monkeypatch.setattr(multi_byte, "_WINDOW", 8)
+    monkeypatch.setattr(multi_byte, "_MAX_WINDOW", 64)
+    decoder = ENCODINGS[name]._load()[0]
+    runs = multi_byte.error_runs(decoder.step)
+    alone, leads = _run_pieces(name)
+    valid = [ref_encode(name, c) for c in "日本語한국中文" if ref_decode(name, ref_encode(name, c)) == c]
+    others = bytes(b for b in multi_byte._PLACEHOLDERS if b != 0x0F)
+
+    @settings(max_examples=200, deadline=None, derandomize=True, database=None)
+    @given(st.lists(st.sampled_from(alone + leads + valid + [b"\x0f", b"\x0f", b"<", b"\xff", b"\xa4\xa4", others]),
+                    max_size=120))
+    @example([b"\xbc\x0f"] * 40)  # ISO-2022-JP's ESC $ B < repeated, as EUC-JP runs
+    @example([b"\xa4\xa4\xff"] * 30)  # no SI: the placeholder is another byte
+    @example([others, b"\xa4\xa4\xff", b"\x0f"])  # every placeholder but SI in the window
+    def run(pieces):
+        data = b"".join(pieces)
+        for c_codec, merge in {(None, None), (decoder.c_codec, None),
+                               (decoder.c_codec, multi_byte.codec_merge(runs, decoder.c_codec))}:
+            text, end = multi_byte.decode_run(runs, data, 0, c_codec, merge)
+            assert multi_byte.decode_run(runs, data, 0, c_codec, merge, b"\x0f") == (text.replace("\x0f", ""), end), data
+
+    run()
