@@ -246,12 +246,13 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                 starts = lead & (from_even ^ odd)
             # A stop: a live leading byte (bit 1) that starts a token, then a "maybe" byte (bit 2) ...
             stops = starts & (flags >> 1) & (flags >> 10) & ones
-            if stops & (flags >> 14):  # ... but errors: rows of a plane (gate bits 5, 3) "and" trails' (bit 6)
+            maybe_errors = stops & (flags >> 14)
+            if maybe_errors:  # ... but errors: rows of a plane (gate bits 5, 3) "and" trails' (bit 6)
                 rows = 0
                 for (lead_rows, trail_rows), gate in zip(runs.planes, (5, 3)):
-                    if stops & (flags >> gate) & (flags >> 14):
+                    if maybe_errors & (flags >> gate):  # (trails' rows from the next lane on: no shift)
                         rows |= (int.from_bytes(window.translate(lead_rows), "little")
-                                 & int.from_bytes(window.translate(trail_rows), "little") >> 8)
+                                 & int.from_bytes(window[1:].translate(trail_rows), "little"))
                 stops ^= stops & ((rows + sevens) & high) >> 7  # (rows: 7 bits a lane, no carry)
             if c_codec is not None and stops:  # (those with a trail 0x80 or above, bit 7)
                 codec_pairs = stops & (flags >> 4) & (flags >> 15)  # (bit 4: two bytes)
