@@ -192,7 +192,8 @@ def codec_merge(runs: ErrorRuns, c_codec: str) -> bytes | None:
 
 
 def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
-               merge: bytes | None = None, drop: bytes = b"") -> tuple[str, int]:
+               merge: bytes | None = None, drop: bytes = b"",
+               split_firsts: tuple[bytes, ...] | None = None) -> tuple[str, int]:
     """The run of tokens that :func:`error_runs`' classes decide from token boundary *i*: its text
     and its end (the first stop at or after *i*, or ``len(data)``), at C speed whatever the mix.
 
@@ -221,11 +222,27 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
 
     *drop*: ASCII bytes (each one token alone) whose characters the text leaves out, deleted from
     the bytes once the tokens are known (ISO-2022-JP's marks between runs: no pass over the text).
+
+    *split_firsts* (the first bytes of the caller's split tokens, none of which starts a token in
+    *data*): after a window that took the shortcut, the next is first tried as the C codec's alone
+    (:func:`_codec_window`), without its tokens from the lanes.
     """
     n, size, texts = len(data), _WINDOW, []
+    optimistic = False
     while True:
         end = min(n, i + size)
         window = data[i:end + 1]  # one byte more: a pair across the edge
+        if optimistic:
+            assert split_firsts is not None and merge is not None
+            tried = _codec_window(runs, window, str(c_codec), merge, split_firsts)
+            if tried is not None:
+                texts.append(tried[0])
+                end = i + tried[1]
+                if end >= n or tried[0].count("\ufffd") * _SPARSE < end - i:
+                    return "".join(texts), end
+                i, size = end, min(size * 8, _MAX_WINDOW)
+                continue
+            optimistic = False
         lanes, inside = len(window), end - i
         # (masks as wide as the window's size: lanes past the bytes are 0 in every "and")
         ones, even, odd, high, sevens = _masks(size + 1)
@@ -267,6 +284,7 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
             shortcut = _pairs_and_alone(runs, window, inside, starts & ones, codec_pairs, c_codec, merge, drop)
             if shortcut is not None:
                 texts.append(shortcut)
+                optimistic = split_firsts is not None and not drop
                 end += (codec_pairs >> 8 * (inside - 1)) & 1  # a pair across the edge
                 if end >= n or shortcut.count("\ufffd") * _SPARSE < end - i:
                     return "".join(texts), end
@@ -354,6 +372,33 @@ def _pairs_and_alone(runs: ErrorRuns, window: bytes, inside: int, starts: int, c
     return text.replace(chr(placeholder), "\ufffd")
 
 
+def _codec_window(runs: ErrorRuns, window: bytes, c_codec: str, merge: bytes,
+                  split_firsts: tuple[bytes, ...]) -> tuple[str, int] | None:
+    """decode_run's text of *window* from a token boundary, and the bytes it decodes, where the
+    C codec decodes it without error once its alone bytes are as *merge* says (U+FFFD as a
+    placeholder, the leading and "maybe" bytes kept: :func:`_kept`), up to a token that the window
+    cuts; ``None`` where it does not, or where the window holds a split token's first byte. The
+    C codec's tokens are then the standard's: a token it accepts is one token of the same bytes for
+    the standard, decoded alike but for the fixes the caller makes (FastDecoder's premise, from
+    ``tools/generate_tables.py``), and a byte it would take as a trail after an error is a
+    placeholder or rejected. Its plain twin is decode_run's lanes."""
+    if any(first in window for first in split_firsts):
+        return None
+    placeholder = next((byte for byte in _PLACEHOLDERS if byte not in window), None)
+    if placeholder is None:
+        return None
+    table = _kept(runs.flags, merge, placeholder)
+    if table is None:
+        return None
+    decoder = codecs.getincrementaldecoder(c_codec)()
+    try:
+        text = decoder.decode(window.translate(table), False)
+    except UnicodeDecodeError:
+        return None
+    used = len(window) - len(decoder.getstate()[0])  # (a token cut by the window's end waits)
+    return (text.replace(chr(placeholder), "\ufffd"), used) if used else None
+
+
 @functools.cache
 def _kept(flags: bytes, merge: bytes, placeholder: int) -> bytes | None:
     """A bytes.translate table keeping each leading and "maybe" byte (bits 0 and 2 of *flags*: a
@@ -433,7 +478,7 @@ class FastDecoder:
                 skip -= 1
                 return hit[0], i + hit[1]
             assert runs is not None
-            text, end = decode_run(runs, data, i, c_codec, merge, drop)
+            text, end = decode_run(runs, data, i, c_codec, merge, drop, self.split_firsts)
             if end == i:  # (a stop: never, as the handler's key said no)
                 return hit[0], i + hit[1]
             if text.count("\ufffd") < _FEW_ERRORS:

@@ -331,7 +331,9 @@ def test_pairs_and_alone_equals_plain_twin(name, windows, monkeypatch):
     text and its twin's end, on inputs where it fires (valid pairs, ASCII, alone bytes 0x80 and
     above, the C codec's errors such as Big5 0xFF) and where it must not (a lone leading byte, a pair
     that is an error or that the C codec rejects, a pair cut by the window's edge or the end of the
-    input, every placeholder byte in the window); it fires on some of them."""
+    input, every placeholder byte in the window); it fires on some of them. So does the window after
+    it, tried as the C codec's alone (_codec_window, given the decoder's split tokens' first bytes:
+    the inputs hold split tokens too)."""
     monkeypatch.setattr(multi_byte, "_WINDOW", windows[0])
     monkeypatch.setattr(multi_byte, "_MAX_WINDOW", windows[1])
     decoder = ENCODINGS[name]._load()[0]
@@ -341,36 +343,48 @@ def test_pairs_and_alone_equals_plain_twin(name, windows, monkeypatch):
     alone, _ = _run_pieces(name)
     valid = [ref_encode(name, c) for c in "日本語한국中文字ｱ" if ref_decode(name, ref_encode(name, c)) == c]
     empty, filled = _pairs_by_reference(name)
-    fired = []
-    shortcut = multi_byte._pairs_and_alone
+    fired, tried = [], []
+    shortcut, codec_window = multi_byte._pairs_and_alone, multi_byte._codec_window
 
     def spy(*args):
         text = shortcut(*args)
         fired.append(text is not None)
         return text
 
+    def spy_window(*args):
+        text = codec_window(*args)
+        tried.append(text is not None)
+        return text
+
     monkeypatch.setattr(multi_byte, "_pairs_and_alone", spy)
+    monkeypatch.setattr(multi_byte, "_codec_window", spy_window)
 
     @settings(max_examples=300, deadline=None, derandomize=True, database=None)
     @given(st.lists(st.sampled_from(valid) | st.sampled_from(alone) | st.sampled_from([b"<", b"A", b"\x80", b"\xff", b"\xa0"]),
                     min_size=1, max_size=200),
            st.lists(st.sampled_from(valid[:1] + [b"\xa4", b"\x81", b"\x82@", b"\x87\xe0", b"\x87\xa1", b"\xa4\xff",
-                                                 multi_byte._PLACEHOLDERS] + empty[:3] + filled[:3]), max_size=2),
+                                                 multi_byte._PLACEHOLDERS] + empty[:3] + filled[:3] + list(decoder.splits)),
+                    max_size=2),
            st.integers(0, 400))
     @example([b"\xa4\xa4\xff"] * 40, [], 0)  # issue 37: valid Big5 pairs among 0xFF
     @example([b"\xa4\xa4\xff"] * 40, [b"\xa4"], 400)  # ... a lone leading byte at the end
     @example([b"\xa4\xa4", b"\xff"] * 31 + [b"\xa4"], [b"\xa4"], 400)  # a pair across the first window's edge
+    @example([b"\xff\xa4\xa4"] * 100, [], 0)  # an error first, as where the C codec stops
+    @example([b"\xa4\xa4\xff"] * 200, [b"\xa2A"], 399)  # a split token after windows of the C codec's alone
+    @example([b"\xa4\xa4\xff"] * 200, [b"\x8f\xa2\xb7", b"\xa4"], 501)
     def run(pieces, others, where):
         data = b"".join(pieces)
         where = min(where, len(data))
         data = data[:where] + b"".join(others) + data[where:]
         end = plain_run_end(runs, data)
-        text, end_with_codec = multi_byte.decode_run(runs, data, 0, decoder.c_codec, merge)
-        assert end_with_codec >= end, data
-        assert decoder._fix(text, data[:end_with_codec]) == ref_decode(name, data[:end_with_codec]), data
+        for split_firsts in (None, decoder.split_firsts):
+            text, end_with_codec = multi_byte.decode_run(runs, data, 0, decoder.c_codec, merge, b"", split_firsts)
+            assert end_with_codec >= end, data
+            assert decoder._fix(text, data[:end_with_codec]) == ref_decode(name, data[:end_with_codec]), data
 
     run()
     assert any(fired) and not all(fired)
+    assert any(tried) and not all(tried)
 
 
 @pytest.mark.parametrize("name", ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"])
