@@ -144,10 +144,11 @@ def error_runs(step: Step) -> ErrorRuns:
 
 
 _WINDOW, _MAX_WINDOW = 64, 1 << 15  # decode_run's first window and its largest (8 times each time)
+_MAX_ALONE = 1 << 18  # the largest after a window of alone bytes only (no lane arithmetic: fewer steps)
 _SPARSE = 64  # bytes per error below which a window of valid pairs ends the run (the C codec is cheaper)
 
 
-@functools.cache  # one per window size: 65, 513, 4097, 32769 lanes (0.2 MB in all)
+@functools.cache  # one per window size: 65, 513, 4097, 32769, 262145 lanes (1.7 MB in all)
 def _masks(lanes: int) -> tuple[int, int, int, int, int]:
     """``(0x01 at every lane, 0x01 at even lanes, 0xFF at odd lanes, 0x80 at every lane, 0x7F at
     every lane)`` over *lanes* lanes of 8 bits (lane 0 even)."""
@@ -198,9 +199,9 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
     and its end (the first stop at or after *i*, or ``len(data)``), at C speed whatever the mix.
 
     In windows that grow eightfold from 64 bytes to 32 KiB (a short run reads little; a lane integer
-    stays in the processor's cache), each byte is a lane of 8 bits of one integer (little-endian:
-    lane k is byte k). A stretch of leading bytes from a
-    boundary is pairs, so a leading byte starts a token where its stretch begins at an even lane
+    stays in the processor's cache; 256 KiB after a window of alone bytes only), each byte is a
+    lane of 8 bits of one integer (little-endian: lane k is byte k). A stretch of leading bytes from
+    a boundary is pairs, so a leading byte starts a token where its stretch begins at an even lane
     and it is at an even lane, or odd and odd: the stretches beginning at even lanes are found by
     one addition (a 1 at the first lane carries through each stretch of 0xFF lanes). A byte 0x80 or
     above after a token's leading byte is its trail: marked 0xFF and deleted; every leading byte
@@ -344,7 +345,7 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
         # Valid pairs with few errors (a page in a wrong encoding) are the C codec's (the caller's) again.
         if stops or end >= n or codec_pairs and texts[-1].count("\ufffd") * _SPARSE < end - i:
             return "".join(texts), end
-        i, size = end, min(size * 8, _MAX_WINDOW)
+        i, size = end, min(size * 8, _MAX_WINDOW if lead else _MAX_ALONE)
 
 
 def _pairs_and_alone(runs: ErrorRuns, window: bytes, inside: int, starts: int, codec_pairs: int,

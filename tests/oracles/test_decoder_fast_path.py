@@ -286,6 +286,7 @@ def test_decode_run_equals_plain_twin(name, windows, monkeypatch):
     with windows of 2 to 16 bytes: many edges, the largest reached) and at the end of the input."""
     monkeypatch.setattr(multi_byte, "_WINDOW", windows[0])
     monkeypatch.setattr(multi_byte, "_MAX_WINDOW", windows[1])
+    monkeypatch.setattr(multi_byte, "_MAX_ALONE", windows[1])
     decoder = ENCODINGS[name]._load()[0]
     runs = multi_byte.error_runs(decoder.step)
     alone, leads = _run_pieces(name)
@@ -336,6 +337,7 @@ def test_pairs_and_alone_equals_plain_twin(name, windows, monkeypatch):
     the inputs hold split tokens too)."""
     monkeypatch.setattr(multi_byte, "_WINDOW", windows[0])
     monkeypatch.setattr(multi_byte, "_MAX_WINDOW", windows[1])
+    monkeypatch.setattr(multi_byte, "_MAX_ALONE", windows[1])
     decoder = ENCODINGS[name]._load()[0]
     runs = multi_byte.error_runs(decoder.step)
     merge = multi_byte.codec_merge(runs, decoder.c_codec)
@@ -395,6 +397,7 @@ def test_decode_run_drop_equals_removing_after(name, monkeypatch):
     lacks SI (the placeholder for U+FFFD is never SI) or lacks every placeholder but SI."""
     monkeypatch.setattr(multi_byte, "_WINDOW", 8)
     monkeypatch.setattr(multi_byte, "_MAX_WINDOW", 64)
+    monkeypatch.setattr(multi_byte, "_MAX_ALONE", 64)
     decoder = ENCODINGS[name]._load()[0]
     runs = multi_byte.error_runs(decoder.step)
     alone, leads = _run_pieces(name)
