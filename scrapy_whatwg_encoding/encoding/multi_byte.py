@@ -144,6 +144,7 @@ def error_runs(step: Step) -> ErrorRuns:
 
 
 _WINDOW, _MAX_WINDOW = 64, 1 << 15  # decode_run's first window and its largest (8 times each time)
+_ERRORS = "\ufffd" * 0x80  # runs.table's bytes 0x80 and above where each alone is an error
 _MAX_ALONE = 1 << 18  # the largest after a window of alone bytes only (no lane arithmetic: fewer steps)
 _SPARSE = 64  # bytes per error below which a window of valid pairs ends the run (the C codec is cheaper)
 
@@ -219,7 +220,8 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
     after, where the C codec rejects no pair (else the first is a stop); or, where the window has
     every such byte, in "replace" mode (its errors are the marked U+FFFD's only). A window whose
     tokens are all alone bytes and such pairs takes a shortcut: one translate, one decode
-    (:func:`_pairs_and_alone`).
+    (:func:`_pairs_and_alone`); so does one of bytes 0x80 and above only, where each such byte
+    alone is an error and no pair is the C codec's: one U+FFFD per token, counted.
 
     *drop*: ASCII bytes (each one token alone) whose characters the text leaves out, deleted from
     the bytes once the tokens are known (ISO-2022-JP's marks between runs: no pass over the text).
@@ -288,6 +290,15 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                 optimistic = split_firsts is not None and not drop
                 end += (codec_pairs >> 8 * (inside - 1)) & 1  # a pair across the edge
                 if end >= n or shortcut.count("\ufffd") * _SPARSE < end - i:
+                    return "".join(texts), end
+                i, size = end, min(size * 8, _MAX_WINDOW)
+                continue
+        if pairs and not stops and not codec_pairs and runs.table[0x80:] == _ERRORS:
+            counted = _errors_only(flags, starts, high, inside)
+            if counted is not None:  # a shortcut
+                texts.append("\ufffd" * counted[0])
+                end = i + counted[1]
+                if end >= n:
                     return "".join(texts), end
                 i, size = end, min(size * 8, _MAX_WINDOW)
                 continue
@@ -371,6 +382,20 @@ def _pairs_and_alone(runs: ErrorRuns, window: bytes, inside: int, starts: int, c
     except UnicodeDecodeError:  # (a pair the C codec rejects: decode_run finds it)
         return None
     return text.replace(chr(placeholder), "\ufffd")
+
+
+def _errors_only(flags: int, starts: int, high: int, inside: int) -> tuple[int, int] | None:
+    """``(tokens, length)`` of decode_run's window from a token boundary where its first *inside*
+    bytes are 0x80 and above only (bit 7 of *flags*), each alone an error and no pair a stop or the
+    C codec's: every token is one U+FFFD, a pair's (its trail after a leading byte that *starts* a
+    token) or a byte's; the pair across the edge is in. ``None`` where a byte is below 0x80. Its
+    plain twin is decode_run's lanes (the trails deleted, each byte left one U+FFFD)."""
+    below = (1 << 8 * inside) - 1
+    if flags & high & below != high & below:
+        return None
+    trails = ((starts << 8) & flags & high) >> 7  # (lanes 1 to inside: a 1 at each trail)
+    length = inside + ((trails >> 8 * inside) & 1)
+    return length - trails.bit_count(), length
 
 
 def _codec_window(runs: ErrorRuns, window: bytes, c_codec: str, merge: bytes,

@@ -389,6 +389,58 @@ def test_pairs_and_alone_equals_plain_twin(name, windows, monkeypatch):
     assert any(tried) and not all(tried)
 
 
+@pytest.mark.parametrize("windows", [(64, 1 << 15), (2, 16)], ids=["windows", "small-windows"])
+@pytest.mark.parametrize("name", ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"])
+def test_errors_only_equals_plain_twin(name, windows, monkeypatch):
+    """decode_run's shortcut for a window of bytes 0x80 and above only whose every token is an error
+    (_errors_only: one U+FFFD per token, counted from the trails) gives the reference decoder's text
+    and its twin's end, where it fires (leading bytes whose pairs are errors, live and dead, alone
+    error bytes, a pair across a window's edge, a lone leading byte at the end) and where it must not
+    (a valid pair, a stop, an ASCII byte; Shift_JIS and gb18030, whose bytes 0x80 and above include
+    characters alone); it fires on some of them."""
+    monkeypatch.setattr(multi_byte, "_WINDOW", windows[0])
+    monkeypatch.setattr(multi_byte, "_MAX_WINDOW", windows[1])
+    monkeypatch.setattr(multi_byte, "_MAX_ALONE", windows[1])
+    decoder = ENCODINGS[name]._load()[0]
+    runs = multi_byte.error_runs(decoder.step)
+    merge = multi_byte.codec_merge(runs, decoder.c_codec)
+    alone, leads = _run_pieces(name)
+    empty, filled = _pairs_by_reference(name)
+    high_empty = [pair for pair in empty if pair[1] >= 0x80]
+    fired = []
+    errors_only = multi_byte._errors_only
+
+    def spy(*args):
+        counted = errors_only(*args)
+        fired.append(counted is not None)
+        return counted
+
+    monkeypatch.setattr(multi_byte, "_errors_only", spy)
+
+    @settings(max_examples=300, deadline=None, derandomize=True, database=None)
+    @given(st.lists(st.sampled_from(alone + leads + high_empty), min_size=1, max_size=150),
+           st.lists(st.sampled_from(filled[:4] + [b"<", b"A", b"\xa4\xa4"]), max_size=2), st.integers(0, 300))
+    @example([b"\x87\xe0"] * 100, [], 0)  # issue 37: a pair the index leaves empty, repeated
+    @example([b"\x81\x81\x82\x83"] * 60 + [b"\x81"], [], 0)  # dead leading bytes, a lone one last
+    @example([b"\xff", b"\x87\xe0"] * 40, [b"<"], 201)  # an ASCII byte: not in that window
+    def run(pieces, others, where):
+        data = b"".join(pieces)
+        where = min(where, len(data))
+        data = data[:where] + b"".join(others) + data[where:]
+        end = plain_run_end(runs, data)
+        text, end_plain = multi_byte.decode_run(runs, data, 0)
+        assert (text, end_plain) == (ref_decode(name, data[:end]), end), data
+        text, end_with_codec = multi_byte.decode_run(runs, data, 0, decoder.c_codec, merge)
+        assert end_with_codec >= end, data
+        assert decoder._fix(text, data[:end_with_codec]) == ref_decode(name, data[:end_with_codec]), data
+
+    run()
+    if runs.table[0x80:] == multi_byte._ERRORS:
+        assert any(fired) and not all(fired)
+    else:
+        assert not fired
+
+
 @pytest.mark.parametrize("name", ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"])
 def test_decode_run_drop_equals_removing_after(name, monkeypatch):
     """decode_run's *drop* (ISO-2022-JP's marks, SI, deleted from the bytes once the tokens are known)
