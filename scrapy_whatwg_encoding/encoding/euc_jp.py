@@ -49,8 +49,13 @@ def _encoder_table() -> dict[str, bytes]:
     return table
 
 
-def codec(name: str) -> Codec:
-    """(decode, encode) for EUC-JP."""
+def decoder(name: str = "EUC-JP", drop: bytes = b"") -> FastDecoder:
+    """The EUC-JP decoder (its error handler registered under *name*; *drop* as FastDecoder's)."""
     from .tables.multi_byte_fixes import FIXES
 
-    return FastDecoder("EUC-JP", "euc_jp", step, *FIXES["EUC-JP"], reach=lambda lead: 3 if lead == 0x8F else 2), table_encoder(_encoder_table)
+    return FastDecoder(name, "euc_jp", step, *FIXES["EUC-JP"], reach=lambda lead: 3 if lead == 0x8F else 2, drop=drop)
+
+
+def codec(name: str) -> Codec:
+    """(decode, encode) for EUC-JP."""
+    return decoder(), table_encoder(_encoder_table)

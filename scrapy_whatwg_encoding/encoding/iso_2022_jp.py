@@ -149,13 +149,22 @@ def decode_exact(data: bytes) -> str:
                          chain.from_iterable(zip(errors, map(next, map(texts.__getitem__, escapes))))))
 
 
+@functools.cache
+def _jis0208_marks_dropped() -> Callable[[bytes], str]:
+    """The decoder of jis0208 runs for _one_state's marks 0x82 (SI in EUC-JP), whose runs of errors
+    leave the marks out (a hostile body of tiny runs: no pass over its text to remove them)."""
+    jis0208 = euc_jp.decoder("ISO-2022-JP-jis0208", drop=b"\x0f")
+    return lambda run: jis0208(run.translate(_TO_EUC_JP)).replace("\x0e", "\ufffd")
+
+
 def _one_state(state: bytes, data: bytes) -> str:
     """*data* (from an escape sequence on) whose every valid escape sequence is *state*, in one
     decode: each escape becomes the mark 0x82; where two are in a row, the marks 0x81 0x82, and the
     text of an escape right after one (0x82 0x81) is the error of two escapes in a row."""
     join, escape = _MARKS.get(state, ("\x81", "\x82"))
-    if state * 2 not in data:  # no two in a row: one mark each
-        return _run_decoders()[state](data.replace(state, b"\x82")).replace(escape, "")
+    if state * 2 not in data:  # no two in a row: one mark each (removed where the text still has it)
+        decode = _jis0208_marks_dropped() if state == _JIS0208 else _run_decoders()[state]
+        return decode(data.replace(state, b"\x82")).replace(escape, "")
     text = _run_decoders()[state](data.replace(state, b"\x81\x82"))
     return text.replace(escape + join, "\ufffd").replace(join, "").replace(escape, "")
 

@@ -143,11 +143,13 @@ def error_runs(step: Step) -> ErrorRuns:
                      planes)
 
 
-_WINDOW, _MAX_WINDOW = 64, 1 << 18  # decode_run's first window and its largest (8 times each time)
+_WINDOW, _MAX_WINDOW = 64, 1 << 15  # decode_run's first window and its largest (8 times each time)
+_ERRORS = "\ufffd" * 0x80  # runs.table's bytes 0x80 and above where each alone is an error
+_MAX_ALONE = 1 << 18  # the largest after a window of alone bytes only (no lane arithmetic: fewer steps)
 _SPARSE = 64  # bytes per error below which a window of valid pairs ends the run (the C codec is cheaper)
 
 
-@functools.cache  # one per window size: 65, 513 ... 262145 lanes (1.5 MB in all)
+@functools.cache  # one per window size: 65, 513, 4097, 32769, 262145 lanes (1.7 MB in all)
 def _masks(lanes: int) -> tuple[int, int, int, int, int]:
     """``(0x01 at every lane, 0x01 at even lanes, 0xFF at odd lanes, 0x80 at every lane, 0x7F at
     every lane)`` over *lanes* lanes of 8 bits (lane 0 even)."""
@@ -192,13 +194,15 @@ def codec_merge(runs: ErrorRuns, c_codec: str) -> bytes | None:
 
 
 def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
-               merge: bytes | None = None) -> tuple[str, int]:
+               merge: bytes | None = None, drop: bytes = b"",
+               split_firsts: tuple[bytes, ...] | None = None) -> tuple[str, int]:
     """The run of tokens that :func:`error_runs`' classes decide from token boundary *i*: its text
     and its end (the first stop at or after *i*, or ``len(data)``), at C speed whatever the mix.
 
-    In windows that grow eightfold from 64 bytes to 256 KiB (a short run reads little), each byte is a lane of
-    8 bits of one integer (little-endian: lane k is byte k). A stretch of leading bytes from a
-    boundary is pairs, so a leading byte starts a token where its stretch begins at an even lane
+    In windows that grow eightfold from 64 bytes to 32 KiB (a short run reads little; a lane integer
+    stays in the processor's cache; 256 KiB after a window of alone bytes only), each byte is a
+    lane of 8 bits of one integer (little-endian: lane k is byte k). A stretch of leading bytes from
+    a boundary is pairs, so a leading byte starts a token where its stretch begins at an even lane
     and it is at an even lane, or odd and odd: the stretches beginning at even lanes are found by
     one addition (a 1 at the first lane carries through each stretch of 0xFF lanes). A byte 0x80 or
     above after a token's leading byte is its trail: marked 0xFF and deleted; every leading byte
@@ -214,12 +218,34 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
     With *merge* too (:func:`codec_merge`), the whole run is one decode by the C codec instead:
     without error, U+FFFD given as an ASCII byte the window lacks (_PLACEHOLDERS) and replaced
     after, where the C codec rejects no pair (else the first is a stop); or, where the window has
-    every such byte, in "replace" mode (its errors are the marked U+FFFD's only).
+    every such byte, in "replace" mode (its errors are the marked U+FFFD's only). A window whose
+    tokens are all alone bytes and such pairs takes a shortcut: one translate, one decode
+    (:func:`_pairs_and_alone`); so does one of bytes 0x80 and above only, where each such byte
+    alone is an error and no pair is the C codec's: one U+FFFD per token, counted.
+
+    *drop*: ASCII bytes (each one token alone) whose characters the text leaves out, deleted from
+    the bytes once the tokens are known (ISO-2022-JP's marks between runs: no pass over the text).
+
+    *split_firsts* (the first bytes of the caller's split tokens, none of which starts a token in
+    *data*): after a window that took the shortcut, the next is first tried as the C codec's alone
+    (:func:`_codec_window`), without its tokens from the lanes.
     """
     n, size, texts = len(data), _WINDOW, []
+    optimistic = False
     while True:
         end = min(n, i + size)
         window = data[i:end + 1]  # one byte more: a pair across the edge
+        if optimistic:
+            assert split_firsts is not None and merge is not None
+            tried = _codec_window(runs, window, str(c_codec), merge, split_firsts)
+            if tried is not None:
+                texts.append(tried[0])
+                end = i + tried[1]
+                if end >= n or tried[0].count("\ufffd") * _SPARSE < end - i:
+                    return "".join(texts), end
+                i, size = end, min(size * 8, _MAX_WINDOW)
+                continue
+            optimistic = False
         lanes, inside = len(window), end - i
         # (masks as wide as the window's size: lanes past the bytes are 0 in every "and")
         ones, even, odd, high, sevens = _masks(size + 1)
@@ -240,12 +266,13 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                 starts = lead & (from_even ^ odd)
             # A stop: a live leading byte (bit 1) that starts a token, then a "maybe" byte (bit 2) ...
             stops = starts & (flags >> 1) & (flags >> 10) & ones
-            if stops & (flags >> 14):  # ... but errors: rows of a plane (gate bits 5, 3) "and" trails' (bit 6)
+            maybe_errors = stops & (flags >> 14)
+            if maybe_errors:  # ... but errors: rows of a plane (gate bits 5, 3) "and" trails' (bit 6)
                 rows = 0
                 for (lead_rows, trail_rows), gate in zip(runs.planes, (5, 3)):
-                    if stops & (flags >> gate) & (flags >> 14):
+                    if maybe_errors & (flags >> gate):  # (trails' rows from the next lane on: no shift)
                         rows |= (int.from_bytes(window.translate(lead_rows), "little")
-                                 & int.from_bytes(window.translate(trail_rows), "little") >> 8)
+                                 & int.from_bytes(window[1:].translate(trail_rows), "little"))
                 stops ^= stops & ((rows + sevens) & high) >> 7  # (rows: 7 bits a lane, no carry)
             if c_codec is not None and stops:  # (those with a trail 0x80 or above, bit 7)
                 codec_pairs = stops & (flags >> 4) & (flags >> 15)  # (bit 4: two bytes)
@@ -256,11 +283,30 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                 end = i + ((stops & -stops).bit_length() - 1) // 8
         text_of_pairs: str | None = None
         placeholder = None
+        if codec_pairs and not stops and merge is not None:  # a shortcut (see _pairs_and_alone)
+            shortcut = _pairs_and_alone(runs, window, inside, starts & ones, codec_pairs, c_codec, merge, drop)
+            if shortcut is not None:
+                texts.append(shortcut)
+                optimistic = split_firsts is not None and not drop
+                end += (codec_pairs >> 8 * (inside - 1)) & 1  # a pair across the edge
+                if end >= n or shortcut.count("\ufffd") * _SPARSE < end - i:
+                    return "".join(texts), end
+                i, size = end, min(size * 8, _MAX_WINDOW)
+                continue
+        if pairs and not stops and not codec_pairs and runs.table[0x80:] == _ERRORS:
+            counted = _errors_only(flags, starts, high, inside)
+            if counted is not None:  # a shortcut
+                texts.append("\ufffd" * counted[0])
+                end = i + counted[1]
+                if end >= n:
+                    return "".join(texts), end
+                i, size = end, min(size * 8, _MAX_WINDOW)
+                continue
         if codec_pairs:
             assert c_codec is not None
             codec_pairs = (codec_pairs & ((1 << 8 * (end - i)) - 1)) * 0xFF
             if merge is not None:  # U+FFFD as an ASCII byte the window lacks: one decode without error
-                placeholder = next((byte for byte in _PLACEHOLDERS if byte not in window), None)
+                placeholder = next((byte for byte in _PLACEHOLDERS if byte not in window and byte not in drop), None)
             if placeholder is None:
                 text_of_pairs = _codec_pairs(window, codec_pairs, c_codec, merge is None)
                 if text_of_pairs is None:  # the first is a stop
@@ -287,6 +333,8 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                     text = text.translate(None, b"\xff")
             elif lead:
                 text = window[:end - i].translate(runs.canon)
+            if drop:  # (tokens alone: canon, merge and the placeholder leave them as they are)
+                text = text.translate(None, drop)
             if not codec_pairs:
                 texts.append(codecs.charmap_decode(text, "strict", runs.table)[0])
             elif placeholder is not None:
@@ -308,7 +356,85 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
         # Valid pairs with few errors (a page in a wrong encoding) are the C codec's (the caller's) again.
         if stops or end >= n or codec_pairs and texts[-1].count("\ufffd") * _SPARSE < end - i:
             return "".join(texts), end
-        i, size = end, min(size * 8, _MAX_WINDOW)
+        i, size = end, min(size * 8, _MAX_WINDOW if lead else _MAX_ALONE)
+
+
+def _pairs_and_alone(runs: ErrorRuns, window: bytes, inside: int, starts: int, codec_pairs: int,
+                     c_codec: str | None, merge: bytes, drop: bytes = b"") -> str | None:
+    """decode_run's text of the first *inside* bytes of *window* (and of the pair across the edge)
+    where every token is one byte or a pair for the C codec (*starts* and *codec_pairs*, a 1 at each
+    lane, agree there): the window with its alone bytes as *merge* says (U+FFFD as a placeholder),
+    its pairs' bytes kept, in one decode without error, no lane arithmetic. ``None`` where that does
+    not hold (a leading byte that starts no such pair, a pair the C codec rejects, no placeholder
+    left, an encoding with a "maybe" byte that *merge* changes). Its plain twin is decode_run's merge,
+    the bytes of the pairs kept lane by lane. *drop* as decode_run's."""
+    lanes = (1 << 8 * inside) - 1
+    if starts & lanes != codec_pairs & lanes:
+        return None
+    placeholder = next((byte for byte in _PLACEHOLDERS if byte not in window and byte not in drop), None)
+    if placeholder is None:
+        return None
+    table = _kept(runs.flags, merge, placeholder)
+    if table is None:
+        return None
+    try:
+        text = window[:inside + ((codec_pairs >> 8 * (inside - 1)) & 1)].translate(table, drop).decode(str(c_codec))
+    except UnicodeDecodeError:  # (a pair the C codec rejects: decode_run finds it)
+        return None
+    return text.replace(chr(placeholder), "\ufffd")
+
+
+def _errors_only(flags: int, starts: int, high: int, inside: int) -> tuple[int, int] | None:
+    """``(tokens, length)`` of decode_run's window from a token boundary where its first *inside*
+    bytes are 0x80 and above only (bit 7 of *flags*), each alone an error and no pair a stop or the
+    C codec's: every token is one U+FFFD, a pair's (its trail after a leading byte that *starts* a
+    token) or a byte's; the pair across the edge is in. ``None`` where a byte is below 0x80. Its
+    plain twin is decode_run's lanes (the trails deleted, each byte left one U+FFFD)."""
+    below = (1 << 8 * inside) - 1
+    if flags & high & below != high & below:
+        return None
+    trails = ((starts << 8) & flags & high) >> 7  # (lanes 1 to inside: a 1 at each trail)
+    length = inside + ((trails >> 8 * inside) & 1)
+    return length - trails.bit_count(), length
+
+
+def _codec_window(runs: ErrorRuns, window: bytes, c_codec: str, merge: bytes,
+                  split_firsts: tuple[bytes, ...]) -> tuple[str, int] | None:
+    """decode_run's text of *window* from a token boundary, and the bytes it decodes, where the
+    C codec decodes it without error once its alone bytes are as *merge* says (U+FFFD as a
+    placeholder, the leading and "maybe" bytes kept: :func:`_kept`), up to a token that the window
+    cuts; ``None`` where it does not, or where the window holds a split token's first byte. The
+    C codec's tokens are then the standard's: a token it accepts is one token of the same bytes for
+    the standard, decoded alike but for the fixes the caller makes (FastDecoder's premise, from
+    ``tools/generate_tables.py``), and a byte it would take as a trail after an error is a
+    placeholder or rejected. Its plain twin is decode_run's lanes."""
+    if any(first in window for first in split_firsts):
+        return None
+    placeholder = next((byte for byte in _PLACEHOLDERS if byte not in window), None)
+    if placeholder is None:
+        return None
+    table = _kept(runs.flags, merge, placeholder)
+    if table is None:
+        return None
+    decoder = codecs.getincrementaldecoder(c_codec)()
+    try:
+        text = decoder.decode(window.translate(table), False)
+    except UnicodeDecodeError:
+        return None
+    used = len(window) - len(decoder.getstate()[0])  # (a token cut by the window's end waits)
+    return (text.replace(chr(placeholder), "\ufffd"), used) if used else None
+
+
+@functools.cache
+def _kept(flags: bytes, merge: bytes, placeholder: int) -> bytes | None:
+    """A bytes.translate table keeping each leading and "maybe" byte (bits 0 and 2 of *flags*: a
+    pair's) and mapping every other byte as :func:`_merge_with` does; ``None`` where a "maybe" byte
+    that is no leading byte (alone where it is no pair's trail) is one that *merge* changes
+    (Shift_JIS 0xA0): the table could not tell where it is alone."""
+    merged = _merge_with(merge, placeholder)
+    if any(flags[b] & 0b101 == 0b100 and merged[b] != b for b in range(256)):
+        return None
+    return bytes(b if flags[b] & 0b101 else merged[b] for b in range(256))
 
 
 # ASCII bytes that the run's one decode by the C codec may give for U+FFFD where the window lacks one.
@@ -324,13 +450,15 @@ def _merge_with(merge: bytes, placeholder: int) -> bytes:
 class FastDecoder:
     """Exact decoder of one encoding over C codec *c_codec*.
 
-    Call the instance with bytes-like data; returns str.
+    Call the instance with bytes-like data; returns str. *drop*: ASCII bytes whose characters the
+    caller removes from the text: the runs of errors leave them out already (see :func:`decode_run`).
     """
 
     def __init__(self, name: str, c_codec: str, step: Step, fixes: dict[str, str],
                  splits: tuple[bytes, ...], sources: dict[str, tuple[bytes, ...]],
-                 reach: Callable[[int], int] = lambda lead: 2):
+                 reach: Callable[[int], int] = lambda lead: 2, drop: bytes = b""):
         self.c_codec = c_codec
+        self.drop = drop
         self.step = step
         # How many bytes *step* reads from each leading byte; results of *step* are cached. A
         # reach of 4 (gb18030) is 2 where the second byte is not 0x30-0x39.
@@ -362,7 +490,7 @@ class FastDecoder:
         step, reach, cache = self.step, self.reach, self.cache
         get = cache.get
         runs: ErrorRuns | None = None
-        c_codec = self.c_codec
+        c_codec, drop = self.c_codec, self.drop
         merge: bytes | None = None
 
         skip = 0
@@ -376,7 +504,7 @@ class FastDecoder:
                 skip -= 1
                 return hit[0], i + hit[1]
             assert runs is not None
-            text, end = decode_run(runs, data, i, c_codec, merge)
+            text, end = decode_run(runs, data, i, c_codec, merge, drop, self.split_firsts)
             if end == i:  # (a stop: never, as the handler's key said no)
                 return hit[0], i + hit[1]
             if text.count("\ufffd") < _FEW_ERRORS:

@@ -276,7 +276,7 @@ def _pairs_by_reference(name):
     return empty, filled
 
 
-@pytest.mark.parametrize("windows", [(64, 1 << 18), (2, 16)], ids=["windows", "small-windows"])
+@pytest.mark.parametrize("windows", [(64, 1 << 15), (2, 16)], ids=["windows", "small-windows"])
 @pytest.mark.parametrize("name", ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"])
 def test_decode_run_equals_plain_twin(name, windows, monkeypatch):
     """decode_run (lanes of one integer, stretches of leading bytes paired by a carry, windows
@@ -286,6 +286,7 @@ def test_decode_run_equals_plain_twin(name, windows, monkeypatch):
     with windows of 2 to 16 bytes: many edges, the largest reached) and at the end of the input."""
     monkeypatch.setattr(multi_byte, "_WINDOW", windows[0])
     monkeypatch.setattr(multi_byte, "_MAX_WINDOW", windows[1])
+    monkeypatch.setattr(multi_byte, "_MAX_ALONE", windows[1])
     decoder = ENCODINGS[name]._load()[0]
     runs = multi_byte.error_runs(decoder.step)
     alone, leads = _run_pieces(name)
@@ -319,5 +320,153 @@ def test_decode_run_equals_plain_twin(name, windows, monkeypatch):
             text, end_with_codec = multi_byte.decode_run(runs, data, 0, decoder.c_codec, merge)
             assert end_with_codec >= end, data
             assert decoder._fix(text, data[:end_with_codec]) == ref_decode(name, data[:end_with_codec]), data
+
+    run()
+
+
+@pytest.mark.parametrize("windows", [(64, 1 << 15), (2, 16)], ids=["windows", "small-windows"])
+@pytest.mark.parametrize("name", ["Big5", "EUC-JP", "EUC-KR"])  # (not Shift_JIS: see multi_byte._kept)
+def test_pairs_and_alone_equals_plain_twin(name, windows, monkeypatch):
+    """decode_run's shortcut for a window of pairs the C codec decodes and alone bytes only
+    (_pairs_and_alone: one translate, one decode, no lane arithmetic) gives the reference decoder's
+    text and its twin's end, on inputs where it fires (valid pairs, ASCII, alone bytes 0x80 and
+    above, the C codec's errors such as Big5 0xFF) and where it must not (a lone leading byte, a pair
+    that is an error or that the C codec rejects, a pair cut by the window's edge or the end of the
+    input, every placeholder byte in the window); it fires on some of them. So does the window after
+    it, tried as the C codec's alone (_codec_window, given the decoder's split tokens' first bytes:
+    the inputs hold split tokens too)."""
+    monkeypatch.setattr(multi_byte, "_WINDOW", windows[0])
+    monkeypatch.setattr(multi_byte, "_MAX_WINDOW", windows[1])
+    monkeypatch.setattr(multi_byte, "_MAX_ALONE", windows[1])
+    decoder = ENCODINGS[name]._load()[0]
+    runs = multi_byte.error_runs(decoder.step)
+    merge = multi_byte.codec_merge(runs, decoder.c_codec)
+    assert merge is not None
+    alone, _ = _run_pieces(name)
+    valid = [ref_encode(name, c) for c in "日本語한국中文字ｱ" if ref_decode(name, ref_encode(name, c)) == c]
+    empty, filled = _pairs_by_reference(name)
+    fired, tried = [], []
+    shortcut, codec_window = multi_byte._pairs_and_alone, multi_byte._codec_window
+
+    def spy(*args):
+        text = shortcut(*args)
+        fired.append(text is not None)
+        return text
+
+    def spy_window(*args):
+        text = codec_window(*args)
+        tried.append(text is not None)
+        return text
+
+    monkeypatch.setattr(multi_byte, "_pairs_and_alone", spy)
+    monkeypatch.setattr(multi_byte, "_codec_window", spy_window)
+
+    @settings(max_examples=300, deadline=None, derandomize=True, database=None)
+    @given(st.lists(st.sampled_from(valid) | st.sampled_from(alone) | st.sampled_from([b"<", b"A", b"\x80", b"\xff", b"\xa0"]),
+                    min_size=1, max_size=200),
+           st.lists(st.sampled_from(valid[:1] + [b"\xa4", b"\x81", b"\x82@", b"\x87\xe0", b"\x87\xa1", b"\xa4\xff",
+                                                 multi_byte._PLACEHOLDERS] + empty[:3] + filled[:3] + list(decoder.splits)),
+                    max_size=2),
+           st.integers(0, 400))
+    @example([b"\xa4\xa4\xff"] * 40, [], 0)  # issue 37: valid Big5 pairs among 0xFF
+    @example([b"\xa4\xa4\xff"] * 40, [b"\xa4"], 400)  # ... a lone leading byte at the end
+    @example([b"\xa4\xa4", b"\xff"] * 31 + [b"\xa4"], [b"\xa4"], 400)  # a pair across the first window's edge
+    @example([b"\xff\xa4\xa4"] * 100, [], 0)  # an error first, as where the C codec stops
+    @example([b"\xa4\xa4\xff"] * 200, [b"\xa2A"], 399)  # a split token after windows of the C codec's alone
+    @example([b"\xa4\xa4\xff"] * 200, [b"\x8f\xa2\xb7", b"\xa4"], 501)
+    def run(pieces, others, where):
+        data = b"".join(pieces)
+        where = min(where, len(data))
+        data = data[:where] + b"".join(others) + data[where:]
+        end = plain_run_end(runs, data)
+        for split_firsts in (None, decoder.split_firsts):
+            text, end_with_codec = multi_byte.decode_run(runs, data, 0, decoder.c_codec, merge, b"", split_firsts)
+            assert end_with_codec >= end, data
+            assert decoder._fix(text, data[:end_with_codec]) == ref_decode(name, data[:end_with_codec]), data
+
+    run()
+    assert any(fired) and not all(fired)
+    assert any(tried) and not all(tried)
+
+
+@pytest.mark.parametrize("windows", [(64, 1 << 15), (2, 16)], ids=["windows", "small-windows"])
+@pytest.mark.parametrize("name", ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"])
+def test_errors_only_equals_plain_twin(name, windows, monkeypatch):
+    """decode_run's shortcut for a window of bytes 0x80 and above only whose every token is an error
+    (_errors_only: one U+FFFD per token, counted from the trails) gives the reference decoder's text
+    and its twin's end, where it fires (leading bytes whose pairs are errors, live and dead, alone
+    error bytes, a pair across a window's edge, a lone leading byte at the end) and where it must not
+    (a valid pair, a stop, an ASCII byte; Shift_JIS and gb18030, whose bytes 0x80 and above include
+    characters alone); it fires on some of them."""
+    monkeypatch.setattr(multi_byte, "_WINDOW", windows[0])
+    monkeypatch.setattr(multi_byte, "_MAX_WINDOW", windows[1])
+    monkeypatch.setattr(multi_byte, "_MAX_ALONE", windows[1])
+    decoder = ENCODINGS[name]._load()[0]
+    runs = multi_byte.error_runs(decoder.step)
+    merge = multi_byte.codec_merge(runs, decoder.c_codec)
+    alone, leads = _run_pieces(name)
+    empty, filled = _pairs_by_reference(name)
+    high_empty = [pair for pair in empty if pair[1] >= 0x80]
+    fired = []
+    errors_only = multi_byte._errors_only
+
+    def spy(*args):
+        counted = errors_only(*args)
+        fired.append(counted is not None)
+        return counted
+
+    monkeypatch.setattr(multi_byte, "_errors_only", spy)
+
+    @settings(max_examples=300, deadline=None, derandomize=True, database=None)
+    @given(st.lists(st.sampled_from(alone + leads + high_empty), min_size=1, max_size=150),
+           st.lists(st.sampled_from(filled[:4] + [b"<", b"A", b"\xa4\xa4"]), max_size=2), st.integers(0, 300))
+    @example([b"\x87\xe0"] * 100, [], 0)  # issue 37: a pair the index leaves empty, repeated
+    @example([b"\x81\x81\x82\x83"] * 60 + [b"\x81"], [], 0)  # dead leading bytes, a lone one last
+    @example([b"\xff", b"\x87\xe0"] * 40, [b"<"], 201)  # an ASCII byte: not in that window
+    def run(pieces, others, where):
+        data = b"".join(pieces)
+        where = min(where, len(data))
+        data = data[:where] + b"".join(others) + data[where:]
+        end = plain_run_end(runs, data)
+        text, end_plain = multi_byte.decode_run(runs, data, 0)
+        assert (text, end_plain) == (ref_decode(name, data[:end]), end), data
+        text, end_with_codec = multi_byte.decode_run(runs, data, 0, decoder.c_codec, merge)
+        assert end_with_codec >= end, data
+        assert decoder._fix(text, data[:end_with_codec]) == ref_decode(name, data[:end_with_codec]), data
+
+    run()
+    if runs.table[0x80:] == multi_byte._ERRORS:
+        assert any(fired) and not all(fired)
+    else:
+        assert not fired
+
+
+@pytest.mark.parametrize("name", ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"])
+def test_decode_run_drop_equals_removing_after(name, monkeypatch):
+    """decode_run's *drop* (ISO-2022-JP's marks, SI, deleted from the bytes once the tokens are known)
+    gives its text without those characters and the same end: with and without the C codec and its
+    one decode, where SI follows a lone leading byte, a pair, an alone byte, and where the window
+    lacks SI (the placeholder for U+FFFD is never SI) or lacks every placeholder but SI."""
+    monkeypatch.setattr(multi_byte, "_WINDOW", 8)
+    monkeypatch.setattr(multi_byte, "_MAX_WINDOW", 64)
+    monkeypatch.setattr(multi_byte, "_MAX_ALONE", 64)
+    decoder = ENCODINGS[name]._load()[0]
+    runs = multi_byte.error_runs(decoder.step)
+    alone, leads = _run_pieces(name)
+    valid = [ref_encode(name, c) for c in "日本語한국中文" if ref_decode(name, ref_encode(name, c)) == c]
+    others = bytes(b for b in multi_byte._PLACEHOLDERS if b != 0x0F)
+
+    @settings(max_examples=200, deadline=None, derandomize=True, database=None)
+    @given(st.lists(st.sampled_from(alone + leads + valid + [b"\x0f", b"\x0f", b"<", b"\xff", b"\xa4\xa4", others]),
+                    max_size=120))
+    @example([b"\xbc\x0f"] * 40)  # ISO-2022-JP's ESC $ B < repeated, as EUC-JP runs
+    @example([b"\xa4\xa4\xff"] * 30)  # no SI: the placeholder is another byte
+    @example([others, b"\xa4\xa4\xff", b"\x0f"])  # every placeholder but SI in the window
+    def run(pieces):
+        data = b"".join(pieces)
+        for c_codec, merge in {(None, None), (decoder.c_codec, None),
+                               (decoder.c_codec, multi_byte.codec_merge(runs, decoder.c_codec))}:
+            text, end = multi_byte.decode_run(runs, data, 0, c_codec, merge)
+            assert multi_byte.decode_run(runs, data, 0, c_codec, merge, b"\x0f") == (text.replace("\x0f", ""), end), data
 
     run()
