@@ -115,9 +115,10 @@ def parser_meta_span(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT,
         # bytes before it twice, slower than the tokenizer, which reads the page past them)
         found = None
         if prescanned or (meta or 0) < PRESCAN_BYTES:
-            found = _plain_meta(body, limit, metas, meta or 0)
+            # (past the head bound the tree builder's mode decides: no reading there)
+            found = _plain_meta(body, limit if prescanned else min(limit, _parser_head()), metas, meta or 0)
             if found is not None and found[2] >= _parser_head():
-                found = None  # (past the head bound the tree builder's mode decides)
+                found = None
         if found is not None and (encoding.is_single_byte or encoding is _UTF_8 or metas_alike(body, found[3])):
             return found
         if meta is None:
