@@ -48,7 +48,7 @@ from ._html.tokenizer import (
     tag_name,
     text_element,
 )
-from .parser_scan import Hints, collection_paused, last_hint, last_meta_start, tree_builder_metas
+from .parser_scan import HEAD_MODES, Hints, collection_paused, last_hint, last_meta_start, tree_builder_metas
 
 _WS = "\t\n\x0c\r "
 _ALPHA = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -426,7 +426,7 @@ def forget() -> None:
 
 
 # Insertion modes in which Firefox honours a meta that starts after the first 1024 bytes.
-_FIREFOX_LATE_MODES = frozenset(("in head", "in head noscript", "before head", "before html", "initial"))
+_FIREFOX_LATE_MODES = HEAD_MODES
 # Insertion modes from which the tree builder may still come back to one of those: template
 # contents in the head return to "in head" at the end tag. From any other ("after head", "in
 # body", "in frameset" ...) it never does, so a scan past the first 1024 bytes stops there.

@@ -116,8 +116,9 @@ def parser_meta_span(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT,
         found = None
         if prescanned or (meta or 0) < PRESCAN_BYTES:
             # (past the head bound the tree builder's mode decides: no reading there)
-            found = _plain_meta(body, limit if prescanned else min(limit, _parser_head()), metas, meta or 0)
-            if found is not None and found[2] >= _parser_head():
+            head = _parser_head()
+            found = _plain_meta(body, limit if prescanned else min(limit, head), metas, meta or 0)
+            if found is not None and found[2] >= head:
                 found = None
         if found is not None and (encoding.is_single_byte or encoding is _UTF_8 or metas_alike(body, found[3])):
             return found
