@@ -6,8 +6,9 @@ LIMIT characters. Three inputs per page:
   served    - the page as it is (the scan stops at the first qualifying meta, or at the last
               "<meta" that could name an encoding);
   stripped  - every "charset" spelled "charsex" (an unlabeled page: usually nothing to scan);
-  full      - stripped, plus a <meta charset> appended at the end: the whole text must be
-              tokenized (tokenizer-only fast path where the tree builder cannot matter);
+  full      - stripped, plus a <meta charset> appended at the end: the scan reads on while the
+              page is in its head (past the first 1,024 characters it stops where the page
+              leaves it);
   full+svg  - full, with "<svg></svg>" just before that meta: the tree builder runs over the
               whole text (the worst case for a page of that size).
 The baseline is html5lib's tokenizer and tree builder on the same texts, stopping at the same meta

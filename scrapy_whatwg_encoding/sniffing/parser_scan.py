@@ -120,10 +120,11 @@ def _quiet_end_tags(kept: frozenset[str]) -> Callable[[str, int, int], re.Match[
         + attributes_pattern("q") + rf"[\t\n\x0c\r /]*+>|{_QUIET_ITEMS})*+"), re.ASCII).match  # type: ignore[return-value]
 
 
-def markup_declaration(text: str, lt: int, foreign: bool, tree: TreeBuilder | None, end: int | None = None) -> int:
+def markup_declaration(text: str, lt: int, tree: TreeBuilder, end: int | None = None) -> int:
     """End of the comment (with the comments right after it: comment tokens change no tree
-    state), DOCTYPE, CDATA section or bogus comment that starts with "<!" at *lt* (§13.2.5.42 and
-    on), or -1 at end of input. A DOCTYPE and a CDATA section's characters go to *tree*. With
+    state), DOCTYPE, CDATA section (in foreign content) or bogus comment that starts with "<!" at
+    *lt* (§13.2.5.42 and on), or -1 at end of input. A DOCTYPE and a CDATA section's characters go
+    to *tree*. With
     *end*, comments that end after it are not read (-1 if the first does: the caller wants
     nothing past it)."""
     if text.startswith("--", lt + 2):
@@ -131,14 +132,13 @@ def markup_declaration(text: str, lt: int, foreign: bool, tree: TreeBuilder | No
         return -1 if stop == lt else stop
     if tag_name(text[lt + 2:lt + 9]) == "doctype":
         gt = text.find(">", lt + 9)
-        if tree is not None:
-            tree.doctype(None if gt < 0 else text[lt + 9:gt])
+        tree.doctype(None if gt < 0 else text[lt + 9:gt])
         return -1 if gt < 0 else gt + 1
-    if foreign and text.startswith("[CDATA[", lt + 2):
+    if text.startswith("[CDATA[", lt + 2) and tree.in_foreign():
         end = text.find("]]>", lt + 9)
         if end < 0:
             return -1
-        if end > lt + 9 and tree is not None:
+        if end > lt + 9:
             segment = text[lt + 9:end].replace("&", "x")  # no references in CDATA sections
             tree.characters(*classify_text(segment, 0, len(segment)))
         return end + 3
@@ -778,7 +778,7 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                 pos = copies_end(text, pos, text[lt:pos], end_at)  # copies first: O(log n) steps
                 pos = max(pos, _TEXT_RUNS[name][gaps].match(text, pos, end_at).end())  # type: ignore[union-attr]
         elif c == "!":
-            pos = markup_declaration(text, lt, tree.in_foreign(), tree, end_at)
+            pos = markup_declaration(text, lt, tree, end_at)
             if pos < 0:
                 return
         elif c == "/" or c == "?":

@@ -276,6 +276,17 @@ def _pairs_by_reference(name):
     return empty, filled
 
 
+def _with_windows(monkeypatch, name: str, windows: tuple[int, int]):
+    """*name*'s decoder, its error runs and C-codec merge, with decode_run's windows set to
+    *windows* (first, largest)."""
+    monkeypatch.setattr(multi_byte, "_WINDOW", windows[0])
+    monkeypatch.setattr(multi_byte, "_MAX_WINDOW", windows[1])
+    monkeypatch.setattr(multi_byte, "_MAX_ALONE", windows[1])
+    decoder = ENCODINGS[name]._load()[0]
+    runs = multi_byte.error_runs(decoder.step)
+    return decoder, runs, multi_byte.codec_merge(runs, decoder.c_codec)
+
+
 @pytest.mark.parametrize("windows", [(64, 1 << 15), (2, 16)], ids=["windows", "small-windows"])
 @pytest.mark.parametrize("name", ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"])
 def test_decode_run_equals_plain_twin(name, windows, monkeypatch):
@@ -284,11 +295,7 @@ def test_decode_run_equals_plain_twin(name, windows, monkeypatch):
     decoder's for those bytes: on stretches of leading bytes of both parities, live and dead, with
     restored and consumed trails, valid pairs (stops) and alone bytes, across window edges (also
     with windows of 2 to 16 bytes: many edges, the largest reached) and at the end of the input."""
-    monkeypatch.setattr(multi_byte, "_WINDOW", windows[0])
-    monkeypatch.setattr(multi_byte, "_MAX_WINDOW", windows[1])
-    monkeypatch.setattr(multi_byte, "_MAX_ALONE", windows[1])
-    decoder = ENCODINGS[name]._load()[0]
-    runs = multi_byte.error_runs(decoder.step)
+    decoder, runs, _ = _with_windows(monkeypatch, name, windows)
     alone, leads = _run_pieces(name)
     valid = [ref_encode(name, c) for c in "日本語한국中文" if ref_decode(name, ref_encode(name, c)) == c]
     empty, filled = _pairs_by_reference(name)
@@ -335,12 +342,7 @@ def test_pairs_and_alone_equals_plain_twin(name, windows, monkeypatch):
     input, every placeholder byte in the window); it fires on some of them. So does the window after
     it, tried as the C codec's alone (_codec_window, given the decoder's split tokens' first bytes:
     the inputs hold split tokens too)."""
-    monkeypatch.setattr(multi_byte, "_WINDOW", windows[0])
-    monkeypatch.setattr(multi_byte, "_MAX_WINDOW", windows[1])
-    monkeypatch.setattr(multi_byte, "_MAX_ALONE", windows[1])
-    decoder = ENCODINGS[name]._load()[0]
-    runs = multi_byte.error_runs(decoder.step)
-    merge = multi_byte.codec_merge(runs, decoder.c_codec)
+    decoder, runs, merge = _with_windows(monkeypatch, name, windows)
     assert merge is not None
     alone, _ = _run_pieces(name)
     valid = [ref_encode(name, c) for c in "日本語한국中文字ｱ" if ref_decode(name, ref_encode(name, c)) == c]
@@ -398,12 +400,7 @@ def test_errors_only_equals_plain_twin(name, windows, monkeypatch):
     error bytes, a pair across a window's edge, a lone leading byte at the end) and where it must not
     (a valid pair, a stop, an ASCII byte; Shift_JIS and gb18030, whose bytes 0x80 and above include
     characters alone); it fires on some of them."""
-    monkeypatch.setattr(multi_byte, "_WINDOW", windows[0])
-    monkeypatch.setattr(multi_byte, "_MAX_WINDOW", windows[1])
-    monkeypatch.setattr(multi_byte, "_MAX_ALONE", windows[1])
-    decoder = ENCODINGS[name]._load()[0]
-    runs = multi_byte.error_runs(decoder.step)
-    merge = multi_byte.codec_merge(runs, decoder.c_codec)
+    decoder, runs, merge = _with_windows(monkeypatch, name, windows)
     alone, leads = _run_pieces(name)
     empty, filled = _pairs_by_reference(name)
     high_empty = [pair for pair in empty if pair[1] >= 0x80]
@@ -447,11 +444,7 @@ def test_decode_run_drop_equals_removing_after(name, monkeypatch):
     gives its text without those characters and the same end: with and without the C codec and its
     one decode, where SI follows a lone leading byte, a pair, an alone byte, and where the window
     lacks SI (the placeholder for U+FFFD is never SI) or lacks every placeholder but SI."""
-    monkeypatch.setattr(multi_byte, "_WINDOW", 8)
-    monkeypatch.setattr(multi_byte, "_MAX_WINDOW", 64)
-    monkeypatch.setattr(multi_byte, "_MAX_ALONE", 64)
-    decoder = ENCODINGS[name]._load()[0]
-    runs = multi_byte.error_runs(decoder.step)
+    decoder, runs, _ = _with_windows(monkeypatch, name, (8, 64))
     alone, leads = _run_pieces(name)
     valid = [ref_encode(name, c) for c in "日本語한국中文" if ref_decode(name, ref_encode(name, c)) == c]
     others = bytes(b for b in multi_byte._PLACEHOLDERS if b != 0x0F)

@@ -1,6 +1,6 @@
 """The parser step's shortcuts through floods that keep the tree builder on (issue 37 item 1):
 copies of a unit of tokens skipped once the tree builder's state comes round again, and bogus
-comments skipped in the tokenizer-only regex. Each against its plain twin (the token-by-token
+comments taken in the runs of comments and characters. Each against its plain twin (the token-by-token
 steps) and html5lib's tree builder; and the work: no turn of the loop per copy."""
 from __future__ import annotations
 

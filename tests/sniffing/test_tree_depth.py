@@ -206,8 +206,7 @@ def test_deep_nesting_metas_are_the_walking_twins(html):
         patched.setattr(parser_scan, "TreeBuilder", PlainTreeBuilder)
         for kwargs, metas in zip(settings, ours):
             assert metas == list(tree_builder_metas(html, skip_copies=False, **kwargs))
-    # and the parser step's tokenizer states alone (once the tree builder no longer matters) read
-    # the metas the tree builder reads all the way
+    # and the parser step's scan (no insertion mode given) reads the metas the plain twin reads
     assert [meta[:3] for meta in ours[0]] == [
         meta[:3] for meta in tree_builder_metas(html, modes=True, skip_copies=False)]
 
