@@ -311,37 +311,6 @@ def raw_text_end(text: str, pos: int, name: str) -> int:
     return -1 if match is None else match.start()
 
 
-# Script data states (§13.2.5.4, 15-32). Unescaped: only "<!--" (enter escaped) or the end tag.
-# Escaped: "-->" leaves, "</script" ends the element, "<script" enters double-escaped.
-# Double-escaped: "-->" goes back to unescaped, "</script" back to escaped.
-_SCRIPT_DATA = re.compile(r"<!--|</script[\t\n\x0c\r />]", _FLAGS)
-_SCRIPT_ESCAPED = re.compile(r"-->|</script[\t\n\x0c\r />]|<script[\t\n\x0c\r />]", _FLAGS)
-_SCRIPT_DOUBLE = re.compile(r"-->|</script[\t\n\x0c\r />]", _FLAGS)
-
-
-def script_data_end(text: str, pos: int) -> int:
-    """Offset of the "<" of the "</script" end tag that closes script data begun at *pos*, or -1."""
-    state = _SCRIPT_DATA
-    while True:
-        match = state.search(text, pos)
-        if match is None:
-            return -1
-        token = match.group()
-        if state is _SCRIPT_DATA:
-            if token[1] == "/":
-                return match.start()
-            # "<!--" ends in the escaped dash dash state: its "--" may close at once ("<!-->").
-            state, pos = _SCRIPT_ESCAPED, match.start() + 2
-        elif token[0] == "-":
-            state, pos = _SCRIPT_DATA, match.end()
-        elif state is _SCRIPT_ESCAPED:
-            if token[1] == "/":
-                return match.start()
-            state, pos = _SCRIPT_DOUBLE, match.end()
-        else:
-            state, pos = _SCRIPT_ESCAPED, match.end()
-
-
 def _attributes(key: str, without: str = "") -> str:
     """A tag's attributes and the whitespace or "/" before its ">" (TAG groups 3 and tail, each
     attribute atomic), with group names suffixed by *key* so that one pattern can hold several;
@@ -449,12 +418,82 @@ def _text_element(name: str, key: str) -> str:
             rf"{text}</{name}(?=[\t\n\x0c\r />]){_attributes(key + 'e')}")
 
 
-def atomic_text(stop: str, key: str, possessive: bool = POSSESSIVE) -> str:
-    """Text without "<" but where *stop* (a pattern) matches one, atomic: *possessive* quantifiers
-    (Python 3.11+), else a lookahead and a backreference (group ``x{key}``)."""
+def atomic_text(stop: str, key: str, possessive: bool = POSSESSIVE, special: str = "<") -> str:
+    """Text without "<" (nor any other of the *special* characters) but where *stop* (a pattern)
+    matches one, atomic: *possessive* quantifiers (Python 3.11+), else a lookahead and a
+    backreference (group ``x{key}``)."""
     if possessive:
-        return rf"[^<]*+(?:{stop}[^<]*+)*+"
-    return rf"(?=(?P<x{key}>[^<]*(?:{stop}[^<]*)*))(?P=x{key})"
+        return rf"[^{special}]*+(?:{stop}[^{special}]*+)*+"
+    return rf"(?=(?P<x{key}>[^{special}]*(?:{stop}[^{special}]*)*))(?P=x{key})"
+
+
+# Script data states (§13.2.5.4, 15-32). Unescaped: only "<!--" (enter escaped) or the end tag.
+# Escaped: "-->" leaves, "</script" ends the element, "<script" enters double-escaped.
+# Double-escaped: "-->" goes back to unescaped, "</script" back to escaped.
+_T = r"[\t\n\x0c\r />]"  # what ends a tag name
+_SCRIPT_END = re.compile(rf"</script{_T}", _FLAGS)
+_SCRIPT_START = re.compile(rf"<script{_T}", _FLAGS)
+_SCRIPT_DATA = re.compile(rf"<!--|</script{_T}", _FLAGS)
+_SCRIPT_ESCAPED = re.compile(rf"-->|</script{_T}|<script{_T}", _FLAGS)
+_SCRIPT_DOUBLE = re.compile(rf"-->|</script{_T}", _FLAGS)
+
+
+# Shortcut: the runs of states that come back to the state they began in, each in one match, the
+# text between transitions atomic (see atomic_text): script data through escaped sections (with
+# double-escaped ones inside) back to script data; escaped through double-escaped back to escaped;
+# double-escaped through escaped back to double-escaped. Left to the steps: transitions that never
+# come back, a few per element, whatever its text.
+def _data(key: str) -> str:  # up to "<!--" or "</script"
+    return atomic_text(rf"<(?!!--|/script{_T})", key)
+
+
+def _escaped(key: str) -> str:  # up to "-->", "</script" or "<script"
+    return atomic_text(rf"(?:-(?!->)|<(?!/?script{_T}))", key, special="<-")
+
+
+def _double(key: str) -> str:  # up to "-->" or "</script"
+    return atomic_text(rf"(?:-(?!->)|<(?!/script{_T}))", key, special="<-")
+
+
+_ESCAPED_CYCLE = rf"(?:<script{_T}{_double('a')}</script{_T}{_escaped('b')})*+"
+_SCRIPT_SKIP = {state: re.compile(with_possessives(cycle), _FLAGS) for state, cycle in (
+    # (After "<!" the escaped text begins at "--", the escaped dash dash state: "<!-->" closes.)
+    (_SCRIPT_DATA, rf"{_data('c')}(?:<!{_escaped('d')}{_ESCAPED_CYCLE}(?:<script{_T}{_double('e')})?+-->{_data('f')})*+"),
+    (_SCRIPT_ESCAPED, rf"{_escaped('g')}{_ESCAPED_CYCLE}"),
+    (_SCRIPT_DOUBLE, rf"{_double('h')}(?:</script{_T}{_escaped('i')}<script{_T}{_double('j')})*+"),
+)}
+
+
+def script_data_end(text: str, pos: int, shortcut: bool = True) -> int:
+    """Offset of the "<" of the "</script" end tag that closes script data begun at *pos*, or -1.
+    *shortcut* ``False``: each transition a step (else two searches where no "<script" comes
+    before the first "</script", and the runs that come back to a state are one match each)."""
+    if shortcut:
+        # Only "</script" ends the element; only after "<script" (double-escaped) can one not.
+        end = _SCRIPT_END.search(text, pos)
+        if end is None or _SCRIPT_START.search(text, pos, end.start()) is None:
+            return -1 if end is None else end.start()
+    state = _SCRIPT_DATA
+    while True:
+        if shortcut:
+            pos = _SCRIPT_SKIP[state].match(text, pos).end()  # type: ignore[union-attr]  # (never None)
+        match = state.search(text, pos)
+        if match is None:
+            return -1
+        token = match.group()
+        if state is _SCRIPT_DATA:
+            if token[1] == "/":
+                return match.start()
+            # "<!--" ends in the escaped dash dash state: its "--" may close at once ("<!-->").
+            state, pos = _SCRIPT_ESCAPED, match.start() + 2
+        elif token[0] == "-":
+            state, pos = _SCRIPT_DATA, match.end()
+        elif state is _SCRIPT_ESCAPED:
+            if token[1] == "/":
+                return match.start()
+            state, pos = _SCRIPT_DOUBLE, match.end()
+        else:
+            state, pos = _SCRIPT_ESCAPED, match.end()
 
 
 #: A bogus comment ("<?", "</" + non-letter, "<!" but "<!--"), to the first ">" (§13.2.5.41).
