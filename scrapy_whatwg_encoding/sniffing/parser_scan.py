@@ -111,13 +111,27 @@ _QUIET_ITEMS = rf"[^<]+|<+(?![!/?A-Za-z])|{COMMENT}|(?!<!\[CDATA\[){BOGUS_COMMEN
 _QUIET = re.compile(with_possessives(rf"(?:{_QUIET_ITEMS})*+"), re.ASCII)
 
 
-@cache  # (for the few sets TreeBuilder.end_tags_ignored gives)
-def _quiet_end_tags(kept: frozenset[str]) -> Callable[[str, int, int], re.Match[str]]:
-    """:data:`_QUIET`'s match, end tags taken too but those named one of *kept* (ASCII lowercase;
-    read as TAG reads them). The end tags first: the other items fail on them later."""
+# Before the body, where characters but whitespace change the mode: whitespace, comments, bogus
+# comments (DOCTYPEs: ignored) and end tags but those the mode's rules name, which it ignores
+# (§13.2.6.4.2-6; "in head noscript" takes whitespace and comments by "in head"'s rules).
+_QUIET_HEAD_ITEMS = rf"[\t\n\x0c\r ]+|{COMMENT}|(?!<!\[CDATA\[){BOGUS_COMMENT}"
+_HEAD_END_TAGS_KEPT = {
+    "before html": frozenset(("head", "body", "html", "br")),
+    "before head": frozenset(("head", "body", "html", "br")),
+    "in head": frozenset(("head", "body", "html", "br", "template")),
+    "in head noscript": frozenset(("noscript", "br")),
+    "after head": frozenset(("template", "body", "html", "br")),
+}
+
+
+@cache  # (for the few sets TreeBuilder.end_tags_ignored and _HEAD_END_TAGS_KEPT give)
+def _quiet_end_tags(kept: frozenset[str], items: str = _QUIET_ITEMS) -> Callable[[str, int, int], re.Match[str]]:
+    """:data:`_QUIET`'s match (or a run of *items*), end tags taken too but those named one of
+    *kept* (ASCII lowercase; read as TAG reads them). The end tags first: the other items fail on
+    them later."""
     return re.compile(with_possessives(
         "(?:</(?!" + _trie(sorted(kept), "[\t\n\x0c\r />]", fold=True) + r")[A-Za-z][^\t\n\x0c\r />]*+(?=[\t\n\x0c\r />])"
-        + attributes_pattern("q") + rf"[\t\n\x0c\r /]*+>|{_QUIET_ITEMS})*+"), re.ASCII).match  # type: ignore[return-value]
+        + attributes_pattern("q") + rf"[\t\n\x0c\r /]*+>|{items})*+"), re.ASCII).match  # type: ignore[return-value]
 
 
 def markup_declaration(text: str, lt: int, tree: TreeBuilder, end: int | None = None) -> int:
@@ -357,9 +371,9 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
                 longest: int, shortcut: bool = True) -> Iterator[tuple[int, int]]:
     """:func:`meta_starts` as ``(offset, unread)``: the candidates are *offset* and, where a long
     tag starts there, every "<meta" after it that starts before *unread* (else *unread* is 0).
-    Shortcut (its twin: *shortcut* ``False``): the long tags after one, up to the next ">", each
+    Shortcuts (their twin: *shortcut* ``False``): the long tags after one, up to the next ">", each
     yielded in a search (and a hint, where the last lies past that ">"): one 64 KiB tag, half the
-    time."""
+    time; copies of a tag that names nothing with the text up to the next "<meta" skipped at once."""
     last_gt = text.rfind(">")  # a tag ends at a ">": none starting after the last one does
     if hints is None:
         hints = Hints(text)
@@ -414,6 +428,11 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
         elif "<" not in tag.group(3):  # no "<meta" inside it: nothing to look at before its end
             same = tag.group()
             position = tag.end()
+            # Shortcut: copies of the tag with what follows it up to the next "<meta", each read
+            # alike, in O(log n) steps; the text after the last copy's tag is searched again.
+            if shortcut and (after := search(text, position, stop)) is not None:
+                unit = text[at:after.start()]
+                position = copies_end(text, at, unit, len(text)) - len(unit) + len(same)
 
 
 #: Candidates :func:`last_meta_start` reads from the end before it reads from the start instead
@@ -701,9 +720,13 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
         if skip_copies and tree.characters_inert():  # nor do comments ever: a run of them in one match
             # (with the end tags that change no state either, where all but a few do)
             kept = tree.end_tags_ignored()
-            stop = (quiet if kept is None else _quiet_end_tags(kept))(text, pos, end_at).end()
-            # (up to the cutoff: a "<" just before it may open a tag, which the loop reads)
-            pos = stop - 1 if stop == end_at and stop > pos and text[stop - 1] == "<" else stop
+            # (up to where the scan ends at the next "<": the cutoff, or the head bound out of the
+            # modes it stops in; a "<" just before it may open a tag, which the loop reads)
+            limit = end_at if stop_at is None or tree.mode in alive else max(pos, min(end_at, stop_at))
+            stop = (quiet if kept is None else _quiet_end_tags(kept))(text, pos, limit).end()
+            pos = stop - 1 if stop == limit and stop > pos and text[stop - 1] == "<" else stop
+        elif skip_copies and tree.mode in _HEAD_END_TAGS_KEPT:  # (no "<" taken alone: no cut tag)
+            pos = _quiet_end_tags(_HEAD_END_TAGS_KEPT[tree.mode], _QUIET_HEAD_ITEMS)(text, pos, end_at).end()
         lt = find("<", pos)
         if lt < 0 or lt > end_at:
             return  # no meta that could name an encoding is left

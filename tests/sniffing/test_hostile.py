@@ -476,6 +476,28 @@ def test_long_tags_after_a_long_tag_are_found_as_the_plain_steps_find_them(text,
     assert both[0] == both[1]
 
 
+# Tags with a hint inside that name nothing (in the standard's reading), so that each is read.
+_NAMING_NOTHING = st.sampled_from(["<meta charset=koi8-r\x00>", '<meta content="charset=koi8-r">', "<meta charset=koi8-r&>",
+                                    '<meta http-equiv=x content="charset=utf-8">', "<meta charset=zz>"])
+_BETWEEN = st.lists(st.sampled_from(["<!-- x -->", "<?x", "x", "<me", "ta ", "<meta", "<p>", ">", '"', "charset=koi8-r",
+                                     "<meta charset=koi8-r>", " "]), max_size=4).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_NAMING_NOTHING, _BETWEEN, st.integers(0, 40), _BETWEEN, _LONG_TAGS,
+       st.sampled_from([_reads, _chromium_reads, firefox_meta_encoding]))
+@example("<meta charset=koi8-r&>", "<me", 30, "", "ta charset=koi8-r>", _reads)  # the last copy's text and the tail
+@example("<meta charset=koi8-r&>", "x", 30, "<meta charset=koi8-r>", "", _reads)
+def test_copies_of_a_tag_that_names_nothing_with_the_text_after_it_are_read_as_the_plain_steps_read_them(
+        tag, between, copies, head, tail, reads):
+    """meta_starts and last_meta_start with the shortcut that skips copies of a tag that names
+    nothing with the text up to the next "<meta", against the plain steps (shortcut=False)."""
+    text = head + (tag + between) * copies + tail
+    both = [(list(meta_starts(text, reads, shortcut=shortcut)), last_meta_start(text, reads, shortcut=shortcut))
+            for shortcut in (True, False)]
+    assert both[0] == both[1]
+
+
 def _straddled(where: str, shift: int) -> str:
     """A naming "<meta charset=koi8-r>" and, after it, more candidates that name nothing than
     last_meta_start reads from the end, then a hint: the meta starts *shift* characters before a

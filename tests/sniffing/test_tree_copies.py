@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 
 from scrapy_whatwg_encoding.sniffing._html.tree import TreeBuilder
 from scrapy_whatwg_encoding.sniffing.parser_scan import (
+    HEAD_MODES,
+    PARSER_HEAD,
     Hints,
     find_parser_meta,
     meta_tag_encoding,
@@ -180,6 +182,50 @@ def test_tokenizer_states_alone_skip_bogus_comments_as_the_tree_builder_reads_th
                   if meta_tag_encoding(span) is not None), None)
     found = find_parser_meta(text, len(text))
     assert (None if found is None else found[2]) == named
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.sampled_from(["<body>", "<svg><foreignObject>", "<p>", "<template>", "<head>", ""]), st.integers(0, 40),
+       _BOGUS.filter(bool))
+@example("<body>", 2, "<?x>x<")
+@example("<body>", 0, "</>x<p>")
+def test_runs_of_comments_and_characters_end_at_the_head_bound_as_the_plain_twin_ends(start, shift, unit):
+    """Runs of comments and characters past the head bound (PARSER_HEAD): the parser step's
+    scan, out of the head's modes, stops at the first "<" there, as its plain twin does."""
+    html = start + "x" * shift + unit * (1 + 1100 // len(unit)) + META
+    kwargs = {"stop_at": PARSER_HEAD, "alive": HEAD_MODES, "modes": False}
+    assert list(tree_builder_metas(html, **kwargs)) == list(tree_builder_metas(html, skip_copies=False, **kwargs))
+
+
+@pytest.mark.parametrize("start, scripting", [("<!doctype html>", True), ("<html>", True), ("<head>", True),
+                                               ("<head><noscript>", False), ("<head></head>", True),
+                                               ("<head><template>", True)])
+@pytest.mark.parametrize("name", ["head", "body", "html", "br", "template", "noscript", "xmp", "p", "title"])
+def test_each_end_tag_before_the_body_is_read_as_the_plain_twin_reads_it(start, scripting, name):
+    """Each mode before the body (then "in template"), each end tag its rules name and others:
+    the metas after it, each in its insertion mode, as the plain twin finds them."""
+    html = f"{start}<!-- x --></{name}> {META}"
+    assert (list(tree_builder_metas(html, scripting=scripting))
+            == list(tree_builder_metas(html, scripting=scripting, skip_copies=False)))
+
+
+_BEFORE_BODY = st.lists(st.sampled_from([
+    "</head>", "</body>", "</html>", "</br>", "</BR >", "</noscript>", "</template>", "</xmp>", "</x a='>'>", "</p/>",
+    "<?x>", "<!x>", "</>", "<!-- x -->", "<!doctype html>", " ", "\n", "x", "<", "<head>", "<noscript>", "<template>",
+    "<link>", "<body>", META]), max_size=30).map("".join)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.sampled_from(["", "<html>", "<head>", "<head><noscript>", "<head></head>", "<!doctype html>"]), _BEFORE_BODY,
+       st.booleans())
+@example("", "<?x></xmp>" * 40 + META, True)
+@example("<head><noscript>", "</xmp><!-- x --></br>" + META, False)
+def test_runs_before_the_body_are_read_as_the_plain_twin_reads_them(start, rest, scripting):
+    """Whitespace, comments, DOCTYPEs and the end tags each mode before the body ignores: one
+    match in the scan, the metas its plain twin finds, each in the same insertion mode."""
+    html = start + rest
+    assert (list(tree_builder_metas(html, scripting=scripting))
+            == list(tree_builder_metas(html, scripting=scripting, skip_copies=False)))
 
 
 # The floods of issue 37 item 1 that kept the tree builder on, one turn of the loop per token.

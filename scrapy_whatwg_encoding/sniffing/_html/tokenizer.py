@@ -366,9 +366,10 @@ def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: 
     *one* (an alternation of items, at most one of which matches at any place) repeated. A run
     that ends within *window* is that one match (no item matches where it stops, in all of the
     text); one that stops before an item longer than *window* goes on after that item (read once,
-    not three times); a longer one has copies of its first item, else of its first two, skipped
-    first (:func:`copies_end`) where that ends with ">": the same end, in O(log n) steps for a
-    flood of one or two tokens or elements."""
+    not three times); a longer one has copies of the item the window cut (else, where the window
+    ends between items, of the first), else of it and the next, skipped first
+    (:func:`copies_end`) where that ends with ">": the same end, in O(log n) steps for a flood of
+    one or two tokens or elements, whatever comes before it in the window."""
     cut = min(end, pos + window)
     match = run.match(text, pos, cut)
     stop = pos if match is None else match.end()
@@ -381,10 +382,12 @@ def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: 
         if item.end() - stop > window:  # one long item (a tag of thousands of attributes): read once
             match = run.match(text, item.end(), end)
             return item.end() if match is None else match.end()
-    item = one.match(text, pos, end)
-    if item is None:
-        return pos  # no item here: the run is empty (and its attempt would cost as much again)
-    for _ in range(2):  # copies of the first item, else of the first two
+        pos = stop
+    else:  # (an item that ends at the cut may be one only there: a lookahead met the cut)
+        item = one.match(text, pos, end)
+        if item is None:
+            return pos  # no item here: the run is empty (and its attempt would cost as much again)
+    for _ in range(2):  # copies of the item the window cut (else the first), else of it and the next
         unit_end = item.end()
         if unit_end - pos > 2 and text[unit_end - 1:unit_end] in (">", b">"):
             after = copies_end(text, unit_end, text[pos:unit_end], end)
@@ -401,8 +404,8 @@ def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: 
 def text_element(names: str, key: str) -> str:
     """A whole element of text whose start tag name is one of *names* ("|"-separated): start tag,
     text, and the appropriate end tag that closes it, attributes and all (§13.2.5.3-32). For
-    ``script`` only script data without "<!--" (which enters the escaped states); other names are
-    RCDATA or RAWTEXT. One alternative per name, its name written in the end tag (a named group
+    ``script``, script data (:func:`script_text`: escaped sections too, where the end tag ends
+    it); other names are RCDATA or RAWTEXT. One alternative per name, its name written in the end tag (a named group
     and a backreference cost a third of a flood's time). The text is atomic (possessive on Python
     3.11+, else a lookahead and a backreference): where no end tag follows, the match fails
     without backtracking through it."""
@@ -412,8 +415,7 @@ def text_element(names: str, key: str) -> str:
 def _text_element(name: str, key: str) -> str:
     """:func:`text_element` for one *name*."""
     name = f"(?i:{name})"
-    other = "!--|" if name == "(?i:script)" else ""
-    text = atomic_text(rf"<(?!{other}/{name}[\t\n\x0c\r />])", key)
+    text = script_text(key) if name == _S else atomic_text(rf"<(?!/{name}[\t\n\x0c\r />])", key)
     return (rf"<{name}(?=[\t\n\x0c\r />]){_attributes(key + 's')}"
             rf"{text}</{name}(?=[\t\n\x0c\r />]){_attributes(key + 'e')}")
 
@@ -442,26 +444,45 @@ _SCRIPT_DOUBLE = re.compile(rf"-->|</script{_T}", _FLAGS)
 # text between transitions atomic (see atomic_text): script data through escaped sections (with
 # double-escaped ones inside) back to script data; escaped through double-escaped back to escaped;
 # double-escaped through escaped back to double-escaped. Left to the steps: transitions that never
-# come back, a few per element, whatever its text.
+# come back, a few per element, whatever its text. ("+": possessive, see with_possessives.)
+_S = "(?i:script)"
+
+
 def _data(key: str) -> str:  # up to "<!--" or "</script"
-    return atomic_text(rf"<(?!!--|/script{_T})", key)
+    return atomic_text(rf"<(?!!--|/{_S}{_T})", key)
 
 
 def _escaped(key: str) -> str:  # up to "-->", "</script" or "<script"
-    return atomic_text(rf"(?:-(?!->)|<(?!/?script{_T}))", key, special="<-")
+    return atomic_text(rf"(?:-(?!->)|<(?!/?{_S}{_T}))", key, special="<-")
 
 
 def _double(key: str) -> str:  # up to "-->" or "</script"
-    return atomic_text(rf"(?:-(?!->)|<(?!/script{_T}))", key, special="<-")
+    return atomic_text(rf"(?:-(?!->)|<(?!/{_S}{_T}))", key, special="<-")
 
 
-_ESCAPED_CYCLE = rf"(?:<script{_T}{_double('a')}</script{_T}{_escaped('b')})*+"
-_SCRIPT_SKIP = {state: re.compile(with_possessives(cycle), _FLAGS) for state, cycle in (
+def _escaped_cycles(key: str) -> str:
+    return rf"(?:<{_S}{_T}{_double(key + 'a')}</{_S}{_T}{_escaped(key + 'b')})*+"
+
+
+def _script_runs(key: str) -> tuple[str, str, str]:
+    """The runs back to script data, to escaped, to double-escaped (group names led by *key*)."""
     # (After "<!" the escaped text begins at "--", the escaped dash dash state: "<!-->" closes.)
-    (_SCRIPT_DATA, rf"{_data('c')}(?:<!{_escaped('d')}{_ESCAPED_CYCLE}(?:<script{_T}{_double('e')})?+-->{_data('f')})*+"),
-    (_SCRIPT_ESCAPED, rf"{_escaped('g')}{_ESCAPED_CYCLE}"),
-    (_SCRIPT_DOUBLE, rf"{_double('h')}(?:</script{_T}{_escaped('i')}<script{_T}{_double('j')})*+"),
-)}
+    to_data = rf"<!{_escaped(key + 'd')}{_escaped_cycles(key + 'e')}(?:<{_S}{_T}{_double(key + 'f')})?+-->"
+    return (rf"{_data(key + 'c')}(?:{to_data}{_data(key + 'g')})*+",
+            rf"{_escaped(key + 'h')}{_escaped_cycles(key + 'i')}",
+            rf"{_double(key + 'j')}(?:</{_S}{_T}{_escaped(key + 'k')}<{_S}{_T}{_double(key + 'l')})*+")
+
+
+_SCRIPT_SKIP = {state: re.compile(with_possessives(run), _FLAGS)
+                for state, run in zip((_SCRIPT_DATA, _SCRIPT_ESCAPED, _SCRIPT_DOUBLE), _script_runs(""))}
+
+
+def script_text(key: str) -> str:
+    """Script data up to an end tag that ends it (in script data or escaped, §13.2.5.4, 15-32),
+    atomic (possessive on Python 3.11+, else a lookahead and a backreference: group names led
+    by ``x{key}``)."""
+    text = with_possessives(_script_runs(key)[0] + rf"(?:<!{_escaped(key + 'm')}{_escaped_cycles(key + 'n')})?+")
+    return text if POSSESSIVE else atomic(text, f"x{key}o")
 
 
 def script_data_end(text: str, pos: int, shortcut: bool = True) -> int:
