@@ -239,7 +239,9 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
     every such byte, in "replace" mode (its errors are the marked U+FFFD's only). A window whose
     tokens are all alone bytes and such pairs takes a shortcut: one translate, one decode
     (:func:`_pairs_and_alone`); so does one of bytes 0x80 and above only, where each such byte
-    alone is an error and no pair is the C codec's: one U+FFFD per token, counted.
+    alone is an error and no pair is the C codec's: one U+FFFD per token, counted. After the
+    latter, the next window is first read as pairs of two leading bytes that are errors (Big5 0x87
+    0xE0 repeated), found by one regular expression search (:func:`_error_pairs`).
 
     *drop*: ASCII bytes (each one token alone) whose characters the text leaves out, deleted from
     the bytes once the tokens are known (ISO-2022-JP's marks between runs: no pass over the text).
