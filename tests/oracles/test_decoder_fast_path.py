@@ -135,7 +135,7 @@ def test_iso_2022_jp_fast_path_check(pieces):
 HOSTILE_UNITS = [b"\x81<", b"\xff", b"\x80", b"\x81\xff", b"\x8e\x80", b"\x81\x81", b"\x85@", b"\x81\x30\x81\x30",
                  b"\x81\x30A", b"\x8f\xa1A", b"\xa1 ", b"\xfe\n", b"\x81<\xff", b"\xa0", b"\xfd\x80",
                  b"\x81\x81\x82\x83", b"\x81@\x81\x81", b"\xa1\x81", b"\x85\xa1", b"\xc9\xc9", b"\xa4\xa4\xff",
-                 b"\x81\x81\x85@", b"\x85\x85\x85", b"\xa1\xa1\xff"]
+                 b"\x81\x81\x85@", b"\x85\x85\x85", b"\xa1\xa1\xff", b"\x87\xe0", b"\x8e\xe0"]
 
 
 @pytest.mark.parametrize("unit", HOSTILE_UNITS, ids=[u.hex() for u in HOSTILE_UNITS])
