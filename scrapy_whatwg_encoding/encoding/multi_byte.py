@@ -64,6 +64,9 @@ class ErrorRuns(NamedTuple):
     stop_pairs: frozenset[bytes]  # each live leading byte with each next byte that *step* decides otherwise
     planes: tuple[tuple[bytes, bytes], ...]  # bytes.translate tables: a live leading byte's row, the rows
     # in which a next byte is an error (see :func:`error_runs`); two at most
+    units: bytes  # a bytes.translate table: a leading byte to itself less 0x7F, any other byte to 0
+    not_error_pair: re.Pattern[str]  # a UTF-16-BE code unit of two bytes that units gives: one holding a 0
+    # (a byte that is no leading byte) or a stop pair's (see :func:`_error_pairs`)
 
 
 def error_runs(step: Step) -> ErrorRuns:
@@ -134,13 +137,28 @@ def error_runs(step: Step) -> ErrorRuns:
                     bytes(sum(1 << r % 7 for r in range(7 * plane, min(len(rows), 7 * plane + 7)) if b in rows[r])
                           for b in range(256)))
                    for plane in range((len(rows) + 6) // 7))
+    # Two leading bytes as one UTF-16-BE code unit (1 to 0x81 each: no surrogate), for _error_pairs.
+    units = bytes(b - 0x7F if b in leads else 0 for b in range(256))
+    pairs = frozenset(bytes((lead, x)) for lead, xs in stop_pairs.items() for x in xs)
+    not_error_pair = sorted({*range(0x100), *(units[lead] << 8 for lead in leads),
+                             *(units[pair[0]] << 8 | units[pair[1]] for pair in pairs if units[pair[1]])})
     return ErrorRuns(re.compile(stop), bytes((b in leads) | (b in live) << 1 | (b in maybe) << 2
                                              | (row_of.get(b, -1) // 7 == 1) << 3 | (b in two) << 4
                                              | (row_of.get(b, -1) // 7 == 0) << 5 | any(b in row for row in rows) << 6
                                              | (b >= 0x80) << 7 for b in range(256)),
                      end_stops, bytes(leads[0] if table[b] == "\ufffd" else b for b in range(256)),
-                     "".join(table), leads[1], frozenset(bytes((lead, x)) for lead, xs in stop_pairs.items() for x in xs),
-                     planes)
+                     "".join(table), leads[1], pairs, planes, units, re.compile(_char_class(not_error_pair)))
+
+
+def _char_class(code_points: list[int]) -> str:
+    """A regular expression's character class of the sorted *code_points*, as ranges."""
+    ranges: list[list[int]] = []
+    for c in code_points:
+        if ranges and ranges[-1][1] == c - 1:
+            ranges[-1][1] = c
+        else:
+            ranges.append([c, c])
+    return "[" + "".join(re.escape(chr(a)) + ("-" + re.escape(chr(b)) if b > a else "") for a, b in ranges) + "]"
 
 
 _WINDOW, _MAX_WINDOW = 64, 1 << 15  # decode_run's first window and its largest (8 times each time)
@@ -221,7 +239,9 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
     every such byte, in "replace" mode (its errors are the marked U+FFFD's only). A window whose
     tokens are all alone bytes and such pairs takes a shortcut: one translate, one decode
     (:func:`_pairs_and_alone`); so does one of bytes 0x80 and above only, where each such byte
-    alone is an error and no pair is the C codec's: one U+FFFD per token, counted.
+    alone is an error and no pair is the C codec's: one U+FFFD per token, counted. After the
+    latter, the next window is first read as pairs of two leading bytes that are errors (Big5 0x87
+    0xE0 repeated), found by one regular expression search (:func:`_error_pairs`).
 
     *drop*: ASCII bytes (each one token alone) whose characters the text leaves out, deleted from
     the bytes once the tokens are known (ISO-2022-JP's marks between runs: no pass over the text).
@@ -231,10 +251,20 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
     (:func:`_codec_window`), without its tokens from the lanes.
     """
     n, size, texts = len(data), _WINDOW, []
-    optimistic = False
+    optimistic = errors = False
     while True:
         end = min(n, i + size)
         window = data[i:end + 1]  # one byte more: a pair across the edge
+        if errors:  # the last window was errors only: first its pairs of two leading bytes, errors each
+            count = _error_pairs(runs, window[:end - i])
+            if count:
+                texts.append("\ufffd" * count)
+                if i + 2 * count >= n:
+                    return "".join(texts), n
+                errors = 2 * count + 1 >= end - i  # (all whole pairs: the next window likewise)
+                i, size = i + 2 * count, min(size * 8, _MAX_WINDOW) if errors else size
+                continue
+            errors = False
         if optimistic:
             assert split_firsts is not None and merge is not None
             tried = _codec_window(runs, window, str(c_codec), merge, split_firsts)
@@ -300,6 +330,7 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                 end = i + counted[1]
                 if end >= n:
                     return "".join(texts), end
+                errors = True
                 i, size = end, min(size * 8, _MAX_WINDOW)
                 continue
         if codec_pairs:
@@ -382,6 +413,19 @@ def _pairs_and_alone(runs: ErrorRuns, window: bytes, inside: int, starts: int, c
     except UnicodeDecodeError:  # (a pair the C codec rejects: decode_run finds it)
         return None
     return text.replace(chr(placeholder), "\ufffd")
+
+
+def _error_pairs(runs: ErrorRuns, window: bytes) -> int:
+    """How many tokens from a token boundary at the start of *window* are pairs of two leading bytes
+    that are no stop pair (each one U+FFFD for the two bytes), read two bytes at a time as long as
+    they are: the bytes as UTF-16-BE code units (*units*), the first unit that is no such pair found
+    by one regular expression search, no lane arithmetic; its first _WINDOW bytes first (where they
+    hold another token, the rest is not read). Its plain twin is decode_run's lanes."""
+    for part in (window[:_WINDOW], window) if len(window) > _WINDOW else (window,):
+        found = runs.not_error_pair.search(part[:len(part) & ~1].translate(runs.units).decode("utf-16-be"))
+        if found is not None:
+            return found.start()
+    return len(window) // 2
 
 
 def _errors_only(flags: int, starts: int, high: int, inside: int) -> tuple[int, int] | None:

@@ -135,7 +135,7 @@ def test_iso_2022_jp_fast_path_check(pieces):
 HOSTILE_UNITS = [b"\x81<", b"\xff", b"\x80", b"\x81\xff", b"\x8e\x80", b"\x81\x81", b"\x85@", b"\x81\x30\x81\x30",
                  b"\x81\x30A", b"\x8f\xa1A", b"\xa1 ", b"\xfe\n", b"\x81<\xff", b"\xa0", b"\xfd\x80",
                  b"\x81\x81\x82\x83", b"\x81@\x81\x81", b"\xa1\x81", b"\x85\xa1", b"\xc9\xc9", b"\xa4\xa4\xff",
-                 b"\x81\x81\x85@", b"\x85\x85\x85", b"\xa1\xa1\xff"]
+                 b"\x81\x81\x85@", b"\x85\x85\x85", b"\xa1\xa1\xff", b"\x87\xe0", b"\x8e\xe0"]
 
 
 @pytest.mark.parametrize("unit", HOSTILE_UNITS, ids=[u.hex() for u in HOSTILE_UNITS])
@@ -463,3 +463,70 @@ def test_decode_run_drop_equals_removing_after(name, monkeypatch):
             assert multi_byte.decode_run(runs, data, 0, c_codec, merge, b"\x0f") == (text.replace("\x0f", ""), end), data
 
     run()
+
+
+def plain_error_pairs(runs, data):
+    """_error_pairs' count, pair by pair (its plain twin): from the start, two leading bytes that are
+    no stop pair, as long as there are."""
+    count = 0
+    while 2 * count + 1 < len(data) and all(runs.flags[b] & 1 for b in data[2 * count:2 * count + 2]) \
+            and data[2 * count:2 * count + 2] not in runs.stop_pairs:
+        count += 1
+    return count
+
+
+@pytest.mark.parametrize("windows", [(64, 1 << 15), (2, 16)], ids=["windows", "small-windows"])
+@pytest.mark.parametrize("name", ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"])
+def test_error_pairs_equals_plain_twin(name, windows, monkeypatch):
+    """decode_run's shortcut for pairs of two leading bytes that are errors, after a window of errors
+    only (_error_pairs: the bytes as UTF-16-BE code units, one regular expression search) counts the
+    pairs its plain twin does, and decode_run's text and end are the reference decoder's and its
+    twin's, where it fires (issue 37's Big5 0x87 0xE0, dead leading bytes, across windows' edges, a
+    lone leading byte last) and where it stops (a stop pair, a byte that is no leading byte, at once or
+    past its first _WINDOW bytes); it fires on some of them (Big5, EUC-JP, EUC-KR: not Shift_JIS and
+    gb18030, whose bytes 0x80 and above include characters alone, so no window is errors only)."""
+    decoder, runs, merge = _with_windows(monkeypatch, name, windows)
+    alone, leads = _run_pieces(name)
+    empty, filled = _pairs_by_reference(name)
+    lead_bytes = {b for b in range(256) if runs.flags[b] & 1}
+    lead_empty = [pair for pair in empty if pair[1] in lead_bytes]  # (two leading bytes: an error)
+    lead_filled = [pair for pair in filled if pair[1] in lead_bytes]
+    counts = []
+    error_pairs = multi_byte._error_pairs
+
+    def spy(runs_, window):
+        count = error_pairs(runs_, window)
+        assert count == plain_error_pairs(runs_, window), window
+        counts.append(count)
+        return count
+
+    monkeypatch.setattr(multi_byte, "_error_pairs", spy)
+
+    @settings(max_examples=300, deadline=None, derandomize=True, database=None)
+    @given(st.lists(st.sampled_from(lead_empty or [b"\xff"]) | st.sampled_from(leads)
+                    | st.tuples(st.sampled_from(lead_empty or [b"\xff"]), st.integers(1, 80)).map(lambda p: p[0] * p[1]),
+                    min_size=1, max_size=100),
+           st.lists(st.sampled_from(alone + lead_filled[:6] + [b"<", b"\x80", b"\xff", b"\xa4\xa4"]), max_size=3),
+           st.integers(0, 900), st.booleans())
+    @example([b"\x87\xe0"] * 500, [], 0, False)  # issue 37: Big5's empty pointer, repeated
+    @example([b"\x87\xe0"] * 500, [b"\x87"], 1000, False)  # ... a lone leading byte last
+    @example([b"\x87\xe0"] * 500, [b"\xa4\xa4"], 301, False)  # ... a valid pair past the probe
+    @example([b"\x87\xe0"] * 500, [b"\xff"], 101, True)  # ... an alone byte: the pairs after it shift
+    @example([b"\x81\x81\xff"] * 300, [], 0, False)  # the shortcut stops at the first alone byte each time
+    def run(pieces, others, where, shift):
+        data = (b"\xff" if shift else b"") + b"".join(pieces)
+        where = min(where, len(data))
+        data = data[:where] + b"".join(others) + data[where:]
+        assert plain_error_pairs(runs, data) == error_pairs(runs, data), data
+        end = plain_run_end(runs, data)
+        text, end_plain = multi_byte.decode_run(runs, data, 0)
+        assert (text, end_plain) == (ref_decode(name, data[:end]), end), data
+        text, end_with_codec = multi_byte.decode_run(runs, data, 0, decoder.c_codec, merge)
+        assert end_with_codec >= end, data
+        assert decoder._fix(text, data[:end_with_codec]) == ref_decode(name, data[:end_with_codec]), data
+
+    run()
+    if runs.table[0x80:] == multi_byte._ERRORS:
+        assert any(counts) and not all(counts)
+    else:
+        assert not counts
