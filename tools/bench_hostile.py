@@ -19,7 +19,8 @@ without a ">" at the end; one tag of attribute soup (a ``<meta>`` that names an 
 ``<div>`` before one); one tag name of many ``<a``; ``<meta`` repeated inside one tag, a ``&``
 after it; bogus comments (``</>``, ``<?x>``) then a ``<meta>``; floods that keep the tree builder
 on (``<a>``, ``<b>``, ``<option>`` in a ``<template>``, stray ``<`` in ``<svg>``); the multi-byte
-decoders' errors (tools/hunt_hostile.py found these last ones); UTF-16LE comments with and without a BOM; and the bodies that were
+decoders' errors (tools/hunt_hostile.py found these last ones) and random bytes 0x80-0xFF (seed 7)
+after a ``<meta charset>`` of each multi-byte encoding; UTF-16LE comments with and without a BOM; and the bodies that were
 here before: Russian text in windows-1251, random bytes, NUL bytes, ASCII with one 0xE9 at the
 end. Columns:
 ms, best of ``--repeat`` fresh responses (with the readings the body's earlier calls cached
@@ -77,6 +78,11 @@ def _tag(start: bytes, unit: bytes, size: int) -> bytes:
     return start + _repeat(unit, size - len(start) - 1) + b">"
 
 
+def _random_high(seed: int, size: int) -> bytes:
+    """*size* bytes 0x80-0xFF drawn by ``random.Random(seed)``: a binary file or a mislabelled page."""
+    return bytes(random.Random(seed).choices(range(0x80, 0x100), k=size))
+
+
 def bodies(size: int) -> dict[str, bytes]:
     """The hostile bodies of *size* bytes."""
     russian = ("<p>Съешь же ещё этих мягких французских булок, да выпей чаю. " * 40 + "</p>\n").encode("windows-1251")
@@ -122,6 +128,8 @@ def bodies(size: int) -> dict[str, bytes]:
                                ("gb18030", b"\xff"), ("iso-2022-jp", b"\x1b$B<"), ("big5", b"\x81\x81"),
                                ("shift_jis", b"\x85@"), ("big5", b"\x81\x81\x82\x83"), ("big5", b"\xa4\xa4\xff"),
                                ("big5", b"\x87\xe0"), ("shift_jis", b"\x82@")]},
+        **{f"<meta charset={label}>, random 0x80-0xFF": (b"<meta charset=%s>" % label.encode() + _random_high(7, size))[:size]
+           for label in ("big5", "euc-jp", "shift_jis", "euc-kr", "gb18030")},
         "<!----> x N, UTF-16LE": _repeat("<!---->".encode("utf-16-le"), size - 42) + "<meta charset=koi8-r>".encode("utf-16-le"),
         "<!----> x N, UTF-16LE BOM": b"\xff\xfe" + _repeat("<!---->".encode("utf-16-le"), size - 2),
         "windows-1251 text": _repeat(russian, size),

@@ -67,6 +67,7 @@ class ErrorRuns(NamedTuple):
     units: bytes  # a bytes.translate table: a leading byte to itself less 0x7F, any other byte to 0
     not_error_pair: re.Pattern[str]  # a UTF-16-BE code unit of two bytes that units gives: one holding a 0
     # (a byte that is no leading byte) or a stop pair's (see :func:`_error_pairs`)
+    codec_errors: str = "strict"  # the C codec's error handler in decode_run (see :func:`pair_errors`)
 
 
 def error_runs(step: Step) -> ErrorRuns:
@@ -142,12 +143,41 @@ def error_runs(step: Step) -> ErrorRuns:
     pairs = frozenset(bytes((lead, x)) for lead, xs in stop_pairs.items() for x in xs)
     not_error_pair = sorted({*range(0x100), *(units[lead] << 8 for lead in leads),
                              *(units[pair[0]] << 8 | units[pair[1]] for pair in pairs if units[pair[1]])})
+    # Stop pairs of two bytes 0x80 and above whatever follows: the standard's text, where the C codec rejects one.
+    pair_texts = {}
+    for pair in pairs:
+        if pair[1] >= 0x80 and pair[0] in two:
+            text = token(pair + _AFTER[0])
+            if text[1] == 2 and all(token(pair + after) == text for after in _AFTER[1:]):
+                pair_texts[pair] = text[0]
     return ErrorRuns(re.compile(stop), bytes((b in leads) | (b in live) << 1 | (b in maybe) << 2
                                              | (row_of.get(b, -1) // 7 == 1) << 3 | (b in two) << 4
                                              | (row_of.get(b, -1) // 7 == 0) << 5 | any(b in row for row in rows) << 6
                                              | (b >= 0x80) << 7 for b in range(256)),
                      end_stops, bytes(leads[0] if table[b] == "\ufffd" else b for b in range(256)),
-                     "".join(table), leads[1], pairs, planes, units, re.compile(_char_class(not_error_pair)))
+                     "".join(table), leads[1], pairs, planes, units, re.compile(_char_class(not_error_pair)),
+                     pair_errors(pair_texts))
+
+
+def pair_errors(pair_texts: dict[bytes, str]) -> str:
+    """The name of a C codec error handler (registered here) that gives *pair_texts*' text for an
+    error at a pair it holds, consumed whole, and raises at any other error. decode_run decodes with
+    it where every token left in the bytes is a pair it keeps or one byte the C codec decodes alone
+    whatever follows: its tokens are the standard's up to each error, which then starts a token, and
+    a pair the C codec rejects (Big5 0x87 0xA1, EUC-JP 0xAD 0xA1: a pointer CPython lacks) no longer
+    ends the run (random bytes under a multi-byte label: one every ~80 bytes)."""
+    name = f"whatwg-pairs-{id(pair_texts):x}"  # (the registry keeps pair_texts alive: no other has its id)
+    get = pair_texts.get
+
+    def handle(exc: UnicodeError) -> tuple[str, int]:
+        if type(exc) is UnicodeDecodeError:
+            text = get(exc.object[exc.start:exc.start + 2])
+            if text is not None:
+                return text, exc.start + 2
+        raise exc
+
+    codecs.register_error(name, handle)
+    return name
 
 
 def _char_class(code_points: list[int]) -> str:
@@ -180,14 +210,15 @@ def _masks(lanes: int) -> tuple[int, int, int, int, int]:
 _MARK = "\udcff"  # a lone surrogate: no decoder's text holds one
 
 
-def _codec_pairs(window: bytes, starts: int, c_codec: str, one_each: bool) -> str | None:
+def _codec_pairs(window: bytes, starts: int, c_codec: str, one_each: bool, errors: str = "strict") -> str | None:
     """The C codec's text of the pairs at lanes *starts* (0xFF there) of *window*, where it decodes
-    them without error (and, if *one_each*, each to one character), else ``None``."""
+    them without error but those *errors* (an error handler's name) handles (and, if *one_each*, each
+    to one character), else ``None``."""
     keep = starts | (starts << 8)
     kept = (int.from_bytes(window, "little") & keep) | (((1 << 8 * len(window)) - 1) ^ keep)
     pairs = kept.to_bytes(len(window), "little").translate(None, b"\xff")  # (0xFF: in no pair)
     try:
-        text = pairs.decode(c_codec)
+        text = pairs.decode(c_codec, errors)
     except UnicodeDecodeError:
         return None
     return text if not one_each or 2 * len(text) == len(pairs) else None
@@ -339,7 +370,9 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
             if merge is not None:  # U+FFFD as an ASCII byte the window lacks: one decode without error
                 placeholder = next((byte for byte in _PLACEHOLDERS if byte not in window and byte not in drop), None)
             if placeholder is None:
-                text_of_pairs = _codec_pairs(window, codec_pairs, c_codec, merge is None)
+                # (in "replace" mode below, the pairs the C codec rejects would be U+FFFD: strict then)
+                text_of_pairs = _codec_pairs(window, codec_pairs, c_codec, merge is None,
+                                             runs.codec_errors if merge is None else "strict")
                 if text_of_pairs is None:  # the first is a stop
                     stops = codec_pairs & -codec_pairs
                     end = i + (stops.bit_length() - 1) // 8
@@ -371,7 +404,7 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
             elif placeholder is not None:
                 assert c_codec is not None
                 try:
-                    texts.append(text.decode(c_codec).replace(chr(placeholder), "\ufffd"))
+                    texts.append(text.decode(c_codec, runs.codec_errors).replace(chr(placeholder), "\ufffd"))
                 except UnicodeDecodeError:  # a pair the C codec rejects: the first pair is a stop
                     stops = codec_pairs & -codec_pairs
                     end = i + (stops.bit_length() - 1) // 8
@@ -409,7 +442,8 @@ def _pairs_and_alone(runs: ErrorRuns, window: bytes, inside: int, starts: int, c
     if table is None:
         return None
     try:
-        text = window[:inside + ((codec_pairs >> 8 * (inside - 1)) & 1)].translate(table, drop).decode(str(c_codec))
+        text = window[:inside + ((codec_pairs >> 8 * (inside - 1)) & 1)].translate(table, drop).decode(
+            str(c_codec), runs.codec_errors)
     except UnicodeDecodeError:  # (a pair the C codec rejects: decode_run finds it)
         return None
     return text.replace(chr(placeholder), "\ufffd")
@@ -460,7 +494,7 @@ def _codec_window(runs: ErrorRuns, window: bytes, c_codec: str, merge: bytes,
     table = _kept(runs.flags, merge, placeholder)
     if table is None:
         return None
-    decoder = codecs.getincrementaldecoder(c_codec)()
+    decoder = codecs.getincrementaldecoder(c_codec)(runs.codec_errors)
     try:
         text = decoder.decode(window.translate(table), False)
     except UnicodeDecodeError:
