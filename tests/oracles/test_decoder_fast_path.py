@@ -5,9 +5,11 @@ leading byte with every next byte after a warm cache, and tables loaded lazily.
 """
 from __future__ import annotations
 
+import codecs
 import functools
 import json
 import pathlib
+import random
 import re
 import subprocess
 import sys
@@ -530,3 +532,87 @@ def test_error_pairs_equals_plain_twin(name, windows, monkeypatch):
         assert any(counts) and not all(counts)
     else:
         assert not counts
+
+
+def _codec_rejects(name, runs, c_codec):
+    """The stop pairs of two bytes 0x80 and above that the C codec *c_codec* rejects (Big5 0x87 0xA1,
+    EUC-JP 0xAD 0xA1: pointers CPython lacks)."""
+    rejects = []
+    for pair in sorted(runs.stop_pairs):
+        try:
+            pair.decode(c_codec)
+        except UnicodeDecodeError:
+            rejects.append(pair)
+    return rejects
+
+
+@pytest.mark.parametrize("name", ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"])
+def test_pair_errors_every_pair(name):
+    """The C codec's error handler of error_runs (pair_errors) gives the reference decoder's text for
+    every pair the C codec rejects that it holds, consumed whole, and raises at every other error."""
+    decoder = ENCODINGS[name]._load()[0]
+    runs = multi_byte.error_runs(decoder.step)
+    held = 0
+    rejects = _codec_rejects(name, runs, decoder.c_codec)
+    for pair in rejects:
+        try:
+            text = (pair + b" ").decode(decoder.c_codec, runs.codec_errors)
+        except UnicodeDecodeError:  # (a pair it does not hold: a three-byte token, gb18030's four)
+            assert pair[1] < 0x80 or not runs.flags[pair[0]] & 0x10, pair
+            continue
+        held += 1
+        assert text == ref_decode(name, pair + b" "), pair
+    # (two bytes whatever follows, bit 4: not EUC-JP 0x8F's; none in Shift_JIS and EUC-KR, whose C codecs lack no pointer)
+    assert held == sum(pair[1] >= 0x80 and runs.flags[pair[0]] & 0x10 != 0 for pair in rejects)
+    assert (held > 0) is (name in ("Big5", "EUC-JP", "gb18030"))
+    for error in (b"\x81\x00", b"\x81", b"\x81\x7f"):  # (errors in each C codec: no pair it holds)
+        with pytest.raises(UnicodeDecodeError):
+            (b"ab" + error).decode(decoder.c_codec)
+        with pytest.raises(UnicodeDecodeError):
+            (b"ab" + error).decode(decoder.c_codec, runs.codec_errors)
+
+
+@pytest.mark.parametrize("windows", [(64, 1 << 15), (2, 16)], ids=["windows", "small-windows"])
+@pytest.mark.parametrize("name", ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"])
+def test_pair_errors_on_byte_soup_equals_plain_twin(name, windows, monkeypatch):
+    """decode_run with the C codec's error handler for the pairs it rejects (pair_errors: such a pair
+    no longer ends the run at the window's first pair) against its plain twin (the same runs with the
+    "strict" handler): on random bytes (seeded: over 0x80-0xFF, over 0x00-0xFF, with the rejected
+    pairs mixed in) its text is the reference decoder's up to its end, it goes at least as far, and
+    the whole decoder equals the reference; the handler fires on some inputs."""
+    decoder, runs, merge = _with_windows(monkeypatch, name, windows)
+    plain = runs._replace(codec_errors="strict")
+    rejects = _codec_rejects(name, runs, decoder.c_codec) or [b"\xff"]
+    handler = codecs.lookup_error(runs.codec_errors)
+    fired = []
+
+    def spy(exc):
+        result = handler(exc)  # (raises where it does not hold the pair)
+        fired.append(exc.object[exc.start:exc.start + 2])
+        return result
+
+    codecs.register_error("test-pair-errors-spy", spy)
+    runs = runs._replace(codec_errors="test-pair-errors-spy")
+
+    @settings(max_examples=150, deadline=None, derandomize=True, database=None)
+    @given(st.integers(0, 2 ** 32), st.sampled_from([0x80, 0x00, 0x40]), st.integers(1, 3000),
+           st.lists(st.sampled_from(rejects), max_size=40))
+    @example(7, 0x80, 3000, [])  # issue 37: random bytes 0x80-0xFF (random.Random(7))
+    @example(7, 0x00, 3000, [])
+    def run(seed, low, size, pairs):
+        rng = random.Random(seed)
+        data = bytearray(rng.choices(range(low, 0x100), k=size))
+        for pair in pairs:  # at a random place: a token boundary or not
+            where = rng.randrange(len(data) + 1)
+            data[where:where] = pair
+        data = bytes(data)
+        for start in (0, 1):  # (decode_run reads a token from *start* as from the initial state)
+            for m in {None, merge}:
+                end_plain = multi_byte.decode_run(plain, data, start, decoder.c_codec, m, b"", decoder.split_firsts)[1]
+                text, end = multi_byte.decode_run(runs, data, start, decoder.c_codec, m, b"", decoder.split_firsts)
+                assert end >= end_plain, (data, start)
+                assert decoder._fix(text, data[start:end]) == ref_decode(name, data[start:end]), (data, start)
+        assert ENCODINGS[name].decode(data) == ref_decode(name, data), data
+
+    run()
+    assert (len(fired) > 0) is (name in ("Big5", "EUC-JP", "gb18030"))
