@@ -525,6 +525,50 @@ def _merge_with(merge: bytes, placeholder: int) -> bytes:
     return merge.replace(merge[0xFF:], bytes((placeholder,)))
 
 
+_LONG_WALK = 4096  # bytes from the last sync byte past which FastDecoder._at_boundary takes token_boundary
+
+
+@functools.cache
+def _walk_classes(step: Step) -> tuple[bytes, re.Pattern[bytes]]:
+    """``(leads, irregular)`` for :func:`token_boundary`: the bytes 0x80 and above that *step* reads
+    as the first of two whatever byte 0x80 and above follows (and whatever after it), and a pattern
+    of the places where a token's length is *step*'s to tell: any other byte that is no token alone
+    whatever follows (EUC-JP 0x8F: three bytes), or such a leading byte before an ASCII byte (an
+    error that restores it, or a pair: Big5 0xA4 0x40) or at the end."""
+    afters = (b"", b" ", b"\xa1\xa1", b"\xff", b"\x810\x810")
+    leads, others = [], []
+    for b in range(0x80, 0x100):
+        if all(step(bytes((b, x)) + after, 0)[1] == 2 for x in range(0x80, 0x100) for after in afters):
+            leads.append(b)
+        elif not all(step(bytes((b, x)) + after, 0)[1] == 1 for x in range(256) for after in afters):
+            others.append(b)
+    lead_class = b"[" + b"".join(re.escape(bytes((b,))) for b in leads) + b"]" if leads else b"(?!)"
+    other_class = b"[" + b"".join(re.escape(bytes((b,))) for b in others) + b"]" if others else b"(?!)"
+    return bytes(leads), re.compile(other_class + b"|" + lead_class + b"(?:[\x00-\x7f]|\\Z)")
+
+
+def token_boundary(step: Step, data: bytes, i: int, position: int) -> bool:
+    """Whether a token starts at *position* of *data*, tokenizing from token boundary *i* (*step*:
+    a decoder's handler from its initial state): at C speed up to each place *step* must tell
+    (:func:`_walk_classes`), where it does. Before such a place every leading byte takes the next
+    byte (0x80 or above) and every other byte is one token, so a leading byte starts a token where
+    the stretch of leading bytes up to it, from its start or *i*, is of odd length. Its plain twin
+    is *step* token by token."""
+    leads, irregular = _walk_classes(step)
+    while i < position:
+        found = irregular.search(data, i, position + 1)
+        c = position if found is None else found.start()  # (*c*: a token starts there or it is a trail)
+        stretch = data[i:c]
+        starts = (len(stretch) - len(stretch.rstrip(leads))) % 2 == 0  # (a leading byte before: a trail)
+        if c == position:
+            return starts
+        if starts:
+            i = step(data, c)[1]
+        else:
+            i = c + 1
+    return i == position
+
+
 class FastDecoder:
     """Exact decoder of one encoding over C codec *c_codec*.
 
@@ -712,6 +756,8 @@ class FastDecoder:
         """Does a token start at *position*? Tokenize forward from the last sync byte (or *known*,
         a boundary) before it."""
         i = max(known, *(data.rfind(b, known, position) for b in _SYNC))
+        if position - i > _LONG_WALK:  # (random bytes, a binary file: no sync byte)
+            return token_boundary(self.step, data, i, position)
         while i < position:
             i = self.step(data, i)[1]
         return i == position

@@ -616,3 +616,51 @@ def test_pair_errors_on_byte_soup_equals_plain_twin(name, windows, monkeypatch):
 
     run()
     assert (len(fired) > 0) is (name in ("Big5", "EUC-JP", "gb18030"))
+
+
+def _plain_boundary(step, data, i, position):
+    """token_boundary's plain twin: *step* token by token from *i*."""
+    while i < position:
+        i = step(data, i)[1]
+    return i == position
+
+
+@pytest.mark.parametrize("name", ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"])
+def test_token_boundary_equals_plain_twin(name):
+    """token_boundary (FastDecoder._at_boundary past _LONG_WALK bytes from a sync byte: stretches of
+    leading bytes by their length, *step* only where a token's length is its to tell) says a token
+    starts exactly where its token-by-token twin does, at every place of seeded random byte soups
+    (0x80-0xFF: a binary file or a mislabelled page has no sync byte; 0x00-0xFF) with split tokens,
+    EUC-JP 0x8F, gb18030 four-byte tokens and pairs with an ASCII trail mixed in; and the decoder of
+    such a soup past _LONG_WALK bytes equals the reference. Both of its steps fire (a place that
+    starts a token, one that is a trail)."""
+    decoder = ENCODINGS[name]._load()[0]
+    step = decoder.step
+    irregular = multi_byte._walk_classes(step)[1]
+    seen = set()
+
+    @settings(max_examples=60, deadline=None, derandomize=True, database=None)
+    @given(st.integers(0, 2 ** 32), st.sampled_from([0x80, 0x00, 0x60]), st.integers(0, 400),
+           st.lists(st.sampled_from([*decoder.splits, b"\x8f\xa1\xa1", b"\x8f", b"\x81\x30\x81\x30", b"\xa4@",
+                                     b"\xa4A", b"\x81\x7f"]), max_size=12))
+    @example(7, 0x80, 400, [])
+    def run(seed, low, size, pieces):
+        rng = random.Random(seed)
+        data = bytearray(rng.choices(range(low, 0x100), k=size))
+        for piece in pieces:
+            where = rng.randrange(len(data) + 1)
+            data[where:where] = piece
+        data = bytes(data)
+        for start in (0, 1):
+            for position in range(start, len(data) + 1):
+                assert multi_byte.token_boundary(step, data, start, position) \
+                    is _plain_boundary(step, data, start, position), (data, start, position)
+        for found in irregular.finditer(data):
+            seen.add(_plain_boundary(step, data, 0, found.start()))
+
+    run()
+    assert seen == {True, False}
+    rng = random.Random(7)
+    for split in decoder.splits:  # a split token far from any sync byte: the decoder takes token_boundary
+        data = bytes(rng.choices(range(0x80, 0x100), k=3 * multi_byte._LONG_WALK)) + split + b"\xa1" * 3
+        assert ENCODINGS[name].decode(data) == ref_decode(name, data)
