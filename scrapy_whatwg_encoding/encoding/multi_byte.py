@@ -262,7 +262,8 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
 
     With *c_codec* (the C codec's name), a stop pair with a next byte 0x80 or above (two bytes
     whatever they give) is no stop: those pairs are decoded together by the C codec, where it
-    decodes each to one character without error (else the first is a stop), and take the places a
+    decodes each to one character without error but those *runs.codec_errors* gives the standard's
+    text (:func:`pair_errors`: a pointer CPython lacks) (else the first is a stop), and take the places a
     mark (a lone surrogate) holds in the text. The caller fixes the text as it fixes the C codec's.
     With *merge* too (:func:`codec_merge`), the whole run is one decode by the C codec instead:
     without error, U+FFFD given as an ASCII byte the window lacks (_PLACEHOLDERS) and replaced
