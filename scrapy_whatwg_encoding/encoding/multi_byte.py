@@ -68,6 +68,8 @@ class ErrorRuns(NamedTuple):
     not_error_pair: re.Pattern[str]  # a UTF-16-BE code unit of two bytes that units gives: one holding a 0
     # (a byte that is no leading byte) or a stop pair's (see :func:`_error_pairs`)
     codec_errors: str = "strict"  # the C codec's error handler in decode_run (see :func:`pair_errors`)
+    triples: dict[bytes, str] | None = None  # a stop of three bytes 0x80 and above whatever follows (EUC-JP
+    # 0x8F then two): its text, where decode_run with the C codec goes on past it
 
 
 def error_runs(step: Step) -> ErrorRuns:
@@ -150,13 +152,21 @@ def error_runs(step: Step) -> ErrorRuns:
             text = token(pair + _AFTER[0])
             if text[1] == 2 and all(token(pair + after) == text for after in _AFTER[1:]):
                 pair_texts[pair] = text[0]
+    # Stops of three bytes 0x80 and above whatever follows (EUC-JP 0x8F, a byte 0xA1-0xFE, a byte 0x80 or above).
+    triples = {}
+    for pair in pairs:
+        if pair[1] >= 0x80 and pair[0] not in two:
+            for y in range(0x80, 0x100):
+                text = token(pair + bytes((y,)) + _AFTER[0])
+                if text[1] == 3 and all(token(pair + bytes((y,)) + after) == text for after in _AFTER[1:]):
+                    triples[pair + bytes((y,))] = text[0]
     return ErrorRuns(re.compile(stop), bytes((b in leads) | (b in live) << 1 | (b in maybe) << 2
                                              | (row_of.get(b, -1) // 7 == 1) << 3 | (b in two) << 4
                                              | (row_of.get(b, -1) // 7 == 0) << 5 | any(b in row for row in rows) << 6
                                              | (b >= 0x80) << 7 for b in range(256)),
                      end_stops, bytes(leads[0] if table[b] == "\ufffd" else b for b in range(256)),
                      "".join(table), leads[1], pairs, planes, units, re.compile(_char_class(not_error_pair)),
-                     pair_errors(pair_texts))
+                     pair_errors(pair_texts), triples)
 
 
 def pair_errors(pair_texts: dict[bytes, str]) -> str:
@@ -418,6 +428,14 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                 parts = codecs.charmap_decode(text, "strict", runs.table[:runs.mark] + _MARK + runs.table[runs.mark + 1:])[0].split(_MARK)
                 texts.append("".join(itertools.chain.from_iterable(zip(parts, text_of_pairs or ""))) + parts[-1])
             break
+        if stops and c_codec is not None and runs.triples and end < n:  # a stop of three bytes: its text, on
+            triple = runs.triples.get(data[end:end + 3])
+            if triple is not None and (not codec_pairs or texts[-1].count("\ufffd") * _SPARSE >= end - i):
+                texts.append(triple)
+                i, size = end + 3, min(size, 8 * _WINDOW)  # (the next stop as near: a small window)
+                if i >= n:
+                    return "".join(texts), n
+                continue
         # Valid pairs with few errors (a page in a wrong encoding) are the C codec's (the caller's) again.
         if stops or end >= n or codec_pairs and texts[-1].count("\ufffd") * _SPARSE < end - i:
             return "".join(texts), end

@@ -664,3 +664,41 @@ def test_token_boundary_equals_plain_twin(name):
     for split in decoder.splits:  # a split token far from any sync byte: the decoder takes token_boundary
         data = bytes(rng.choices(range(0x80, 0x100), k=3 * multi_byte._LONG_WALK)) + split + b"\xa1" * 3
         assert ENCODINGS[name].decode(data) == ref_decode(name, data)
+
+
+@pytest.mark.parametrize("windows", [(64, 1 << 15), (2, 16)], ids=["windows", "small-windows"])
+@pytest.mark.parametrize("name", ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"])
+def test_triples_equal_plain_twin(name, windows, monkeypatch):
+    """decode_run with the C codec goes on past a stop of three bytes 0x80 and above (EUC-JP 0x8F, a
+    byte 0xA1-0xFE, a byte 0x80 or above: runs.triples, the reference's text each) where the run is
+    dense in errors, against its plain twin (no triples: the run ends there): on seeded random bytes
+    0x80-0xFF with 0x8F triples mixed in, its text is the reference decoder's up to its end, it goes at
+    least as far, and further on some inputs (EUC-JP only: the others have no such stop)."""
+    decoder, runs, merge = _with_windows(monkeypatch, name, windows)
+    assert bool(runs.triples) is (name == "EUC-JP")
+    for triple, text in (runs.triples or {}).items():
+        assert ref_decode(name, triple + b" ") == text + " ", triple
+    plain = runs._replace(triples=None)
+    further = []
+
+    @settings(max_examples=100, deadline=None, derandomize=True, database=None)
+    @given(st.integers(0, 2 ** 32), st.integers(1, 2000), st.lists(st.sampled_from([b"\x8f\xa1\xa1", b"\x8f\xb0\xff",
+                                                                                    b"\x8f\xa1A", b"\x8f", b"\xa4\xa4"]),
+                                                                   max_size=30))
+    @example(7, 2000, [])
+    def run(seed, size, pieces):
+        rng = random.Random(seed)
+        data = bytearray(rng.choices(range(0x80, 0x100), k=size))
+        for piece in pieces:
+            where = rng.randrange(len(data) + 1)
+            data[where:where] = piece
+        data = bytes(data)
+        for m in {None, merge}:
+            end_plain = multi_byte.decode_run(plain, data, 0, decoder.c_codec, m)[1]
+            text, end = multi_byte.decode_run(runs, data, 0, decoder.c_codec, m)
+            assert end >= end_plain, data
+            assert decoder._fix(text, data[:end]) == ref_decode(name, data[:end]), data
+            further.append(end > end_plain)
+
+    run()
+    assert any(further) is (name == "EUC-JP")
