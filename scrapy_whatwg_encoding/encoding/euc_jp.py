@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import re
 from typing import TYPE_CHECKING
 
 from . import indexes
@@ -37,6 +38,41 @@ def step(data: bytes, i: int) -> tuple[str, int]:
     return "\ufffd", i + 1 if byte < 0x80 else i + 2  # an ASCII byte is restored
 
 
+# Two pairs or more of bytes 0xA1–0xFE (§12.1.1: each pair one token of two bytes, whatever the pointer).
+_PAIRS = re.compile(rb"[\xa1-\xfe]{4,}")
+# The Shift_JIS bytes of each such pair's pointer (§13.2.1 step 3: pointer = (lead − offset) × 188 + byte
+# − offset): a row 2k or 2k + 1 (EUC-JP lead 0xA1 + row) is lead 0x81 + k (0xC1 + k from 0xE0);
+# the cell is the byte's offset, 94 more in odd rows (the byte as it is there, less 0x80 in even rows).
+_EVEN_ROW = bytes(0x80 if 0xA1 <= b <= 0xFE and (b - 0xA1) % 2 == 0 else 0 for b in range(256))
+_SJIS_LEAD = bytes(((b - 0xA1) // 2 + 0x81) + (0x40 if (b - 0xA1) // 2 + 0x81 >= 0xA0 else 0)
+                   if 0xA1 <= b <= 0xFE else 0 for b in range(256))
+_SJIS_BYTE = bytes((lambda offset: offset + (0x40 if offset < 0x3F else 0x41))(b - 0x21 if b < 0x80 else 94 + b - 0xA1)
+                   if 0x21 <= b <= 0x7E or 0xA1 <= b <= 0xFE else 0 for b in range(256))
+
+
+def pairs_run(data: bytes, i: int) -> tuple[str, int] | None:
+    """``(text, end)`` of the pairs of bytes 0xA1–0xFE from token boundary *i* up to the first the
+    standard decodes as an error (two or more, else ``None``), at C speed: each pair as the Shift_JIS
+    bytes of its pointer, decoded by CPython's cp932, which decodes each such pair as the standard
+    does, rows 13 and 89–92 too (NEC's and IBM's, which CPython's euc_jp lacks), and rejects exactly
+    the null pointers (tests/oracles/test_decoder_fast_path.py checks every pair). Its plain twin is
+    :func:`step` on each pair."""
+    match = _PAIRS.match(data, i)
+    if match is None:
+        return None
+    run = data[i:match.end() - (match.end() - i) % 2]
+    leads, trails = run[0::2], run[1::2]
+    cells = (int.from_bytes(trails, "little") - int.from_bytes(leads.translate(_EVEN_ROW), "little")
+             ).to_bytes(len(trails), "little")  # (each trail 0xA1 or above: no borrow)
+    sjis = bytearray(len(run))
+    sjis[0::2], sjis[1::2] = leads.translate(_SJIS_LEAD), cells.translate(_SJIS_BYTE)
+    try:
+        return sjis.decode("cp932"), i + len(run)
+    except UnicodeDecodeError as exc:  # a null pointer: the pairs before it
+        cut = exc.start - exc.start % 2
+        return (sjis[:cut].decode("cp932"), i + cut) if cut >= 4 else None
+
+
 @functools.cache
 def _encoder_table() -> dict[str, bytes]:
     """§12.1.2: U+00A5/U+203E as 0x5C/0x7E, halfwidth katakana as 0x8E + byte, U+2212 as U+FF0D,
@@ -53,7 +89,8 @@ def decoder(name: str = "EUC-JP", drop: bytes = b"") -> FastDecoder:
     """The EUC-JP decoder (its error handler registered under *name*; *drop* as FastDecoder's)."""
     from .tables.multi_byte_fixes import FIXES
 
-    return FastDecoder(name, "euc_jp", step, *FIXES["EUC-JP"], reach=lambda lead: 3 if lead == 0x8F else 2, drop=drop)
+    return FastDecoder(name, "euc_jp", step, *FIXES["EUC-JP"], reach=lambda lead: 3 if lead == 0x8F else 2, drop=drop,
+                       bulk=pairs_run)  # (euc_jp rejects rows 13 and 89-92: their runs by pairs_run)
 
 
 def codec(name: str) -> Codec:

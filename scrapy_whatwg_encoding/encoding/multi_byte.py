@@ -48,6 +48,8 @@ _FEW_ERRORS, _SKIP = 8, 64  # a run with fewer than 8 errors: the next 64 errors
 _AFTER = (b" ", b"", b"\xff", b"\x810\x810")
 
 Step = Callable[[bytes, int], "tuple[str, int]"]
+Bulk = Callable[[bytes, int], "tuple[str, int] | None"]
+_ONE, _RUN, _BULK = 0, 1, 2  # what the handler does at a token: its step, decode_run, the decoder's bulk
 
 
 class ErrorRuns(NamedTuple):
@@ -452,18 +454,24 @@ class FastDecoder:
 
     Call the instance with bytes-like data; returns str. *drop*: ASCII bytes whose characters the
     caller removes from the text: the runs of errors leave them out already (see :func:`decode_run`).
+    *bulk*: ``bulk(data, i) -> (text, end)`` or ``None``, the standard's text of a run of two tokens
+    or more from token boundary *i* that the C codec rejects one by one and the run path stops at
+    (gb18030's four bytes, EUC-JP's rows CPython lacks), else ``None``; the handler takes it after
+    a token it decodes as a run of two such tokens (see :func:`_handler`).
     """
 
     def __init__(self, name: str, c_codec: str, step: Step, fixes: dict[str, str],
                  splits: tuple[bytes, ...], sources: dict[str, tuple[bytes, ...]],
-                 reach: Callable[[int], int] = lambda lead: 2, drop: bytes = b""):
+                 reach: Callable[[int], int] = lambda lead: 2, drop: bytes = b"",
+                 bulk: Bulk | None = None):
         self.c_codec = c_codec
         self.drop = drop
+        self.bulk = bulk
         self.step = step
         # How many bytes *step* reads from each leading byte; results of *step* are cached. A
         # reach of 4 (gb18030) is 2 where the second byte is not 0x30-0x39.
         self.reach = bytes(map(reach, range(256)))
-        self.cache: dict[bytes, tuple[str, int, bool]] = {}
+        self.cache: dict[bytes, tuple[str, int, int]] = {}
         self.errors = f"whatwg-{name.lower()}-decode"
         # The handler reads a decode error's bytes; anything else raises (see _handler).
         codecs.register_error(self.errors, self._handler())  # type: ignore[arg-type]
@@ -490,16 +498,20 @@ class FastDecoder:
         step, reach, cache = self.step, self.reach, self.cache
         get = cache.get
         runs: ErrorRuns | None = None
-        c_codec, drop = self.c_codec, self.drop
+        c_codec, drop, bulk = self.c_codec, self.drop, self.bulk
         merge: bytes | None = None
 
         skip = 0
 
-        def run(data: bytes, i: int, hit: tuple[str, int, bool]) -> tuple[str, int]:
+        def run(data: bytes, i: int, hit: tuple[str, int, int]) -> tuple[str, int]:
             """The run of single-byte tokens and error pairs from the error at *i* on. A page in
             a wrong encoding has runs of few errors, for which the cached step is cheaper: after
-            such a run, the next _SKIP errors take the step."""
+            such a run, the next _SKIP errors take the step. A token *bulk* takes: its run (of
+            two tokens or more), else the token."""
             nonlocal skip
+            if hit[2] == _BULK:
+                assert bulk is not None
+                return bulk(data, i) or (hit[0], i + hit[1])
             if skip:
                 skip -= 1
                 return hit[0], i + hit[1]
@@ -511,7 +523,7 @@ class FastDecoder:
                 skip = _SKIP
             return text, end
 
-        def token(exc: UnicodeDecodeError, key: bytes) -> tuple[str, int, bool]:
+        def token(exc: UnicodeDecodeError, key: bytes) -> tuple[str, int, int]:
             nonlocal runs, merge
             if type(exc) is not UnicodeDecodeError:
                 raise exc
@@ -519,8 +531,13 @@ class FastDecoder:
                 runs = error_runs(step)
                 merge = codec_merge(runs, c_codec)
             text, end = step(exc.object, exc.start)
-            # Whether a run starts here: the key holds the two bytes (or the last one) that decide.
-            hit = (text, end - exc.start, runs.stop.match(key) is None)
+            # Whether a run starts here: the key holds the two bytes (or the last one) that decide;
+            # else whether *bulk* takes the token (as it takes two of them).
+            kind = _RUN if runs.stop.match(key) is None else _ONE
+            if kind == _ONE and bulk is not None and end - exc.start == len(key) \
+                    and bulk(key * 2, 0) == (text * 2, 2 * len(key)):
+                kind = _BULK
+            hit = (text, end - exc.start, kind)
             if len(cache) < _CACHE_SIZE:  # the first ones seen stay: a wrong encoding repeats them
                 cache[key] = hit
             return hit
