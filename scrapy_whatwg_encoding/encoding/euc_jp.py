@@ -1,8 +1,8 @@
 """EUC-JP (Encoding Standard §12.1)."""
 from __future__ import annotations
 
+import codecs
 import functools
-import re
 from typing import TYPE_CHECKING
 
 from . import indexes
@@ -38,8 +38,14 @@ def step(data: bytes, i: int) -> tuple[str, int]:
     return "\ufffd", i + 1 if byte < 0x80 else i + 2  # an ASCII byte is restored
 
 
-# Two pairs or more of bytes 0xA1–0xFE (§12.1.1: each pair one token of two bytes, whatever the pointer).
-_PAIRS = re.compile(rb"[\xa1-\xfe]{4,}")
+# Pairs of bytes 0xA1–0xFE (§12.1.1: each pair one token of two bytes, whatever the pointer) are
+# found and decoded window by window (64 bytes, then eight times more each time up to 256 KiB).
+_WINDOW, _MAX_WINDOW = 64, 1 << 18
+_NOT_HIGH = bytes(not 0xA1 <= b <= 0xFE for b in range(256))
+# An error handler that ends the decode at the first error (each pair being one character, the
+# text's length tells where).
+_STOP = "whatwg-euc-jp-pairs-stop"
+codecs.register_error(_STOP, lambda exc: ("", len(exc.object)))  # type: ignore[arg-type, return-value]
 # The Shift_JIS bytes of each such pair's pointer (§13.2.1 step 3: pointer = (lead − offset) × 188 + byte
 # − offset): a row 2k or 2k + 1 (EUC-JP lead 0xA1 + row) is lead 0x81 + k (0xC1 + k from 0xE0);
 # the cell is the byte's offset, 94 more in odd rows (the byte as it is there, less 0x80 in even rows).
@@ -57,20 +63,24 @@ def pairs_run(data: bytes, i: int) -> tuple[str, int] | None:
     does, rows 13 and 89–92 too (NEC's and IBM's, which CPython's euc_jp lacks), and rejects exactly
     the null pointers (tests/oracles/test_decoder_fast_path.py checks every pair). Its plain twin is
     :func:`step` on each pair."""
-    match = _PAIRS.match(data, i)
-    if match is None:
-        return None
-    run = data[i:match.end() - (match.end() - i) % 2]
-    leads, trails = run[0::2], run[1::2]
-    cells = (int.from_bytes(trails, "little") - int.from_bytes(leads.translate(_EVEN_ROW), "little")
-             ).to_bytes(len(trails), "little")  # (each trail 0xA1 or above: no borrow)
-    sjis = bytearray(len(run))
-    sjis[0::2], sjis[1::2] = leads.translate(_SJIS_LEAD), cells.translate(_SJIS_BYTE)
-    try:
-        return sjis.decode("cp932"), i + len(run)
-    except UnicodeDecodeError as exc:  # a null pointer: the pairs before it
-        cut = exc.start - exc.start % 2
-        return (sjis[:cut].decode("cp932"), i + cut) if cut >= 4 else None
+    parts: list[str] = []
+    end, size = i, _WINDOW
+    while True:
+        window = data[end:end + size]
+        other = window.translate(_NOT_HIGH).find(1)
+        run = window[:(len(window) if other < 0 else other) // 2 * 2]
+        leads, trails = run[0::2], run[1::2]
+        cells = (int.from_bytes(trails, "little") - int.from_bytes(leads.translate(_EVEN_ROW), "little")
+                 ).to_bytes(len(trails), "little")  # (each trail 0xA1 or above: no borrow)
+        sjis = bytearray(len(run))
+        sjis[0::2], sjis[1::2] = leads.translate(_SJIS_LEAD), cells.translate(_SJIS_BYTE)
+        text = sjis.decode("cp932", _STOP)
+        parts.append(text)
+        end += 2 * len(text)
+        if 2 * len(text) < size:  # (a null pointer, a byte of another kind, or the end of the input)
+            break
+        size = min(8 * size, _MAX_WINDOW)
+    return ("".join(parts), end) if end - i >= 4 else None
 
 
 @functools.cache
