@@ -45,15 +45,24 @@ _NOT_HIGH = bytes(not 0xA1 <= b <= 0xFE for b in range(256))
 # An error handler that ends the decode at the first error (each pair being one character, the
 # text's length tells where).
 _STOP = "whatwg-euc-jp-pairs-stop"
-codecs.register_error(_STOP, lambda exc: ("", len(exc.object)))  # type: ignore[arg-type, return-value]
+
+
+def _stop(exc: UnicodeError) -> tuple[str, int]:
+    if not isinstance(exc, UnicodeDecodeError):
+        raise exc
+    return "", len(exc.object)
+
+
+codecs.register_error(_STOP, _stop)
 # The Shift_JIS bytes of each such pair's pointer (§13.2.1 step 3: pointer = (lead − offset) × 188 + byte
 # − offset): a row 2k or 2k + 1 (EUC-JP lead 0xA1 + row) is lead 0x81 + k (0xC1 + k from 0xE0);
 # the cell is the byte's offset, 94 more in odd rows (the byte as it is there, less 0x80 in even rows).
 _EVEN_ROW = bytes(0x80 if 0xA1 <= b <= 0xFE and (b - 0xA1) % 2 == 0 else 0 for b in range(256))
 _SJIS_LEAD = bytes(((b - 0xA1) // 2 + 0x81) + (0x40 if (b - 0xA1) // 2 + 0x81 >= 0xA0 else 0)
                    if 0xA1 <= b <= 0xFE else 0 for b in range(256))
-_SJIS_BYTE = bytes((lambda offset: offset + (0x40 if offset < 0x3F else 0x41))(b - 0x21 if b < 0x80 else 94 + b - 0xA1)
-                   if 0x21 <= b <= 0x7E or 0xA1 <= b <= 0xFE else 0 for b in range(256))
+_CELLS = [b - 0x21 if b < 0x80 else 94 + b - 0xA1 for b in range(256)]
+_SJIS_BYTE = bytes(_CELLS[b] + (0x40 if _CELLS[b] < 0x3F else 0x41) if 0x21 <= b <= 0x7E or 0xA1 <= b <= 0xFE else 0
+                   for b in range(256))
 
 
 def pairs_run(data: bytes, i: int) -> tuple[str, int] | None:

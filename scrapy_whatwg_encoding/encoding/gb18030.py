@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import functools
-import re
 from typing import TYPE_CHECKING
 
 from . import indexes
