@@ -72,6 +72,8 @@ def pairs_run(data: bytes, i: int) -> tuple[str, int] | None:
     does, rows 13 and 89–92 too (NEC's and IBM's, which CPython's euc_jp lacks), and rejects exactly
     the null pointers (tests/oracles/test_decoder_fast_path.py checks every pair). Its plain twin is
     :func:`step` on each pair."""
+    if data[i + 2:i + 4].translate(_NOT_HIGH) != b"\0\0":  # (no second pair: the cheapest answer)
+        return None
     parts: list[str] = []
     end, size = i, _WINDOW
     while True:

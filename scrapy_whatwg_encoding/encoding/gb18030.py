@@ -68,6 +68,8 @@ def four_byte_run(data: bytes, i: int) -> tuple[str, int] | None:
     token gives) and rejects exactly the null pointers (tests/oracles/test_decoder_fast_path.py
     checks every four-byte token); those become U+FFFD (:func:`_null_pointers`). Its plain twin is
     :func:`step` on each token."""
+    if data[i + 5:i + 6].translate(_NOT_DIGIT) != b"\0":  # (no second token: the cheapest answer)
+        return None
     count, size = 0, _WINDOW
     while True:
         window = data[i + 4 * count:i + 4 * count + size]
