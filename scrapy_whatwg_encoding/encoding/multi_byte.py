@@ -43,6 +43,7 @@ _SYNC = (b"\n", b"<", b">", b" ", b'"', b"'", b"=", b"/")
 _SPLIT_PROBES = 32  # places of a split token's first byte checked one by one
 _CACHE_SIZE = 1024  # steps remembered per decoder (about 0.2 MB at most)
 _FEW_ERRORS, _SKIP = 8, 64  # a run with fewer than 8 errors: the next 64 errors one by one
+_FEW_BULK = 16  # a bulk run of fewer tokens: that token's next ones one by one (see FastDecoder._handler)
 # Bytes after a pair: a step that reads on (a gb18030 four-byte second, EUC-JP 0x8F then a byte)
 # decides otherwise at the end of the input, or before a four-byte tail.
 _AFTER = (b" ", b"", b"\xff", b"\x810\x810")
@@ -471,7 +472,8 @@ class FastDecoder:
         # How many bytes *step* reads from each leading byte; results of *step* are cached. A
         # reach of 4 (gb18030) is 2 where the second byte is not 0x30-0x39.
         self.reach = bytes(map(reach, range(256)))
-        self.cache: dict[bytes, tuple[str, int, int]] = {}
+        self.cache: dict[bytes, tuple[str, int, int, bytes]] = {}
+        self.demoted: list[tuple[str, int, int, bytes]] = []  # bulk's hits its runs gain little on (see _handler)
         self.errors = f"whatwg-{name.lower()}-decode"
         # The handler reads a decode error's bytes; anything else raises (see _handler).
         codecs.register_error(self.errors, self._handler())  # type: ignore[arg-type]
@@ -501,17 +503,30 @@ class FastDecoder:
         c_codec, drop, bulk = self.c_codec, self.drop, self.bulk
         merge: bytes | None = None
 
-        skip = 0
+        skip = promote_in = 0
+        demoted = self.demoted
 
-        def run(data: bytes, i: int, hit: tuple[str, int, int]) -> tuple[str, int]:
+        def run(data: bytes, i: int, hit: tuple[str, int, int, bytes]) -> tuple[str, int]:
             """The run of single-byte tokens and error pairs from the error at *i* on. A page in
             a wrong encoding has runs of few errors, for which the cached step is cheaper: after
             such a run, the next _SKIP errors take the step. A token *bulk* takes: its run (of
-            two tokens or more), else the token."""
-            nonlocal skip
+            two tokens or more), else the token; where that run has fewer than _FEW_BULK tokens
+            (such tokens each between others: bulk reads and gains little), the token's later
+            hits take the step (its cache entry demoted) until the next input or _SKIP runs of
+            errors on."""
+            nonlocal skip, promote_in
             if hit[2] == _BULK:
                 assert bulk is not None
-                return bulk(data, i) or (hit[0], i + hit[1])
+                got = bulk(data, i)
+                if (got is None or got[1] - i < _FEW_BULK * hit[1]) and cache.get(hit[3]) is hit:
+                    cache[hit[3]] = (hit[0], hit[1], _ONE, hit[3])
+                    demoted.append(hit)
+                    promote_in = _SKIP
+                return got or (hit[0], i + hit[1])
+            if demoted:
+                promote_in -= 1
+                if not promote_in:
+                    self.promote()
             if skip:
                 skip -= 1
                 return hit[0], i + hit[1]
@@ -523,7 +538,7 @@ class FastDecoder:
                 skip = _SKIP
             return text, end
 
-        def token(exc: UnicodeDecodeError, key: bytes) -> tuple[str, int, int]:
+        def token(exc: UnicodeDecodeError, key: bytes) -> tuple[str, int, int, bytes]:
             nonlocal runs, merge
             if type(exc) is not UnicodeDecodeError:
                 raise exc
@@ -537,7 +552,7 @@ class FastDecoder:
             if kind == _ONE and bulk is not None and end - exc.start == len(key) \
                     and bulk(key * 2, 0) == (text * 2, 2 * len(key)):
                 kind = _BULK
-            hit = (text, end - exc.start, kind)
+            hit = (text, end - exc.start, kind, key)
             if len(cache) < _CACHE_SIZE:  # the first ones seen stay: a wrong encoding repeats them
                 cache[key] = hit
             return hit
@@ -576,6 +591,13 @@ class FastDecoder:
 
         return handle
 
+    def promote(self) -> None:
+        """Restore the cache entries of the tokens that *bulk* gained little on (each input starts so)."""
+        for hit in self.demoted:
+            if hit[3] in self.cache:
+                self.cache[hit[3]] = hit
+        self.demoted.clear()
+
     def _fix(self, text: str, data: bytes) -> str:
         present = [c for c in self.text_fixes if c in text]  # each test is one fast C scan
         if self.byte_fix_re is not None and self.byte_fix_re.search(data):
@@ -588,6 +610,8 @@ class FastDecoder:
         return text
 
     def _c_decode(self, data: bytes) -> str:
+        if self.demoted:
+            self.promote()
         return self._fix(str(data, self.c_codec, self.errors), data)
 
     def __call__(self, data: Buffer) -> str:
