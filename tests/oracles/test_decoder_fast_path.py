@@ -593,5 +593,14 @@ def test_euc_jp_pair_runs_equal_reference_and_plain_twin(windows, monkeypatch):
     runs.clear()
     fast(b"\xad\xad\xbc\xa1" * 1000)
     assert runs == [True]
+    # A token whose bulk run is short takes the step after (no bulk read per token of a flood of
+    # short runs), until the next input or 64 runs of errors on; the text stays the reference's.
+    for data, fired in [(b"\xad\xa1 " * 10 + b"\xad\xa1\xa4\xa2" * 100, [False]),
+                        (b"\xad\xa1\xa4\xa2" * 100, [True]),
+                        (b"\xad\xa1 " + b"\xff\xad\xa1" * 62 + b"\xff" + b"\xad\xa1\xa4\xa2" * 100, [False]),
+                        (b"\xad\xa1 " + b"\xff\xad\xa1" * 63 + b"\xff" + b"\xad\xa1\xa4\xa2" * 100, [False, True])]:
+        runs.clear()
+        assert fast(data) == ref_decode("EUC-JP", data), data[:20]
+        assert runs == fired, data[:20]
     body = b"\x1b$B<" + b"/><!----><!---->" * 300 + b"<foreignObject>]]>"  # issue 37
     assert ENCODINGS["ISO-2022-JP"].decode(body) == ref_decode("ISO-2022-JP", body)
