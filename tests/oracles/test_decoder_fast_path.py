@@ -535,6 +535,9 @@ def test_four_byte_runs_equal_reference_and_plain_twin(windows, monkeypatch):
     runs.clear()
     fast(b"\x810" * 1000)
     assert runs == [True]  # one bulk run for the whole body
+    runs.clear()
+    fast((b"\x810" * 40 + b" ") * 3)
+    assert runs == [True] * 3  # (a long run keeps the token's bulk)
 
 
 @pytest.mark.slow  # every four-byte token (1.6 million) through the bulk path and the standard's step
@@ -597,6 +600,7 @@ def test_euc_jp_pair_runs_equal_reference_and_plain_twin(windows, monkeypatch):
     # short runs), until the next input or 64 runs of errors on; the text stays the reference's.
     for data, fired in [(b"\xad\xa1 " * 10 + b"\xad\xa1\xa4\xa2" * 100, [False]),
                         (b"\xad\xa1\xa4\xa2" * 100, [True]),
+                        ((b"\xad\xa1\xa4\xa2" * 20 + b" ") * 3, [True] * 3),  # (a long run keeps the token's bulk)
                         (b"\xad\xa1 " + b"\xff\xad\xa1" * 62 + b"\xff" + b"\xad\xa1\xa4\xa2" * 100, [False]),
                         (b"\xad\xa1 " + b"\xff\xad\xa1" * 63 + b"\xff" + b"\xad\xa1\xa4\xa2" * 100, [False, True])]:
         runs.clear()
