@@ -470,7 +470,8 @@ def test_decode_run_drop_equals_removing_after(name, monkeypatch):
 
 def _bulk_twins(name, monkeypatch, windows):
     """*name*'s decoder rebuilt three ways: with its *bulk* counted, without it (the plain twin: the
-    cached step at each such token), and the count; the bulk path's windows set to *windows*."""
+    cached step at each such token), and the count; the bulk path's windows set to *windows*
+    (gb18030's chunks of null pointers four times the first)."""
     from scrapy_whatwg_encoding.encoding import euc_jp, gb18030
     from scrapy_whatwg_encoding.encoding.tables.multi_byte_fixes import FIXES
 
@@ -479,6 +480,8 @@ def _bulk_twins(name, monkeypatch, windows):
         "EUC-JP": (euc_jp, "euc_jp", lambda lead: 3 if lead == 0x8F else 2, euc_jp.pairs_run)}[name]
     monkeypatch.setattr(module, "_WINDOW", windows[0])
     monkeypatch.setattr(module, "_MAX_WINDOW", windows[1])
+    if module is gb18030:  # (a run with null pointers, that many bytes at a time: four-byte tokens)
+        monkeypatch.setattr(module, "_CHUNK", 4 * windows[0])
     runs = []
 
     def counted(data, i):
