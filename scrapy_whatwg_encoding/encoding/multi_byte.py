@@ -20,7 +20,9 @@ token boundary is pairs, found with integer arithmetic on the bytes as lanes; a 
 leaves empty is told from a filled one by two bytes.translate tables per 7 rows of leading bytes)
 and decodes the bytes before it with a byte-to-character table, or with the valid pairs in one
 C codec call, so that the work stays a small constant per byte however dense the errors. Sparse
-errors among valid pairs still cost one handler call each.
+errors among valid pairs still cost one handler call each. Tokens the C codec rejects that the
+standard decodes (gb18030's four bytes, EUC-JP's rows 13 and 89–92) stop those runs; a decoder's
+*bulk* takes their own runs at C speed (see :class:`FastDecoder`).
 """
 from __future__ import annotations
 
