@@ -44,18 +44,18 @@ _DECIMAL = re.compile(r"&(?=([^&]*))#0*([0-9]{1,9})[0-9]*;?([^&]*)")
 # with the ";" or "=" after it is a table key as written, or the reference stays literal.
 _NAME = re.compile(r"&(?=([^&]*))([A-Za-z0-9]+[;=]?)([^&]*)")
 _LITERAL = re.compile(r"&(?!#[xX][0-9A-Fa-f]|#[0-9]|[A-Za-z0-9])([^&]*)")  # the other pieces
-# Code points as 32-bit units: UTF-32 decoding turns surrogates and those past U+10FFFF into
-# U+FFFD (one each); then 0 and the C1 table.
+# Code points as 32-bit units: 0 and the C1 table replaced (dict.get: no KeyError raised per
+# number, as str.translate would), then UTF-32 decoding turns surrogates and those past U+10FFFF
+# into U+FFFD (one each).
+_ZERO_C1 = {0: 0xFFFD, **_C1}
 _UNIT = next(code for code in "IL" if array(code).itemsize == 4)
 _UTF_32 = "utf-32-le" if sys.byteorder == "little" else "utf-32-be"
-_ZERO_C1 = {0: 0xFFFD, **_C1}
-_ZERO_C1_FOUND = re.compile("[\x00\x80-\x9f]").search
 
 
 def _numbers(digits: tuple[str, ...], base: int) -> str:
     """The characters of numeric references with these significant *digits* (at most 9), one each."""
-    text = array(_UNIT, map(int, digits, repeat(base))).tobytes().decode(_UTF_32, "replace")
-    return text.translate(_ZERO_C1) if _ZERO_C1_FOUND(text) else text
+    numbers = list(map(int, digits, repeat(base)))
+    return array(_UNIT, map(_ZERO_C1.get, numbers, numbers)).tobytes().decode(_UTF_32, "replace")
 
 
 def decode_attribute_value(value: str, shortcut: bool = True) -> str:
