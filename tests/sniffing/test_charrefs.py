@@ -31,13 +31,14 @@ _FRAGMENTS = [
 ]
 
 
-def _reference(number: int, hexadecimal: bool, zeros: int, semicolon: bool) -> str:
-    digits = f"x{number:x}" if hexadecimal else str(number)
-    return "&#" + digits[:hexadecimal] + "0" * zeros + digits[hexadecimal:] + ";" * semicolon
+def _reference(number: int, x: str, zeros: int, semicolon: bool) -> str:
+    """A numeric reference: hexadecimal after "x" or "X" (digits in either case), else decimal."""
+    digits = f"{number:x}" if x == "x" else f"{number:X}" if x == "X" else str(number)
+    return "&#" + x + "0" * zeros + digits + ";" * semicolon
 
 
 references = st.one_of(
-    st.builds(_reference, st.one_of(st.sampled_from(EDGES), st.integers(0, 0x120000)), st.booleans(),
+    st.builds(_reference, st.one_of(st.sampled_from(EDGES), st.integers(0, 0x120000)), st.sampled_from(["x", "X", ""]),
               st.integers(0, 12), st.booleans()),
     st.builds(lambda name, after: "&" + name + after, st.sampled_from(sorted(named_references)),
               st.sampled_from(["", ";", "=", "a", "1", " ", "&"])),
@@ -106,7 +107,7 @@ def test_every_code_point_in_one_value():
     ("&#0;", "\ufffd"), ("&#xD800;", "\ufffd"), ("&#xdfff", "\ufffd"), ("&#x10FFFF;", "\U0010ffff"),
     ("&#x110000;", "\ufffd"), ("&#1114111", "\U0010ffff"), ("&#1114112", "\ufffd"),
     ("&#000000000000000000065;", "A"), ("&#x0000000000000000041x", "Ax"), ("&#99999999999999999999999;", "\ufffd"),
-    ("&#x;", "&#x;"), ("&#;", "&#;"), ("&#", "&#"), ("&", "&"), ("&&#65;&", "&A&"), ("&#65&#x42C", "A\u042c"),
+    ("&#X41;&#xaB", "A\u00ab"), ("&#x;", "&#x;"), ("&#;", "&#;"), ("&#", "&#"), ("&", "&"), ("&&#65;&", "&A&"), ("&#65&#x42C", "A\u042c"),
     ("&#x20;" * 3, "   "), ("a&lt;b&gt c&gtc", "a<b> c&gtc"), ("&frac12=", "&frac12="), ("&frac12;3", "\u00bd3"),
 ])
 def test_the_standard(value, text):
