@@ -71,7 +71,7 @@ def decode_attribute_value(value: str, shortcut: bool = True) -> str:
 @lru_cache(maxsize=8)
 def _in_bulk(value: str) -> str:
     first, *pieces = value.split("&")
-    distinct = dict.fromkeys(pieces)
+    distinct = set(pieces)
     joined = "&" + "&".join(distinct)
     literal = _LITERAL.findall(joined)  # a piece that starts with no reference: "&" and itself
     decoded = dict(zip(literal, map("&".__add__, literal)))
