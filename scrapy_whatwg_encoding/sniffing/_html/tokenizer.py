@@ -405,10 +405,10 @@ def text_element(names: str, key: str) -> str:
     """A whole element of text whose start tag name is one of *names* ("|"-separated): start tag,
     text, and the appropriate end tag that closes it, attributes and all (§13.2.5.3-32). For
     ``script``, script data (:func:`script_text`: escaped sections too, where the end tag ends
-    it); other names are RCDATA or RAWTEXT. One alternative per name, its name written in the end tag (a named group
-    and a backreference cost a third of a flood's time). The text is atomic (possessive on Python
-    3.11+, else a lookahead and a backreference): where no end tag follows, the match fails
-    without backtracking through it."""
+    it); other names are RCDATA or RAWTEXT. One alternative per name, its name written in the end
+    tag (a named group and a backreference cost a third of a flood's time). The text is atomic
+    (possessive on Python 3.11+, else a lookahead and a backreference): where no end tag follows,
+    the match fails without backtracking through it."""
     return "(?:" + "|".join(_text_element(name, f"{key}{index}") for index, name in enumerate(names.split("|"))) + ")"
 
 
