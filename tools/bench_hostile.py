@@ -18,7 +18,10 @@ each naming a different non-label (charset and http-equiv); ``<meta charset>`` i
 without a ">" at the end; one tag of attribute soup (a ``<meta>`` that names an encoding, or a
 ``<div>`` before one); one tag name of many ``<a``; ``<meta`` repeated inside one tag, a ``&``
 after it; bogus comments (``</>``, ``<?x>``) then a ``<meta>``; floods that keep the tree builder
-on (``<a>``, ``<b>``, ``<option>`` in a ``<template>``, stray ``<`` in ``<svg>``); the multi-byte
+on (``<a>``, ``<b>``, ``<option>`` in a ``<template>``, stray ``<`` in ``<svg>``); script data's
+escaped sections in a script that never ends, and whole scripts with them; ``<meta>`` tags that
+name nothing with text between them; bogus comments in ``<foreignObject>``; bogus comments and
+ignored end tags before the ``<html>`` element; the multi-byte
 decoders' errors (tools/hunt_hostile.py found these last ones) and random bytes 0x80-0xFF (seed 7)
 after a ``<meta charset>`` of each multi-byte encoding; UTF-16LE comments with and without a BOM; and the bodies that were
 here before: Russian text in windows-1251, random bytes, NUL bytes, ASCII with one 0xE9 at the
@@ -123,6 +126,11 @@ def bodies(size: int) -> dict[str, bytes]:
         "<svg> NUL< x N": _around(b"<svg>", b"\x00<", b"</svg>" + meta, size),
         "<svg> < x N": _around(b"<svg>", b"<", b"</svg>" + meta, size),
         "</<meta charset= --> x N": _around(b"", b"</<meta charset= -->", meta, size),
+        "<script><script> <!---> x N": _around(b"<script><script>", b"=\xa1\xa1\xff<!---><!--->", meta, size),
+        "<script><!--<a></script> x N": _around(b"", b"<script><!--<a>x</script>", meta, size),
+        "<?x<meta charset=koi8-r NUL> x N": _around(b"<frameset><noscript>", b"<?x<meta charset=koi8-r\x00><!-- x -->", b"", size),
+        "<foreignObject> </></>< ? x N": _around(b"<svg><foreignObject>", b"</></><\x00?\x00x\x00", b"</svg>" + meta, size),
+        "<?xml N<meta></xmp> x N": _repeat_distinct(b"<?xml %d<meta charset=&#x75;tf-8></xmp></xmp>", size),
         **{f"<meta charset={label}>, {unit!r} x N": _around(b"<meta charset=%s>" % label.encode(), unit, b"", size)
            for label, unit in [("shift_jis", b"\x81<"), ("euc-kr", b"\xff"), ("big5", b"\xff"), ("euc-jp", b"\xff"),
                                ("gb18030", b"\xff"), ("iso-2022-jp", b"\x1b$B<"), ("big5", b"\x81\x81"),

@@ -20,7 +20,9 @@ token boundary is pairs, found with integer arithmetic on the bytes as lanes; a 
 leaves empty is told from a filled one by two bytes.translate tables per 7 rows of leading bytes)
 and decodes the bytes before it with a byte-to-character table, or with the valid pairs in one
 C codec call, so that the work stays a small constant per byte however dense the errors. Sparse
-errors among valid pairs still cost one handler call each.
+errors among valid pairs still cost one handler call each. Tokens the C codec rejects that the
+standard decodes (gb18030's four bytes, EUC-JP's rows 13 and 89–92) stop those runs; a decoder's
+*bulk* takes their own runs at C speed (see :class:`FastDecoder`).
 """
 from __future__ import annotations
 
@@ -43,11 +45,14 @@ _SYNC = (b"\n", b"<", b">", b" ", b'"', b"'", b"=", b"/")
 _SPLIT_PROBES = 32  # places of a split token's first byte checked one by one
 _CACHE_SIZE = 1024  # steps remembered per decoder (about 0.2 MB at most)
 _FEW_ERRORS, _SKIP = 8, 64  # a run with fewer than 8 errors: the next 64 errors one by one
+_FEW_BULK = 16  # a bulk run of fewer tokens: that token's next ones one by one (see FastDecoder._handler)
 # Bytes after a pair: a step that reads on (a gb18030 four-byte second, EUC-JP 0x8F then a byte)
 # decides otherwise at the end of the input, or before a four-byte tail.
 _AFTER = (b" ", b"", b"\xff", b"\x810\x810")
 
 Step = Callable[[bytes, int], "tuple[str, int]"]
+Bulk = Callable[[bytes, int], "tuple[str, int] | None"]
+_ONE, _RUN, _BULK = 0, 1, 2  # what the handler does at a token: its step, decode_run, the decoder's bulk
 
 
 class ErrorRuns(NamedTuple):
@@ -593,18 +598,25 @@ class FastDecoder:
 
     Call the instance with bytes-like data; returns str. *drop*: ASCII bytes whose characters the
     caller removes from the text: the runs of errors leave them out already (see :func:`decode_run`).
+    *bulk*: ``bulk(data, i) -> (text, end)`` or ``None``, the standard's text of a run of two tokens
+    or more from token boundary *i* that the C codec rejects one by one and the run path stops at
+    (gb18030's four bytes, EUC-JP's rows CPython lacks), else ``None``; the handler takes it after
+    a token it decodes as a run of two such tokens (see :func:`_handler`).
     """
 
     def __init__(self, name: str, c_codec: str, step: Step, fixes: dict[str, str],
                  splits: tuple[bytes, ...], sources: dict[str, tuple[bytes, ...]],
-                 reach: Callable[[int], int] = lambda lead: 2, drop: bytes = b""):
+                 reach: Callable[[int], int] = lambda lead: 2, drop: bytes = b"",
+                 bulk: Bulk | None = None):
         self.c_codec = c_codec
         self.drop = drop
+        self.bulk = bulk
         self.step = step
         # How many bytes *step* reads from each leading byte; results of *step* are cached. A
         # reach of 4 (gb18030) is 2 where the second byte is not 0x30-0x39.
         self.reach = bytes(map(reach, range(256)))
-        self.cache: dict[bytes, tuple[str, int, bool]] = {}
+        self.cache: dict[bytes, tuple[str, int, int, bytes]] = {}
+        self.demoted: list[tuple[str, int, int, bytes]] = []  # bulk's hits its runs gain little on (see _handler)
         self.errors = f"whatwg-{name.lower()}-decode"
         # The handler reads a decode error's bytes; anything else raises (see _handler).
         codecs.register_error(self.errors, self._handler())  # type: ignore[arg-type]
@@ -631,16 +643,33 @@ class FastDecoder:
         step, reach, cache = self.step, self.reach, self.cache
         get = cache.get
         runs: ErrorRuns | None = None
-        c_codec, drop = self.c_codec, self.drop
+        c_codec, drop, bulk = self.c_codec, self.drop, self.bulk
         merge: bytes | None = None
 
-        skip = 0
+        skip = promote_in = 0
+        demoted = self.demoted
 
-        def run(data: bytes, i: int, hit: tuple[str, int, bool]) -> tuple[str, int]:
+        def run(data: bytes, i: int, hit: tuple[str, int, int, bytes]) -> tuple[str, int]:
             """The run of single-byte tokens and error pairs from the error at *i* on. A page in
             a wrong encoding has runs of few errors, for which the cached step is cheaper: after
-            such a run, the next _SKIP errors take the step."""
-            nonlocal skip
+            such a run, the next _SKIP errors take the step. A token *bulk* takes: its run (of
+            two tokens or more), else the token; where that run has fewer than _FEW_BULK tokens
+            (such tokens each between others: bulk reads and gains little), the token's later
+            hits take the step (its cache entry demoted) until the next input or _SKIP runs of
+            errors on."""
+            nonlocal skip, promote_in
+            if hit[2] == _BULK:
+                assert bulk is not None
+                got = bulk(data, i)
+                if (got is None or got[1] - i < _FEW_BULK * hit[1]) and cache.get(hit[3]) is hit:
+                    cache[hit[3]] = (hit[0], hit[1], _ONE, hit[3])
+                    demoted.append(hit)
+                    promote_in = _SKIP
+                return got or (hit[0], i + hit[1])
+            if demoted:
+                promote_in -= 1
+                if not promote_in:
+                    self.promote()
             if skip:
                 skip -= 1
                 return hit[0], i + hit[1]
@@ -652,7 +681,7 @@ class FastDecoder:
                 skip = _SKIP
             return text, end
 
-        def token(exc: UnicodeDecodeError, key: bytes) -> tuple[str, int, bool]:
+        def token(exc: UnicodeDecodeError, key: bytes) -> tuple[str, int, int, bytes]:
             nonlocal runs, merge
             if type(exc) is not UnicodeDecodeError:
                 raise exc
@@ -660,8 +689,13 @@ class FastDecoder:
                 runs = error_runs(step)
                 merge = codec_merge(runs, c_codec)
             text, end = step(exc.object, exc.start)
-            # Whether a run starts here: the key holds the two bytes (or the last one) that decide.
-            hit = (text, end - exc.start, runs.stop.match(key) is None)
+            # Whether a run starts here: the key holds the two bytes (or the last one) that decide;
+            # else whether *bulk* takes the token (as it takes two of them).
+            kind = _RUN if runs.stop.match(key) is None else _ONE
+            if kind == _ONE and bulk is not None and end - exc.start == len(key) \
+                    and bulk(key * 2, 0) == (text * 2, 2 * len(key)):
+                kind = _BULK
+            hit = (text, end - exc.start, kind, key)
             if len(cache) < _CACHE_SIZE:  # the first ones seen stay: a wrong encoding repeats them
                 cache[key] = hit
             return hit
@@ -700,6 +734,13 @@ class FastDecoder:
 
         return handle
 
+    def promote(self) -> None:
+        """Restore the cache entries of the tokens that *bulk* gained little on (each input starts so)."""
+        for hit in self.demoted:
+            if hit[3] in self.cache:
+                self.cache[hit[3]] = hit
+        self.demoted.clear()
+
     def _fix(self, text: str, data: bytes) -> str:
         present = [c for c in self.text_fixes if c in text]  # each test is one fast C scan
         if self.byte_fix_re is not None and self.byte_fix_re.search(data):
@@ -712,6 +753,8 @@ class FastDecoder:
         return text
 
     def _c_decode(self, data: bytes) -> str:
+        if self.demoted:
+            self.promote()
         return self._fix(str(data, self.c_codec, self.errors), data)
 
     def __call__(self, data: Buffer) -> str:

@@ -30,6 +30,7 @@ from functools import lru_cache
 
 from ..encoding import Encoding, get_encoding
 from . import parser_scan
+from ._html import charrefs
 from ._html.tokenizer import (
     ATTRIBUTES,
     BOGUS_COMMENT,
@@ -418,9 +419,10 @@ firefox_reading = lru_cache(maxsize=512)(firefox_meta_encoding)
 
 def forget() -> None:
     """Forget what earlier texts left cached by the scans (the standard's, :func:`.parser_scan.forget`,
-    and both models' readings of meta tags): for a benchmark timing the same body again as a crawl
-    meets it, once."""
+    both models' readings of meta tags, decoded attribute values): for a benchmark timing the same
+    body again as a crawl meets it, once."""
     parser_scan.forget()
+    charrefs.forget()
     chromium_reading.cache_clear()
     firefox_reading.cache_clear()
 

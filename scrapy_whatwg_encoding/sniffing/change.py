@@ -24,6 +24,7 @@ PARSER_LIMIT = 64 * 1024
 # (?i) folds ASCII letters only in a bytes pattern; sre searches it ~20% faster than
 # rb"<[Mm][Ee][Tt][Aa]" on tests/data/corpus, and both beat bytes.find of "<m".
 _META_BYTES = re.compile(rb"(?i)<meta")
+_CHARSET_BYTES = re.compile(rb"(?i)charset")
 _META_TEXT = re.compile(r"<[Mm][Ee][Tt][Aa]")
 # Tags after which the tokenizer or the tree builder reads markup otherwise than the prescan: group 1,
 # a tag whose name as the prescan reads it (to whitespace or ">") holds a "/" and then a quote (the
@@ -126,7 +127,10 @@ def parser_meta_span(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT,
             meta = first_parser_meta_bytes(body, limit)
         if meta < 0:
             return None
-        window = meta + 1024  # most often the first meta is the one: tokenize just that far
+        # Most often the first meta that may name an encoding (the first "charset" after the first
+        # "<meta", where there is one) is the one: tokenize just that far.
+        charset = _CHARSET_BYTES.search(body, meta, max_bytes)
+        window = (meta if charset is None else charset.start()) + 1024
     while True:
         window = min(window, max_bytes)
         whole = window >= len(body)

@@ -717,16 +717,17 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
             pos, wait = copies.visit(tree, pos, begun[:-_UNIT_TURNS - 1:-1], emitted, end_at, stop_at)
             next_visit = turns + wait
         begun.append(pos)
+        # (Runs up to where the scan ends at the next "<": the cutoff, or *stop_at* out of the
+        # modes it stops in.)
+        limit = end_at if stop_at is None or tree.mode in alive else max(pos, min(end_at, stop_at))
         if skip_copies and tree.characters_inert():  # nor do comments ever: a run of them in one match
             # (with the end tags that change no state either, where all but a few do)
             kept = tree.end_tags_ignored()
-            # (up to where the scan ends at the next "<": the cutoff, or the head bound out of the
-            # modes it stops in; a "<" just before it may open a tag, which the loop reads)
-            limit = end_at if stop_at is None or tree.mode in alive else max(pos, min(end_at, stop_at))
             stop = (quiet if kept is None else _quiet_end_tags(kept))(text, pos, limit).end()
+            # (a "<" just before the limit may open a tag, which the loop reads)
             pos = stop - 1 if stop == limit and stop > pos and text[stop - 1] == "<" else stop
         elif skip_copies and tree.mode in _HEAD_END_TAGS_KEPT:  # (no "<" taken alone: no cut tag)
-            pos = _quiet_end_tags(_HEAD_END_TAGS_KEPT[tree.mode], _QUIET_HEAD_ITEMS)(text, pos, end_at).end()
+            pos = _quiet_end_tags(_HEAD_END_TAGS_KEPT[tree.mode], _QUIET_HEAD_ITEMS)(text, pos, limit).end()
         lt = find("<", pos)
         if lt < 0 or lt > end_at:
             return  # no meta that could name an encoding is left

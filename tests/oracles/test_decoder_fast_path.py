@@ -534,6 +534,154 @@ def test_error_pairs_equals_plain_twin(name, windows, monkeypatch):
         assert not counts
 
 
+# --- runs of tokens the C codec rejects one by one, decoded in bulk (FastDecoder's *bulk*) ----------
+
+
+def _bulk_twins(name, monkeypatch, windows):
+    """*name*'s decoder rebuilt three ways: with its *bulk* counted, without it (the plain twin: the
+    cached step at each such token), and the count; the bulk path's windows set to *windows*
+    (gb18030's chunks of null pointers four times the first)."""
+    from scrapy_whatwg_encoding.encoding import euc_jp, gb18030
+    from scrapy_whatwg_encoding.encoding.tables.multi_byte_fixes import FIXES
+
+    module, c_codec, reach, bulk = {
+        "gb18030": (gb18030, "gbk", lambda lead: 4, gb18030.four_byte_run),
+        "EUC-JP": (euc_jp, "euc_jp", lambda lead: 3 if lead == 0x8F else 2, euc_jp.pairs_run)}[name]
+    monkeypatch.setattr(module, "_WINDOW", windows[0])
+    monkeypatch.setattr(module, "_MAX_WINDOW", windows[1])
+    if module is gb18030:  # (a run with null pointers, that many bytes at a time: four-byte tokens)
+        monkeypatch.setattr(module, "_CHUNK", 4 * windows[0])
+    runs = []
+
+    def counted(data, i):
+        got = bulk(data, i)
+        runs.append(got is not None)
+        return got
+
+    def build(tag, with_bulk):
+        return multi_byte.FastDecoder(f"{name}-{tag}-{windows[0]}", c_codec, module.step, *FIXES[name],
+                                      reach=reach, bulk=with_bulk)
+
+    return build("bulk", counted), build("plain", None), runs
+
+
+# gb18030 four-byte tokens about each edge of the standard's pointer ranges (§10.2.1 step 5: null
+# above 39419 and below 189000, and above 1237575; 7457 is U+E7C7) and about U+FFFF / U+10000.
+_FOUR_BYTE_POINTERS = [0, 1, 7456, 7457, 7458, 39418, 39419, 39420, 39421, 188999, 189000, 189001,
+                       1237574, 1237575, 1237576, 1237577, 1587599, 39390, 39394, 39395, 12599, 12600]
+
+
+def _four_bytes(pointer):
+    b1, rest = divmod(pointer, 12600)
+    b2, rest = divmod(rest, 1260)
+    b3, b4 = divmod(rest, 10)
+    return bytes((b1 + 0x81, b2 + 0x30, b3 + 0x81, b4 + 0x30))
+
+
+@pytest.mark.parametrize("windows", [(64, 1 << 18), (4, 16)], ids=["windows", "small-windows"])
+def test_four_byte_runs_equal_reference_and_plain_twin(windows, monkeypatch):
+    """Runs of gb18030 four-byte tokens (GBK, CPython's codec here, rejects each) decoded in bulk
+    equal the reference decoder and the decoder without bulk runs: null pointers among valid ones,
+    pointer 7457, runs cut by a byte of another kind in each of a token's places, at the end of
+    the input, across the bulk windows' edges; and the bulk path fires."""
+    fast, plain, runs = _bulk_twins("gb18030", monkeypatch, windows)
+    four = [_four_bytes(p) for p in _FOUR_BYTE_POINTERS]
+
+    @settings(max_examples=300, deadline=None, derandomize=True, database=None)
+    @given(st.lists(st.sampled_from(four) | st.sampled_from([b"\x81", b"0", b"\x81\x81", b"\xff", b"\x80", b"a",
+                                                             b"\xa1\xa1", b"\x810", b"\x810\x81"])
+                    | st.tuples(st.sampled_from(four), st.integers(1, 30)).map(lambda p: p[0] * p[1]),
+                    max_size=40))
+    @example([b"<plaintext>", b"\x810" * 300])  # issue 37
+    @example([b"<meta charset=", b"\x810" * 301, b"-->'"])
+    @example([_four_bytes(39420), _four_bytes(0)] * 50)  # null pointers among valid ones
+    @example([_four_bytes(7457)] * 3 + [b"\xa8\xbc"])  # U+E7C7 (CPython's U+1E3F), then GBK's U+1E3F
+    def run(pieces):
+        data = b"".join(pieces)
+        expected = ref_decode("gb18030", data)
+        assert fast(data) == expected, data
+        assert plain(data) == expected, data
+
+    run()
+    assert any(runs), "the bulk path never fired"
+    runs.clear()
+    fast(b"\x810" * 1000)
+    assert runs == [True]  # one bulk run for the whole body
+    runs.clear()
+    fast((b"\x810" * 40 + b" ") * 3)
+    assert runs == [True] * 3  # (a long run keeps the token's bulk)
+
+
+@pytest.mark.slow  # every four-byte token (1.6 million) through the bulk path and the standard's step
+def test_four_byte_run_every_token():
+    """Every four-byte token, 12,600 per first byte in one run: the bulk run (CPython's gb18030 codec,
+    U+1E3F for pointer 7457 corrected, null pointers as U+FFFD) equals the standard's step on each."""
+    from scrapy_whatwg_encoding.encoding import gb18030
+
+    for first in range(0x81, 0xFF):
+        data = b"".join(bytes((first, b2, b3, b4)) for b2 in range(0x30, 0x3A) for b3 in range(0x81, 0xFF)
+                        for b4 in range(0x30, 0x3A))
+        expected = "".join(gb18030.step(data[k:k + 4], 0)[0] for k in range(0, len(data), 4))
+        assert gb18030.four_byte_run(data, 0) == (expected, len(data)), hex(first)
+    sample = b"".join(_four_bytes(p) for p in range(0, 1587600, 997))
+    assert ENCODINGS["gb18030"].decode(sample) == ref_decode("gb18030", sample)
+
+
+def test_euc_jp_pairs_every_pair():
+    """Every EUC-JP pair of bytes 0xA1–0xFE, twice in a row: the bulk run (the pair as the Shift_JIS
+    bytes of its pointer, CPython's cp932) decodes it as the standard's step does where the pointer
+    is not null, and ends before it where it is; the decoder equals the reference on all of them."""
+    from scrapy_whatwg_encoding.encoding import euc_jp
+
+    for lead in range(0xA1, 0xFF):
+        pairs = [bytes((lead, x)) for x in range(0xA1, 0xFF)]
+        for pair in pairs:
+            text, _ = euc_jp.step(pair, 0)
+            assert euc_jp.pairs_run(pair * 2, 0) == (None if text == "\ufffd" else (text * 2, 4)), pair
+        data = b" ".join(pairs)
+        assert ENCODINGS["EUC-JP"].decode(data) == ref_decode("EUC-JP", data), hex(lead)
+
+
+@pytest.mark.parametrize("windows", [(64, 1 << 18), (4, 16)], ids=["windows", "small-windows"])
+def test_euc_jp_pair_runs_equal_reference_and_plain_twin(windows, monkeypatch):
+    """Runs of EUC-JP pairs whose rows CPython's euc_jp lacks (NEC's row 13, IBM's rows 89–92) among
+    pairs it has, null pointers and other bytes, decoded in bulk, equal the reference decoder and the
+    decoder without bulk runs (also as ISO-2022-JP's jis0208 runs); and the bulk path fires."""
+    fast, plain, runs = _bulk_twins("EUC-JP", monkeypatch, windows)
+    pairs = [b"\xad\xa1", b"\xad\xad", b"\xad\xbe", b"\xad\xfe", b"\xf9\xa1", b"\xfa\xa1", b"\xfb\xa1", b"\xfc\xa1",
+             b"\xfc\xee", b"\xfc\xef", b"\xa4\xa2", b"\xbc\xa1", b"\xa1\xc1", b"\xa9\xa1", b"\xfe\xfe", b"\xa8\xc1"]
+
+    @settings(max_examples=300, deadline=None, derandomize=True, database=None)
+    @given(st.lists(st.sampled_from(pairs) | st.sampled_from([b"\xa1", b"\x8e", b"\x8f", b"\xff", b" ", b"\x8f\xa2\xb7"])
+                    | st.tuples(st.sampled_from(pairs), st.integers(1, 30)).map(lambda p: p[0] * p[1]),
+                    max_size=40))
+    @example([b"\xad\xad\xbc\xa1"] * 100)
+    @example([b"\xad\xa1\xa9\xa1"] * 100)  # a null pointer after each
+    def run(pieces):
+        data = b"".join(pieces)
+        expected = ref_decode("EUC-JP", data)
+        assert fast(data) == expected, data
+        assert plain(data) == expected, data
+
+    run()
+    assert any(runs), "the bulk path never fired"
+    runs.clear()
+    fast(b"\xad\xad\xbc\xa1" * 1000)
+    assert runs == [True]
+    # A token whose bulk run is short takes the step after (no bulk read per token of a flood of
+    # short runs), until the next input or 64 runs of errors on; the text stays the reference's.
+    for data, fired in [(b"\xad\xa1 " * 10 + b"\xad\xa1\xa4\xa2" * 100, [False]),
+                        (b"\xad\xa1\xa4\xa2" * 100, [True]),
+                        ((b"\xad\xa1\xa4\xa2" * 20 + b" ") * 3, [True] * 3),  # (a long run keeps the token's bulk)
+                        (b"\xad\xa1 " + b"\xff\xad\xa1" * 62 + b"\xff" + b"\xad\xa1\xa4\xa2" * 100, [False]),
+                        (b"\xad\xa1 " + b"\xff\xad\xa1" * 63 + b"\xff" + b"\xad\xa1\xa4\xa2" * 100, [False, True])]:
+        runs.clear()
+        assert fast(data) == ref_decode("EUC-JP", data), data[:20]
+        assert runs == fired, data[:20]
+    body = b"\x1b$B<" + b"/><!----><!---->" * 300 + b"<foreignObject>]]>"  # issue 37
+    assert ENCODINGS["ISO-2022-JP"].decode(body) == ref_decode("ISO-2022-JP", body)
+
+
 def _codec_rejects(name, runs, c_codec):
     """The stop pairs of two bytes 0x80 and above that the C codec *c_codec* rejects (Big5 0x87 0xA1,
     EUC-JP 0xAD 0xA1: pointers CPython lacks)."""

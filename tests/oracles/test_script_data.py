@@ -3,11 +3,13 @@ text, one character at a time: :func:`script_data_end` with its shortcuts and as
 each of its runs that come back to a state, which must end where the oracle is in that state."""
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scrapy_whatwg_encoding.sniffing._html import tokenizer
-from scrapy_whatwg_encoding.sniffing._html.tokenizer import script_data_end
+from scrapy_whatwg_encoding.sniffing._html.tokenizer import TAG, script_data_end, text_element
 
 _WS_SLASH_GT = "\t\n\x0c\r />"
 DATA, ESCAPED, DOUBLE = "script data", "script data escaped", "script data double escaped"
@@ -144,3 +146,17 @@ def test_no_end_tag_and_no_double_escape_are_two_searches():
     assert script_data_end("<!--" * 1000, 0) == -1 == oracle("<!--" * 1000, 0)[0]
     text = "<!--x" * 1000 + "</script>"
     assert script_data_end(text, 0) == oracle(text, 0)[0] == len(text) - 9
+
+
+_ELEMENT = re.compile(text_element("script", ""), re.ASCII)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_BODIES)
+def test_a_script_element_in_one_match_ends_where_the_states_end(body):
+    """The head runs' whole script element (start tag, text, end tag): where the oracle's
+    script data ends at an end tag that is read whole, there; else no match."""
+    end, _ = oracle(body, 0)
+    tag = None if end < 0 else TAG.match(body, end)
+    match = _ELEMENT.match("<script>" + body)
+    assert (None if match is None else match.end()) == (None if tag is None else 8 + tag.end())

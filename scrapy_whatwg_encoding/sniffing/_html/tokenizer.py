@@ -405,10 +405,10 @@ def text_element(names: str, key: str) -> str:
     """A whole element of text whose start tag name is one of *names* ("|"-separated): start tag,
     text, and the appropriate end tag that closes it, attributes and all (§13.2.5.3-32). For
     ``script``, script data (:func:`script_text`: escaped sections too, where the end tag ends
-    it); other names are RCDATA or RAWTEXT. One alternative per name, its name written in the end tag (a named group
-    and a backreference cost a third of a flood's time). The text is atomic (possessive on Python
-    3.11+, else a lookahead and a backreference): where no end tag follows, the match fails
-    without backtracking through it."""
+    it); other names are RCDATA or RAWTEXT. One alternative per name, its name written in the end
+    tag (a named group and a backreference cost a third of a flood's time). The text is atomic
+    (possessive on Python 3.11+, else a lookahead and a backreference): where no end tag follows,
+    the match fails without backtracking through it."""
     return "(?:" + "|".join(_text_element(name, f"{key}{index}") for index, name in enumerate(names.split("|"))) + ")"
 
 
@@ -480,9 +480,10 @@ _SCRIPT_SKIP = {state: re.compile(with_possessives(run), _FLAGS)
 def script_text(key: str) -> str:
     """Script data up to an end tag that ends it (in script data or escaped, §13.2.5.4, 15-32),
     atomic (possessive on Python 3.11+, else a lookahead and a backreference: group names led
-    by ``x{key}``)."""
+    by ``x{key}``). Where no "</script" follows, it fails at the speed of a search for one."""
+    ahead = rf"(?={atomic_text(rf'<(?!/{_S}{_T})', key + 'p')}</{_S}{_T})"
     text = with_possessives(_script_runs(key)[0] + rf"(?:<!{_escaped(key + 'm')}{_escaped_cycles(key + 'n')})?+")
-    return text if POSSESSIVE else atomic(text, f"x{key}o")
+    return ahead + (text if POSSESSIVE else atomic(text, f"x{key}o"))
 
 
 def script_data_end(text: str, pos: int, shortcut: bool = True) -> int:
