@@ -529,7 +529,9 @@ def test_error_pairs_equals_plain_twin(name, windows, monkeypatch):
 
     run()
     if runs.table[0x80:] == multi_byte._ERRORS:
-        assert any(counts) and not all(counts)
+        assert any(counts)  # it fires; and it stops at once where no error pair begins the window
+        # (asked directly: which of the calls above count none depends on the windows' history)
+        assert error_pairs(runs, b"<" + (lead_empty or [b"\x81\x81"])[0] * 40) == 0
     else:
         assert not counts
 
