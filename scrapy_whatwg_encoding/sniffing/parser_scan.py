@@ -631,11 +631,12 @@ _TEXT_RUNS = {name: (re.compile(f"(?:{text_element(name, '')})*", re.ASCII),
 _WHITESPACE_INERT = frozenset(("initial", "before html", "before head", "in head", "in head noscript", "after head"))
 
 
-def _void_head_run(names: str, noscript: str = "", texts: str = "") -> Callable[[str, int, int], re.Match[str]]:
+def _void_head_run(names: str, noscript: str = "", texts: str = "") -> tuple[re.Pattern[str], re.Pattern[str]]:
     """A run of whitespace, comments and start tags named one of *names* ("|"-separated), as
     TAG reads them (attributes and all, self-closing or not), of whole elements of text named
     one of *texts* (:func:`.tokenizer.text_element`), and with *noscript*, of noscript
-    elements holding such a run of start tags named one of *noscript*: one match."""
+    elements holding such a run of start tags named one of *noscript*: one match. ``(one item,
+    the run)``, for :func:`.tokenizer.run_end`."""
     def tag(names: str, key: str, end: bool = False) -> str:
         return rf"<{'/' if end else ''}(?i:{names})(?=[\t\n\x0c\r />])" + attributes_pattern(key) + r"[\t\n\x0c\r /]*+>"
     items = rf"[\t\n\x0c\r ]+|{COMMENT}|{tag(names, 'v')}" + (f"|{text_element(texts, 't')}" if texts else "")
@@ -643,7 +644,8 @@ def _void_head_run(names: str, noscript: str = "", texts: str = "") -> Callable[
         # (whitespace a character at a time: each place read one way, where Python 3.10 has no
         # possessive repeat and an element left open backtracks)
         items += rf"|{tag('noscript', 'w')}(?:[\t\n\x0c\r ]|{COMMENT}|{tag(noscript, 'x')})*+{tag('noscript', 'y', True)}"
-    return re.compile(with_possessives(rf"(?:{items})*+"), re.ASCII).match  # type: ignore[return-value]
+    return (re.compile(with_possessives(rf"(?:{items})"), re.ASCII),
+            re.compile(with_possessives(rf"(?:{items})*+"), re.ASCII))
 
 
 # Void head elements in the insertion modes where each is inserted and popped at once ("in
@@ -669,15 +671,16 @@ _VOID_HEAD_RUNS = {
 }
 
 
-def _head_run_end(text: str, pos: int, runs: tuple[Callable[[str, int, int], re.Match[str]], ...], end: int,
+def _head_run_end(text: str, pos: int, runs: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...], end: int,
                   hints: Hints | None) -> int:
     """The end of the run of void head elements at *pos* (*runs*: :data:`_VOID_HEAD_RUNS`' for
     the insertion mode and scripting flag), not past *end*: with *hints*, meta tags before the
-    next hint too (they name no encoding in any reader), each else left to the loop (it yields it)."""
+    next hint too (they name no encoding in any reader), each else left to the loop (it yields it).
+    Copies of an element are skipped at once (:func:`.tokenizer.run_end`)."""
     if hints is not None:
         hint = hints.after(pos)
-        pos = runs[1](text, pos, end if hint < 0 else min(end, hint)).end()
-    return runs[0](text, pos, end).end()
+        pos = run_end(*runs[1], text, pos, end if hint < 0 else min(end, hint))
+    return run_end(*runs[0], text, pos, end)
 
 
 def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = True, stop_at: int | None = None,

@@ -220,6 +220,8 @@ _BEFORE_BODY = st.lists(st.sampled_from([
        st.booleans())
 @example("", "<?x></xmp>" * 40 + META, True)
 @example("<head><noscript>", "</xmp><!-- x --></br>" + META, False)
+@example("<head>", "<script><!--<a>x</script>" * 200 + "<script><!--<script></script>" + META, True)  # copies, then no end
+@example("<head>", "<link>" * 150 + "<script><!--<a>x</script>" * 150 + META + "<title>" + META, True)
 def test_runs_before_the_body_are_read_as_the_plain_twin_reads_them(start, rest, scripting):
     """Whitespace, comments, DOCTYPEs and the end tags each mode before the body ignores: one
     match in the scan, the metas its plain twin finds, each in the same insertion mode."""
