@@ -17,7 +17,8 @@ each naming a different non-label (charset and http-equiv); ``<meta charset>`` i
 ``<meta>`` with NUL bytes; ``<meta>`` tags whose quoted values run into the next tag, with and
 without a ">" at the end; one tag of attribute soup (a ``<meta>`` that names an encoding, or a
 ``<div>`` before one); one tag name of many ``<a``; ``<meta`` repeated inside one tag, a ``&``
-after it; bogus comments (``</>``, ``<?x>``) then a ``<meta>``; floods that keep the tree builder
+after it; one ``<meta>`` whose charset or content value is a tag's worth of distinct character
+references; bogus comments (``</>``, ``<?x>``) then a ``<meta>``; floods that keep the tree builder
 on (``<a>``, ``<b>``, ``<option>`` in a ``<template>``, stray ``<`` in ``<svg>``); script data's
 escaped sections in a script that never ends, and whole scripts with them; ``<meta>`` tags that
 name nothing with text between them; bogus comments in ``<foreignObject>``; bogus comments and
@@ -116,6 +117,9 @@ def bodies(size: int) -> dict[str, bytes]:
         "<meta charset>, soup, >": _tag(b"<meta charset=utf-8 ", soup, size),
         "<meta http-equiv>, soup, >": _tag(b'<meta http-equiv=content-type content="charset=koi8-r" ', soup, size),
         "<div soup>, then <meta>": _tag(b"<div ", soup, size - len(meta)) + meta,
+        "<meta charset=&#N;...> (one tag)": _repeat_distinct(b"&#%d;", size - 16).join((b"<meta charset=", b">")),
+        '<meta content="&#N;..."> (one tag)': _repeat_distinct(b"&#%d;", size - 50).join(
+            (b'<meta http-equiv=content-type content="', b'">')),
         "<a<a<a... (one tag name)": _repeat(b"<a", size - len(meta) - 1) + b">" + meta,
         "<meta charset=<meta <meta ...>&": (b"<meta charset=" + _repeat(b"<meta ", size - 16))[:size - 2] + b">&",
         "</> x N, then <meta>": _repeat(b"</>", size - len(meta)) + meta,

@@ -365,7 +365,7 @@ def firefox_meta_encoding(span: str) -> tuple[Encoding, str] | None:
     ``charset`` attribute decides alone (a failing one leaves ``http-equiv`` unread); else
     ``http-equiv`` = "content-type" with a ``content`` (see :func:`firefox_extract_charset`)."""
     attrs = {}
-    for name, value in first_attributes(span, ("charset", "http-equiv", "content")):
+    for name, value in first_attributes(span, ("charset", "http-equiv", "content"), meta=True):
         if name == "charset":
             label = value.strip(_WS)
             encoding = get_encoding(label)

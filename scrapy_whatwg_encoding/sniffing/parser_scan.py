@@ -90,7 +90,7 @@ def meta_tag_encoding(span: str) -> tuple[Encoding, str] | None:
     from which the meta algorithm extracts one. The first of duplicated attributes counts (read
     at C speed, once, however many attributes the tag has)."""
     attrs = {}
-    for name, value in first_attributes(span, _META_NAMES):
+    for name, value in first_attributes(span, _META_NAMES, meta=True):
         if name == "charset":
             encoding = get_encoding(value)
             if encoding is not None:

@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 import sys
 from array import array
-from functools import lru_cache
+from collections.abc import Iterable
+from functools import cache, lru_cache
 from html.entities import html5 as _NAMED
 from itertools import repeat
 from operator import add
@@ -84,9 +85,57 @@ def _in_bulk(value: str) -> str:
     return first + "".join(map(decoded.__getitem__, pieces))
 
 
+def _numeric_to(code_points: Iterable[int]) -> str:
+    """A pattern of the numeric references to *code_points* (none 0, a surrogate or in the C1
+    table) as the tokenizer reads them: every digit (leading zeros too), then ";" if one follows."""
+    points = sorted(set(code_points))
+    assert not any(point in _ZERO_C1 or 0xD800 <= point <= 0xDFFF for point in points)
+    decimal, hexadecimal = "|".join(map(str, points)), "|".join(f"{point:x}" for point in points)
+    return rf"&#(?:0*(?:{decimal})(?![0-9])|[xX]0*(?i:{hexadecimal})(?![0-9A-Fa-f]));?"
+
+
+_WHITESPACE = "\t\n\x0c\r "  # ASCII whitespace
+# The references that decode to ASCII whitespace: numeric ones to its code points, and the table's
+# names whose text is whitespace (&Tab; and &NewLine;), written as the table writes them.
+_WHITESPACE_REFERENCE = re.compile(_numeric_to(map(ord, _WHITESPACE)) + "|&(?:" + "|".join(
+    re.escape(name) for name, text in sorted(_NAMED.items()) if not text.strip(_WHITESPACE)) + ")")
+
+
+@lru_cache(maxsize=8)  # (the readers of one tag ask each once: forget())
+def nonspace_floor(value: str) -> int:
+    """At least how many characters of ``decode_attribute_value(value)`` are not ASCII whitespace:
+    each "&" starts one reference or stays itself (no reference holds an "&"), each decodes to one
+    character or more, and only those :data:`_WHITESPACE_REFERENCE` finds decode to whitespace.
+    One C search over the value, whatever its references (no decoding)."""
+    return value.count("&") - len(_WHITESPACE_REFERENCE.findall(value))
+
+
+@cache
+def _word_pattern(word: str) -> re.Pattern[str]:
+    """:func:`may_hold`'s pattern for *word*: each letter, written or a numeric reference to it."""
+    letters = {*word.lower(), *word.upper()}
+    if not word.isascii() or not word.isalpha() or any(letters.intersection(text) for text in _NAMED.values()):
+        raise ValueError(f"{word!r}: ASCII letters that no named reference gives")
+    return re.compile("".join(f"(?:[{letter.lower()}{letter.upper()}]|{_numeric_to(map(ord, {letter.lower(), letter.upper()}))})"
+                              for letter in word))
+
+
+@lru_cache(maxsize=8)  # (the readers of one tag ask each once: forget())
+def may_hold(value: str, word: str) -> bool:
+    """Whether ``decode_attribute_value(value)`` may hold *word* (ASCII letters that no named
+    reference's text holds, e.g. "charset"), ASCII case-insensitively: ``False`` only where it
+    cannot. Each decoded character is one written or a reference's (one each, "&" starting each),
+    so the word's letters come one after another, each written or a numeric reference to it.
+    One C search over the value, whatever its references (no decoding). Raises ValueError for a
+    word it cannot decide."""
+    return _word_pattern(word).search(value) is not None
+
+
 def forget() -> None:
-    """Forget the values :func:`decode_attribute_value` remembers (for benchmarks)."""
-    _in_bulk.cache_clear()
+    """Forget the values :func:`decode_attribute_value`, :func:`nonspace_floor` and
+    :func:`may_hold` remember (for benchmarks)."""
+    for remembering in (_in_bulk, nonspace_floor, may_hold):
+        remembering.cache_clear()
 
 
 def _one_by_one(value: str) -> str:

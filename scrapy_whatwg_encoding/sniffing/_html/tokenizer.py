@@ -10,7 +10,8 @@ import re
 import sys
 from collections.abc import Iterator
 
-from .charrefs import decode_attribute_value
+from ...encoding.tables.labels import LABELS
+from .charrefs import decode_attribute_value, may_hold, nonspace_floor
 
 _WS = "\t\n\x0c\r "
 _FLAGS = re.ASCII | re.IGNORECASE
@@ -104,9 +105,14 @@ def attribute_value(match: re.Match) -> str:
     return _value(match.group(2, 3, 4))
 
 
+def _written(written: tuple[str | None, ...]) -> str:
+    """The one of a value's forms (quoted, unquoted; None: not that form) that matched, as written."""
+    return next((value for value in written if value is not None), "")
+
+
 def _value(written: tuple[str | None, ...]) -> str:
     """The value of the one of its forms (quoted, unquoted; None: not that form) that matched."""
-    return value_text(next((value for value in written if value is not None), ""))
+    return value_text(_written(written))
 
 
 def value_text(value: str) -> str:
@@ -115,6 +121,30 @@ def value_text(value: str) -> str:
     if "&" in value:
         value = decode_attribute_value(value)
     return value.replace("\x00", "\ufffd") if "\x00" in value else value
+
+
+_META_NAMES = ("charset", "content", "http-equiv")  # the attributes meta_value reads
+_LONGEST_LABEL = max(map(len, LABELS))
+_CONTENT_TYPE = "content-type"
+
+
+def meta_value(name: str, value: str) -> str:
+    """:func:`value_text` of a ``meta`` tag's *name* attribute (``charset``, ``http-equiv`` or
+    ``content``) as written, or "" where it holds too many references to name an encoding to any
+    reader of ``meta`` tags (the standard's, Chromium's and Firefox's give none for "" either):
+
+    - ``charset``: more characters that are not ASCII whitespace than the longest label has
+      (get an encoding strips the whitespace around a label);
+    - ``http-equiv``: more references than "content-type" has characters (each gives one or more);
+    - ``content``: no "charset" in its text (every reader's extraction first looks for it).
+
+    Those are decided by one C search over the value (:mod:`.charrefs`), not by decoding it: a
+    64 KiB tag of distinct references costs a search, not a reference's decoding each."""
+    if value.count("&") > len(_CONTENT_TYPE) and (
+            name == "http-equiv" or (name == "charset" and nonspace_floor(value) > _LONGEST_LABEL)
+            or (name == "content" and not may_hold(value, "charset"))):
+        return ""
+    return value_text(value)
 
 
 # One attribute as ATTRIBUTES reads it, without groups; and the "=" and value after a name, its
@@ -163,11 +193,13 @@ def _still_named(names: tuple[str, ...], lowered: bytes | None, position: int) -
     return tuple(name for name in names if lowered.find(name.encode("ascii"), position) >= 0)
 
 
-def first_attributes(span: str, names: tuple[str, ...]) -> Iterator[tuple[str, str]]:
+def first_attributes(span: str, names: tuple[str, ...], meta: bool = False) -> Iterator[tuple[str, str]]:
     """``(name, value)`` of the first attribute of each of *names* (ASCII lowercase, no NUL) in
-    *span* (TAG group 3), in the order they come, values as :func:`attributes` gives them: the
-    others skipped at C speed, each attribute read once however many of *names* are asked, and
-    none after the last place where one of the names left occurs as text."""
+    *span* (TAG group 3), in the order they come, values as :func:`attributes` gives them (with
+    *meta*, those of a ``meta`` tag's ``charset``, ``http-equiv`` and ``content`` as
+    :func:`meta_value` gives them): the others skipped at C speed, each attribute read once
+    however many of *names* are asked, and none after the last place where one of the names left
+    occurs as text."""
     lowered = _lowered(span)
     position, left = 0, _still_named(names, lowered, 0)
     while left:
@@ -175,7 +207,8 @@ def first_attributes(span: str, names: tuple[str, ...]) -> Iterator[tuple[str, s
         if match is None:
             return
         name = match.group("name").lower()
-        yield name, _value(match.group("dq", "sq", "uq"))
+        written = match.group("dq", "sq", "uq")
+        yield name, (meta_value(name, _written(written)) if meta and name in _META_NAMES else _value(written))
         position = match.end()
         left = _still_named(tuple(other for other in left if other != name), lowered, position)
 
@@ -186,14 +219,15 @@ def first_attribute(span: str, name: str) -> str | None:
     return next((value for _, value in first_attributes(span, (name,))), None)
 
 
-def attribute_values(span: str, name: str) -> list[str]:
+def attribute_values(span: str, name: str, meta: bool = False) -> list[str]:
     """The value of every attribute named *name* (ASCII lowercase, no NUL) in *span*, in order, as
-    :func:`attribute_value` gives them: found at C speed, each distinct one decoded once."""
+    :func:`attribute_value` gives them (with *meta*, as :func:`meta_value` gives them): found at C
+    speed, each distinct one decoded once."""
     found, position, match = [], 0, _first_of((name,)).match
     while (next_one := match(span, position)) is not None:  # (a search would retry at each character)
         found.append(next_one.group("dq", "sq", "uq"))
         position = next_one.end()
-    texts = {written: _value(written) for written in set(found)}
+    texts = {written: meta_value(name, _written(written)) if meta else _value(written) for written in set(found)}
     return [texts[written] for written in found]
 
 
@@ -216,30 +250,31 @@ _META_LAST = re.compile(with_possessives(
 _READ_VALUE = re.compile(_VALUE)
 
 
-def _read(written: str | None) -> str | None:
-    """The value of a name's "=" and value as written (None: no such attribute)."""
-    return None if written is None else _value(_READ_VALUE.match(written).group("dq", "sq", "uq"))  # type: ignore[union-attr]
+def _read(name: str, written: str | None) -> str | None:
+    """The value of a meta's *name* attribute from its "=" and value as written, as
+    :func:`meta_value` gives it (None: no such attribute)."""
+    return None if written is None else meta_value(name, _written(_READ_VALUE.match(written).group("dq", "sq", "uq")))  # type: ignore[union-attr]
 
 
 #: Named attributes :func:`last_meta_attributes` reads one by one before it reads the rest of a
 #: long tag in one match.
 _ONE_BY_ONE = 8
-_META_LAST_NAMES = ("charset", "content", "http-equiv")
-_META_LAST_TEXTS = tuple(name.encode("ascii") for name in _META_LAST_NAMES)
+_META_TEXTS = tuple(name.encode("ascii") for name in _META_NAMES)
 
 
 def last_meta_attributes(span: str) -> tuple[str | None, str | None, bool]:
-    """The last ``charset`` and ``content`` attributes' values in *span* (None: absent), and
-    whether any ``http-equiv`` attribute is "content-type" (ASCII case-insensitively), at C speed:
+    """The last ``charset`` and ``content`` attributes' values in *span* (None: absent; as
+    :func:`meta_value` gives them), and whether any ``http-equiv`` attribute is "content-type"
+    (ASCII case-insensitively), at C speed:
     in a long tag, the named attributes one by one while a later one may come (the names as text
     after them), then the rest in one pass; in a short one, or after :data:`_ONE_BY_ONE` of them,
     in one pass (those whose value holds a character reference read one by one after); and in
     one where the names occur more than :data:`_ONE_BY_ONE` times as text in its first
     2 × :data:`_LOOK_FIRST` characters (one by one, all of those would be read before the pass)."""
     lowered = _lowered(span)
-    if lowered is not None and sum(lowered.count(name, 0, 2 * _LOOK_FIRST) for name in _META_LAST_TEXTS) > _ONE_BY_ONE:
+    if lowered is not None and sum(lowered.count(name, 0, 2 * _LOOK_FIRST) for name in _META_TEXTS) > _ONE_BY_ONE:
         lowered = None  # the names dense: one pass
-    left = _still_named(_META_LAST_NAMES, lowered, 0)
+    left = _still_named(_META_NAMES, lowered, 0)
     charset = content = None
     content_type = False
     position = 0
@@ -250,7 +285,8 @@ def last_meta_attributes(span: str) -> tuple[str | None, str | None, bool]:
             match = _first_of(left).match(span, position)
             if match is None:
                 return charset, content, content_type
-            name, value, position = match.group("name").lower(), _value(match.group("dq", "sq", "uq")), match.end()
+            name, position = match.group("name").lower(), match.end()
+            value = meta_value(name, _written(match.group("dq", "sq", "uq")))
             if name == "charset":
                 charset = value
             elif name == "content":
@@ -264,8 +300,8 @@ def last_meta_attributes(span: str) -> tuple[str | None, str | None, bool]:
     match = _META_LAST.match(span, position)
     content_type = content_type or match.group("ct_type") is not None or (  # type: ignore[union-attr]
         match.group("he_other") is not None  # type: ignore[union-attr]
-        and any(value.lower() == "content-type" for value in attribute_values(span[position:], "http-equiv")))
-    last_charset, last_content = _read(match.group("cs")), _read(match.group("ct"))  # type: ignore[union-attr]
+        and any(value.lower() == "content-type" for value in attribute_values(span[position:], "http-equiv", True)))
+    last_charset, last_content = _read("charset", match.group("cs")), _read("content", match.group("ct"))  # type: ignore[union-attr]
     return (charset if last_charset is None else last_charset, content if last_content is None else last_content,
             content_type)
 

@@ -1,0 +1,149 @@
+"""A ``meta`` tag's charset, http-equiv and content values that cannot name an encoding, told by
+one search instead of decoding their references (tokenizer.meta_value, charrefs.nonspace_floor
+and charrefs.may_hold): every reader of ``meta`` tags (the standard's, Chromium's, Firefox's)
+answers for "" what it answers for the decoded value, held against the decoded values
+themselves (decode_attribute_value, held against html5lib in test_charrefs.py)."""
+from __future__ import annotations
+
+import sys
+from html.entities import html5 as named_references
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+from test_charrefs import references
+
+from scrapy_whatwg_encoding.encoding import get_encoding
+from scrapy_whatwg_encoding.encoding.tables.labels import LABELS
+from scrapy_whatwg_encoding.sniffing._html import charrefs, tokenizer
+from scrapy_whatwg_encoding.sniffing._html.charrefs import decode_attribute_value, may_hold, nonspace_floor
+from scrapy_whatwg_encoding.sniffing._html.tokenizer import meta_value, tag_name, value_text
+from scrapy_whatwg_encoding.sniffing.browsers import _extract_charset, firefox_extract_charset
+from scrapy_whatwg_encoding.sniffing.meta_charset import extract_meta_charset
+
+WHITESPACE = "\t\n\x0c\r "
+
+
+def _reference_to(char: str, form: int, zeros: int) -> str:
+    """A numeric reference to *char*: decimal or hexadecimal (either "x"), with or without ";"."""
+    number = ord(char)
+    return ["&#{z}{n};", "&#{z}{n}", "&#x{z}{n:x};", "&#X{z}{n:X}"][form].format(z="0" * zeros, n=number)
+
+
+def _spelt(text: str) -> st.SearchStrategy[str]:
+    """*text* with each character written or as a numeric reference to it."""
+    return st.tuples(*(st.one_of(st.just(char), st.builds(_reference_to, st.just(char), st.integers(0, 3),
+                                                           st.integers(0, 2))) for char in text)).map("".join)
+
+
+spaces = st.lists(st.one_of(st.sampled_from([*WHITESPACE, "&Tab;", "&NewLine;"]),
+                            st.builds(_reference_to, st.sampled_from(WHITESPACE), st.integers(0, 3), st.integers(0, 3))),
+                  max_size=30).map("".join)
+labels = st.sampled_from(sorted(LABELS)).flatmap(lambda label: _spelt(label.upper() if len(label) % 2 else label))
+noise = st.lists(references, max_size=30).map("".join)
+# Values past the searches' threshold (more "&"s than "content-type" has characters) that may or
+# may not name an encoding: a label padded with whitespace, "charset=" and a label among
+# references, "content-type" spelt with references, and references alone.
+meta_values = st.one_of(
+    st.tuples(spaces, labels, spaces).map("".join),
+    st.tuples(noise, st.sampled_from(["charset", "CHARSET", "cHaRsEt"]).flatmap(_spelt), st.sampled_from(["", " ", "&#32;"]), st.sampled_from(["=", "&#61;", "&#x3D"]),
+              spaces, labels, st.sampled_from(["", ";", "&#59;", " x"]), noise).map("".join),
+    st.tuples(spaces, _spelt("Content-Type"), spaces).map("".join),
+    noise,
+)
+
+
+def readers(name: str, value: str) -> tuple:
+    """What every reader of a meta tag's *name* attribute makes of its *value* (decoded)."""
+    if name == "charset":
+        return get_encoding(value), get_encoding(value.strip(WHITESPACE))
+    if name == "http-equiv":
+        return tag_name(value) == "content-type", value.lower() == "content-type"
+    return extract_meta_charset(value), get_encoding(_extract_charset(value).strip(WHITESPACE)), firefox_extract_charset(value)
+
+
+@pytest.mark.slow
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from(["charset", "http-equiv", "content"]), meta_values)
+@example("charset", "&#32;" * 20 + "utf-8" + "&Tab;" * 20)
+@example("charset", "&#x20;" * 20 + "&#117;&#116;&#102;&#45;&#56;" + "&#13" * 20)
+@example("charset", "&#32;" * 12 + "x-mac-cyrillic&#x0C;")
+@example("charset", "".join(f"&#{ord(char)};" for char in "CSEUCPKDFMTJAPANESE") + "&#32;")  # (the longest label)
+@example("content", "&#1;" * 20 + "&#99;&#x68;&#X61;r&#115;et=utf-8")
+@example("http-equiv", "&#99;&#111;&#110;&#116;&#101;&#110;&#116;&#45;&#116;&#121;&#112;&#101;")
+def test_readers_answer_for_the_value_what_they_answer_for_its_text(name, value):
+    charrefs.forget()
+    text = value_text(value)
+    assert readers(name, meta_value(name, value)) == readers(name, text)
+
+
+@pytest.mark.slow
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(meta_values, st.lists(st.one_of(references, st.sampled_from([*WHITESPACE, "x"])), max_size=40).map("".join)))
+def test_the_floor_and_the_word_search_hold_for_the_decoded_text(value):
+    """Never more characters that are not whitespace than the text has; "charset" in the text
+    (ASCII case-insensitively, or as Chromium's model lowercases it) only where the search may
+    find it."""
+    charrefs.forget()
+    text = decode_attribute_value(value)
+    assert nonspace_floor(value) <= sum(char not in WHITESPACE for char in text)
+    if "charset" in text.lower() or "charset" in text.translate({c: c + 32 for c in range(65, 91)}):
+        assert may_hold(value, "charset")
+
+
+@pytest.mark.slow
+def test_the_floor_counts_each_reference_to_whitespace_and_no_other():
+    """Every number up to past U+10FFFF (the ones that decode to whitespace, none else, leave the
+    floor), decimal and hexadecimal, with and without ";", leading zeros; and the table's names."""
+    numbers = range(0x110100)
+    forms = ["&#{n};", "&#{n}", "&#x{n:x};", "&#X00{n:X}"]
+    for form in forms:
+        value = "".join(form.format(n=n) + "-" for n in numbers)  # ("-": no digit of either base)
+        spaces = sum(decode_attribute_value(form.format(n=n)) in WHITESPACE for n in (9, 10, 12, 13, 32, 0, 0x85, 0xA0))
+        assert spaces == 5
+        assert nonspace_floor(value) == len(numbers) - 5, form
+    names = "".join(f"&{name}x" for name in named_references)  # (x: no historical rule for legacy names)
+    spaced = [name for name in named_references if decode_attribute_value(f"&{name}x").strip(WHITESPACE) == "x"]
+    assert sorted(spaced) == ["NewLine;", "Tab;"]
+    assert nonspace_floor(names) == len(named_references) - 2
+
+
+@pytest.mark.parametrize("word", ["charset", "content", "fj", "é", "utf-8"])
+def test_the_word_search_refuses_what_it_cannot_decide(word):
+    """Letters a named reference gives ("fjlig;": "fj") or that are not ASCII letters."""
+    if word in ("charset", "content"):
+        assert may_hold("&#99;&#104;&#97;&#114;&#115;&#101;&#116;", "charset")
+        assert not may_hold("&#99;&#104;&#97;&#114;&#115;&#101;&#116;", "content")
+    else:
+        with pytest.raises(ValueError):
+            may_hold("x", word)
+
+
+def _decodings(value: str) -> int:
+    """How many times reading a meta's three attributes of *value* decodes references."""
+    calls = 0
+
+    def count(frame, event, arg):
+        nonlocal calls
+        calls += event == "call" and frame.f_code is charrefs.decode_attribute_value.__code__
+
+    sys.setprofile(count)
+    try:
+        for name in ("charset", "http-equiv", "content"):
+            meta_value(name, value)
+    finally:
+        sys.setprofile(None)
+    return calls
+
+
+@pytest.mark.parametrize("unit", ["&#{n};", "&#x{n:x}", "&{name}", "&#000{n};&#32;"])
+def test_many_distinct_references_are_searched_not_decoded(unit):
+    """A value of 13,000 distinct references (a 64 KiB tag) is not decoded for any of the three;
+    a short one is, and one padded to a label is (it may name an encoding)."""
+    names = sorted(named_references)
+    value = "".join(unit.format(n=n, name=names[n % len(names)]) for n in range(13000))
+    charrefs.forget()
+    assert _decodings(value) == 0
+    assert _decodings("&#117;tf-8") == 3
+    assert _decodings("&#32;" * 100 + "utf-8") == 1  # (charset; not http-equiv; not content)
+    assert tokenizer.meta_value("charset", "&#32;" * 100 + "utf-8") == " " * 100 + "utf-8"
