@@ -854,3 +854,96 @@ def test_triples_equal_plain_twin(name, windows, monkeypatch):
 
     run()
     assert any(further) is (name == "EUC-JP")
+
+
+class _CountedTriples(dict):
+    """runs.triples, its lookups counted (decode_run's plain twin looks up each triple it stops at)."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.looked = 0
+
+    def get(self, key, default=None):
+        self.looked += 1
+        return super().get(key, default)
+
+
+def test_triple_bytes_every_triple():
+    """Every triple (0x8F, a byte 0xA1-0xFE, a byte 0x80-0xFF) that decode_run keeps for the C codec
+    (runs.triple_bytes, runs.triple_thirds): the C codec's text of it, where it takes it, is the
+    reference's but for the split tokens, and its error handler (pair_errors) gives the reference's
+    where it rejects it; a third byte 0xFF is kept as a byte whose triple is alike; the other
+    decoders have no triple_bytes."""
+    for name in ("Big5", "Shift_JIS", "EUC-KR", "gb18030"):
+        runs = multi_byte.error_runs(ENCODINGS[name]._load()[0].step)
+        assert runs.triple_bytes == runs.triple_thirds == b"", name
+    decoder = ENCODINGS["EUC-JP"]._load()[0]
+    runs = multi_byte.error_runs(decoder.step)
+    assert [b for b in range(256) if runs.triple_bytes[b] & 1] == [0x8F]
+    assert [b for b in range(256) if runs.triple_bytes[b] & 2] == list(range(0xA1, 0xFF))
+    rejected = 0
+    for second in range(0xA1, 0xFF):
+        for third in range(0x80, 0x100):
+            triple = bytes((0x8F, second, third))
+            expected = ref_decode("EUC-JP", triple + b" ")
+            kept = triple[:2] + triple[2:].translate(runs.triple_thirds)
+            assert kept[2] != 0xFF and ref_decode("EUC-JP", kept + b" ") == expected, triple
+            try:
+                (kept + b" ").decode(decoder.c_codec)
+            except UnicodeDecodeError:
+                rejected += 1
+            text = (kept + b" ").decode(decoder.c_codec, runs.codec_errors)
+            assert text == expected or triple in decoder.splits, triple
+    assert rejected > 0
+
+
+@pytest.mark.parametrize("windows", [(64, 1 << 15), (2, 16), (5, 40)], ids=["windows", "small-windows", "odd-windows"])
+def test_inline_triples_equal_plain_twin(windows, monkeypatch):
+    """decode_run with the caller's split tokens (split_re: EUC-JP triples kept in the lanes for the
+    C codec) against its plain twin (without: each triple a stop, runs.triples' text, the run on):
+    on seeded random bytes 0x80-0xFF (issue 37) and 0x00-0xFF with triples mixed in (valid, null
+    pointers, a third byte 0xFF, the split token, 0x8F cut by ASCII or the end, after a leading byte
+    as its trail), its text is the reference decoder's up to its end, a token boundary
+    (a window of valid tokens with few errors is the caller's C codec's again: its end may come
+    before the twin's), its stop lookups are fewer than the twin's on some inputs (the inline path
+    fires) and never more where both end alike; the decoder equals the reference."""
+    decoder, runs, merge = _with_windows(monkeypatch, "EUC-JP", windows)
+    inline, plain = runs._replace(triples=_CountedTriples(runs.triples)), runs._replace(triples=_CountedTriples(runs.triples))
+    fewer = []
+
+    @settings(max_examples=120, deadline=None, derandomize=True, database=None)
+    @given(st.integers(0, 2 ** 32), st.sampled_from([0x80, 0x00]), st.integers(1, 3000),
+           st.lists(st.sampled_from([b"\x8f\xa1\xa1", b"\x8f\xb0\xa1", b"\x8f\xb0\xff", b"\x8f\xfe\xfe", b"\x8f\xa2\xb7",
+                                     b"\x8f\xa1A", b"\x8f", b"\x8f\xa1", b"\xa4\x8f\xb0\xa1", b"\xad\xa1", b"\xff"]),
+                    max_size=30))
+    @example(7, 0x80, 3000, [])  # issue 37: random bytes 0x80-0xFF (random.Random(7))
+    @example(7, 0x80, 300, [b"\x8f\xa2\xb7"])
+    @example(1, 0x80, 10, [b"\x8f\xb0\xa1"] * 30)
+    def run(seed, low, size, pieces):
+        rng = random.Random(seed)
+        data = bytearray(rng.choices(range(low, 0x100), k=size))
+        for piece in pieces:  # at a random place: a token boundary or not
+            where = rng.randrange(len(data) + 1)
+            data[where:where] = piece
+        data = bytes(data)
+        for start in (0, 1):
+            inline.triples.looked = plain.triples.looked = 0
+            end_plain = multi_byte.decode_run(plain, data, start, decoder.c_codec, merge, b"", decoder.split_firsts)[1]
+            text, end = multi_byte.decode_run(inline, data, start, decoder.c_codec, merge, b"", decoder.split_firsts,
+                                              decoder.split_re)
+            assert _plain_boundary(decoder.step, data, start, end), (data, start)
+            assert decoder._fix(text, data[start:end]) == ref_decode("EUC-JP", data[start:end]), (data, start)
+            if end == end_plain:
+                assert inline.triples.looked <= plain.triples.looked, (data, start)
+                fewer.append(inline.triples.looked < plain.triples.looked)
+        assert ENCODINGS["EUC-JP"].decode(data) == ref_decode("EUC-JP", data), data
+
+    run()
+    assert any(fewer)
+    if windows[0] == 64:  # issue 37: 64 KiB of random bytes 0x80-0xFF, one run to the end, few triples stop it
+        data = bytes(random.Random(7).choices(range(0x80, 0x100), k=1 << 16))
+        inline.triples.looked = 0
+        text, end = multi_byte.decode_run(inline, data, 0, decoder.c_codec, merge, b"", decoder.split_firsts,
+                                          decoder.split_re)
+        assert end == len(data) and decoder._fix(text, data) == ref_decode("EUC-JP", data)
+        assert inline.triples.looked < 8 < data.count(b"\x8f") // 4, inline.triples.looked
