@@ -567,6 +567,29 @@ def _bulk_twins(name, monkeypatch, windows):
     return build("bulk", counted), build("plain", None), runs
 
 
+def _bulk_holds(fast, plain, runs, name, tokens, others, examples, flood):
+    """The decoder with its *bulk* (*fast*) and without (*plain*) equal the reference decoder of
+    *name* on lists of *tokens* (alone or repeated) and *others* (hypothesis, and each of *examples*);
+    the bulk path fires (*runs*: its calls, whether each took a run) and *flood* is one bulk run."""
+    @settings(max_examples=300, deadline=None, derandomize=True, database=None)
+    @given(st.lists(st.sampled_from(tokens) | st.sampled_from(others)
+                    | st.tuples(st.sampled_from(tokens), st.integers(1, 30)).map(lambda p: p[0] * p[1]),
+                    max_size=40))
+    def run(pieces):
+        data = b"".join(pieces)
+        expected = ref_decode(name, data)
+        assert fast(data) == expected, data
+        assert plain(data) == expected, data
+
+    for pieces in examples:
+        run = example(pieces)(run)
+    run()
+    assert any(runs), "the bulk path never fired"
+    runs.clear()
+    fast(flood)
+    assert runs == [True]  # one bulk run for the whole body
+
+
 # gb18030 four-byte tokens about each edge of the standard's pointer ranges (§10.2.1 step 5: null
 # above 39419 and below 189000, and above 1237575; 7457 is U+E7C7) and about U+FFFF / U+10000.
 _FOUR_BYTE_POINTERS = [0, 1, 7456, 7457, 7458, 39418, 39419, 39420, 39421, 188999, 189000, 189001,
@@ -588,27 +611,13 @@ def test_four_byte_runs_equal_reference_and_plain_twin(windows, monkeypatch):
     the input, across the bulk windows' edges; and the bulk path fires."""
     fast, plain, runs = _bulk_twins("gb18030", monkeypatch, windows)
     four = [_four_bytes(p) for p in _FOUR_BYTE_POINTERS]
-
-    @settings(max_examples=300, deadline=None, derandomize=True, database=None)
-    @given(st.lists(st.sampled_from(four) | st.sampled_from([b"\x81", b"0", b"\x81\x81", b"\xff", b"\x80", b"a",
-                                                             b"\xa1\xa1", b"\x810", b"\x810\x81"])
-                    | st.tuples(st.sampled_from(four), st.integers(1, 30)).map(lambda p: p[0] * p[1]),
-                    max_size=40))
-    @example([b"<plaintext>", b"\x810" * 300])  # issue 37
-    @example([b"<meta charset=", b"\x810" * 301, b"-->'"])
-    @example([_four_bytes(39420), _four_bytes(0)] * 50)  # null pointers among valid ones
-    @example([_four_bytes(7457)] * 3 + [b"\xa8\xbc"])  # U+E7C7 (CPython's U+1E3F), then GBK's U+1E3F
-    def run(pieces):
-        data = b"".join(pieces)
-        expected = ref_decode("gb18030", data)
-        assert fast(data) == expected, data
-        assert plain(data) == expected, data
-
-    run()
-    assert any(runs), "the bulk path never fired"
-    runs.clear()
-    fast(b"\x810" * 1000)
-    assert runs == [True]  # one bulk run for the whole body
+    _bulk_holds(fast, plain, runs, "gb18030", four, [b"\x81", b"0", b"\x81\x81", b"\xff", b"\x80", b"a", b"\xa1\xa1",
+                                                     b"\x810", b"\x810\x81"],
+                [[b"<plaintext>", b"\x810" * 300],  # issue 37
+                 [b"<meta charset=", b"\x810" * 301, b"-->'"],
+                 [_four_bytes(39420), _four_bytes(0)] * 50,  # null pointers among valid ones
+                 [_four_bytes(7457)] * 3 + [b"\xa8\xbc"]],  # U+E7C7 (CPython's U+1E3F), then GBK's U+1E3F
+                b"\x810" * 1000)
     runs.clear()
     fast((b"\x810" * 40 + b" ") * 3)
     assert runs == [True] * 3  # (a long run keeps the token's bulk)
@@ -653,23 +662,10 @@ def test_euc_jp_pair_runs_equal_reference_and_plain_twin(windows, monkeypatch):
     pairs = [b"\xad\xa1", b"\xad\xad", b"\xad\xbe", b"\xad\xfe", b"\xf9\xa1", b"\xfa\xa1", b"\xfb\xa1", b"\xfc\xa1",
              b"\xfc\xee", b"\xfc\xef", b"\xa4\xa2", b"\xbc\xa1", b"\xa1\xc1", b"\xa9\xa1", b"\xfe\xfe", b"\xa8\xc1"]
 
-    @settings(max_examples=300, deadline=None, derandomize=True, database=None)
-    @given(st.lists(st.sampled_from(pairs) | st.sampled_from([b"\xa1", b"\x8e", b"\x8f", b"\xff", b" ", b"\x8f\xa2\xb7"])
-                    | st.tuples(st.sampled_from(pairs), st.integers(1, 30)).map(lambda p: p[0] * p[1]),
-                    max_size=40))
-    @example([b"\xad\xad\xbc\xa1"] * 100)
-    @example([b"\xad\xa1\xa9\xa1"] * 100)  # a null pointer after each
-    def run(pieces):
-        data = b"".join(pieces)
-        expected = ref_decode("EUC-JP", data)
-        assert fast(data) == expected, data
-        assert plain(data) == expected, data
-
-    run()
-    assert any(runs), "the bulk path never fired"
-    runs.clear()
-    fast(b"\xad\xad\xbc\xa1" * 1000)
-    assert runs == [True]
+    _bulk_holds(fast, plain, runs, "EUC-JP", pairs, [b"\xa1", b"\x8e", b"\x8f", b"\xff", b" ", b"\x8f\xa2\xb7"],
+                [[b"\xad\xad\xbc\xa1"] * 100,
+                 [b"\xad\xa1\xa9\xa1"] * 100],  # a null pointer after each
+                b"\xad\xad\xbc\xa1" * 1000)
     # A token whose bulk run is short takes the step after (no bulk read per token of a flood of
     # short runs), until the next input or 64 runs of errors on; the text stays the reference's.
     for data, fired in [(b"\xad\xa1 " * 10 + b"\xad\xa1\xa4\xa2" * 100, [False]),
