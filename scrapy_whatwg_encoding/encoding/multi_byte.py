@@ -75,10 +75,9 @@ class ErrorRuns(NamedTuple):
     codec_errors: str = "strict"  # the C codec's error handler in decode_run (see :func:`pair_errors`)
     triples: dict[bytes, str] | None = None  # a stop of three bytes 0x80 and above whatever follows (EUC-JP
     # 0x8F then two): its text, where decode_run with the C codec goes on past it
-    triple_bytes: bytes = b""  # a bytes.translate table: bit 0 a triple's first byte, 1 its second, where
-    # every first byte then every second byte then every byte 0x80 and above is a triple (else empty)
-    triple_thirds: bytes = b""  # a bytes.translate table: 0xFF (decode_run's trail mark) to a byte 0x80 or
-    # above that is its like as every triple's third, every other byte to itself
+    triple_ff: bytes = b""  # where the triples' first bytes are the live leading bytes not of bit 4 and
+    # their second bytes the "maybe" bytes 0x80 and above (each with each, then each byte 0x80 and above): a
+    # byte 0x80 or above that is 0xFF's like as every triple's third (0xFF marks trails in decode_run), else empty
 
 
 def error_runs(step: Step) -> ErrorRuns:
@@ -169,24 +168,22 @@ def error_runs(step: Step) -> ErrorRuns:
                 text = token(pair + bytes((y,)) + _AFTER[0])
                 if text[1] == 3 and all(token(pair + bytes((y,)) + after) == text for after in _AFTER[1:]):
                     triples[pair + bytes((y,))] = text[0]
-    # decode_run takes triples in its lanes where their first and second bytes are a product (each first byte
-    # a leading byte that is no second byte, each second byte a leading byte): see there.
-    firsts, seconds = {t[0] for t in triples}, {t[1] for t in triples}
-    product = bool(triples) and not firsts & seconds and firsts | seconds <= set(leads) - {0xFF} and all(
+    # decode_run takes triples in its lanes where their first and second bytes are told by the flags (see
+    # there): the first bytes the live leading bytes not in *two*, the second the "maybe" bytes 0x80 and above,
+    # each a leading byte (that starts a stretch after the first), each with each whatever byte 0x80 or above.
+    firsts, seconds = live - two, {x for x in maybe if x >= 0x80}
+    product = bool(triples) and not firsts & seconds and seconds <= set(leads) - {0xFF} and all(
         bytes((a, b, y)) in triples for a in firsts for b in seconds for y in range(0x80, 0x100))
     like_ff = [y for y in range(0x80, 0xFF) if product and all(
         triples[bytes((a, b, y))] == triples[bytes((a, b, 0xFF))] for a in firsts for b in seconds)]
-    product = product and bool(like_ff)
-    triple_bytes = bytes((b in firsts) | (b in seconds) << 1 for b in range(256)) if product else b""
-    triple_thirds = bytes(range(0xFF)) + bytes(like_ff[:1]) if product else b""
+    triple_ff = bytes(like_ff[:1]) if product else b""
     return ErrorRuns(re.compile(stop), bytes((b in leads) | (b in live) << 1 | (b in maybe) << 2
                                              | (row_of.get(b, -1) // 7 == 1) << 3 | (b in two) << 4
                                              | (row_of.get(b, -1) // 7 == 0) << 5 | any(b in row for row in rows) << 6
                                              | (b >= 0x80) << 7 for b in range(256)),
                      end_stops, bytes(leads[0] if table[b] == "\ufffd" else b for b in range(256)),
                      "".join(table), leads[1], pairs, planes, units, re.compile(_char_class(not_error_pair)),
-                     pair_errors(pair_texts, triples if product else {}), triples, triple_bytes,
-                     triple_thirds)
+                     pair_errors(pair_texts, triples if triple_ff else {}), triples, triple_ff)
 
 
 def pair_errors(pair_texts: dict[bytes, str], triple_texts: dict[bytes, str] | None = None) -> str:
@@ -320,12 +317,12 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
     (:func:`_codec_window`), without its tokens from the lanes.
 
     With *split_re* too (the caller's split tokens, one pattern), in a window with merge's
-    placeholder and no split token, the triples (*runs.triple_bytes*: EUC-JP 0x8F, a byte 0xA1-0xFE,
+    placeholder and no split token, the triples (*runs.triple_ff*: EUC-JP 0x8F, a byte 0xA1-0xFE,
     a byte 0x80 or above) are no stops: a triple's first byte is no leading byte in the stretches,
     so its second starts one (and takes the third as its trail), and where the first starts a token
     (it is no trail) the three bytes are kept for the C codec, whose error handler gives the
     standard's text where it rejects them (:func:`pair_errors`; a third byte 0xFF, the trails' mark,
-    as *runs.triple_thirds* says). The C codec's other texts of triples are the standard's but for
+    as *runs.triple_ff*). The C codec's other texts of triples are the standard's but for
     the split tokens (``tools/generate_tables.py``). Their plain twin is the stop and *runs.triples*.
     """
     n, size, texts = len(data), _WINDOW, []
@@ -361,14 +358,14 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
         lead = flags & ones
         stops = codec_pairs = triples = 0
         placeholder = None
-        if runs.triple_bytes and split_re is not None and merge is not None and not drop \
+        if runs.triple_ff and split_re is not None and merge is not None and not drop \
                 and split_re.search(window) is None:
-            # A triple's first byte (bit 0), then its second (bit 1), then a byte 0x80 or above (bit 7):
-            # no leading byte in the stretches (its second starts one), a triple where it starts a token.
+            # A triple's first byte (a live leading byte, bit 1, not of bit 4), then its second ("maybe", bit 2),
+            # then a byte 0x80 or above (bit 7): no leading byte in the stretches (its second starts one), a
+            # triple where it starts a token.
             placeholder = next((byte for byte in _PLACEHOLDERS if byte not in window), None)
             if placeholder is not None:
-                marks = int.from_bytes(window.translate(runs.triple_bytes), "little")
-                triples = marks & (marks >> 9) & (flags >> 23) & ones
+                triples = lead & (flags >> 1) & ~(flags >> 4) & (flags >> 10) & (flags >> 23)
                 lead ^= triples
         # (masks of lanes: 0x01 where a lane is in, "ones-form", or 0xFF: starts where pairs, trails)
         if not lead:  # no leading byte (bit 0): alone bytes only
@@ -447,7 +444,7 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                     table = merge if placeholder is None else _merge_with(merge, placeholder)  # rest as merge says
                     canon = int.from_bytes(window.translate(table), "little")
                     keep = codec_pairs | (codec_pairs << 8) | triples
-                    kept = window.translate(runs.triple_thirds) if triples else window  # (0xFF marks trails)
+                    kept = window.replace(b"\xff", runs.triple_ff) if triples else window  # (0xFF marks trails)
                     canon ^= (canon ^ int.from_bytes(kept, "little")) & keep
                     trails ^= trails & keep
                 else:

@@ -866,23 +866,23 @@ class _CountedTriples(dict):
 
 def test_triple_bytes_every_triple():
     """Every triple (0x8F, a byte 0xA1-0xFE, a byte 0x80-0xFF) that decode_run keeps for the C codec
-    (runs.triple_bytes, runs.triple_thirds): the C codec's text of it, where it takes it, is the
+    (runs.triple_ff: their bytes told by the flags): the C codec's text of it, where it takes it, is the
     reference's but for the split tokens, and its error handler (pair_errors) gives the reference's
     where it rejects it; a third byte 0xFF is kept as a byte whose triple is alike; the other
-    decoders have no triple_bytes."""
+    decoders have no triple_ff."""
     for name in ("Big5", "Shift_JIS", "EUC-KR", "gb18030"):
         runs = multi_byte.error_runs(ENCODINGS[name]._load()[0].step)
-        assert runs.triple_bytes == runs.triple_thirds == b"", name
+        assert runs.triple_ff == b"", name
     decoder = ENCODINGS["EUC-JP"]._load()[0]
     runs = multi_byte.error_runs(decoder.step)
-    assert [b for b in range(256) if runs.triple_bytes[b] & 1] == [0x8F]
-    assert [b for b in range(256) if runs.triple_bytes[b] & 2] == list(range(0xA1, 0xFF))
+    assert [b for b in range(256) if runs.flags[b] & 0b10011 == 0b11] == [0x8F]  # (live, not of bit 4)
+    assert [b for b in range(0x80, 256) if runs.flags[b] & 0b101 == 0b101] == list(range(0xA1, 0xFF))  # (maybe)
     rejected = 0
     for second in range(0xA1, 0xFF):
         for third in range(0x80, 0x100):
             triple = bytes((0x8F, second, third))
             expected = ref_decode("EUC-JP", triple + b" ")
-            kept = triple[:2] + triple[2:].translate(runs.triple_thirds)
+            kept = triple.replace(b"\xff", runs.triple_ff)
             assert kept[2] != 0xFF and ref_decode("EUC-JP", kept + b" ") == expected, triple
             try:
                 (kept + b" ").decode(decoder.c_codec)
