@@ -78,6 +78,7 @@ class ErrorRuns(NamedTuple):
     triple_ff: bytes = b""  # where the triples' first bytes are the live leading bytes not of bit 4 and
     # their second bytes the "maybe" bytes 0x80 and above (each with each, then each byte 0x80 and above): a
     # byte 0x80 or above that is 0xFF's like as every triple's third (0xFF marks trails in decode_run), else empty
+    triple_firsts: tuple[bytes, ...] = ()  # those first bytes, where triple_ff is not empty
 
 
 def error_runs(step: Step) -> ErrorRuns:
@@ -183,7 +184,8 @@ def error_runs(step: Step) -> ErrorRuns:
                                              | (b >= 0x80) << 7 for b in range(256)),
                      end_stops, bytes(leads[0] if table[b] == "\ufffd" else b for b in range(256)),
                      "".join(table), leads[1], pairs, planes, units, re.compile(_char_class(not_error_pair)),
-                     pair_errors(pair_texts, triples if triple_ff else {}), triples, triple_ff)
+                     pair_errors(pair_texts, triples if triple_ff else {}), triples, triple_ff,
+                     tuple(bytes((b,)) for b in sorted(firsts)) if triple_ff else ())
 
 
 def pair_errors(pair_texts: dict[bytes, str], triple_texts: dict[bytes, str] | None = None) -> str:
@@ -359,7 +361,7 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
         stops = codec_pairs = triples = 0
         placeholder = None
         if runs.triple_ff and split_re is not None and merge is not None and not drop \
-                and split_re.search(window) is None:
+                and any(first in window for first in runs.triple_firsts) and split_re.search(window) is None:
             # A triple's first byte (a live leading byte, bit 1, not of bit 4), then its second ("maybe", bit 2),
             # then a byte 0x80 or above (bit 7): no leading byte in the stretches (its second starts one), a
             # triple where it starts a token.

@@ -872,10 +872,11 @@ def test_triple_bytes_every_triple():
     decoders have no triple_ff."""
     for name in ("Big5", "Shift_JIS", "EUC-KR", "gb18030"):
         runs = multi_byte.error_runs(ENCODINGS[name]._load()[0].step)
-        assert runs.triple_ff == b"", name
+        assert runs.triple_ff == b"" and runs.triple_firsts == (), name
     decoder = ENCODINGS["EUC-JP"]._load()[0]
     runs = multi_byte.error_runs(decoder.step)
     assert [b for b in range(256) if runs.flags[b] & 0b10011 == 0b11] == [0x8F]  # (live, not of bit 4)
+    assert runs.triple_firsts == (b"\x8f",)
     assert [b for b in range(0x80, 256) if runs.flags[b] & 0b101 == 0b101] == list(range(0xA1, 0xFF))  # (maybe)
     rejected = 0
     for second in range(0xA1, 0xFF):
