@@ -75,6 +75,10 @@ class ErrorRuns(NamedTuple):
     codec_errors: str = "strict"  # the C codec's error handler in decode_run (see :func:`pair_errors`)
     triples: dict[bytes, str] | None = None  # a stop of three bytes 0x80 and above whatever follows (EUC-JP
     # 0x8F then two): its text, where decode_run with the C codec goes on past it
+    triple_ff: bytes = b""  # where the triples' first bytes are the live leading bytes not of bit 4 and
+    # their second bytes the "maybe" bytes 0x80 and above (each with each, then each byte 0x80 and above): a
+    # byte 0x80 or above that is 0xFF's like as every triple's third (0xFF marks trails in decode_run), else empty
+    triple_firsts: tuple[bytes, ...] = ()  # those first bytes, where triple_ff is not empty
 
 
 def error_runs(step: Step) -> ErrorRuns:
@@ -165,30 +169,46 @@ def error_runs(step: Step) -> ErrorRuns:
                 text = token(pair + bytes((y,)) + _AFTER[0])
                 if text[1] == 3 and all(token(pair + bytes((y,)) + after) == text for after in _AFTER[1:]):
                     triples[pair + bytes((y,))] = text[0]
+    # decode_run takes triples in its lanes where their first and second bytes are told by the flags (see
+    # there): the first bytes the live leading bytes not in *two*, the second the "maybe" bytes 0x80 and above,
+    # each a leading byte (that starts a stretch after the first), each with each whatever byte 0x80 or above.
+    firsts, seconds = live - two, {x for x in maybe if x >= 0x80}
+    product = bool(triples) and not firsts & seconds and seconds <= set(leads) - {0xFF} and all(
+        bytes((a, b, y)) in triples for a in firsts for b in seconds for y in range(0x80, 0x100))
+    like_ff = [y for y in range(0x80, 0xFF) if product and all(
+        triples[bytes((a, b, y))] == triples[bytes((a, b, 0xFF))] for a in firsts for b in seconds)]
+    triple_ff = bytes(like_ff[:1]) if product else b""
     return ErrorRuns(re.compile(stop), bytes((b in leads) | (b in live) << 1 | (b in maybe) << 2
                                              | (row_of.get(b, -1) // 7 == 1) << 3 | (b in two) << 4
                                              | (row_of.get(b, -1) // 7 == 0) << 5 | any(b in row for row in rows) << 6
                                              | (b >= 0x80) << 7 for b in range(256)),
                      end_stops, bytes(leads[0] if table[b] == "\ufffd" else b for b in range(256)),
                      "".join(table), leads[1], pairs, planes, units, re.compile(_char_class(not_error_pair)),
-                     pair_errors(pair_texts), triples)
+                     pair_errors(pair_texts, triples if triple_ff else {}), triples, triple_ff,
+                     tuple(bytes((b,)) for b in sorted(firsts)) if triple_ff else ())
 
 
-def pair_errors(pair_texts: dict[bytes, str]) -> str:
+def pair_errors(pair_texts: dict[bytes, str], triple_texts: dict[bytes, str] | None = None) -> str:
     """The name of a C codec error handler (registered here) that gives *pair_texts*' text for an
-    error at a pair it holds, consumed whole, and raises at any other error. decode_run decodes with
-    it where every token left in the bytes is a pair it keeps or one byte the C codec decodes alone
-    whatever follows: its tokens are the standard's up to each error, which then starts a token, and
-    a pair the C codec rejects (Big5 0x87 0xA1, EUC-JP 0xAD 0xA1: a pointer CPython lacks) no longer
-    ends the run (random bytes under a multi-byte label: one every ~80 bytes)."""
+    error at a pair it holds (and *triple_texts*' at a triple), consumed whole, and raises at any
+    other error. decode_run decodes with it where every token left in the bytes is a pair or triple
+    it keeps or one byte the C codec decodes alone whatever follows: its tokens are the standard's up
+    to each error, which then starts a token, and a pair the C codec rejects (Big5 0x87 0xA1, EUC-JP
+    0xAD 0xA1: a pointer CPython lacks) no longer ends the run (random bytes under a multi-byte label:
+    one every ~80 bytes), nor does a triple (EUC-JP 0x8F 0xA1 0xA1: JIS X 0212's null pointers)."""
     name = f"whatwg-pairs-{id(pair_texts):x}"  # (the registry keeps pair_texts alive: no other has its id)
     get = pair_texts.get
+    get_triple = (triple_texts or {}).get
 
     def handle(exc: UnicodeError) -> tuple[str, int]:
         if type(exc) is UnicodeDecodeError:
-            text = get(exc.object[exc.start:exc.start + 2])
+            start = exc.start
+            text = get(exc.object[start:start + 2])
             if text is not None:
-                return text, exc.start + 2
+                return text, start + 2
+            text = get_triple(exc.object[start:start + 3])
+            if text is not None:
+                return text, start + 3
         raise exc
 
     codecs.register_error(name, handle)
@@ -259,7 +279,8 @@ def codec_merge(runs: ErrorRuns, c_codec: str) -> bytes | None:
 
 def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                merge: bytes | None = None, drop: bytes = b"",
-               split_firsts: tuple[bytes, ...] | None = None) -> tuple[str, int]:
+               split_firsts: tuple[bytes, ...] | None = None,
+               split_re: re.Pattern[bytes] | None = None) -> tuple[str, int]:
     """The run of tokens that :func:`error_runs`' classes decide from token boundary *i*: its text
     and its end (the first stop at or after *i*, or ``len(data)``), at C speed whatever the mix.
 
@@ -296,6 +317,15 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
     *split_firsts* (the first bytes of the caller's split tokens, none of which starts a token in
     *data*): after a window that took the shortcut, the next is first tried as the C codec's alone
     (:func:`_codec_window`), without its tokens from the lanes.
+
+    With *split_re* too (the caller's split tokens, one pattern), in a window with merge's
+    placeholder and no split token, the triples (*runs.triple_ff*: EUC-JP 0x8F, a byte 0xA1-0xFE,
+    a byte 0x80 or above) are no stops: a triple's first byte is no leading byte in the stretches,
+    so its second starts one (and takes the third as its trail), and where the first starts a token
+    (it is no trail) the three bytes are kept for the C codec, whose error handler gives the
+    standard's text where it rejects them (:func:`pair_errors`; a third byte 0xFF, the trails' mark,
+    as *runs.triple_ff*). The C codec's other texts of triples are the standard's but for
+    the split tokens (``tools/generate_tables.py``). Their plain twin is the stop and *runs.triples*.
     """
     n, size, texts = len(data), _WINDOW, []
     optimistic = errors = False
@@ -328,7 +358,17 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
         ones, even, odd, high, sevens = _masks(size + 1)
         flags = int.from_bytes(window.translate(runs.flags), "little")
         lead = flags & ones
-        stops = codec_pairs = 0
+        stops = codec_pairs = triples = 0
+        placeholder = None
+        if runs.triple_ff and split_re is not None and merge is not None and not drop \
+                and any(first in window for first in runs.triple_firsts) and split_re.search(window) is None:
+            # A triple's first byte (a live leading byte, bit 1, not of bit 4), then its second ("maybe", bit 2),
+            # then a byte 0x80 or above (bit 7): no leading byte in the stretches (its second starts one), a
+            # triple where it starts a token.
+            placeholder = next((byte for byte in _PLACEHOLDERS if byte not in window), None)
+            if placeholder is not None:
+                triples = lead & (flags >> 1) & ~(flags >> 4) & (flags >> 10) & (flags >> 23)
+                lead ^= triples
         # (masks of lanes: 0x01 where a lane is in, "ones-form", or 0xFF: starts where pairs, trails)
         if not lead:  # no leading byte (bit 0): alone bytes only
             text = window[:inside]
@@ -343,6 +383,9 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                 starts = lead & (from_even ^ odd)
             # A stop: a live leading byte (bit 1) that starts a token, then a "maybe" byte (bit 2) ...
             stops = starts & (flags >> 1) & (flags >> 10) & ones
+            if triples:  # those after a leading byte that starts a token are its trails; a triple's second: no stop
+                triples &= ~(starts << 8)
+                stops &= ~(triples << 8)
             maybe_errors = stops & (flags >> 14)
             if maybe_errors:  # ... but errors: rows of a plane (gate bits 5, 3) "and" trails' (bit 6)
                 rows = 0
@@ -359,8 +402,7 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
             if stops:
                 end = i + ((stops & -stops).bit_length() - 1) // 8
         text_of_pairs: str | None = None
-        placeholder = None
-        if codec_pairs and not stops and merge is not None:  # a shortcut (see _pairs_and_alone)
+        if codec_pairs and not stops and not triples and merge is not None:  # a shortcut (see _pairs_and_alone)
             shortcut = _pairs_and_alone(runs, window, inside, starts & ones, codec_pairs, c_codec, merge, drop)
             if shortcut is not None:
                 texts.append(shortcut)
@@ -370,7 +412,7 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                     return "".join(texts), end
                 i, size = end, min(size * 8, _MAX_WINDOW)
                 continue
-        if pairs and not stops and not codec_pairs and runs.table[0x80:] == _ERRORS:
+        if pairs and not stops and not codec_pairs and not triples and runs.table[0x80:] == _ERRORS:
             counted = _errors_only(flags, starts, high, inside)
             if counted is not None:  # a shortcut
                 texts.append("\ufffd" * counted[0])
@@ -380,10 +422,12 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                 errors = True
                 i, size = end, min(size * 8, _MAX_WINDOW)
                 continue
+        if triples:  # (each one's three bytes kept: 0xFF at each)
+            triples = (triples & ((1 << 8 * (end - i)) - 1)) * 0xFFFFFF
         if codec_pairs:
             assert c_codec is not None
             codec_pairs = (codec_pairs & ((1 << 8 * (end - i)) - 1)) * 0xFF
-            if merge is not None:  # U+FFFD as an ASCII byte the window lacks: one decode without error
+            if merge is not None and placeholder is None:  # U+FFFD as an ASCII byte the window lacks: one decode
                 placeholder = next((byte for byte in _PLACEHOLDERS if byte not in window and byte not in drop), None)
             if placeholder is None:
                 # (in "replace" mode below, the pairs the C codec rejects would be U+FFFD: strict then)
@@ -394,15 +438,16 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                     end = i + (stops.bit_length() - 1) // 8
                     codec_pairs = 0
         while True:  # (twice where the C codec rejects a pair: then the first pair is a stop)
-            if lead and (pairs or codec_pairs):
+            if lead and (pairs or codec_pairs or triples):
                 trails = (((starts << 8) & flags & high) >> 7) * 0xFF  # (bit 7: 0x80 and above)
                 if not stops and trails >> 8 * inside:
                     end += 1  # the pair across the edge is in this window
-                if codec_pairs and merge is not None:  # the pairs' bytes kept, the rest as merge says
-                    table = merge if placeholder is None else _merge_with(merge, placeholder)
+                if (codec_pairs or triples) and merge is not None:  # the pairs' (triples') bytes kept, the
+                    table = merge if placeholder is None else _merge_with(merge, placeholder)  # rest as merge says
                     canon = int.from_bytes(window.translate(table), "little")
-                    keep = codec_pairs | (codec_pairs << 8)
-                    canon ^= (canon ^ int.from_bytes(window, "little")) & keep
+                    keep = codec_pairs | (codec_pairs << 8) | triples
+                    kept = window.replace(b"\xff", runs.triple_ff) if triples else window  # (0xFF marks trails)
+                    canon ^= (canon ^ int.from_bytes(kept, "little")) & keep
                     trails ^= trails & keep
                 else:
                     canon = int.from_bytes(window.translate(runs.canon), "little")
@@ -415,16 +460,16 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                 text = window[:end - i].translate(runs.canon)
             if drop:  # (tokens alone: canon, merge and the placeholder leave them as they are)
                 text = text.translate(None, drop)
-            if not codec_pairs:
+            if not codec_pairs and not triples:
                 texts.append(codecs.charmap_decode(text, "strict", runs.table)[0])
             elif placeholder is not None:
                 assert c_codec is not None
                 try:
                     texts.append(text.decode(c_codec, runs.codec_errors).replace(chr(placeholder), "\ufffd"))
-                except UnicodeDecodeError:  # a pair the C codec rejects: the first pair is a stop
-                    stops = codec_pairs & -codec_pairs
+                except UnicodeDecodeError:  # a pair the C codec rejects: the first pair (or triple) is a stop
+                    stops = (codec_pairs | triples) & -(codec_pairs | triples)
                     end = i + (stops.bit_length() - 1) // 8
-                    codec_pairs = 0
+                    codec_pairs = triples = 0
                     continue
             elif merge is not None:
                 assert c_codec is not None
@@ -435,14 +480,14 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
             break
         if stops and c_codec is not None and runs.triples and end < n:  # a stop of three bytes: its text, on
             triple = runs.triples.get(data[end:end + 3])
-            if triple is not None and (not codec_pairs or texts[-1].count("\ufffd") * _SPARSE >= end - i):
+            if triple is not None and (not (codec_pairs or triples) or texts[-1].count("\ufffd") * _SPARSE >= end - i):
                 texts.append(triple)
                 i, size = end + 3, min(size, 8 * _WINDOW)  # (the next stop as near: a small window)
                 if i >= n:
                     return "".join(texts), n
                 continue
         # Valid pairs with few errors (a page in a wrong encoding) are the C codec's (the caller's) again.
-        if stops or end >= n or codec_pairs and texts[-1].count("\ufffd") * _SPARSE < end - i:
+        if stops or end >= n or (codec_pairs or triples) and texts[-1].count("\ufffd") * _SPARSE < end - i:
             return "".join(texts), end
         i, size = end, min(size * 8, _MAX_WINDOW if lead else _MAX_ALONE)
 
@@ -674,7 +719,7 @@ class FastDecoder:
                 skip -= 1
                 return hit[0], i + hit[1]
             assert runs is not None
-            text, end = decode_run(runs, data, i, c_codec, merge, drop, self.split_firsts)
+            text, end = decode_run(runs, data, i, c_codec, merge, drop, self.split_firsts, self.split_re)
             if end == i:  # (a stop: never, as the handler's key said no)
                 return hit[0], i + hit[1]
             if text.count("\ufffd") < _FEW_ERRORS:

@@ -567,6 +567,29 @@ def _bulk_twins(name, monkeypatch, windows):
     return build("bulk", counted), build("plain", None), runs
 
 
+def _bulk_holds(fast, plain, runs, name, tokens, others, examples, flood):
+    """The decoder with its *bulk* (*fast*) and without (*plain*) equal the reference decoder of
+    *name* on lists of *tokens* (alone or repeated) and *others* (hypothesis, and each of *examples*);
+    the bulk path fires (*runs*: its calls, whether each took a run) and *flood* is one bulk run."""
+    @settings(max_examples=300, deadline=None, derandomize=True, database=None)
+    @given(st.lists(st.sampled_from(tokens) | st.sampled_from(others)
+                    | st.tuples(st.sampled_from(tokens), st.integers(1, 30)).map(lambda p: p[0] * p[1]),
+                    max_size=40))
+    def run(pieces):
+        data = b"".join(pieces)
+        expected = ref_decode(name, data)
+        assert fast(data) == expected, data
+        assert plain(data) == expected, data
+
+    for pieces in examples:
+        run = example(pieces)(run)
+    run()
+    assert any(runs), "the bulk path never fired"
+    runs.clear()
+    fast(flood)
+    assert runs == [True]  # one bulk run for the whole body
+
+
 # gb18030 four-byte tokens about each edge of the standard's pointer ranges (§10.2.1 step 5: null
 # above 39419 and below 189000, and above 1237575; 7457 is U+E7C7) and about U+FFFF / U+10000.
 _FOUR_BYTE_POINTERS = [0, 1, 7456, 7457, 7458, 39418, 39419, 39420, 39421, 188999, 189000, 189001,
@@ -588,27 +611,13 @@ def test_four_byte_runs_equal_reference_and_plain_twin(windows, monkeypatch):
     the input, across the bulk windows' edges; and the bulk path fires."""
     fast, plain, runs = _bulk_twins("gb18030", monkeypatch, windows)
     four = [_four_bytes(p) for p in _FOUR_BYTE_POINTERS]
-
-    @settings(max_examples=300, deadline=None, derandomize=True, database=None)
-    @given(st.lists(st.sampled_from(four) | st.sampled_from([b"\x81", b"0", b"\x81\x81", b"\xff", b"\x80", b"a",
-                                                             b"\xa1\xa1", b"\x810", b"\x810\x81"])
-                    | st.tuples(st.sampled_from(four), st.integers(1, 30)).map(lambda p: p[0] * p[1]),
-                    max_size=40))
-    @example([b"<plaintext>", b"\x810" * 300])  # issue 37
-    @example([b"<meta charset=", b"\x810" * 301, b"-->'"])
-    @example([_four_bytes(39420), _four_bytes(0)] * 50)  # null pointers among valid ones
-    @example([_four_bytes(7457)] * 3 + [b"\xa8\xbc"])  # U+E7C7 (CPython's U+1E3F), then GBK's U+1E3F
-    def run(pieces):
-        data = b"".join(pieces)
-        expected = ref_decode("gb18030", data)
-        assert fast(data) == expected, data
-        assert plain(data) == expected, data
-
-    run()
-    assert any(runs), "the bulk path never fired"
-    runs.clear()
-    fast(b"\x810" * 1000)
-    assert runs == [True]  # one bulk run for the whole body
+    _bulk_holds(fast, plain, runs, "gb18030", four, [b"\x81", b"0", b"\x81\x81", b"\xff", b"\x80", b"a", b"\xa1\xa1",
+                                                     b"\x810", b"\x810\x81"],
+                [[b"<plaintext>", b"\x810" * 300],  # issue 37
+                 [b"<meta charset=", b"\x810" * 301, b"-->'"],
+                 [_four_bytes(39420), _four_bytes(0)] * 50,  # null pointers among valid ones
+                 [_four_bytes(7457)] * 3 + [b"\xa8\xbc"]],  # U+E7C7 (CPython's U+1E3F), then GBK's U+1E3F
+                b"\x810" * 1000)
     runs.clear()
     fast((b"\x810" * 40 + b" ") * 3)
     assert runs == [True] * 3  # (a long run keeps the token's bulk)
@@ -653,23 +662,10 @@ def test_euc_jp_pair_runs_equal_reference_and_plain_twin(windows, monkeypatch):
     pairs = [b"\xad\xa1", b"\xad\xad", b"\xad\xbe", b"\xad\xfe", b"\xf9\xa1", b"\xfa\xa1", b"\xfb\xa1", b"\xfc\xa1",
              b"\xfc\xee", b"\xfc\xef", b"\xa4\xa2", b"\xbc\xa1", b"\xa1\xc1", b"\xa9\xa1", b"\xfe\xfe", b"\xa8\xc1"]
 
-    @settings(max_examples=300, deadline=None, derandomize=True, database=None)
-    @given(st.lists(st.sampled_from(pairs) | st.sampled_from([b"\xa1", b"\x8e", b"\x8f", b"\xff", b" ", b"\x8f\xa2\xb7"])
-                    | st.tuples(st.sampled_from(pairs), st.integers(1, 30)).map(lambda p: p[0] * p[1]),
-                    max_size=40))
-    @example([b"\xad\xad\xbc\xa1"] * 100)
-    @example([b"\xad\xa1\xa9\xa1"] * 100)  # a null pointer after each
-    def run(pieces):
-        data = b"".join(pieces)
-        expected = ref_decode("EUC-JP", data)
-        assert fast(data) == expected, data
-        assert plain(data) == expected, data
-
-    run()
-    assert any(runs), "the bulk path never fired"
-    runs.clear()
-    fast(b"\xad\xad\xbc\xa1" * 1000)
-    assert runs == [True]
+    _bulk_holds(fast, plain, runs, "EUC-JP", pairs, [b"\xa1", b"\x8e", b"\x8f", b"\xff", b" ", b"\x8f\xa2\xb7"],
+                [[b"\xad\xad\xbc\xa1"] * 100,
+                 [b"\xad\xa1\xa9\xa1"] * 100],  # a null pointer after each
+                b"\xad\xad\xbc\xa1" * 1000)
     # A token whose bulk run is short takes the step after (no bulk read per token of a flood of
     # short runs), until the next input or 64 runs of errors on; the text stays the reference's.
     for data, fired in [(b"\xad\xa1 " * 10 + b"\xad\xa1\xa4\xa2" * 100, [False]),
@@ -854,3 +850,97 @@ def test_triples_equal_plain_twin(name, windows, monkeypatch):
 
     run()
     assert any(further) is (name == "EUC-JP")
+
+
+class _CountedTriples(dict):
+    """runs.triples, its lookups counted (decode_run's plain twin looks up each triple it stops at)."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.looked = 0
+
+    def get(self, key, default=None):
+        self.looked += 1
+        return super().get(key, default)
+
+
+def test_triple_bytes_every_triple():
+    """Every triple (0x8F, a byte 0xA1-0xFE, a byte 0x80-0xFF) that decode_run keeps for the C codec
+    (runs.triple_ff: their bytes told by the flags): the C codec's text of it, where it takes it, is the
+    reference's but for the split tokens, and its error handler (pair_errors) gives the reference's
+    where it rejects it; a third byte 0xFF is kept as a byte whose triple is alike; the other
+    decoders have no triple_ff."""
+    for name in ("Big5", "Shift_JIS", "EUC-KR", "gb18030"):
+        runs = multi_byte.error_runs(ENCODINGS[name]._load()[0].step)
+        assert runs.triple_ff == b"" and runs.triple_firsts == (), name
+    decoder = ENCODINGS["EUC-JP"]._load()[0]
+    runs = multi_byte.error_runs(decoder.step)
+    assert [b for b in range(256) if runs.flags[b] & 0b10011 == 0b11] == [0x8F]  # (live, not of bit 4)
+    assert runs.triple_firsts == (b"\x8f",)
+    assert [b for b in range(0x80, 256) if runs.flags[b] & 0b101 == 0b101] == list(range(0xA1, 0xFF))  # (maybe)
+    rejected = 0
+    for second in range(0xA1, 0xFF):
+        for third in range(0x80, 0x100):
+            triple = bytes((0x8F, second, third))
+            expected = ref_decode("EUC-JP", triple + b" ")
+            kept = triple.replace(b"\xff", runs.triple_ff)
+            assert kept[2] != 0xFF and ref_decode("EUC-JP", kept + b" ") == expected, triple
+            try:
+                (kept + b" ").decode(decoder.c_codec)
+            except UnicodeDecodeError:
+                rejected += 1
+            text = (kept + b" ").decode(decoder.c_codec, runs.codec_errors)
+            assert text == expected or triple in decoder.splits, triple
+    assert rejected > 0
+
+
+@pytest.mark.parametrize("windows", [(64, 1 << 15), (2, 16), (5, 40)], ids=["windows", "small-windows", "odd-windows"])
+def test_inline_triples_equal_plain_twin(windows, monkeypatch):
+    """decode_run with the caller's split tokens (split_re: EUC-JP triples kept in the lanes for the
+    C codec) against its plain twin (without: each triple a stop, runs.triples' text, the run on):
+    on seeded random bytes 0x80-0xFF (issue 37) and 0x00-0xFF with triples mixed in (valid, null
+    pointers, a third byte 0xFF, the split token, 0x8F cut by ASCII or the end, after a leading byte
+    as its trail), its text is the reference decoder's up to its end, a token boundary
+    (a window of valid tokens with few errors is the caller's C codec's again: its end may come
+    before the twin's), its stop lookups are fewer than the twin's on some inputs (the inline path
+    fires) and never more where both end alike; the decoder equals the reference."""
+    decoder, runs, merge = _with_windows(monkeypatch, "EUC-JP", windows)
+    inline, plain = runs._replace(triples=_CountedTriples(runs.triples)), runs._replace(triples=_CountedTriples(runs.triples))
+    fewer = []
+
+    @settings(max_examples=120, deadline=None, derandomize=True, database=None)
+    @given(st.integers(0, 2 ** 32), st.sampled_from([0x80, 0x00]), st.integers(1, 3000),
+           st.lists(st.sampled_from([b"\x8f\xa1\xa1", b"\x8f\xb0\xa1", b"\x8f\xb0\xff", b"\x8f\xfe\xfe", b"\x8f\xa2\xb7",
+                                     b"\x8f\xa1A", b"\x8f", b"\x8f\xa1", b"\xa4\x8f\xb0\xa1", b"\xad\xa1", b"\xff"]),
+                    max_size=30))
+    @example(7, 0x80, 3000, [])  # issue 37: random bytes 0x80-0xFF (random.Random(7))
+    @example(7, 0x80, 300, [b"\x8f\xa2\xb7"])
+    @example(1, 0x80, 10, [b"\x8f\xb0\xa1"] * 30)
+    def run(seed, low, size, pieces):
+        rng = random.Random(seed)
+        data = bytearray(rng.choices(range(low, 0x100), k=size))
+        for piece in pieces:  # at a random place: a token boundary or not
+            where = rng.randrange(len(data) + 1)
+            data[where:where] = piece
+        data = bytes(data)
+        for start in (0, 1):
+            inline.triples.looked = plain.triples.looked = 0
+            end_plain = multi_byte.decode_run(plain, data, start, decoder.c_codec, merge, b"", decoder.split_firsts)[1]
+            text, end = multi_byte.decode_run(inline, data, start, decoder.c_codec, merge, b"", decoder.split_firsts,
+                                              decoder.split_re)
+            assert _plain_boundary(decoder.step, data, start, end), (data, start)
+            assert decoder._fix(text, data[start:end]) == ref_decode("EUC-JP", data[start:end]), (data, start)
+            if end == end_plain:
+                assert inline.triples.looked <= plain.triples.looked, (data, start)
+                fewer.append(inline.triples.looked < plain.triples.looked)
+        assert ENCODINGS["EUC-JP"].decode(data) == ref_decode("EUC-JP", data), data
+
+    run()
+    assert any(fewer)
+    if windows[0] == 64:  # issue 37: 64 KiB of random bytes 0x80-0xFF, one run to the end, few triples stop it
+        data = bytes(random.Random(7).choices(range(0x80, 0x100), k=1 << 16))
+        inline.triples.looked = 0
+        text, end = multi_byte.decode_run(inline, data, 0, decoder.c_codec, merge, b"", decoder.split_firsts,
+                                          decoder.split_re)
+        assert end == len(data) and decoder._fix(text, data) == ref_decode("EUC-JP", data)
+        assert inline.triples.looked < 8 < data.count(b"\x8f") // 4, inline.triples.looked
