@@ -113,8 +113,8 @@ def _null_pointers(run: bytes) -> str:
     return marked.to_bytes(len(run), "big").decode("gb18030").replace("\x01\x01\x01\x01", "\ufffd")
 
 
-# 0x80 and 0xFF at a token's start (§10.2.1 steps 3 and 4: U+20AC, error) and a first byte then 0xFF
-# (step 7: an error of both bytes, 0xFF being no ASCII byte) are errors of CPython's gb18030 codec,
+# 0x80 and 0xFF at a token's start (§10.2.1 steps 7 and 9: U+20AC, error) and a first byte then 0xFF
+# (step 5: an error of both bytes, 0xFF being no ASCII byte) are errors of CPython's gb18030 codec,
 # each an error handler call: where they are dense (random bytes, 0x80 between pairs), each is
 # made one ASCII byte the input lacks first (:func:`mark_singles`).
 _MARKS = b"\x01\x02\x03\x04\x05\x06\x07\x08\x0b\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1c\x1d\x1e\x1f"
@@ -149,10 +149,10 @@ def mark_singles(data: bytes, shortcut: bool = True) -> tuple[bytes, tuple[tuple
     byte then 0xFF one byte *error* (three bytes *data* lacks: those two and one deleted), and
     ``((chr(euro), "\u20ac"), (chr(error), "\ufffd"))``; ``None`` where *data* has every byte of
     _MARKS but two. The other tokens are kept: a mark, as the byte it stands for, is one token
-    whatever follows and ends a pending token (restored, §10.2.1 steps 5 and 6) as that byte did.
+    whatever follows and ends a pending token (restored, §10.2.1 steps 3 to 5) as that byte did.
 
     A byte 0x80 or 0xFF is the trail of a pair where its first byte starts a token, else a token:
-    as neither is ever a four-byte token's (steps 5 and 6 want 0x81–0xFE and 0x30–0x39), each is
+    as neither is ever a four-byte token's (steps 5, 4 and 3 want 0x30–0x39, 0x81–0xFE, 0x30–0x39), each is
     followed by a token boundary, and the stretch of bytes 0x81–0xFE before it starts at one
     (after any other byte, a token's last or one alone, but a four-byte token's second, whose third
     is followed by a digit): it is pairs from its start. Its first bytes that start a token are at
