@@ -139,7 +139,7 @@ def bodies(size: int) -> dict[str, bytes]:
            for label, unit in [("shift_jis", b"\x81<"), ("euc-kr", b"\xff"), ("big5", b"\xff"), ("euc-jp", b"\xff"),
                                ("gb18030", b"\xff"), ("iso-2022-jp", b"\x1b$B<"), ("big5", b"\x81\x81"),
                                ("shift_jis", b"\x85@"), ("big5", b"\x81\x81\x82\x83"), ("big5", b"\xa4\xa4\xff"),
-                               ("big5", b"\x87\xe0"), ("shift_jis", b"\x82@")]},
+                               ("big5", b"\x87\xe0"), ("shift_jis", b"\x82@"), ("gbk", b"\xa1\xa1\x80")]},
         **{f"<meta charset={label}>, random 0x80-0xFF": (b"<meta charset=%s>" % label.encode() + _random_high(7, size))[:size]
            for label in ("big5", "euc-jp", "shift_jis", "euc-kr", "gb18030")},
         "<!----> x N, UTF-16LE": _repeat("<!---->".encode("utf-16-le"), size - 42) + "<meta charset=koi8-r>".encode("utf-16-le"),

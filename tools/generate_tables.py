@@ -84,8 +84,9 @@ def write_fixes(fixes):
         encoding="utf-8")
 
 
-# Encoding -> (module with the standard's step function, the C codec it runs on).
-C_CODECS = {"gb18030": ("gb18030", "gbk"), "Big5": ("big5", "big5hkscs"),
+# Encoding -> (module with the standard's step function, the C codec it runs on); "gb18030/gb18030":
+# gb18030's decoder of input dense with bytes 0x80 and 0xFF, on CPython's gb18030 codec.
+C_CODECS = {"gb18030": ("gb18030", "gbk"), "gb18030/gb18030": ("gb18030", "gb18030"), "Big5": ("big5", "big5hkscs"),
             "EUC-JP": ("euc_jp", "euc_jp"), "Shift_JIS": ("shift_jis", "cp932"),
             "EUC-KR": ("euc_kr", "cp949")}
 
@@ -100,9 +101,22 @@ def c_tokens(c_codec):
             pass
     yield from ((bytes([b]), out) for b, out in single.items())
     longer = [bytes([lead]) for lead in range(256) if lead not in single]
+    if c_codec == "gb18030":  # (its four bytes, §10.2.1 step 5: CPython reads four bytes after a digit
+        # whatever they are, and rejects at the first byte those not of this form)
+        for four in itertools.product(range(0x81, 0xFF), range(0x30, 0x3A), range(0x81, 0xFF), range(0x30, 0x3A)):
+            data = bytes(four)
+            try:
+                yield data, data.decode(c_codec)
+            except UnicodeDecodeError:
+                pass
+        digits = range(0x30, 0x3A)
+    else:
+        digits = range(0)
     for prefix in longer:
         for trail in range(256):
             data = prefix + bytes([trail])
+            if trail in digits:  # (gb18030's four bytes: above)
+                continue
             try:
                 yield data, data.decode(c_codec)
             except UnicodeDecodeError as exc:

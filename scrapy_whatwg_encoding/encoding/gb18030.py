@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 from typing import TYPE_CHECKING
 
 from . import indexes
@@ -112,6 +113,122 @@ def _null_pointers(run: bytes) -> str:
     return marked.to_bytes(len(run), "big").decode("gb18030").replace("\x01\x01\x01\x01", "\ufffd")
 
 
+# 0x80 and 0xFF at a token's start (§10.2.1 steps 7 and 9: U+20AC, error) and a first byte then 0xFF
+# (step 5: an error of both bytes, 0xFF being no ASCII byte) are errors of CPython's gb18030 codec,
+# each an error handler call: where they are dense (random bytes, 0x80 between pairs), each is
+# made one ASCII byte the input lacks first (:func:`mark_singles`).
+_MARKS = b"\x01\x02\x03\x04\x05\x06\x07\x08\x0b\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1c\x1d\x1e\x1f"
+_DENSE = 256  # bytes per 0x80 or 0xFF below which a decode marks them first (else the handler takes each)
+_SINGLES_CHUNK = 1 << 16  # bytes per lane integer (at least: a chunk ends after a byte 0x80 or 0xFF)
+_FIRSTS = bytes(0xFF if 0x81 <= b <= 0xFE else 0 for b in range(256))
+
+
+@functools.lru_cache(maxsize=2)
+def _lane_masks(size: int) -> tuple[int, int, int]:
+    """``(0x01 at even lanes, 0xFF at odd lanes, 0x01 at every lane)`` over *size* 8-bit lanes."""
+    half = size // 2 + 1
+    return (int.from_bytes((b"\x01\x00" * half)[:size], "little"),
+            int.from_bytes((b"\x00\xff" * half)[:size], "little"), int.from_bytes(b"\x01" * size, "little"))
+
+
+@functools.lru_cache(maxsize=4)
+def _flips(euro: int, error: int) -> bytes:
+    """A bytes.translate table: 0x80 to 0x80 ^ *euro*, 0xFF to 0xFF ^ *error* (the XOR that makes each
+    its mark; bit 6 set for 0xFF's only, the marks being below 0x20), any other byte to 0."""
+    return bytes(0x80 ^ euro if b == 0x80 else 0xFF ^ error if b == 0xFF else 0 for b in range(256))
+
+
+@functools.lru_cache(maxsize=4)
+def _marked(euro: int, error: int) -> bytes:
+    """A bytes.translate table: 0x80 to *euro*, 0xFF to *error*, any other byte to itself."""
+    return bytes(euro if b == 0x80 else error if b == 0xFF else b for b in range(256))
+
+
+def mark_singles(data: bytes, shortcut: bool = True) -> tuple[bytes, tuple[tuple[str, str], ...]] | None:
+    """*data* (from a token boundary) with each token 0x80 one byte *euro*, each token 0xFF or a first
+    byte then 0xFF one byte *error* (three bytes *data* lacks: those two and one deleted), and
+    ``((chr(euro), "\u20ac"), (chr(error), "\ufffd"))``; ``None`` where *data* has every byte of
+    _MARKS but two. The other tokens are kept: a mark, as the byte it stands for, is one token
+    whatever follows and ends a pending token (restored, §10.2.1 steps 3 to 5) as that byte did.
+
+    A byte 0x80 or 0xFF is the trail of a pair where its first byte starts a token, else a token:
+    as neither is ever a four-byte token's (steps 5, 4 and 3 want 0x30–0x39, 0x81–0xFE, 0x30–0x39), each is
+    followed by a token boundary, and the stretch of bytes 0x81–0xFE before it starts at one
+    (after any other byte, a token's last or one alone, but a four-byte token's second, whose third
+    is followed by a digit): it is pairs from its start. Its first bytes that start a token are at
+    even places from the stretch's start, found for all stretches at once on the bytes as 8-bit lanes
+    of one integer (a 1 added at each stretch that begins at an even lane carries through it), a
+    chunk at a time (each ends after a byte 0x80 or 0xFF). The plain twin (*shortcut* false) walks
+    the tokens with :func:`step`."""
+    free = bytes(itertools.islice((mark for mark in _MARKS if mark not in data), 3))
+    if len(free) < 3:
+        return None
+    euro, error, deleted = free
+    marks = (chr(euro), "\u20ac"), (chr(error), "\ufffd")
+    out = bytearray()
+    if not shortcut:
+        i, n = 0, len(data)
+        while i < n:
+            end = step(data, i)[1]
+            if data[i] == 0x80:
+                out.append(euro)
+            elif data[i] == 0xFF or data[i + 1:end] == b"\xff":
+                out.append(error)
+            else:
+                out += data[i:end]
+            i = end
+        return bytes(out), marks
+    flips, start, n = _flips(euro, error), 0, len(data)
+    while start < n:
+        end = start + _SINGLES_CHUNK
+        if end < n:  # (after the last 0x80 or 0xFF of the chunk, else after the next one)
+            cut = max(data.rfind(b"\x80", start, end), data.rfind(b"\xff", start, end))
+            if cut < start:
+                cut = min((found for found in (data.find(b"\x80", end), data.find(b"\xff", end)) if found >= 0),
+                          default=n - 1)
+            end = cut + 1
+        chunk = data[start:end]
+        size = len(chunk)
+        even, odd, ones = _lane_masks(max(_SINGLES_CHUNK, size))  # (lanes past the chunk: 0 in each "and")
+        firsts = int.from_bytes(chunk.translate(_FIRSTS), "little")  # 0xFF at each byte 0x81-0xFE
+        if not firsts:  # each 0x80 and 0xFF is a token
+            out += chunk.translate(_marked(euro, error))
+            start = end
+            continue
+        begins = (firsts ^ (firsts & (firsts << 8))) & even
+        from_even = firsts ^ (firsts & (firsts + begins))  # the stretches that begin at an even lane
+        trails = (firsts & (from_even ^ odd)) << 8  # 0xFF after each first byte that starts a token
+        flip = int.from_bytes(chunk.translate(flips), "little")
+        kept = flip & trails  # 0x80 and 0xFF that are trails
+        lanes = int.from_bytes(chunk, "little") ^ flip ^ kept
+        pairs = ((kept & ones * 0x40) >> 6) * 0xFF  # 0xFF at each trail 0xFF
+        if pairs:  # its first byte the error's mark, itself deleted
+            firsts_of = pairs >> 8
+            lanes = (lanes | firsts_of) ^ (firsts_of & ones * (0xFF ^ error)) ^ (pairs & ones * (0xFF ^ deleted))
+            out += lanes.to_bytes(size, "little").translate(None, bytes((deleted,)))
+        else:
+            out += lanes.to_bytes(size, "little")
+        start = end
+    return bytes(out), marks
+
+
+def _dense_singles(data: bytes) -> str | None:
+    """The text of *data* (from a token boundary) where 0x80 and 0xFF are dense (FastDecoder's
+    *dense*): :func:`mark_singles`, then the decoder on CPython's gb18030 codec, which rejects no
+    pair (GBK rejects the standard's pairs of Private Use code points, 8% of random pairs); else
+    ``None`` (the handler takes each)."""
+    if b"\x80" not in data and b"\xff" not in data or (
+            data.count(b"\x80") + data.count(b"\xff")) * _DENSE < len(data):
+        return None
+    marked = mark_singles(data)
+    if marked is None:
+        return None
+    text = _decoder(dense=True)(marked[0])
+    for mark, char in marked[1]:
+        text = text.replace(mark, char)
+    return text
+
+
 # Encoder side table (§10.2.2 step 5): Private Use code points kept on their GB18030-2005 bytes.
 _PUA_TWO_BYTES = {
     0xE78D: b"\xa6\xd9", 0xE78E: b"\xa6\xda", 0xE78F: b"\xa6\xdb", 0xE790: b"\xa6\xdc",
@@ -167,12 +284,17 @@ def _gb18030_encoder() -> Encoder:
 
 
 @functools.cache
-def _decoder() -> FastDecoder:
+def _decoder(dense: bool = False) -> FastDecoder:
     from .tables.multi_byte_fixes import FIXES
 
     # A token's bytes: four when the second byte is 0x30–0x39 (§10.2.1 step 5).
-    # (GBK rejects every four-byte token: their runs are decoded by four_byte_run.)
-    return FastDecoder("gb18030", "gbk", step, *FIXES["gb18030"], reach=lambda lead: 4, bulk=four_byte_run)
+    # (GBK rejects every four-byte token: their runs are decoded by four_byte_run; CPython's
+    # gb18030, where dense, only those of null pointers, at their first byte.)
+    if dense:
+        return FastDecoder("gb18030-dense", "gb18030", step, *FIXES["gb18030/gb18030"], reach=lambda lead: 4,
+                           bulk=four_byte_run)
+    return FastDecoder("gb18030", "gbk", step, *FIXES["gb18030"], reach=lambda lead: 4, bulk=four_byte_run,
+                       dense=_dense_singles)
 
 
 def codec(name: str) -> Codec:

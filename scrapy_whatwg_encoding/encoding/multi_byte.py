@@ -647,15 +647,19 @@ class FastDecoder:
     or more from token boundary *i* that the C codec rejects one by one and the run path stops at
     (gb18030's four bytes, EUC-JP's rows CPython lacks), else ``None``; the handler takes it after
     a token it decodes as a run of two such tokens (see :func:`_handler`).
+    *dense*: ``dense(data) -> text`` or ``None``, the standard's text of *data* (from a token boundary)
+    where it is dense with tokens the C codec rejects (gb18030's 0x80 and 0xFF), decoded without an
+    error handler call for each, else ``None``; its plain twin is the handler at each such token.
     """
 
     def __init__(self, name: str, c_codec: str, step: Step, fixes: dict[str, str],
                  splits: tuple[bytes, ...], sources: dict[str, tuple[bytes, ...]],
                  reach: Callable[[int], int] = lambda lead: 2, drop: bytes = b"",
-                 bulk: Bulk | None = None):
+                 bulk: Bulk | None = None, dense: Callable[[bytes], str | None] | None = None):
         self.c_codec = c_codec
         self.drop = drop
         self.bulk = bulk
+        self.dense = dense
         self.step = step
         # How many bytes *step* reads from each leading byte; results of *step* are cached. A
         # reach of 4 (gb18030) is 2 where the second byte is not 0x30-0x39.
@@ -668,12 +672,16 @@ class FastDecoder:
         self.fixes = fixes
         # str.__contains__ finds a character by memchr on its low byte: where that is printable
         # ASCII ('"', '<', '>'), it stops at every such character of a page, so those fixes are
-        # looked for first in the bytes (the tokens the C codec decodes to them, one regex).
+        # looked for first in the bytes (the tokens the C codec decodes to them: one regex per
+        # first byte, which the regex engine skips to at memchr speed; an alternation of first
+        # bytes is tried at every place).
         self.byte_fixes = [c for c in fixes if ord(c) > 0xFF and 0x20 <= ord(c) & 0xFF < 0x7F]
         self.text_fixes = [c for c in fixes if c not in self.byte_fixes]
-        self.byte_fix_re = (re.compile(b"|".join(re.escape(token) for c in self.byte_fixes
-                                                 for token in sources[c]))
-                            if self.byte_fixes else None)
+        rests: dict[bytes, list[bytes]] = {}
+        for token in sorted(token for c in self.byte_fixes for token in sources[c]):
+            rests.setdefault(token[:1], []).append(token[1:])
+        self.byte_fix_res = [re.compile(re.escape(first) + b"(?:" + b"|".join(map(re.escape, ends)) + b")")
+                             for first, ends in rests.items()]
         self.splits = splits
         self.split_re = re.compile(b"|".join(map(re.escape, splits))) if splits else None
         # Split tokens are looked for from their first bytes (see _has_split).
@@ -788,7 +796,7 @@ class FastDecoder:
 
     def _fix(self, text: str, data: bytes) -> str:
         present = [c for c in self.text_fixes if c in text]  # each test is one fast C scan
-        if self.byte_fix_re is not None and self.byte_fix_re.search(data):
+        if any(fix_re.search(data) for fix_re in self.byte_fix_res):
             present += [c for c in self.byte_fixes if c in text]
         if present:
             if any(self.fixes[c] in present for c in present):  # a swap: map all at once
@@ -800,6 +808,10 @@ class FastDecoder:
     def _c_decode(self, data: bytes) -> str:
         if self.demoted:
             self.promote()
+        if self.dense is not None:
+            text = self.dense(data)
+            if text is not None:
+                return text
         return self._fix(str(data, self.c_codec, self.errors), data)
 
     def __call__(self, data: Buffer) -> str:

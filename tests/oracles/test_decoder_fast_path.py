@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import codecs
 import functools
+import itertools
 import json
 import pathlib
 import random
@@ -944,3 +945,103 @@ def test_inline_triples_equal_plain_twin(windows, monkeypatch):
                                           decoder.split_re)
         assert end == len(data) and decoder._fix(text, data) == ref_decode("EUC-JP", data)
         assert inline.triples.looked < 8 < data.count(b"\x8f") // 4, inline.triples.looked
+
+
+# --- gb18030's bytes 0x80 and 0xFF where dense: marked, then decoded on CPython's gb18030 codec -------
+
+#: Bytes of each kind for gb18030.mark_singles: a mark's byte, ASCII that is no trail, a digit (a
+#: four-byte second or fourth), an ASCII trail, 0x80, first bytes, 0xFF.
+_SINGLES_KINDS = b"\x01 0A\x80\x81\xfe\xff"
+
+
+@pytest.mark.parametrize("chunk", [1 << 16, 1], ids=["chunks", "one-byte-chunks"])
+def test_mark_singles_every_short_input(chunk, monkeypatch):
+    """gb18030.mark_singles' lanes equal its plain twin (the standard's step token by token) on every
+    input of up to five bytes of _SINGLES_KINDS, in chunks as the decoder cuts them and cut after
+    every byte 0x80 or 0xFF; and the marked bytes decoded, the marks replaced, equal the reference."""
+    from scrapy_whatwg_encoding.encoding import gb18030
+
+    monkeypatch.setattr(gb18030, "_SINGLES_CHUNK", chunk)
+    dense = gb18030._decoder(dense=True)
+    for length in range(1, 6):
+        for data in map(bytes, itertools.product(_SINGLES_KINDS, repeat=length)):
+            marked = gb18030.mark_singles(data)
+            assert marked == gb18030.mark_singles(data, shortcut=False), data
+            assert marked is not None
+            text = dense(marked[0])
+            for mark, char in marked[1]:
+                text = text.replace(mark, char)
+            assert text == ref_decode("gb18030", data), data
+
+
+def test_mark_singles_without_marks_left():
+    """An input with every byte of _MARKS but two is not marked (the handler takes its tokens)."""
+    from scrapy_whatwg_encoding.encoding import gb18030
+
+    data = gb18030._MARKS[2:] + b"\x80\xff" * 300
+    assert gb18030.mark_singles(data) is None
+    assert gb18030.mark_singles(data, shortcut=False) is None
+    assert gb18030.mark_singles(data[1:]) is not None
+    assert ENCODINGS["gb18030"].decode(data) == ref_decode("gb18030", data)
+
+
+def test_gb18030_codec_decoder_every_pair():
+    """The decoder on CPython's gb18030 codec (its fixes from tools/generate_tables.py) on every leading
+    byte 0x80-0xFF with every next byte, each pair before a newline and at the end: the reference's
+    text (CPython's codec rejects 0x80, 0xFF, a first byte then 0xFF, null pointers' first bytes)."""
+    from scrapy_whatwg_encoding.encoding import gb18030
+
+    dense = gb18030._decoder(dense=True)
+    for lead in range(0x80, 0x100):
+        data = b"".join(bytes((lead, second)) + b"\n" for second in range(256))
+        assert dense(data) == ref_decode("gb18030", data), hex(lead)
+        for second in (0x30, 0x80, 0xA1, 0xFF):
+            assert dense(bytes((lead, second))) == ref_decode("gb18030", bytes((lead, second)))
+
+
+#: gb18030 pieces for the dense path: 0x80 and 0xFF alone and as trails, first bytes, four-byte
+#: tokens (valid, null, pointer 7457) and their beginnings, the fixes' pairs (A3 A0, A6 D9, A8 BC, FE 59,
+#: FE 61), marks' bytes, ASCII.
+_DENSE_PIECES = [b"\x80", b"\xff", b"\x81", b"\xa1", b"\xfe", b"\xa1\xa1", b"\xa1\x80", b"\xa1\xff", b"\xa1\xa1\x80",
+                 b"\x810\x810", b"\x841\xa50", b"\xe32\x9a5", b"\x815\xf47", b"\x810", b"\x810\x81", b"\xa3\xa0",
+                 b"\xa6\xd9", b"\xa8\xbc", b"\xfeY", b"\xfea", b"\x01", b"\x02", b"\x03", b"\x04", b"0", b"A", b" ",
+                 b"\x7f"]
+
+
+@pytest.mark.parametrize("dense", [True, False], ids=["dense", "plain"])
+def test_gb18030_dense_path_equals_reference(dense, monkeypatch):
+    """gb18030's decoder with its dense path taken for every input with a byte 0x80 or 0xFF (_DENSE
+    huge) and never (_DENSE 0: its plain twin, the handler at each such token) equals the reference
+    on byte soups, in small chunks too; and the dense path fires exactly in the first case."""
+    from scrapy_whatwg_encoding.encoding import gb18030
+
+    monkeypatch.setattr(gb18030, "_DENSE", 1 << 40 if dense else 0)
+    monkeypatch.setattr(gb18030, "_SINGLES_CHUNK", 16)
+    marked = []
+    real = gb18030.mark_singles
+    monkeypatch.setattr(gb18030, "mark_singles", lambda data: marked.append(data) or real(data))
+    decode = ENCODINGS["gb18030"].decode
+
+    @settings(max_examples=400, deadline=None, derandomize=True, database=None)
+    @given(st.lists(st.sampled_from(_DENSE_PIECES) | st.binary(max_size=3), max_size=60))
+    @example([b"<meta charset=gbk>"] + [b"\xa1\xa1\x80"] * 40)  # the bench rows
+    @example([b"<meta charset=gb18030>", bytes(random.Random(7).choices(range(0x80, 0x100), k=300))])
+    @example([b"\xff"] * 50)
+    @example([b"\x815\xf47", b"\xa8\xbc", b"\x80"])  # the swap of U+1E3F and U+E7C7
+    def run(pieces):
+        data = b"".join(pieces)
+        assert decode(data) == ref_decode("gb18030", data), data
+
+    run()
+    assert bool(marked) is dense
+
+
+def test_gb18030_dense_bench_bodies():
+    """The bench rows' bodies (issue 37), 64 KiB: decoded on the dense path, as the reference does."""
+    from scrapy_whatwg_encoding.encoding import gb18030
+
+    for body in (b"<meta charset=gbk>" + b"\xa1\xa1\x80" * 21840,
+                 b"<meta charset=gb18030>" + bytes(random.Random(7).choices(range(0x80, 0x100), k=65500)),
+                 b"<meta charset=gb18030>" + b"\xff" * 65500, b"\xa1\x80\xff" * 21840):
+        assert gb18030._dense_singles(body) is not None
+        assert ENCODINGS["gb18030"].decode(body) == ref_decode("gb18030", body), body[:30]
