@@ -102,7 +102,7 @@ _PIECES = st.sampled_from(["<", ">", "-", "--", "-->", "<!--", "<!-", "<!", "!",
 _BODIES = st.lists(_PIECES, max_size=40).map("".join)
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(_BODIES, st.integers(0, 3))
 def test_script_data_ends_where_the_states_end(body, pos):
     pos = min(pos, len(body))
@@ -117,7 +117,7 @@ _AT_END = {DATA: {DATA}, ESCAPED: {ESCAPED, "escaped dash", "escaped dash dash"}
            DOUBLE: {DOUBLE, "double escaped dash", "double escaped dash dash"}}
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(_BODIES, st.sampled_from([DATA, ESCAPED, DOUBLE]))
 def test_each_run_ends_in_the_state_it_began_in(body, state):
     """A run that comes back to its state, from the first few characters the oracle consumes in
@@ -151,7 +151,7 @@ def test_no_end_tag_and_no_double_escape_are_two_searches():
 _ELEMENT = re.compile(text_element("script", ""), re.ASCII)
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(_BODIES)
 def test_a_script_element_in_one_match_ends_where_the_states_end(body):
     """The head runs' whole script element (start tag, text, end tag): where the oracle's

@@ -189,7 +189,7 @@ _TWIN_HTML = st.builds(
                      "<col>" + META + "</template>" + META, "</template><col>" + META, "<caption><col>" + META]))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(_TWIN_HTML)
 @example("<template>" + "<b>" * 1100 + "</template>" + META)
 @example("<template><b>" * 300 + "</template>" * 300 + META)
