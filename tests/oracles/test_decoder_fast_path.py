@@ -279,6 +279,17 @@ def _pairs_by_reference(name):
     return empty, filled
 
 
+def _soup(seed: int, low: int, size: int, pieces: list[bytes]) -> bytes:
+    """*size* bytes from *low* to 0xFF drawn by ``random.Random(seed)``, then each of *pieces* put at
+    a place it draws: a token boundary or not."""
+    rng = random.Random(seed)
+    data = bytearray(rng.choices(range(low, 0x100), k=size))
+    for piece in pieces:
+        where = rng.randrange(len(data) + 1)
+        data[where:where] = piece
+    return bytes(data)
+
+
 def _with_windows(monkeypatch, name: str, windows: tuple[int, int]):
     """*name*'s decoder, its error runs and C-codec merge, with decode_run's windows set to
     *windows* (first, largest)."""
@@ -754,12 +765,7 @@ def test_pair_errors_on_byte_soup_equals_plain_twin(name, windows, monkeypatch):
     @example(7, 0x80, 3000, [])  # issue 37: random bytes 0x80-0xFF (random.Random(7))
     @example(7, 0x00, 3000, [])
     def run(seed, low, size, pairs):
-        rng = random.Random(seed)
-        data = bytearray(rng.choices(range(low, 0x100), k=size))
-        for pair in pairs:  # at a random place: a token boundary or not
-            where = rng.randrange(len(data) + 1)
-            data[where:where] = pair
-        data = bytes(data)
+        data = _soup(seed, low, size, pairs)
         for start in (0, 1):  # (decode_run reads a token from *start* as from the initial state)
             for m in {None, merge}:
                 end_plain = multi_byte.decode_run(plain, data, start, decoder.c_codec, m, b"", decoder.split_firsts)[1]
@@ -923,12 +929,7 @@ def test_inline_triples_equal_plain_twin(windows, monkeypatch):
     @example(7, 0x80, 300, [b"\x8f\xa2\xb7"])
     @example(1, 0x80, 10, [b"\x8f\xb0\xa1"] * 30)
     def run(seed, low, size, pieces):
-        rng = random.Random(seed)
-        data = bytearray(rng.choices(range(low, 0x100), k=size))
-        for piece in pieces:  # at a random place: a token boundary or not
-            where = rng.randrange(len(data) + 1)
-            data[where:where] = piece
-        data = bytes(data)
+        data = _soup(seed, low, size, pieces)
         for start in (0, 1):
             inline.triples.looked = plain.triples.looked = 0
             end_plain = multi_byte.decode_run(plain, data, start, decoder.c_codec, merge, b"", decoder.split_firsts)[1]
