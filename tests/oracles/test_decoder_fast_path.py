@@ -279,6 +279,18 @@ def _pairs_by_reference(name):
     return empty, filled
 
 
+def _run_holds(runs, decoder, merge, name: str, data: bytes) -> None:
+    """decode_run from 0 ends where its plain twin does with the reference decoder's text; with the
+    C codec (and *merge*), at least as far, its text (fixed as the decoder fixes the C codec's) the
+    reference's too."""
+    end = plain_run_end(runs, data)
+    text, end_plain = multi_byte.decode_run(runs, data, 0)
+    assert (text, end_plain) == (ref_decode(name, data[:end]), end), data
+    text, end_with_codec = multi_byte.decode_run(runs, data, 0, decoder.c_codec, merge)
+    assert end_with_codec >= end, data
+    assert decoder._fix(text, data[:end_with_codec]) == ref_decode(name, data[:end_with_codec]), data
+
+
 def _soup(seed: int, low: int, size: int, pieces: list[bytes]) -> bytes:
     """*size* bytes from *low* to 0xFF drawn by ``random.Random(seed)``, then each of *pieces* put at
     a place it draws: a token boundary or not."""
@@ -438,12 +450,7 @@ def test_errors_only_equals_plain_twin(name, windows, monkeypatch):
         data = b"".join(pieces)
         where = min(where, len(data))
         data = data[:where] + b"".join(others) + data[where:]
-        end = plain_run_end(runs, data)
-        text, end_plain = multi_byte.decode_run(runs, data, 0)
-        assert (text, end_plain) == (ref_decode(name, data[:end]), end), data
-        text, end_with_codec = multi_byte.decode_run(runs, data, 0, decoder.c_codec, merge)
-        assert end_with_codec >= end, data
-        assert decoder._fix(text, data[:end_with_codec]) == ref_decode(name, data[:end_with_codec]), data
+        _run_holds(runs, decoder, merge, name, data)
 
     run()
     if runs.table[0x80:] == multi_byte._ERRORS:
@@ -495,7 +502,7 @@ def plain_error_pairs(runs, data):
 
 
 @pytest.mark.parametrize("windows", [(64, 1 << 15), (2, 16)], ids=["windows", "small-windows"])
-@pytest.mark.parametrize("name", ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"])
+@pytest.mark.parametrize("name", quick_sample(["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"], {"EUC-JP"}))
 def test_error_pairs_equals_plain_twin(name, windows, monkeypatch):
     """decode_run's shortcut for pairs of two leading bytes that are errors, after a window of errors
     only (_error_pairs: the bytes as UTF-16-BE code units, one regular expression search) counts the
@@ -537,12 +544,7 @@ def test_error_pairs_equals_plain_twin(name, windows, monkeypatch):
         where = min(where, len(data))
         data = data[:where] + b"".join(others) + data[where:]
         assert plain_error_pairs(runs, data) == error_pairs(runs, data), data
-        end = plain_run_end(runs, data)
-        text, end_plain = multi_byte.decode_run(runs, data, 0)
-        assert (text, end_plain) == (ref_decode(name, data[:end]), end), data
-        text, end_with_codec = multi_byte.decode_run(runs, data, 0, decoder.c_codec, merge)
-        assert end_with_codec >= end, data
-        assert decoder._fix(text, data[:end_with_codec]) == ref_decode(name, data[:end_with_codec]), data
+        _run_holds(runs, decoder, merge, name, data)
 
     run()
     if runs.table[0x80:] == multi_byte._ERRORS:
@@ -711,7 +713,7 @@ def _codec_rejects(name, runs, c_codec):
     return rejects
 
 
-@pytest.mark.parametrize("name", ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"])
+@pytest.mark.parametrize("name", quick_sample(["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"], {"EUC-JP"}))
 def test_pair_errors_every_pair(name):
     """The C codec's error handler of error_runs (pair_errors) gives the reference decoder's text for
     every pair the C codec rejects that it holds, consumed whole, and raises at every other error."""
@@ -738,7 +740,7 @@ def test_pair_errors_every_pair(name):
 
 
 @pytest.mark.parametrize("windows", [(64, 1 << 15), (2, 16)], ids=["windows", "small-windows"])
-@pytest.mark.parametrize("name", ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"])
+@pytest.mark.parametrize("name", quick_sample(["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"], {"EUC-JP"}))
 def test_pair_errors_on_byte_soup_equals_plain_twin(name, windows, monkeypatch):
     """decode_run with the C codec's error handler for the pairs it rejects (pair_errors: such a pair
     no longer ends the run at the window's first pair) against its plain twin (the same runs with the
@@ -785,7 +787,7 @@ def _plain_boundary(step, data, i, position):
     return i == position
 
 
-@pytest.mark.parametrize("name", ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"])
+@pytest.mark.parametrize("name", quick_sample(["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"], {"EUC-JP"}))
 def test_token_boundary_equals_plain_twin(name):
     """token_boundary (FastDecoder._at_boundary past _LONG_WALK bytes from a sync byte: stretches of
     leading bytes by their length, *step* only where a token's length is its to tell) says a token
@@ -827,7 +829,7 @@ def test_token_boundary_equals_plain_twin(name):
 
 
 @pytest.mark.parametrize("windows", [(64, 1 << 15), (2, 16)], ids=["windows", "small-windows"])
-@pytest.mark.parametrize("name", ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"])
+@pytest.mark.parametrize("name", quick_sample(["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"], {"EUC-JP"}))
 def test_triples_equal_plain_twin(name, windows, monkeypatch):
     """decode_run with the C codec goes on past a stop of three bytes 0x80 and above (EUC-JP 0x8F, a
     byte 0xA1-0xFE, a byte 0x80 or above: runs.triples, the reference's text each) where the run is
