@@ -194,6 +194,16 @@ _CHROMIUM_HEAD_RUN = re.compile(_CHROMIUM_HEAD_ONE.pattern + "*", re.ASCII)
 # Meta start tags: taken with the head run up to the next hint (parser_scan.Hints), they name no
 # encoding in any reader.
 _HEAD_METAS = r"<(?i:meta)(?=[\t\n\x0c\r />])" + attributes_pattern("m") + r"[\t\n\x0c\r /]*>"
+# Out of the head section, before *head*: what the loop only steps over, in one match (its twin,
+# the loop item by item): text before a "<" (text that runs past *head* ends the scan at the next
+# "<": the loop's), comments, stray "<"s, bogus comments, every end tag, and start tags but meta
+# (META_CANDIDATE) and those after which the loop does more: a tokenizer state (_RCDATA,
+# _RAWTEXT, script, plaintext) or seen.tree_states (_TREE_STATES).
+_LOOP_START_TAGS = "|".join(sorted(_RCDATA | _RAWTEXT | _TREE_STATES | {"script", "plaintext", "meta"}))
+_BODY_TAGS = (r"<(?:/|(?!(?i:" + _LOOP_START_TAGS + r")[\t\n\x0c\r />]))[A-Za-z][^\t\n\x0c\r />]*(?=[\t\n\x0c\r />])"
+              + attributes_pattern("o") + r"[\t\n\x0c\r /]*>")
+_CHROMIUM_BODY_ONE = re.compile(rf"(?:[^<]+(?=<)|{COMMENT}|{_STRAY_LT}|{BOGUS_COMMENT}|{_BODY_TAGS})", re.ASCII)
+_CHROMIUM_BODY_RUN = re.compile(_CHROMIUM_BODY_ONE.pattern + "*", re.ASCII)
 
 
 @lru_cache(maxsize=4)
@@ -260,8 +270,11 @@ def _chromium_tokens(text: str, head: int, partial: bool, seen: Seen):
     pos = 0
     with_metas = _with_item(_CHROMIUM_HEAD_ONE, _HEAD_METAS)
     while True:
-        if not in_head and pos >= head:
-            return pos
+        if not in_head:
+            if pos < head:  # (the items that end before *head* and the cutoff)
+                pos = run_end(_CHROMIUM_BODY_ONE, _CHROMIUM_BODY_RUN, text, pos, min(head, cutoff))
+            if pos >= head:
+                return pos
         if in_head:
             # starred: never None; up to the cutoff, where the meta is not skipped; where it
             # stops at a meta tag, meta tags too up to the next hint

@@ -195,6 +195,42 @@ def test_chromiums_head_run_reads_head_tags_as_its_loop(text, head, partial):
     assert kept is None
 
 
+
+# Out of the head section (after "<p>", "<body>", text ...): tags the loop steps over, and those
+# after which it does more (a tokenizer state, a tree state, a meta), cased and cut.
+_BODY_TOKENS = ["<p>", "<a href=%d>", "</a>", "<DIV class='>%d'>", "<br/>", "</x y=%d>", "<metax>", "<Meta charset=koi8-r>",
+                META, "<meta name=x%d>", "<scriptx>", "<SCRIPT>%d" + META + "</script>", "<script>", "<title>" + META + "</title>",
+                "<textarea>%d</textarea>", "<style>" + META + "</style>", "<xmp>", "<iframe>" + META + "</iframe>", "<noembed>",
+                "<noframes>", "<noscript>", "<plaintext>", "<svg>", "<MATH/>", "<template>", "</template>", "<frameset>",
+                "<!-- %d -->", "<!--->", "<!x>", "<?x>", "</>", "</ x>", "<", "<<", "< ", "<3", "x", "%d", " ", "\x00", "<a\x00b>",
+                "<a", "<a href='", "<!--", "</"]
+_BODY_FLOODS = st.builds(_numbered, st.sampled_from(["<p>", "<body>", "x", "<html><body>", "<a>"]),
+                         st.lists(st.sampled_from(_BODY_TOKENS), min_size=1, max_size=8), st.integers(0, 12),
+                         st.sampled_from(["", META, "<a href='" + META, "<!--" + META, "<script>" + META]))
+
+
+@settings(max_examples=2000, deadline=None)
+@given(_BODY_FLOODS, st.sampled_from([0, 3, 10, 40, 100, browsers.UNCONDITIONAL]), st.booleans())
+@example(_numbered("<template>", ["<a>"], 400, META), browsers.UNCONDITIONAL, False)  # the bench's flood
+@example(_numbered("<p>", ["<a>", "<svg>"], 3, META), browsers.UNCONDITIONAL, False)  # a tree state (Seen)
+@example(_numbered("<p>", ["<a>"], 3, "<"), browsers.UNCONDITIONAL, True)  # a "<" at a partial text's end
+@example(_numbered("<p>", ["x"], 3, "<a"), browsers.UNCONDITIONAL, True)
+@example(_numbered("<p><title>" + META + "</title>", ["<a>"], 10, ""), browsers.UNCONDITIONAL, False)  # the cutoff
+def test_chromiums_body_run_reads_tags_as_its_loop(text, head, partial):
+    """Out of the head section, Chromium's scan takes what its loop only steps over (text,
+    comments, end tags, start tags but those after which it does more) in one match; its twin,
+    no such run, leaves each to the loop: the same answer and the same record (:class:`.browsers.Seen`)."""
+    seen, plain = browsers.Seen(), browsers.Seen()
+    found = browsers._chromium_scan(text, head, partial, seen)
+    saved = browsers._CHROMIUM_BODY_ONE, browsers._CHROMIUM_BODY_RUN
+    try:
+        browsers._CHROMIUM_BODY_ONE = browsers._CHROMIUM_BODY_RUN = re.compile("(?!)")
+        assert found == browsers._chromium_scan(text, head, partial, plain)
+    finally:
+        browsers._CHROMIUM_BODY_ONE, browsers._CHROMIUM_BODY_RUN = saved
+    assert (seen.spans, seen.reach, seen.tree_states) == (plain.spans, plain.reach, plain.tree_states)
+
+
 # Head floods, head + numbered unit copies + tail; the tail's meta is late (past 1024 bytes).
 HEAD_FLOODS = {
     "link": ("", "<link href=%d>", META),
