@@ -1,0 +1,55 @@
+"""DOCTYPE tokens (issue 37 item 1): the quirks check at C speed whatever the token's length (a
+DOCTYPE that never ends is a page long), against its plain twin (the token read whole) and the
+name read character by character (§13.2.5.54-56)."""
+from __future__ import annotations
+
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from scrapy_whatwg_encoding.sniffing._html import doctype
+
+
+def _plain_name(s: str) -> tuple[str | None, int]:
+    """The DOCTYPE name character by character: whitespace skipped, then the name to the next
+    whitespace, ASCII upper alphas lowercased and NUL U+FFFD; ``None`` where the text ends first."""
+    i = 0
+    while i < len(s) and s[i] in "\t\n\x0c\r ":
+        i += 1
+    if i >= len(s):
+        return None, i
+    j = i
+    while j < len(s) and s[j] not in "\t\n\x0c\r ":
+        j += 1
+    name = "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in s[i:j])
+    return name.replace("\x00", "\ufffd"), j
+
+
+_IDS = [doctype._QUIRKY_PREFIXES[0], doctype._QUIRKY_IDS[0], doctype._QUIRKY_IF_NO_SYSTEM[0], doctype._QUIRKY_SYSTEM,
+        "-//W3C//DTD HTML 4.0 Transitional//EN", "-//W3C//DTD XHTML 1.0 Strict//EN"]
+_PIECES = st.lists(st.sampled_from(["\t", "\n", "\x0c", "\r", " ", "html", "HTML", "htm", "x", "\x00", "\u00c0", "PUBLIC",
+                                    "system", '"', "'", *_IDS, "x" * doctype._LONGEST_ID]), max_size=12).map("".join)
+
+
+@given(_PIECES)
+@example("\x0chtml\x0c")
+@example(' html PUBLIC "' + doctype._QUIRKY_IDS[0] + '"')
+@example(' html PUBLIC "' + doctype._QUIRKY_IDS[0] + 'x"')  # one character longer: no id
+@example(' html PUBLIC "' + doctype._QUIRKY_IF_NO_SYSTEM[0] + "x" * doctype._LONGEST_ID + '"')
+@example(' html SYSTEM "' + doctype._QUIRKY_SYSTEM.upper() + '"')
+@example(' html SYSTEM "' + doctype._QUIRKY_SYSTEM + 'x"')
+@example("\x00\x00\x00\x00")
+def test_quirks_as_with_the_token_read_whole(s):
+    name, end = _plain_name(s)
+    assert doctype.parse_doctype(s)[0] == name
+    if name is not None and not s[end:].strip("\t\n\x0c\r "):
+        assert doctype.parse_doctype(s) == (name, None, None, False)
+    assert doctype.doctype_is_quirky(s) == doctype.doctype_is_quirky(s, shortcut=False)
+
+
+def test_a_doctype_of_a_page_is_quirky():
+    long = "<!DOCTYPE\u201a<\x1b$B" * 4000
+    assert doctype.doctype_is_quirky(" " + long) and doctype.doctype_is_quirky(" " + long, shortcut=False)
+    assert not doctype.doctype_is_quirky(' html PUBLIC "' + long + '"')
+    assert doctype.doctype_is_quirky(' html PUBLIC "-//W3C//DTD HTML 4.01 Transitional//' + long + '"')  # a prefix
+    assert not doctype.doctype_is_quirky(" HtMl")
+    assert not doctype.doctype_is_quirky(' html SYSTEM "' + long + '"')
