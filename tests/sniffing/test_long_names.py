@@ -1,12 +1,14 @@
-"""DOCTYPE tokens (issue 37 item 1): the quirks check at C speed whatever the token's length (a
-DOCTYPE that never ends is a page long), against its plain twin (the token read whole) and the
-name read character by character (§13.2.5.54-56)."""
+"""Names a page long (issue 37 item 1): a DOCTYPE that never ends, a tag name that runs to the last
+tag. The quirks check at C speed whatever the DOCTYPE's length, against its plain twin (the token
+read whole) and the name read character by character (§13.2.5.54-56); a long tag name lowercased
+with ``str.lower`` where that gives what the tokenizer gives (§13.2.5.8: ASCII upper alphas
+lowercased, NUL U+FFFD, nothing else)."""
 from __future__ import annotations
 
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from scrapy_whatwg_encoding.sniffing._html import doctype
+from scrapy_whatwg_encoding.sniffing._html import doctype, tokenizer
 
 
 def _plain_name(s: str) -> tuple[str | None, int]:
@@ -53,3 +55,20 @@ def test_a_doctype_of_a_page_is_quirky():
     assert doctype.doctype_is_quirky(' html PUBLIC "-//W3C//DTD HTML 4.01 Transitional//' + long + '"')  # a prefix
     assert not doctype.doctype_is_quirky(" HtMl")
     assert not doctype.doctype_is_quirky(' html SYSTEM "' + long + '"')
+
+
+def _tokenizer_name(raw: str) -> str:
+    return "".join("\ufffd" if c == "\x00" else chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in raw)
+
+
+_LONG = st.text(min_size=tokenizer._LONG_NAME - 2, max_size=3 * tokenizer._LONG_NAME)
+
+
+@given(st.one_of(st.text(), _LONG, st.builds(lambda a, b: a * 70 + b, st.sampled_from(["A", "x", "\x00", "\u3042"]), st.text())))
+@example("A" * 70 + "\u00c0")  # a non-ASCII capital: str.lower changes it
+@example("H" * 70 + "\u0130")  # İ: lowercases to two characters
+@example("x" * 70 + "\u212a")  # the Kelvin sign: lowercases to an ASCII "k"
+@example("X" * 70 + "\ud800")  # a lone surrogate
+@example("\x00<X\ufeff\u3042<?xml" * 20)
+def test_tag_name_as_the_tokenizer_builds_it(raw):
+    assert tokenizer.tag_name(raw) == _tokenizer_name(raw)
