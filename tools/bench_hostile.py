@@ -22,7 +22,7 @@ references; bogus comments (``</>``, ``<?x>``) then a ``<meta>``; floods that ke
 on (``<a>``, ``<b>``, ``<option>`` in a ``<template>``, stray ``<`` in ``<svg>``); script data's
 escaped sections in a script that never ends, and whole scripts with them; ``<meta>`` tags that
 name nothing with text between them; bogus comments in ``<foreignObject>``; bogus comments and
-ignored end tags before the ``<html>`` element; one DOCTYPE that runs to the last tag; one tag name of non-ASCII characters that does; the multi-byte
+ignored end tags before the ``<html>`` element; one DOCTYPE that runs to the last tag; one tag name of non-ASCII characters that does; text of ``&#`` repeated; the multi-byte
 decoders' errors (tools/hunt_hostile.py found these last ones) and random bytes 0x80-0xFF (seed 7)
 after a ``<meta charset>`` of each multi-byte encoding; UTF-16LE comments with and without a BOM; and the bodies that were
 here before: Russian text in windows-1251, random bytes, NUL bytes, ASCII with one 0xE9 at the
@@ -135,6 +135,7 @@ def bodies(size: int) -> dict[str, bytes]:
         "<?x<meta charset=koi8-r NUL> x N": _around(b"<frameset><noscript>", b"<?x<meta charset=koi8-r\x00><!-- x -->", b"", size),
         "<foreignObject> </></>< ? x N": _around(b"<svg><foreignObject>", b"</></><\x00?\x00x\x00", b"</svg>" + meta, size),
         "<?xml N<meta></xmp> x N": _repeat_distinct(b"<?xml %d<meta charset=&#x75;tf-8></xmp></xmp>", size),
+        "<html> &# x N (text)": _around(b"<html>", b"&#", meta, size),
         "<svg> one tag name, non-ASCII": _around(b"<svg>", b"\x00<x\xef\xbb\xbf\xe3\x81\x82<?xml", b"</svg>" + meta, size),
         "<!DOCTYPE\\x81\\x82< x N (one DOCTYPE)": _around(b"<!DOCTYPE\x82<\x1b$B", b"<!DOCTYPE\x81\x82<", meta, size),
         **{f"<meta charset={label}>, {unit!r} x N": _around(b"<meta charset=%s>" % label.encode(), unit, b"", size)

@@ -2,7 +2,7 @@
 tag. The quirks check at C speed whatever the DOCTYPE's length, against its plain twin (the token
 read whole) and the name read character by character (§13.2.5.54-56); a long tag name lowercased
 with ``str.lower`` where that gives what the tokenizer gives (§13.2.5.8: ASCII upper alphas
-lowercased, NUL U+FFFD, nothing else)."""
+lowercased, NUL U+FFFD, nothing else). And text that is a page of references, classified at C speed.""" 
 from __future__ import annotations
 
 from hypothesis import example, given
@@ -72,3 +72,26 @@ _LONG = st.text(min_size=tokenizer._LONG_NAME - 2, max_size=3 * tokenizer._LONG_
 @example("\x00<X\ufeff\u3042<?xml" * 20)
 def test_tag_name_as_the_tokenizer_builds_it(raw):
     assert tokenizer.tag_name(raw) == _tokenizer_name(raw)
+
+
+def _classify_plain(segment: str) -> tuple[bool, bool, bool]:
+    """classify_text's plain twin: every reference to whitespace decoded to a space first."""
+    decoded = tokenizer._WS_REFERENCE.sub(" ", segment)
+    nul = decoded.count("\x00")
+    if any(c not in "\t\n\x0c\r \x00" for c in decoded):
+        return True, nul > 0, True
+    return len(decoded) > nul, nul > 0, False
+
+
+_TEXT = st.lists(st.sampled_from(["&#32;", "&#x20", "&#X0a;", "&#0009", "&#10", "&#100;", "&#x2", "&#x20a", "&Tab;",
+                                  "&NewLine;", "&tab;", "&", "&&", "#", ";", "x", " ", "\n", "\x0c", "\t", "\r", "\x00", "&#", "&#13;;"]),
+                 max_size=12).map("".join)
+
+
+@given(_TEXT)
+@example("&#" * 40 + "x")  # a page of "&#": the first "&" is another character
+@example("&#32;" * 5 + "\x00")
+def test_text_classified_as_with_its_references_decoded(segment):
+    """Text between tags (issue 37 item 1: a page of "&#" was one decoding pass per scan): the
+    classification of one match up to the first other character equals the plain decoding's."""
+    assert tokenizer.classify_text("<" + segment + "<", 1, len(segment) + 1) == _classify_plain(segment)

@@ -325,7 +325,6 @@ def last_meta_attributes(span: str) -> tuple[str | None, str | None, bool]:
 COMMENT_END = re.compile(r"--!?>")
 # Text between tags: anything but whitespace, NUL or "&" is a non-whitespace character token.
 TEXT_OTHER = re.compile(r"[^\t\n\x0c\r \x00&]")
-_NOT_WS_OR_NUL = re.compile(r"[^\t\n\x0c\r \x00]")
 # Character references in text that decode to ASCII whitespace (TAB, LF, FF, CR, SPACE); a missing
 # ";" is only a parse error outside attributes.
 _WS_REFERENCE = re.compile(
@@ -333,13 +332,21 @@ _WS_REFERENCE = re.compile(
 )
 
 
+# A run of whitespace, NUL and references that decode to whitespace: where it ends before the text
+# does, another character (an "&" that starts no such reference is one).
+_WS_OR_NUL_RUN = re.compile(r"(?:[\t\n\x0c\r \x00]|" + _WS_REFERENCE.pattern + ")*")
+
+
 def classify_text(text: str, start: int, end: int) -> tuple[bool, bool, bool]:
     """(has whitespace, has U+0000, has other characters) for character tokens text[start:end]
-    emitted in the data state, with character references decoded."""
+    emitted in the data state, with character references decoded; one match up to the first other
+    character (the references before it as whitespace), not a decoding of them all."""
     segment = text[start:end]
     if "&" in segment:
+        if _WS_OR_NUL_RUN.match(segment).end() < len(segment):  # type: ignore[union-attr]
+            return True, "\x00" in segment, True
         segment = _WS_REFERENCE.sub(" ", segment)
-        other = _NOT_WS_OR_NUL.search(segment)
+        other = None
     else:
         other = TEXT_OTHER.search(segment)
     if other:
