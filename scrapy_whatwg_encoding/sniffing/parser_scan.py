@@ -167,7 +167,11 @@ def _meta_reading(span: str) -> tuple[Encoding, str] | None:
 
 # What a meta tag's attributes hold wherever a reader here (the standard's, Chromium's, Firefox's)
 # reads them as naming an encoding (a "hint"): a character reference that gives a character some
-# reading reads (_READ_CHARACTERS; the others, "&amp;" or "&lt;", only make a value no label), or
+# reading reads (_READ_CHARACTERS; the others, "&amp;" or "&lt;", only make a value no label) —
+# one that gives a character of a label, "charset" or "content-type" (_LABEL_READ) wherever it is,
+# one that gives only others (whitespace, quotes, "=", ";": what the readers skip or split at
+# before a label) where up to 15 of those characters or references to them, then a whole label,
+# follow it (the label is in the text: a reference in it is a hint of its own), or 16 of them —, or
 # "charset" (ASCII case-insensitively), "=" and a label of the Encoding Standard as a whole
 # value: before and after "=" characters up to U+0020 (Chromium skips those), then a quote and
 # ASCII whitespace (which "get an encoding" strips); after the label no character a label has
@@ -252,11 +256,29 @@ _READ_CHARACTERS = frozenset(map(chr, range(1, 0x21))) | set("\"'-.:;=_") | set(
 # A character reference that gives one: numeric (sixteen or more zeros count whatever follows, so
 # that the check reads a bounded length), or named, by any name that gives one (every name the
 # longest match can take is tried; ASCII case-insensitively: more, never fewer).
-_REFERENCE_HINTS = re.compile((
-    "&(?:#x?0{16}|#0*" + _trie(sorted(str(ord(c)) for c in _READ_CHARACTERS), "(?![0-9])")
-    + "|#x0*" + _trie(sorted(f"{ord(c):x}" for c in _READ_CHARACTERS), "(?![0-9a-f])")
-    + "|" + _trie(sorted({name.lower() for name, value in NAMED_REFERENCES.items() if _READ_CHARACTERS.intersection(value)}))
-    + ")").encode("ascii"))
+_LABEL_READ = frozenset(string.ascii_letters + string.digits + "-.:_")
+_BETWEEN = _READ_CHARACTERS - _LABEL_READ
+# Names (ascii_lowered) of the references that give a character of _LABEL_READ, and of those that
+# give one of _BETWEEN and none of those.
+_LABEL_NAMES = sorted({name.lower() for name, value in NAMED_REFERENCES.items() if _LABEL_READ.intersection(value)})
+_BETWEEN_NAMES = sorted({name.lower() for name, value in NAMED_REFERENCES.items()
+                         if _BETWEEN.intersection(value) and not _LABEL_READ.intersection(value)})
+
+
+def _references(characters: frozenset[str], zeros: str, names: list[str]) -> str:
+    """A pattern (ascii_lowered text): a character reference that gives one of *characters*,
+    numeric (its digits whole after *zeros*, a pattern of zeros), or named (*names*)."""
+    return ("&(?:#" + zeros + _trie(sorted(str(ord(c)) for c in characters), "(?![0-9])")
+            + "|#x" + zeros + _trie(sorted(f"{ord(c):x}" for c in characters), "(?![0-9a-f])") + "|" + _trie(names) + ")")
+
+
+# (An item between a reference to whitespace and a label: one of those characters, or a reference to
+# one, read as it comes, the longest name first; possessive, so the lookahead reads one way.)
+_BETWEEN_ITEM = "(?:[\\x00- \"'=;]|" + _references(_BETWEEN, "0{0,15}", _BETWEEN_NAMES) + ")"
+_REFERENCE_HINTS = re.compile(with_possessives(
+    "&#x?0{16}|" + _references(_LABEL_READ, "0*", _LABEL_NAMES) + "|" + _references(_BETWEEN, "0{0,15}", _BETWEEN_NAMES)
+    + "(?=" + _BETWEEN_ITEM + "{0,15}+(?:" + _BETWEEN_ITEM + "|" + _trie(sorted(LABELS), "(?![" + _LABEL_CHARS + "])") + "))"
+).encode("ascii"))
 # (A first check behind the "=" fails at once on most attributes: name=value. The runs before the
 # label are possessive: giving back a separator leaves one where no quote or label starts.)
 _LABEL_HINTS = re.compile(with_possessives(
@@ -264,7 +286,9 @@ _LABEL_HINTS = re.compile(with_possessives(
     + _trie(sorted(LABELS), "(?![" + _LABEL_CHARS + "])") + "))"
     + "(?:(?<=" + _SEPARATOR + "{16}=)|" + "|".join(f"(?<=charset{_SEPARATOR}{{{k}}}=)" for k in range(16)) + ")").encode("ascii"))
 _HINTS = (_REFERENCE_HINTS, _LABEL_HINTS)
-_HINT_LENGTH = max(1 + 16 + 1 + 16 + max(map(len, LABELS)) + 1, 1 + max(map(len, NAMED_REFERENCES)))
+_HINT_LENGTH = max(1 + 16 + 1 + 16 + max(map(len, LABELS)) + 1, 1 + max(map(len, NAMED_REFERENCES)),
+                   # (a reference to whitespace and 16 items, or 15 and a label: each "&#x", 15 zeros, 2 digits, a lookahead)
+                   17 * max(3 + 15 + 2 + 1, 1 + max(map(len, _BETWEEN_NAMES))) + max(map(len, LABELS)) + 1)
 
 
 class Hints:

@@ -543,7 +543,8 @@ _SPANS = st.lists(st.sampled_from([
     "utf-8", "utf8x", "&", "&#45;", "&quot;", "&#x3c;", "&amp;", "&#x6B", "&#0000107;", "&#0;", "&#x", "&QUOT",
     "&equals;", "&notin;", "&Tab", "\u0130", ";", "http-equiv", "content-type", "content", "text/html",
     "x", "/", "-", "_", ":", " " * 16, "\x00" * 16, " " * 15, "\x01" * 8, "\t" * 7, "l1", "latin1", "iso-8859-1", "x-user-defined", "\u212aoi8-r",
-    "csISO2022JP"]), max_size=16).map("".join)
+    "csISO2022JP", "&#32;", "&#X20", "&#x0000000000000020;", "&#9", "&NewLine;", "&semi;", "&apos;", "&bne;", "&#61;",
+    "&#0000000000000000032;", "&#95;", "&lowbar;"]), max_size=16).map("".join)
 
 
 def _ascii_lower(text: str) -> str:
@@ -555,21 +556,75 @@ def _ascii_lower(text: str) -> str:
 _READ = set(map(chr, range(1, 0x21))) | set("\"'-.:;=_") | set(string.ascii_letters + string.digits)
 
 
-def _reference_hint_at(text: str, at: int) -> bool:
-    """A character reference at *at* that gives one of _READ, step by step: numeric (its digits
-    whole; sixteen zeros or more count whatever follows), or a named one, any name in the table
-    that the text starts with (ASCII case-insensitively)."""
+_LABEL_READ = set(string.ascii_letters + string.digits) | set("-.:_")  # what a label, "charset", "content-type" hold
+_BETWEEN = _READ - _LABEL_READ  # whitespace, quotes, "=", ";"
+
+
+def _numeric_at(text: str, at: int) -> tuple[str | None, int, int] | None:
+    """A numeric reference at *at*: (the character it gives, or None past U+007E; its zeros; the
+    end of its digits), its digits whole; None where *at* starts none."""
     numeric = re.match(r"&#([xX]?)(0*)([0-9a-fA-F]*)", text[at:])
-    if numeric is not None:
-        hexadecimal, zeros, digits = numeric.groups()
-        if len(zeros) >= 16:
-            return True
-        if not hexadecimal:
-            digits = re.match("[0-9]*", digits).group()
-        return bool(digits) and len(digits) < 8 and int(digits, 16 if hexadecimal else 10) < 0x7F \
-            and chr(int(digits, 16 if hexadecimal else 10)) in _READ
+    if numeric is None:
+        return None
+    hexadecimal, zeros, digits = numeric.groups()
+    if not hexadecimal:
+        digits = re.match("[0-9]*", digits).group()
+    end = at + 2 + len(hexadecimal) + len(zeros) + len(digits)
+    value = int(digits, 16 if hexadecimal else 10) if digits and len(digits) < 8 else None
+    return (chr(value) if value is not None and value < 0x7F else None), len(zeros), end
+
+
+def _names_at(text: str, at: int, wanted) -> list[int]:
+    """The ends of the named references at *at* (any name in the table the text starts with, ASCII
+    case-insensitively) whose text *wanted* accepts, the longest first."""
     lowered = _ascii_lower(text[at + 1:at + 40])
-    return any(lowered.startswith(_ascii_lower(name)) and _READ.intersection(value) for name, value in html5.items())
+    return sorted((at + 1 + len(name) for name, value in html5.items()
+                   if lowered.startswith(_ascii_lower(name)) and wanted(set(value))), reverse=True)
+
+
+def _between_item_end(text: str, at: int) -> int | None:
+    """The end of an item between a reference to whitespace and a label at *at*: a character of
+    _BETWEEN (or U+0000), or a reference to one (up to 15 zeros; named: the longest name whose text
+    has one of those and no character of _LABEL_READ); None where there is none."""
+    if at < len(text) and (text[at] in _BETWEEN or text[at] == "\x00"):
+        return at + 1
+    numeric = _numeric_at(text, at)
+    if numeric is not None:
+        character, zeros, end = numeric
+        return end if zeros <= 15 and character in _BETWEEN else None
+    ends = _names_at(text, at, lambda value: value & _BETWEEN and not value & _LABEL_READ) if text[at:at + 1] == "&" else []
+    return ends[0] if ends else None
+
+
+def _label_follows(text: str, at: int) -> bool:
+    """Up to 15 items (_between_item_end, read as they come) then a whole label, or 16 items."""
+    for _ in range(16):
+        end = _between_item_end(text, at)
+        if end is None:
+            return any(_ascii_lower(text[at:at + len(label)]) == label
+                       and (at + len(label) == len(text) or _ascii_lower(text[at + len(label)]) not in _LABEL_CHARACTERS)
+                       for label in LABELS)
+        at = end
+    return True
+
+
+def _reference_hint_at(text: str, at: int) -> bool:
+    """A character reference at *at*, step by step: numeric (its digits whole) with sixteen zeros or
+    more, whatever follows, or one that gives a character of _LABEL_READ, or one of _BETWEEN where
+    (up to 15 zeros) a label follows it (_label_follows); named, any name in the table that the text
+    starts with (ASCII case-insensitively) whose text has a character of _LABEL_READ, or of _BETWEEN
+    (and none of those) where a label follows it."""
+    numeric = _numeric_at(text, at)
+    if numeric is not None:
+        character, zeros, end = numeric
+        if zeros >= 16 or character in _LABEL_READ:
+            return True
+        return character in _BETWEEN and _label_follows(text, end)
+    if text[at:at + 1] != "&":
+        return False
+    if _names_at(text, at, lambda value: value & _LABEL_READ):
+        return True
+    return any(_label_follows(text, end) for end in _names_at(text, at, lambda value: value & _BETWEEN and not value & _LABEL_READ))
 
 
 def _hint_at(text: str, at: int) -> bool:
@@ -630,6 +685,17 @@ def _hint_at(text: str, at: int) -> bool:
 @example("", "charset=koi8&hyphen;r")  # (U+2010: no label)
 @example("", "charset&equals;koi8-r&#x3c;")
 @example("", "charset=&quot;koi8-r&quot;")
+@example("", "charset=&#32;koi8-r")  # a reference to whitespace is a hint where a label follows it
+@example("", "charset&#x20;=&#9;'koi8-r'")
+@example("", "content='charset=&#x20;&quot;koi8-r&quot;'")
+@example("", "charset=&#32;" + "&#9;" * 14 + "koi8-r")  # 15 items, then the label
+@example("", "charset=&#32;" + "&#9;" * 15 + "koi8-r")  # 16: a hint whatever follows
+@example("", "charset=&#32;" + "&#9;" * 14 + "zz")
+@example("", "charset=&#32;" + " " * 15 + "zz")
+@example("", "a=&#32;zz &#32;866")
+@example("", "a=&#95;zz")  # "_" is a label's: a hint wherever it is
+@example("", "charset=&#" + "0" * 15 + "32;koi8-r")  # 15 zeros: read; 16: a hint whatever follows
+@example("", "charset=&#32;&Tab;&NewLine;&semi;koi8-r")
 def test_hints_are_where_the_definition_puts_them_and_every_naming_meta_holds_one(before, span):
     text = before + "<meta " + span + ">"
     every = [at for at in range(len(text)) if _hint_at(text, at)]
