@@ -78,6 +78,7 @@ def test_lacking_run_equals_plain_twin(window, monkeypatch):
     @example([b"\x87\xa1" * 200, b"\xa3\xe1"], 0)
     @example([b"\x87\xa1" * 64, b"\x87\x80"], 0)  # (0x87 0x80: the slot of 0x87 0xA1, the trail differs)
     @example([b"\x87\xa1" * 64, b"\x87\xa1\x87"], 0)  # (a lone last byte)
+    @example([b"\x87\xa1" * 3, b"\xa3"], 0)  # (a lone last byte of a row at an offset)
     def run(pieces, start):
         data = b"".join(pieces)
         start = min(start, len(data))
