@@ -64,11 +64,14 @@ def _lacking() -> _Lacking:
     rows: dict[int, list[int]] = {}
     for pair in texts:
         rows.setdefault(pair[0], []).append(pair[1] - low)
-    offsets, used = bytearray(256), {}
+    offsets, used = bytearray(256), dict[int, bytes]()
     for lead, places in sorted(rows.items(), key=lambda row: (-len(row[1]), row[0])):
         offset = next(o for o in range(256 - (high - low)) if all(o + place not in used for place in places))
         offsets[lead] = offset
         used.update((offset + place, bytes((lead, low + place))) for place in places)
+    # An empty slot's pair is 0x00 0x00 (leads_at, trails_at), whose slot (0: offsets and trails give 0
+    # outside the rows) is no empty one: no pair outside the slots compares equal.
+    assert 0 in used
     return _Lacking(bytes(offsets), bytes(b - low if low <= b <= high else 0 for b in range(256)),
                     bytes(used[s][0] if s in used else 0 for s in range(256)),
                     bytes(used[s][1] if s in used else 0 for s in range(256)),

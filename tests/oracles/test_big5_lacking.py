@@ -69,7 +69,8 @@ def test_lacking_run_equals_plain_twin(window, monkeypatch):
     monkeypatch.setattr(big5, "_WINDOW", window)
     monkeypatch.setattr(big5, "_MAX_WINDOW", 1 << 16 if window == 64 else 128)
     lacking = sorted(_by_reference())
-    others = [b"\xa4\xa4", b"\xa4", b"\x87\xe0", b"\x87\x40", b"\x87", b"\x88b", b"\x80", b"\xff", b"A", b"\xa3\xbf"]
+    others = [b"\xa4\xa4", b"\xa4", b"\x87\xe0", b"\x87\x40", b"\x87", b"\x88b", b"\x80", b"\xff", b"A", b"\xa3\xbf",
+              b"\x00", b"\x00\x00"]
 
     @settings(max_examples=300, deadline=None)
     @given(st.lists(st.sampled_from(lacking)
