@@ -348,7 +348,7 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
             if tried is not None:
                 texts.append(tried[0])
                 end = i + tried[1]
-                if end >= n or tried[0].count("\ufffd") * _SPARSE < end - i:
+                if end >= n or _sparse(tried[0], end - i):
                     return "".join(texts), end
                 i, size = end, min(size * 8, _MAX_WINDOW)
                 continue
@@ -374,7 +374,8 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
             text = window[:inside]
             pairs = 0
         else:
-            pairs = flags & (flags >> 15) & ones  # a leading byte, then a byte 0x80 or above (bit 7)
+            high_next = flags >> 15  # (bit 0: the next byte is 0x80 or above, bit 7)
+            pairs = flags & high_next & ones  # a leading byte, then a byte 0x80 or above
             starts = lead
             if pairs:  # else every leading byte starts a token
                 lead *= 0xFF
@@ -395,7 +396,7 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                                  & int.from_bytes(window[1:].translate(trail_rows), "little"))
                 stops ^= stops & ((rows + sevens) & high) >> 7  # (rows: 7 bits a lane, no carry)
             if c_codec is not None and stops:  # (those with a trail 0x80 or above, bit 7)
-                codec_pairs = stops & (flags >> 4) & (flags >> 15)  # (bit 4: two bytes)
+                codec_pairs = stops & (flags >> 4) & high_next  # (bit 4: two bytes)
                 stops ^= codec_pairs
             if runs.end_stops and end == n and inside:
                 stops |= starts & (0xFF << 8 * (inside - 1))  # a lone last leading byte
@@ -408,7 +409,7 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                 texts.append(shortcut)
                 optimistic = split_firsts is not None and not drop
                 end += (codec_pairs >> 8 * (inside - 1)) & 1  # a pair across the edge
-                if end >= n or shortcut.count("\ufffd") * _SPARSE < end - i:
+                if end >= n or _sparse(shortcut, end - i):
                     return "".join(texts), end
                 i, size = end, min(size * 8, _MAX_WINDOW)
                 continue
@@ -437,9 +438,10 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                     stops = codec_pairs & -codec_pairs
                     end = i + (stops.bit_length() - 1) // 8
                     codec_pairs = 0
+        alone: int | None = None  # U+FFFD's byte in a text of tokens alone, where not canon's
         while True:  # (twice where the C codec rejects a pair: then the first pair is a stop)
             if lead and (pairs or codec_pairs or triples):
-                trails = (((starts << 8) & flags & high) >> 7) * 0xFF  # (bit 7: 0x80 and above)
+                trails = ((starts & pairs) << 8) * 0xFF  # (a byte 0x80 or above after a token's leading byte)
                 if not stops and trails >> 8 * inside:
                     end += 1  # the pair across the edge is in this window
                 if (codec_pairs or triples) and merge is not None:  # the pairs' (triples') bytes kept, the
@@ -450,18 +452,22 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                     canon ^= (canon ^ int.from_bytes(kept, "little")) & keep
                     trails ^= trails & keep
                 else:
-                    canon = int.from_bytes(window.translate(runs.canon), "little")
+                    if not codec_pairs:  # (U+FFFD as an ASCII byte the window lacks, if any: see _alone_text)
+                        alone = next((byte for byte in _PLACEHOLDERS if byte not in window and byte not in drop), None)
+                    table = runs.canon if alone is None else _merge_with(runs.canon, alone)
+                    canon = int.from_bytes(window.translate(table), "little")
                     if codec_pairs:  # each pair's leading byte the mark's byte (the second leading byte)
                         canon ^= (canon ^ ones * runs.mark) & codec_pairs
                 text = (canon | trails).to_bytes(lanes, "little")[:end - i]
                 if trails:  # (0xFF: in no kept pair, and canon and merge leave none)
                     text = text.translate(None, b"\xff")
             elif lead:
-                text = window[:end - i].translate(runs.canon)
+                alone = next((byte for byte in _PLACEHOLDERS if byte not in window and byte not in drop), None)
+                text = window[:end - i].translate(runs.canon if alone is None else _merge_with(runs.canon, alone))
             if drop:  # (tokens alone: canon, merge and the placeholder leave them as they are)
                 text = text.translate(None, drop)
             if not codec_pairs and not triples:
-                texts.append(codecs.charmap_decode(text, "strict", runs.table)[0])
+                texts.append(_alone_text(runs.table, text, alone))
             elif placeholder is not None:
                 assert c_codec is not None
                 try:
@@ -480,16 +486,56 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
             break
         if stops and c_codec is not None and runs.triples and end < n:  # a stop of three bytes: its text, on
             triple = runs.triples.get(data[end:end + 3])
-            if triple is not None and (not (codec_pairs or triples) or texts[-1].count("\ufffd") * _SPARSE >= end - i):
+            if triple is not None and (not (codec_pairs or triples) or not _sparse(texts[-1], end - i)):
                 texts.append(triple)
                 i, size = end + 3, min(size, 8 * _WINDOW)  # (the next stop as near: a small window)
                 if i >= n:
                     return "".join(texts), n
                 continue
         # Valid pairs with few errors (a page in a wrong encoding) are the C codec's (the caller's) again.
-        if stops or end >= n or (codec_pairs or triples) and texts[-1].count("\ufffd") * _SPARSE < end - i:
+        if stops or end >= n or (codec_pairs or triples) and _sparse(texts[-1], end - i):
             return "".join(texts), end
         i, size = end, min(size * 8, _MAX_WINDOW if lead else _MAX_ALONE)
+
+
+def _alone_text(table: str, text: bytes, placeholder: int | None = None) -> str:
+    """The text of *text*, bytes that are one token each, by *table* (a character for each byte);
+    *placeholder*: a byte that *text* holds only for U+FFFD (canon's byte for it, with
+    :func:`_merge_with`), if any. Where *text* is ASCII then, it is decoded as ASCII and U+FFFD put in
+    after (no charmap: twice as fast; Shift_JIS 0x82 0x40 repeated); else by the table with U+FFFD at
+    the placeholder. Its plain twin is charmap_decode with *table* and canon."""
+    if placeholder is not None:
+        if text.isascii():
+            return text.decode("ascii").replace(chr(placeholder), "\ufffd")
+        table = _table_with(table, placeholder)
+    return codecs.charmap_decode(text, "strict", table)[0]
+
+
+@functools.cache
+def _table_with(table: str, placeholder: int) -> str:
+    """*table* (a character for each byte) with U+FFFD at *placeholder*."""
+    return table[:placeholder] + "\ufffd" + table[placeholder + 1:]
+
+
+def _sparse(text: str, length: int) -> bool:
+    """Whether *text* (the text of *length* bytes) holds fewer than one U+FFFD per _SPARSE bytes: its
+    plain twin is ``text.count("\ufffd") * _SPARSE < length``, here with :func:`_at_least`."""
+    return not _at_least(text, -(-length // _SPARSE))
+
+
+def _at_least(text: str, count: int) -> bool:
+    """Whether *text* holds *count* U+FFFD or more (plain twin: ``text.count("\ufffd") >= count``),
+    counted over a prefix of 8 characters per U+FFFD sought, then over the rest in parts eight times
+    longer each: a text dense with errors (random bytes: one in 4 or 6) decides in its first part,
+    not in a scan of the whole (a run's text: up to megabytes, 2 ms a scan)."""
+    found, start, end = 0, 0, 8 * count
+    while True:
+        found += text.count("\ufffd", start, end)
+        if found >= count:
+            return True
+        if end >= len(text):
+            return False
+        start, end = end, 8 * end
 
 
 def _pairs_and_alone(runs: ErrorRuns, window: bytes, inside: int, starts: int, codec_pairs: int,
@@ -645,8 +691,9 @@ class FastDecoder:
     caller removes from the text: the runs of errors leave them out already (see :func:`decode_run`).
     *bulk*: ``bulk(data, i) -> (text, end)`` or ``None``, the standard's text of a run of two tokens
     or more from token boundary *i* that the C codec rejects one by one and the run path stops at
-    (gb18030's four bytes, EUC-JP's rows CPython lacks), else ``None``; the handler takes it after
-    a token it decodes as a run of two such tokens (see :func:`_handler`).
+    (gb18030's four bytes, EUC-JP's rows CPython lacks; Big5's pairs big5hkscs lacks, one after
+    another), else ``None``; the handler takes it after a token it decodes as a run of two such
+    tokens (see :func:`_handler`).
     *dense*: ``dense(data) -> text`` or ``None``, the standard's text of *data* (from a token boundary)
     where it is dense with tokens the C codec rejects (gb18030's 0x80 and 0xFF), decoded without an
     error handler call for each, else ``None``; its plain twin is the handler at each such token.
@@ -730,7 +777,7 @@ class FastDecoder:
             text, end = decode_run(runs, data, i, c_codec, merge, drop, self.split_firsts, self.split_re)
             if end == i:  # (a stop: never, as the handler's key said no)
                 return hit[0], i + hit[1]
-            if text.count("\ufffd") < _FEW_ERRORS:
+            if not _at_least(text, _FEW_ERRORS):
                 skip = _SKIP
             return text, end
 

@@ -477,6 +477,8 @@ def test_decode_run_drop_equals_removing_after(name, monkeypatch):
     @example([b"\xa4\xa4\xff"] * 30)  # no SI: the placeholder is another byte
     @example([others, b"\xa4\xa4\xff", b"\x0f"])  # every placeholder but SI in the window
     @example([others, b"\xf9\xa1"])  # and a pair the C codec rejects (EUC-JP: IBM's row 89)
+    @example([b"A" * 8, others, b"\xa4<\x82<"])  # a window of tokens alone with every placeholder but SI
+    @example([b"A" * 8, others, b"\xfe\xff\xa1\x80"])  # and of error pairs
     def run(pieces):
         data = b"".join(pieces)
         for c_codec, merge in {(None, None), (decoder.c_codec, None), (decoder.c_codec, codec_merge)}:
