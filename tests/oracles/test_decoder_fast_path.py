@@ -129,6 +129,33 @@ def test_iso_2022_jp_fast_path_check(pieces):
         iso_2022_jp.FEW_ESCAPES = few
 
 
+@settings(max_examples=400, deadline=None, derandomize=True, database=None)
+@given(st.lists(st.sampled_from(ISO_2022_JP_PIECES + [b"\x81", b"\x1b$B<", b"\x1b(", b"\x1b$", b"\x1b\x1b$B"])
+                | st.binary(max_size=2), max_size=24))
+@example([b"\x1b$B", b"\x1b(B", b"a"])  # two escapes in a row
+@example([b"\x1b(B", b"a", b"\x1b$B"])  # an escape at the start (no error), the last run empty
+@example([b"\x1b$@", b"\x1b$B", b"0!", b"\x1b", b"\x1b(I1\x80"])  # ESC $ @, a lone ESC, a high byte
+@example([b"\x1b$B", b"0!\x1b(", b"\x1b(B"])  # a lone ESC before an escape's ESC
+def test_iso_2022_jp_few_escapes_equal_reference(pieces):
+    """The decoder of a body of few ESC bytes, run by run from their offsets (decode_few), equals the
+    reference and its plain twin (decode_exact); the offsets are every ESC's, up to the most asked."""
+    data = b"".join(pieces)
+    escapes = [at for at, byte in enumerate(data) if byte == 0x1B]
+    assert iso_2022_jp._esc_offsets(data, len(escapes) + 1) == escapes
+    assert iso_2022_jp._esc_offsets(data, 2) == escapes[:2]
+    expected = ref_decode("ISO-2022-JP", data)
+    assert iso_2022_jp.decode_few(data, escapes) == expected == iso_2022_jp.decode_exact(data), data
+
+
+@pytest.mark.parametrize("count", [iso_2022_jp.FEW_ESCAPES - 1, iso_2022_jp.FEW_ESCAPES, iso_2022_jp.FEW_ESCAPES + 1])
+@pytest.mark.parametrize("unit", [b"\x1b$B0!<", b"\x1b(B<", b"\x1b$B", b"\x1b<"])
+def test_iso_2022_jp_few_escapes_bound(unit, count):
+    """Bodies of FEW_ESCAPES ESC bytes and one more or less on either side of the bound (run by
+    run, or CPython's codec then the exact decoder) equal the reference."""
+    data = b"<" + unit * count + b"\x1b(B<"[:3 if count % 2 else 0] + b"\xa4"
+    assert ENCODINGS["ISO-2022-JP"].decode(data) == ref_decode("ISO-2022-JP", data), data
+
+
 # --- runs of errors decoded in bulk by the error handler (multi_byte.error_runs) ------------------
 
 #: Bodies a hostile page repeats (issue 37): leading bytes each followed by a byte they restore, bytes
