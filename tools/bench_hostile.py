@@ -23,7 +23,8 @@ on (``<a>``, ``<b>``, ``<option>`` in a ``<template>``, stray ``<`` in ``<svg>``
 escaped sections in a script that never ends, and whole scripts with them; ``<meta>`` tags that
 name nothing with text between them; bogus comments in ``<foreignObject>``; bogus comments and
 ignored end tags before the ``<html>`` element; the multi-byte
-decoders' errors (tools/hunt_hostile.py found these last ones) and random bytes 0x80-0xFF (seed 7)
+decoders' errors (tools/hunt_hostile.py found these last ones), split tokens off their token
+boundaries (EUC-JP ``8F A2 B7`` and Big5 ``A2 41`` each after a leading byte, no sync byte) and random bytes 0x80-0xFF (seed 7)
 after a ``<meta charset>`` of each multi-byte encoding; UTF-16LE comments with and without a BOM; and the bodies that were
 here before: Russian text in windows-1251, random bytes, NUL bytes, ASCII with one 0xE9 at the
 end. Columns:
@@ -139,7 +140,8 @@ def bodies(size: int) -> dict[str, bytes]:
            for label, unit in [("shift_jis", b"\x81<"), ("euc-kr", b"\xff"), ("big5", b"\xff"), ("euc-jp", b"\xff"),
                                ("gb18030", b"\xff"), ("iso-2022-jp", b"\x1b$B<"), ("big5", b"\x81\x81"),
                                ("shift_jis", b"\x85@"), ("big5", b"\x81\x81\x82\x83"), ("big5", b"\xa4\xa4\xff"),
-                               ("big5", b"\x87\xe0"), ("shift_jis", b"\x82@"), ("gbk", b"\xa1\xa1\x80")]},
+                               ("big5", b"\x87\xe0"), ("shift_jis", b"\x82@"), ("gbk", b"\xa1\xa1\x80"),
+                               ("euc-jp", b"\xa1\x8f\xa2\xb7"), ("big5", b"\xa1\xa2A")]},
         **{f"<meta charset={label}>, random 0x80-0xFF": (b"<meta charset=%s>" % label.encode() + _random_high(7, size))[:size]
            for label in ("big5", "euc-jp", "shift_jis", "euc-kr", "gb18030")},
         "<!----> x N, UTF-16LE": _repeat("<!---->".encode("utf-16-le"), size - 42) + "<meta charset=koi8-r>".encode("utf-16-le"),
