@@ -626,18 +626,18 @@ def token_boundary(step: Step, data: bytes, i: int, position: int) -> bool:
 def token_span(step: Step, data: bytes, i: int, position: int) -> tuple[int, int]:
     """``(start, end)`` of the token that holds ``data[position]``, or ``(position, position)`` where
     a token starts there, tokenizing from token boundary *i* ≤ *position* (*step*: a decoder's
-    handler from its initial state): at C speed up to each place *step* must tell (:func:`_walk_classes`), where it does.
-    Before such a place every leading byte takes the next byte (0x80 or above) and every other byte
-    is one token, so a leading byte starts a token where the stretch of leading bytes up to it, from
-    its start or *i*, is of odd length (else it is the trail of the byte before it). Its plain twin
-    is *step* token by token."""
+    handler from its initial state): at C speed up to each place *step* must tell
+    (:func:`_walk_classes`), where it does. Before such a place every leading byte takes the next
+    byte (0x80 or above) and every other byte is one token, so a leading byte starts a token where
+    the stretch of leading bytes up to it, from its start or *i*, is of odd length (else it is the
+    trail of the byte before it). Its plain twin is *step* token by token."""
     leads, irregular = _walk_classes(step)
     while i < position:
         found = irregular.search(data, i, position + 1)
         c = position if found is None else found.start()  # (*c*: a token starts there or it is a trail)
         stretch = data[i:c]
         starts = (len(stretch) - len(stretch.rstrip(leads))) % 2 == 0  # (a leading byte before: a trail)
-        if c == position:  # (a trail: of a leading byte, which takes one)
+        if c == position:  # (a token there, or the trail of the leading byte before it: two bytes)
             return (position, position) if starts else (position - 1, position + 1)
         if starts:
             after = step(data, c)[1]
