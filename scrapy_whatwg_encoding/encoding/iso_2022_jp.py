@@ -5,7 +5,8 @@ decodes the runs of bytes between them state by state, all runs of one state in 
 ASCII, Roman and katakana runs through a charmap, jis0208 runs ("leading byte" state) as EUC-JP after
 adding 0x80 to bytes 0x21–0x7E — which gives exactly the standard's pairs, errors and end-of-run
 behaviour. A lone ESC (an invalid escape) stays in its run, one error there. No Python step is taken
-per run, so a body of many tiny runs costs a small constant per byte.
+per run, so a body of many tiny runs costs a small constant per byte. A body of few ESC bytes (found
+one by one) decodes each run alone instead (:func:`decode_few`): no pass over the body to split it.
 
 Most documents are simpler still: only the escapes ESC ( B, ESC ( J, ESC $ @ and ESC $ B, never
 two in a row, and jis0208 runs of bytes 0x21–0x7E only. On those, CPython's iso2022_jp codec agrees
@@ -67,9 +68,13 @@ def _charmap(table: str) -> Callable[[bytes], str]:
 def _run_decoders() -> dict[bytes, Callable[[bytes], str]]:
     """Per state, the decoder of its runs (0x81 and 0x82 decoded to its _MARKS)."""
     jis0208 = euc_jp.codec("EUC-JP")[0]
+
+    def jis0208_run(run: bytes) -> str:
+        text = jis0208(run.translate(_TO_EUC_JP))
+        return text.replace("\x0e", "\ufffd") if b"\x1b" in run else text  # (SO: a lone ESC's only)
+
     return {_ASCII: _charmap(_ASCII_TABLE), _ROMAN: _charmap(_ROMAN_TABLE),
-            _KATAKANA: _charmap(_KATAKANA_TABLE),
-            _JIS0208: lambda run: jis0208(run.translate(_TO_EUC_JP)).replace("\x0e", "\ufffd")}
+            _KATAKANA: _charmap(_KATAKANA_TABLE), _JIS0208: jis0208_run}
 
 
 # The documents CPython's codec decodes as the standard does, matched whole (one match, no search
@@ -101,8 +106,9 @@ def _fixes() -> dict[str, str]:
     return fixes
 
 
-#: Escape sequences up to which the exact decoder runs at once: a step per run between them, each
-#: run at C speed, cheaper than a whole-body match and a CPython decode that may fail at the end.
+#: ESC bytes up to which the exact decoder runs at once, run by run (:func:`decode_few`): a step per
+#: run between them, each run at C speed, cheaper than a whole-body match and a CPython decode that
+#: may fail at the end.
 FEW_ESCAPES = 32
 
 
@@ -111,18 +117,57 @@ def decode(data: Buffer) -> str:
     data = bytes(data)
     if b"\x1b" not in data:
         return codecs.charmap_decode(data, "strict", _ASCII_TABLE)[0]
-    if data.count(b"\x1b") > FEW_ESCAPES:
-        try:  # first: CPython's codec stops at a hostile body's first error, the match would read it all
-            text = data.decode("iso2022_jp")
-        except UnicodeDecodeError:
-            pass
-        else:
-            if _simple(data):
-                for c, fixed in _fixes().items():
-                    if c in text:
-                        text = text.replace(c, fixed)
-                return text
+    escapes = _esc_offsets(data, FEW_ESCAPES + 1)
+    if len(escapes) <= FEW_ESCAPES:
+        return decode_few(data, escapes)
+    try:  # first: CPython's codec stops at a hostile body's first error, the match would read it all
+        text = data.decode("iso2022_jp")
+    except UnicodeDecodeError:
+        pass
+    else:
+        if _simple(data):
+            for c, fixed in _fixes().items():
+                if c in text:
+                    text = text.replace(c, fixed)
+            return text
     return decode_exact(data)
+
+
+def _esc_offsets(data: bytes, most: int) -> list[int]:
+    """The offsets of the first *most* ESC bytes of *data* (one memchr each, not a pass over the body)."""
+    offsets: list[int] = []
+    at = data.find(b"\x1b")
+    while at >= 0 and len(offsets) < most:
+        offsets.append(at)
+        at = data.find(b"\x1b", at + 1)
+    return offsets
+
+
+# The valid escape sequences (§12.2.1 "escape start" and "escape" states) and the state each sets.
+_STATES = {_ASCII: _ASCII, _ROMAN: _ROMAN, _KATAKANA: _KATAKANA, _JIS0208: _JIS0208, b"\x1b$@": _JIS0208}
+
+
+def decode_few(data: bytes, escapes: list[int]) -> str:
+    """:func:`decode_exact` where *escapes* are the offsets of all of *data*'s ESC bytes (few): each
+    run between valid escape sequences decoded alone, in the state the escape before it sets, from
+    the ESC offsets (no pass over the body to find, replace or split at escapes, nor over its text
+    to split it by state). Its plain twin is :func:`decode_exact`."""
+    decoders = _run_decoders()
+    if not data.isascii():  # (offsets kept: one byte for one)
+        data = data.translate(_HIGH_TO_80)
+    parts: list[str] = []
+    state, done, escaped = _ASCII, 0, False
+    for at in escapes:
+        new = _STATES.get(data[at:at + 3])
+        if new is None:  # a lone ESC stays in its run (one error there)
+            continue
+        if at > done:
+            parts.append(decoders[state](data[done:at]))
+        elif escaped:  # a valid escape right after a valid escape ("ISO-2022-JP output" still set)
+            parts.append("\ufffd")
+        state, done, escaped = new, at + 3, True
+    parts.append(decoders[state](data[done:]))
+    return "".join(parts)
 
 
 def decode_exact(data: bytes) -> str:

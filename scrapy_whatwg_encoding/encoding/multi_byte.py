@@ -640,7 +640,8 @@ def _merge_with(merge: bytes, placeholder: int) -> bytes:
     return merge.replace(merge[0xFF:], bytes((placeholder,)))
 
 
-_LONG_WALK = 4096  # bytes from the last sync byte past which FastDecoder._at_boundary takes token_boundary
+_LONG_WALK = 4096  # bytes from the last sync byte past which FastDecoder._token_span takes token_span
+_NEAR = 64  # bytes from a known token boundary within which FastDecoder._token_span looks for no sync byte
 
 
 @functools.cache
@@ -664,24 +665,34 @@ def _walk_classes(step: Step) -> tuple[bytes, re.Pattern[bytes]]:
 
 def token_boundary(step: Step, data: bytes, i: int, position: int) -> bool:
     """Whether a token starts at *position* of *data*, tokenizing from token boundary *i* (*step*:
-    a decoder's handler from its initial state): at C speed up to each place *step* must tell
+    a decoder's handler from its initial state): :func:`token_span` starts at *position*."""
+    return token_span(step, data, i, position)[0] == position
+
+
+def token_span(step: Step, data: bytes, i: int, position: int) -> tuple[int, int]:
+    """``(start, end)`` of the token that holds ``data[position]``, or ``(position, position)`` where
+    a token starts there, tokenizing from token boundary *i* ≤ *position* (*step*: a decoder's
+    handler from its initial state): at C speed up to each place *step* must tell
     (:func:`_walk_classes`), where it does. Before such a place every leading byte takes the next
     byte (0x80 or above) and every other byte is one token, so a leading byte starts a token where
-    the stretch of leading bytes up to it, from its start or *i*, is of odd length. Its plain twin
-    is *step* token by token."""
+    the stretch of leading bytes up to it, from its start or *i*, is of odd length (else it is the
+    trail of the byte before it). Its plain twin is *step* token by token."""
     leads, irregular = _walk_classes(step)
     while i < position:
         found = irregular.search(data, i, position + 1)
         c = position if found is None else found.start()  # (*c*: a token starts there or it is a trail)
         stretch = data[i:c]
         starts = (len(stretch) - len(stretch.rstrip(leads))) % 2 == 0  # (a leading byte before: a trail)
-        if c == position:
-            return starts
+        if c == position:  # (a token there, or the trail of the leading byte before it: two bytes)
+            return (position, position) if starts else (position - 1, position + 1)
         if starts:
-            i = step(data, c)[1]
+            after = step(data, c)[1]
+            if after > position:
+                return c, after
+            i = after
         else:
             i = c + 1
-    return i == position
+    return i, i
 
 
 class FastDecoder:
@@ -870,14 +881,19 @@ class FastDecoder:
         if split_re is not None and self._has_split(data):
             # Decode around each ambiguous token that starts at a token boundary (few pages),
             # each run between them once.
-            done = 0
+            # (*ahead*: a token boundary, from which the next match is told: each byte read once, not
+            # from *done* at each match that starts no token, dense where a body repeats one)
+            done = ahead = 0
             parts: list[str] = []
             for match in split_re.finditer(data):
                 start = match.start()
-                if start >= done and self._at_boundary(data, done, start):
+                if start < done:
+                    continue
+                token, ahead = self._token_span(data, ahead, start)
+                if token == start:
                     text, end = self.step(data, start)
                     parts += (self._c_decode(data[done:start]), text)
-                    done = end
+                    done = ahead = end
             if parts:
                 parts.append(self._c_decode(data[done:]))
                 return "".join(parts)
@@ -918,15 +934,18 @@ class FastDecoder:
         fixed = self._fix(text, data)
         return fixed, fixed is text
 
-    def _at_boundary(self, data: bytes, known: int, position: int) -> bool:
-        """Does a token start at *position*? Tokenize forward from the last sync byte (or *known*,
-        a boundary) before it."""
-        i = max(known, *(data.rfind(b, known, position) for b in _SYNC))
+    def _token_span(self, data: bytes, known: int, position: int) -> tuple[int, int]:
+        """:func:`token_span` (``(position, position)`` where a token starts at *position*; ``(known,
+        known)`` where *known* is past it, inside the token before): tokenize forward from the last
+        sync byte (or *known*, a boundary) before it, token by token where that is near (a split
+        token's first byte every few bytes: no search for sync bytes at each)."""
+        i = known if position - known <= _NEAR else max(known, *(data.rfind(b, known, position) for b in _SYNC))
         if position - i > _LONG_WALK:  # (random bytes, a binary file: no sync byte)
-            return token_boundary(self.step, data, i, position)
+            return token_span(self.step, data, i, position)
+        start = i
         while i < position:
-            i = self.step(data, i)[1]
-        return i == position
+            start, i = i, self.step(data, i)[1]
+        return (position, position) if i == position else (start, i)
 
 
 def html_error_mode(char: str) -> bytes:

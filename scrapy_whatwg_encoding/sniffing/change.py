@@ -131,6 +131,8 @@ def parser_meta_span(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT,
         # "<meta", where there is one) is the one: tokenize just that far.
         charset = _CHARSET_BYTES.search(body, meta, max_bytes)
         window = (meta if charset is None else charset.start()) + 1024
+    elif shortcuts and not encoding.is_utf16 and not _spells_meta(body, max_bytes):
+        return None  # (ISO-2022-JP: no "<meta" in the text of any window, none decoded)
     while True:
         window = min(window, max_bytes)
         whole = window >= len(body)
@@ -148,6 +150,16 @@ def parser_meta_span(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT,
         # scans); for UTF-16 and ISO-2022-JP, eight times the last (8 KiB, 64 KiB, 512 KiB: each
         # decode at most eight times the text before it, which was read for a "<meta").
         window = max_bytes if literal else 8 * window
+
+
+def _spells_meta(body: bytes, end: int) -> bool:
+    """Whether ``body[:end]`` holds each byte of ``<meta`` (ASCII case-insensitively), which the text
+    of its prefixes decoded with ISO-2022-JP needs for a ``<meta`` (:func:`_has_meta_and_hint`): each
+    "<" and ASCII letter of that text is that byte, read in the ASCII or Roman state (§12.2.1: the
+    katakana and jis0208 states give none; an error gives U+FFFD, its restored bytes are read again).
+    One memchr per byte: a body of jis0208 pairs of "<" (issue 37) is decoded in no window."""
+    return all(body.find(upper, 0, end) >= 0 or body.find(lower, 0, end) >= 0
+               for upper, lower in ((b"<", b"<"), (b"M", b"m"), (b"E", b"e"), (b"T", b"t"), (b"A", b"a")))
 
 
 # An ASCII byte that a multi-byte decoder may take as the trail byte of the byte before it.

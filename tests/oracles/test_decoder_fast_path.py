@@ -129,6 +129,33 @@ def test_iso_2022_jp_fast_path_check(pieces):
         iso_2022_jp.FEW_ESCAPES = few
 
 
+@settings(max_examples=400, deadline=None, derandomize=True, database=None)
+@given(st.lists(st.sampled_from(ISO_2022_JP_PIECES + [b"\x81", b"\x1b$B<", b"\x1b(", b"\x1b$", b"\x1b\x1b$B"])
+                | st.binary(max_size=2), max_size=24))
+@example([b"\x1b$B", b"\x1b(B", b"a"])  # two escapes in a row
+@example([b"\x1b(B", b"a", b"\x1b$B"])  # an escape at the start (no error), the last run empty
+@example([b"\x1b$@", b"\x1b$B", b"0!", b"\x1b", b"\x1b(I1\x80"])  # ESC $ @, a lone ESC, a high byte
+@example([b"\x1b$B", b"0!\x1b(", b"\x1b(B"])  # a lone ESC before an escape's ESC
+def test_iso_2022_jp_few_escapes_equal_reference(pieces):
+    """The decoder of a body of few ESC bytes, run by run from their offsets (decode_few), equals the
+    reference and its plain twin (decode_exact); the offsets are every ESC's, up to the most asked."""
+    data = b"".join(pieces)
+    escapes = [at for at, byte in enumerate(data) if byte == 0x1B]
+    assert iso_2022_jp._esc_offsets(data, len(escapes) + 1) == escapes
+    assert iso_2022_jp._esc_offsets(data, 2) == escapes[:2]
+    expected = ref_decode("ISO-2022-JP", data)
+    assert iso_2022_jp.decode_few(data, escapes) == expected == iso_2022_jp.decode_exact(data), data
+
+
+@pytest.mark.parametrize("count", [iso_2022_jp.FEW_ESCAPES - 1, iso_2022_jp.FEW_ESCAPES, iso_2022_jp.FEW_ESCAPES + 1])
+@pytest.mark.parametrize("unit", [b"\x1b$B0!<", b"\x1b(B<", b"\x1b$B", b"\x1b<"])
+def test_iso_2022_jp_few_escapes_bound(unit, count):
+    """Bodies of FEW_ESCAPES ESC bytes and one more or less on either side of the bound (run by
+    run, or CPython's codec then the exact decoder) equal the reference."""
+    data = b"<" + unit * count + b"\x1b(B<"[:3 if count % 2 else 0] + b"\xa4"
+    assert ENCODINGS["ISO-2022-JP"].decode(data) == ref_decode("ISO-2022-JP", data), data
+
+
 # --- runs of errors decoded in bulk by the error handler (multi_byte.error_runs) ------------------
 
 #: Bodies a hostile page repeats (issue 37): leading bytes each followed by a byte they restore, bytes
@@ -828,6 +855,72 @@ def test_token_boundary_equals_plain_twin(name):
     for split in decoder.splits:  # a split token far from any sync byte: the decoder takes token_boundary
         data = bytes(rng.choices(range(0x80, 0x100), k=3 * multi_byte._LONG_WALK)) + split + b"\xa1" * 3
         assert ENCODINGS[name].decode(data) == ref_decode(name, data)
+
+
+def _plain_span(step, data, i, position):
+    """token_span's plain twin: *step* token by token from *i*."""
+    start = i
+    while i < position:
+        start, i = i, step(data, i)[1]
+    return (position, position) if i == position else (start, i)
+
+
+@pytest.mark.parametrize("name", quick_sample(["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"], {"EUC-JP"}))
+def test_token_span_equals_plain_twin(name):
+    """token_span (FastDecoder._token_span past _LONG_WALK bytes from a sync byte) gives the start
+    and end of the token that holds each place, or that place where a token starts there, as its
+    token-by-token twin does: at every place of seeded random byte soups with split tokens, EUC-JP
+    0x8F, gb18030 four-byte tokens and pairs with an ASCII trail mixed in; each of its answers (a
+    token there, a trail, an irregular token around it) occurs."""
+    decoder = ENCODINGS[name]._load()[0]
+    step = decoder.step
+    seen = set()
+
+    @settings(max_examples=40, deadline=None, derandomize=True, database=None)
+    @given(st.integers(0, 2 ** 32), st.sampled_from([0x80, 0x00, 0x60]), st.integers(0, 300),
+           st.lists(st.sampled_from([*decoder.splits, b"\x8f\xa1\xa1", b"\x8f", b"\x81\x30\x81\x30", b"\xa4@",
+                                     b"\x81\x7f"]), max_size=12))
+    @example(7, 0x80, 300, [])
+    def run(seed, low, size, pieces):
+        data = _soup(seed, low, size, pieces)
+        for start in (0, 1):
+            for position in range(start, len(data) + 1):
+                span = multi_byte.token_span(step, data, start, position)
+                assert span == _plain_span(step, data, start, position), (data, start, position)
+                seen.add((span[0] == position, span[1] - span[0]))
+
+    run()
+    assert (True, 0) in seen and (False, 2) in seen, seen
+
+
+@pytest.mark.parametrize(("name", "unit"), [("EUC-JP", b"\xa1\x8f\xa2\xb7"), ("EUC-JP", b"\x8f\xa2\xb7\xa1"),
+                                            ("EUC-JP", b"\x8f\xa2\xb7"), ("Big5", b"\xa2A"),
+                                            ("EUC-JP", b"\xa1\x8f\xa2\xb7\x8f\xa2\xb7"), ("Big5", b"\xa1\xa2A"),
+                                            ("Big5", b"\xa1\xa2B\xa2A")])
+def test_dense_split_tokens_are_read_once(name, unit, monkeypatch):
+    """A body of a split token repeated, each off a token boundary or some on one, with no sync
+    byte (issue 37: each was told by a walk from the last split token decoded, or the start, which
+    took minutes for 64 KiB): the decoder equals the reference, and steps each token at most once,
+    in the walk or for a split token's text on a boundary (the walk goes on from the last token
+    boundary it found, or the split token's end)."""
+    decoder = ENCODINGS[name]._load()[0]
+    step = decoder.step
+    calls = []
+
+    def counted(data, i):
+        calls.append(i)
+        return step(data, i)
+
+    monkeypatch.setattr(decoder, "step", counted)
+    multi_byte._walk_classes(counted)  # (its classes: many steps, before the count)
+    for n in (10, 500, 2000):
+        data = unit * n
+        tokens = [0]
+        while tokens[-1] < len(data):
+            tokens.append(step(data, tokens[-1])[1])
+        del calls[:]
+        assert ENCODINGS[name].decode(data) == ref_decode(name, data), (unit, n)
+        assert len(calls) <= len(tokens) - 1, (unit, n, len(calls), len(tokens))
 
 
 @pytest.mark.parametrize("windows", [(64, 1 << 15), (2, 16)], ids=["windows", "small-windows"])

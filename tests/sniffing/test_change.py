@@ -1,12 +1,15 @@
 """The parser step's byte offsets: exact for every encoding, checked against brute force."""
 from __future__ import annotations
 
+import re
+
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from scrapy_whatwg_encoding import ENCODINGS
-from scrapy_whatwg_encoding.sniffing.change import byte_offset
+from scrapy_whatwg_encoding.sniffing import change
+from scrapy_whatwg_encoding.sniffing.change import byte_offset, parser_meta_span
 
 _NAMES = ["UTF-8", "Shift_JIS", "gb18030", "Big5", "EUC-KR", "EUC-JP", "ISO-2022-JP", "UTF-16LE",
           "UTF-16BE", "windows-1252", "x-user-defined", "KOI8-R"]
@@ -96,3 +99,26 @@ def test_iso_2022_jp_byte_offset_examples(body, offset):
     text = encoding.decode(body)
     index = text.index("<")
     assert byte_offset(body, encoding, text, index) == offset == brute_force(body, encoding, text, index)
+
+
+# ISO-2022-JP bodies that may hold a <meta> in the text: its bytes in every state, cut by escapes.
+_META_PIECES = [b"<meta charset=euc-jp>", b"<", b"<me", b"ta", b"m", b"e", b"t", b"a", b"M", b"ETA", b" charset=",
+                b"shift_jis>", b"<meta http-equiv=content-type content='charset=big5'>", b"\x1b(B", b"\x1b(J",
+                b"\x1b(I", b"\x1b$B", b"\x1b$@", b"\x1b", b"\x1b(", b"\x80", b"0!", b"\n"]
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(st.lists(st.sampled_from(_META_PIECES), max_size=24).map(b"".join), st.integers(1, 40))
+@example(b"<me\x1b(Bta charset=euc-jp>", 40)  # an escape between the bytes of "<meta"
+@example(b"\x1b$B<meta charset=euc-jp>\x1b(B<meta charset=big5>", 40)  # jis0208 pairs first
+@example(b"\x1b(I<meta charset=euc-jp>", 40)  # katakana: no "<meta" in the text
+@example(b"\x1b$B0!" * 18 + b"\x1b(B<meta charset=euc-jp>", 40)  # 40 characters, past half of 4 * limit + 16 bytes
+def test_iso_2022_jp_parser_meta_gate_is_its_twin(body, limit):
+    """The parser step with ISO-2022-JP decodes no window where the bytes lack one of "<meta"'s
+    (_spells_meta): it finds what its twin (no shortcut: every window decoded) finds; and where the
+    text of a prefix holds a "<meta", its bytes hold each of them."""
+    encoding = ENCODINGS["ISO-2022-JP"]
+    assert parser_meta_span(body, encoding, limit, None, True) == parser_meta_span(body, encoding, limit, None, False)
+    for end in range(len(body) + 1):
+        if re.search("(?i)<meta", encoding.decode(body[:end])):
+            assert change._spells_meta(body, end), body[:end]
