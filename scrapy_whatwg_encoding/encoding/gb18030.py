@@ -63,13 +63,15 @@ _NOT_DIGIT = bytes(not 0x30 <= b <= 0x39 for b in range(256))
 _NULL_FROM, _NULL_TO, _NULL_AGAIN = 0x8431A530, 0x90308130, 0xE3329A36
 
 
-def four_byte_run(data: bytes, i: int) -> tuple[str, int] | None:
+def four_byte_run(data: bytes, i: int, fixed: bool = True) -> tuple[str, int] | None:
     """``(text, end)`` of the run of four-byte tokens from token boundary *i* (two or more, else
     ``None``), at C speed: CPython's gb18030 codec decodes every four-byte token as the standard
     does but 0x81 0x35 0xF4 0x37 (pointer 7457: U+E7C7, CPython's U+1E3F, which no other four-byte
     token gives) and rejects exactly the null pointers (tests/oracles/test_decoder_fast_path.py
-    checks every four-byte token); those become U+FFFD (:func:`_null_pointers`). Its plain twin is
-    :func:`step` on each token."""
+    checks every four-byte token); those become U+FFFD (:func:`_null_pointers`). *fixed* ``False``:
+    pointer 7457 as CPython's U+1E3F, for a decoder on CPython's gb18030 codec, whose fixes swap
+    U+1E3F and U+E7C7 in its whole text (the bulk's too). Its plain twin is :func:`step` on each
+    token."""
     if data[i + 5:i + 6].translate(_NOT_DIGIT) != b"\0":  # (no second token: the cheapest answer)
         return None
     count, size = 0, _WINDOW
@@ -91,7 +93,7 @@ def four_byte_run(data: bytes, i: int) -> tuple[str, int] | None:
         text = run.decode("gb18030")
     except UnicodeDecodeError:  # (32 KiB at a time: the integers stay in the processor's cache)
         text = "".join([_null_pointers(run[k:k + _CHUNK]) for k in range(0, len(run), _CHUNK)])
-    return text.replace("\u1e3f", "\ue7c7"), i + 4 * count
+    return (text.replace("\u1e3f", "\ue7c7") if fixed else text), i + 4 * count
 
 
 def _null_pointers(run: bytes) -> str:
@@ -292,7 +294,7 @@ def _decoder(dense: bool = False) -> FastDecoder:
     # gb18030, where dense, only those of null pointers, at their first byte.)
     if dense:
         return FastDecoder("gb18030-dense", "gb18030", step, *FIXES["gb18030/gb18030"], reach=lambda lead: 4,
-                           bulk=four_byte_run)
+                           bulk=functools.partial(four_byte_run, fixed=False))
     return FastDecoder("gb18030", "gbk", step, *FIXES["gb18030"], reach=lambda lead: 4, bulk=four_byte_run,
                        dense=_dense_singles)
 

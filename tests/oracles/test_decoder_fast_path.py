@@ -682,6 +682,7 @@ def test_four_byte_run_every_token():
                         for b4 in range(0x30, 0x3A))
         expected = "".join(gb18030.step(data[k:k + 4], 0)[0] for k in range(0, len(data), 4))
         assert gb18030.four_byte_run(data, 0) == (expected, len(data)), hex(first)
+        assert gb18030.four_byte_run(data, 0, fixed=False) == (expected.replace("\ue7c7", "\u1e3f"), len(data))
     sample = b"".join(_four_bytes(p) for p in range(0, 1587600, 997))
     assert ENCODINGS["gb18030"].decode(sample) == ref_decode("gb18030", sample)
 
@@ -1131,6 +1132,7 @@ def test_gb18030_dense_path_equals_reference(dense, monkeypatch):
     @example([b"<meta charset=gb18030>", bytes(random.Random(7).choices(range(0x80, 0x100), k=300))])
     @example([b"\xff"] * 50)
     @example([b"\x815\xf47", b"\xa8\xbc", b"\x80"])  # the swap of U+1E3F and U+E7C7
+    @example([b"\x80", b"\x841\xa50", b"\x815\xf47"])  # pointer 7457 in a bulk run after a null pointer: fixed once
     def run(pieces):
         data = b"".join(pieces)
         assert decode(data) == ref_decode("gb18030", data), data
