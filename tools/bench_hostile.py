@@ -25,7 +25,7 @@ name nothing with text between them; bogus comments in ``<foreignObject>``; bogu
 ignored end tags before the ``<html>`` element; one DOCTYPE that runs to the last tag; one tag name of non-ASCII characters that does; text of ``&#`` repeated; the multi-byte
 decoders' errors (tools/hunt_hostile.py found these last ones), a pair Big5's C codec lacks (``\x87\xa1``)
 alone and between errors, split tokens off their token boundaries (EUC-JP ``8F A2 B7`` and Big5
-``A2 41`` each after a leading byte, no sync byte) and random bytes 0x80-0xFF (seed 7)
+``A2 41`` each after a leading byte, no sync byte), gb18030's four-byte tokens one by one, and random bytes 0x80-0xFF (seed 7)
 after a ``<meta charset>`` of each multi-byte encoding; UTF-16LE comments with and without a BOM; and the bodies that were
 here before: Russian text in windows-1251, random bytes, NUL bytes, ASCII with one 0xE9 at the
 end. Columns:
@@ -146,7 +146,7 @@ def bodies(size: int) -> dict[str, bytes]:
                                ("shift_jis", b"\x85@"), ("big5", b"\x81\x81\x82\x83"), ("big5", b"\xa4\xa4\xff"),
                                ("big5", b"\x87\xe0"), ("shift_jis", b"\x82@"), ("gbk", b"\xa1\xa1\x80"),
                                ("big5", b"\x87\xa1"), ("big5", b"\x87\xa1\xff"),
-                               ("euc-jp", b"\xa1\x8f\xa2\xb7"), ("big5", b"\xa1\xa2A")]},
+                               ("euc-jp", b"\xa1\x8f\xa2\xb7"), ("big5", b"\xa1\xa2A"), ("gbk", b"\x810\x810=>\n")]},
         **{f"<meta charset={label}>, random 0x80-0xFF": (b"<meta charset=%s>" % label.encode() + _random_high(7, size))[:size]
            for label in ("big5", "euc-jp", "shift_jis", "euc-kr", "gb18030")},
         "<!----> x N, UTF-16LE": _repeat("<!---->".encode("utf-16-le"), size - 42) + "<meta charset=koi8-r>".encode("utf-16-le"),

@@ -296,7 +296,7 @@ def _decoder(dense: bool = False) -> FastDecoder:
         return FastDecoder("gb18030-dense", "gb18030", step, *FIXES["gb18030/gb18030"], reach=lambda lead: 4,
                            bulk=functools.partial(four_byte_run, fixed=False))
     return FastDecoder("gb18030", "gbk", step, *FIXES["gb18030"], reach=lambda lead: 4, bulk=four_byte_run,
-                       dense=_dense_singles)
+                       dense=_dense_singles, four=lambda: _decoder(dense=True))
 
 
 def codec(name: str) -> Codec:

@@ -695,6 +695,13 @@ def token_span(step: Step, data: bytes, i: int, position: int) -> tuple[int, int
     return i, i
 
 
+_FOUR_AFTER = 64  # four-byte tokens met one by one in an input, past which FastDecoder's *four* decodes it
+
+
+class _FourByteInput(Exception):
+    """Raised by a gb18030 decoder's error handler to give up a decode for its *four* decoder."""
+
+
 class FastDecoder:
     """Exact decoder of one encoding over C codec *c_codec*.
 
@@ -708,13 +715,20 @@ class FastDecoder:
     *dense*: ``dense(data) -> text`` or ``None``, the standard's text of *data* (from a token boundary)
     where it is dense with tokens the C codec rejects (gb18030's 0x80 and 0xFF), decoded without an
     error handler call for each, else ``None``; its plain twin is the handler at each such token.
+    *four*: for gb18030, the decoder of an input whose four-byte tokens the handler meets more
+    than _FOUR_AFTER times one by one (each between other tokens: no run for *bulk*), on a C
+    codec that decodes them (CPython's gb18030); the decode in progress is given up there. Its
+    plain twin is the handler at each such token.
     """
 
     def __init__(self, name: str, c_codec: str, step: Step, fixes: dict[str, str],
                  splits: tuple[bytes, ...], sources: dict[str, tuple[bytes, ...]],
                  reach: Callable[[int], int] = lambda lead: 2, drop: bytes = b"",
-                 bulk: Bulk | None = None, dense: Callable[[bytes], str | None] | None = None):
+                 bulk: Bulk | None = None, dense: Callable[[bytes], str | None] | None = None,
+                 four: Callable[[], FastDecoder] | None = None):
         self.c_codec = c_codec
+        self.four = four
+        self.fours = 0  # four-byte tokens the handler met in the input being decoded
         self.drop = drop
         self.bulk = bulk
         self.dense = dense
@@ -754,7 +768,7 @@ class FastDecoder:
         step, reach, cache = self.step, self.reach, self.cache
         get = cache.get
         runs: ErrorRuns | None = None
-        c_codec, drop, bulk = self.c_codec, self.drop, self.bulk
+        c_codec, drop, bulk, four = self.c_codec, self.drop, self.bulk, self.four
         merge: bytes | None = None
 
         skip = promote_in = 0
@@ -823,6 +837,10 @@ class FastDecoder:
                 except TypeError:  # not a decode error (zero cost when nothing is raised)
                     raise exc from None
                 hit = get(key) or token(exc, key)
+                if hit[1] == 4 and four is not None:
+                    self.fours += 1
+                    if self.fours > _FOUR_AFTER:
+                        raise _FourByteInput from None  # (given up: the other C codec decodes them)
                 return run(data, i, hit) if hit[2] else (hit[0], i + hit[1])
         elif len(set(reach[0x80:])) == 1:  # Big5, Shift_JIS, EUC-KR: two bytes
             width = reach[0x80]
@@ -866,11 +884,15 @@ class FastDecoder:
     def _c_decode(self, data: bytes) -> str:
         if self.demoted:
             self.promote()
+        self.fours = 0
         if self.dense is not None:
             text = self.dense(data)
             if text is not None:
                 return text
-        return self._fix(str(data, self.c_codec, self.errors), data)
+        try:
+            return self._fix(str(data, self.c_codec, self.errors), data)
+        except _FourByteInput:
+            return self.four()(data)  # type: ignore[misc]  # (raised only where it is set)
 
     def __call__(self, data: Buffer) -> str:
         if not isinstance(data, bytes):

@@ -1141,6 +1141,40 @@ def test_gb18030_dense_path_equals_reference(dense, monkeypatch):
     assert bool(marked) is dense
 
 
+@pytest.mark.parametrize("after", [0, 2, 1 << 40], ids=["at-once", "after-two", "never"])
+def test_gb18030_four_byte_inputs_given_up_for_the_gb18030_codec(after, monkeypatch):
+    """gb18030's decoder gives an input up for its decoder on CPython's gb18030 codec after
+    _FOUR_AFTER four-byte tokens met one by one (at once, after two, and never: its plain twin,
+    the handler at each) and equals the reference on soups of four-byte tokens between others
+    (valid, null, pointer 7457 and the pairs the codecs' fixes swap), in their bench form too; the
+    switch fires only where it may."""
+    from scrapy_whatwg_encoding.encoding import gb18030
+
+    monkeypatch.setattr(multi_byte, "_FOUR_AFTER", after)
+    decode = ENCODINGS["gb18030"].decode
+    given_up = []
+    decoder = gb18030._decoder()
+    four = decoder.four
+    monkeypatch.setattr(decoder, "four", lambda: given_up.append(True) or four())
+
+    @settings(max_examples=300, deadline=None, derandomize=True, database=None)
+    @given(st.lists(st.sampled_from(_DENSE_PIECES + [b"=>\n", b"\x810\x810=>", b"\x841\xa50 "]), max_size=60))
+    @example([b"<template>"] + [b"\x810\x810=>\n"] * 100 + [b"]]>?>"])  # the hunted body
+    @example([b"\x815\xf47", b" ", b"\x841\xa50", b" ", b"\x815\xf47", b"\xa8\xbc", b"\x810\x81"])
+    def run(pieces):
+        data = b"".join(pieces)
+        assert decode(data) == ref_decode("gb18030", data), data
+
+    run()
+    assert any(given_up) is (after < 1 << 40)
+    given_up.clear()
+    assert decode(b"\x81 \xa1\x30 " * 100) == ref_decode("gb18030", b"\x81 \xa1\x30 " * 100)
+    assert not given_up  # (other errors, however many, leave the input to the handler)
+    for _ in range(3):  # (two four-byte tokens an input: counted per input)
+        assert decode(b"\x810\x810 \x810\x811 ") == ref_decode("gb18030", b"\x810\x810 \x810\x811 ")
+    assert bool(given_up) is (after == 0)
+
+
 def test_gb18030_dense_bench_bodies():
     """The bench rows' bodies (issue 37), 64 KiB: decoded on the dense path, as the reference does."""
     from scrapy_whatwg_encoding.encoding import gb18030
