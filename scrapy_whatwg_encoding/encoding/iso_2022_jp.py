@@ -170,8 +170,16 @@ def decode_few(data: bytes, escapes: list[int]) -> str:
     return "".join(parts)
 
 
-def decode_exact(data: bytes) -> str:
-    """ISO-2022-JP decoder (§12.2.1) on any input, the runs of each state decoded together."""
+#: Changes of state (escape sequences of another state than the one before) up to which the exact
+#: decoder decodes the body segment by segment, each of one state at once (:func:`_one_state`).
+FEW_CHANGES = 64
+
+
+def decode_exact(data: bytes, segments: bool = True) -> str:
+    """ISO-2022-JP decoder (§12.2.1) on any input, the runs of each state decoded together: where
+    the state changes at most :data:`FEW_CHANGES` times, each stretch of one state at once (however
+    many escape sequences of that state it holds: one search to the next of another state); else,
+    or with *segments* ``False`` (the plain twin), by splitting at every escape sequence."""
     decoders = _run_decoders()
     data = data.replace(b"\x1b$@", _JIS0208)
     if not data.isascii():
@@ -182,6 +190,17 @@ def decode_exact(data: bytes) -> str:
     state = first.group()
     if _OTHER_ESCAPES[state].search(data) is None:  # (one scan, not one per escape: a body of escapes)
         return decoders[_ASCII](data[:first.start()]) + _one_state(state, data[first.start():])
+    if segments:
+        parts, at = [decoders[_ASCII](data[:first.start()])], first.start()
+        for _ in range(FEW_CHANGES + 1):
+            other = _OTHER_ESCAPES[state].search(data, at + 3)
+            end = len(data) if other is None else other.start()
+            parts.append(_one_state(state, data[at:end]))
+            if other is None:
+                return "".join(parts)
+            if data.endswith(state, at, end):  # a valid escape right after a valid escape
+                parts.append("\ufffd")
+            state, at = other.group(), end
     parts = _VALID_ESCAPE.split(data)
     escapes, runs = parts[1::2], parts[2::2]  # parts: run, escape, run, escape, ..., run
     texts = {state: iter(decoders[state](b"\x81".join(compress(runs, map(state.__eq__, escapes))))

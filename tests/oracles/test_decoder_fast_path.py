@@ -259,6 +259,25 @@ def test_iso_2022_jp_runs_by_state_equal_reference(pieces):
     assert iso_2022_jp.decode_exact(data) == ref_decode("ISO-2022-JP", data), data
 
 
+@pytest.mark.parametrize("changes", [0, 2, 64])
+def test_iso_2022_jp_segments_equal_reference_and_plain_twin(changes, monkeypatch):
+    """The exact decoder segment by segment (each stretch of one state at once, up to FEW_CHANGES
+    changes of state, then by splitting at every escape) equals the reference and its plain twin
+    (segments=False) on bodies of many escapes of few states (issue 37: 64 KiB of "-->" ESC ( I)."""
+    monkeypatch.setattr(iso_2022_jp, "FEW_CHANGES", changes)
+
+    @settings(max_examples=300, deadline=None, derandomize=True, database=None)
+    @given(st.lists(st.sampled_from([b"\x1b(I", b"\x1b(B", b"\x1b$B", b"\x1b$@", b"\x1b(J", b"-->", b"$\"", b"\x1b", b"<",
+                                     b"\x81", b"\x82", b"\n", b"\xa1", b"\x0e"]), max_size=80))
+    @example([b"-->\x1b(I"] * 40 + [b"<meta charset=\"shift_jis\">\x1b(B<meta charset=koi8-r>"])  # the hunted body
+    @example([b"\x1b(I", b"\x1b(B", b"\x1b(I", b"\x1b(I", b"\x1b(B"])  # escapes in a row across the segments
+    def run(pieces):
+        data = b"".join(pieces)
+        assert iso_2022_jp.decode_exact(data) == ref_decode("ISO-2022-JP", data) == iso_2022_jp.decode_exact(data, False)
+
+    run()
+
+
 ISO_2022_JP_BODIES = [b"\x1b$B<", b"\x1b$B\x1b$B", b"\x1b$@0!\x1b$B0", b"\x1b(B<", b"\x1b(I1\x1b(I", b"\x1b(J\\~",
                       b"\x1b$B<\x1b(B<", b"\x1b$B0!\x1b<\x1b(J\\", b"\x1b<", b"\x1b$B\x1b", b"\x1b(I\x81\x82\n"]
 
