@@ -191,15 +191,15 @@ def decode_exact(data: bytes, segments: bool = True) -> str:
     if _OTHER_ESCAPES[state].search(data) is None:  # (one scan, not one per escape: a body of escapes)
         return decoders[_ASCII](data[:first.start()]) + _one_state(state, data[first.start():])
     if segments:
-        texts, at = [decoders[_ASCII](data[:first.start()])], first.start()
+        stretches, at = [decoders[_ASCII](data[:first.start()])], first.start()
         for _ in range(FEW_CHANGES + 1):
             other = _OTHER_ESCAPES[state].search(data, at + 3)
             end = len(data) if other is None else other.start()
-            texts.append(_one_state(state, data[at:end]))
+            stretches.append(_one_state(state, data[at:end]))
             if other is None:
-                return "".join(texts)
+                return "".join(stretches)
             if data.endswith(state, at, end):  # a valid escape right after a valid escape
-                texts.append("\ufffd")
+                stretches.append("\ufffd")
             state, at = other.group(), end
     parts = _VALID_ESCAPE.split(data)
     escapes, runs = parts[1::2], parts[2::2]  # parts: run, escape, run, escape, ..., run
