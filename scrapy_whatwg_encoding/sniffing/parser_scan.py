@@ -265,19 +265,27 @@ _BETWEEN_NAMES = sorted({name.lower() for name, value in NAMED_REFERENCES.items(
                          if _BETWEEN.intersection(value) and not _LABEL_READ.intersection(value)})
 
 
-def _references(characters: frozenset[str], zeros: str, names: list[str]) -> str:
-    """A pattern (ascii_lowered text): a character reference that gives one of *characters*,
-    numeric (its digits whole after *zeros*, a pattern of zeros), or named (*names*)."""
-    return ("&(?:#" + zeros + _trie(sorted(str(ord(c)) for c in characters), "(?![0-9])")
-            + "|#x" + zeros + _trie(sorted(f"{ord(c):x}" for c in characters), "(?![0-9a-f])") + "|" + _trie(names) + ")")
+def _codes(characters: frozenset[str], hexadecimal: bool) -> str:
+    """A pattern (ascii_lowered text): a numeric reference's digits after its zeros, whole, that give
+    one of *characters*."""
+    if hexadecimal:
+        return _trie(sorted(f"{ord(c):x}" for c in characters), "(?![0-9a-f])")
+    return _trie(sorted(str(ord(c)) for c in characters), "(?![0-9])")
 
 
 # (An item between a reference to whitespace and a label: one of those characters, or a reference to
 # one, read as it comes, the longest name first; possessive, so the lookahead reads one way.)
-_BETWEEN_ITEM = "(?:[\\x00- \"'=;]|" + _references(_BETWEEN, "0{0,15}", _BETWEEN_NAMES) + ")"
+_BETWEEN_ITEM = ("(?:[\\x00- \"'=;]|&(?:#(?:0{0,15}+" + _codes(_BETWEEN, False) + "|x0{0,15}+" + _codes(_BETWEEN, True) + ")|"
+                 + _trie(_BETWEEN_NAMES) + "))")
+_LABEL_FOLLOWS = ("(?=" + _BETWEEN_ITEM + "{0,15}+(?:" + _BETWEEN_ITEM + "|" + _trie(sorted(LABELS), "(?![" + _LABEL_CHARS + "])")
+                  + "))")
+# (One "&", then "#" and a digit or "x", or a name's first letter, before the alternatives: a page
+# of "&" that starts no reference fails each at once. Sixteen zeros or more are a hint first, so
+# the others read fifteen at most.)
 _REFERENCE_HINTS = re.compile(with_possessives(
-    "&#x?0{16}|" + _references(_LABEL_READ, "0*", _LABEL_NAMES) + "|" + _references(_BETWEEN, "0{0,15}", _BETWEEN_NAMES)
-    + "(?=" + _BETWEEN_ITEM + "{0,15}+(?:" + _BETWEEN_ITEM + "|" + _trie(sorted(LABELS), "(?![" + _LABEL_CHARS + "])") + "))"
+    "&(?:#(?=[0-9x])(?:x?0{16}|0{0,15}+(?:" + _codes(_LABEL_READ, False) + "|" + _codes(_BETWEEN, False) + _LABEL_FOLLOWS
+    + ")|x0{0,15}+(?:" + _codes(_LABEL_READ, True) + "|" + _codes(_BETWEEN, True) + _LABEL_FOLLOWS + "))"
+    + "|(?=[a-z])(?:" + _trie(_LABEL_NAMES) + "|" + _trie(_BETWEEN_NAMES) + _LABEL_FOLLOWS + "))"
 ).encode("ascii"))
 # (A first check behind the "=" fails at once on most attributes: name=value. The runs before the
 # label are possessive: giving back a separator leaves one where no quote or label starts.)

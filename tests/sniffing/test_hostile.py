@@ -695,6 +695,7 @@ def _hint_at(text: str, at: int) -> bool:
 @example("", "a=&#32;zz &#32;866")
 @example("", "a=&#95;zz")  # "_" is a label's: a hint wherever it is
 @example("", "charset=&#" + "0" * 15 + "32;koi8-r")  # 15 zeros: read; 16: a hint whatever follows
+@example("", "a=&#x" + "0" * 16 + "20;zz")
 @example("", "charset=&#32;&Tab;&NewLine;&semi;koi8-r")
 def test_hints_are_where_the_definition_puts_them_and_every_naming_meta_holds_one(before, span):
     text = before + "<meta " + span + ">"
