@@ -169,9 +169,10 @@ def _meta_reading(span: str) -> tuple[Encoding, str] | None:
 # reads them as naming an encoding (a "hint"): a character reference that gives a character some
 # reading reads (_READ_CHARACTERS; the others, "&amp;" or "&lt;", only make a value no label) —
 # one that gives a character of a label, "charset" or "content-type" (_LABEL_READ) wherever it is,
-# one that gives only others (whitespace, quotes, "=", ";": what the readers skip or split at
-# before a label) where up to 15 of those characters or references to them, then a whole label,
-# follow it (the label is in the text: a reference in it is a hint of its own), or 16 of them —, or
+# one that gives only others (whitespace, quotes, "=", ";") where up to 15 items, then a whole label,
+# follow it (an item: whitespace, a quote or "=", what the readers skip before a label, or a
+# reference to one of those others; the label is in the text: a reference in it is a hint of its
+# own), or 16 items —, or
 # "charset" (ASCII case-insensitively), "=" and a label of the Encoding Standard as a whole
 # value: before and after "=" characters up to U+0020 (Chromium skips those), then a quote and
 # ASCII whitespace (which "get an encoding" strips); after the label no character a label has
@@ -273,11 +274,13 @@ def _codes(characters: frozenset[str], hexadecimal: bool) -> str:
     return _trie(sorted(str(ord(c)) for c in characters), "(?![0-9])")
 
 
-# (An item between a reference to whitespace and a label: one of those characters, or a reference to
-# one, read as it comes, the longest name first; possessive, so the lookahead reads one way.)
-_BETWEEN_ITEM = ("(?:[\\x00- \"'=;]|&(?:#(?:0{0,15}+" + _codes(_BETWEEN, False) + "|x0{0,15}+" + _codes(_BETWEEN, True) + ")|"
+# (An item between a reference to whitespace and a label: a character a reader skips there
+# (whitespace, a quote, "="), or a reference to one of _BETWEEN, its ";" with it. It reads one way
+# whatever the regex engine retries (Python 3.10 has no possessive quantifier): a shorter reading of
+# a reference leaves a ";", which no item and no label starts with.)
+_BETWEEN_ITEM = ("(?:[\\x00- \"'=]|&(?:#(?:0{0,15}" + _codes(_BETWEEN, False) + "|x0{0,15}" + _codes(_BETWEEN, True) + ");?|"
                  + _trie(_BETWEEN_NAMES) + "))")
-_LABEL_FOLLOWS = ("(?=" + _BETWEEN_ITEM + "{0,15}+(?:" + _BETWEEN_ITEM + "|" + _trie(sorted(LABELS), "(?![" + _LABEL_CHARS + "])")
+_LABEL_FOLLOWS = ("(?=;?(?:" + _BETWEEN_ITEM + "{16}|" + _BETWEEN_ITEM + "{0,15}" + _trie(sorted(LABELS), "(?![" + _LABEL_CHARS + "])")
                   + "))")
 # (One "&", then "#" and a digit or "x", or a name's first letter, before the alternatives: a page
 # of "&" that starts no reference fails each at once. Sixteen zeros or more are a hint first, so

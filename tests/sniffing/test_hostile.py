@@ -584,20 +584,23 @@ def _names_at(text: str, at: int, wanted) -> list[int]:
 
 def _between_item_end(text: str, at: int) -> int | None:
     """The end of an item between a reference to whitespace and a label at *at*: a character of
-    _BETWEEN (or U+0000), or a reference to one (up to 15 zeros; named: the longest name whose text
-    has one of those and no character of _LABEL_READ); None where there is none."""
-    if at < len(text) and (text[at] in _BETWEEN or text[at] == "\x00"):
+    _BETWEEN but ";" (or U+0000), or a reference to one of _BETWEEN (numeric: up to 15 zeros, its
+    ";" with it; named: the longest name whose text has one of those and no character of
+    _LABEL_READ); None where there is none."""
+    if at < len(text) and (text[at] in _BETWEEN - {";"} or text[at] == "\x00"):
         return at + 1
     numeric = _numeric_at(text, at)
     if numeric is not None:
         character, zeros, end = numeric
-        return end if zeros <= 15 and character in _BETWEEN else None
+        return end + (text[end:end + 1] == ";") if zeros <= 15 and character in _BETWEEN else None
     ends = _names_at(text, at, lambda value: value & _BETWEEN and not value & _LABEL_READ) if text[at:at + 1] == "&" else []
     return ends[0] if ends else None
 
 
 def _label_follows(text: str, at: int) -> bool:
-    """Up to 15 items (_between_item_end, read as they come) then a whole label, or 16 items."""
+    """After the reference's ";" if any, up to 15 items (_between_item_end, read as they come) then a
+    whole label, or 16 items."""
+    at += text[at:at + 1] == ";"
     for _ in range(16):
         end = _between_item_end(text, at)
         if end is None:
