@@ -79,6 +79,9 @@ class ErrorRuns(NamedTuple):
     # their second bytes the "maybe" bytes 0x80 and above (each with each, then each byte 0x80 and above): a
     # byte 0x80 or above that is 0xFF's like as every triple's third (0xFF marks trails in decode_run), else empty
     triple_firsts: tuple[bytes, ...] = ()  # those first bytes, where triple_ff is not empty
+    empties: frozenset[bytes] = frozenset()  # each live leading byte of two bytes (bit 4) with each "maybe" byte
+    # 0x80 and above that is no stop pair: an empty pointer, one U+FFFD for the two bytes
+    empty_errors: str = "strict"  # codec_errors that also gives U+FFFD for each of *empties* (see :func:`codec_empties`)
 
 
 def error_runs(step: Step) -> ErrorRuns:
@@ -178,6 +181,8 @@ def error_runs(step: Step) -> ErrorRuns:
     like_ff = [y for y in range(0x80, 0xFF) if product and all(
         triples[bytes((a, b, y))] == triples[bytes((a, b, 0xFF))] for a in firsts for b in seconds)]
     triple_ff = bytes(like_ff[:1]) if product else b""
+    empties = frozenset(bytes((lead, x)) for lead in live & two for x in maybe
+                        if x >= 0x80 and bytes((lead, x)) not in pairs)
     return ErrorRuns(re.compile(stop), bytes((b in leads) | (b in live) << 1 | (b in maybe) << 2
                                              | (row_of.get(b, -1) // 7 == 1) << 3 | (b in two) << 4
                                              | (row_of.get(b, -1) // 7 == 0) << 5 | any(b in row for row in rows) << 6
@@ -185,7 +190,30 @@ def error_runs(step: Step) -> ErrorRuns:
                      end_stops, bytes(leads[0] if table[b] == "\ufffd" else b for b in range(256)),
                      "".join(table), leads[1], pairs, planes, units, re.compile(_char_class(not_error_pair)),
                      pair_errors(pair_texts, triples if triple_ff else {}), triples, triple_ff,
-                     tuple(bytes((b,)) for b in sorted(firsts)) if triple_ff else ())
+                     tuple(bytes((b,)) for b in sorted(firsts)) if triple_ff else (), empties,
+                     pair_errors(pair_texts | dict.fromkeys(empties, "\ufffd"), triples if triple_ff else {}))
+
+
+_FEW_EMPTIES = 0.06  # the largest share of empty pairs among the pairs of codec_empties' bytes (see there)
+
+
+def codec_empties(runs: ErrorRuns, c_codec: str) -> str | None:
+    """*runs.empty_errors*, where the C codec rejects each of *runs.empties* (alone; its codecs are
+    stateless: so in any text, at a token boundary) and they are fewer than _FEW_EMPTIES of the
+    pairs of a live leading byte of two bytes and a "maybe" byte 0x80 and above (Big5 2 %, EUC-JP 5 %:
+    on random bytes 0x80-0xFF, an error handler's call at each costs less than the planes; not
+    Shift_JIS 8 %, EUC-KR 14 %); else ``None`` (see :func:`decode_run`)."""
+    leads = sum(runs.flags[b] & 0x12 == 0x12 for b in range(256))
+    highs = sum(runs.flags[b] & 0x84 == 0x84 for b in range(256))
+    if not runs.empties or len(runs.empties) >= _FEW_EMPTIES * leads * highs:
+        return None
+    for pair in runs.empties:
+        try:
+            pair.decode(c_codec)
+        except UnicodeDecodeError:
+            continue
+        return None
+    return runs.empty_errors
 
 
 def pair_errors(pair_texts: dict[bytes, str], triple_texts: dict[bytes, str] | None = None) -> str:
@@ -280,7 +308,7 @@ def codec_merge(runs: ErrorRuns, c_codec: str) -> bytes | None:
 def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                merge: bytes | None = None, drop: bytes = b"",
                split_firsts: tuple[bytes, ...] | None = None,
-               split_re: re.Pattern[bytes] | None = None) -> tuple[str, int]:
+               split_re: re.Pattern[bytes] | None = None, empties: str | None = None) -> tuple[str, int]:
     """The run of tokens that :func:`error_runs`' classes decide from token boundary *i*: its text
     and its end (the first stop at or after *i*, or ``len(data)``), at C speed whatever the mix.
 
@@ -317,6 +345,11 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
     *split_firsts* (the first bytes of the caller's split tokens, none of which starts a token in
     *data*): after a window that took the shortcut, the next is first tried as the C codec's alone
     (:func:`_codec_window`), without its tokens from the lanes.
+
+    *empties* (:func:`codec_empties`: an error handler's name): with *merge* and a placeholder, a pair
+    of a live leading byte of two bytes and a "maybe" byte 0x80 and above is given to the C codec
+    whether its pointer is empty or not (no planes for it): the C codec rejects each empty one and
+    *empties* gives one U+FFFD for the two bytes. Its plain twin is ``empties=None`` (the planes).
 
     With *split_re* too (the caller's split tokens, one pattern), in a window with merge's
     placeholder and no split token, the triples (*runs.triple_ff*: EUC-JP 0x8F, a byte 0xA1-0xFE,
@@ -357,6 +390,7 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
         # (masks as wide as the window's size: lanes past the bytes are 0 in every "and")
         ones, even, odd, high, sevens = _masks(size + 1)
         flags = int.from_bytes(window.translate(runs.flags), "little")
+        codec_errors = runs.codec_errors
         lead = flags & ones
         stops = codec_pairs = triples = 0
         placeholder = None
@@ -388,6 +422,15 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                 triples &= ~(starts << 8)
                 stops &= ~(triples << 8)
             maybe_errors = stops & (flags >> 14)
+            if maybe_errors and empties is not None and merge is not None:
+                # (with a placeholder, the empty pairs of two bytes 0x80 and above are the C codec's: it rejects
+                # each, its error handler gives U+FFFD, and the planes look at the rest only)
+                if placeholder is None:
+                    placeholder = next((byte for byte in _PLACEHOLDERS if byte not in window and byte not in drop),
+                                       None)
+                if placeholder is not None:
+                    maybe_errors ^= maybe_errors & (flags >> 4) & high_next
+                    codec_errors = empties
             if maybe_errors:  # ... but errors: rows of a plane (gate bits 5, 3) "and" trails' (bit 6)
                 rows = 0
                 for (lead_rows, trail_rows), gate in zip(runs.planes, (5, 3)):
@@ -404,7 +447,8 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                 end = i + ((stops & -stops).bit_length() - 1) // 8
         text_of_pairs: str | None = None
         if codec_pairs and not stops and not triples and merge is not None:  # a shortcut (see _pairs_and_alone)
-            shortcut = _pairs_and_alone(runs, window, inside, starts & ones, codec_pairs, c_codec, merge, drop)
+            shortcut = _pairs_and_alone(runs, window, inside, starts & ones, codec_pairs, c_codec, merge, drop,
+                                        codec_errors)
             if shortcut is not None:
                 texts.append(shortcut)
                 optimistic = split_firsts is not None and not drop
@@ -471,7 +515,7 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
             elif placeholder is not None:
                 assert c_codec is not None
                 try:
-                    texts.append(text.decode(c_codec, runs.codec_errors).replace(chr(placeholder), "\ufffd"))
+                    texts.append(text.decode(c_codec, codec_errors).replace(chr(placeholder), "\ufffd"))
                 except UnicodeDecodeError:  # a pair the C codec rejects: the first pair (or triple) is a stop
                     stops = (codec_pairs | triples) & -(codec_pairs | triples)
                     end = i + (stops.bit_length() - 1) // 8
@@ -539,14 +583,15 @@ def _at_least(text: str, count: int) -> bool:
 
 
 def _pairs_and_alone(runs: ErrorRuns, window: bytes, inside: int, starts: int, codec_pairs: int,
-                     c_codec: str | None, merge: bytes, drop: bytes = b"") -> str | None:
+                     c_codec: str | None, merge: bytes, drop: bytes = b"", errors: str | None = None) -> str | None:
     """decode_run's text of the first *inside* bytes of *window* (and of the pair across the edge)
     where every token is one byte or a pair for the C codec (*starts* and *codec_pairs*, a 1 at each
     lane, agree there): the window with its alone bytes as *merge* says (U+FFFD as a placeholder),
     its pairs' bytes kept, in one decode without error, no lane arithmetic. ``None`` where that does
     not hold (a leading byte that starts no such pair, a pair the C codec rejects, no placeholder
     left, an encoding with a "maybe" byte that *merge* changes). Its plain twin is decode_run's merge,
-    the bytes of the pairs kept lane by lane. *drop* as decode_run's."""
+    the bytes of the pairs kept lane by lane. *drop* as decode_run's; *errors*: the C codec's error
+    handler (*runs.codec_errors*, or decode_run's *empties*)."""
     lanes = (1 << 8 * inside) - 1
     if starts & lanes != codec_pairs & lanes:
         return None
@@ -558,7 +603,7 @@ def _pairs_and_alone(runs: ErrorRuns, window: bytes, inside: int, starts: int, c
         return None
     try:
         text = window[:inside + ((codec_pairs >> 8 * (inside - 1)) & 1)].translate(table, drop).decode(
-            str(c_codec), runs.codec_errors)
+            str(c_codec), errors or runs.codec_errors)
     except UnicodeDecodeError:  # (a pair the C codec rejects: decode_run finds it)
         return None
     return text.replace(chr(placeholder), "\ufffd")
@@ -770,6 +815,7 @@ class FastDecoder:
         runs: ErrorRuns | None = None
         c_codec, drop, bulk, four = self.c_codec, self.drop, self.bulk, self.four
         merge: bytes | None = None
+        empties: str | None = None
 
         skip = promote_in = 0
         demoted = self.demoted
@@ -799,7 +845,7 @@ class FastDecoder:
                 skip -= 1
                 return hit[0], i + hit[1]
             assert runs is not None
-            text, end = decode_run(runs, data, i, c_codec, merge, drop, self.split_firsts, self.split_re)
+            text, end = decode_run(runs, data, i, c_codec, merge, drop, self.split_firsts, self.split_re, empties)
             if end == i:  # (a stop: never, as the handler's key said no)
                 return hit[0], i + hit[1]
             if not _at_least(text, _FEW_ERRORS):
@@ -807,12 +853,13 @@ class FastDecoder:
             return text, end
 
         def token(exc: UnicodeDecodeError, key: bytes) -> tuple[str, int, int, bytes]:
-            nonlocal runs, merge
+            nonlocal runs, merge, empties
             if type(exc) is not UnicodeDecodeError:
                 raise exc
             if runs is None:  # built at the first error (a clean page never needs it)
                 runs = error_runs(step)
                 merge = codec_merge(runs, c_codec)
+                empties = codec_empties(runs, c_codec)
             text, end = step(exc.object, exc.start)
             # Whether a run starts here: the key holds the two bytes (or the last one) that decide;
             # else whether *bulk* takes the token (as it takes two of them).

@@ -43,7 +43,12 @@ _UTF_8, _REPLACEMENT, _X_USER_DEFINED = ENCODINGS["UTF-8"], ENCODINGS["replaceme
 _TOTAL = frozenset(ENCODINGS[name] for name, high in SINGLE_BYTE.items() if "\ufffd" not in high)
 
 
-def _decodes_cleanly(encoding: Encoding, data: bytes, cut: bool) -> bool:
+def _decodes_cleanly(encoding: Encoding, data: bytes, cut: bool, shortcut: bool = True) -> bool:
+    """Whether *encoding* decodes *data* without U+FFFD (but for a last one where *cut*); with
+    *shortcut*, an encoding of :data:`_TOTAL` (the detector's windows-1252 on random bytes) without
+    the decode, a second pass over the body for the statistic only. Plain twin: ``shortcut=False``."""
+    if shortcut and encoding in _TOTAL:
+        return True
     text = encoding.decode(data)
     return "\ufffd" not in (text[:-1] if cut else text)  # a sequence cut by the window is no error
 

@@ -829,6 +829,83 @@ def test_pair_errors_on_byte_soup_equals_plain_twin(name, windows, monkeypatch):
     assert (len(fired) > 0) is (name in ("Big5", "EUC-JP", "gb18030"))
 
 
+@pytest.mark.parametrize("name", quick_sample(["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"], {"Big5"}))
+def test_empties_every_pair(name):
+    """runs.empties is exactly each pair of a live leading byte of two bytes and a "maybe" byte 0x80
+    and above that the reference decodes as one U+FFFD for the two bytes (before every byte of
+    _AFTER_PAIR); where codec_empties gives its error handler (Big5 and EUC-JP), the C codec rejects each
+    and the handler gives the reference's text for each, consumed whole, and for each pair the C codec
+    rejects that pair_errors holds, and raises at other errors; so also with every encoding let in."""
+    decoder = ENCODINGS[name]._load()[0]
+    runs = multi_byte.error_runs(decoder.step)
+    expected = set()
+    for lead in range(0x80, 0x100):
+        if runs.flags[lead] & 0x12 != 0x12:  # (live, two bytes)
+            continue
+        for x in range(0x80, 0x100):
+            pair = bytes((lead, x))
+            if runs.flags[x] & 4 and all(ref_decode(name, pair + after) == "\ufffd" + ref_decode(name, after)
+                                         for after in _AFTER_PAIR):
+                expected.add(pair)
+    assert runs.empties == expected
+    handler = multi_byte.codec_empties(runs, decoder.c_codec)
+    assert (handler is not None) is (name in ("Big5", "EUC-JP"))
+    assert multi_byte.codec_empties(runs._replace(empties=frozenset()), decoder.c_codec) is None
+    for pair in sorted(runs.empties):
+        with pytest.raises(UnicodeDecodeError):
+            pair.decode(decoder.c_codec)
+        assert (pair + b" A").decode(decoder.c_codec, runs.empty_errors) == ref_decode(name, pair + b" A"), pair
+    for pair in _codec_rejects(name, runs, decoder.c_codec):
+        if pair[1] >= 0x80 and runs.flags[pair[0]] & 0x10:  # (held by pair_errors)
+            assert (pair + b" ").decode(decoder.c_codec, runs.empty_errors) == ref_decode(name, pair + b" "), pair
+    for error in (b"\x81\x00", b"\x81", b"\x81\x7f"):
+        with pytest.raises(UnicodeDecodeError):
+            (b"ab" + error).decode(decoder.c_codec, runs.empty_errors)
+
+
+@pytest.mark.parametrize("windows", [(64, 1 << 15), (2, 16)], ids=["windows", "small-windows"])
+@pytest.mark.parametrize("name", ["Big5", "EUC-JP", "Shift_JIS", "EUC-KR"])
+def test_empties_equal_plain_twin(name, windows, monkeypatch):
+    """decode_run giving the C codec the empty pairs of bytes 0x80 and above (*empties*: no planes for
+    them; each one U+FFFD by the error handler) against its plain twin (the planes): on seeded random
+    bytes (0x80-0xFF, 0x00-0xFF, 0x40-0xFF) with empty pairs, pairs the C codec rejects and every
+    placeholder byte mixed in, at a token boundary and not, with a placeholder and with none ("replace"
+    mode: no empties), the same text and end, the reference's text; the handler fires on empty pairs.
+    Shift_JIS and EUC-KR, whose codec_empties is None (their share of empty pairs), are let in here."""
+    decoder, runs, merge = _with_windows(monkeypatch, name, windows)
+    monkeypatch.setattr(multi_byte, "_FEW_EMPTIES", 1.0)
+    empties = multi_byte.codec_empties(runs, decoder.c_codec)
+    assert empties is not None and merge is not None
+    handler = codecs.lookup_error(empties)
+    fired = []
+
+    def spy(exc):
+        result = handler(exc)
+        fired.append(exc.object[exc.start:exc.start + 2] in runs.empties)
+        return result
+
+    codecs.register_error("test-empties-spy", spy)
+    pieces = sorted(runs.empties)[::7] + _codec_rejects(name, runs, decoder.c_codec)[::5] + [multi_byte._PLACEHOLDERS]
+
+    @settings(max_examples=80, deadline=None, derandomize=True, database=None)
+    @given(st.integers(0, 2 ** 32), st.sampled_from([0x80, 0x00, 0x40]), st.integers(1, 3000),
+           st.lists(st.sampled_from(pieces), max_size=40))
+    @example(7, 0x80, 3000, [])  # issue 37: random bytes 0x80-0xFF
+    @example(7, 0x80, 300, [multi_byte._PLACEHOLDERS])  # no placeholder left: the planes
+    def run(seed, low, size, mixed):
+        data = _soup(seed, low, size, mixed)
+        for start in (0, 1):
+            plain = multi_byte.decode_run(runs, data, start, decoder.c_codec, merge, b"", decoder.split_firsts,
+                                          decoder.split_re)
+            text, end = multi_byte.decode_run(runs, data, start, decoder.c_codec, merge, b"", decoder.split_firsts,
+                                              decoder.split_re, "test-empties-spy")
+            assert (text, end) == plain, (data, start)
+            assert decoder._fix(text, data[start:end]) == ref_decode(name, data[start:end]), (data, start)
+
+    run()
+    assert any(fired)
+
+
 def _plain_boundary(step, data, i, position):
     """token_boundary's plain twin: *step* token by token from *i*."""
     while i < position:

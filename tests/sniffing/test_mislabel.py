@@ -3,12 +3,14 @@ their true label and with wrong ones, and on constructed cases."""
 from __future__ import annotations
 
 import cProfile
+import functools
 import pstats
+import random
 
 import pytest
 from cases import corpus_cases
 
-from scrapy_whatwg_encoding import ENCODINGS, decode, sniff
+from scrapy_whatwg_encoding import ENCODINGS, Encoding, decode, sniff
 from scrapy_whatwg_encoding.encoding.tables.single_byte import SINGLE_BYTE
 from scrapy_whatwg_encoding.sniffing.body import Body
 from scrapy_whatwg_encoding.sniffing.decide import decide
@@ -221,3 +223,40 @@ def test_the_suspect_label_check_reuses_the_runs_detector_answer():
                                                         suspect_labels="content")))
     assert (outcome[0].suspect, outcome[0].decision.encoding) == ("undecodable", unlabeled[0].decision.encoding)
     assert runs == 0
+
+
+def test_a_total_detector_encoding_is_clean_without_a_decode(monkeypatch):
+    """The "undecodable" check's second decode (the detector's encoding, on the same bytes) is skipped
+    for an encoding of _TOTAL (every byte one character: windows-1252 on random bytes 0x80-0xFF, issue
+    37): every body decodes cleanly there, so the answer is its plain twin's (the decode, then a look
+    for U+FFFD), on every byte value for every single-byte encoding and on pages in wrong encodings;
+    the shortcut skips the detector's decode on random bytes under a multi-byte label."""
+    from scrapy_whatwg_encoding.sniffing import mislabel
+
+    bodies = [bytes(range(256)), bytes(range(0x80, 0x100)) * 3, b"\xff", b""]
+    bodies += [body for name in ("windows-1251", "EUC-KR", "Big5") for path, body in corpus(name)[:2]]
+    for name in SINGLE_BYTE:
+        for body in bodies:
+            for cut in (False, True):
+                plain = mislabel._decodes_cleanly(ENCODINGS[name], body, cut, shortcut=False)
+                assert mislabel._decodes_cleanly(ENCODINGS[name], body, cut) == plain, (name, body[:20], cut)
+    random_high = bytes(random.Random(7).choices(range(0x80, 0x100), k=1 << 14))
+    decodes = []
+    real_decode = Encoding.decode
+
+    def counted(self, data):
+        decodes.append(self)
+        return real_decode(self, data)
+
+    for label in ("big5", "euc-jp", "shift_jis", "euc-kr", "gb18030"):
+        body = b"<meta charset=%s>" % label.encode() + random_high
+        decision = sniff(body)
+        assert detect(body, "full", "http://example.com/") in _TOTAL
+        with monkeypatch.context() as patch:
+            patch.setattr(Encoding, "decode", counted)
+            kind = suspect_label(body, decision, url="http://example.com/")
+            assert not any(encoding in _TOTAL for encoding in decodes), label  # (no decode by windows-1252)
+            patch.setattr(mislabel, "_decodes_cleanly", functools.partial(mislabel._decodes_cleanly, shortcut=False))
+            assert suspect_label(body, decision, url="http://example.com/") == kind, label
+            assert any(encoding in _TOTAL for encoding in decodes), label  # (the plain twin decodes)
+        decodes.clear()
