@@ -308,7 +308,8 @@ def codec_merge(runs: ErrorRuns, c_codec: str) -> bytes | None:
 def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                merge: bytes | None = None, drop: bytes = b"",
                split_firsts: tuple[bytes, ...] | None = None,
-               split_re: re.Pattern[bytes] | None = None, empties: str | None = None) -> tuple[str, int]:
+               split_re: re.Pattern[bytes] | None = None, empties: str | None = None,
+               kept_table: bool = True) -> tuple[str, int]:
     """The run of tokens that :func:`error_runs`' classes decide from token boundary *i*: its text
     and its end (the first stop at or after *i*, or ``len(data)``), at C speed whatever the mix.
 
@@ -350,6 +351,11 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
     of a live leading byte of two bytes and a "maybe" byte 0x80 and above is given to the C codec
     whether its pointer is empty or not (no planes for it): the C codec rejects each empty one and
     *empties* gives one U+FFFD for the two bytes. Its plain twin is ``empties=None`` (the planes).
+
+    *kept_table*: with *merge*, a window of pairs for the C codec and no triple takes its bytes from one
+    translate (:func:`_kept`: the leading and "maybe" bytes kept) where the table exists, the leading
+    bytes that start other tokens then set to U+FFFD's byte; its plain twin (``False``) keeps the pairs'
+    bytes from the window lane by lane over merge's translate.
 
     With *split_re* too (the caller's split tokens, one pattern), in a window with merge's
     placeholder and no split token, the triples (*runs.triple_ff*: EUC-JP 0x8F, a byte 0xA1-0xFE,
@@ -467,11 +473,12 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                 errors = True
                 i, size = end, min(size * 8, _MAX_WINDOW)
                 continue
+        cut = end - i < inside  # (else no pair or triple starts at or past the end: no mask)
         if triples:  # (each one's three bytes kept: 0xFF at each)
-            triples = (triples & ((1 << 8 * (end - i)) - 1)) * 0xFFFFFF
+            triples = (triples & ((1 << 8 * (end - i)) - 1) if cut else triples) * 0xFFFFFF
         if codec_pairs:
             assert c_codec is not None
-            codec_pairs = (codec_pairs & ((1 << 8 * (end - i)) - 1)) * 0xFF
+            codec_pairs = (codec_pairs & ((1 << 8 * (end - i)) - 1) if cut else codec_pairs) * 0xFF
             if merge is not None and placeholder is None:  # U+FFFD as an ASCII byte the window lacks: one decode
                 placeholder = next((byte for byte in _PLACEHOLDERS if byte not in window and byte not in drop), None)
             if placeholder is None:
@@ -488,7 +495,15 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                 trails = ((starts & pairs) << 8) * 0xFF  # (a byte 0x80 or above after a token's leading byte)
                 if not stops and trails >> 8 * inside:
                     end += 1  # the pair across the edge is in this window
-                if (codec_pairs or triples) and merge is not None:  # the pairs' (triples') bytes kept, the
+                fill = None if merge is None else merge[0xFF] if placeholder is None else placeholder
+                keeps = _kept(runs.flags, merge, fill) if codec_pairs and not triples and kept_table and \
+                    merge is not None and fill is not None else None
+                if keeps is not None:  # a shortcut: the leading and "maybe" bytes kept by one translate, the
+                    # rest as merge says; the leading bytes that start a token but no pair: U+FFFD's byte (fill)
+                    canon = int.from_bytes(window.translate(keeps), "little")
+                    canon ^= (canon ^ _filled(size + 1, fill)) & (starts ^ codec_pairs)  # (starts: 0xFF at each)
+                    trails ^= trails & (codec_pairs << 8)  # (the pairs' trails kept)
+                elif (codec_pairs or triples) and merge is not None:  # the pairs' (triples') bytes kept, the
                     table = merge if placeholder is None else _merge_with(merge, placeholder)  # rest as merge says
                     canon = int.from_bytes(window.translate(table), "little")
                     keep = codec_pairs | (codec_pairs << 8) | triples
@@ -661,6 +676,12 @@ def _codec_window(runs: ErrorRuns, window: bytes, c_codec: str, merge: bytes,
         return None
     used = len(window) - len(decoder.getstate()[0])  # (a token cut by the window's end waits)
     return (text.replace(chr(placeholder), "\ufffd"), used) if used else None
+
+
+@functools.lru_cache(maxsize=8)
+def _filled(lanes: int, byte: int) -> int:
+    """*byte* in each of *lanes* lanes."""
+    return int.from_bytes(bytes((byte,)) * lanes, "little")
 
 
 @functools.cache

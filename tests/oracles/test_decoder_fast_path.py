@@ -906,6 +906,43 @@ def test_empties_equal_plain_twin(name, windows, monkeypatch):
     assert any(fired)
 
 
+@pytest.mark.parametrize("windows", [(64, 1 << 15), (2, 16), (5, 40)], ids=["windows", "small-windows", "odd-windows"])
+@pytest.mark.parametrize("name", ["Big5", "EUC-JP", "Shift_JIS", "EUC-KR"])
+def test_kept_table_equals_plain_twin(name, windows, monkeypatch):
+    """decode_run's window of pairs for the C codec from one translate that keeps the leading and
+    "maybe" bytes (kept_table, the leading bytes that start other tokens then U+FFFD's byte) against
+    its plain twin (the pairs' bytes kept lane by lane over merge's translate): on seeded random bytes
+    (0x80-0xFF, 0x00-0xFF, 0x40-0xFF) with empty pairs, pairs the C codec rejects, EUC-JP triples and
+    every placeholder byte ("replace" mode) mixed in, at a token boundary and not, with and without
+    *empties*, the same text and end, the reference's text; the shortcut fires (not for Shift_JIS,
+    whose 0xA0 leaves no such table: multi_byte._kept)."""
+    decoder, runs, merge = _with_windows(monkeypatch, name, windows)
+    monkeypatch.setattr(multi_byte, "_FEW_EMPTIES", 1.0)
+    empties = multi_byte.codec_empties(runs, decoder.c_codec)
+    filled = []
+    real_filled = multi_byte._filled
+    monkeypatch.setattr(multi_byte, "_filled", lambda lanes, byte: filled.append(byte) or real_filled(lanes, byte))
+    pieces = sorted(runs.empties)[::11] + _codec_rejects(name, runs, decoder.c_codec)[::7]
+    pieces += [multi_byte._PLACEHOLDERS, b"\x8f\xa1\xa1", b"\x8f\xb0\xff", b"\xa1\xa1", b"A", b"\x81"]
+
+    @settings(max_examples=60, deadline=None, derandomize=True, database=None)
+    @given(st.integers(0, 2 ** 32), st.sampled_from([0x80, 0x00, 0x40]), st.integers(1, 2000),
+           st.lists(st.sampled_from(pieces), max_size=30))
+    @example(7, 0x80, 2000, [])  # issue 37: random bytes 0x80-0xFF
+    @example(7, 0x80, 300, [multi_byte._PLACEHOLDERS])  # "replace" mode
+    def run(seed, low, size, mixed):
+        data = _soup(seed, low, size, mixed)
+        for start in (0, 1):
+            for handler in {None, empties}:
+                args = (runs, data, start, decoder.c_codec, merge, b"", decoder.split_firsts, decoder.split_re, handler)
+                text, end = multi_byte.decode_run(*args)
+                assert (text, end) == multi_byte.decode_run(*args, kept_table=False), (data, start, handler)
+                assert decoder._fix(text, data[start:end]) == ref_decode(name, data[start:end]), (data, start)
+
+    run()
+    assert bool(filled) is (name != "Shift_JIS")
+
+
 def _plain_boundary(step, data, i, position):
     """token_boundary's plain twin: *step* token by token from *i*."""
     while i < position:
