@@ -194,6 +194,8 @@ def error_runs(step: Step) -> ErrorRuns:
                      pair_errors(pair_texts | dict.fromkeys(empties, "\ufffd"), triples if triple_ff else {}))
 
 
+_EMPTY_EVERY, _EMPTY_SLACK = 64, 1024  # (see decode_run's *empties*: an error handler's call costs more than
+# the planes' share of 64 bytes)
 _FEW_EMPTIES = 0.06  # the largest share of empty pairs among the pairs of codec_empties' bytes (see there)
 
 
@@ -350,7 +352,9 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
     *empties* (:func:`codec_empties`: an error handler's name): with *merge* and a placeholder, a pair
     of a live leading byte of two bytes and a "maybe" byte 0x80 and above is given to the C codec
     whether its pointer is empty or not (no planes for it): the C codec rejects each empty one and
-    *empties* gives one U+FFFD for the two bytes. Its plain twin is ``empties=None`` (the planes).
+    *empties* gives one U+FFFD for the two bytes; where they are dense (more than one per _EMPTY_EVERY
+    bytes so far, past _EMPTY_SLACK: Big5 0x87 0xE0 repeated), the planes from that window on. Its
+    plain twin is ``empties=None`` (the planes).
 
     *kept_table*: with *merge*, a window of pairs for the C codec and no triple takes its bytes from one
     translate (:func:`_kept`: the leading and "maybe" bytes kept) where the table exists, the leading
@@ -367,6 +371,7 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
     the split tokens (``tools/generate_tables.py``). Their plain twin is the stop and *runs.triples*.
     """
     n, size, texts = len(data), _WINDOW, []
+    spent: list[int] | None = [0, 0]  # the empty pairs given to the C codec, the bytes of their windows
     optimistic = errors = False
     while True:
         end = min(n, i + size)
@@ -428,7 +433,7 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                 triples &= ~(starts << 8)
                 stops &= ~(triples << 8)
             maybe_errors = stops & (flags >> 14)
-            if maybe_errors and empties is not None and merge is not None:
+            if maybe_errors and empties is not None and merge is not None and spent is not None:
                 # (with a placeholder, the empty pairs of two bytes 0x80 and above are the C codec's: it rejects
                 # each, its error handler gives U+FFFD, and the planes look at the rest only)
                 if placeholder is None:
@@ -453,8 +458,7 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                 end = i + ((stops & -stops).bit_length() - 1) // 8
         text_of_pairs: str | None = None
         if codec_pairs and not stops and not triples and merge is not None:  # a shortcut (see _pairs_and_alone)
-            shortcut = _pairs_and_alone(runs, window, inside, starts & ones, codec_pairs, c_codec, merge, drop,
-                                        codec_errors)
+            shortcut = _pairs_and_alone(runs, window, inside, starts & ones, codec_pairs, c_codec, merge, drop)
             if shortcut is not None:
                 texts.append(shortcut)
                 optimistic = split_firsts is not None and not drop
@@ -530,7 +534,13 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
             elif placeholder is not None:
                 assert c_codec is not None
                 try:
-                    texts.append(text.decode(c_codec, codec_errors).replace(chr(placeholder), "\ufffd"))
+                    decoded = text.decode(c_codec, codec_errors)
+                    if codec_errors is empties and spent is not None:  # (U+FFFD: the empty pairs only, here)
+                        spent[0] += decoded.count("\ufffd")
+                        spent[1] += end - i
+                        if spent[0] * _EMPTY_EVERY > spent[1] + _EMPTY_SLACK:  # dense: the planes from here on
+                            spent = None
+                    texts.append(decoded.replace(chr(placeholder), "\ufffd"))
                 except UnicodeDecodeError:  # a pair the C codec rejects: the first pair (or triple) is a stop
                     stops = (codec_pairs | triples) & -(codec_pairs | triples)
                     end = i + (stops.bit_length() - 1) // 8
@@ -598,15 +608,14 @@ def _at_least(text: str, count: int) -> bool:
 
 
 def _pairs_and_alone(runs: ErrorRuns, window: bytes, inside: int, starts: int, codec_pairs: int,
-                     c_codec: str | None, merge: bytes, drop: bytes = b"", errors: str | None = None) -> str | None:
+                     c_codec: str | None, merge: bytes, drop: bytes = b"") -> str | None:
     """decode_run's text of the first *inside* bytes of *window* (and of the pair across the edge)
     where every token is one byte or a pair for the C codec (*starts* and *codec_pairs*, a 1 at each
     lane, agree there): the window with its alone bytes as *merge* says (U+FFFD as a placeholder),
     its pairs' bytes kept, in one decode without error, no lane arithmetic. ``None`` where that does
     not hold (a leading byte that starts no such pair, a pair the C codec rejects, no placeholder
     left, an encoding with a "maybe" byte that *merge* changes). Its plain twin is decode_run's merge,
-    the bytes of the pairs kept lane by lane. *drop* as decode_run's; *errors*: the C codec's error
-    handler (*runs.codec_errors*, or decode_run's *empties*)."""
+    the bytes of the pairs kept lane by lane. *drop* as decode_run's."""
     lanes = (1 << 8 * inside) - 1
     if starts & lanes != codec_pairs & lanes:
         return None
@@ -618,7 +627,7 @@ def _pairs_and_alone(runs: ErrorRuns, window: bytes, inside: int, starts: int, c
         return None
     try:
         text = window[:inside + ((codec_pairs >> 8 * (inside - 1)) & 1)].translate(table, drop).decode(
-            str(c_codec), errors or runs.codec_errors)
+            str(c_codec), runs.codec_errors)
     except UnicodeDecodeError:  # (a pair the C codec rejects: decode_run finds it)
         return None
     return text.replace(chr(placeholder), "\ufffd")

@@ -870,7 +870,8 @@ def test_empties_equal_plain_twin(name, windows, monkeypatch):
     them; each one U+FFFD by the error handler) against its plain twin (the planes): on seeded random
     bytes (0x80-0xFF, 0x00-0xFF, 0x40-0xFF) with empty pairs, pairs the C codec rejects and every
     placeholder byte mixed in, at a token boundary and not, with a placeholder and with none ("replace"
-    mode: no empties), the same text and end, the reference's text; the handler fires on empty pairs.
+    mode: no empties), the same text and end, the reference's text; the handler fires on empty pairs,
+    and where they are dense, the planes again after a few (a bounded number of calls).
     Shift_JIS and EUC-KR, whose codec_empties is None (their share of empty pairs), are let in here."""
     decoder, runs, merge = _with_windows(monkeypatch, name, windows)
     monkeypatch.setattr(multi_byte, "_FEW_EMPTIES", 1.0)
@@ -904,6 +905,13 @@ def test_empties_equal_plain_twin(name, windows, monkeypatch):
 
     run()
     assert any(fired)
+    # Dense empty pairs (Big5 0x87 0xE0, Shift_JIS 0x82 0xF9 ... repeated: issue 37): the planes again
+    # after the first windows, whose calls stay under the slack's.
+    dense = sorted(runs.empties)[len(runs.empties) // 2] * 20000
+    fired.clear()
+    args = (runs, dense, 0, decoder.c_codec, merge, b"", decoder.split_firsts, decoder.split_re)
+    assert multi_byte.decode_run(*args, "test-empties-spy") == multi_byte.decode_run(*args)
+    assert 0 < len(fired) <= multi_byte._EMPTY_SLACK // multi_byte._EMPTY_EVERY + 8 * windows[0], len(fired)
 
 
 @pytest.mark.parametrize("windows", [(64, 1 << 15), (2, 16), (5, 40)], ids=["windows", "small-windows", "odd-windows"])
