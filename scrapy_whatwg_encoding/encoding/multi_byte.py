@@ -194,8 +194,8 @@ def error_runs(step: Step) -> ErrorRuns:
                      pair_errors(pair_texts | dict.fromkeys(empties, "\ufffd"), triples if triple_ff else {}))
 
 
-_EMPTY_EVERY, _EMPTY_SLACK = 64, 1024  # (see decode_run's *empties*: an error handler's call costs more than
-# the planes' share of 64 bytes)
+_EMPTY_EVERY, _EMPTY_SLACK = 48, 1024  # (see decode_run's *empties*: past one call per 48 bytes, the handler's
+# calls cost more than the planes; random bytes: Big5 one per 140, EUC-JP one per 70 with its null triples' U+FFFD)
 _FEW_EMPTIES = 0.06  # the largest share of empty pairs among the pairs of codec_empties' bytes (see there)
 
 
@@ -352,8 +352,9 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
     *empties* (:func:`codec_empties`: an error handler's name): with *merge* and a placeholder, a pair
     of a live leading byte of two bytes and a "maybe" byte 0x80 and above is given to the C codec
     whether its pointer is empty or not (no planes for it): the C codec rejects each empty one and
-    *empties* gives one U+FFFD for the two bytes; where they are dense (more than one per _EMPTY_EVERY
-    bytes so far, past _EMPTY_SLACK: Big5 0x87 0xE0 repeated), the planes from that window on. Its
+    *empties* gives one U+FFFD for the two bytes; where they are dense (U+FFFD from the handler: more
+    than one per _EMPTY_EVERY bytes so far, past _EMPTY_SLACK: Big5 0x87 0xE0 repeated), the planes
+    from that window on. Its
     plain twin is ``empties=None`` (the planes).
 
     *kept_table*: with *merge*, a window of pairs for the C codec and no triple takes its bytes from one
