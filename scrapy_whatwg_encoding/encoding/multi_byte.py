@@ -11,7 +11,8 @@ Where CPython's codec accepts a sequence but decodes it differently, ``tools/gen
 listed those tokens (``tables/multi_byte_fixes.py``): a code point CPython produces only for such
 tokens (*sources*) is translated afterwards (*fixes*); a token whose CPython output is ambiguous
 (*splits*) is found in the bytes, checked to start at a token boundary, and decoded by *step*
-between two C runs.
+between two C runs (a page of many: the C codec's text of the whole, set right at C speed, see
+:meth:`FastDecoder.decode_splits`).
 
 A run of errors (hostile or badly damaged input) is decoded in bulk: at an error, the handler
 tokenizes at C speed up to the first token at which the standard does more than map single bytes
