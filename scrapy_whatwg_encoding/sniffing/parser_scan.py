@@ -304,24 +304,29 @@ _HINT_LENGTH = max(1 + 16 + 1 + 16 + max(map(len, LABELS)) + 1, 1 + max(map(len,
 
 
 class Hints:
-    """The hints in *text*: :attr:`last`, and :meth:`after`, asked at any positions; a search is
-    reused for every position between where it started and what it found, so callers that ask
-    in increasing order (or again from the start) search each part of the text once (C-speed:
-    the references and the labels' "=" each by a search led by its literal, "&" or "=")."""
+    """The hints in *text* from its first "<meta" (:data:`.tokenizer.META_CANDIDATE`) on, where
+    a meta tag may hold one (a page of references with its meta tags at the end is searched
+    there): :attr:`last`, and :meth:`after`, asked at any positions; a search is reused for every
+    position between where it started and what it found, so callers that ask in increasing order
+    (or again from the start) search each part of the text once (C-speed: the references and the
+    labels' "=" each by a search led by its literal, "&" or "=")."""
 
-    __slots__ = ("_found", "last", "lowered")
+    __slots__ = ("_found", "first", "last", "lowered")
 
     def __init__(self, text: str):
         #: *text*'s :func:`.tokenizer.ascii_lowered`.
         self.lowered = ascii_lowered(text)
+        #: The offset of the first "<meta" (the text's length: none).
+        self.first = _first_meta(text)
         #: The offset of the last hint, or -1: no meta tag that starts after it names an encoding.
         self.last = last_hint(text, self.lowered)
         # For each of _HINTS: where the last search started, what it found (-1: none).
         self._found = [(len(text) + 1, -1)] * len(_HINTS)
 
     def after(self, position: int) -> int:
-        """The offset of the first hint at or after *position*, or -1: no meta tag whose
-        attributes start there or later names an encoding, nor any that ends before it."""
+        """The offset of the first hint at or after *position* (and the first "<meta"), or -1: no
+        meta tag whose attributes start there or later names an encoding, nor any that ends before it."""
+        position = max(position, self.first)
         if position > self.last:
             return -1
         first = -1
@@ -347,13 +352,19 @@ def forget() -> None:
     _LAST_HINTS.clear()
 
 
-def last_start(pattern: re.Pattern[AnyStr], text: AnyStr, end: int, reach: int) -> int:
-    """The start of the last match of *pattern* in ``text[:end]`` (each at most *reach* characters
-    long, lookaheads included), or -1: searched in windows from the end, doubling, then bisected,
-    so that each character is searched O(1) times (no Python step per match)."""
+def _first_meta(text: str) -> int:
+    """The offset of the first "<meta" in *text*, or its length."""
+    match = META_CANDIDATE.search(text)
+    return len(text) if match is None else match.start()
+
+
+def last_start(pattern: re.Pattern[AnyStr], text: AnyStr, end: int, reach: int, start: int = 0) -> int:
+    """The start of the last match of *pattern* in ``text[:end]`` at or after *start* (each at most
+    *reach* characters long, lookaheads included), or -1: searched in windows from the end,
+    doubling, then bisected, so that each character is searched O(1) times (no Python step per match)."""
     high, size = end, 1024  # no match starts at or after high
-    while high > 0:
-        low = max(high - size, 0)
+    while high > start:
+        low = max(high - size, start)
         # (a match at or past *high* is none: cut by the window, it read less than a match does)
         match = pattern.search(text, low, min(end, high + reach))
         if match is None or match.start() >= high:
@@ -372,14 +383,15 @@ def last_start(pattern: re.Pattern[AnyStr], text: AnyStr, end: int, reach: int) 
 
 
 def last_hint(text: str, lowered: bytes | None = None) -> int:
-    """The offset of the last hint in *text* (see :class:`Hints`; *lowered*: its
-    :func:`.tokenizer.ascii_lowered`, if the caller has it), or -1."""
+    """The offset of the last hint in *text* from its first "<meta" on (see :class:`Hints`;
+    *lowered*: its :func:`.tokenizer.ascii_lowered`, if the caller has it), or -1."""
     for seen, last in _LAST_HINTS:
         if seen is text or seen == text:
             return last
-    if lowered is None:
-        lowered = ascii_lowered(text)
-    last = max(last_start(pattern, lowered, len(text), _HINT_LENGTH) for pattern in _HINTS)
+    first, last = _first_meta(text), -1
+    if first < len(text):
+        lowered = ascii_lowered(text) if lowered is None else lowered
+        last = max(last_start(pattern, lowered, len(text), _HINT_LENGTH, first) for pattern in _HINTS)
     _LAST_HINTS[:] = [(text, last), *_LAST_HINTS[:1]]
     return last
 

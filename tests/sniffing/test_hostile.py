@@ -630,6 +630,9 @@ def _reference_hint_at(text: str, at: int) -> bool:
     return any(_label_follows(text, end) for end in _names_at(text, at, lambda value: value & _BETWEEN and not value & _LABEL_READ))
 
 
+_META_STARTS = {"<meta" + c for c in "\t\n\x0c\r />"}  # a meta start tag's first six characters (§13.2.5.6-8)
+
+
 def _hint_at(text: str, at: int) -> bool:
     """The hint's definition, step by step: "&"; or "=" with "charset" (ASCII case-insensitively)
     and up to 15 characters up to U+0020 before it, or 16 of those; and after it up to 15 of
@@ -702,8 +705,10 @@ def _hint_at(text: str, at: int) -> bool:
 @example("", "charset=&#32;&Tab;&NewLine;&semi;koi8-r")
 def test_hints_are_where_the_definition_puts_them_and_every_naming_meta_holds_one(before, span):
     text = before + "<meta " + span + ">"
-    every = [at for at in range(len(text)) if _hint_at(text, at)]
+    first = next(at for at in range(len(text)) if _ascii_lower(text[at:at + 6]) in _META_STARTS)  # (hints from there)
+    every = [at for at in range(first, len(text)) if _hint_at(text, at)]
     assert last_hint(text) == (every[-1] if every else -1)
+    assert last_hint(text.replace("<", "(")) == -1  # no "<meta": no hint
     hints = Hints(text)
     # asked in increasing order, then again from each end (what it found is reused only where it holds)
     order = [*range(len(text) + 1), *reversed(range(len(text) + 1)), *range(0, len(text) + 1, 3)]
