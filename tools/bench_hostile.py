@@ -100,6 +100,7 @@ def bodies(size: int) -> dict[str, bytes]:
         "<script><meta></script> x N": _repeat(b"<script><meta charset=koi8-r></script>", size),
         "<script> + <meta> x N": (b" " * 1024 + b"<script>" + _repeat(b"<meta charset=koi8-r>\xe9", size))[:size],
         "<!--N--> x N, then <meta>": _repeat_distinct(b"<!--%d-->", size - len(meta)) + meta,
+        '"</ ><</ > x N, then <meta>': _around(b'"', b"</ ><</ >", b'<meta charset="shift_jis">', size),
         "</svg>N\\x810\\x810&Tab; x N (detector's GBK)": b"\x00<\x00<" + _repeat_distinct(
             b"  </svg>%d\x810\x810&Tab;", size - 55) + b'>\x1b(B<meta charset=koi8-r><meta charset="shift_jis">',
         "<script>N<meta></script> x N": _repeat_distinct(b"<script>%d<meta charset=koi8-r></script>", size),

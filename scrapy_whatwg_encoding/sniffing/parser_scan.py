@@ -481,6 +481,13 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
             if shortcut and (after := search(text, position, stop)) is not None:
                 unit = text[at:after.start()]
                 position = copies_end(text, at, unit, len(text)) - len(unit) + len(same)
+        elif shortcut and (after := search(text, at + 5, stop)) is not None:
+            # Shortcut: a tag with "<meta" inside that names nothing (no hint inside, or read so),
+            # where the text from it up to the next "<meta" repeats: each copy whose window
+            # (*longest* characters) lies within the copies is read alike, in O(log n) steps.
+            unit = text[at:after.start()]
+            alike = (copies_end(text, at, unit, len(text)) - at - longest) // len(unit)  # (after the first)
+            position = at + (alike + 1) * len(unit) if alike > 0 else at + 5
 
 
 #: Candidates :func:`last_meta_start` reads from the end before it reads from the start instead
