@@ -153,18 +153,19 @@ def lacking_run(data: bytes, i: int, shortcut: bool = True) -> tuple[str, int] |
     n = len(data)
     parts, end, size = [], i, _WINDOW
     texts, offsets, trails = lacking.texts, lacking.offsets, lacking.trails
+    mixed = False  # (whether ASCII was read: lanes, else pairs first)
     for _ in range(_PROBE):  # (a short run, random bytes': no windows)
         if end >= n:
             return "".join(parts), end
         if data[end] < 0x80:
             parts.append(chr(data[end]))
             end += 1
+            mixed = True
         elif data[end:end + 2] in pairs:
             parts.append(texts[offsets[data[end]] + trails[data[end + 1]]])
             end += 2
         else:
             return "".join(parts), end
-    mixed = False  # (whether a window held ASCII)
     while end < n:
         window = data[end:end + size + 1]  # (one byte more: a pair across the edge)
         inside = min(size, n - end)
