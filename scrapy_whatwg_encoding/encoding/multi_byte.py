@@ -199,18 +199,26 @@ def pair_errors(pair_texts: dict[bytes, str], triple_texts: dict[bytes, str] | N
     one every ~80 bytes), nor does a triple (EUC-JP 0x8F 0xA1 0xA1: JIS X 0212's null pointers).
     *pair_run* (``pair_run(data, i) -> (text, end)`` or ``None``), tried first at such a pair: the text
     of the tokens from it on that the C codec and this handler would decode one by one (Big5's pairs
-    CPython lacks among ASCII bytes: U+FFFD's placeholders between them, one call, not one each)."""
+    CPython lacks among ASCII bytes: U+FFFD's placeholders between them, one call, not one each); after a
+    run of fewer than 2 * _FEW_BULK bytes or none, the next _SKIP such errors go without it (random bytes)."""
     name = f"whatwg-pairs-{id(pair_texts):x}"  # (the registry keeps pair_texts alive: no other has its id)
     get = pair_texts.get
     get_triple = (triple_texts or {}).get
+    skip = 0
 
     def handle(exc: UnicodeError) -> tuple[str, int]:
+        nonlocal skip
         if type(exc) is UnicodeDecodeError:
             start = exc.start
             if pair_run is not None:
-                run = pair_run(exc.object, start)
-                if run is not None:
-                    return run
+                if skip:
+                    skip -= 1
+                else:
+                    run = pair_run(exc.object, start)
+                    if run is None or run[1] - start < 2 * _FEW_BULK:
+                        skip = _SKIP
+                    if run is not None:
+                        return run
             text = get(exc.object[start:start + 2])
             if text is not None:
                 return text, start + 2
