@@ -82,7 +82,7 @@ class ErrorRuns(NamedTuple):
     triple_firsts: tuple[bytes, ...] = ()  # those first bytes, where triple_ff is not empty
 
 
-def error_runs(step: Step) -> ErrorRuns:
+def error_runs(step: Step, pair_run: Bulk | None = None) -> ErrorRuns:
     """Where the token boundaries of a run are known without the index, from *step* (the decoder's
     handler from its initial state, on every byte then every next byte):
 
@@ -106,7 +106,7 @@ def error_runs(step: Step) -> ErrorRuns:
     leading bytes that share their set of such next bytes are one *row*, numbered 0, 1 ...; each
     plane is two bytes.translate tables for 7 rows: a leading byte to the bit of its row, a next
     byte to the bits of the rows in which it is an error. A pair is an error where the two "and"
-    to a bit.
+    to a bit. *pair_run*: see :func:`pair_errors`.
     """
     def token(data: bytes) -> tuple[str, int]:
         return step(data, 0)
@@ -185,25 +185,41 @@ def error_runs(step: Step) -> ErrorRuns:
                                              | (b >= 0x80) << 7 for b in range(256)),
                      end_stops, bytes(leads[0] if table[b] == "\ufffd" else b for b in range(256)),
                      "".join(table), leads[1], pairs, planes, units, re.compile(_char_class(not_error_pair)),
-                     pair_errors(pair_texts, triples if triple_ff else {}), triples, triple_ff,
+                     pair_errors(pair_texts, triples if triple_ff else {}, pair_run), triples, triple_ff,
                      tuple(bytes((b,)) for b in sorted(firsts)) if triple_ff else ())
 
 
-def pair_errors(pair_texts: dict[bytes, str], triple_texts: dict[bytes, str] | None = None) -> str:
+def pair_errors(pair_texts: dict[bytes, str], triple_texts: dict[bytes, str] | None = None,
+                pair_run: Bulk | None = None) -> str:
     """The name of a C codec error handler (registered here) that gives *pair_texts*' text for an
     error at a pair it holds (and *triple_texts*' at a triple), consumed whole, and raises at any
     other error. decode_run decodes with it where every token left in the bytes is a pair or triple
     it keeps or one byte the C codec decodes alone whatever follows: its tokens are the standard's up
     to each error, which then starts a token, and a pair the C codec rejects (Big5 0x87 0xA1, EUC-JP
     0xAD 0xA1: a pointer CPython lacks) no longer ends the run (random bytes under a multi-byte label:
-    one every ~80 bytes), nor does a triple (EUC-JP 0x8F 0xA1 0xA1: JIS X 0212's null pointers)."""
+    one every ~80 bytes), nor does a triple (EUC-JP 0x8F 0xA1 0xA1: JIS X 0212's null pointers).
+    *pair_run* (``pair_run(data, i) -> (text, end)`` or ``None``), tried first at such a pair: the text
+    of the tokens from it on that the C codec and this handler would decode one by one (Big5's pairs
+    CPython lacks among ASCII bytes: U+FFFD's placeholders between them, one call, not one each); after a
+    run of fewer than 2 * _FEW_BULK bytes or none, the next _SKIP such errors go without it (random bytes)."""
     name = f"whatwg-pairs-{id(pair_texts):x}"  # (the registry keeps pair_texts alive: no other has its id)
     get = pair_texts.get
     get_triple = (triple_texts or {}).get
+    skip = 0
 
     def handle(exc: UnicodeError) -> tuple[str, int]:
+        nonlocal skip
         if type(exc) is UnicodeDecodeError:
             start = exc.start
+            if pair_run is not None:
+                if skip:
+                    skip -= 1
+                else:
+                    run = pair_run(exc.object, start)
+                    if run is None or run[1] - start < 2 * _FEW_BULK:
+                        skip = _SKIP
+                    if run is not None:
+                        return run
             text = get(exc.object[start:start + 2])
             if text is not None:
                 return text, start + 2
@@ -781,18 +797,20 @@ class FastDecoder:
     than _FOUR_AFTER times one by one (each between other tokens: no run for *bulk*), on a C
     codec that decodes them (CPython's gb18030); the decode in progress is given up there. Its
     plain twin is the handler at each such token.
+    *pair_run*: decode_run's C codec decodes try it at each pair the codec lacks (see :func:`pair_errors`).
     """
 
     def __init__(self, name: str, c_codec: str, step: Step, fixes: dict[str, str],
                  splits: tuple[bytes, ...], sources: dict[str, tuple[bytes, ...]],
                  reach: Callable[[int], int] = lambda lead: 2, drop: bytes = b"",
                  bulk: Bulk | None = None, dense: Callable[[bytes], str | None] | None = None,
-                 four: Callable[[], FastDecoder] | None = None):
+                 four: Callable[[], FastDecoder] | None = None, pair_run: Bulk | None = None):
         self.c_codec = c_codec
         self.four = four
         self.fours = 0  # four-byte tokens the handler met in the input being decoded
         self.drop = drop
         self.bulk = bulk
+        self.pair_run = pair_run
         self.dense = dense
         self.step = step
         # How many bytes *step* reads from each leading byte; results of *step* are cached. A
@@ -831,7 +849,7 @@ class FastDecoder:
         step, reach, cache = self.step, self.reach, self.cache
         get = cache.get
         runs: ErrorRuns | None = None
-        c_codec, drop, bulk, four = self.c_codec, self.drop, self.bulk, self.four
+        c_codec, drop, bulk, four, pair_run = self.c_codec, self.drop, self.bulk, self.four, self.pair_run
         merge: bytes | None = None
 
         skip = promote_in = 0
@@ -874,7 +892,7 @@ class FastDecoder:
             if type(exc) is not UnicodeDecodeError:
                 raise exc
             if runs is None:  # built at the first error (a clean page never needs it)
-                runs = error_runs(step)
+                runs = error_runs(step, pair_run)
                 merge = codec_merge(runs, c_codec)
             text, end = step(exc.object, exc.start)
             # Whether a run starts here: the key holds the two bytes (or the last one) that decide;
