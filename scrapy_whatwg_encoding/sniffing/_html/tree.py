@@ -633,10 +633,11 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         none (None: any may). "In template", ``template`` (its rules for end tags, §13.2.6.4.23;
         the current node is then a template, never foreign: a start tag in it switches to another
         mode). "In body" where the current node is an HTML element, :meth:`_kept_in_body`; where
-        it is an HTML or MathML text integration point, :data:`_KEPT_AT_INTEGRATION_POINTS`, where the foreign elements down to the first HTML
-        one are named among them (at most eight): foreign content's "any other end tag"
-        (§13.2.6.5) pops to one so named, else takes the in-body rules, where the integration
-        point bounds every scope and, being special, ends "any other end tag"."""
+        it is an HTML or MathML text integration point, :data:`_KEPT_AT_INTEGRATION_POINTS`, where
+        the foreign elements down to the first HTML one are named among them (at most eight):
+        foreign content's "any other end tag" (§13.2.6.5) pops to one so named, else takes the
+        in-body rules, where the integration point bounds every scope and, being special, ends
+        "any other end tag"."""
         mode = self.mode
         if mode == "in template":
             return _KEPT_IN_TEMPLATE
