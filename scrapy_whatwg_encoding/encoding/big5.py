@@ -40,17 +40,27 @@ class _Lacking(NamedTuple):
     at a *slot* 0-255: ``offsets[lead] + trails[trail]`` (a byte each: their sum never carries)."""
 
     offsets: bytes  # a bytes.translate table: a leading byte to its row's offset
-    trails: bytes  # a bytes.translate table: a trail byte to its place in a row (0 outside the rows)
+    trails: bytes  # a bytes.translate table: a trail byte to its place in a row (*beyond* outside the rows)
     leads_at: bytes  # a bytes.translate table: a slot to its pair's leading byte (0: an empty slot)
     trails_at: bytes  # likewise its trail byte
     texts: str  # a slot's code point (U+FFFE: an empty slot)
     pairs: frozenset[bytes]
+    units: tuple[bytes, bytes, bytes, bytes]  # bytes.translate tables: a slot to its text's UTF-16 code units,
+    # the first's low and high byte, the second's (U+FFFF after a code point below U+10000: deleted after)
+    codes: bytes  # a bytes.translate table: a slot to its *code*, a byte 0x80-0xFE or one of *controls*
+    controls: bytes  # the ASCII bytes that are codes (an input that holds one: no codes)
+    code_texts: str  # a character for each byte: an ASCII byte's, a code's slot's text
+
+
+_CONTROLS = b"\x03\x04\x05\x06\x07\x08\x0b\x0c\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f"
 
 
 @functools.cache
 def _lacking() -> _Lacking:
     """The pairs *step* decodes to one code point whatever follows that big5hkscs rejects, from *step*
-    and the codec on every pair; slots by first fit, rows with most pairs first."""
+    and the codec on every pair; slots by first fit, rows with most pairs first. A trail byte outside
+    the rows' span has the place *beyond* it (no row's: a pair with it has a slot whose leading byte
+    differs); codes 0x80-0xFE to the slots of the rows with most pairs, then ASCII control bytes."""
     texts: dict[bytes, str] = {}
     for lead in range(0x80, 0x100):  # (a row's pairs, each then a space, in one decode: a rejected one gives
         # U+FFFD first, an accepted one never)
@@ -61,53 +71,159 @@ def _lacking() -> _Lacking:
                 if end == 2 and text != "\ufffd" and len(text) == 1 and step(pair, 0) == (text, 2):
                     texts[pair] = text
     low, high = min(pair[1] for pair in texts), max(pair[1] for pair in texts)
+    beyond = high - low + 1
     rows: dict[int, list[int]] = {}
     for pair in texts:
         rows.setdefault(pair[0], []).append(pair[1] - low)
     offsets, used = bytearray(256), dict[int, bytes]()
     for lead, places in sorted(rows.items(), key=lambda row: (-len(row[1]), row[0])):
-        offset = next(o for o in range(256 - (high - low)) if all(o + place not in used for place in places))
+        offset = next(o for o in range(256 - beyond) if all(o + place not in used for place in places))
         offsets[lead] = offset
         used.update((offset + place, bytes((lead, low + place))) for place in places)
-    # An empty slot's pair is 0x00 0x00 (leads_at, trails_at), whose slot (0: offsets and trails give 0
-    # outside the rows) is no empty one: no pair outside the slots compares equal.
-    assert 0 in used
-    return _Lacking(bytes(offsets), bytes(b - low if low <= b <= high else 0 for b in range(256)),
+    # An empty slot's pair is 0x00 0x00 (leads_at, trails_at), whose slot (0: offsets give 0 outside the
+    # rows, and 0x00 has the place beyond) is no empty one: no pair outside the slots compares equal.
+    assert 0 in used and beyond in used and max(offsets) + beyond < 256
+    slot_texts = "".join(texts[used[s]] if s in used else "\ufffe" for s in range(256))
+    # (each slot's text as two UTF-16-LE code units, the second U+FFFF where the first is the code point)
+    units = b"".join((text.encode("utf-16-le") + b"\xff\xff")[:4] for text in slot_texts)
+    assert "\uffff" not in slot_texts and all(0x80 <= pair[1] for pair in texts)
+    ranked = sorted(used, key=lambda s: (-len(rows[used[s][0]]), used[s]))  # (the rows with most pairs first)
+    code_bytes = [*range(0x80, 0xFF), *_CONTROLS]
+    assert len(ranked) <= len(code_bytes)
+    codes, code_texts = bytearray(b"\xff" * 256), [chr(b) for b in range(256)]
+    for slot, code in zip(ranked, code_bytes):
+        codes[slot] = code
+        code_texts[code] = slot_texts[slot]
+    controls = bytes(code for code in _CONTROLS if code in codes)
+    return _Lacking(bytes(offsets), bytes(b - low if low <= b <= high else beyond for b in range(256)),
                     bytes(used[s][0] if s in used else 0 for s in range(256)),
                     bytes(used[s][1] if s in used else 0 for s in range(256)),
-                    "".join(texts[used[s]] if s in used else "\ufffe" for s in range(256)), frozenset(texts))
+                    slot_texts, frozenset(texts), (units[0::4], units[1::4], units[2::4], units[3::4]),
+                    bytes(codes), controls, "".join(code_texts))
 
 
-_WINDOW, _MAX_WINDOW = 64, 1 << 16  # lacking_run's first window of pairs and its largest (8 times each time)
+# lacking_run's tokens read one by one first, its first window in bytes and its largest (8 times each time)
+_PROBE, _WINDOW, _MAX_WINDOW = 16, 128, 1 << 15
 
 
-def lacking_run(data: bytes, i: int) -> tuple[str, int] | None:
-    """``(text, end)`` of the pairs CPython's big5hkscs rejects that the standard decodes (:func:`_lacking`),
-    one after another from token boundary *i* (each is one token of two bytes), two or more, else
-    ``None``: FastDecoder's *bulk*, for a page of them (one error handler call each otherwise). At C speed:
-    in windows, each pair's slot from its bytes (leading bytes and trails apart, added as integers), the
-    slots' pairs compared with the bytes (the first pair that differs ends the run), the slots decoded by a
-    charmap. Its plain twin is :func:`step` on each pair."""
+@functools.lru_cache(maxsize=8)
+def _lane_masks(lanes: int) -> tuple[int, int, int]:
+    """``(0x01 at even lanes, 0xFF at odd lanes, 0x80 at every lane)`` over *lanes* lanes of 8 bits
+    (lane 0 even)."""
+    half = lanes // 2 + 1
+    return (int.from_bytes((b"\x01\x00" * half)[:lanes], "little"), int.from_bytes((b"\x00\xff" * half)[:lanes], "little"),
+            int.from_bytes(b"\x80" * lanes, "little"))
+
+
+def lacking_run(data: bytes, i: int, shortcut: bool = True) -> tuple[str, int] | None:
+    """``(text, end)`` of the tokens from token boundary *i* on that are each a pair CPython's big5hkscs
+    rejects that the standard decodes (:func:`_lacking`, two bytes whatever follows) or an ASCII byte
+    (§11.1.1 step 5: one token alone), the first a pair, the second a pair or an ASCII byte (then the end or
+    a token of the run: random bytes give few runs of two, each a call); else ``None``. FastDecoder's
+    *bulk* (a page of such pairs, or of such pairs among ASCII: one error handler call each otherwise) and
+    its *pair_run*: in decode_run's C codec decodes, whose bytes are ASCII (U+FFFD's placeholders among
+    them) and pairs, it takes such pairs among the placeholders at once (``\x87\xa1\xff`` repeated).
+
+    At C speed: in windows, each byte a lane of 8 bits of an integer. A stretch of bytes 0x80 and above
+    from a boundary is such pairs up to the first that is not: a pair starts at the stretch's even lanes
+    (a 1 added where it begins at an even lane carries through it). Each lane's slot from its byte and
+    the next (leading bytes and trails apart, added as integers); a start whose slot's leading byte is
+    not its byte ends the run (a trail outside the slot's row has another row's place). The text: each
+    pair's leading byte its slot's code, its trail deleted, one charmap decode; where the window holds an
+    ASCII byte that is a code, each lane two UTF-16 code units' bytes instead, an ASCII byte's or its
+    pair's by the slot (a trail's lane the second: a low surrogate, else U+FFFF, deleted), one decode. A
+    window of bytes 0x80 and above only is pairs from its start, read as leading bytes and trails apart.
+    Its plain twin (*shortcut* false): :func:`step` token by token while each is such a pair or an ASCII byte."""
     lacking = _lacking()
-    if data[i + 2:i + 4] not in lacking.pairs or data[i:i + 2] not in lacking.pairs:  # (the cheapest answer)
+    pairs = lacking.pairs
+    if not shortcut:
+        parts, lengths, end, n = [], [], i, len(data)
+        while end < n and (data[end] < 0x80 or data[end:end + 2] in pairs):
+            text, after_token = step(data, end)
+            parts.append(text)
+            lengths.append(after_token - end)
+            end = after_token
+        if lengths[:1] != [2] or len(lengths) < 2 or lengths == [2, 1] and end < n:
+            return None
+        return "".join(parts), end
+    after = data[i + 2:i + 5]  # (the cheapest answer first: random bytes' next token is another pair)
+    if (after[1:2] >= b"\x80" and after[1:] not in pairs if after < b"\x80" else after[:2] not in pairs) \
+            or not after or data[i:i + 2] not in pairs:
         return None
-    parts: list[str] = []
-    end, size = i, _WINDOW
-    while True:
-        window = data[end:end + 2 * size]
-        leads, trails = window[0:len(window) & ~1:2], window[1::2]
-        count = len(trails)
-        slots = (int.from_bytes(leads.translate(lacking.offsets), "little")
-                 + int.from_bytes(trails.translate(lacking.trails), "little")).to_bytes(count, "little")
-        slot_leads, slot_trails = slots.translate(lacking.leads_at), slots.translate(lacking.trails_at)
-        same = count
-        if slot_leads != leads or slot_trails != trails:  # (the first pair that differs: the lowest lane)
-            differ = ((int.from_bytes(slot_leads, "little") ^ int.from_bytes(leads, "little"))
-                      | (int.from_bytes(slot_trails, "little") ^ int.from_bytes(trails, "little")))
-            same = ((differ & -differ).bit_length() - 1) // 8
-        parts.append(codecs.charmap_decode(slots[:same], "strict", lacking.texts)[0])
-        end += 2 * same
-        if same < size:  # (a pair of another kind, or the end of the input)
+    n = len(data)
+    parts, end, size = [], i, _WINDOW
+    texts, offsets, trails = lacking.texts, lacking.offsets, lacking.trails
+    mixed = False  # (whether ASCII was read: lanes, else pairs first)
+    for _ in range(_PROBE):  # (a short run, random bytes': no windows)
+        if end >= n:
+            return "".join(parts), end
+        if data[end] < 0x80:
+            parts.append(chr(data[end]))
+            end += 1
+            mixed = True
+        elif data[end:end + 2] in pairs:
+            parts.append(texts[offsets[data[end]] + trails[data[end + 1]]])
+            end += 2
+        else:
+            return "".join(parts), end
+    while end < n:
+        window = data[end:end + size + 1]  # (one byte more: a pair across the edge)
+        inside = min(size, n - end)
+        if not mixed:  # pairs from lane 0, each lane of two integers (an ASCII byte: no such pair)
+            taken = window[:inside + 1]
+            leads, seconds = taken[0:len(taken) & ~1:2], taken[1::2]
+            count = len(seconds)
+            slots = (int.from_bytes(leads.translate(offsets), "little")
+                     + int.from_bytes(seconds.translate(trails), "little")).to_bytes(count, "little")
+            same, slot_leads = count, slots.translate(lacking.leads_at)
+            if slot_leads != leads:  # (the first pair that differs: the lowest lane)
+                differ = int.from_bytes(slot_leads, "little") ^ int.from_bytes(leads, "little")
+                same = ((differ & -differ).bit_length() - 1) // 8
+            parts.append(codecs.charmap_decode(slots[:same], "strict", lacking.texts)[0])
+            end += 2 * same
+            if 2 * same < inside:  # (a pair of another kind, or ASCII: lanes from here, or a lone last byte)
+                if data[end + 1:end + 2] >= b"\x80" and data[end] >= 0x80:
+                    break
+                mixed = True
+            else:
+                size = min(8 * size, _MAX_WINDOW)
+            continue
+        if window.isascii():
+            parts.append(window[:inside].decode("ascii"))
+            end += inside
+            size = min(8 * size, _MAX_WINDOW)
+            continue
+        below = (1 << 8 * inside) - 1
+        even, odd, eights = _lane_masks(size + 1)  # (lanes past the window: 0 in every "and")
+        lanes = int.from_bytes(window, "little")
+        high = ((lanes & eights) >> 7) * 0xFF  # 0xFF at bytes 0x80 and above
+        begins = (high ^ (high & (high << 8))) & even  # a 1 where a stretch begins at an even lane
+        from_even = high ^ (high & (high + begins))  # the stretches a carry went through
+        starts = high & (from_even ^ odd) & below  # 0xFF where a pair starts
+        next_bytes = window[1:] if len(window) > inside else window[1:] + b"\x00"  # (the end: no trail)
+        slots = (int.from_bytes(window.translate(offsets), "little")
+                 + int.from_bytes(next_bytes.translate(trails), "little")).to_bytes(len(window), "little")
+        stops = (int.from_bytes(slots.translate(lacking.leads_at), "little") ^ lanes) & starts
+        took = ((stops & -stops).bit_length() - 1) // 8 if stops else inside + ((starts >> 8 * (inside - 1)) & 1)
+        kept = (1 << 8 * took) - 1
+        starts &= kept
+        trails_at = starts << 8  # (0xFF: each trail's lane, deleted)
+        if len(window.translate(None, lacking.controls)) == len(window):  # (no ASCII byte that is a code)
+            # (each start its code, each trail 0xFF: the bytes 0x80 and above are starts and trails)
+            codes = int.from_bytes(slots.translate(lacking.codes), "little") | trails_at
+            tokens = ((lanes ^ ((lanes ^ codes) & high)) & kept).to_bytes(took, "little").translate(None, b"\xff")
+            parts.append(codecs.charmap_decode(tokens, "strict", lacking.code_texts)[0])
+        else:
+            first_lo, first_hi, second_lo, second_hi = lacking.units
+            low_bytes = ((lanes & ~high & kept) | (int.from_bytes(slots.translate(first_lo), "little") & starts)
+                         | ((int.from_bytes(slots.translate(second_lo), "little") << 8) & trails_at))
+            high_bytes = ((int.from_bytes(slots.translate(first_hi), "little") & starts)
+                          | ((int.from_bytes(slots.translate(second_hi), "little") << 8) & trails_at))
+            units = bytearray(2 * took)
+            units[0::2], units[1::2] = low_bytes.to_bytes(took, "little"), high_bytes.to_bytes(took, "little")
+            parts.append(units.decode("utf-16-le").replace("\uffff", ""))
+        end += took
+        if stops:
             break
         size = min(8 * size, _MAX_WINDOW)
     return "".join(parts), end
@@ -133,5 +249,6 @@ def codec(name: str) -> Codec:
     """(decode, encode) for Big5."""
     from .tables.multi_byte_fixes import FIXES
 
-    return (FastDecoder("Big5", "big5hkscs", step, *FIXES["Big5"], bulk=lacking_run),  # (a page of pairs CPython lacks)
+    # (pages of pairs CPython lacks, among ASCII or errors)
+    return (FastDecoder("Big5", "big5hkscs", step, *FIXES["Big5"], bulk=lacking_run, pair_run=lacking_run),
             table_encoder(_encoder_table))

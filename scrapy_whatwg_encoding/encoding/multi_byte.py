@@ -11,7 +11,8 @@ Where CPython's codec accepts a sequence but decodes it differently, ``tools/gen
 listed those tokens (``tables/multi_byte_fixes.py``): a code point CPython produces only for such
 tokens (*sources*) is translated afterwards (*fixes*); a token whose CPython output is ambiguous
 (*splits*) is found in the bytes, checked to start at a token boundary, and decoded by *step*
-between two C runs.
+between two C runs (a page of many: the C codec's text of the whole, set right at C speed, see
+:meth:`FastDecoder.decode_splits`).
 
 A run of errors (hostile or badly damaged input) is decoded in bulk: at an error, the handler
 tokenizes at C speed up to the first token at which the standard does more than map single bytes
@@ -84,7 +85,7 @@ class ErrorRuns(NamedTuple):
     empty_errors: str = "strict"  # codec_errors that also gives U+FFFD for each of *empties* (see :func:`codec_empties`)
 
 
-def error_runs(step: Step) -> ErrorRuns:
+def error_runs(step: Step, pair_run: Bulk | None = None) -> ErrorRuns:
     """Where the token boundaries of a run are known without the index, from *step* (the decoder's
     handler from its initial state, on every byte then every next byte):
 
@@ -108,7 +109,7 @@ def error_runs(step: Step) -> ErrorRuns:
     leading bytes that share their set of such next bytes are one *row*, numbered 0, 1 ...; each
     plane is two bytes.translate tables for 7 rows: a leading byte to the bit of its row, a next
     byte to the bits of the rows in which it is an error. A pair is an error where the two "and"
-    to a bit.
+    to a bit. *pair_run*: see :func:`pair_errors`.
     """
     def token(data: bytes) -> tuple[str, int]:
         return step(data, 0)
@@ -189,12 +190,12 @@ def error_runs(step: Step) -> ErrorRuns:
                                              | (b >= 0x80) << 7 for b in range(256)),
                      end_stops, bytes(leads[0] if table[b] == "\ufffd" else b for b in range(256)),
                      "".join(table), leads[1], pairs, planes, units, re.compile(_char_class(not_error_pair)),
-                     pair_errors(pair_texts, triples if triple_ff else {}), triples, triple_ff,
+                     pair_errors(pair_texts, triples if triple_ff else {}, pair_run), triples, triple_ff,
                      tuple(bytes((b,)) for b in sorted(firsts)) if triple_ff else (), empties,
-                     pair_errors(pair_texts | dict.fromkeys(empties, "\ufffd"), triples if triple_ff else {}))
+                     pair_errors(pair_texts | dict.fromkeys(empties, "\ufffd"), triples if triple_ff else {}, pair_run))
 
 
-_EMPTY_EVERY, _EMPTY_SLACK = 48, 1024  # (see decode_run's *empties*: past one call per 48 bytes, the handler's
+_EMPTY_EVERY, _EMPTY_SLACK = 48, 256  # (see decode_run's *empties*: past one call per 48 bytes, the handler's
 # calls cost more than the planes; random bytes: Big5 one per 140, EUC-JP one per 70 with its null triples' U+FFFD)
 _FEW_EMPTIES = 0.06  # the largest share of empty pairs among the pairs of codec_empties' bytes (see there)
 
@@ -218,21 +219,37 @@ def codec_empties(runs: ErrorRuns, c_codec: str) -> str | None:
     return runs.empty_errors
 
 
-def pair_errors(pair_texts: dict[bytes, str], triple_texts: dict[bytes, str] | None = None) -> str:
+def pair_errors(pair_texts: dict[bytes, str], triple_texts: dict[bytes, str] | None = None,
+                pair_run: Bulk | None = None) -> str:
     """The name of a C codec error handler (registered here) that gives *pair_texts*' text for an
     error at a pair it holds (and *triple_texts*' at a triple), consumed whole, and raises at any
     other error. decode_run decodes with it where every token left in the bytes is a pair or triple
     it keeps or one byte the C codec decodes alone whatever follows: its tokens are the standard's up
     to each error, which then starts a token, and a pair the C codec rejects (Big5 0x87 0xA1, EUC-JP
     0xAD 0xA1: a pointer CPython lacks) no longer ends the run (random bytes under a multi-byte label:
-    one every ~80 bytes), nor does a triple (EUC-JP 0x8F 0xA1 0xA1: JIS X 0212's null pointers)."""
+    one every ~80 bytes), nor does a triple (EUC-JP 0x8F 0xA1 0xA1: JIS X 0212's null pointers).
+    *pair_run* (``pair_run(data, i) -> (text, end)`` or ``None``), tried first at such a pair: the text
+    of the tokens from it on that the C codec and this handler would decode one by one (Big5's pairs
+    CPython lacks among ASCII bytes: U+FFFD's placeholders between them, one call, not one each); after a
+    run of fewer than 2 * _FEW_BULK bytes or none, the next _SKIP such errors go without it (random bytes)."""
     name = f"whatwg-pairs-{id(pair_texts):x}"  # (the registry keeps pair_texts alive: no other has its id)
     get = pair_texts.get
     get_triple = (triple_texts or {}).get
+    skip = 0
 
     def handle(exc: UnicodeError) -> tuple[str, int]:
+        nonlocal skip
         if type(exc) is UnicodeDecodeError:
             start = exc.start
+            if pair_run is not None:
+                if skip:
+                    skip -= 1
+                else:
+                    run = pair_run(exc.object, start)
+                    if run is None or run[1] - start < 2 * _FEW_BULK:
+                        skip = _SKIP
+                    if run is not None:
+                        return run
             text = get(exc.object[start:start + 2])
             if text is not None:
                 return text, start + 2
@@ -771,7 +788,68 @@ def token_span(step: Step, data: bytes, i: int, position: int) -> tuple[int, int
     return i, i
 
 
+_RUN_TOKENS = 1024  # tokens of a match of SplitKin's patterns at most (the regex engine's state grows with it)
 _FOUR_AFTER = 64  # four-byte tokens met one by one in an input, past which FastDecoder's *four* decodes it
+
+
+class SplitKin(NamedTuple):
+    """A decoder's split tokens' kin (see :meth:`FastDecoder.kin`)."""
+
+    tokens: re.Pattern[bytes]  # its split gives ["", kin token or None, "", ...] (None: runs of other tokens)
+    chars: re.Pattern[str]  # any character a kin token gives
+    texts: dict[bytes, str]  # each kin token's text (*step*'s)
+    swaps: dict[int, str]  # the C codec's character of each split token (with the fixes): *step*'s (none of them)
+    rivals: re.Pattern[bytes]  # as *tokens*, for the kin tokens but split tokens whose text is a key of *swaps*
+
+
+def _split_kin(step: Step, splits: tuple[bytes, ...], c_decode: Callable[[bytes], str]) -> SplitKin:
+    """:meth:`FastDecoder.kin` from *step*, the split tokens and the decoder's C decode (with fixes)."""
+    high = range(0x80, 0x100)
+    swaps = {ord(c_decode(split)): step(split, 0)[0] for split in splits}
+    chars = set(map(chr, swaps)) | set(swaps.values())
+    assert len(swaps) == len(splits) and not set(map(chr, swaps)) & set(swaps.values())
+    texts: dict[bytes, str] = {}
+    leads: list[int] = []
+    readers: list[int] = []
+    threes: list[bytes] = []
+    for first in range(0x100):
+        lengths = set()
+        for second in range(0x100):
+            text, n = step(bytes((first, second)), 0)
+            lengths.add(n if second >= 0x80 else 0)
+            texts.update({bytes((first, second))[:n]: text} if chars & set(text) else {})
+            if n == 2 and step(bytes((first, second)) + b"\xa1\xa1", 0)[1] == 3:  # (reads on: a reader)
+                threes.append(bytes((first, second)))
+                for third in high:
+                    text = step(bytes((first, second, third)), 0)[0]
+                    texts.update({bytes((first, second, third)): text} if chars & set(text) else {})
+        assert first < 0x80 or lengths in ({0, 1}, {0, 2}), first  # (a token alone, or a leading byte)
+        if first >= 0x80 and lengths == {0, 2}:
+            (readers if any(t[0] == first for t in threes) else leads).append(first)
+    texts.update((split, step(split, 0)[0]) for split in splits)
+    for token, text in texts.items():
+        # one kin character each, the token whole whatever follows, no ASCII first byte a trail
+        assert len(text) == 1 and all(step(token + after, 0)[1] == len(token) for after in _AFTER), token
+        assert token[0] >= 0x80 or all(step(bytes((b, token[0])), 0)[1] == 1 for b in high), token
+
+    def one_of(values: Iterable[int]) -> bytes:
+        return b"[" + b"".join(re.escape(bytes((b,))) for b in sorted(values)) + b"]"
+
+    thirds = [one_of(t[1] for t in threes if t[0] == r) for r in readers]
+    other = b"|".join([b"%s%s[\x80-\xff]" % (re.escape(bytes((r,))), c) for r, c in zip(readers, thirds)]
+                      + [one_of(leads + readers) + b"[\x80-\xff]", b"[\x80-\xff]"])
+
+    def tokenizer(captured: list[bytes], whole: tuple[bytes, ...] = ()) -> re.Pattern[bytes]:
+        """The pattern whose split captures the *captured* tokens (others in runs; *whole*: tokens
+        of a run, tried first)."""
+        either = b"|".join(re.escape(token) for token in sorted(captured, key=len, reverse=True)) or b"(?!)"
+        run = [b"|".join(map(re.escape, whole))] if whole else []
+        run += [one_of(set(range(0x80)) - {t[0] for t in captured}) + b"+", b"(?!" + either + b")(?:" + other + b")"]
+        return re.compile(b"(" + either + b")|(?:" + b"|".join(run) + b"){1,%d}" % _RUN_TOKENS)
+
+    rivals = [token for token, text in texts.items() if token not in splits and ord(text) in swaps]
+    return SplitKin(tokenizer(list(texts)), re.compile("[" + "".join(map(re.escape, sorted(chars))) + "]"), texts,
+                    swaps, tokenizer(rivals, splits))
 
 
 class _FourByteInput(Exception):
@@ -795,18 +873,20 @@ class FastDecoder:
     than _FOUR_AFTER times one by one (each between other tokens: no run for *bulk*), on a C
     codec that decodes them (CPython's gb18030); the decode in progress is given up there. Its
     plain twin is the handler at each such token.
+    *pair_run*: decode_run's C codec decodes try it at each pair the codec lacks (see :func:`pair_errors`).
     """
 
     def __init__(self, name: str, c_codec: str, step: Step, fixes: dict[str, str],
                  splits: tuple[bytes, ...], sources: dict[str, tuple[bytes, ...]],
                  reach: Callable[[int], int] = lambda lead: 2, drop: bytes = b"",
                  bulk: Bulk | None = None, dense: Callable[[bytes], str | None] | None = None,
-                 four: Callable[[], FastDecoder] | None = None):
+                 four: Callable[[], FastDecoder] | None = None, pair_run: Bulk | None = None):
         self.c_codec = c_codec
         self.four = four
         self.fours = 0  # four-byte tokens the handler met in the input being decoded
         self.drop = drop
         self.bulk = bulk
+        self.pair_run = pair_run
         self.dense = dense
         self.step = step
         # How many bytes *step* reads from each leading byte; results of *step* are cached. A
@@ -834,6 +914,7 @@ class FastDecoder:
         self.split_re = re.compile(b"|".join(map(re.escape, splits))) if splits else None
         # Split tokens are looked for from their first bytes (see _has_split).
         self.split_firsts = tuple({token[:1] for token in splits})
+        self._kin: SplitKin | None = None
 
     def _handler(self) -> Callable[[UnicodeDecodeError], tuple[str, int]]:
         """The C codec's error handler: the standard's step at the error. A wrong encoding makes
@@ -844,7 +925,7 @@ class FastDecoder:
         step, reach, cache = self.step, self.reach, self.cache
         get = cache.get
         runs: ErrorRuns | None = None
-        c_codec, drop, bulk, four = self.c_codec, self.drop, self.bulk, self.four
+        c_codec, drop, bulk, four, pair_run = self.c_codec, self.drop, self.bulk, self.four, self.pair_run
         merge: bytes | None = None
         empties: str | None = None
 
@@ -888,7 +969,7 @@ class FastDecoder:
             if type(exc) is not UnicodeDecodeError:
                 raise exc
             if runs is None:  # built at the first error (a clean page never needs it)
-                runs = error_runs(step)
+                runs = error_runs(step, pair_run)
                 merge = codec_merge(runs, c_codec)
                 empties = codec_empties(runs, c_codec)
             text, end = step(exc.object, exc.start)
@@ -977,27 +1058,73 @@ class FastDecoder:
             data = bytes(data)
         if data.isascii():  # each byte 00-7F is a token of its own, its code point (no ISO-2022-JP here)
             return data.decode("ascii")
-        split_re = self.split_re
-        if split_re is not None and self._has_split(data):
-            # Decode around each ambiguous token that starts at a token boundary (few pages),
-            # each run between them once.
-            # (*ahead*: a token boundary, from which the next match is told: each byte read once, not
-            # from *done* at each match that starts no token, dense where a body repeats one)
-            done = ahead = 0
-            parts: list[str] = []
-            for match in split_re.finditer(data):
-                start = match.start()
-                if start < done:
-                    continue
-                token, ahead = self._token_span(data, ahead, start)
-                if token == start:
-                    text, end = self.step(data, start)
-                    parts += (self._c_decode(data[done:start]), text)
-                    done = ahead = end
-            if parts:
-                parts.append(self._c_decode(data[done:]))
-                return "".join(parts)
+        if self.split_re is not None and self._has_split(data):
+            return self.decode_splits(data)
         return self._c_decode(data)  # most pages: no ambiguous token
+
+    def decode_splits(self, data: bytes, shortcut: bool = True) -> str:
+        """The text of *data*, which holds a split token (see the module doc; Big5 0xA2 0x41, EUC-JP
+        0x8F 0xA2 0xB7). Where it holds more than _SPLIT_PROBES of them, at C speed (see :meth:`kin`):
+        the C codec's text of the whole, where
+
+        - it holds no kin character: no split token starts a token, the text stands;
+        - no *rival* starts a token (a kin token, not split, whose text is a split token's C codec
+          character: Big5 0xA1 0xFE, EUC-JP ``~``): each such character is a split token's, swapped;
+        - else each kin character, in order, is the text of the kin token that starts a token, in order.
+
+        Its plain twin (*shortcut* false, and where few): each split token's place is told by a walk
+        from a token boundary before it, and the text decoded around those that start a token."""
+        if shortcut and sum(map(data.count, self.splits)) > _SPLIT_PROBES:
+            text = self._c_decode(data)
+            kin = self.kin()
+            if kin.chars.search(text) is None:
+                return text
+            for match in kin.rivals.finditer(data):
+                if match.lastindex:  # a rival
+                    break
+            else:  # each such character of the C codec's is a split token's
+                for c, swapped in kin.swaps.items():
+                    text = text.replace(chr(c), swapped)
+                return text
+            tokens = list(filter(None, kin.tokens.split(data)[1::2]))  # (between them: b"")
+            pieces = kin.chars.split(text)
+            if len(pieces) == len(tokens) + 1:  # (always: tests/oracles/test_split_kin.py)
+                texts = map(kin.texts.__getitem__, tokens)
+                return "".join(itertools.chain.from_iterable(zip(pieces, texts))) + pieces[-1]
+        # Decode around each ambiguous token that starts at a token boundary, each run between
+        # them once. (*ahead*: a token boundary, from which the next match is told: each byte read
+        # once, not from *done* at each match that starts no token, dense where a body repeats one)
+        assert self.split_re is not None
+        done = ahead = 0
+        parts: list[str] = []
+        for match in self.split_re.finditer(data):
+            start = match.start()
+            if start < done:
+                continue
+            token, ahead = self._token_span(data, ahead, start)
+            if token == start:
+                text, end = self.step(data, start)
+                parts += (self._c_decode(data[done:start]), text)
+                done = ahead = end
+        parts.append(self._c_decode(data[done:]))
+        return "".join(parts)
+
+    def kin(self) -> SplitKin:
+        """The split tokens' kin (built on the first call, from *step*: about 60 ms): the *kin
+        characters* (each split token's on a token boundary: the C codec's, with the fixes, and
+        *step*'s), the *kin tokens* (every token whose text is one of them, the split tokens too) with
+        their texts, and patterns whose ``split`` captures the kin tokens (or the rivals) that start
+        a token, in order.
+
+        Such a pattern tokenizes from the start, each match where the last ended, exactly where a
+        token starts with a byte 0x80 or above or with an ASCII byte that no token holds past its
+        first (every kin token's first byte is one): after a byte that no token holds but last, a
+        token starts; from there a leading byte takes any next byte 0x80 or above (EUC-JP 0x8F with
+        0xA1-0xFE: the next two), any other byte 0x80 or above is a token alone, and so is an ASCII
+        byte (where it was a trail, no kin token starts with it)."""
+        if self._kin is None:
+            self._kin = _split_kin(self.step, self.splits, self._c_decode)
+        return self._kin
 
     def _has_split(self, data: bytes) -> bool:
         """Whether *data* holds a token CPython's output cannot tell apart (see the module doc).

@@ -277,10 +277,11 @@ def _codes(characters: frozenset[str], hexadecimal: bool) -> str:
 # (An item between a reference to whitespace and a label: a character a reader skips there
 # (whitespace, a quote, "="), or a reference to one of _BETWEEN, its ";" with it. It reads one way
 # whatever the regex engine retries (Python 3.10 has no possessive quantifier): a shorter reading of
-# a reference leaves a ";", which no item and no label starts with.)
+# a reference leaves a ";", which no item and no label starts with; so the ";" after the reference
+# is possessive where there are (a fifth of the time on a page of such references).)
 _BETWEEN_ITEM = ("(?:[\\x00- \"'=]|&(?:#(?:0{0,15}" + _codes(_BETWEEN, False) + "|x0{0,15}" + _codes(_BETWEEN, True) + ");?|"
                  + _trie(_BETWEEN_NAMES) + "))")
-_LABEL_FOLLOWS = ("(?=;?(?:" + _BETWEEN_ITEM + "{16}|" + _BETWEEN_ITEM + "{0,15}" + _trie(sorted(LABELS), "(?![" + _LABEL_CHARS + "])")
+_LABEL_FOLLOWS = ("(?=;?+(?:" + _BETWEEN_ITEM + "{16}|" + _BETWEEN_ITEM + "{0,15}" + _trie(sorted(LABELS), "(?![" + _LABEL_CHARS + "])")
                   + "))")
 # (One "&", then "#" and a digit or "x", or a name's first letter, before the alternatives: a page
 # of "&" that starts no reference fails each at once. Sixteen zeros or more are a hint first, so
@@ -303,24 +304,29 @@ _HINT_LENGTH = max(1 + 16 + 1 + 16 + max(map(len, LABELS)) + 1, 1 + max(map(len,
 
 
 class Hints:
-    """The hints in *text*: :attr:`last`, and :meth:`after`, asked at any positions; a search is
-    reused for every position between where it started and what it found, so callers that ask
-    in increasing order (or again from the start) search each part of the text once (C-speed:
-    the references and the labels' "=" each by a search led by its literal, "&" or "=")."""
+    """The hints in *text* from its first "<meta" (:data:`.tokenizer.META_CANDIDATE`) on, where
+    a meta tag may hold one (a page of references with its meta tags at the end is searched
+    there): :attr:`last`, and :meth:`after`, asked at any positions; a search is reused for every
+    position between where it started and what it found, so callers that ask in increasing order
+    (or again from the start) search each part of the text once (C-speed: the references and the
+    labels' "=" each by a search led by its literal, "&" or "=")."""
 
-    __slots__ = ("_found", "last", "lowered")
+    __slots__ = ("_found", "first", "last", "lowered")
 
     def __init__(self, text: str):
         #: *text*'s :func:`.tokenizer.ascii_lowered`.
         self.lowered = ascii_lowered(text)
+        #: The offset of the first "<meta" (the text's length: none).
+        self.first = _first_meta(text)
         #: The offset of the last hint, or -1: no meta tag that starts after it names an encoding.
         self.last = last_hint(text, self.lowered)
         # For each of _HINTS: where the last search started, what it found (-1: none).
         self._found = [(len(text) + 1, -1)] * len(_HINTS)
 
     def after(self, position: int) -> int:
-        """The offset of the first hint at or after *position*, or -1: no meta tag whose
-        attributes start there or later names an encoding, nor any that ends before it."""
+        """The offset of the first hint at or after *position* (and the first "<meta"), or -1: no
+        meta tag whose attributes start there or later names an encoding, nor any that ends before it."""
+        position = max(position, self.first)
         if position > self.last:
             return -1
         first = -1
@@ -346,13 +352,19 @@ def forget() -> None:
     _LAST_HINTS.clear()
 
 
-def last_start(pattern: re.Pattern[AnyStr], text: AnyStr, end: int, reach: int) -> int:
-    """The start of the last match of *pattern* in ``text[:end]`` (each at most *reach* characters
-    long, lookaheads included), or -1: searched in windows from the end, doubling, then bisected,
-    so that each character is searched O(1) times (no Python step per match)."""
+def _first_meta(text: str) -> int:
+    """The offset of the first "<meta" in *text*, or its length."""
+    match = META_CANDIDATE.search(text)
+    return len(text) if match is None else match.start()
+
+
+def last_start(pattern: re.Pattern[AnyStr], text: AnyStr, end: int, reach: int, start: int = 0) -> int:
+    """The start of the last match of *pattern* in ``text[:end]`` at or after *start* (each at most
+    *reach* characters long, lookaheads included), or -1: searched in windows from the end,
+    doubling, then bisected, so that each character is searched O(1) times (no Python step per match)."""
     high, size = end, 1024  # no match starts at or after high
-    while high > 0:
-        low = max(high - size, 0)
+    while high > start:
+        low = max(high - size, start)
         # (a match at or past *high* is none: cut by the window, it read less than a match does)
         match = pattern.search(text, low, min(end, high + reach))
         if match is None or match.start() >= high:
@@ -371,14 +383,15 @@ def last_start(pattern: re.Pattern[AnyStr], text: AnyStr, end: int, reach: int) 
 
 
 def last_hint(text: str, lowered: bytes | None = None) -> int:
-    """The offset of the last hint in *text* (see :class:`Hints`; *lowered*: its
-    :func:`.tokenizer.ascii_lowered`, if the caller has it), or -1."""
+    """The offset of the last hint in *text* from its first "<meta" on (see :class:`Hints`;
+    *lowered*: its :func:`.tokenizer.ascii_lowered`, if the caller has it), or -1."""
     for seen, last in _LAST_HINTS:
         if seen is text or seen == text:
             return last
-    if lowered is None:
-        lowered = ascii_lowered(text)
-    last = max(last_start(pattern, lowered, len(text), _HINT_LENGTH) for pattern in _HINTS)
+    first, last = _first_meta(text), -1
+    if first < len(text):
+        lowered = ascii_lowered(text) if lowered is None else lowered
+        last = max(last_start(pattern, lowered, len(text), _HINT_LENGTH, first) for pattern in _HINTS)
     _LAST_HINTS[:] = [(text, last), *_LAST_HINTS[:1]]
     return last
 
@@ -468,6 +481,13 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
             if shortcut and (after := search(text, position, stop)) is not None:
                 unit = text[at:after.start()]
                 position = copies_end(text, at, unit, len(text)) - len(unit) + len(same)
+        elif shortcut and (after := search(text, at + 5, stop)) is not None:
+            # Shortcut: a tag with "<meta" inside that names nothing (no hint inside, or read so),
+            # where the text from it up to the next "<meta" repeats: each copy whose window
+            # (*longest* characters) lies within the copies is read alike, in O(log n) steps.
+            unit = text[at:after.start()]
+            alike = (copies_end(text, at, unit, len(text)) - at - longest) // len(unit)  # (after the first)
+            position = at + (alike + 1) * len(unit) if alike > 0 else at + 5
 
 
 #: Candidates :func:`last_meta_start` reads from the end before it reads from the start instead

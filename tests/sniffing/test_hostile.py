@@ -160,12 +160,17 @@ _UNITS = st.sampled_from(["<!---->", "<!-- x -->", "<p>", "<a b='>'>", "<script>
 
 
 @settings(max_examples=1000, deadline=None)
-@given(_UNITS, st.integers(min_value=0, max_value=70), st.lists(_UNITS, max_size=4).map("".join),
-       st.integers(min_value=0, max_value=400))
-def test_a_run_with_copies_skipped_ends_where_the_run_ends(unit, copies, tail, cut):
-    """Copies of a run's first item skipped in O(log n) steps, then the run: where the run alone
-    ends, whatever follows the last copy and wherever the text is cut."""
-    text = unit * copies + tail
+@given(st.lists(_UNITS, min_size=1, max_size=10).map("".join), st.integers(min_value=0, max_value=70),
+       st.lists(_UNITS, max_size=4).map("".join), st.integers(min_value=0, max_value=400),
+       st.lists(_UNITS, max_size=10).map("".join))
+@example("<!---->-->x<!---->", 40, "<p", 400, "")  # a unit of three items
+@example("<p>" * 9, 40, "", 400, "")  # nine items: copies of a shorter unit
+@example("<p></p><", 40, "", 400, "x<b>")  # copies past a prefix of other items
+def test_a_run_with_copies_skipped_ends_where_the_run_ends(unit, copies, tail, cut, prefix):
+    """Copies of a unit of up to UNIT_ITEMS items (past up to UNIT_ITEMS others) skipped in O(log n)
+    steps, then the run: where the run alone ends, whatever follows the last copy and wherever the
+    text is cut."""
+    text = prefix + unit * copies + tail
     end = min(cut, len(text))
     alone = COMMENT_RUN.match(text, 0, end)
     for window in (RUN_WINDOW, 1, 7, 20, 64):  # the run within a window first, wherever it ends
@@ -175,9 +180,35 @@ def test_a_run_with_copies_skipped_ends_where_the_run_ends(unit, copies, tail, c
     for window in (RUN_WINDOW, 1, 7, 20, 64):
         assert run_end(prescan_module._RUN_ONE, prescan_module._RUN, data, 0, end, window) == alone.end()
     whole = 0  # copies of the unit, one by one
-    while (whole + 1) * len(unit) <= end and text.startswith(unit, whole * len(unit)):
+    while len(prefix) + (whole + 1) * len(unit) <= end and text.startswith(unit, len(prefix) + whole * len(unit)):
         whole += 1
-    assert copies_end(text, 0, unit, end) == whole * len(unit)
+    assert copies_end(text, len(prefix), unit, end) == len(prefix) + whole * len(unit)
+
+
+class _Counted:
+    """A pattern whose ``match`` calls are recorded (their start positions)."""
+
+    def __init__(self, pattern):
+        self.pattern, self.starts = pattern, []
+
+    def match(self, text, pos, end):
+        self.starts.append(pos)
+        return self.pattern.match(text, pos, end)
+
+
+@pytest.mark.parametrize(("run", "prefix", "unit"), [
+    ("HEAD", "", "</ ><</ >"), ("HEAD", '"', "</ ><</ >"), ("HEAD", "x<link>" * 7, "<!---->x<link></ >"),
+    ("HEAD", '"', "<!---->" + "<link>" * 7), ("BODY", "x<b>" * 7, "<!---->x<p><b>"), ("BODY", '"', "<!---->" + "<p>" * 7)])
+def test_a_flood_of_a_unit_of_items_is_run_past_its_copies(run, prefix, unit):
+    """A 64 KiB flood of a unit of up to UNIT_ITEMS items (a hunted body: "</ ><</ >" after a quote,
+    in Chromium's head scan) after a prefix of up to UNIT_ITEMS items: the run is matched whole only
+    past the copies (a few items before the end), and ends where the run alone does."""
+    text = prefix + unit * (64 * 1024 // len(unit))
+    one, pattern = (getattr(browsers_module, f"_CHROMIUM_{run}_{kind}") for kind in ("ONE", "RUN"))
+    assert pattern.match(text).end() == len(text)
+    counted = _Counted(pattern)
+    assert run_end(one, counted, text, 0, len(text)) == len(text)
+    assert counted.starts[-1] >= len(text) - 2 * len(unit), counted.starts
 
 
 def _element_by_steps(text: str, name: str) -> int:
@@ -478,7 +509,9 @@ def test_long_tags_after_a_long_tag_are_found_as_the_plain_steps_find_them(text,
 
 # Tags with a hint inside that name nothing (in the standard's reading), so that each is read.
 _NAMING_NOTHING = st.sampled_from(["<meta charset=koi8-r\x00>", '<meta content="charset=koi8-r">', "<meta charset=koi8-r&>",
-                                    '<meta http-equiv=x content="charset=utf-8">', "<meta charset=zz>"])
+                                    '<meta http-equiv=x content="charset=utf-8">', "<meta charset=zz>",
+                                    # "<meta" inside: a quote that runs into the next copy, a tag in a value
+                                    '<meta charset="--><a><', '<meta a="<meta charset=zz>">', "<meta a='<meta b='"])
 _BETWEEN = st.lists(st.sampled_from(["<!-- x -->", "<?x", "x", "<me", "ta ", "<meta", "<p>", ">", '"', "charset=koi8-r",
                                      "<meta charset=koi8-r>", " "]), max_size=4).map("".join)
 
@@ -488,10 +521,14 @@ _BETWEEN = st.lists(st.sampled_from(["<!-- x -->", "<?x", "x", "<me", "ta ", "<m
        st.sampled_from([_reads, _chromium_reads, firefox_meta_encoding]))
 @example("<meta charset=koi8-r&>", "<me", 30, "", "ta charset=koi8-r>", _reads)  # the last copy's text and the tail
 @example("<meta charset=koi8-r&>", "x", 30, "<meta charset=koi8-r>", "", _reads)
+@example('<meta charset="-->\x1b(B<html><a>\x00<', "", 40, "<svg>", "<meta charset=koi8-r>]]>", _reads)  # a hunted body
+@example('<meta charset="--><a><', "", 40, "", '<meta charset="koi8-r">', _chromium_reads)  # the last copy's quote
+@example('<meta charset="-->' + "y" * 600 + "<", "", 5, "", "y" * 1100 + " charset=koi8-r>", _reads)  # the last copy: long
 def test_copies_of_a_tag_that_names_nothing_with_the_text_after_it_are_read_as_the_plain_steps_read_them(
         tag, between, copies, head, tail, reads):
-    """meta_starts and last_meta_start with the shortcut that skips copies of a tag that names
-    nothing with the text up to the next "<meta", against the plain steps (shortcut=False)."""
+    """meta_starts and last_meta_start with the shortcuts that skip copies of a tag that names
+    nothing with the text up to the next "<meta" (also where "<meta" is inside the tag), against
+    the plain steps (shortcut=False)."""
     text = head + (tag + between) * copies + tail
     both = [(list(meta_starts(text, reads, shortcut=shortcut)), last_meta_start(text, reads, shortcut=shortcut))
             for shortcut in (True, False)]
@@ -630,6 +667,9 @@ def _reference_hint_at(text: str, at: int) -> bool:
     return any(_label_follows(text, end) for end in _names_at(text, at, lambda value: value & _BETWEEN and not value & _LABEL_READ))
 
 
+_META_STARTS = {"<meta" + c for c in "\t\n\x0c\r />"}  # a meta start tag's first six characters (§13.2.5.6-8)
+
+
 def _hint_at(text: str, at: int) -> bool:
     """The hint's definition, step by step: "&"; or "=" with "charset" (ASCII case-insensitively)
     and up to 15 characters up to U+0020 before it, or 16 of those; and after it up to 15 of
@@ -702,8 +742,10 @@ def _hint_at(text: str, at: int) -> bool:
 @example("", "charset=&#32;&Tab;&NewLine;&semi;koi8-r")
 def test_hints_are_where_the_definition_puts_them_and_every_naming_meta_holds_one(before, span):
     text = before + "<meta " + span + ">"
-    every = [at for at in range(len(text)) if _hint_at(text, at)]
+    first = next(at for at in range(len(text)) if _ascii_lower(text[at:at + 6]) in _META_STARTS)  # (hints from there)
+    every = [at for at in range(first, len(text)) if _hint_at(text, at)]
     assert last_hint(text) == (every[-1] if every else -1)
+    assert last_hint(text.replace("<", "(")) == -1  # no "<meta": no hint
     hints = Hints(text)
     # asked in increasing order, then again from each end (what it found is reused only where it holds)
     order = [*range(len(text) + 1), *reversed(range(len(text) + 1)), *range(0, len(text) + 1, 3)]

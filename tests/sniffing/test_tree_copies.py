@@ -125,6 +125,15 @@ def _numbered(head: str, unit: list[str], copies: int, tail: str) -> str:
 @example(_numbered("<svg><x><foreignObject>x<!---->", ["</x>", "%d", "<!---->"], 3, "<title>" + META + "</title>"), True, True, 400)
 @example(_numbered("<table><svg><foreignObject>x<!---->", ["</table>", "%d", "<!---->"], 3, "<svg><title>" + META), True, True, 400)
 @example(_numbered("<form><svg><foreignObject>x<!---->", ["</form>", "%d", "<!---->"], 3, "</svg><form>" + META), True, True, 400)
+# "in body" at an HTML current node, end tags taken with characters but those with rules of their
+# own and the names down to the topmost special element (a hunted body: stray end tags between numbers)
+@example(_numbered("", ["  </svg>%d\x80&Tab;"], 30, META), True, True, 400)
+@example(_numbered("<div>", ["</span>%d", "</div>"], 3, META), True, True, 400)  # "</div>" pops the div
+@example(_numbered("<p><span>", ["</x>%d"], 5, "</span>" + META), True, True, 400)  # a span above the p: the loop
+@example(_numbered("<b>", ["</i>%d", "</b>"], 3, META), True, False, 400)  # the adoption agency
+@example(_numbered("<div>", ["x%d", "</p>", "</svg>"], 3, META), True, True, 400)  # "</p>" inserts a p
+@example(_numbered("", ["x%d", "</svg>", "</body>"], 3, "<p>" + META), True, True, 400)  # "</body>": "after body"
+@example(_numbered("<table><td>", ["</svg>%d", "</td>"], 3, META), True, True, 400)  # "in cell"
 def test_runs_of_characters_and_comments_leave_the_metas_of_the_token_by_token_steps(text, modes, scripting, cut):
     """Runs taken in one match (after a stray "<"; characters and comments once characters change
     nothing) against the plain twin, with a cutoff and a stop (Firefox's model) or none."""
@@ -286,6 +295,16 @@ def test_floods_that_keep_the_tree_builder_on_take_no_turn_per_copy(name):
             assert _metas(text, True, **kwargs) == _metas(text, False, **kwargs)
 
 
+@pytest.mark.parametrize("head", ["", "<div>", "<b>", "<p>"])
+def test_numbered_stray_end_tags_in_body_take_no_turn_each(head):
+    """A 64 KiB body of stray end tags between numbers (a hunted body; no copies: each unit differs)
+    "in body" costs a few hundred Python calls, not a turn of the loop per end tag; the same metas."""
+    text = _numbered(head, ["  </svg>%d\x80&Tab;"], 3000, META)
+    for kwargs in ({"modes": False}, {"modes": True, "scripting": False}):
+        assert scan_calls(text, **kwargs) < 1500, (head, kwargs)
+        assert _metas(text, True, **kwargs) == _metas(text, False, **kwargs)
+
+
 @pytest.mark.parametrize("name", sorted(GROWING))
 def test_floods_that_push_an_element_per_copy_take_no_turn_per_copy(name):
     """Copies of one start tag that each push one more element alike are pushed at once: for a
@@ -442,3 +461,37 @@ def test_metas_after_runs_stop_at_the_cutoff():
         kwargs = {"modes": False, "cutoff": cutoff}
         assert _metas(text, True, **kwargs) == _metas(text, False, **kwargs) != []
 
+
+
+_END_NAMES = ["svg", "span", "x", "div", "p", "b", "a", "body", "html", "td", "table", "li", "h1", "br", "form",
+              "template", "select", "object", "foreignObject", "title", "mi", "g", "math", "nobr", "dd", "option"]
+_TOKENS = st.lists(st.tuples(st.booleans(), st.sampled_from(_END_NAMES + ["ul", "button", "caption", "tr"])), max_size=12)
+
+
+@settings(max_examples=600, deadline=None)
+@given(_TOKENS, st.sampled_from(["", "x"]))
+@example([(True, "div"), (True, "span")], "x")  # a non-special element above the topmost special one
+@example([(True, "p"), (True, "span")], "x")
+@example([(True, "table"), (True, "td"), (True, "div")], "x")
+def test_end_tags_ignored_change_no_state(tokens, characters):
+    """Every end tag that TreeBuilder.end_tags_ignored leaves out changes no state (its shape)
+    after start and end tags (and characters, which make them inert) in any mode."""
+    import copy
+
+    tree = TreeBuilder()
+    for start, name in tokens:
+        if start:
+            tree.start_tag(name, "", False)
+        else:
+            tree.end_tag(name)
+        if characters:
+            tree.characters(False, False, True)
+    kept = tree.end_tags_ignored()
+    if kept is None:
+        return
+    shape = tree.shape()
+    for name in _END_NAMES:
+        if name.lower() not in kept:
+            other = copy.deepcopy(tree)
+            other.end_tag(name)
+            assert other.shape() == shape, (tokens, name)

@@ -16,6 +16,9 @@ _FORMATTING = frozenset("b big code em font i s small strike strong tt u".split(
 _END_FORMATTING = _FORMATTING | frozenset(("a", "nobr"))
 _VOID = frozenset("area br embed img keygen wbr".split())
 _BODY_IGNORED = frozenset("caption col colgroup frame head tbody td tfoot th thead tr".split())
+#: The end tags with a rule of their own in "in body" (BodyMode._body_end; all others: "any other end tag").
+END_TAG_RULES = _END_BLOCK | _END_FORMATTING | _HEADINGS | frozenset(
+    "p li dd dt template body html form applet marquee object select br".split())
 
 
 # Start tags with a rule of their own in "in body" (all others: reconstruct, insert).

@@ -417,16 +417,21 @@ LONGEST_TAG = 1024
 #: :func:`run_end`): a page's runs are shorter, floods longer.
 RUN_WINDOW = 2048
 
+#: Items of the longest unit whose copies :func:`run_end` looks for (each try: one item's match and
+#: O(log n) comparisons).
+UNIT_ITEMS = 8
+
 
 def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: int = RUN_WINDOW) -> int:
     """Where ``run.match(text, pos, end)`` ends (*pos* where it does not match), *run* being
     *one* (an alternation of items, at most one of which matches at any place) repeated. A run
     that ends within *window* is that one match (no item matches where it stops, in all of the
     text); one that stops before an item longer than *window* goes on after that item (read once,
-    not three times); a longer one has copies of the item the window cut (else, where the window
-    ends between items, of the first), else of it and the next, skipped first
-    (:func:`copies_end`) where that ends with ">": the same end, in O(log n) steps for a flood of
-    one or two tokens or elements, whatever comes before it in the window."""
+    not three times); a longer one has copies of a unit of up to :data:`UNIT_ITEMS` items that ends
+    with ">" and starts at one of the first :data:`UNIT_ITEMS` items from the item the window cut
+    (else, where the window ends between items, from the first) skipped first (:func:`copies_end`;
+    the unit whose copies reach furthest): the same end, in O(log n) steps for a flood of such a
+    unit, whatever comes before it."""
     cut = min(end, pos + window)
     match = run.match(text, pos, cut)
     stop = pos if match is None else match.end()
@@ -444,16 +449,29 @@ def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: 
         item = one.match(text, pos, end)
         if item is None:
             return pos  # no item here: the run is empty (and its attempt would cost as much again)
-    for _ in range(2):  # copies of the item the window cut (else the first), else of it and the next
-        unit_end = item.end()
-        if unit_end - pos > 2 and text[unit_end - 1:unit_end] in (">", b">"):
-            after = copies_end(text, unit_end, text[pos:unit_end], end)
-            if after > unit_end:
-                pos = after
-                break
-        item = one.match(text, unit_end, end)
-        if item is None:
+    # Copies of a unit of up to UNIT_ITEMS items that starts at one of the first UNIT_ITEMS items
+    # from *pos* (the item the window cut, else the first: past a prefix of other items).
+    bounds = [pos, item.end()]
+    while len(bounds) <= 2 * UNIT_ITEMS and (item := one.match(text, bounds[-1], end)) is not None \
+            and item.end() > bounds[-1]:
+        bounds.append(item.end())
+    # (Each tried over 16 copies at most: the first that has them all, else the one that reaches
+    # furthest, is skipped to its end.)
+    best = (pos, None, 0)
+    for first in range(min(UNIT_ITEMS, len(bounds) - 1)):
+        for unit_end in bounds[first + 1:first + 1 + UNIT_ITEMS]:
+            unit = text[bounds[first]:unit_end]
+            if len(unit) > 2 and unit[-1:] in (">", b">") and text.startswith(unit, unit_end):
+                far = unit_end + 16 * len(unit)
+                reach = copies_end(text, unit_end, unit, min(end, far))
+                if reach > best[0]:
+                    best = (reach, unit, unit_end)
+                if reach >= far:
+                    break
+        if best[1] is not None and best[0] >= best[2] + 16 * len(best[1]):
             break
+    if best[1] is not None:
+        pos = copies_end(text, best[2], best[1], end)
     match = run.match(text, pos, end)
     return pos if match is None else match.end()
 

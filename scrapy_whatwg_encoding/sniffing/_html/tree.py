@@ -49,7 +49,7 @@ from .elements import (
 )
 from .foreign import ForeignContent, breaks_out
 from .formatting import FormattingElements
-from .modes_body import BodyMode, body_copies
+from .modes_body import END_TAG_RULES, BodyMode, body_copies
 from .modes_head import HeadModes
 from .modes_other import OtherModes
 from .modes_table import TableModes
@@ -632,22 +632,42 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         """The names of the end tags that may change state now, every other end tag changing
         none (None: any may). "In template", ``template`` (its rules for end tags, §13.2.6.4.23;
         the current node is then a template, never foreign: a start tag in it switches to another
-        mode). "In body" where the current node is an HTML or MathML text integration point,
-        :data:`_KEPT_AT_INTEGRATION_POINTS`, where the foreign elements down to the first HTML
-        one are named among them (at most eight): foreign content's "any other end tag"
-        (§13.2.6.5) pops to one so named, else takes the in-body rules, where the integration
-        point bounds every scope and, being special, ends "any other end tag"."""
+        mode). "In body" where the current node is an HTML element, :meth:`_kept_in_body`; where
+        it is an HTML or MathML text integration point, :data:`_KEPT_AT_INTEGRATION_POINTS`, where
+        the foreign elements down to the first HTML one are named among them (at most eight):
+        foreign content's "any other end tag" (§13.2.6.5) pops to one so named, else takes the
+        in-body rules, where the integration point bounds every scope and, being special, ends
+        "any other end tag"."""
         mode = self.mode
         if mode == "in template":
             return _KEPT_IN_TEMPLATE
         stack = self.stack
-        if mode != "in body" or not stack or not stack[-1].ip:
+        if mode != "in body" or not stack:
+            return None
+        if stack[-1].ns == HTML:  # (the in-body rules) "any other end tag" stops at the topmost special element
+            return self._kept_in_body()
+        if not stack[-1].ip:
             return None
         for el in islice(reversed(stack), 8):
             if el.ns == HTML:
                 return _KEPT_AT_INTEGRATION_POINTS
             if any(one.name.lower() not in _KEPT_AT_INTEGRATION_POINTS for one in el.unit or (el,)):  # (a run's too)
                 return None
+        return None
+
+    def _kept_in_body(self) -> frozenset[str] | None:
+        """:meth:`end_tags_ignored` "in body" where the current node is an HTML element: the end
+        tags with rules of their own (:data:`.modes_body.END_TAG_RULES`), where those name every
+        element from the current node down to the topmost special element ("any other end tag"
+        pops only those: its loop ignores the token at a special element, §13.2.6.4.7); else
+        None (also where they are more than eight entries, or a run of copies: one set, one
+        pattern cached, whatever the names)."""
+        top = self._special[-1] if self._special else None
+        for el in islice(reversed(self.stack), 8):
+            if el.count != 1 or el.name not in END_TAG_RULES:
+                return None
+            if el is top:
+                return END_TAG_RULES
         return None
 
     def characters(self, ws: bool, nul: bool, other: bool) -> None:
