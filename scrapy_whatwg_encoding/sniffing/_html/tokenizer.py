@@ -450,25 +450,29 @@ def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: 
         if item is None:
             return pos  # no item here: the run is empty (and its attempt would cost as much again)
     # Copies of a unit of up to UNIT_ITEMS items that starts at one of the first UNIT_ITEMS items
-    # from *pos* (the item the window cut, else the first: past a prefix of other items).
+    # from *pos* (the item the window cut, else the first: past a prefix of other items), each
+    # tried over 16 copies at most: the first that has them all, else the one that reaches
+    # furthest, is skipped to its end. (Items matched as the tries need them: a flood's unit from
+    # *pos* costs its own items only.)
     bounds = [pos, item.end()]
-    while len(bounds) <= 2 * UNIT_ITEMS and (item := one.match(text, bounds[-1], end)) is not None \
-            and item.end() > bounds[-1]:
-        bounds.append(item.end())
-    # (Each tried over 16 copies at most: the first that has them all, else the one that reaches
-    # furthest, is skipped to its end.)
     best = (pos, None, 0)
-    for first in range(min(UNIT_ITEMS, len(bounds) - 1)):
-        for unit_end in bounds[first + 1:first + 1 + UNIT_ITEMS]:
-            unit = text[bounds[first]:unit_end]
-            if len(unit) > 2 and unit[-1:] in (">", b">") and text.startswith(unit, unit_end):
+    for first in range(UNIT_ITEMS):
+        for k in range(first + 1, first + 1 + UNIT_ITEMS):
+            if k == len(bounds):
+                item = one.match(text, bounds[-1], end)
+                if item is None or item.end() == bounds[-1]:
+                    break
+                bounds.append(item.end())
+            start, unit_end = bounds[first], bounds[k]
+            if unit_end - start > 2 and text[unit_end - 1:unit_end] in (">", b">") \
+                    and text.startswith(unit := text[start:unit_end], unit_end):
                 far = unit_end + 16 * len(unit)
                 reach = copies_end(text, unit_end, unit, min(end, far))
                 if reach > best[0]:
                     best = (reach, unit, unit_end)
                 if reach >= far:
                     break
-        if best[1] is not None and best[0] >= best[2] + 16 * len(best[1]):
+        if (best[1] is not None and best[0] >= best[2] + 16 * len(best[1])) or first + 1 >= len(bounds) - 1:
             break
     if best[1] is not None:
         pos = copies_end(text, best[2], best[1], end)
