@@ -316,10 +316,9 @@ class Hints:
     def __init__(self, text: str):
         #: *text*'s :func:`.tokenizer.ascii_lowered`.
         self.lowered = ascii_lowered(text)
-        #: The offset of the first "<meta" (the text's length: none).
-        self.first = _first_meta(text)
-        #: The offset of the last hint, or -1: no meta tag that starts after it names an encoding.
-        self.last = last_hint(text, self.lowered)
+        #: The offset of the first "<meta" (the text's length: none), and of the last hint, or -1:
+        #: no meta tag that starts after it names an encoding.
+        self.first, self.last = _first_and_last(text, self.lowered)
         # For each of _HINTS: where the last search started, what it found (-1: none).
         self._found = [(len(text) + 1, -1)] * len(_HINTS)
 
@@ -342,7 +341,7 @@ class Hints:
 
 
 # The last texts asked for their last hint, with it: the browsers' models read the same text.
-_LAST_HINTS: list[tuple[str, int]] = []
+_LAST_HINTS: list[tuple[str, int, int]] = []
 
 
 def forget() -> None:
@@ -352,10 +351,14 @@ def forget() -> None:
     _LAST_HINTS.clear()
 
 
-def _first_meta(text: str) -> int:
-    """The offset of the first "<meta" in *text*, or its length."""
-    match = META_CANDIDATE.search(text)
-    return len(text) if match is None else match.start()
+_META_LOWERED = re.compile(rb"<meta[\t\n\x0c\r />]")  # META_CANDIDATE in an ascii_lowered text (no IGNORECASE)
+
+
+def _first_meta(lowered: bytes) -> int:
+    """The offset of the first "<meta" (:data:`.tokenizer.META_CANDIDATE`) in a text whose
+    :func:`.tokenizer.ascii_lowered` is *lowered*, or its length."""
+    match = _META_LOWERED.search(lowered)
+    return len(lowered) if match is None else match.start()
 
 
 def last_start(pattern: re.Pattern[AnyStr], text: AnyStr, end: int, reach: int, start: int = 0) -> int:
@@ -385,15 +388,20 @@ def last_start(pattern: re.Pattern[AnyStr], text: AnyStr, end: int, reach: int, 
 def last_hint(text: str, lowered: bytes | None = None) -> int:
     """The offset of the last hint in *text* from its first "<meta" on (see :class:`Hints`;
     *lowered*: its :func:`.tokenizer.ascii_lowered`, if the caller has it), or -1."""
-    for seen, last in _LAST_HINTS:
+    return _first_and_last(text, lowered)[1]
+
+
+def _first_and_last(text: str, lowered: bytes | None = None) -> tuple[int, int]:
+    """The offset of the first "<meta" in *text* (its length: none) and :func:`last_hint`'s."""
+    for seen, first, last in _LAST_HINTS:
         if seen is text or seen == text:
-            return last
-    first, last = _first_meta(text), -1
+            return first, last
+    lowered = ascii_lowered(text) if lowered is None else lowered
+    first, last = _first_meta(lowered), -1
     if first < len(text):
-        lowered = ascii_lowered(text) if lowered is None else lowered
         last = max(last_start(pattern, lowered, len(text), _HINT_LENGTH, first) for pattern in _HINTS)
-    _LAST_HINTS[:] = [(text, last), *_LAST_HINTS[:1]]
-    return last
+    _LAST_HINTS[:] = [(text, first, last), *_LAST_HINTS[:1]]
+    return first, last
 
 
 def meta_starts(text: str, reads: Callable[[str], object], start: int = 0, end: int | None = None,
