@@ -6,7 +6,7 @@ import functools
 from typing import TYPE_CHECKING, NamedTuple
 
 from . import indexes
-from .multi_byte import FastDecoder, table_encoder
+from .multi_byte import MARK, FastDecoder, SplitMarks, table_encoder
 
 if TYPE_CHECKING:
     from ._typing import Codec
@@ -245,10 +245,40 @@ def _encoder_table() -> dict[str, bytes]:
     return result
 
 
+_SPLITS = (b"\xa2\x41", b"\xa2\x42")  # CPython's text of each is another token's (tables/multi_byte_fixes.py)
+_LEADING = bytes(0x81 <= b <= 0xFE for b in range(256))
+_SPLIT_BYTES = bytes(1 if b == 0xA2 else 2 if b in (0x41, 0x42) else 0 for b in range(256))
+
+
+def mark_splits(data: bytes) -> bytes:
+    """*data* (MARK escaped, see :class:`.multi_byte.SplitMarks`) with each split token that starts
+    a token (0xA2 0x41, 0xA2 0x42) as MARK 0x02, MARK 0x03; at C speed.
+
+    A byte 0x81-0xFE is a leading byte whose token ends after the next byte, whatever it is (an
+    ASCII byte it restores, §11.1.1 step 3.9, is a token of its own that ends there too), and every
+    other byte is a token alone: in a run of leading bytes, tokens start at its first byte and every
+    second one on. A split token's second byte is ASCII, so its 0xA2 ends a run; it starts a token
+    where it is left alone when the run's bytes are paired from the run's start (bytes.replace pairs
+    them so, leftmost first). The masks (a bit per byte) are ANDed as integers, big-endian: a byte's
+    bits shifted left by 8 are the previous byte's place."""
+    alone = int.from_bytes(data.translate(_LEADING).replace(b"\x01\x01", b"\x00\x00"), "big")
+    pairs = int.from_bytes(data.translate(_SPLIT_BYTES), "big")  # bit 0: 0xA2, bit 1: 0x41 or 0x42
+    at = alone & pairs & (pairs << 7)  # bit 0 where a lone 0xA2 has 0x41 or 0x42 next
+    if not at:
+        return data
+    # 0xA2 to MARK, then 0x41 and 0x42 to 0x02 and 0x03 (no byte borrows from another)
+    marked = int.from_bytes(data, "big") - ((at * ((0xA2 - MARK[0]) << 8 | 0x41 - 0x02)) >> 8)
+    return marked.to_bytes(len(data), "big")
+
+
 def codec(name: str) -> Codec:
     """(decode, encode) for Big5."""
     from .tables.multi_byte_fixes import FIXES
 
+    assert FIXES["Big5"][1] == _SPLITS
+    marks = SplitMarks(mark_splits, tuple((MARK.decode() + chr(2 + k), step(split, 0)[0])
+                                          for k, split in enumerate(_SPLITS)))
     # (pages of pairs CPython lacks, among ASCII or errors)
-    return (FastDecoder("Big5", "big5hkscs", step, *FIXES["Big5"], bulk=lacking_run, pair_run=lacking_run),
+    return (FastDecoder("Big5", "big5hkscs", step, *FIXES["Big5"], bulk=lacking_run, pair_run=lacking_run,
+                        marks=marks),
             table_encoder(_encoder_table))

@@ -11,8 +11,8 @@ Where CPython's codec accepts a sequence but decodes it differently, ``tools/gen
 listed those tokens (``tables/multi_byte_fixes.py``): a code point CPython produces only for such
 tokens (*sources*) is translated afterwards (*fixes*); a token whose CPython output is ambiguous
 (*splits*) is found in the bytes, checked to start at a token boundary, and decoded by *step*
-between two C runs (a page of many: the C codec's text of the whole, set right at C speed, see
-:meth:`FastDecoder.decode_splits`).
+between two C runs (a page of many: the C codec's text of the bytes with those marked at C speed,
+see :meth:`FastDecoder.decode_splits`).
 
 A run of errors (hostile or badly damaged input) is decoded in bulk: at an error, the handler
 tokenizes at C speed up to the first token at which the standard does more than map single bytes
@@ -788,68 +788,23 @@ def token_span(step: Step, data: bytes, i: int, position: int) -> tuple[int, int
     return i, i
 
 
-_RUN_TOKENS = 1024  # tokens of a match of SplitKin's patterns at most (the regex engine's state grows with it)
 _FOUR_AFTER = 64  # four-byte tokens met one by one in an input, past which FastDecoder's *four* decodes it
+# Marked bytes (see FastDecoder.decode_splits): MARK then 0x01 is MARK itself, MARK then 0x02, 0x03, ...
+# what a decoder's SplitMarks says. MARK is ASCII and no trail byte, so each byte of a mark is a token
+# of its own, and no token here but 0x7F gives U+007F (tests/oracles/test_split_marks.py).
+MARK = b"\x7f"
+_ESCAPED = MARK + b"\x01"
 
 
-class SplitKin(NamedTuple):
-    """A decoder's split tokens' kin (see :meth:`FastDecoder.kin`)."""
+class SplitMarks(NamedTuple):
+    """How a decoder with split tokens decodes a page of them at C speed (see
+    :meth:`FastDecoder.decode_splits`)."""
 
-    tokens: re.Pattern[bytes]  # its split gives ["", kin token or None, "", ...] (None: runs of other tokens)
-    chars: re.Pattern[str]  # any character a kin token gives
-    texts: dict[bytes, str]  # each kin token's text (*step*'s)
-    swaps: dict[int, str]  # the C codec's character of each split token (with the fixes): *step*'s (none of them)
-    rivals: re.Pattern[bytes]  # as *tokens*, for the kin tokens but split tokens whose text is a key of *swaps*
-
-
-def _split_kin(step: Step, splits: tuple[bytes, ...], c_decode: Callable[[bytes], str]) -> SplitKin:
-    """:meth:`FastDecoder.kin` from *step*, the split tokens and the decoder's C decode (with fixes)."""
-    high = range(0x80, 0x100)
-    swaps = {ord(c_decode(split)): step(split, 0)[0] for split in splits}
-    chars = set(map(chr, swaps)) | set(swaps.values())
-    assert len(swaps) == len(splits) and not set(map(chr, swaps)) & set(swaps.values())
-    texts: dict[bytes, str] = {}
-    leads: list[int] = []
-    readers: list[int] = []
-    threes: list[bytes] = []
-    for first in range(0x100):
-        lengths = set()
-        for second in range(0x100):
-            text, n = step(bytes((first, second)), 0)
-            lengths.add(n if second >= 0x80 else 0)
-            texts.update({bytes((first, second))[:n]: text} if chars & set(text) else {})
-            if n == 2 and step(bytes((first, second)) + b"\xa1\xa1", 0)[1] == 3:  # (reads on: a reader)
-                threes.append(bytes((first, second)))
-                for third in high:
-                    text = step(bytes((first, second, third)), 0)[0]
-                    texts.update({bytes((first, second, third)): text} if chars & set(text) else {})
-        assert first < 0x80 or lengths in ({0, 1}, {0, 2}), first  # (a token alone, or a leading byte)
-        if first >= 0x80 and lengths == {0, 2}:
-            (readers if any(t[0] == first for t in threes) else leads).append(first)
-    texts.update((split, step(split, 0)[0]) for split in splits)
-    for token, text in texts.items():
-        # one kin character each, the token whole whatever follows, no ASCII first byte a trail
-        assert len(text) == 1 and all(step(token + after, 0)[1] == len(token) for after in _AFTER), token
-        assert token[0] >= 0x80 or all(step(bytes((b, token[0])), 0)[1] == 1 for b in high), token
-
-    def one_of(values: Iterable[int]) -> bytes:
-        return b"[" + b"".join(re.escape(bytes((b,))) for b in sorted(values)) + b"]"
-
-    thirds = [one_of(t[1] for t in threes if t[0] == r) for r in readers]
-    other = b"|".join([b"%s%s[\x80-\xff]" % (re.escape(bytes((r,))), c) for r, c in zip(readers, thirds)]
-                      + [one_of(leads + readers) + b"[\x80-\xff]", b"[\x80-\xff]"])
-
-    def tokenizer(captured: list[bytes], whole: tuple[bytes, ...] = ()) -> re.Pattern[bytes]:
-        """The pattern whose split captures the *captured* tokens (others in runs; *whole*: tokens
-        of a run, tried first)."""
-        either = b"|".join(re.escape(token) for token in sorted(captured, key=len, reverse=True)) or b"(?!)"
-        run = [b"|".join(map(re.escape, whole))] if whole else []
-        run += [one_of(set(range(0x80)) - {t[0] for t in captured}) + b"+", b"(?!" + either + b")(?:" + other + b")"]
-        return re.compile(b"(" + either + b")|(?:" + b"|".join(run) + b"){1,%d}" % _RUN_TOKENS)
-
-    rivals = [token for token, text in texts.items() if token not in splits and ord(text) in swaps]
-    return SplitKin(tokenizer(list(texts)), re.compile("[" + "".join(map(re.escape, sorted(chars))) + "]"), texts,
-                    swaps, tokenizer(rivals, splits))
+    # Bytes (MARK escaped) -> the same bytes with the marks set (the same length or longer)
+    mark: Callable[[bytes], bytes]
+    # (old, new) for str.replace, in order: the C codec's text of the marked bytes (with the fixes)
+    # to the standard's text of the bytes (MARK's escape is undone last, by the caller)
+    unmark: tuple[tuple[str, str], ...]
 
 
 class _FourByteInput(Exception):
@@ -874,13 +829,15 @@ class FastDecoder:
     codec that decodes them (CPython's gb18030); the decode in progress is given up there. Its
     plain twin is the handler at each such token.
     *pair_run*: decode_run's C codec decodes try it at each pair the codec lacks (see :func:`pair_errors`).
+    *marks*: how a page dense with split tokens is decoded at C speed (see :meth:`decode_splits`).
     """
 
     def __init__(self, name: str, c_codec: str, step: Step, fixes: dict[str, str],
                  splits: tuple[bytes, ...], sources: dict[str, tuple[bytes, ...]],
                  reach: Callable[[int], int] = lambda lead: 2, drop: bytes = b"",
                  bulk: Bulk | None = None, dense: Callable[[bytes], str | None] | None = None,
-                 four: Callable[[], FastDecoder] | None = None, pair_run: Bulk | None = None):
+                 four: Callable[[], FastDecoder] | None = None, pair_run: Bulk | None = None,
+                 marks: SplitMarks | None = None):
         self.c_codec = c_codec
         self.four = four
         self.fours = 0  # four-byte tokens the handler met in the input being decoded
@@ -914,7 +871,8 @@ class FastDecoder:
         self.split_re = re.compile(b"|".join(map(re.escape, splits))) if splits else None
         # Split tokens are looked for from their first bytes (see _has_split).
         self.split_firsts = tuple({token[:1] for token in splits})
-        self._kin: SplitKin | None = None
+        self.marks = marks
+        assert marks is None or not set(drop) & {MARK[0], 1, 2, 3}
 
     def _handler(self) -> Callable[[UnicodeDecodeError], tuple[str, int]]:
         """The C codec's error handler: the standard's step at the error. A wrong encoding makes
@@ -1064,33 +1022,17 @@ class FastDecoder:
 
     def decode_splits(self, data: bytes, shortcut: bool = True) -> str:
         """The text of *data*, which holds a split token (see the module doc; Big5 0xA2 0x41, EUC-JP
-        0x8F 0xA2 0xB7). Where it holds more than _SPLIT_PROBES of them, at C speed (see :meth:`kin`):
-        the C codec's text of the whole, where
-
-        - it holds no kin character: no split token starts a token, the text stands;
-        - no *rival* starts a token (a kin token, not split, whose text is a split token's C codec
-          character: Big5 0xA1 0xFE, EUC-JP ``~``): each such character is a split token's, swapped;
-        - else each kin character, in order, is the text of the kin token that starts a token, in order.
+        0x8F 0xA2 0xB7). Where it holds more than _SPLIT_PROBES of them, at C speed: the C codec's
+        text of *data* with its marks set (:attr:`marks`: MARK escaped, then the split tokens that
+        start a token marked, or their rivals, at C speed), set right by a few str.replace.
 
         Its plain twin (*shortcut* false, and where few): each split token's place is told by a walk
         from a token boundary before it, and the text decoded around those that start a token."""
-        if shortcut and sum(map(data.count, self.splits)) > _SPLIT_PROBES:
-            text = self._c_decode(data)
-            kin = self.kin()
-            if kin.chars.search(text) is None:
-                return text
-            for match in kin.rivals.finditer(data):
-                if match.lastindex:  # a rival
-                    break
-            else:  # each such character of the C codec's is a split token's
-                for c, swapped in kin.swaps.items():
-                    text = text.replace(chr(c), swapped)
-                return text
-            tokens = list(filter(None, kin.tokens.split(data)[1::2]))  # (between them: b"")
-            pieces = kin.chars.split(text)
-            if len(pieces) == len(tokens) + 1:  # (always: tests/oracles/test_split_kin.py)
-                texts = map(kin.texts.__getitem__, tokens)
-                return "".join(itertools.chain.from_iterable(zip(pieces, texts))) + pieces[-1]
+        if shortcut and self.marks is not None and sum(map(data.count, self.splits)) > _SPLIT_PROBES:
+            text = self._c_decode(self.marks.mark(data.replace(MARK, _ESCAPED)))
+            for old, new in self.marks.unmark:
+                text = text.replace(old, new)
+            return text.replace(_ESCAPED.decode(), MARK.decode())
         # Decode around each ambiguous token that starts at a token boundary, each run between
         # them once. (*ahead*: a token boundary, from which the next match is told: each byte read
         # once, not from *done* at each match that starts no token, dense where a body repeats one)
@@ -1108,23 +1050,6 @@ class FastDecoder:
                 done = ahead = end
         parts.append(self._c_decode(data[done:]))
         return "".join(parts)
-
-    def kin(self) -> SplitKin:
-        """The split tokens' kin (built on the first call, from *step*: about 60 ms): the *kin
-        characters* (each split token's on a token boundary: the C codec's, with the fixes, and
-        *step*'s), the *kin tokens* (every token whose text is one of them, the split tokens too) with
-        their texts, and patterns whose ``split`` captures the kin tokens (or the rivals) that start
-        a token, in order.
-
-        Such a pattern tokenizes from the start, each match where the last ended, exactly where a
-        token starts with a byte 0x80 or above or with an ASCII byte that no token holds past its
-        first (every kin token's first byte is one): after a byte that no token holds but last, a
-        token starts; from there a leading byte takes any next byte 0x80 or above (EUC-JP 0x8F with
-        0xA1-0xFE: the next two), any other byte 0x80 or above is a token alone, and so is an ASCII
-        byte (where it was a trail, no kin token starts with it)."""
-        if self._kin is None:
-            self._kin = _split_kin(self.step, self.splits, self._c_decode)
-        return self._kin
 
     def _has_split(self, data: bytes) -> bool:
         """Whether *data* holds a token CPython's output cannot tell apart (see the module doc).

@@ -1054,14 +1054,13 @@ def test_dense_split_tokens_are_read_once(name, unit, monkeypatch):
         return step(data, i)
 
     monkeypatch.setattr(decoder, "step", counted)
-    multi_byte._walk_classes(counted)  # (its classes and the kin: many steps, before the count)
-    decoder.kin()
+    multi_byte._walk_classes(counted)  # (its classes: many steps, before the count)
     for n in (10, 500, 2000):
         data = unit * n
         tokens = [0]
         while tokens[-1] < len(data):
             tokens.append(step(data, tokens[-1])[1])
-        for shortcut in (True, False):  # (the kin path steps none)
+        for shortcut in (True, False):  # (the marks step none)
             del calls[:]
             assert decoder.decode_splits(data, shortcut) == ref_decode(name, data), (unit, n, shortcut)
             assert len(calls) <= len(tokens) - 1, (unit, n, shortcut, len(calls), len(tokens))
