@@ -283,11 +283,14 @@ _BETWEEN_ITEM = ("(?:[\\x00- \"'=]|&(?:#(?:0{0,15}" + _codes(_BETWEEN, False) + 
                  + _trie(_BETWEEN_NAMES) + "))")
 _LABEL_FOLLOWS = ("(?=;?+(?:" + _BETWEEN_ITEM + "{16}|" + _BETWEEN_ITEM + "{0,15}" + _trie(sorted(LABELS), "(?![" + _LABEL_CHARS + "])")
                   + "))")
-# (One "&", then "#" and a digit or "x", or a name's first letter, before the alternatives: a page
-# of "&" that starts no reference fails each at once. Sixteen zeros or more are a hint first, so
-# the others read fifteen at most.)
+# (One "&", then a first check: sixteen zeros, or the digits of a number no longer than the
+# largest code's, or a name's first letter, before the alternatives: a page of "&" that starts no
+# reference, or of references to other code points, fails each at once. Sixteen zeros or more are
+# a hint first, so the others read fifteen at most.)
+_LARGEST = max(map(ord, _READ_CHARACTERS))
 _REFERENCE_HINTS = re.compile(with_possessives(
-    "&(?:#(?=[0-9x])(?:x?0{16}|0{0,15}+(?:" + _codes(_LABEL_READ, False) + "|" + _codes(_BETWEEN, False) + _LABEL_FOLLOWS
+    f"&(?=#(?:x?0{{16}}|0*+[0-9]{{1,{len(str(_LARGEST))}}}+(?![0-9])|x0*+[0-9a-f]{{1,{len(f'{_LARGEST:x}')}}}+(?![0-9a-f]))|[a-z])"
+    "(?:#(?:x?0{16}|0{0,15}+(?:" + _codes(_LABEL_READ, False) + "|" + _codes(_BETWEEN, False) + _LABEL_FOLLOWS
     + ")|x0{0,15}+(?:" + _codes(_LABEL_READ, True) + "|" + _codes(_BETWEEN, True) + _LABEL_FOLLOWS + "))"
     + "|(?=[a-z])(?:" + _trie(_LABEL_NAMES) + "|" + _trie(_BETWEEN_NAMES) + _LABEL_FOLLOWS + "))"
 ).encode("ascii"))

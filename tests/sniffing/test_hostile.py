@@ -740,6 +740,10 @@ def _hint_at(text: str, at: int) -> bool:
 @example("", "charset=&#" + "0" * 15 + "32;koi8-r")  # 15 zeros: read; 16: a hint whatever follows
 @example("", "a=&#x" + "0" * 16 + "20;zz")
 @example("", "charset=&#32;&Tab;&NewLine;&semi;koi8-r")
+@example("", "a=&#0122;&#x07A;&#" + "0" * 15 + "122;&#X7a;")  # the first check's bounds: a hint each
+@example("", "a=&#1122;&#1000;&#x17a;&#x100;&#9999;&#x;&#;")  # more digits than 122's, or none: no hint
+@example("", "a=&#" + "0" * 16 + "9999;")  # sixteen zeros: a hint whatever follows
+@example("", "a=&#x" + "0" * 20 + ";")
 def test_hints_are_where_the_definition_puts_them_and_every_naming_meta_holds_one(before, span):
     text = before + "<meta " + span + ">"
     first = next(at for at in range(len(text)) if _ascii_lower(text[at:at + 6]) in _META_STARTS)  # (hints from there)
