@@ -276,8 +276,10 @@ def codec(name: str) -> Codec:
     from .tables.multi_byte_fixes import FIXES
 
     assert FIXES["Big5"][1] == _SPLITS
-    marks = SplitMarks(mark_splits, tuple((MARK.decode() + chr(2 + k), step(split, 0)[0])
-                                          for k, split in enumerate(_SPLITS)))
+    texts = [step(split, 0)[0] for split in _SPLITS]
+    # (the rivals, 0xA1 0xFE and 0xA2 0x40, give the split tokens' characters in big5hkscs and the standard)
+    marks = SplitMarks(mark_splits, tuple((MARK.decode() + chr(2 + k), text) for k, text in enumerate(texts)),
+                       tuple(zip([str(split, "big5hkscs") for split in _SPLITS], texts)), (b"\xa1\xfe", b"\xa2\x40"))
     # (pages of pairs CPython lacks, among ASCII or errors)
     return (FastDecoder("Big5", "big5hkscs", step, *FIXES["Big5"], bulk=lacking_run, pair_run=lacking_run,
                         marks=marks),

@@ -114,8 +114,9 @@ def decoder(name: str = "EUC-JP", drop: bytes = b"") -> FastDecoder:
     # The split token 0x8F 0xA2 0xB7 gives "~" in CPython, as "~" does: each "~" marked (MARK 0x02:
     # a byte 0x7E is "~" wherever it lies, restored after a leading byte, §12.1.1 step 5.7), the C
     # codec's "~" is a split token's that starts a token, and no other's (tests/oracles/test_split_marks.py).
-    marks = SplitMarks(lambda data: data.replace(b"~", MARK + b"\x02"),
-                       (("~", step(split, 0)[0]), (MARK.decode() + "\x02", "~")))
+    swap = ("~", step(split, 0)[0])
+    marks = SplitMarks(lambda data: data.replace(b"~", MARK + b"\x02"), (swap, (MARK.decode() + "\x02", "~")), (swap,),
+                       (b"~",))
     return FastDecoder(name, "euc_jp", step, *FIXES["EUC-JP"], reach=lambda lead: 3 if lead == 0x8F else 2, drop=drop,
                        bulk=pairs_run, marks=marks)  # (euc_jp rejects rows 13 and 89-92: their runs by pairs_run)
 

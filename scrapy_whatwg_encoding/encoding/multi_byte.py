@@ -805,6 +805,10 @@ class SplitMarks(NamedTuple):
     # (old, new) for str.replace, in order: the C codec's text of the marked bytes (with the fixes)
     # to the standard's text of the bytes (MARK's escape is undone last, by the caller)
     unmark: tuple[tuple[str, str], ...]
+    # Each split token's C codec character (with the fixes) and its text (*step*'s)
+    swaps: tuple[tuple[str, str], ...]
+    # The other tokens whose text is one of those characters (Big5 0xA1 0xFE, 0xA2 0x40; EUC-JP "~")
+    rivals: tuple[bytes, ...]
 
 
 class _FourByteInput(Exception):
@@ -1024,13 +1028,21 @@ class FastDecoder:
         """The text of *data*, which holds a split token (see the module doc; Big5 0xA2 0x41, EUC-JP
         0x8F 0xA2 0xB7). Where it holds more than _SPLIT_PROBES of them, at C speed: the C codec's
         text of *data* with its marks set (:attr:`marks`: MARK escaped, then the split tokens that
-        start a token marked, or their rivals, at C speed), set right by a few str.replace.
+        start a token marked, or their rivals, at C speed), set right by a few str.replace; where
+        *data* holds no rival's bytes, the C codec's text of *data*, each split token's character
+        swapped.
 
         Its plain twin (*shortcut* false, and where few): each split token's place is told by a walk
         from a token boundary before it, and the text decoded around those that start a token."""
-        if shortcut and self.marks is not None and sum(map(data.count, self.splits)) > _SPLIT_PROBES:
-            text = self._c_decode(self.marks.mark(data.replace(MARK, _ESCAPED)))
-            for old, new in self.marks.unmark:
+        marks = self.marks
+        if shortcut and marks is not None and sum(map(data.count, self.splits)) > _SPLIT_PROBES:
+            if not any(map(data.__contains__, marks.rivals)):  # each such character is a split token's
+                text = self._c_decode(data)
+                for old, new in marks.swaps:
+                    text = text.replace(old, new)
+                return text
+            text = self._c_decode(marks.mark(data.replace(MARK, _ESCAPED)))
+            for old, new in marks.unmark:
                 text = text.replace(old, new)
             return text.replace(_ESCAPED.decode(), MARK.decode())
         # Decode around each ambiguous token that starts at a token boundary, each run between

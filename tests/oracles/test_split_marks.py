@@ -62,15 +62,23 @@ def test_big5_leading_bytes_end_their_token_after_the_next_byte():
                 break
 
 
-def test_euc_jp_tilde_is_only_the_split_token_and_itself():
-    """The EUC-JP marks' premise: the C codec (with the fixes) gives "~" for no token without a
-    byte 0x7E but the split token; and a byte 0x7E is "~" after any byte (restored)."""
-    decoder = _decoder("EUC-JP")
-    split, = decoder.splits
-    assert decoder._c_decode(split) == "~" != ref_decode("EUC-JP", split)
-    for token in _tokens("EUC-JP"):
-        if 0x7E not in token and token != split:
-            assert "~" not in decoder._c_decode(token), token
+@pytest.mark.parametrize("name", SPLIT)
+def test_swaps_come_from_split_tokens_and_rivals_only(name):
+    """The swaps' premise: each split token's C codec character (with the fixes) is given by no
+    token but the split tokens and the rivals (whose reference texts are such characters), and
+    none holding a rival's bytes: where the bytes hold no rival, each is a split token's."""
+    decoder = _decoder(name)
+    chars = {c for c, _ in decoder.marks.swaps}
+    for split, (c, text) in zip(decoder.splits, decoder.marks.swaps):
+        assert decoder._c_decode(split) == c != text == ref_decode(name, split)
+    assert all(ref_decode(name, rival) in chars for rival in decoder.marks.rivals)
+    for token in _tokens(name):
+        if token not in decoder.splits and not any(rival in token for rival in decoder.marks.rivals):
+            assert not chars.intersection(decoder._c_decode(token)), token
+
+
+def test_euc_jp_tilde_is_itself_after_any_byte():
+    """The EUC-JP marks' premise (with the swaps'): a byte 0x7E is "~" after any byte (restored)."""
     for lead in range(0x100):
         assert ref_decode("EUC-JP", bytes((lead, 0x7E))).endswith("~"), lead
 
@@ -147,10 +155,14 @@ def test_decode_splits_equals_twin_and_reference(name):
                                             ("EUC-JP", b"\x7f~\x8f\xa2\xb7\x7f\x02")])
 def test_dense_split_tokens_take_the_marks(name, unit, monkeypatch):
     """A body of a split token repeated (off a boundary, on one, with rivals, in runs of errors,
-    among marks' bytes) past _SPLIT_PROBES of them equals the reference, and the walk is never taken."""
+    among marks' bytes) past _SPLIT_PROBES of them equals the reference, and the walk is never
+    taken; the marks are set where the body holds a rival's bytes, else the characters swapped."""
     decoder = _decoder(name)
-    walks = []
+    walks, marked = [], []
     monkeypatch.setattr(decoder, "_token_span", lambda *args: walks.append(args))
+    mark = decoder.marks.mark
+    monkeypatch.setattr(decoder, "marks", decoder.marks._replace(mark=lambda data: marked.append(data) or mark(data)))
     data = unit * 4000
     assert decoder(data) == ref_decode(name, data), unit
     assert walks == []
+    assert len(marked) == any(rival in data for rival in decoder.marks.rivals), unit
