@@ -25,7 +25,7 @@ recorded answers of its browser (tests/data/browsers).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 from ..encoding import Encoding, get_encoding
@@ -41,6 +41,7 @@ from ._html.tokenizer import (
     TAG,
     attribute_value,
     attributes_pattern,
+    copies_end,
     first_attributes,
     last_meta_attributes,
     raw_text_end,
@@ -213,14 +214,15 @@ def _with_item(one: re.Pattern[str], item: str) -> tuple[re.Pattern[str], re.Pat
     return both, re.compile(both.pattern + "*", re.ASCII)
 
 
-def _chromium_scan(text: str, head: int, partial: bool, seen: Seen | None = None):
+def _chromium_scan(text: str, head: int, partial: bool, seen: Seen | None = None, skip_copies: bool = True):
     """:func:`chromium_meta` over *text*; :data:`_MORE` where a *partial* text ends too soon.
-    *seen*: see :class:`Seen` (its *reach* set where the answer is ``None``)."""
+    *seen*: see :class:`Seen` (its *reach* set where the answer is ``None``). *skip_copies* ``False``:
+    the plain twin of the loop's copies (see :func:`_chromium_tokens`)."""
     if seen is None:
         seen = Seen()
     seen.spans.clear()
     seen.tree_states = False
-    found = _chromium_tokens(text, head, partial, seen)
+    found = _chromium_tokens(text, head, partial, seen, skip_copies)
     seen.reach = found if type(found) is int else 0
     return None if type(found) is int else found
 
@@ -249,9 +251,13 @@ def _opening_long_meta(text: str, hints: Hints, spans: list[str]):
     return len(text) if lt < 0 else lt, tag
 
 
-def _chromium_tokens(text: str, head: int, partial: bool, seen: Seen):
+def _chromium_tokens(text: str, head: int, partial: bool, seen: Seen, skip_copies: bool = True):
     """:func:`_chromium_scan`'s loop; where it finds nothing, the offset before which it read every
-    start tag (an ``int``) for ``None``, what it read in *seen*."""
+    start tag (an ``int``) for ``None``, what it read in *seen*. In the head section, copies of a
+    turn that ends with a meta tag naming nothing (what the head run took, then the tag) are
+    skipped at once (``copies_end``; *skip_copies* ``False``, its plain twin, reads each): each
+    leaves the scan where it was, in the head section, and reads alike (a tag's reading, and
+    what the head run takes up to the next "<meta", depend on its text alone)."""
     spans = seen.spans
     more = _MORE if partial else len(text)
     n = len(text)
@@ -270,6 +276,7 @@ def _chromium_tokens(text: str, head: int, partial: bool, seen: Seen):
     pos = 0
     with_metas = _with_item(_CHROMIUM_HEAD_ONE, _HEAD_METAS)
     while True:
+        turn = pos  # (where this turn of the loop began)
         if not in_head:
             if pos < head:  # (the items that end before *head* and the cutoff)
                 pos = run_end(_CHROMIUM_BODY_ONE, _CHROMIUM_BODY_RUN, text, pos, min(head, cutoff))
@@ -302,6 +309,8 @@ def _chromium_tokens(text: str, head: int, partial: bool, seen: Seen):
                 if found is not None:
                     return found[0], found[1], lt
                 spans.append(span)
+                if in_head and skip_copies:  # copies of this turn's text (head items, this tag) read alike
+                    pos = copies_end(text, pos, text[turn:pos], cutoff)
                 continue  # a head tag: the scan stays where it was; no tokenizer state
             match = TAG.match(text, lt)
             if match is None:
@@ -389,21 +398,27 @@ def firefox_meta_encoding(span: str) -> tuple[Encoding, str] | None:
     return None
 
 
-def tree_metas(text: str, stop_at: int | None = None, cutoff: int | None = None,
-               hints: Hints | None = None) -> Iterator[tuple[int, int, str, str | None]]:
+def tree_metas(text: str, stop_at: int | None = None, cutoff: int | None = None, hints: Hints | None = None,
+               unread: Callable[[str], bool] | None = None) -> Iterator[tuple[int, int, str, str | None]]:
     """Each ``meta`` start tag that the tree builder, scripting disabled, processes with the "in
     head" rules: ``(offset of "<", offset after ">", attribute span, insertion mode before)``
     (:func:`.parser_scan.tree_builder_metas`). With *stop_at*, it stops at the first ``<`` from
     that offset on met in an insertion mode from which no late ``meta`` counts for Firefox any
     more (see :func:`firefox_meta`); with *cutoff*, at the first past that offset; with *hints*
     (:class:`.parser_scan.Hints` of *text*), some that hold no hint, "in head" or "in head
-    noscript" (so name no encoding, and are in no template), are left out."""
-    return tree_builder_metas(text, cutoff, scripting=False, stop_at=stop_at, alive=_FIREFOX_ALIVE_MODES, hints=hints)
+    noscript" (so name no encoding, and are in no template), are left out; with *unread*, those
+    it says true of, but in template contents (:func:`.parser_scan.tree_builder_metas`)."""
+    return tree_builder_metas(text, cutoff, scripting=False, stop_at=stop_at, alive=_FIREFOX_ALIVE_MODES, hints=hints,
+                              unread=unread)
 
 
-def firefox_meta(body: bytes, limit: int, head: int = UNCONDITIONAL) -> tuple[Encoding, str, int] | None:
+def firefox_meta(body: bytes, limit: int, head: int = UNCONDITIONAL, shortcut: bool = True) -> tuple[Encoding, str, int] | None:
     """Firefox's ``<meta>`` scan of *body* (at most *limit* bytes; *head* bytes whatever the
-    insertion mode): ``(encoding, label, byte offset of the "<")`` or ``None``."""
+    insertion mode): ``(encoding, label, byte offset of the "<")`` or ``None``. Meta tags that it
+    reads as naming nothing are not yielded to the loop, but in template contents (so copies of
+    them are skipped): such a tag does nothing there, and where a late one would end the loop
+    (after a meta in template contents), so does the next late one, or the end (*shortcut*
+    ``False``: its plain twin, every meta yielded)."""
     text = bytes(body[:limit]).decode("latin-1")
     # Recorded (tools/differential, issue 35): after any meta in template contents (one that
     # declares an encoding, a failing one, http-equiv="refresh"), no late meta counts; an empty
@@ -414,7 +429,7 @@ def firefox_meta(body: bytes, limit: int, head: int = UNCONDITIONAL) -> tuple[En
         return None  # no meta that Firefox reads as naming an encoding
     stopped = False
     with collection_paused():
-        for lt, _, span, mode in tree_metas(text, head, cutoff, hints):
+        for lt, _, span, mode in tree_metas(text, head, cutoff, hints, _firefox_reads_nothing if shortcut else None):
             late = lt >= head
             if late and stopped:
                 return None
@@ -428,6 +443,10 @@ def firefox_meta(body: bytes, limit: int, head: int = UNCONDITIONAL) -> tuple[En
 
 #: :func:`firefox_meta_encoding`, kept per attribute span (as :data:`chromium_reading`).
 firefox_reading = lru_cache(maxsize=512)(firefox_meta_encoding)
+
+
+def _firefox_reads_nothing(span: str) -> bool:
+    return firefox_reading(span) is None
 
 
 def forget() -> None:

@@ -751,7 +751,8 @@ def _head_run_end(text: str, pos: int, runs: tuple[tuple[re.Pattern[str], re.Pat
 
 def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = True, stop_at: int | None = None,
                        alive: Collection[str] = (), modes: bool = True,
-                       hints: Hints | None = None, skip_copies: bool = True) -> Iterator[tuple[int, int, str, str | None]]:
+                       hints: Hints | None = None, skip_copies: bool = True,
+                       unread: Callable[[str], bool] | None = None) -> Iterator[tuple[int, int, str, str | None]]:
     """Each ``meta`` start tag that the tree builder (scripting flag *scripting*) processes with
     the "in head" rules, in order: ``(offset of "<", offset after ">", attribute span, insertion
     mode before it)``. The tokenizer states follow the tree builder: comments, RCDATA, RAWTEXT,
@@ -762,7 +763,9 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     before it) in an insertion mode not in *alive*. *modes* ``False``: the caller needs no
     insertion mode (``None`` is given). With *hints* (:class:`Hints` of *text*), meta tags that
     hold no hint within a run of void head elements "in head" or "in head noscript" are not
-    yielded (so name no encoding, in any mode). *skip_copies* ``False``: no copies of a unit of
+    yielded (so name no encoding, in any mode). With *unread*, meta tags whose attribute span it
+    says true of (a reader for which they name nothing) are not yielded but in template contents:
+    a unit of tokens with them leaves no meta emitted, so its copies are skipped too. *skip_copies* ``False``: no copies of a unit of
     tokens are skipped (:class:`_Copies`, ``push_unit_copies``), no run of head elements
     (whitespace, comments), of foreign elements (:data:`_FOREIGN_PUSHES`), or of characters and
     comments (after a stray "<", or where the tree builder's state is one characters leave as it
@@ -844,8 +847,9 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                                                end_at if stop_at is None else min(end_at, stop_at))
                     continue
             if action == META:
-                emitted += 1
-                yield lt, pos, span, (mode if modes else None)
+                if unread is None or mode == "in template" or not unread(span):
+                    emitted += 1
+                    yield lt, pos, span, (mode if modes else None)
                 if skip_copies and (tree.mode, scripting) in _VOID_HEAD_RUNS:  # (as after a link)
                     pos = _head_run_end(text, pos, _VOID_HEAD_RUNS[tree.mode, scripting], end_at, hints)
                 continue
