@@ -251,13 +251,18 @@ def _opening_long_meta(text: str, hints: Hints, spans: list[str]):
     return len(text) if lt < 0 else lt, tag
 
 
+_UNIT_TURNS = 8  # turns of _chromium_tokens' loop a unit of copies spans at most
+
+
 def _chromium_tokens(text: str, head: int, partial: bool, seen: Seen, skip_copies: bool = True):
     """:func:`_chromium_scan`'s loop; where it finds nothing, the offset before which it read every
-    start tag (an ``int``) for ``None``, what it read in *seen*. In the head section, copies of a
-    turn that ends with a meta tag naming nothing (what the head run took, then the tag) are
-    skipped at once (``copies_end``; *skip_copies* ``False``, its plain twin, reads each): each
-    leaves the scan where it was, in the head section, and reads alike (a tag's reading, and
-    what the head run takes up to the next "<meta", depend on its text alone)."""
+    start tag (an ``int``) for ``None``, what it read in *seen*. In the head section, after a turn
+    that ends with a meta tag naming nothing, copies of the text from the start of that turn or of
+    one of the _UNIT_TURNS such turns before are skipped at once (``copies_end``; *skip_copies*
+    ``False``, its plain twin, reads each): the scan reads each alike, from the text alone (the
+    head section is left only forward, and in it nothing depends on an offset but the cutoff, which
+    no copy skipped passes), and each leaves it in the head section, its record as it was (but
+    the repeated spans)."""
     spans = seen.spans
     more = _MORE if partial else len(text)
     n = len(text)
@@ -275,6 +280,7 @@ def _chromium_tokens(text: str, head: int, partial: bool, seen: Seen, skip_copie
     in_head = True
     pos = 0
     with_metas = _with_item(_CHROMIUM_HEAD_ONE, _HEAD_METAS)
+    turns: list[int] = []  # where the last turns that ended with a meta tag naming nothing in the head section began
     while True:
         turn = pos  # (where this turn of the loop began)
         if not in_head:
@@ -309,8 +315,14 @@ def _chromium_tokens(text: str, head: int, partial: bool, seen: Seen, skip_copie
                 if found is not None:
                     return found[0], found[1], lt
                 spans.append(span)
-                if in_head and skip_copies:  # copies of this turn's text (head items, this tag) read alike
-                    pos = copies_end(text, pos, text[turn:pos], cutoff)
+                if in_head and skip_copies:  # copies of the text since one of them, read alike
+                    turns.append(turn)
+                    del turns[:-_UNIT_TURNS]
+                    for start in reversed(turns):  # (the shortest unit first)
+                        unit = text[start:pos]
+                        if text.startswith(unit, pos):
+                            pos = copies_end(text, pos, unit, cutoff)
+                            break
                 continue  # a head tag: the scan stays where it was; no tokenizer state
             match = TAG.match(text, lt)
             if match is None:

@@ -165,6 +165,10 @@ def _meta_reading(span: str) -> tuple[Encoding, str] | None:
     return meta_tag_encoding(span) if span else None
 
 
+def _reads_nothing(span: str) -> bool:
+    return _meta_reading(span) is None
+
+
 # What a meta tag's attributes hold wherever a reader here (the standard's, Chromium's, Firefox's)
 # reads them as naming an encoding (a "hint"): a character reference that gives a character some
 # reading reads (_READ_CHARACTERS; the others, "&amp;" or "&lt;", only make a value no label) —
@@ -604,8 +608,10 @@ def _scan_parser_meta(text: str, limit: int, head: int | None) -> tuple[Encoding
 
 def _scan(text: str, cutoff: int, hints: Hints, head: int | None) -> tuple[Encoding, str, int, int] | None:
     """The scan itself, given that no meta start tag that could name an encoding starts after
-    *cutoff*; past *head*, it ends where the tree builder leaves the head."""
-    for lt, end, span, _ in tree_builder_metas(text, cutoff, stop_at=head, alive=HEAD_MODES, modes=False, hints=hints):
+    *cutoff*; past *head*, it ends where the tree builder leaves the head. (Meta tags that name
+    nothing are not yielded: copies of them are skipped.)"""
+    for lt, end, span, _ in tree_builder_metas(text, cutoff, stop_at=head, alive=HEAD_MODES, modes=False, hints=hints,
+                                               unread=_reads_nothing):
         found = _meta_reading(span)
         if found is not None:
             return found[0], found[1], lt, end

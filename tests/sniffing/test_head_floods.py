@@ -288,7 +288,9 @@ def test_head_floods_take_no_turn_per_copy(name):
 # first, 59 ms in the browsers profile at 64 KiB, one turn of each model's loop per copy).
 _NAMELESS_COPIES = [("<noscript><meta content=", "&NewLine;<meta charset=koi8-r\x00>"), ("<head>", "<meta charset=koi8-r\x00>"),
                     ("", "\n<meta name='&#99;harset=koi8-r'>"), ("<head>", "<meta content=charset=koi8-r><link>"),
-                    ("<head><noscript>", "<meta charset='koi8-r'\x00>&#32;")]
+                    ("<head><noscript>", "<meta charset='koi8-r'\x00>&#32;"),
+                    (" ", "&#9;&#9;<meta charset=koi8-r\x00><meta charset=koi8-r\x00>"),  # a unit of two turns
+                    (" ", "<meta charset=koi8-r\x00></ ></ ><meta charset=koi8-r\x00>")]
 
 
 @pytest.mark.parametrize(("head", "unit"), _NAMELESS_COPIES)
@@ -314,8 +316,10 @@ def test_copies_of_metas_naming_nothing_take_no_turn_per_copy(head, unit):
 @example(_numbered("<head>", ["<link>", "<meta charset=koi8-r\x00>"], 6, ""), 1024, True)  # a partial text
 @example(_numbered("<head>", ["<meta charset=koi8-r\x00>"], 6, "<p>" + META), 10, False)  # out of the head section after
 @example(_numbered("", ["<meta charset=koi8-r\x00>", "<template>"], 4, META), 1024, False)
+@example(_numbered(" ", ["&#9;", "<meta charset=koi8-r\x00>", "<meta name=x>", "<meta charset=zz\x00>"], 6, META), 1024, False)
+@example(_numbered(" ", ["<meta charset=koi8-r\x00>", "<br>", "<meta charset=koi8-r\x00>"], 6, META), 10, False)
 def test_chromiums_copies_of_a_turn_read_as_its_loop(text, head, partial):
-    """Chromium's scan with copies of a turn that ends with a meta naming nothing skipped, against
+    """Chromium's scan with copies of the text since a turn that ended with a meta naming nothing skipped, against
     its plain twin that reads each: the same answer and record (:class:`.browsers.Seen`), the
     same spans read (but repeated ones)."""
     seen, plain = browsers.Seen(), browsers.Seen()
