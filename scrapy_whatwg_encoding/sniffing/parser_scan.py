@@ -442,6 +442,7 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
         hints = Hints(text)
     search, run = META_CANDIDATE.search, META_RUN.match
     same = ""  # the last tag read as naming nothing, without "<" inside: copies of it are skipped
+    read: list[int] = []  # places here (below) that were tags read as naming nothing, since any other reading
     position = start
     while (match := search(text, position, stop)) is not None:
         hint = hints.after(match.start())
@@ -462,13 +463,25 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
             continue
         if at >= stop or at > last_gt:
             return
+        if shortcut:
+            # Shortcut: copies of the text since one of the last _UNIT_TAGS places here that were
+            # tags read as naming nothing, each read alike (the steps between read the text and
+            # the hints alone, whose places repeat with it, but in the last copy): to the last.
+            for begun in reversed(read):
+                unit = text[begun:at]
+                if text.startswith(unit, at):
+                    at = max(at, copies_end(text, at, unit, stop) - len(unit))
+                    break
+            del read[:-_UNIT_TAGS]
         if same and text.startswith(same, at):
             position = copies_end(text, at, same, len(text))  # a run of copies: no regex, no reading
+            read.append(at)
             continue
         # Read where it ends within the window, as on the whole text (no ">" there: it does not).
         tag = None if text.find(">", at, at + longest) < 0 else TAG.match(text, at, at + longest)
         position = at + 5
         if tag is None:
+            read.clear()
             if last_gt >= at + longest:  # a long tag (or none, a quote left open): unread
                 yield at, at + longest
                 position = at + longest
@@ -487,6 +500,7 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
                     yield after_long, after_long + longest
                     position = after_long + longest
         elif tag.end() > hint and reads(tag.group(3)) is not None:
+            read.clear()
             yield at, 0
         elif "<" not in tag.group(3):  # no "<meta" inside it: nothing to look at before its end
             same = tag.group()
@@ -496,7 +510,9 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
             if shortcut and (after := search(text, position, stop)) is not None:
                 unit = text[at:after.start()]
                 position = copies_end(text, at, unit, len(text)) - len(unit) + len(same)
+            read.append(at)
         elif shortcut and (after := search(text, at + 5, stop)) is not None:
+            read.clear()
             # Shortcut: a tag with "<meta" inside that names nothing (no hint inside, or read so),
             # where the text from it up to the next "<meta" repeats: each copy whose window
             # (*longest* characters) lies within the copies is read alike, in O(log n) steps.
@@ -505,6 +521,8 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
             position = at + (alike + 1) * len(unit) if alike > 0 else at + 5
 
 
+#: Tags read as naming nothing that a unit of copies in :func:`_meta_spans` spans at most.
+_UNIT_TAGS = 8
 #: Candidates :func:`last_meta_start` reads from the end before it reads from the start instead
 #: (a tag read costs one more per 128 characters).
 _FROM_THE_END = 32

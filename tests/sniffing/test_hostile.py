@@ -535,6 +535,26 @@ def test_copies_of_a_tag_that_names_nothing_with_the_text_after_it_are_read_as_t
     assert both[0] == both[1]
 
 
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_NAMING_NOTHING | _BETWEEN | st.just("&#9;"), min_size=1, max_size=5).map("".join), st.integers(0, 40),
+       _BETWEEN, _LONG_TAGS, st.sampled_from([_reads, _chromium_reads, firefox_meta_encoding]))
+@example("&#9;&#9;<meta charset=koi8-r\x00><meta charset=koi8-r\x00>", 40, " ", '\x1b$B$"<meta charset=koi8-r>', _reads)  # hunted
+@example("<meta charset=koi8-r\x00></ ></ ><meta charset=koi8-r\x00>", 40, " ", "<meta charset=koi8-r>", _reads)
+@example("<meta charset=zz><meta charset=koi8-r&>x", 40, "", "<me", _reads)  # the last copy's text and the tail
+@example("<meta charset=zz><meta charset=koi8-r&>", 40, "", "ta charset=koi8-r>", _chromium_reads)
+@example("<meta charset=zz><meta charset=koi8-r&>", 40, "", "<meta charset=zz>" + "y" * 1100 + "<meta charset=koi8-r>",
+         _reads)  # copies from the second tag on end where the tail starts: to the last copy, not past it
+@example("<meta charset=koi8-r&><meta a=" + "y" * 1100 + ">", 4, "", "", _reads)  # a long tag in the unit: each yielded
+@example("<meta charset=koi8-r&><meta a='<meta charset=zz>'>", 40, "", "", _reads)  # a tag with "<meta" inside
+def test_copies_of_units_of_tags_that_name_nothing_are_read_as_the_plain_steps_read_them(unit, copies, head, tail, reads):
+    """meta_starts and last_meta_start with the shortcut that skips copies of the text since one of
+    the last tags read as naming nothing (units of several tags), against the plain steps."""
+    text = head + unit * copies + tail
+    both = [(list(meta_starts(text, reads, shortcut=shortcut)), last_meta_start(text, reads, shortcut=shortcut))
+            for shortcut in (True, False)]
+    assert both[0] == both[1]
+
+
 def _straddled(where: str, shift: int) -> str:
     """A naming "<meta charset=koi8-r>" and, after it, more candidates that name nothing than
     last_meta_start reads from the end, then a hint: the meta starts *shift* characters before a
