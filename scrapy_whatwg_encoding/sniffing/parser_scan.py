@@ -54,6 +54,7 @@ from ._html.tokenizer import (
     LONGEST_TAG,
     META_CANDIDATE,
     META_RUN,
+    POSSESSIVE,
     TAG,
     ascii_lowered,
     attributes_pattern,
@@ -285,8 +286,12 @@ def _codes(characters: frozenset[str], hexadecimal: bool) -> str:
 # is possessive where there are (a fifth of the time on a page of such references).)
 _BETWEEN_ITEM = ("(?:[\\x00- \"'=]|&(?:#(?:0{0,15}" + _codes(_BETWEEN, False) + "|x0{0,15}" + _codes(_BETWEEN, True) + ");?|"
                  + _trie(_BETWEEN_NAMES) + "))")
-_LABEL_FOLLOWS = ("(?=;?+(?:" + _BETWEEN_ITEM + "{16}|" + _BETWEEN_ITEM + "{0,15}" + _trie(sorted(LABELS), "(?![" + _LABEL_CHARS + "])")
-                  + "))")
+_LABEL = _trie(sorted(LABELS), "(?![" + _LABEL_CHARS + "])")
+# (Python 3.11+: up to 15 items, possessive, then a 16th or a label, so that each item is read once
+# per "&": no item starts as a label does, and each reads one way, its longest. Python 3.10, which
+# has no possessive repeats: 16 items, or up to 15 and a label, as a greedy repeat gives items back.)
+_LABEL_FOLLOWS = ("(?=;?+" + _BETWEEN_ITEM + "{0,15}+(?:" + _BETWEEN_ITEM + "|" + _LABEL + "))" if POSSESSIVE
+                  else "(?=;?(?:" + _BETWEEN_ITEM + "{16}|" + _BETWEEN_ITEM + "{0,15}" + _LABEL + "))")
 # (One "&", then a first check: sixteen zeros, or the digits of a number no longer than the
 # largest code's, or a name's first letter, before the alternatives: a page of "&" that starts no
 # reference, or of references to other code points, fails each at once. Sixteen zeros or more are
@@ -318,14 +323,15 @@ class Hints:
     (or again from the start) search each part of the text once (C-speed: the references and the
     labels' "=" each by a search led by its literal, "&" or "=")."""
 
-    __slots__ = ("_found", "first", "last", "lowered")
+    __slots__ = ("_found", "_lasts", "first", "last", "lowered")
 
     def __init__(self, text: str):
         #: *text*'s :func:`.tokenizer.ascii_lowered`.
         self.lowered = ascii_lowered(text)
         #: The offset of the first "<meta" (the text's length: none), and of the last hint, or -1:
         #: no meta tag that starts after it names an encoding.
-        self.first, self.last = _first_and_last(text, self.lowered)
+        self.first, self._lasts = _first_and_lasts(text, self.lowered)  # (the last of each of _HINTS)
+        self.last = max(self._lasts)
         # For each of _HINTS: where the last search started, what it found (-1: none).
         self._found = [(len(text) + 1, -1)] * len(_HINTS)
 
@@ -337,9 +343,12 @@ class Hints:
             return -1
         first = -1
         for k, pattern in enumerate(_HINTS):
+            last = self._lasts[k]  # (none of this pattern past it: not searched there)
             start, found = self._found[k]
-            if not start <= position <= (self.last if found < 0 else found):
-                match = pattern.search(self.lowered, position, self.last + _HINT_LENGTH)
+            if position > last:
+                found = -1
+            elif not start <= position <= (last if found < 0 else found):
+                match = pattern.search(self.lowered, position, last + _HINT_LENGTH)
                 found = -1 if match is None else match.start()
                 self._found[k] = (position, found)
             if found >= 0 and (first < 0 or found < first):
@@ -347,8 +356,8 @@ class Hints:
         return first
 
 
-# The last texts asked for their last hint, with it: the browsers' models read the same text.
-_LAST_HINTS: list[tuple[str, int, int]] = []
+# The last texts asked for their last hints, with them: the browsers' models read the same text.
+_LAST_HINTS: list[tuple[str, int, tuple[int, ...]]] = []
 
 
 def forget() -> None:
@@ -395,20 +404,21 @@ def last_start(pattern: re.Pattern[AnyStr], text: AnyStr, end: int, reach: int, 
 def last_hint(text: str, lowered: bytes | None = None) -> int:
     """The offset of the last hint in *text* from its first "<meta" on (see :class:`Hints`;
     *lowered*: its :func:`.tokenizer.ascii_lowered`, if the caller has it), or -1."""
-    return _first_and_last(text, lowered)[1]
+    return max(_first_and_lasts(text, lowered)[1])
 
 
-def _first_and_last(text: str, lowered: bytes | None = None) -> tuple[int, int]:
-    """The offset of the first "<meta" in *text* (its length: none) and :func:`last_hint`'s."""
-    for seen, first, last in _LAST_HINTS:
+def _first_and_lasts(text: str, lowered: bytes | None = None) -> tuple[int, tuple[int, ...]]:
+    """The offset of the first "<meta" in *text* (its length: none) and the last match of each of
+    _HINTS from there (-1: none)."""
+    for seen, first, lasts in _LAST_HINTS:
         if seen is text or seen == text:
-            return first, last
+            return first, lasts
     lowered = ascii_lowered(text) if lowered is None else lowered
-    first, last = _first_meta(lowered), -1
+    first, lasts = _first_meta(lowered), (-1,) * len(_HINTS)
     if first < len(text):
-        last = max(last_start(pattern, lowered, len(text), _HINT_LENGTH, first) for pattern in _HINTS)
-    _LAST_HINTS[:] = [(text, first, last), *_LAST_HINTS[:1]]
-    return first, last
+        lasts = tuple(last_start(pattern, lowered, len(text), _HINT_LENGTH, first) for pattern in _HINTS)
+    _LAST_HINTS[:] = [(text, first, lasts), *_LAST_HINTS[:1]]
+    return first, lasts
 
 
 def meta_starts(text: str, reads: Callable[[str], object], start: int = 0, end: int | None = None,
