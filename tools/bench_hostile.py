@@ -21,7 +21,9 @@ after it; one ``<meta>`` whose charset or content value is a tag's worth of dist
 references; bogus comments (``</>``, ``<?x>``) then a ``<meta>``; floods that keep the tree builder
 on (``<a>``, ``<b>``, ``<option>`` in a ``<template>``, stray ``<`` in ``<svg>``); script data's
 escaped sections in a script that never ends, and whole scripts with them; ``<meta>`` tags that
-name nothing with text between them; bogus comments in ``<foreignObject>``; bogus comments and
+name nothing with text between them; copies of a ``<meta>`` that names nothing (a NUL after its
+label) in a head, alone, two after references to whitespace, or after one in a ``<noscript>``;
+references to whitespace between other text after an unquoted ``content=``; bogus comments in ``<foreignObject>``; bogus comments and
 ignored end tags before the ``<html>`` element; one DOCTYPE that runs to the last tag; one tag name of non-ASCII characters that does; text of ``&#`` repeated; the multi-byte
 decoders' errors (tools/hunt_hostile.py found these last ones), a pair Big5's C codec lacks (``\x87\xa1``)
 alone and between errors, split tokens off their token boundaries (EUC-JP ``8F A2 B7`` and Big5
@@ -104,6 +106,13 @@ def bodies(size: int) -> dict[str, bytes]:
         "</svg>N\\x810\\x810&Tab; x N (detector's GBK)": b"\x00<\x00<" + _repeat_distinct(
             b"  </svg>%d\x810\x810&Tab;", size - 55) + b'>\x1b(B<meta charset=koi8-r><meta charset="shift_jis">',
         "<script>N<meta></script> x N": _repeat_distinct(b"<script>%d<meta charset=koi8-r></script>", size),
+        "<meta charset=koi8-r NUL> x N": _around(b"  ", b"<meta charset=koi8-r\x00>", b'\x1b$B$"' + meta, size),
+        "&#9;&#9;<meta NUL><meta NUL> x N": _around(b" ", b"&#9;&#9;<meta charset=koi8-r\x00><meta charset=koi8-r\x00>",
+                                                    b'\x1b$B$"' + meta, size),
+        "<noscript>&NewLine;<meta NUL> x N": _around(b"<noscript><meta content=", b"&NewLine;<meta charset=koi8-r\x00>",
+                                                     meta, size),
+        "<meta content=<textarea> &#9;\xa1\xa1&#9; x N": _around(b"<noscript><meta content=<textarea>",
+                                                                 b"&#9;\xa1\xa1&#9;&#9;&#9;", b'<meta charset="shift_jis">', size),
         "many <": b"<" * size,
         "ISO-2022-JP 0x3C pairs, <meta>": b"\x1b$B" + _repeat(b"<", size - 6 - len(meta)) + b"\x1b(B" + meta,
         "<a b=c d='e' f> x N": _repeat(b"<a b=c d='e' f>", size),

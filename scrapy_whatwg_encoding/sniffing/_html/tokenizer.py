@@ -382,8 +382,11 @@ def _attributes(key: str, without: str = "") -> str:
 # end at once). Its commonest form first, a text without "-" then "-->" (a flood of comments
 # costs half the time of a lazy repeat's), else every "-" in its text is one that starts no end:
 # it ends at its first end, and a match never extends past that to a later one (read one way:
-# possessive on Python 3.11+, so that a comment left open fails in one pass, not backtracking).
-COMMENT = with_possessives(r"<!--(?:[^->][^-]*+-->|-?>|[^-]*+(?:-(?!-!?>)[^-]*+)*+--!?>)")
+# possessive on Python 3.11+, so that a comment left open fails in one pass, not backtracking). The
+# last form excludes the others, so that each comment matches one way on Python 3.10 too (a pattern
+# that backtracks over a run of comments, a noscript element left open, tries each once: else
+# twice, 2^n tries for n comments).
+COMMENT = with_possessives(r"<!--(?:[^->][^-]*+-->|-?>|(?!-?>|[^->][^-]*-->)[^-]*+(?:-(?!-!?>)[^-]*+)*+--!?>)")
 # Runs of comments: comment tokens change no tree builder state, so a run is skipped in one match.
 COMMENT_RUN = re.compile(rf"(?:{COMMENT})+")
 COMMENT_ONE = re.compile(COMMENT)
