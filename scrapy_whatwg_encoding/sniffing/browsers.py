@@ -424,13 +424,13 @@ def tree_metas(text: str, stop_at: int | None = None, cutoff: int | None = None,
                               unread=unread)
 
 
-def firefox_meta(body: bytes, limit: int, head: int = UNCONDITIONAL, shortcut: bool = True) -> tuple[Encoding, str, int] | None:
+def firefox_meta(body: bytes, limit: int, head: int = UNCONDITIONAL) -> tuple[Encoding, str, int] | None:
     """Firefox's ``<meta>`` scan of *body* (at most *limit* bytes; *head* bytes whatever the
     insertion mode): ``(encoding, label, byte offset of the "<")`` or ``None``. Meta tags that it
     reads as naming nothing are not yielded to the loop, but in template contents (so copies of
     them are skipped): such a tag does nothing there, and where a late one would end the loop
-    (after a meta in template contents), so does the next late one, or the end (*shortcut*
-    ``False``: its plain twin, every meta yielded)."""
+    (after a meta in template contents), so does the next late one, or the end (its plain twin:
+    every meta yielded, ``tree_builder_metas(unread=None)``)."""
     text = bytes(body[:limit]).decode("latin-1")
     # Recorded (tools/differential, issue 35): after any meta in template contents (one that
     # declares an encoding, a failing one, http-equiv="refresh"), no late meta counts; an empty
@@ -441,7 +441,7 @@ def firefox_meta(body: bytes, limit: int, head: int = UNCONDITIONAL, shortcut: b
         return None  # no meta that Firefox reads as naming an encoding
     stopped = False
     with collection_paused():
-        for lt, _, span, mode in tree_metas(text, head, cutoff, hints, _firefox_reads_nothing if shortcut else None):
+        for lt, _, span, mode in tree_metas(text, head, cutoff, hints, _firefox_reads_nothing):
             late = lt >= head
             if late and stopped:
                 return None

@@ -799,7 +799,8 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     hold no hint within a run of void head elements "in head" or "in head noscript" are not
     yielded (so name no encoding, in any mode). With *unread*, meta tags whose attribute span it
     says true of (a reader for which they name nothing) are not yielded but in template contents:
-    a unit of tokens with them leaves no meta emitted, so its copies are skipped too. *skip_copies* ``False``: no copies of a unit of
+    a unit of tokens with them leaves no meta emitted, so its copies are skipped too.
+    *skip_copies* ``False``: no copies of a unit of
     tokens are skipped (:class:`_Copies`, ``push_unit_copies``), no run of head elements
     (whitespace, comments), of foreign elements (:data:`_FOREIGN_PUSHES`), or of characters and
     comments (after a stray "<", or where the tree builder's state is one characters leave as it
