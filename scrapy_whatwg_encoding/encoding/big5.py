@@ -6,7 +6,7 @@ import functools
 from typing import TYPE_CHECKING, NamedTuple
 
 from . import indexes
-from .multi_byte import MARK, FastDecoder, SplitMarks, table_encoder
+from .multi_byte import MARK, FastDecoder, SplitMarks, lane_masks, table_encoder
 
 if TYPE_CHECKING:
     from ._typing import Codec
@@ -106,15 +106,6 @@ def _lacking() -> _Lacking:
 _PROBE, _WINDOW, _MAX_WINDOW = 16, 128, 1 << 15
 
 
-@functools.lru_cache(maxsize=8)
-def _lane_masks(lanes: int) -> tuple[int, int, int]:
-    """``(0x01 at even lanes, 0xFF at odd lanes, 0x80 at every lane)`` over *lanes* lanes of 8 bits
-    (lane 0 even)."""
-    half = lanes // 2 + 1
-    return (int.from_bytes((b"\x01\x00" * half)[:lanes], "little"), int.from_bytes((b"\x00\xff" * half)[:lanes], "little"),
-            int.from_bytes(b"\x80" * lanes, "little"))
-
-
 def lacking_run(data: bytes, i: int, shortcut: bool = True) -> tuple[str, int] | None:
     """``(text, end)`` of the tokens from token boundary *i* on that are each a pair CPython's big5hkscs
     rejects that the standard decodes (:func:`_lacking`, two bytes whatever follows) or an ASCII byte
@@ -194,7 +185,7 @@ def lacking_run(data: bytes, i: int, shortcut: bool = True) -> tuple[str, int] |
             size = min(8 * size, _MAX_WINDOW)
             continue
         below = (1 << 8 * inside) - 1
-        even, odd, eights = _lane_masks(size + 1)  # (lanes past the window: 0 in every "and")
+        _, even, odd, eights, _ = lane_masks(size + 1)  # (lanes past the window: 0 in every "and")
         lanes = int.from_bytes(window, "little")
         high = ((lanes & eights) >> 7) * 0xFF  # 0xFF at bytes 0x80 and above
         begins = (high ^ (high & (high << 8))) & even  # a 1 where a stretch begins at an even lane

@@ -6,7 +6,7 @@ import itertools
 from typing import TYPE_CHECKING
 
 from . import indexes
-from .multi_byte import FastDecoder, html_error_mode, table_encoder
+from .multi_byte import FastDecoder, html_error_mode, lane_masks, table_encoder
 
 if TYPE_CHECKING:
     from ._typing import Codec, Encoder
@@ -125,14 +125,6 @@ _SINGLES_CHUNK = 1 << 16  # bytes per lane integer (at least: a chunk ends after
 _FIRSTS = bytes(0xFF if 0x81 <= b <= 0xFE else 0 for b in range(256))
 
 
-@functools.lru_cache(maxsize=2)
-def _lane_masks(size: int) -> tuple[int, int, int]:
-    """``(0x01 at even lanes, 0xFF at odd lanes, 0x01 at every lane)`` over *size* 8-bit lanes."""
-    half = size // 2 + 1
-    return (int.from_bytes((b"\x01\x00" * half)[:size], "little"),
-            int.from_bytes((b"\x00\xff" * half)[:size], "little"), int.from_bytes(b"\x01" * size, "little"))
-
-
 @functools.lru_cache(maxsize=4)
 def _flips(euro: int, error: int) -> bytes:
     """A bytes.translate table: 0x80 to 0x80 ^ *euro*, 0xFF to 0xFF ^ *error* (the XOR that makes each
@@ -191,7 +183,7 @@ def mark_singles(data: bytes, shortcut: bool = True) -> tuple[bytes, tuple[tuple
             end = cut + 1
         chunk = data[start:end]
         size = len(chunk)
-        even, odd, ones = _lane_masks(max(_SINGLES_CHUNK, size))  # (lanes past the chunk: 0 in each "and")
+        ones, even, odd, _, _ = lane_masks(max(_SINGLES_CHUNK, size))  # (lanes past the chunk: 0 in each "and")
         firsts = int.from_bytes(chunk.translate(_FIRSTS), "little")  # 0xFF at each byte 0x81-0xFE
         if not firsts:  # each 0x80 and 0xFF is a token
             out += chunk.translate(_marked(euro, error))

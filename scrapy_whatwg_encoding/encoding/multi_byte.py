@@ -280,9 +280,12 @@ _SPARSE = 64  # bytes per error below which a window of valid pairs ends the run
 
 
 @functools.cache  # one per window size: 65, 513, 4097, 32769, 262145 lanes (1.7 MB in all)
-def _masks(lanes: int) -> tuple[int, int, int, int, int]:
+@functools.lru_cache(maxsize=8)
+def lane_masks(lanes: int) -> tuple[int, int, int, int, int]:
     """``(0x01 at every lane, 0x01 at even lanes, 0xFF at odd lanes, 0x80 at every lane, 0x7F at
-    every lane)`` over *lanes* lanes of 8 bits (lane 0 even)."""
+    every lane)`` over *lanes* lanes of 8 bits (lane 0 even): an integer whose bytes are an input's,
+    little-endian (decode_run's windows, Big5's lacking_run, gb18030's mark_singles; cached: a
+    decode asks for a few window sizes)."""
     pairs = lanes // 2 + 1
     return (int.from_bytes(b"\x01" * lanes, "little"), int.from_bytes((b"\x01\x00" * pairs)[:lanes], "little"),
             int.from_bytes((b"\x00\xff" * pairs)[:lanes], "little"), int.from_bytes(b"\x80" * lanes, "little"),
@@ -417,7 +420,7 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
             optimistic = False
         lanes, inside = len(window), end - i
         # (masks as wide as the window's size: lanes past the bytes are 0 in every "and")
-        ones, even, odd, high, sevens = _masks(size + 1)
+        ones, even, odd, high, sevens = lane_masks(size + 1)
         flags = int.from_bytes(window.translate(runs.flags), "little")
         codec_errors = runs.codec_errors
         lead = flags & ones
