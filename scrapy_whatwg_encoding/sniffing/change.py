@@ -24,7 +24,6 @@ PARSER_LIMIT = 64 * 1024
 # (?i) folds ASCII letters only in a bytes pattern; sre searches it ~20% faster than
 # rb"<[Mm][Ee][Tt][Aa]" on tests/data/corpus, and both beat bytes.find of "<m".
 _META_BYTES = re.compile(rb"(?i)<meta")
-_CHARSET_BYTES = re.compile(rb"(?i)charset")
 _META_TEXT = re.compile(r"<[Mm][Ee][Tt][Aa]")
 # Tags after which the tokenizer or the tree builder reads markup otherwise than the prescan: group 1,
 # a tag whose name as the prescan reads it (to whitespace or ">") holds a "/" and then a quote (the
@@ -128,9 +127,10 @@ def parser_meta_span(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT,
         if meta < 0:
             return None
         # Most often the first meta that may name an encoding (the first "charset" after the first
-        # "<meta", where there is one) is the one: tokenize just that far.
-        charset = _CHARSET_BYTES.search(body, meta, max_bytes)
-        window = (meta if charset is None else charset.start()) + 1024
+        # "<meta", where there is one) is the one: tokenize just that far. (Found in the bytes
+        # lowered, a memchr-led search: a case-insensitive regex reads each byte, 7 ns.)
+        charset = body[meta:max_bytes].lower().find(b"charset")
+        window = meta + max(charset, 0) + 1024
     elif shortcuts and not encoding.is_utf16 and not _spells_meta(body, max_bytes):
         return None  # (ISO-2022-JP: no "<meta" in the text of any window, none decoded)
     while True:

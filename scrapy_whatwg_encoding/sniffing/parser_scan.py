@@ -315,49 +315,78 @@ _HINT_LENGTH = max(1 + 16 + 1 + 16 + max(map(len, LABELS)) + 1, 1 + max(map(len,
                    17 * max(3 + 15 + 2 + 1, 1 + max(map(len, _BETWEEN_NAMES))) + max(map(len, LABELS)) + 1)
 
 
+#: Characters :meth:`Hints.after` searches from a position at first: past them it answers that no
+#: hint lies before their end (a page of references and two meta tags, one at each end, is
+#: searched near the tags only), and searches twice as many the next time (a flood of tags that
+#: hold no hint is asked about in O(log n) steps).
+HINT_WINDOW = 1024
+
+
 class Hints:
     """The hints in *text* from its first "<meta" (:data:`.tokenizer.META_CANDIDATE`) on, where
     a meta tag may hold one (a page of references with its meta tags at the end is searched
-    there): :attr:`last`, and :meth:`after`, asked at any positions; a search is reused for every
+    there): :attr:`last`, and :meth:`after`, asked at any positions, which searches *window*
+    (default :data:`HINT_WINDOW`) characters (then answers with a bound, not a hint; twice as many after each such answer, and
+    *window* again after a hint); a search is reused for every
     position between where it started and what it found, so callers that ask in increasing order
     (or again from the start) search each part of the text once (C-speed: the references and the
     labels' "=" each by a search led by its literal, "&" or "=")."""
 
-    __slots__ = ("_found", "_lasts", "first", "last", "lowered")
+    __slots__ = ("_found", "_lasts", "_sizes", "first", "last", "lowered", "window")
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, window: int | None = None):
         #: *text*'s :func:`.tokenizer.ascii_lowered`.
         self.lowered = ascii_lowered(text)
+        self.window = HINT_WINDOW if window is None else window
         #: The offset of the first "<meta" (the text's length: none), and of the last hint, or -1:
         #: no meta tag that starts after it names an encoding.
-        self.first, self._lasts = _first_and_lasts(text, self.lowered)  # (the last of each of _HINTS)
+        self.first, self._lasts = _first_and_lasts(text, self.lowered)  # (for each of _HINTS: none past it)
         self.last = max(self._lasts)
-        # For each of _HINTS: where the last search started, what it found (-1: none).
-        self._found = [(len(text) + 1, -1)] * len(_HINTS)
+        # For each of _HINTS: where the last search started, what it found (-1: none) and whether
+        # that is a hint (else the end of the window searched, before which there is none).
+        self._found = [(len(text) + 1, -1, True)] * len(_HINTS)
+        self._sizes = [self.window] * len(_HINTS)  # for each, the characters its next search reads at most
 
     def after(self, position: int) -> int:
-        """The offset of the first hint at or after *position* (and the first "<meta"), or -1: no
-        meta tag whose attributes start there or later names an encoding, nor any that ends before it."""
+        """An offset at or after *position* (and the first "<meta") before which no hint lies, and
+        at or before the first hint there: that hint where it lies within :attr:`window`
+        characters of where the search started (or more, after bounds); or -1: no meta tag whose attributes start there
+        or later names an encoding, nor any that ends before it. Never *position* itself but
+        where a hint starts there (a caller that goes on from the answer moves on)."""
         position = max(position, self.first)
         if position > self.last:
             return -1
         first = -1
         for k, pattern in enumerate(_HINTS):
-            last = self._lasts[k]  # (none of this pattern past it: not searched there)
-            start, found = self._found[k]
+            last = self._lasts[k]
+            start, found, hint = self._found[k]
             if position > last:
                 found = -1
-            elif not start <= position <= (last if found < 0 else found):
-                match = pattern.search(self.lowered, position, last + _HINT_LENGTH)
-                found = -1 if match is None else match.start()
-                self._found[k] = (position, found)
+            elif not start <= position <= (last if found < 0 else found) or position == found and not hint:
+                size = self._sizes[k]
+                bound = min(last, position + size)
+                match = pattern.search(self.lowered, position, bound + _HINT_LENGTH)
+                hint = match is not None or bound == last
+                found = match.start() if match is not None else -1 if hint else self._past_meta(bound)
+                self._found[k] = (position, found, hint)
+                self._sizes[k] = self.window if hint else 2 * size
             if found >= 0 and (first < 0 or found < first):
                 first = found
         return first
 
+    def _past_meta(self, bound: int) -> int:
+        """*bound*, or where it cuts a "<meta" and the character after it (a hint, "&" or "=",
+        never does; a run to it would read the cut "<m" as text), just past them: no hint starts
+        inside them."""
+        lt = self.lowered.rfind(b"<", max(bound - 5, 0), bound)
+        return lt + 6 if lt >= 0 and _META_LOWERED.match(self.lowered, lt) else bound
 
-# The last texts asked for their last hints, with them: the browsers' models read the same text.
-_LAST_HINTS: list[tuple[str, int, tuple[int, ...]]] = []
+
+# The last texts asked for their last hints, with their ascii_lowered bytes and the hints: the
+# browsers' models read the same text, and a page's texts in two single-byte encodings (the
+# latin-1 text of the bytes, the decoded one) differ in their non-ASCII characters only, which no
+# hint reads.
+_LAST_HINTS: list[tuple[str, bytes, int, tuple[int, ...]]] = []
 
 
 def forget() -> None:
@@ -408,16 +437,27 @@ def last_hint(text: str, lowered: bytes | None = None) -> int:
 
 
 def _first_and_lasts(text: str, lowered: bytes | None = None) -> tuple[int, tuple[int, ...]]:
-    """The offset of the first "<meta" in *text* (its length: none) and the last match of each of
-    _HINTS from there (-1: none)."""
-    for seen, first, lasts in _LAST_HINTS:
+    """The offset of the first "<meta" in *text* (its length: none) and, for each of _HINTS, an
+    offset past which it matches nowhere (its last match from there, or the last hint's; -1:
+    none)."""
+    for seen, _, first, lasts in _LAST_HINTS:
         if seen is text or seen == text:
             return first, lasts
     lowered = ascii_lowered(text) if lowered is None else lowered
-    first, lasts = _first_meta(lowered), (-1,) * len(_HINTS)
-    if first < len(text):
-        lasts = tuple(last_start(pattern, lowered, len(text), _HINT_LENGTH, first) for pattern in _HINTS)
-    _LAST_HINTS[:] = [(text, first, lasts), *_LAST_HINTS[:1]]
+    for _, seen_lowered, first, lasts in _LAST_HINTS:
+        if seen_lowered == lowered:
+            break
+    else:
+        first, lasts = _first_meta(lowered), (-1,) * len(_HINTS)
+        if first < len(text):
+            # The labels' "=" first (one search led by "=", failing at once on most), then the
+            # references from the last of those on only: past it, the last of all (a page of
+            # references and one meta tag at its end reads a few characters of them); before it,
+            # none known, so that one counts as their last (no search of theirs goes past it).
+            label = last_start(_LABEL_HINTS, lowered, len(text), _HINT_LENGTH, first)
+            reference = last_start(_REFERENCE_HINTS, lowered, len(text), _HINT_LENGTH, max(first, label))
+            lasts = (max(reference, label), label)
+    _LAST_HINTS[:] = [(text, lowered, first, lasts), *_LAST_HINTS[:1]]
     return first, lasts
 
 

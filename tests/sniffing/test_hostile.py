@@ -10,6 +10,7 @@ import pstats
 import re
 import string
 import sys
+from contextlib import contextmanager
 from html.entities import html5
 
 import pytest
@@ -56,6 +57,7 @@ from scrapy_whatwg_encoding.sniffing.browsers import (
 )
 from scrapy_whatwg_encoding.sniffing.change import PARSER_LIMIT, find_meta_bytes, parser_meta_span
 from scrapy_whatwg_encoding.sniffing.parser_scan import (
+    HINT_WINDOW,
     Hints,
     find_parser_meta,
     last_hint,
@@ -482,6 +484,28 @@ def _reads(span: str):
     return meta_tag_encoding(span) if span else None
 
 
+@contextmanager
+def _hint_window(window: int):
+    """:class:`Hints` searching *window* characters at first (:data:`.parser_scan.HINT_WINDOW`)."""
+    saved = parser_scan.HINT_WINDOW
+    parser_scan.HINT_WINDOW = window
+    try:
+        yield
+    finally:
+        parser_scan.HINT_WINDOW = saved
+
+
+def _both_ways(text: str, reads, **kwargs):
+    """:func:`meta_starts` and :func:`last_meta_start` with their shortcuts and as the plain steps,
+    with hints that are hints (a window past the text: a bound of :meth:`Hints.after` leaves
+    tags that name nothing to be read, or yielded unread where long, wherever asked, and the
+    shortcuts ask at fewer places; test_hints_that_answer_with_bounds_change_no_answer holds the
+    bounds)."""
+    with _hint_window(len(text) + 1):
+        return [(list(meta_starts(text, reads, shortcut=shortcut, **kwargs)),
+                 last_meta_start(text, reads, shortcut=shortcut, **kwargs)) for shortcut in (True, False)]
+
+
 _TAGS = st.lists(st.sampled_from(['<meta charset=zz>', '<meta charset=utf-8>', '<meta a="<meta charset=koi8-r>">', "<!--",
                                   "-->", " ", "<meta charset=zz", ">", "x", "<meta charset=koi8-5>", "&", "charset=utf-8",
                                   '<meta http-equiv=content-type content="charset=koi8-r">', '<meta content="charset=utf8">',
@@ -533,8 +557,7 @@ def test_long_tags_after_a_long_tag_are_found_as_the_plain_steps_find_them(text,
     tag (up to the next ">") without the plain steps, against those steps (shortcut=False); on
     texts of long tags, quotes left open, "<meta" inside them, and a few copies of each."""
     text = text * (copies + 1)
-    both = [(list(meta_starts(text, reads, longest=longest, shortcut=shortcut)),
-             last_meta_start(text, reads, longest=longest, shortcut=shortcut)) for shortcut in (True, False)]
+    both = _both_ways(text, reads, longest=longest)
     assert both[0] == both[1]
 
 
@@ -561,8 +584,7 @@ def test_copies_of_a_tag_that_names_nothing_with_the_text_after_it_are_read_as_t
     nothing with the text up to the next "<meta" (also where "<meta" is inside the tag), against
     the plain steps (shortcut=False)."""
     text = head + (tag + between) * copies + tail
-    both = [(list(meta_starts(text, reads, shortcut=shortcut)), last_meta_start(text, reads, shortcut=shortcut))
-            for shortcut in (True, False)]
+    both = _both_ways(text, reads)
     assert both[0] == both[1]
 
 
@@ -581,8 +603,7 @@ def test_copies_of_units_of_tags_that_name_nothing_are_read_as_the_plain_steps_r
     """meta_starts and last_meta_start with the shortcut that skips copies of the text since one of
     the last tags read as naming nothing (units of several tags), against the plain steps."""
     text = head + unit * copies + tail
-    both = [(list(meta_starts(text, reads, shortcut=shortcut)), last_meta_start(text, reads, shortcut=shortcut))
-            for shortcut in (True, False)]
+    both = _both_ways(text, reads)
     assert both[0] == both[1]
 
 
@@ -788,6 +809,7 @@ def _hint_at(text: str, at: int) -> bool:
 @example("", "charset=&#32;" + " " * 15 + "zz")
 @example("", "a=&#32;zz &#32;866")
 @example("", "a=&#95;zz")  # "_" is a label's: a hint wherever it is
+@example("", "a=&#95;zz charset=koi8-r")  # a reference before the last label's "=" (the references searched from it on)
 @example("", "charset=&#" + "0" * 15 + "32;koi8-r")  # 15 zeros: read; 16: a hint whatever follows
 @example("", "a=&#x" + "0" * 16 + "20;zz")
 @example("", "charset=&#32;&Tab;&NewLine;&semi;koi8-r")
@@ -801,15 +823,58 @@ def test_hints_are_where_the_definition_puts_them_and_every_naming_meta_holds_on
     every = [at for at in range(first, len(text)) if _hint_at(text, at)]
     assert last_hint(text) == (every[-1] if every else -1)
     assert last_hint(text.replace("<", "(")) == -1  # no "<meta": no hint
-    hints = Hints(text)
-    # asked in increasing order, then again from each end (what it found is reused only where it holds)
+    # Asked in increasing order, then again from each end (what it found is reused only where it
+    # holds), with the window searched at a time as it is and tiny (answers that are bounds): -1
+    # where no hint lies at or after the position, else the first hint or a bound before it (never
+    # the position asked but at a hint); the first hint where a first ask finds it in its window.
     order = [*range(len(text) + 1), *reversed(range(len(text) + 1)), *range(0, len(text) + 1, 3)]
-    for position in order:
-        assert hints.after(position) == next((at for at in every if at >= position), -1)
+    for window in (HINT_WINDOW, 1, 5):
+        hints = Hints(text, window)
+        for position in order:
+            found, hint = hints.after(position), next((at for at in every if at >= position), -1)
+            if hint < 0 or found == hint:
+                assert found == hint, (window, position, found)
+            else:
+                assert max(position, first) <= found < hint and found != position, (window, position, found)
+            if hint <= max(position, first) + window:
+                assert Hints(text, window).after(position) == hint, (window, position)
     tag = TAG.match(text, len(before))
     if tag is not None and any(read(tag.group(3)) is not None
                                for read in (_reads, chromium_meta_encoding, firefox_meta_encoding)):
         assert any(len(before) < at < tag.end() for at in every), (tag.group(3), every)
+
+
+
+_BOUNDED = st.lists(st.sampled_from([
+    "<meta charset=koi8-r>", "<meta charset=zz>", '<meta content="charset=koi8-r">', "<meta http-equiv=content-type ",
+    "content='charset=koi8-r'>", "&#9;", "&#107;", "&", "=", "<meta name=x>", "<meta a='", "'>", "<!--", "-->",
+    "<script>", "</script>", "<template>", "</template>", "<svg>", "</svg>", "<p>", "<", ">", " ", "x" * 7,
+    "<meta charset=koi8-r ", "<meta", "<meta x" + "y" * 40 + ">"]), max_size=30).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_BOUNDED, st.sampled_from([0, browsers_module.UNCONDITIONAL]))
+@example(('<meta content="charset=koi8-r">' + "><meta charset=koi8-r>  ") * 21, 0)  # a bound inside a "<meta"
+def test_hints_that_answer_with_bounds_change_no_answer(text, head):
+    """:meth:`Hints.after` answering with bounds (windows of 1, 2, 5 and 13 characters) changes no
+    answer of the scans that ask it, against hints that are hints (a window past the text): the tags of :func:`meta_starts` that name an encoding, the parser step, Chromium's and
+    Firefox's models (*head*: bytes read whatever the markup)."""
+    body = text.encode("utf-8")
+    limit = len(body) + 1
+
+    def answers():
+        parser_scan.forget()
+        browsers_module.forget()
+        starts = meta_starts(text, _reads)
+        named = [at for at in starts if (tag := TAG.match(text, at)) is not None and _reads(tag.group(3)) is not None]
+        return (named, find_parser_meta(text, len(text)), chromium_meta(body, limit, head),
+                firefox_meta(body, limit, head))
+
+    with _hint_window(len(text) + 1):
+        exact = answers()
+    for window in (1, 2, 5, 13):
+        with _hint_window(window):
+            assert answers() == exact, window
 
 
 _DOCUMENTS = st.lists(st.sampled_from([

@@ -79,23 +79,18 @@ _LOWER = {c: c + 32 for c in range(0x41, 0x5B)}
 _LOWER[0] = 0xFFFD  # U+0000 in a tag or attribute name becomes U+FFFD
 
 
-_ASCII_BYTES = bytes(range(0x80))
-_LONG_NAME = 64  # characters past which tag_name lowercases with str.lower where it may
+_LONG_NAME = 64  # characters past which tag_name lowercases at C speed
 
 
 def tag_name(raw: str) -> str:
     """A tag or attribute name as the tokenizer builds it (ASCII lowercase, NUL -> U+FFFD).
-    A long one (a tag name that runs over a page) at C speed: ``str.lower`` where it changes no
-    character but ASCII ones (its other characters, as UTF-8 bytes, alike before and after)."""
+    A long one (a tag name that runs over a page) at C speed: ``str.lower`` where it is ASCII,
+    else ``bytes.lower`` of its UTF-8 bytes (which changes no byte of a multi-byte sequence)."""
     if len(raw) > _LONG_NAME:
-        lowered = raw.lower()
-        if raw.isascii() or _non_ascii(raw) == _non_ascii(lowered):
-            return lowered.replace("\x00", "\ufffd")
+        lowered = raw.lower() if raw.isascii() else (
+            raw.encode("utf-8", "surrogatepass").lower().decode("utf-8", "surrogatepass"))
+        return lowered.replace("\x00", "\ufffd")
     return raw.translate(_LOWER)
-
-
-def _non_ascii(text: str) -> bytes:
-    return text.encode("utf-8", "surrogatepass").translate(None, _ASCII_BYTES)
 
 
 def attributes(span: str) -> dict[str, str]:
