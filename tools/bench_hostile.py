@@ -113,6 +113,11 @@ def bodies(size: int) -> dict[str, bytes]:
                                                      meta, size),
         "<meta content=<textarea> &#9;\xa1\xa1&#9; x N": _around(b"<noscript><meta content=<textarea>",
                                                                  b"&#9;\xa1\xa1&#9;&#9;&#9;", b'<meta charset="shift_jis">', size),
+        "<META <META <META charset= x N": _around(b"<meta content=charset=zz http-equiv=Content-Type><svg><template><template>",
+                                                 b"charset=koi8-r<br/>\xa1\xa1</<META <META <META ",
+                                                 b'<meta charset="shift_jis"><meta charset="shift_jis">', size),
+        "<META <META %d charset= x N": (b"<svg><template><template>" + _repeat_distinct(
+            b"charset=koi8-r<br/>\xa1\xa1</<META <META %d", size - 60) + b'<meta charset="shift_jis">').ljust(size),
         "many <": b"<" * size,
         "ISO-2022-JP 0x3C pairs, <meta>": b"\x1b$B" + _repeat(b"<", size - 6 - len(meta)) + b"\x1b(B" + meta,
         "<a b=c d='e' f> x N": _repeat(b"<a b=c d='e' f>", size),

@@ -254,7 +254,6 @@ def _foreign_run(tree: TreeBuilder, text: str, lowered: bytes, lt: int, end: int
     return stop, stop
 
 
-_LABEL_CHARS = re.escape("".join(sorted(set("".join(LABELS)))))
 _SEPARATOR, _WHITESPACE = "[\\x00- ]", "[\\t\\n\\x0c\\r ]"
 # Characters a character reference must give to matter to a reading: those of labels, "charset",
 # "content-type", "=", quotes, ";" and the separators (U+0001-U+0020; "&#0;" gives U+FFFD).
@@ -286,7 +285,11 @@ def _codes(characters: frozenset[str], hexadecimal: bool) -> str:
 # is possessive where there are (a fifth of the time on a page of such references).)
 _BETWEEN_ITEM = ("(?:[\\x00- \"'=]|&(?:#(?:0{0,15}" + _codes(_BETWEEN, False) + "|x0{0,15}" + _codes(_BETWEEN, True) + ");?|"
                  + _trie(_BETWEEN_NAMES) + "))")
-_LABEL = _trie(sorted(LABELS), "(?![" + _LABEL_CHARS + "])")
+# (A label is whole where the end of the text or a character that may end a label's value in some
+# reader follows it: U+0000-U+0020 (Chromium stops at any of them), a quote, ";", ">" (the tag's
+# end) or "&" (a reference to one of those). "charset=koi8-r<br/>" names nothing to any reader.)
+_LABEL_END = "(?![^\\x00- \"';>&])"
+_LABEL = _trie(sorted(LABELS), _LABEL_END)
 # (Python 3.11+: up to 15 items, possessive, then a 16th or a label, so that each item is read once
 # per "&": no item starts as a label does, and each reads one way, its longest. Python 3.10, which
 # has no possessive repeats: 16 items, or up to 15 and a label, as a greedy repeat gives items back.)
@@ -307,7 +310,7 @@ _REFERENCE_HINTS = re.compile(with_possessives(
 # label are possessive: giving back a separator leaves one where no quote or label starts.)
 _LABEL_HINTS = re.compile(with_possessives(
     "=(?<=[t\\x00- ]=)(?=" + _SEPARATOR + "{16}|" + _SEPARATOR + "{0,15}+[\"']?+(?:" + _WHITESPACE + "{16}|" + _WHITESPACE + "{0,15}+"
-    + _trie(sorted(LABELS), "(?![" + _LABEL_CHARS + "])") + "))"
+    + _LABEL + "))"
     + "(?:(?<=" + _SEPARATOR + "{16}=)|" + "|".join(f"(?<=charset{_SEPARATOR}{{{k}}}=)" for k in range(16)) + ")").encode("ascii"))
 _HINTS = (_REFERENCE_HINTS, _LABEL_HINTS)
 _HINT_LENGTH = max(1 + 16 + 1 + 16 + max(map(len, LABELS)) + 1, 1 + max(map(len, NAMED_REFERENCES)),
@@ -492,7 +495,9 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
         hints = Hints(text)
     search, run = META_CANDIDATE.search, META_RUN.match
     same = ""  # the last tag read as naming nothing, without "<" inside: copies of it are skipped
-    read: list[int] = []  # places here (below) that were tags read as naming nothing, since any other reading
+    # Places here (below) that were tags read as naming nothing, since any other reading, each with
+    # how far past it the reading looked (a tag with "<meta" inside may end past the next "<meta").
+    read: list[tuple[int, int]] = []
     position = start
     while (match := search(text, position, stop)) is not None:
         hint = hints.after(match.start())
@@ -516,16 +521,20 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
         if shortcut:
             # Shortcut: copies of the text since one of the last _UNIT_TAGS places here that were
             # tags read as naming nothing, each read alike (the steps between read the text and
-            # the hints alone, whose places repeat with it, but in the last copy): to the last.
-            for begun in reversed(read):
+            # the hints alone, whose places repeat with it, but in the last copy and those whose
+            # readings look past the copies): to the first of those.
+            for index in range(len(read) - 1, -1, -1):
+                begun = read[index][0]
                 unit = text[begun:at]
                 if text.startswith(unit, at):
-                    at = max(at, copies_end(text, at, unit, stop) - len(unit))
+                    reach = max(place + ahead for place, ahead in read[index:]) - begun  # (from the unit's start)
+                    last = copies_end(text, at, unit, stop) - max(len(unit), reach)
+                    at = max(at, at + (last - at) // len(unit) * len(unit))
                     break
             del read[:-_UNIT_TAGS]
         if same and text.startswith(same, at):
             position = copies_end(text, at, same, len(text))  # a run of copies: no regex, no reading
-            read.append(at)
+            read.append((at, len(same)))
             continue
         # Read where it ends within the window, as on the whole text (no ">" there: it does not).
         tag = None if text.find(">", at, at + longest) < 0 else TAG.match(text, at, at + longest)
@@ -560,9 +569,9 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
             if shortcut and (after := search(text, position, stop)) is not None:
                 unit = text[at:after.start()]
                 position = copies_end(text, at, unit, len(text)) - len(unit) + len(same)
-            read.append(at)
+            read.append((at, len(same)))
         elif shortcut and (after := search(text, at + 5, stop)) is not None:
-            read.clear()
+            read.append((at, tag.end() - at))
             # Shortcut: a tag with "<meta" inside that names nothing (no hint inside, or read so),
             # where the text from it up to the next "<meta" repeats: each copy whose window
             # (*longest* characters) lies within the copies is read alike, in O(log n) steps.

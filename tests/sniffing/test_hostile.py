@@ -90,6 +90,8 @@ FLOODS = {
     "distinct bad metas": lambda size: _distinct(b"<meta charset=koi8-%d>", size),
     "distinct bad http-equiv": lambda size: _distinct(b'<meta http-equiv=content-type content="charset=x%d">', size),
     "metas in comments": lambda size: _whole(b"<!--<meta charset=koi8-r>-->", size),
+    # (hunted: each "<META" a tag with the next ones inside it, naming nothing; the units repeat)
+    "metas in metas": lambda size: _whole(b"charset=koi8-r<br/>\xa1\xa1</<META <META <META ", size),
 }
 
 
@@ -110,6 +112,7 @@ EXPECTED = {
     "distinct bad metas": (("windows-1252", "default"), ("windows-1252", "default")),
     "distinct bad http-equiv": (("windows-1252", "default"), ("windows-1252", "default")),
     "metas in comments": (("windows-1252", "default"), ("windows-1252", "default")),
+    "metas in metas": (("ISO-8859-2", "detector"), ("ISO-8859-2", "detector")),
 }
 
 
@@ -599,6 +602,8 @@ def test_copies_of_a_tag_that_names_nothing_with_the_text_after_it_are_read_as_t
          _reads)  # copies from the second tag on end where the tail starts: to the last copy, not past it
 @example("<meta charset=koi8-r&><meta a=" + "y" * 1100 + ">", 4, "", "", _reads)  # a long tag in the unit: each yielded
 @example("<meta charset=koi8-r&><meta a='<meta charset=zz>'>", 40, "", "", _reads)  # a tag with "<meta" inside
+@example("charset=koi8-r<br/>\xa1\xa1</<META <META <META ", 60, "<svg><template>", '<meta charset="shift_jis">',
+         _reads)  # hunted: tags with the next ones inside, each ending in the next copy
 def test_copies_of_units_of_tags_that_name_nothing_are_read_as_the_plain_steps_read_them(unit, copies, head, tail, reads):
     """meta_starts and last_meta_start with the shortcut that skips copies of the text since one of
     the last tags read as naming nothing (units of several tags), against the plain steps."""
@@ -646,14 +651,16 @@ def test_the_last_meta_inside_a_long_tag_is_found_from_the_start():
 
 
 # -- hints: what a meta that names an encoding holds, found at C speed ---------------------------------
-_LABEL_CHARACTERS = frozenset("".join(LABELS))
+# Characters that may end a label's value in some reader (or a reference to one: "&"): a label
+# followed by another character names nothing (U+0000-U+0020: Chromium ends a label at any).
+_LABEL_ENDS = frozenset(map(chr, range(0x21))) | frozenset("\"';>&")
 _SPANS = st.lists(st.sampled_from([
     "charset", "CharSet", "=", " ", "\t", "\x00", "\x01", "\x0b", '"', "'", "koi8-r", "KOI8-R", "koi8", "koi8-5",
     "utf-8", "utf8x", "&", "&#45;", "&quot;", "&#x3c;", "&amp;", "&#x6B", "&#0000107;", "&#0;", "&#x", "&QUOT",
     "&equals;", "&notin;", "&Tab", "\u0130", ";", "http-equiv", "content-type", "content", "text/html",
     "x", "/", "-", "_", ":", " " * 16, "\x00" * 16, " " * 15, "\x01" * 8, "\t" * 7, "l1", "latin1", "iso-8859-1", "x-user-defined", "\u212aoi8-r",
     "csISO2022JP", "&#32;", "&#X20", "&#x0000000000000020;", "&#9", "&NewLine;", "&semi;", "&apos;", "&bne;", "&#61;",
-    "&#0000000000000000032;", "&#95;", "&lowbar;"]), max_size=16).map("".join)
+    "&#0000000000000000032;", "&#95;", "&lowbar;", "<", ",", "\u00a0"]), max_size=16).map("".join)
 
 
 def _ascii_lower(text: str) -> str:
@@ -714,7 +721,7 @@ def _label_follows(text: str, at: int) -> bool:
         end = _between_item_end(text, at)
         if end is None:
             return any(_ascii_lower(text[at:at + len(label)]) == label
-                       and (at + len(label) == len(text) or _ascii_lower(text[at + len(label)]) not in _LABEL_CHARACTERS)
+                       and (at + len(label) == len(text) or text[at + len(label)] in _LABEL_ENDS)
                        for label in LABELS)
         at = end
     return True
@@ -745,7 +752,8 @@ _META_STARTS = {"<meta" + c for c in "\t\n\x0c\r />"}  # a meta start tag's firs
 def _hint_at(text: str, at: int) -> bool:
     """The hint's definition, step by step: "&"; or "=" with "charset" (ASCII case-insensitively)
     and up to 15 characters up to U+0020 before it, or 16 of those; and after it up to 15 of
-    those, a quote, up to 15 ASCII whitespace and a whole label, or a run of 16 in between."""
+    those, a quote, up to 15 ASCII whitespace and a whole label (then the end or one of
+    _LABEL_ENDS), or a run of 16 in between."""
     if text[at] == "&":
         return _reference_hint_at(text, at)
     if text[at] != "=":
@@ -779,7 +787,7 @@ def _hint_at(text: str, at: int) -> bool:
                 value = start + spaces
                 for label in LABELS:
                     after = value + len(label)
-                    if _ascii_lower(text[value:after]) == label and (after == len(text) or text[after] not in _LABEL_CHARACTERS):
+                    if _ascii_lower(text[value:after]) == label and (after == len(text) or text[after] in _LABEL_ENDS):
                         return True
     return False
 
@@ -809,6 +817,8 @@ def _hint_at(text: str, at: int) -> bool:
 @example("", "charset=&#32;" + " " * 15 + "zz")
 @example("", "a=&#32;zz &#32;866")
 @example("", "a=&#95;zz")  # "_" is a label's: a hint wherever it is
+@example("", "charset=koi8-r<br/")  # a label then "<": no reader's value ends there, no hint
+@example("", "http-equiv=content-type content='charset=koi8-r\x01'")  # U+0001 ends it for Chromium: a hint
 @example("", "a=&#95;zz charset=koi8-r")  # a reference before the last label's "=" (the references searched from it on)
 @example("", "charset=&#" + "0" * 15 + "32;koi8-r")  # 15 zeros: read; 16: a hint whatever follows
 @example("", "a=&#x" + "0" * 16 + "20;zz")

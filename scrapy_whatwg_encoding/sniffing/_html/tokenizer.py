@@ -395,14 +395,16 @@ def copies_end(text, pos: int, unit, end: int) -> int:
     size = len(unit)
     if not size:
         return pos
-    block = unit
-    while pos + len(block) <= end and text.startswith(block, pos):
-        pos += len(block)
+    block, length = unit, size
+    while pos + length <= end and text.startswith(block, pos):
+        pos += length
         block += block
-    while len(block) > size:
-        block = block[:len(block) // 2]
-        if pos + len(block) <= end and text.startswith(block, pos):
-            pos += len(block)
+        length += length
+    while length > size:
+        length //= 2
+        block = block[:length]
+        if pos + length <= end and text.startswith(block, pos):
+            pos += length
     return pos
 
 
