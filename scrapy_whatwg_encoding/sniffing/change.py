@@ -128,8 +128,12 @@ def parser_meta_span(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT,
             return None
         # Most often the first meta that may name an encoding (the first "charset" after the first
         # "<meta", where there is one) is the one: tokenize just that far. (Found in the bytes
-        # lowered, a memchr-led search: a case-insensitive regex reads each byte, 7 ns.)
-        charset = body[meta:max_bytes].lower().find(b"charset")
+        # lowered, a memchr-led search: a case-insensitive regex reads each byte, 7 ns; the
+        # first 1,024 bytes first, where it most often is.)
+        charset = body[meta:min(meta + 1024, max_bytes)].lower().find(b"charset")
+        if charset < 0 and meta + 1024 < max_bytes:
+            rest = body[meta + 1018:max_bytes].lower().find(b"charset")  # (6 bytes again: one cut there)
+            charset = rest if rest < 0 else 1018 + rest
         window = meta + max(charset, 0) + 1024
     elif shortcuts and not encoding.is_utf16 and not _spells_meta(body, max_bytes):
         return None  # (ISO-2022-JP: no "<meta" in the text of any window, none decoded)

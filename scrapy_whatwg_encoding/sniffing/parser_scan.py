@@ -329,11 +329,11 @@ class Hints:
     """The hints in *text* from its first "<meta" (:data:`.tokenizer.META_CANDIDATE`) on, where
     a meta tag may hold one (a page of references with its meta tags at the end is searched
     there): :attr:`last`, and :meth:`after`, asked at any positions, which searches *window*
-    (default :data:`HINT_WINDOW`) characters (then answers with a bound, not a hint; twice as many after each such answer, and
-    *window* again after a hint); a search is reused for every
-    position between where it started and what it found, so callers that ask in increasing order
-    (or again from the start) search each part of the text once (C-speed: the references and the
-    labels' "=" each by a search led by its literal, "&" or "=")."""
+    (default :data:`HINT_WINDOW`) characters, then answers with a bound, not a hint (twice as many
+    after each such answer, *window* again after a hint); a search is reused for every position
+    between where it started and what it found, so callers that ask in increasing order (or again
+    from the start) search each part of the text once (C-speed: the references and the labels'
+    "=" each by a search led by its literal, "&" or "=")."""
 
     __slots__ = ("_found", "_lasts", "_sizes", "first", "last", "lowered", "window")
 
@@ -353,9 +353,10 @@ class Hints:
     def after(self, position: int) -> int:
         """An offset at or after *position* (and the first "<meta") before which no hint lies, and
         at or before the first hint there: that hint where it lies within :attr:`window`
-        characters of where the search started (or more, after bounds); or -1: no meta tag whose attributes start there
-        or later names an encoding, nor any that ends before it. Never *position* itself but
-        where a hint starts there (a caller that goes on from the answer moves on)."""
+        characters of where the search started (or more, after bounds); or -1: no meta tag whose
+        attributes start there or later names an encoding, nor any that ends before it. Never
+        *position* itself but where a hint starts there (a caller that goes on from the answer
+        moves on)."""
         position = max(position, self.first)
         if position > self.last:
             return -1

@@ -854,7 +854,6 @@ def test_hints_are_where_the_definition_puts_them_and_every_naming_meta_holds_on
         assert any(len(before) < at < tag.end() for at in every), (tag.group(3), every)
 
 
-
 _BOUNDED = st.lists(st.sampled_from([
     "<meta charset=koi8-r>", "<meta charset=zz>", '<meta content="charset=koi8-r">', "<meta http-equiv=content-type ",
     "content='charset=koi8-r'>", "&#9;", "&#107;", "&", "=", "<meta name=x>", "<meta a='", "'>", "<!--", "-->",
@@ -867,8 +866,9 @@ _BOUNDED = st.lists(st.sampled_from([
 @example(('<meta content="charset=koi8-r">' + "><meta charset=koi8-r>  ") * 21, 0)  # a bound inside a "<meta"
 def test_hints_that_answer_with_bounds_change_no_answer(text, head):
     """:meth:`Hints.after` answering with bounds (windows of 1, 2, 5 and 13 characters) changes no
-    answer of the scans that ask it, against hints that are hints (a window past the text): the tags of :func:`meta_starts` that name an encoding, the parser step, Chromium's and
-    Firefox's models (*head*: bytes read whatever the markup)."""
+    answer of the scans that ask it, against hints that are hints (a window past the text): the
+    tags of :func:`meta_starts` that name an encoding, the parser step, Chromium's and Firefox's
+    models (*head*: bytes read whatever the markup)."""
     body = text.encode("utf-8")
     limit = len(body) + 1
 
