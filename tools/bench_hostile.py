@@ -23,7 +23,8 @@ on (``<a>``, ``<b>``, ``<option>`` in a ``<template>``, stray ``<`` in ``<svg>``
 escaped sections in a script that never ends, and whole scripts with them; ``<meta>`` tags that
 name nothing with text between them; copies of a ``<meta>`` that names nothing (a NUL after its
 label) in a head, alone, two after references to whitespace, or after one in a ``<noscript>``;
-references to whitespace between other text after an unquoted ``content=``; bogus comments in ``<foreignObject>``; bogus comments and
+references to whitespace between other text after an unquoted ``content=``; ``<META`` tags with the
+next ones inside them, in repeated units and in numbered ones; bogus comments in ``<foreignObject>``; bogus comments and
 ignored end tags before the ``<html>`` element; one DOCTYPE that runs to the last tag; one tag name of non-ASCII characters that does; text of ``&#`` repeated; the multi-byte
 decoders' errors (tools/hunt_hostile.py found these last ones), a pair Big5's C codec lacks (``\x87\xa1``)
 alone and between errors, split tokens off their token boundaries (EUC-JP ``8F A2 B7`` and Big5

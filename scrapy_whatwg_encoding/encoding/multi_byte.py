@@ -279,13 +279,18 @@ _MAX_ALONE = 1 << 18  # the largest after a window of alone bytes only (no lane 
 _SPARSE = 64  # bytes per error below which a window of valid pairs ends the run (the C codec is cheaper)
 
 
-@functools.cache  # one per window size: 65, 513, 4097, 32769, 262145 lanes (1.7 MB in all)
-@functools.lru_cache(maxsize=8)
 def lane_masks(lanes: int) -> tuple[int, int, int, int, int]:
     """``(0x01 at every lane, 0x01 at even lanes, 0xFF at odd lanes, 0x80 at every lane, 0x7F at
     every lane)`` over *lanes* lanes of 8 bits (lane 0 even): an integer whose bytes are an input's,
-    little-endian (decode_run's windows, Big5's lacking_run, gb18030's mark_singles; cached: a
-    decode asks for a few window sizes)."""
+    little-endian (decode_run's windows, Big5's lacking_run, gb18030's mark_singles). Cached up to
+    _MAX_ALONE + 1 lanes (a decode asks for a few window sizes: 65, 129, 513, 1025 ... 262145);
+    wider ones, a gb18030 chunk without a cut (its size the input's), are built each time, so that
+    the cache stays bounded in memory whatever the inputs."""
+    return _lane_masks(lanes) if lanes <= _MAX_ALONE + 1 else _lane_masks.__wrapped__(lanes)
+
+
+@functools.lru_cache(maxsize=16)
+def _lane_masks(lanes: int) -> tuple[int, int, int, int, int]:
     pairs = lanes // 2 + 1
     return (int.from_bytes(b"\x01" * lanes, "little"), int.from_bytes((b"\x01\x00" * pairs)[:lanes], "little"),
             int.from_bytes((b"\x00\xff" * pairs)[:lanes], "little"), int.from_bytes(b"\x80" * lanes, "little"),
