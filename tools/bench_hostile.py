@@ -10,7 +10,8 @@ Rows: hostile bodies at each size in KiB (issue 37 item 1): ``<!---->`` repeated
 ``<meta charset>``; ``<meta http-equiv=content-type content="text/html;charset=zz">`` repeated;
 ``<script><meta charset=koi8-r></script>`` repeated; one ``<script>`` holding ``<meta
 charset>`` repeated (the parser step's worst case before); the same floods with no two tokens
-alike (numbered); many ``<``; an ISO-2022-JP body of 0x3C bytes in jis0208 (pairs, no ``<``)
+alike (numbered); many ``<``; an ISO-2022-JP body of 0x3C bytes in jis0208 (pairs, no ``<``), and one of short jis0208 runs
+each holding a pair of NEC's row 13 (hunted)
 then a ``<meta charset>``; attribute soup, closed and not; an open comment, an open
 attribute value and an open ``<script>`` holding ``<meta charset>`` repeated; ``<meta>`` tags
 each naming a different non-label (charset and http-equiv); ``<meta charset>`` in comments;
@@ -27,7 +28,7 @@ references to whitespace between other text after an unquoted ``content=``; ``<M
 next ones inside them, in repeated units and in numbered ones; bogus comments in ``<foreignObject>``; bogus comments and
 ignored end tags before the ``<html>`` element; one DOCTYPE that runs to the last tag; one tag name of non-ASCII characters that does; text of ``&#`` repeated; the multi-byte
 decoders' errors (tools/hunt_hostile.py found these last ones), a pair Big5's C codec lacks (``\x87\xa1``)
-alone and between errors, split tokens off their token boundaries (EUC-JP ``8F A2 B7`` and Big5
+alone and between errors, one EUC-JP's lacks between spaces (``\xad\xa1 ``), split tokens off their token boundaries (EUC-JP ``8F A2 B7`` and Big5
 ``A2 41`` each after a leading byte, no sync byte), gb18030's four-byte tokens one by one, and random bytes 0x80-0xFF (seed 7)
 after a ``<meta charset>`` of each multi-byte encoding; UTF-16LE comments with and without a BOM; and the bodies that were
 here before: Russian text in windows-1251, random bytes, NUL bytes, ASCII with one 0xE9 at the
@@ -121,6 +122,7 @@ def bodies(size: int) -> dict[str, bytes]:
             b"charset=koi8-r<br/>\xa1\xa1</<META <META %d", size - 60) + b'<meta charset="shift_jis">').ljust(size),
         "many <": b"<" * size,
         "ISO-2022-JP 0x3C pairs, <meta>": b"\x1b$B" + _repeat(b"<", size - 6 - len(meta)) + b"\x1b(B" + meta,
+        "ISO-2022-JP ESC $ B <?>--> x N": _around(b"0;", b"\x1b$B<?>-->", b"</title>\x1b(B" + meta, size),
         "<a b=c d='e' f> x N": _repeat(b"<a b=c d='e' f>", size),
         "open tag, attribute soup": (b"<div " + _repeat(b"a=b c='d' e ", size))[:size],
         "open comment": (b"<!--" + _repeat(b"- x -> ", size))[:size],
@@ -166,7 +168,7 @@ def bodies(size: int) -> dict[str, bytes]:
                                ("big5", b"\x87\xa1"), ("big5", b"\x87\xa1\xff"),
                                ("euc-jp", b"\xa1\x8f\xa2\xb7"), ("big5", b"\xa1\xa2A"), ("gbk", b"\x810\x810=>\n"),
                                ("big5", b"\xa2A"), ("big5", b"\xa2A\xa1\xfe"), ("euc-jp", b"\x8f\xa2\xb7"),
-                               ("euc-jp", b"\x8f\xa2\xb7~")]},
+                               ("euc-jp", b"\x8f\xa2\xb7~"), ("euc-jp", b"\xad\xa1 ")]},
         **{f"<meta charset={label}>, random 0x80-0xFF": (b"<meta charset=%s>" % label.encode() + _random_high(7, size))[:size]
            for label in ("big5", "euc-jp", "shift_jis", "euc-kr", "gb18030")},
         "<!----> x N, UTF-16LE": _repeat("<!---->".encode("utf-16-le"), size - 42) + "<meta charset=koi8-r>".encode("utf-16-le"),

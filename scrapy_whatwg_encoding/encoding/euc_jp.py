@@ -6,7 +6,7 @@ import functools
 from typing import TYPE_CHECKING
 
 from . import indexes
-from .multi_byte import MARK, FastDecoder, SplitMarks, table_encoder
+from .multi_byte import MARK, FastDecoder, SplitMarks, lane_masks, table_encoder
 
 if TYPE_CHECKING:
     from ._typing import Codec
@@ -66,32 +66,116 @@ _SJIS_BYTE = bytes(_CELLS[b] + (0x40 if _CELLS[b] < 0x3F else 0x41) if 0x21 <= b
 
 
 def pairs_run(data: bytes, i: int) -> tuple[str, int] | None:
-    """``(text, end)`` of the pairs of bytes 0xA1–0xFE from token boundary *i* up to the first the
-    standard decodes as an error (two or more, else ``None``), at C speed: each pair as the Shift_JIS
-    bytes of its pointer, decoded by CPython's cp932, which decodes each such pair as the standard
-    does, rows 13 and 89–92 too (NEC's and IBM's, which CPython's euc_jp lacks), and rejects exactly
-    the null pointers (tests/oracles/test_decoder_fast_path.py checks every pair). Its plain twin is
-    :func:`step` on each pair."""
-    if data[i + 2:i + 4].translate(_NOT_HIGH) != b"\0\0":  # (no second pair: the cheapest answer)
-        return None
+    """``(text, end)`` of the tokens from token boundary *i* (a pair of bytes 0xA1–0xFE) up to the
+    first the standard decodes as an error, where they are two or more (else ``None``): the pairs of
+    bytes 0xA1–0xFE and, where the pairs CPython's euc_jp lacks are dense among them
+    (:func:`_mixed_run`), the ASCII bytes between them, at C speed. Each pair as the Shift_JIS bytes of
+    its pointer, decoded by CPython's cp932, which decodes each such pair as the standard does, rows 13
+    and 89–92 too (NEC's and IBM's, which CPython's euc_jp lacks), and rejects exactly the null pointers
+    (tests/oracles/test_decoder_fast_path.py checks every pair), and each ASCII byte as itself. Its
+    plain twin is the decoder without it (FastDecoder's *bulk*: the step at each such token)."""
     parts: list[str] = []
     end, size = i, _WINDOW
-    while True:
-        window = data[end:end + size]
-        other = window.translate(_NOT_HIGH).find(1)
-        run = window[:(len(window) if other < 0 else other) // 2 * 2]
-        leads, trails = run[0::2], run[1::2]
-        cells = (int.from_bytes(trails, "little") - int.from_bytes(leads.translate(_EVEN_ROW), "little")
-                 ).to_bytes(len(trails), "little")  # (each trail 0xA1 or above: no borrow)
-        sjis = bytearray(len(run))
-        sjis[0::2], sjis[1::2] = leads.translate(_SJIS_LEAD), cells.translate(_SJIS_BYTE)
-        text = sjis.decode("cp932", _STOP)
-        parts.append(text)
-        end += 2 * len(text)
-        if 2 * len(text) < size:  # (a null pointer, a byte of another kind, or the end of the input)
+    if data[i + 2:i + 4].translate(_NOT_HIGH) == b"\0\0":  # (pairs only, a second pair first: no lanes)
+        while True:
+            window = data[end:end + size]
+            other = window.translate(_NOT_HIGH).find(1)
+            run = window[:(len(window) if other < 0 else other) // 2 * 2]
+            leads, trails = run[0::2], run[1::2]
+            cells = (int.from_bytes(trails, "little") - int.from_bytes(leads.translate(_EVEN_ROW), "little")
+                     ).to_bytes(len(trails), "little")  # (each trail 0xA1 or above: no borrow)
+            sjis = bytearray(len(run))
+            sjis[0::2], sjis[1::2] = leads.translate(_SJIS_LEAD), cells.translate(_SJIS_BYTE)
+            text = sjis.decode("cp932", _STOP)
+            parts.append(text)
+            end += 2 * len(text)
+            if 2 * len(text) < size:  # (a null pointer, a byte of another kind, or the end of the input)
+                break
+            size = min(8 * size, _MAX_WINDOW)
+    if end < len(data) and (end == i or data[end] < 0x80):  # (no second pair, or an ASCII byte next)
+        mixed = _mixed_run(data, end)
+        if mixed is not None:
+            parts.append(mixed[0])
+            end = mixed[1]
+    return ("".join(parts), end) if end - i >= 3 else None
+
+
+# _mixed_run's first test reads _PROBE bytes: no byte of another kind in the first _CLEAR of them (random
+# bytes: one in four), and _DENSE_PAIRS bytes that may be leading bytes of pairs CPython lacks. A window
+# with fewer such pairs than one per _SPARSE bytes in its first _SAMPLE bytes ends the run (a page with a
+# few: the C codec's error handler calls cost less than the windows).
+_PROBE, _CLEAR, _DENSE_PAIRS, _SPARSE, _SAMPLE = 64, 16, 3, 32, 4096
+_HIGH_FF = bytes(0xFF if 0xA1 <= b <= 0xFE else 0 for b in range(256))
+
+
+@functools.cache
+def _kinds() -> bytes:
+    """A bytes.translate table: a leading byte of a pair that CPython's euc_jp rejects and the standard
+    decodes (rows 13 and 89-92, ...) to 1, a byte that is neither ASCII nor 0xA1–0xFE to 2, else 0."""
+    leads = set()
+    for lead in range(0xA1, 0xFF):
+        row = [bytes((lead, trail)) for trail in range(0xA1, 0xFF)]
+        for pair, text in zip(row, b" ".join(row).decode("euc_jp", "replace").split(" ")):
+            if text[:1] == "\ufffd" and step(pair, 0)[0] != "\ufffd":
+                leads.add(lead)
+                break
+    return bytes(1 if b in leads else 0 if b < 0x80 or 0xA1 <= b <= 0xFE else 2 for b in range(256))
+
+
+def _mixed_run(data: bytes, i: int) -> tuple[str, int] | None:
+    """``(text, end)`` of the pairs of bytes 0xA1–0xFE and ASCII bytes from token boundary *i* on, up
+    to the first token the standard decodes otherwise (an error, a byte of another kind) or a window
+    in which the pairs CPython's euc_jp lacks are sparse; ``None`` where the first _PROBE bytes do not
+    look dense with them. In windows, each byte a lane of 8 bits of an integer: a stretch of bytes
+    0xA1–0xFE from a boundary is pairs (a 1 added where it begins at an even lane carries through it),
+    up to a leading byte without its trail; each pair's bytes as Shift_JIS's (the trail less 0x80 in an
+    even row, each through its table), ASCII bytes as they are, one cp932 decode."""
+    kinds = _kinds()
+    probe = data[i:i + _PROBE].translate(kinds)
+    if probe.find(2, 0, _CLEAR) >= 0 or probe.count(1) < _DENSE_PAIRS:
+        return None
+    n, parts, end, size = len(data), [], i, _WINDOW
+    while end < n:
+        window = data[end:end + size + 1]  # (one byte more: a pair across the edge)
+        inside = min(size, n - end)
+        kinded = window.translate(kinds)
+        cut = kinded.find(2, 0, inside)
+        if cut >= 0:  # (the run ends there; a leading byte before it has no pair with it: a stop below)
+            window, kinded, inside = window[:cut], kinded[:cut], cut
+        if not inside:
+            break
+        _, even, odd, _, _ = lane_masks(size + 1)  # (lanes past the window: 0 in every "and")
+        lanes = int.from_bytes(window, "little")
+        high = int.from_bytes(window.translate(_HIGH_FF), "little")
+        begins = (high ^ (high & (high << 8))) & even  # a 1 where a stretch begins at an even lane
+        from_even = high ^ (high & (high + begins))  # the stretches a carry went through
+        starts = high & (from_even ^ odd)  # 0xFF where a pair starts
+        if len(window) > inside:  # (none at the byte past the window)
+            starts &= (1 << 8 * inside) - 1
+        lone = starts ^ (starts & (high >> 8))  # a leading byte without its trail: an error, a stop
+        took = ((lone & -lone).bit_length() - 1) // 8 if lone else inside + ((starts >> 8 * (inside - 1)) & 1)
+        kept = (1 << 8 * took) - 1
+        if took < len(window):
+            starts &= kept
+            lanes &= kept
+        adjusted = lanes - ((int.from_bytes(window.translate(_EVEN_ROW), "little") & starts) << 8)  # (the trails
+        # of even rows less 0x80: no borrow)
+        cells = adjusted.to_bytes(took, "little")
+        sjis = ((int.from_bytes(cells.translate(_SJIS_LEAD), "little") & starts)
+                | (int.from_bytes(cells.translate(_SJIS_BYTE), "little") & (starts << 8))
+                | (adjusted ^ (adjusted & high))).to_bytes(took, "little")
+        try:
+            parts.append(sjis.decode("cp932"))
+        except UnicodeDecodeError as exc:  # (a null pointer: the run ends before it)
+            parts.append(sjis[:exc.start].decode("cp932"))
+            return "".join(parts), end + exc.start
+        end += took
+        sample = min(took, _SAMPLE)  # (the window's first bytes: a count over all of it costs a tenth of it)
+        lacking = int.from_bytes(kinded[:sample], "little") & starts  # (0x01 at each)
+        if cut >= 0 or took < inside or lacking.bit_count() * _SPARSE < sample:
             break
         size = min(8 * size, _MAX_WINDOW)
-    return ("".join(parts), end) if end - i >= 4 else None
+    return ("".join(parts), end) if end > i else None
 
 
 @functools.cache

@@ -8,6 +8,7 @@ of the ``<meta>`` to a byte offset, and applies the standard's steps.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ..encoding import ENCODINGS, Encoding
 from ._html.tokenizer import LONGEST_TAG
@@ -90,12 +91,15 @@ def parser_meta(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT, meta
 
 
 def parser_meta_span(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT, metas: list | None = None,
-                     shortcuts: bool = True, meta: int | None = None) -> tuple[Encoding, str, int, int] | None:
+                     shortcuts: bool = True, meta: int | None = None,
+                     whole: Callable[[], str] | None = None) -> tuple[Encoding, str, int, int] | None:
     """:func:`parser_meta` and where the tag ends: ``(encoding, label, byte offset of its "<",
     end)``, *end* the offset just after its ``>`` in bytes where every byte before it is ASCII
     (else at most that many characters past its start: no smaller than the offset of a non-ASCII
     byte before it). *shortcuts* ``False`` runs the plain twin: decode and tokenize, without
-    reading the answer from the bytes first (:func:`_plain_meta`)."""
+    reading the answer from the bytes first (:func:`_plain_meta`). *whole*: where the caller keeps
+    the text of the whole *body* decoded with *encoding* (``encoding.decode(body)``), its getter,
+    used where a window takes the whole body (the page's text, decoded once for both)."""
     if limit <= 0 or encoding.name == "replacement":
         return None  # the replacement decoder yields at most one U+FFFD
     max_bytes = 4 * limit + 16
@@ -139,15 +143,15 @@ def parser_meta_span(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT,
         return None  # (ISO-2022-JP: no "<meta" in the text of any window, none decoded)
     while True:
         window = min(window, max_bytes)
-        whole = window >= len(body)
-        text = encoding.decode(body[:window])
-        safe = len(text) if whole else max(len(text) - _TAIL, 0)
+        everything = window >= len(body)
+        text = whole() if everything and whole is not None else encoding.decode(body[:window])
+        safe = len(text) if everything else max(len(text) - _TAIL, 0)
         if literal or _has_meta_and_hint(text, min(safe, limit), safe):
             scanned = _scan_parser_meta(text[:safe], min(limit, safe))
             if scanned is not None:
                 new, label, offset, end = scanned
                 return new, label, byte_offset(body, encoding, text, offset), end
-        if whole or window >= max_bytes or safe >= limit:
+        if everything or window >= max_bytes or safe >= limit:
             return None
         # Each window is decoded and scanned from its start: after the first, one window to the
         # bound (at most 4 * limit + 16 bytes, decoded at C speed) rather than doubling (as many

@@ -453,5 +453,6 @@ def _parser_meta(body: Body, encoding: Encoding, limit: int, shortcuts: bool):
         metas, meta = memo.get("metas"), None
         if shortcuts and encoding.is_ascii_compatible and not (metas and metas[-1][2] is not None):
             meta = first_meta_at(body, limit)
-        memo[key] = parser_meta_span(body.data, encoding, limit, metas, shortcuts, meta)
+        whole = None if body.bom is not None else functools.partial(body.text, encoding)  # (a BOM's text is its own)
+        memo[key] = parser_meta_span(body.data, encoding, limit, metas, shortcuts, meta, whole)
     return memo[key]

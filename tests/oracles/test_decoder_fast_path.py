@@ -736,9 +736,15 @@ def test_euc_jp_pair_runs_equal_reference_and_plain_twin(windows, monkeypatch):
                 b"\xad\xad\xbc\xa1" * 1000)
     # A token whose bulk run is short takes the step after (no bulk read per token of a flood of
     # short runs), until the next input or 64 runs of errors on; the text stays the reference's.
-    for data, fired in [(b"\xad\xa1 " * 10 + b"\xad\xa1\xa4\xa2" * 100, [False]),
+    # Such pairs dense among ASCII bytes are one run, from the first (tokens of a hostile ISO-2022-JP
+    # page's jis0208 runs, issue 37: each unit "<?>-->" held one); sparse ones, and those before a byte
+    # of another kind, are not.
+    for data, fired in [(b"\xad\xa1 " * 1000, [True]),
+                        (b"\xad\xa1 \xa4\xa2\n\xfc\xee" * 300 + b"\xad\xa1\xa9\xa1 x" * 3, [True, False]),
+                        ((b"\xad\xa1" + b" " * 40) * 10 + b"\xad\xa1\xa4\xa2" * 100, [False]),
                         (b"\xad\xa1\xa4\xa2" * 100, [True]),
-                        ((b"\xad\xa1\xa4\xa2" * 20 + b" ") * 3, [True] * 3),  # (a long run keeps the token's bulk)
+                        ((b"\xad\xa1\xa4\xa2" * 20 + b"\xff") * 3, [True] * 3),  # (a long run keeps the token's bulk)
+                        ((b"\xad\xa1\xa4\xa2" * 20 + b" ") * 3, [True]),
                         # (runs of errors each ended by a stop: 0x8F 0xA1 then an ASCII byte, restored; a pair the
                         # C codec rejects, 0xAD 0xA1, no longer ends one: decode_run's pair_errors decodes it)
                         (b"\xad\xa1 " + b"\xff\x8f\xa1A" * 62 + b"\xff" + b"\xad\xa1\xa4\xa2" * 100, [False]),
@@ -746,8 +752,53 @@ def test_euc_jp_pair_runs_equal_reference_and_plain_twin(windows, monkeypatch):
         runs.clear()
         assert fast(data) == ref_decode("EUC-JP", data), data[:20]
         assert runs == fired, data[:20]
-    body = b"\x1b$B<" + b"/><!----><!---->" * 300 + b"<foreignObject>]]>"  # issue 37
-    assert ENCODINGS["ISO-2022-JP"].decode(body) == ref_decode("ISO-2022-JP", body)
+    for body in (b"\x1b$B<" + b"/><!----><!---->" * 300 + b"<foreignObject>]]>",  # issue 37
+                 b"0;" + b"\x1b$B<?>-->" * 300 + b"</title>\x1b(B<meta charset=koi8-r>"):
+        assert ENCODINGS["ISO-2022-JP"].decode(body) == ref_decode("ISO-2022-JP", body)
+
+
+@pytest.mark.parametrize("windows", [(64, 1 << 18), (4, 16), (1, 8)], ids=["windows", "small-windows", "tiny-windows"])
+def test_euc_jp_pairs_among_ascii_equal_reference(windows, monkeypatch):
+    """EUC-JP pairs among ASCII bytes (a run of pairs CPython's euc_jp lacks, dense, with ASCII between:
+    one bulk run in lanes): each run pairs_run gives from a pair is the reference's text of its bytes and
+    ends where the reference's tokens end, no later than the tokens it may take do (pairs that are no
+    error, ASCII bytes); the decoders with and without bulk runs equal the reference."""
+    from scrapy_whatwg_encoding.encoding import euc_jp
+
+    fast, plain, _ = _bulk_twins("EUC-JP", monkeypatch, windows)
+    pairs = [b"\xad\xa1", b"\xad\xbe", b"\xf9\xa1", b"\xfc\xee", b"\xfc\xef", b"\xa4\xa2", b"\xa9\xa1", b"\xfe\xfe"]
+    others = [b" ", b"a", b"\n", b"\x0f", b"\x0e", b"\xa1", b"\x8e\xa1", b"\x8f\xa2\xb7", b"\xff", b"\x80"]
+
+    @settings(max_examples=400, deadline=None, derandomize=True, database=None)
+    @given(st.lists(st.sampled_from(pairs) | st.sampled_from(pairs[:5]).map(lambda p: p + b" ")
+                    | st.sampled_from(others), min_size=1, max_size=120), st.integers(0, 119))
+    @example([b"\xad\xa1 "] * 40 + [b"\xad"], 0)
+    @example([b"\xad\xa1", b"\n", b"\xf9\xa1", b" ", b"\xad\xa1", b" ", b"\xa9\xa1", b" "] * 5, 0)
+    def check(pieces, at):
+        data = b"".join(pieces)
+        expected = ref_decode("EUC-JP", data)
+        assert fast(data) == expected
+        assert plain(data) == expected
+        boundaries, k = set(), 0
+        while k < len(data):  # (the standard's tokens, by its step)
+            boundaries.add(k)
+            k = euc_jp.step(data, k)[1]
+        start = len(b"".join(pieces[:at]))
+        if start in boundaries and data[start] >= 0x80:
+            got = euc_jp.pairs_run(data, start)
+            if got is not None:
+                assert got[1] in boundaries | {len(data)}
+                text, end = got
+                assert text == ref_decode("EUC-JP", data[start:end])
+                assert ref_decode("EUC-JP", data[:start]) + text + ref_decode("EUC-JP", data[end:]) == expected
+                taken = start
+                while taken < len(data) and (data[taken] < 0x80 or euc_jp.step(data, taken)[1] == taken + 2
+                                             and euc_jp.step(data, taken)[0] != "\ufffd"):
+                    taken = euc_jp.step(data, taken)[1]
+                assert end <= taken
+
+    check()
+    assert fast(b"\xad\xa1 " * 300) == ref_decode("EUC-JP", b"\xad\xa1 " * 300)
 
 
 def _codec_rejects(name, runs, c_codec):

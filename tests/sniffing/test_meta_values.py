@@ -86,7 +86,10 @@ def test_the_floor_and_the_word_search_hold_for_the_decoded_text(value):
     find it."""
     charrefs.forget()
     text = decode_attribute_value(value)
-    assert nonspace_floor(value) <= sum(char not in WHITESPACE for char in text)
+    floor = nonspace_floor(value)
+    assert floor <= sum(char not in WHITESPACE for char in text)
+    for cap in range(floor + 2):  # (the search that stops at the cap counts as the whole one)
+        assert nonspace_floor(value, cap) == min(floor, cap)
     if "charset" in text.lower() or "charset" in text.translate({c: c + 32 for c in range(65, 91)}):
         assert may_hold(value, "charset")
 
@@ -102,10 +105,11 @@ def test_the_floor_counts_each_reference_to_whitespace_and_no_other():
         spaces = sum(decode_attribute_value(form.format(n=n)) in WHITESPACE for n in (9, 10, 12, 13, 32, 0, 0x85, 0xA0))
         assert spaces == 5
         assert nonspace_floor(value) == len(numbers) - 5, form
+        assert nonspace_floor(value, len(numbers) - 5) == nonspace_floor(value, len(numbers)) == len(numbers) - 5, form
     names = "".join(f"&{name}x" for name in named_references)  # (x: no historical rule for legacy names)
     spaced = [name for name in named_references if decode_attribute_value(f"&{name}x").strip(WHITESPACE) == "x"]
     assert sorted(spaced) == ["NewLine;", "Tab;"]
-    assert nonspace_floor(names) == len(named_references) - 2
+    assert nonspace_floor(names) == nonspace_floor(names, len(named_references)) == len(named_references) - 2
 
 
 @pytest.mark.parametrize("word", ["charset", "content", "fj", "é", "utf-8"])

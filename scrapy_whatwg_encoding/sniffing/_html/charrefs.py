@@ -11,7 +11,7 @@ from array import array
 from collections.abc import Iterable
 from functools import cache, lru_cache
 from html.entities import html5 as _NAMED
-from itertools import repeat
+from itertools import islice, repeat
 from operator import add
 
 _LONGEST = max(map(len, _NAMED))
@@ -97,17 +97,23 @@ def _numeric_to(code_points: Iterable[int]) -> str:
 _WHITESPACE = "\t\n\x0c\r "  # ASCII whitespace
 # The references that decode to ASCII whitespace: numeric ones to its code points, and the table's
 # names whose text is whitespace (&Tab; and &NewLine;), written as the table writes them.
-_WHITESPACE_REFERENCE = re.compile(_numeric_to(map(ord, _WHITESPACE)) + "|&(?:" + "|".join(
-    re.escape(name) for name, text in sorted(_NAMED.items()) if not text.strip(_WHITESPACE)) + ")")
+_WHITESPACE_AFTER_AMPERSAND = "(?:" + _numeric_to(map(ord, _WHITESPACE))[1:] + "|" + "|".join(
+    re.escape(name) for name, text in sorted(_NAMED.items()) if not text.strip(_WHITESPACE)) + ")"
+_WHITESPACE_REFERENCE = re.compile("&" + _WHITESPACE_AFTER_AMPERSAND)
+_OTHER_AMPERSAND = re.compile("&(?!" + _WHITESPACE_AFTER_AMPERSAND + ")")  # an "&" that starts none of them
 
 
 @lru_cache(maxsize=8)  # (the readers of one tag ask each once: forget())
-def nonspace_floor(value: str) -> int:
+def nonspace_floor(value: str, cap: int | None = None) -> int:
     """At least how many characters of ``decode_attribute_value(value)`` are not ASCII whitespace:
     each "&" starts one reference or stays itself (no reference holds an "&"), each decodes to one
     character or more, and only those :data:`_WHITESPACE_REFERENCE` finds decode to whitespace.
-    One C search over the value, whatever its references (no decoding)."""
-    return value.count("&") - len(_WHITESPACE_REFERENCE.findall(value))
+    One C search over the value, whatever its references (no decoding); with *cap*, ``min(floor,
+    cap)``, the search stopping at the cap-th "&" that starts no such reference (a 64 KiB value of
+    references: the first few, not all of them)."""
+    if cap is None:
+        return value.count("&") - len(_WHITESPACE_REFERENCE.findall(value))
+    return sum(1 for _ in islice(_OTHER_AMPERSAND.finditer(value), cap))
 
 
 @cache

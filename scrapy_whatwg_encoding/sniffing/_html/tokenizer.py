@@ -150,7 +150,7 @@ def meta_value(name: str, value: str) -> str:
     Those are decided by one C search over the value (:mod:`.charrefs`), not by decoding it: a
     64 KiB tag of distinct references costs a search, not a reference's decoding each."""
     if value.count("&") > len(_CONTENT_TYPE) and (
-            name == "http-equiv" or (name == "charset" and nonspace_floor(value) > _LONGEST_LABEL)
+            name == "http-equiv" or (name == "charset" and nonspace_floor(value, _LONGEST_LABEL + 1) > _LONGEST_LABEL)
             or (name == "content" and not may_hold(value, "charset"))):
         return ""
     return value_text(value)
