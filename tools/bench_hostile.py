@@ -25,7 +25,8 @@ escaped sections in a script that never ends, and whole scripts with them; ``<me
 name nothing with text between them; copies of a ``<meta>`` that names nothing (a NUL after its
 label) in a head, alone, two after references to whitespace, or after one in a ``<noscript>``;
 references to whitespace between other text after an unquoted ``content=``; ``<META`` tags with the
-next ones inside them, in repeated units and in numbered ones; bogus comments in ``<foreignObject>``; bogus comments and
+next ones inside them, in repeated units and in numbered ones; copies of a ``<meta>`` that names
+nothing with numbered text between them; bogus comments in ``<foreignObject>``; bogus comments and
 ignored end tags before the ``<html>`` element; one DOCTYPE that runs to the last tag; one tag name of non-ASCII characters that does; text of ``&#`` repeated; the multi-byte
 decoders' errors (tools/hunt_hostile.py found these last ones), a pair Big5's C codec lacks (``\x87\xa1``)
 alone and between errors, one EUC-JP's lacks between spaces (``\xad\xa1 ``), split tokens off their token boundaries (EUC-JP ``8F A2 B7`` and Big5
@@ -121,6 +122,7 @@ def bodies(size: int) -> dict[str, bytes]:
         "<META <META %d charset= x N": (b"<svg><template><template>" + _repeat_distinct(
             b"charset=koi8-r<br/>\xa1\xa1</<META <META %d", size - 60) + b'<meta charset="shift_jis">').ljust(size),
         "many <": b"<" * size,
+        "<meta charset=koi8-r NUL> %d x N": _repeat_distinct(b"<meta charset=koi8-r\x00>\x00%d&Tab;&Tab;&<h1>", size),
         "ISO-2022-JP 0x3C pairs, <meta>": b"\x1b$B" + _repeat(b"<", size - 6 - len(meta)) + b"\x1b(B" + meta,
         "ISO-2022-JP ESC $ B <?>--> x N": _around(b"0;", b"\x1b$B<?>-->", b"</title>\x1b(B" + meta, size),
         "<a b=c d='e' f> x N": _repeat(b"<a b=c d='e' f>", size),

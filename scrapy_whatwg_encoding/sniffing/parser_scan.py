@@ -535,6 +535,12 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
             del read[:-_UNIT_TAGS]
         if same and text.startswith(same, at):
             position = copies_end(text, at, same, len(text))  # a run of copies: no regex, no reading
+            if shortcut:
+                # Shortcut: more copies of it, each after text that holds no "<meta" (numbered text
+                # between them, say: no copies of a unit), in one match; each is read alike.
+                between = _copies_between(same).match(text, position)
+                if between.end() > position:  # type: ignore[union-attr]  # starred: never None
+                    at, position = between.end() - len(same), between.end()  # type: ignore[union-attr]
             read.append((at, len(same)))
             continue
         # Read where it ends within the window, as on the whole text (no ">" there: it does not).
@@ -583,6 +589,13 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
 
 #: Tags read as naming nothing that a unit of copies in :func:`_meta_spans` spans at most.
 _UNIT_TAGS = 8
+_NO_META = r"[^<]*+(?:<(?!(?i:meta)[\t\n\x0c\r />])[^<]*+)*+"  # text in which no META_CANDIDATE starts
+
+
+@lru_cache(maxsize=8)
+def _copies_between(tag: str) -> re.Pattern[str]:
+    """Copies of *tag*, each after text in which no "<meta" starts (:func:`_meta_spans`)."""
+    return re.compile(with_possessives(f"(?:{_NO_META}{re.escape(tag)})*+"), re.ASCII)
 #: Candidates :func:`last_meta_start` reads from the end before it reads from the start instead
 #: (a tag read costs one more per 128 characters).
 _FROM_THE_END = 32

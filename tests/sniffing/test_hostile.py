@@ -92,6 +92,8 @@ FLOODS = {
     "metas in comments": lambda size: _whole(b"<!--<meta charset=koi8-r>-->", size),
     # (hunted: each "<META" a tag with the next ones inside it, naming nothing; the units repeat)
     "metas in metas": lambda size: _whole(b"charset=koi8-r<br/>\xa1\xa1</<META <META <META ", size),
+    # (hunted: copies of a tag that names nothing, numbered text between them)
+    "copies, numbered between": lambda size: _distinct(b"<meta charset=koi8-r\x00>\x00%d&Tab;&Tab;&<h1>Title</h1>", size),
 }
 
 
@@ -113,6 +115,7 @@ EXPECTED = {
     "distinct bad http-equiv": (("windows-1252", "default"), ("windows-1252", "default")),
     "metas in comments": (("windows-1252", "default"), ("windows-1252", "default")),
     "metas in metas": (("ISO-8859-2", "detector"), ("ISO-8859-2", "detector")),
+    "copies, numbered between": (("windows-1252", "default"), ("windows-1252", "default")),
 }
 
 
@@ -608,6 +611,22 @@ def test_copies_of_units_of_tags_that_name_nothing_are_read_as_the_plain_steps_r
     """meta_starts and last_meta_start with the shortcut that skips copies of the text since one of
     the last tags read as naming nothing (units of several tags), against the plain steps."""
     text = head + unit * copies + tail
+    both = _both_ways(text, reads)
+    assert both[0] == both[1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(_NAMING_NOTHING, st.lists(_BETWEEN, max_size=40), _BETWEEN, _LONG_TAGS,
+       st.sampled_from([_reads, _chromium_reads, firefox_meta_encoding]))
+@example("<meta charset=koi8-r\x00>", ["\x00&Tab;&Tab;&<h1>"] * 40, "<textarea></div><?xml <!doctype html>", "?>",
+         _reads)  # hunted
+@example("<meta charset=koi8-r&>", ["x"] * 30, "", "<meta charset=koi8-r&><meta charset=koi8-r>", _reads)
+def test_copies_of_a_tag_with_distinct_text_between_them_are_read_as_the_plain_steps_read_them(
+        tag, betweens, head, tail, reads):
+    """meta_starts and last_meta_start with the shortcut that skips copies of a tag that names
+    nothing, each after text in which no "<meta" starts (numbered: no two units alike), against the
+    plain steps."""
+    text = head + "".join(f"{tag}{n}{between}" for n, between in enumerate(betweens)) + tail
     both = _both_ways(text, reads)
     assert both[0] == both[1]
 
