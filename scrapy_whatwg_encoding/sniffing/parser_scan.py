@@ -596,6 +596,8 @@ _NO_META = r"[^<]*+(?:<(?!(?i:meta)[\t\n\x0c\r />])[^<]*+)*+"  # text in which n
 def _copies_between(tag: str) -> re.Pattern[str]:
     """Copies of *tag*, each after text in which no "<meta" starts (:func:`_meta_spans`)."""
     return re.compile(with_possessives(f"(?:{_NO_META}{re.escape(tag)})*+"), re.ASCII)
+
+
 #: Candidates :func:`last_meta_start` reads from the end before it reads from the start instead
 #: (a tag read costs one more per 128 characters).
 _FROM_THE_END = 32
