@@ -26,7 +26,8 @@ name nothing with text between them; copies of a ``<meta>`` that names nothing (
 label) in a head, alone, two after references to whitespace, or after one in a ``<noscript>``;
 references to whitespace between other text after an unquoted ``content=``; ``<META`` tags with the
 next ones inside them, in repeated units and in numbered ones; copies of a ``<meta>`` that names
-nothing with numbered text between them; bogus comments in ``<foreignObject>``; bogus comments and
+nothing with numbered text between them, and numbered units whose ``<meta>`` holds the next one
+in a quoted value; bogus comments in ``<foreignObject>``; bogus comments and
 ignored end tags before the ``<html>`` element; one DOCTYPE that runs to the last tag; one tag name of non-ASCII characters that does; text of ``&#`` repeated; the multi-byte
 decoders' errors (tools/hunt_hostile.py found these last ones), a pair Big5's C codec lacks (``\x87\xa1``)
 alone and between errors, one EUC-JP's lacks between spaces (``\xad\xa1 ``), split tokens off their token boundaries (EUC-JP ``8F A2 B7`` and Big5
@@ -123,6 +124,10 @@ def bodies(size: int) -> dict[str, bytes]:
             b"charset=koi8-r<br/>\xa1\xa1</<META <META %d", size - 60) + b'<meta charset="shift_jis">').ljust(size),
         "many <": b"<" * size,
         "<meta charset=koi8-r NUL> %d x N": _repeat_distinct(b"<meta charset=koi8-r\x00>\x00%d&Tab;&Tab;&<h1>", size),
+        '<font color=red><meta charset="%d x N': b"a < b" + _repeat_distinct(
+            b'<font color=red><meta charset="%d', size - 27) + b'<meta charset=koi8-r>"'.rjust(22),
+        '<meta charset="<p> %d x N': (b"?>\xa1<meta charset=" + _repeat_distinct(
+            b'\xe3\x81\x82%d\x1b(J<meta charset="<p>\x0f', size - 56) + b"?></title>\x1b(B<meta charset=koi8-r>").ljust(size),
         "ISO-2022-JP 0x3C pairs, <meta>": b"\x1b$B" + _repeat(b"<", size - 6 - len(meta)) + b"\x1b(B" + meta,
         "ISO-2022-JP ESC $ B <?>--> x N": _around(b"0;", b"\x1b$B<?>-->", b"</title>\x1b(B" + meta, size),
         "<a b=c d='e' f> x N": _repeat(b"<a b=c d='e' f>", size),

@@ -585,6 +585,17 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
             unit = text[at:after.start()]
             alike = (copies_end(text, at, unit, len(text)) - at - longest) // len(unit)  # (after the first)
             position = at + (alike + 1) * len(unit) if alike > 0 else at + 5
+            # Shortcut: copies of that text but for its numbers (runs of digits, which are no markup:
+            # each copy's tag reads alike, to the same place, and no longer than the window where
+            # each run may be 7 digits longer), each whose window lies within the copies and before
+            # the hint: its tag ends before the hint, so it names nothing, and is not long.
+            numbered = None if alike > 0 else _numbered_copies(_DIGITS.sub("0", unit))
+            if numbered is not None and tag.end() - at + 7 * len(_DIGITS.findall(tag.group())) < longest:
+                bound = numbered.match(text, at, hint).end() - longest  # type: ignore[union-attr]  # (copies to the hint)
+                skip = numbered.match(text, at, bound).end() if bound > at else at  # type: ignore[union-attr]
+                if skip > after.start():
+                    read.clear()
+                    position = skip
 
 
 #: Tags read as naming nothing that a unit of copies in :func:`_meta_spans` spans at most.
@@ -596,6 +607,19 @@ _NO_META = r"[^<]*+(?:<(?!(?i:meta)[\t\n\x0c\r />])[^<]*+)*+"  # text in which n
 def _copies_between(tag: str) -> re.Pattern[str]:
     """Copies of *tag*, each after text in which no "<meta" starts (:func:`_meta_spans`)."""
     return re.compile(with_possessives(f"(?:{_NO_META}{re.escape(tag)})*+"), re.ASCII)
+
+
+_DIGITS = re.compile("[0-9]+")
+
+
+@lru_cache(maxsize=8)
+def _numbered_copies(unit: str) -> re.Pattern[str] | None:
+    """Copies of *unit* (its runs of digits written "0") with runs of 1 to 8 digits for those
+    (:func:`_meta_spans`), or ``None``: it has none."""
+    parts = _DIGITS.split(unit)
+    if len(parts) == 1:
+        return None
+    return re.compile("(?:" + "[0-9]{1,8}".join(map(re.escape, parts)) + ")*")
 
 
 #: Candidates :func:`last_meta_start` reads from the end before it reads from the start instead

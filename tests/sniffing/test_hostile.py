@@ -631,6 +631,33 @@ def test_copies_of_a_tag_with_distinct_text_between_them_are_read_as_the_plain_s
     assert both[0] == both[1]
 
 
+# Units with a "<meta" tag that holds the next one (a quote into the next unit, a tag in a value), "%d" for a number.
+_NUMBERED_UNITS = st.sampled_from(['<font color=red><meta charset="%d', '\xe3\x81\x82%d\x1b(J<meta charset="<p>\x0f',
+                                   "<meta a='%d<meta b='", '<meta a="<meta charset=zz%d>">', '<meta charset="%d-->',
+                                   "<meta a='<meta charset=koi8-%d>'>", '<meta a="%d-%d' + "y" * 300 + '<p>'])
+
+
+@settings(max_examples=300, deadline=None)
+@given(_NUMBERED_UNITS, st.lists(st.integers(0, 10 ** 12), max_size=60), _BETWEEN, _LONG_TAGS,
+       st.sampled_from([_reads, _chromium_reads, firefox_meta_encoding]), st.sampled_from([LONGEST_TAG, 200, 60]))
+@example('<font color=red><meta charset="%d', list(range(60)), "a < b", '<meta charset=koi8-r>"', _reads, LONGEST_TAG)  # hunted
+@example('<font color=red><meta charset="%d', list(range(60)), "", ' http-equiv=content-type content="charset=koi8-r">',
+         _reads, LONGEST_TAG)  # the last copy's tag names an encoding with the tail
+# (tags of 630 characters, 658 where the numbers have 8 digits, 678 where 13: long past the window)
+@example('<meta a="%d-%d' + "y" * 300 + "<p>", [1] * 10 + [10 ** 7] * 10, "", "<meta charset=koi8-r>", _reads, 645)
+@example('<meta a="%d-%d' + "y" * 300 + "<p>", [1] * 10 + [10 ** 12] * 10, "", "<meta charset=koi8-r>", _reads, 660)
+@example("<meta a='<meta charset=koi8-%d>'>", list(range(60)), "", "", _reads, LONGEST_TAG)  # numbered labels
+def test_numbered_copies_of_a_tag_with_meta_inside_are_read_as_the_plain_steps_read_them(
+        unit, numbers, head, tail, reads, longest):
+    """meta_starts and last_meta_start with the shortcut that skips copies of a unit but for its
+    numbers (a tag with "<meta" inside that names nothing, each copy's window within the copies and
+    before the next hint), against the plain steps; numbers of 1 to 13 digits, so that a later
+    copy's tag may be longer than the first's."""
+    text = head + "".join(unit.replace("%d", str(n)) for n in numbers) + tail
+    both = _both_ways(text, reads, longest=longest)
+    assert both[0] == both[1]
+
+
 def _straddled(where: str, shift: int) -> str:
     """A naming "<meta charset=koi8-r>" and, after it, more candidates that name nothing than
     last_meta_start reads from the end, then a hint: the meta starts *shift* characters before a
