@@ -202,7 +202,8 @@ def decoder(name: str = "EUC-JP", drop: bytes = b"") -> FastDecoder:
     marks = SplitMarks(lambda data: data.replace(b"~", MARK + b"\x02"), (swap, (MARK.decode() + "\x02", "~")), (swap,),
                        (b"~",))
     return FastDecoder(name, "euc_jp", step, *FIXES["EUC-JP"], reach=lambda lead: 3 if lead == 0x8F else 2, drop=drop,
-                       bulk=pairs_run, marks=marks)  # (euc_jp rejects rows 13 and 89-92: their runs by pairs_run)
+                       bulk=pairs_run, pair_run=pairs_run, marks=marks)  # (euc_jp rejects rows 13 and 89-92: their
+    # runs by pairs_run, also in decode_run's C codec decodes, among the errors' placeholders)
 
 
 def codec(name: str) -> Codec:
