@@ -831,8 +831,8 @@ class FastDecoder:
     *bulk*: ``bulk(data, i) -> (text, end)`` or ``None``, the standard's text of a run of two tokens
     or more from token boundary *i* that the C codec rejects one by one and the run path stops at
     (gb18030's four bytes, EUC-JP's rows CPython lacks, also among ASCII bytes where dense; Big5's
-    pairs big5hkscs lacks, one after another), else ``None``; the handler takes it after a token it decodes as a run of two such
-    tokens (see :func:`_handler`).
+    pairs big5hkscs lacks, one after another), else ``None``; the handler takes it after a token it
+    decodes as a run of two such tokens (see :func:`_handler`).
     *dense*: ``dense(data) -> text`` or ``None``, the standard's text of *data* (from a token boundary)
     where it is dense with tokens the C codec rejects (gb18030's 0x80 and 0xFF), decoded without an
     error handler call for each, else ``None``; its plain twin is the handler at each such token.

@@ -535,9 +535,10 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
             del read[:-_UNIT_TAGS]
         if same and text.startswith(same, at):
             position = copies_end(text, at, same, len(text))  # a run of copies: no regex, no reading
-            if shortcut:
+            if shortcut and (after := search(text, position, stop)) is not None and text.startswith(same, after.start()):
                 # Shortcut: more copies of it, each after text that holds no "<meta" (numbered text
-                # between them, say: no copies of a unit), in one match; each is read alike.
+                # between them, say: no copies of a unit), in one match; each is read alike. (Its
+                # pattern only where the next candidate is one: no compile per distinct tag.)
                 between = _copies_between(same).match(text, position)
                 if between.end() > position:  # type: ignore[union-attr]  # starred: never None
                     at, position = between.end() - len(same), between.end()  # type: ignore[union-attr]
@@ -589,7 +590,11 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
             # each copy's tag reads alike, to the same place, and no longer than the window where
             # each run may be 7 digits longer), each whose window lies within the copies and before
             # the hint: its tag ends before the hint, so it names nothing, and is not long.
-            numbered = None if alike > 0 else _numbered_copies(_DIGITS.sub("0", unit))
+            # (Its pattern only where the next unit is one of them: no compile per distinct unit.)
+            form = _DIGITS.sub("0", unit)
+            following = None if alike > 0 else search(text, after.start() + 5, stop)
+            numbered = None if following is None or _DIGITS.sub("0", text[after.start():following.start()]) != form \
+                else _numbered_copies(form)
             if numbered is not None and tag.end() - at + 7 * len(_DIGITS.findall(tag.group())) < longest:
                 bound = numbered.match(text, at, hint).end() - longest  # type: ignore[union-attr]  # (copies to the hint)
                 skip = numbered.match(text, at, bound).end() if bound > at else at  # type: ignore[union-attr]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import cProfile
 import importlib
+import itertools
 import pstats
 import re
 import string
@@ -656,6 +657,20 @@ def test_numbered_copies_of_a_tag_with_meta_inside_are_read_as_the_plain_steps_r
     text = head + "".join(unit.replace("%d", str(n)) for n in numbers) + tail
     both = _both_ways(text, reads, longest=longest)
     assert both[0] == both[1]
+
+
+def test_the_copies_patterns_are_compiled_only_where_a_copy_follows():
+    """A page of units that differ in more than their numbers (and of tags that differ) compiles no
+    pattern per unit: each is built only where the next unit or tag is a copy."""
+    words = ["".join(letters) for letters in itertools.product(string.ascii_lowercase, repeat=3)][:2000]
+    for text in ("".join(f'<font color=red><meta charset="{word}1' for word in words) + '<meta charset=koi8-r>"',
+                 "".join(f"<meta charset=koi8-r\x00 {word}>x<meta charset=koi8-r\x00 {word}>" for word in words)
+                 + "<meta charset=koi8-r>"):
+        parser_scan._numbered_copies.cache_clear()
+        parser_scan._copies_between.cache_clear()
+        list(meta_starts(text, _reads))
+        assert parser_scan._numbered_copies.cache_info().misses == 0
+        assert parser_scan._copies_between.cache_info().misses <= 10
 
 
 def _straddled(where: str, shift: int) -> str:
