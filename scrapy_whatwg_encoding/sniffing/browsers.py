@@ -49,6 +49,7 @@ from ._html.tokenizer import (
     script_data_end,
     tag_name,
     text_element,
+    with_possessives,
 )
 from .parser_scan import HEAD_MODES, Hints, collection_paused, last_hint, last_meta_start, tree_builder_metas
 
@@ -187,9 +188,10 @@ def chromium_meta_tag(text: str, lt: int) -> tuple[int, str, tuple[Encoding, str
 # tags of link, base, object, noscript (its content is markup), html and head, end tags of the
 # head section's tags, attributes and all (as TAG reads them).
 _STRAY_LT = r"<+(?=[^!/?A-Za-z])"
+_TEXT = with_possessives(rf"[^<][^<]*+(?:{_STRAY_LT}[^<]*+)*+")  # (text with its stray "<"s: one turn, not one each)
 _HEAD_TAGS = (r"<(?:/(?i:script|noscript|style|link|meta|object|title|base)|(?i:link|base|object|noscript|html|head))"
               r"(?=[\t\n\x0c\r />])" + attributes_pattern("h") + r"[\t\n\x0c\r /]*>")
-_CHROMIUM_HEAD_ONE = re.compile(rf"(?:[^<]+|{COMMENT}|{text_element('script', '1')}|{text_element('style|title', '2')}"
+_CHROMIUM_HEAD_ONE = re.compile(rf"(?:{_TEXT}|{COMMENT}|{text_element('script', '1')}|{text_element('style|title', '2')}"
                                 rf"|{_STRAY_LT}|{BOGUS_COMMENT}|{_HEAD_TAGS})", re.ASCII)
 _CHROMIUM_HEAD_RUN = re.compile(_CHROMIUM_HEAD_ONE.pattern + "*", re.ASCII)
 # Meta start tags: taken with the head run up to the next hint (parser_scan.Hints), they name no

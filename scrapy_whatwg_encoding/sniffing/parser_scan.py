@@ -103,8 +103,17 @@ def meta_tag_encoding(span: str) -> tuple[Encoding, str] | None:
     return None
 
 
-# Characters up to the next "<" that starts markup (a tag, "</", "<!", "<?"): text and stray "<"s.
-_CHARACTERS = re.compile(with_possessives(r"[^<]*+(?:<+(?![!/?A-Za-z])[^<]*+)*+"), re.ASCII)  # ("<+": a run at C speed)
+# The next "<" that starts markup (a tag, "</", "<!", "<?"): the characters before it are text and
+# stray "<"s (one search, not a turn of a loop for each "<").
+_MARKUP = re.compile(r"<(?=[!/?A-Za-z])")
+
+
+def _characters_end(text: str, pos: int, end: int) -> int:
+    """The end of the characters from *pos* in *text* up to *end*: the next "<" that starts markup, or *end*."""
+    markup = _MARKUP.search(text, pos, end)
+    return end if markup is None else markup.start()
+
+
 # Characters, comments and bogus comments (a DOCTYPE too: it ends at its first ">" and changes no
 # state past "initial"; not a CDATA section, text to "]]>" in foreign content); and with them,
 # end tags but "template" (read as TAG reads them).
@@ -243,7 +252,7 @@ def _foreign_run(tree: TreeBuilder, text: str, lowered: bytes, lt: int, end: int
     stop = lt
     if tree.frameset_ok:
         stop = _FOREIGN_PUSHES_WS.match(lowered, lt, end).end()  # type: ignore[union-attr]
-        after = _CHARACTERS.match(text, stop, end).end()  # type: ignore[union-attr]
+        after = _characters_end(text, stop, end)
         other = after > stop and classify_text(text, stop, after)[2]  # (on only where they set frameset-ok)
     if not tree.frameset_ok or other:
         stop = _FOREIGN_PUSHES.match(lowered, stop, end).end()  # type: ignore[union-attr]
@@ -1023,7 +1032,7 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                 # by what follows this one): O(log n) steps.
                 after = find("<", lt + 1)
                 pos = copies_end(text, lt, text[lt:after], n) if after > lt + 1 else lt + 1
-                pos = _CHARACTERS.match(text, pos).end()  # type: ignore[union-attr]
+                pos = _characters_end(text, pos, n)
             else:
                 pos = lt + 1
             if tree.text_matters():

@@ -343,11 +343,12 @@ _STRAY = st.lists(st.sampled_from(["<", "<<<", "< ", "<<a>", "<!x>", "<!--c-->",
 @example("</<meta charset= -->" * 3 + "<?x><!x></><meta charset=koi8-r>", browsers.UNCONDITIONAL, False)
 @example("<!--><!-x><!-->", browsers.UNCONDITIONAL, True)
 def test_chromiums_head_run_reads_stray_lts_as_its_loop(text, head, partial):
-    """Chromium's head run takes a run of stray "<"s, and each bogus comment, in one match; its
-    twin, the run without those items, leaves each to the loop: the same answer and the same
-    record (Seen)."""
-    twin = browsers._CHROMIUM_HEAD_ONE.pattern.replace("|" + browsers._STRAY_LT, "").replace("|" + BOGUS_COMMENT, "")
-    assert len(twin) == len(browsers._CHROMIUM_HEAD_ONE.pattern) - len(browsers._STRAY_LT) - len(BOGUS_COMMENT) - 2
+    """Chromium's head run takes text with the stray "<"s in it, a run of stray "<"s, and each
+    bogus comment, in one match; its twin, the run with text alone (no "<") and without those
+    items, leaves each to the loop: the same answer and the same record (Seen)."""
+    one = browsers._CHROMIUM_HEAD_ONE.pattern
+    twin = one.replace(browsers._TEXT, "[^<]+").replace("|" + browsers._STRAY_LT, "").replace("|" + BOGUS_COMMENT, "")
+    assert len(twin) == len(one) - len(browsers._TEXT) + 5 - len(browsers._STRAY_LT) - len(BOGUS_COMMENT) - 2
     seen = browsers.Seen()
     found = browsers._chromium_scan(text, head, partial, seen)
     plain = browsers.Seen()

@@ -238,11 +238,13 @@ class _Counted:
 
 @pytest.mark.parametrize(("run", "prefix", "unit"), [
     ("HEAD", "", "</ ><</ >"), ("HEAD", '"', "</ ><</ >"), ("HEAD", "x<link>" * 7, "<!---->x<link></ >"),
-    ("HEAD", '"', "<!---->" + "<link>" * 7), ("BODY", "x<b>" * 7, "<!---->x<p><b>"), ("BODY", '"', "<!---->" + "<p>" * 7)])
+    ("HEAD", '"', "<!---->" + "<link>" * 7), ("BODY", "x<b>" * 7, "<!---->x<p><b>"), ("BODY", '"', "<!---->" + "<p>" * 7),
+    ("HEAD", "<link>", "\x1b$B<\x82<<1")])
 def test_a_flood_of_a_unit_of_items_is_run_past_its_copies(run, prefix, unit):
     """A 64 KiB flood of a unit of up to UNIT_ITEMS items (a hunted body: "</ ><</ >" after a quote,
     in Chromium's head scan) after a prefix of up to UNIT_ITEMS items: the run is matched whole only
-    past the copies (a few items before the end), and ends where the run alone does."""
+    past the copies (a few items before the end), and ends where the run alone does. (Text with
+    stray "<"s, a hunted body too, is one item: the run is matched after it.)"""
     text = prefix + unit * (64 * 1024 // len(unit))
     one, pattern = (getattr(browsers_module, f"_CHROMIUM_{run}_{kind}") for kind in ("ONE", "RUN"))
     assert pattern.match(text).end() == len(text)

@@ -426,8 +426,8 @@ def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: 
     """Where ``run.match(text, pos, end)`` ends (*pos* where it does not match), *run* being
     *one* (an alternation of items, at most one of which matches at any place) repeated. A run
     that ends within *window* is that one match (no item matches where it stops, in all of the
-    text); one that stops before an item longer than *window* goes on after that item (read once,
-    not three times); a longer one has copies of a unit of up to :data:`UNIT_ITEMS` items that ends
+    text); one that stops before or within an item longer than *window*, or meets one among the
+    items it tries as units below, goes on after it (read once, not three times); a longer one has copies of a unit of up to :data:`UNIT_ITEMS` items that ends
     with ">" and starts at one of the first :data:`UNIT_ITEMS` items from the item the window cut
     (else, where the window ends between items, from the first) skipped first (:func:`copies_end`;
     the unit whose copies reach furthest): the same end, in O(log n) steps for a flood of such a
@@ -441,14 +441,13 @@ def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: 
         item = one.match(text, stop, end)
         if item is None:
             return stop  # and none starts there
-        if item.end() - stop > window:  # one long item (a tag of thousands of attributes): read once
-            match = run.match(text, item.end(), end)
-            return item.end() if match is None else match.end()
         pos = stop
     else:  # (an item that ends at the cut may be one only there: a lookahead met the cut)
         item = one.match(text, pos, end)
         if item is None:
             return pos  # no item here: the run is empty (and its attempt would cost as much again)
+    if item.end() - pos > window:  # one long item (a tag of thousands of attributes, text): read once
+        return _run_after(run, text, item.end(), end)
     # Copies of a unit of up to UNIT_ITEMS items that starts at one of the first UNIT_ITEMS items
     # from *pos* (the item the window cut, else the first: past a prefix of other items), each
     # tried over 16 copies at most: the first that has them all, else the one that reaches
@@ -460,9 +459,12 @@ def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: 
         for k in range(first + 1, first + 1 + UNIT_ITEMS):
             if k == len(bounds):
                 item = one.match(text, bounds[-1], end)
-                if item is None or item.end() == bounds[-1]:
+                after = bounds[-1] if item is None else item.end()
+                if after == bounds[-1]:
                     break
-                bounds.append(item.end())
+                if after - bounds[-1] > window:  # (as above: the run goes on after it)
+                    return _run_after(run, text, after, end)
+                bounds.append(after)
             start, unit_end = bounds[first], bounds[k]
             if unit_end - start > 2 and text[unit_end - 1:unit_end] in (">", b">") \
                     and text.startswith(unit := text[start:unit_end], unit_end):
@@ -476,6 +478,12 @@ def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: 
             break
     if best[1] is not None:
         pos = copies_end(text, best[2], best[1], end)
+    match = run.match(text, pos, end)
+    return pos if match is None else match.end()
+
+
+def _run_after(run: re.Pattern, text, pos: int, end: int) -> int:
+    """Where ``run.match(text, pos, end)`` ends, after a long item that ends at *pos*."""
     match = run.match(text, pos, end)
     return pos if match is None else match.end()
 
