@@ -5,7 +5,8 @@ decodes the runs of bytes between them state by state, all runs of one state in 
 ASCII, Roman and katakana runs through a charmap, jis0208 runs ("leading byte" state) as EUC-JP after
 adding 0x80 to bytes 0x21–0x7E — which gives exactly the standard's pairs, errors and end-of-run
 behaviour. A lone ESC (an invalid escape) stays in its run, one error there. No Python step is taken
-per run, so a body of many tiny runs costs a small constant per byte. A body of few ESC bytes (found
+per run, so a body of many tiny runs costs a small constant per byte; where no escape sets jis0208,
+no step of C code per run either (each byte's state is found in lanes of integers). A body of few ESC bytes (found
 one by one) decodes each run alone instead (:func:`decode_few`): no pass over the body to split it.
 
 Most documents are simpler still: only the escapes ESC ( B, ESC ( J, ESC $ @ and ESC $ B, never
@@ -179,7 +180,8 @@ def decode_exact(data: bytes, segments: bool = True) -> str:
     """ISO-2022-JP decoder (§12.2.1) on any input, the runs of each state decoded together: where
     the state changes at most :data:`FEW_CHANGES` times, each stretch of one state at once (however
     many escape sequences of that state it holds: one search to the next of another state); else,
-    or with *segments* ``False`` (the plain twin), by splitting at every escape sequence."""
+    where no escape sets jis0208, in lanes (:func:`_single_byte_lanes`); else, or with *segments*
+    ``False`` (the plain twin), by splitting at every escape sequence."""
     decoders = _run_decoders()
     data = data.replace(b"\x1b$@", _JIS0208)
     if not data.isascii():
@@ -201,6 +203,8 @@ def decode_exact(data: bytes, segments: bool = True) -> str:
             if data.endswith(state, at, end):  # a valid escape right after a valid escape
                 stretches.append("\ufffd")
             state, at = other.group(), end
+        if _JIS0208 not in data:
+            return _single_byte_lanes(data)
     parts = _VALID_ESCAPE.split(data)
     escapes, runs = parts[1::2], parts[2::2]  # parts: run, escape, run, escape, ..., run
     texts = {state: iter(decoders[state](b"\x81".join(compress(runs, map(state.__eq__, escapes))))
@@ -211,6 +215,43 @@ def decode_exact(data: bytes, segments: bool = True) -> str:
     errors = chain(("",), map({b"": "\ufffd"}.get, runs[:-1], repeat("")))
     return "".join(chain((decoders[_ASCII](parts[0]),),
                          chain.from_iterable(zip(errors, map(next, map(texts.__getitem__, escapes))))))
+
+
+# Lanes of single-byte states: each valid escape becomes three marker bytes (0x83 0x83, then 0x84-
+# 0x86 by state), then every byte a code in one text of all three states (_LANE_TABLE: ASCII, 0x80
+# an error, 0x81-0xBF katakana, 0xC0-0xC1 Roman's two, 0xC3 a valid escape right after one, an
+# error; 0xC2, a marker's, is removed first).
+_LANE_MARKERS = {_ASCII: b"\x83\x83\x84", _ROMAN: b"\x83\x83\x85", _KATAKANA: b"\x83\x83\x86"}
+_LANE_TABLE = ("".join(map(chr, range(0x80))) + "\ufffd" + "".join(chr(0xFF61 + i) for i in range(0x3F))
+               + "\u00a5\u203e\ufffe\ufffd").ljust(256, "\ufffe")
+_LANE_ASCII = bytes(0xC2 if 0x83 <= b <= 0x86 else b if b < 0x80 and b not in (0x0E, 0x0F, 0x1B) else 0x80
+                    for b in range(256))
+# Per other state: its markers' lanes (0x01), and what turns a byte's ASCII code into its own (xor).
+_LANE_OTHERS = {_ROMAN: (bytes(int(b == 0x85) for b in range(256)),
+                         bytes({0x5C: 0x5C ^ 0xC0, 0x7E: 0x7E ^ 0xC1}.get(b, 0) for b in range(256))),
+                _KATAKANA: (bytes(int(b == 0x86) for b in range(256)),
+                            bytes(0 if 0x83 <= b <= 0x86 else _LANE_ASCII[b] ^ (0x81 + b - 0x21 if 0x21 <= b <= 0x5F else 0x80)
+                                  for b in range(256)))}
+_LANE_RUNS = bytes(0x00 if 0x83 <= b <= 0x86 else 0xFF for b in range(256))  # 0xFF: a byte of a run
+_LANE_ESCAPES = bytes(0x02 if 0x84 <= b <= 0x86 else int(b == 0x83) for b in range(256))
+
+
+def _single_byte_lanes(data: bytes) -> str:
+    """:func:`decode_exact`'s split where no valid escape sets jis0208 (*data*: its bytes 0x80 and
+    above 0x80): every byte's state found at once, each byte a lane (a byte) of an integer. Each
+    run after a marker of a state, its lanes 0xFF in *runs*, is found by adding 1 at its first
+    lane: the carry runs through the run to the next marker (a lane 0), so the lanes that change
+    are the run's. Its plain twin is the split (*segments* ``False``)."""
+    others = [state for state in _LANE_OTHERS if state in data]
+    for state, markers in _LANE_MARKERS.items():
+        data = data.replace(state, markers)  # (the same length: no offset moves)
+    lanes = functools.partial(int.from_bytes, byteorder="little")
+    runs, escapes = lanes(data.translate(_LANE_RUNS)), lanes(data.translate(_LANE_ESCAPES))
+    text = lanes(data.translate(_LANE_ASCII)) | (escapes & (escapes << 7))  # (0xC3: a 0x83 right after 0x84-0x86)
+    for state in others:
+        starts, change = _LANE_OTHERS[state]
+        text ^= lanes(data.translate(change)) & (runs ^ (runs + (lanes(data.translate(starts)) << 8)))
+    return codecs.charmap_decode(text.to_bytes(len(data), "little").translate(None, b"\xc2"), "strict", _LANE_TABLE)[0]
 
 
 @functools.cache

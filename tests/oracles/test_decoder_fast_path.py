@@ -278,6 +278,27 @@ def test_iso_2022_jp_segments_equal_reference_and_plain_twin(changes, monkeypatc
     run()
 
 
+@pytest.mark.parametrize("changes", [0, 64])
+def test_iso_2022_jp_single_byte_lanes_equal_reference_and_plain_twin(changes, monkeypatch):
+    """Past FEW_CHANGES changes of state, with no escape to jis0208, every byte's state found in
+    lanes (_single_byte_lanes) equals the reference and the plain twin (segments=False): escapes
+    in a row, lone and cut ESCs, Roman's two bytes, katakana's range and the bytes outside it."""
+    monkeypatch.setattr(iso_2022_jp, "FEW_CHANGES", changes)
+
+    @settings(max_examples=400, deadline=None, derandomize=True, database=None)
+    @given(st.lists(st.sampled_from([b"\x1b(I", b"\x1b(B", b"\x1b(J", b"\x1b", b"\x1b(", b"\x1b$", b"\\", b"~", b"!",
+                                     b"_", b"`", b"'", b"\x00", b"<", b"\x0e", b"\x0f", b"\x80", b"\x84", b"\x86",
+                                     b"\xff", b"\n"]) | st.binary(max_size=2), max_size=120))
+    @example([b"\x1b(I'\x1b(B\x00<"] * 70)  # the hunted body (issue 37: a change of state every four bytes)
+    @example([b"\x1b(I", b"\x1b(B", b"\x1b(J", b"\\~"] * 30 + [b"\x1b(I"])  # escapes in a row, one at the end
+    @example([b"\x1b(J\\~\x1b\x1b(I!_`"] * 70 + [b"\x1b("])
+    def run(pieces):
+        data = b"".join(pieces)
+        assert iso_2022_jp.decode_exact(data) == ref_decode("ISO-2022-JP", data) == iso_2022_jp.decode_exact(data, False)
+
+    run()
+
+
 ISO_2022_JP_BODIES = [b"\x1b$B<", b"\x1b$B\x1b$B", b"\x1b$@0!\x1b$B0", b"\x1b(B<", b"\x1b(I1\x1b(I", b"\x1b(J\\~",
                       b"\x1b$B<\x1b(B<", b"\x1b$B0!\x1b<\x1b(J\\", b"\x1b<", b"\x1b$B\x1b", b"\x1b(I\x81\x82\n"]
 
