@@ -131,6 +131,7 @@ def bodies(size: int) -> dict[str, bytes]:
         "ISO-2022-JP 0x3C pairs, <meta>": b"\x1b$B" + _repeat(b"<", size - 6 - len(meta)) + b"\x1b(B" + meta,
         "ISO-2022-JP ESC $ B <?>--> x N": _around(b"0;", b"\x1b$B<?>-->", b"</title>\x1b(B" + meta, size),
         "ISO-2022-JP ESC ( I ' ESC ( B NUL < x N": _repeat(b"\x1b(I'\x1b(B\x00<", size),
+        "ISO-2022-JP ESC $ B < ESC ( B < x N": _repeat(b"\x1b$B<\x1b(B<", size),
         "ESC $ B < 0x82 < 0x82 < (stray <) x N": _around(b"\xa1\xa1", b"\x1b$B<\x82<\x82<", b"?></title>\x1b(B" + meta, size),
         "<a b=c d='e' f> x N": _repeat(b"<a b=c d='e' f>", size),
         "open tag, attribute soup": (b"<div " + _repeat(b"a=b c='d' e ", size))[:size],

@@ -179,9 +179,9 @@ FEW_CHANGES = 64
 def decode_exact(data: bytes, segments: bool = True) -> str:
     """ISO-2022-JP decoder (§12.2.1) on any input, the runs of each state decoded together: where
     the state changes at most :data:`FEW_CHANGES` times, each stretch of one state at once (however
-    many escape sequences of that state it holds: one search to the next of another state); else,
-    where no escape sets jis0208, in lanes (:func:`_single_byte_lanes`); else, or with *segments*
-    ``False`` (the plain twin), by splitting at every escape sequence."""
+    many escape sequences of that state it holds: one search to the next of another state); else
+    in lanes (:func:`_lanes`); with *segments* ``False`` (the plain twin), by splitting at every
+    escape sequence."""
     decoders = _run_decoders()
     data = data.replace(b"\x1b$@", _JIS0208)
     if not data.isascii():
@@ -203,8 +203,7 @@ def decode_exact(data: bytes, segments: bool = True) -> str:
             if data.endswith(state, at, end):  # a valid escape right after a valid escape
                 stretches.append("\ufffd")
             state, at = other.group(), end
-        if _JIS0208 not in data:
-            return _single_byte_lanes(data)
+        return _lanes(data)
     parts = _VALID_ESCAPE.split(data)
     escapes, runs = parts[1::2], parts[2::2]  # parts: run, escape, run, escape, ..., run
     texts = {state: iter(decoders[state](b"\x81".join(compress(runs, map(state.__eq__, escapes))))
@@ -217,41 +216,81 @@ def decode_exact(data: bytes, segments: bool = True) -> str:
                          chain.from_iterable(zip(errors, map(next, map(texts.__getitem__, escapes))))))
 
 
-# Lanes of single-byte states: each valid escape becomes three marker bytes (0x83 0x83, then 0x84-
-# 0x86 by state), then every byte a code in one text of all three states (_LANE_TABLE: ASCII, 0x80
-# an error, 0x81-0xBF katakana, 0xC0-0xC1 Roman's two, 0xC3 a valid escape right after one, an
-# error; 0xC2, a marker's, is removed first).
-_LANE_MARKERS = {_ASCII: b"\x83\x83\x84", _ROMAN: b"\x83\x83\x85", _KATAKANA: b"\x83\x83\x86"}
-_LANE_TABLE = ("".join(map(chr, range(0x80))) + "\ufffd" + "".join(chr(0xFF61 + i) for i in range(0x3F))
-               + "\u00a5\u203e\ufffe\ufffd").ljust(256, "\ufffe")
-_LANE_ASCII = bytes(0xC2 if 0x83 <= b <= 0x86 else b if b < 0x80 and b not in (0x0E, 0x0F, 0x1B) else 0x80
-                    for b in range(256))
-# Per other state: its markers' lanes (0x01), and what turns a byte's ASCII code into its own (xor).
-_LANE_OTHERS = {_ROMAN: (bytes(int(b == 0x85) for b in range(256)),
-                         bytes({0x5C: 0x5C ^ 0xC0, 0x7E: 0x7E ^ 0xC1}.get(b, 0) for b in range(256))),
-                _KATAKANA: (bytes(int(b == 0x86) for b in range(256)),
-                            bytes(0 if 0x83 <= b <= 0x86 else _LANE_ASCII[b] ^ (0x81 + b - 0x21 if 0x21 <= b <= 0x5F else 0x80)
-                                  for b in range(256)))}
-_LANE_RUNS = bytes(0x00 if 0x83 <= b <= 0x86 else 0xFF for b in range(256))  # 0xFF: a byte of a run
-_LANE_ESCAPES = bytes(0x02 if 0x84 <= b <= 0x86 else int(b == 0x83) for b in range(256))
+# Lanes: each valid escape becomes three marker bytes (0x83 0x83, then 0x84-0x87 by state), then
+# every byte two bytes of EUC-JP (_PAD where it has fewer, removed before the decode): ASCII, 0x8E
+# and a byte for katakana, a jis0208 pair's two bytes + 0x80 at its leading byte; and bytes no
+# state gives as they are: 0x0E and 0x0F for Roman's two, _ERROR for an error (no error handler).
+_PAD, _ERROR = 0x81, 0x1B
+_LANE_MARKERS = {_ASCII: b"\x83\x83\x84", _ROMAN: b"\x83\x83\x85", _KATAKANA: b"\x83\x83\x86", _JIS0208: b"\x83\x83\x87"}
+_MARKER = range(0x83, 0x88)
+_RANGE = range(0x21, 0x7F)  # (jis0208's bytes)
 
 
-def _single_byte_lanes(data: bytes) -> str:
-    """:func:`decode_exact`'s split where no valid escape sets jis0208 (*data*: its bytes 0x80 and
-    above 0x80): every byte's state found at once, each byte a lane (a byte) of an integer. Each
-    run after a marker of a state, its lanes 0xFF in *runs*, is found by adding 1 at its first
-    lane: the carry runs through the run to the next marker (a lane 0), so the lanes that change
-    are the run's. Its plain twin is the split (*segments* ``False``)."""
-    others = [state for state in _LANE_OTHERS if state in data]
+def _table(value: Callable[[int], int]) -> bytes:
+    """A translation table: *value* of every byte but the markers (0 there)."""
+    return bytes(0 if b in _MARKER else value(b) for b in range(256))
+
+
+_ASCII_FIRST = bytes(_PAD if b in _MARKER else b if b < 0x80 and b not in (0x0E, 0x0F, 0x1B) else _ERROR for b in range(256))
+_JIS_FIRST = _table(lambda b: b + 0x80 if b in _RANGE else _ERROR)
+# Per state but ASCII: what turns a byte's first byte from ASCII's to its own (xor), and its second
+# from _PAD to its own (None: _PAD).
+_STATE_LANES = {
+    _ROMAN: (_table(lambda b: {0x5C: 0x5C ^ 0x0E, 0x7E: 0x7E ^ 0x0F}.get(b, 0)), None),
+    _KATAKANA: (_table(lambda b: _ASCII_FIRST[b] ^ (0x8E if 0x21 <= b <= 0x5F else _ERROR)),
+                _table(lambda b: _PAD ^ (b + 0x80) if 0x21 <= b <= 0x5F else 0)),
+    _JIS0208: (_table(lambda b: _ASCII_FIRST[b] ^ _JIS_FIRST[b]), None),
+}
+_STARTS = {state: bytes(int(b == markers[2]) for b in range(256)) for state, markers in _LANE_MARKERS.items()}
+_RUNS = bytes(0x00 if b in _MARKER else 0xFF for b in range(256))  # 0xFF: a byte of a run
+# A marker's last byte 0x02, its first two 0x01: a first right after a last (escapes & escapes << 7)
+# is a valid escape right after one, an error.
+_ESCAPES = bytes(0x02 if 0x84 <= b <= 0x87 else int(b == 0x83) for b in range(256))
+_IN_RANGE = _table(lambda b: 0xFF if b in _RANGE else 0)
+_OUT_OF_RANGE = bytes(0 if b in _RANGE else 0x01 for b in range(256))  # (markers too)
+_TAKEN = _table(lambda b: 0 if b in _RANGE or b == 0x1B else 0xFF)  # (a trailing byte's error takes it)
+_TO_PAD = _table(lambda b: _JIS_FIRST[b] ^ _PAD)
+_TO_ERROR = _table(lambda b: _JIS_FIRST[b] ^ _ERROR)
+_TRAILING = _table(lambda b: _PAD ^ (b + 0x80) if b in _RANGE else 0)
+
+
+def _lanes(data: bytes) -> str:
+    """:func:`decode_exact`'s split (*data*: its bytes 0x80 and above 0x80) without a step per
+    run: every byte's state found at once, each byte a lane (a byte) of an integer, then its one
+    or two bytes of EUC-JP (the pad removed), one decode. Each run after a marker of a state (its
+    lanes 0xFF in *runs*) is found by adding 1 at its first lane: the carry runs through the run to
+    the next marker (a lane 0), so the lanes that change are the run's. In jis0208 runs, so are the
+    stretches of bytes 0x21-0x7E after any other byte (each begins at a leading byte), those that
+    begin at an even lane; the others are the odd ones. Its plain twin is the split (*segments*
+    ``False``)."""
+    states = [state for state in _STATE_LANES if state in data]
     for state, markers in _LANE_MARKERS.items():
         data = data.replace(state, markers)  # (the same length: no offset moves)
+    size = len(data)
     lanes = functools.partial(int.from_bytes, byteorder="little")
-    runs, escapes = lanes(data.translate(_LANE_RUNS)), lanes(data.translate(_LANE_ESCAPES))
-    text = lanes(data.translate(_LANE_ASCII)) | (escapes & (escapes << 7))  # (0xC3: a 0x83 right after 0x84-0x86)
-    for state in others:
-        starts, change = _LANE_OTHERS[state]
-        text ^= lanes(data.translate(change)) & (runs ^ (runs + (lanes(data.translate(starts)) << 8)))
-    return codecs.charmap_decode(text.to_bytes(len(data), "little").translate(None, b"\xc2"), "strict", _LANE_TABLE)[0]
+    runs, escapes = lanes(data.translate(_RUNS)), lanes(data.translate(_ESCAPES))
+    first = lanes(data.translate(_ASCII_FIRST)) ^ ((escapes & (escapes << 7)) * (_PAD ^ _ERROR))
+    second = lanes(bytes((_PAD,)) * size)
+    for state in states:
+        change, trailing = _STATE_LANES[state]
+        run = runs & (runs ^ (runs + (lanes(data.translate(_STARTS[state])) << 8)))
+        first ^= lanes(data.translate(change)) & run
+        if trailing is not None:
+            second ^= lanes(data.translate(trailing)) & run
+        if state == _JIS0208:
+            pairs = run & lanes(data.translate(_IN_RANGE))
+            even = lanes(b"\xff\x00" * (size // 2 + 1))
+            from_even = pairs & (pairs ^ (pairs + ((lanes(data.translate(_OUT_OF_RANGE)) << 8) & even)))
+            leading = (from_even & even) | ((pairs ^ from_even) & (even << 8))
+            trail = pairs ^ leading
+            alone = leading & ~(trail >> 8)  # (a leading byte without its trailing byte: an error)
+            taken = (alone << 8) & run & lanes(data.translate(_TAKEN))
+            first ^= (lanes(data.translate(_TO_PAD)) & (trail | taken)) ^ (lanes(data.translate(_TO_ERROR)) & alone)
+            second ^= lanes((data[1:] + b"\x00").translate(_TRAILING)) & leading  # (0 after one alone)
+    out = bytearray(2 * size)
+    out[0::2], out[1::2] = first.to_bytes(size, "little"), second.to_bytes(size, "little")
+    text = euc_jp.codec("EUC-JP")[0](out.translate(None, bytes((_PAD,)))).replace("\x1b", "\ufffd")
+    return text.replace("\x0e", "\u00a5").replace("\x0f", "\u203e") if _ROMAN in states else text
 
 
 @functools.cache

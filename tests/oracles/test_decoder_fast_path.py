@@ -279,19 +279,23 @@ def test_iso_2022_jp_segments_equal_reference_and_plain_twin(changes, monkeypatc
 
 
 @pytest.mark.parametrize("changes", [0, 64])
-def test_iso_2022_jp_single_byte_lanes_equal_reference_and_plain_twin(changes, monkeypatch):
-    """Past FEW_CHANGES changes of state, with no escape to jis0208, every byte's state found in
-    lanes (_single_byte_lanes) equals the reference and the plain twin (segments=False): escapes
-    in a row, lone and cut ESCs, Roman's two bytes, katakana's range and the bytes outside it."""
+def test_iso_2022_jp_lanes_equal_reference_and_plain_twin(changes, monkeypatch):
+    """Past FEW_CHANGES changes of state, every byte's state and a jis0208 run's pairs found in
+    lanes (_lanes) equal the reference and the plain twin (segments=False): escapes in a row, lone
+    and cut ESCs, Roman's two bytes, katakana's range and the bytes outside it, pairs (a null
+    pointer's too), a leading byte alone before any other byte, an escape or the end."""
     monkeypatch.setattr(iso_2022_jp, "FEW_CHANGES", changes)
 
-    @settings(max_examples=400, deadline=None, derandomize=True, database=None)
-    @given(st.lists(st.sampled_from([b"\x1b(I", b"\x1b(B", b"\x1b(J", b"\x1b", b"\x1b(", b"\x1b$", b"\\", b"~", b"!",
-                                     b"_", b"`", b"'", b"\x00", b"<", b"\x0e", b"\x0f", b"\x80", b"\x84", b"\x86",
-                                     b"\xff", b"\n"]) | st.binary(max_size=2), max_size=120))
+    @settings(max_examples=600, deadline=None, derandomize=True, database=None)
+    @given(st.lists(st.sampled_from([b"\x1b(I", b"\x1b(B", b"\x1b(J", b"\x1b$B", b"\x1b$@", b"\x1b", b"\x1b(", b"\x1b$",
+                                     b"\\", b"~", b"!", b"0", b")!", b"_", b"`", b"'", b"\x00", b"<", b"\x0e", b"\x0f",
+                                     b"\x7f", b"\x80", b"\x84", b"\x87", b"\xa1", b"\xff", b"\n", b" "])
+                    | st.binary(max_size=2), max_size=120))
     @example([b"\x1b(I'\x1b(B\x00<"] * 70)  # the hunted body (issue 37: a change of state every four bytes)
     @example([b"\x1b(I", b"\x1b(B", b"\x1b(J", b"\\~"] * 30 + [b"\x1b(I"])  # escapes in a row, one at the end
     @example([b"\x1b(J\\~\x1b\x1b(I!_`"] * 70 + [b"\x1b("])
+    @example([b"\x1b$B<\x1b(B<"] * 70 + [b"\x1b$B0!0"])  # a leading byte alone before an escape and at the end
+    @example([b"\x1b$B0\n0!0\x1b0!\x0e)!\x1b(I!\x1b$@"] * 40 + [b"0"])  # alone before other bytes, a lone ESC
     def run(pieces):
         data = b"".join(pieces)
         assert iso_2022_jp.decode_exact(data) == ref_decode("ISO-2022-JP", data) == iso_2022_jp.decode_exact(data, False)
