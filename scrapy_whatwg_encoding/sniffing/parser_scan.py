@@ -387,6 +387,14 @@ class Hints:
                 first = found
         return first
 
+    def next_hint(self, position: int) -> int:
+        """The first hint at or after *position* (and the first "<meta"), or -1: :meth:`after`
+        asked again from each bound it answers with (each search twice as long: O(log n) of them)."""
+        found = self.after(position)
+        while found >= 0 and (further := self.after(found)) != found:
+            found = further
+        return found
+
     def _past_meta(self, bound: int) -> int:
         """*bound*, or where it cuts a "<meta" and the character after it (a hint, "&" or "=",
         never does; a run to it would read the cut "<m" as text), just past them: no hint starts
@@ -598,14 +606,15 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
             # Shortcut: copies of that text but for its numbers (runs of digits, which are no markup:
             # each copy's tag reads alike, to the same place, and no longer than the window where
             # each run may be 7 digits longer), each whose window lies within the copies and before
-            # the hint: its tag ends before the hint, so it names nothing, and is not long.
+            # the next hint: its tag ends before that hint, so it names nothing, and is not long.
             # (Its pattern only where the next unit is one of them: no compile per distinct unit.)
             form = _DIGITS.sub("0", unit)
             following = None if alike > 0 else search(text, after.start() + 5, stop)
             numbered = None if following is None or _DIGITS.sub("0", text[after.start():following.start()]) != form \
                 else _numbered_copies(form)
             if numbered is not None and tag.end() - at + 7 * len(_DIGITS.findall(tag.group())) < longest:
-                bound = numbered.match(text, at, hint).end() - longest  # type: ignore[union-attr]  # (copies to the hint)
+                reach = hints.next_hint(hint)  # (where *hint* is a bound: no hint before the next one)
+                bound = numbered.match(text, at, len(text) if reach < 0 else reach).end() - longest  # type: ignore[union-attr]
                 skip = numbered.match(text, at, bound).end() if bound > at else at  # type: ignore[union-attr]
                 if skip > after.start():
                     read.clear()

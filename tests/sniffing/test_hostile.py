@@ -650,6 +650,7 @@ _NUMBERED_UNITS = st.sampled_from(['<font color=red><meta charset="%d', '\xe3\x8
 @example('<meta a="%d-%d' + "y" * 300 + "<p>", [1] * 10 + [10 ** 7] * 10, "", "<meta charset=koi8-r>", _reads, 645)
 @example('<meta a="%d-%d' + "y" * 300 + "<p>", [1] * 10 + [10 ** 12] * 10, "", "<meta charset=koi8-r>", _reads, 660)
 @example("<meta a='<meta charset=koi8-%d>'>", list(range(60)), "", "", _reads, LONGEST_TAG)  # numbered labels
+@example('<meta charset=cp125%d a=">', [*range(100, 155), 1, *range(100, 170)], "", "", _reads, LONGEST_TAG)  # one a label
 def test_numbered_copies_of_a_tag_with_meta_inside_are_read_as_the_plain_steps_read_them(
         unit, numbers, head, tail, reads, longest):
     """meta_starts and last_meta_start with the shortcut that skips copies of a unit but for its
@@ -899,7 +900,8 @@ def test_hints_are_where_the_definition_puts_them_and_every_naming_meta_holds_on
     # Asked in increasing order, then again from each end (what it found is reused only where it
     # holds), with the window searched at a time as it is and tiny (answers that are bounds): -1
     # where no hint lies at or after the position, else the first hint or a bound before it (never
-    # the position asked but at a hint); the first hint where a first ask finds it in its window.
+    # the position asked but at a hint); the first hint where a first ask finds it in its window;
+    # next_hint, the first hint.
     order = [*range(len(text) + 1), *reversed(range(len(text) + 1)), *range(0, len(text) + 1, 3)]
     for window in (HINT_WINDOW, 1, 5):
         hints = Hints(text, window)
@@ -911,6 +913,7 @@ def test_hints_are_where_the_definition_puts_them_and_every_naming_meta_holds_on
                 assert max(position, first) <= found < hint and found != position, (window, position, found)
             if hint <= max(position, first) + window:
                 assert Hints(text, window).after(position) == hint, (window, position)
+            assert hints.next_hint(position) == hint, (window, position)  # (past every bound)
     tag = TAG.match(text, len(before))
     if tag is not None and any(read(tag.group(3)) is not None
                                for read in (_reads, chromium_meta_encoding, firefox_meta_encoding)):
@@ -927,6 +930,9 @@ _BOUNDED = st.lists(st.sampled_from([
 @settings(max_examples=400, deadline=None)
 @given(_BOUNDED, st.sampled_from([0, browsers_module.UNCONDITIONAL]))
 @example(('<meta content="charset=koi8-r">' + "><meta charset=koi8-r>  ") * 21, 0)  # a bound inside a "<meta"
+# Numbered copies of a tag with the next "<meta" inside, skipped up to the next hint past the
+# bounds: one copy's label, 1,600 characters in, with 2,000 characters of copies after it.
+@example("".join(f'<meta charset=cp125{n} a=">' for n in [*range(100, 155), 1, *range(100, 170)]), 0)
 def test_hints_that_answer_with_bounds_change_no_answer(text, head):
     """:meth:`Hints.after` answering with bounds (windows of 1, 2, 5 and 13 characters) changes no
     answer of the scans that ask it, against hints that are hints (a window past the text): the
