@@ -15,16 +15,20 @@ BREAKOUT_NAMES = frozenset(
 _FONT_BREAKOUT = ("color", "face", "size")
 
 
-def _foreign(name: str, ns: int, span: str) -> El:
+def foreign_ip(name: str, ns: int) -> int:
+    """The integration point (0: none) that a foreign element *name* of namespace *ns* is by its
+    name (§13.2.6): all but MathML ``annotation-xml``, whose attributes tell (see ``_foreign``)."""
     if ns == SVG:
-        return El(name, SVG, ip=HTML_IP if name in SVG_IP_NAMES else 0)
-    if name in MATHML_TEXT_IP_NAMES:
-        return El(name, MATHML, ip=MATHML_TEXT_IP)
-    if name == "annotation-xml":
+        return HTML_IP if name in SVG_IP_NAMES else 0
+    return MATHML_TEXT_IP if name in MATHML_TEXT_IP_NAMES else 0
+
+
+def _foreign(name: str, ns: int, span: str) -> El:
+    if ns == MATHML and name == "annotation-xml":
         encoding = (first_attribute(span, "encoding") or "").lower()
         if encoding in ("text/html", "application/xhtml+xml") and encoding.isascii():
             return El(name, MATHML, ip=HTML_IP)
-    return El(name, MATHML)
+    return El(name, ns, ip=foreign_ip(name, ns))
 
 
 def breaks_out(name: str, span: str) -> bool:
@@ -46,11 +50,6 @@ class ForeignContent(TreeState):
         if not self_closing:
             self._push(el)
         return None
-
-    def _foreign_copies(self, name: str, span: str, ns: int) -> bool:
-        """Whether a start tag *name* (not self-closing) with a foreign current node of namespace
-        *ns* and no integration point only pushes an element (*name*, *ns*) that is none either."""
-        return not breaks_out(name, span) and _foreign(name, ns, span).ip == 0
 
     def _foreign_end(self, name: str) -> None:
         stack = self.stack

@@ -427,11 +427,12 @@ def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: 
     *one* (an alternation of items, at most one of which matches at any place) repeated. A run
     that ends within *window* is that one match (no item matches where it stops, in all of the
     text); one that stops before or within an item longer than *window*, or meets one among the
-    items it tries as units below, goes on after it (read once, not three times); a longer one has copies of a unit of up to :data:`UNIT_ITEMS` items that ends
-    with ">" and starts at one of the first :data:`UNIT_ITEMS` items from the item the window cut
-    (else, where the window ends between items, from the first) skipped first (:func:`copies_end`;
-    the unit whose copies reach furthest): the same end, in O(log n) steps for a flood of such a
-    unit, whatever comes before it."""
+    items it tries as units below, goes on after that item (read once, not three times); a longer
+    one has copies of a unit of up to :data:`UNIT_ITEMS` items that ends with ">" and starts at
+    one of the first :data:`UNIT_ITEMS` items from the item the window cut (else, where the window
+    ends between items, from the first) skipped first (:func:`copies_end`; the unit whose copies
+    reach furthest): the same end, in O(log n) steps for a flood of such a unit, whatever comes
+    before it."""
     cut = min(end, pos + window)
     match = run.match(text, pos, cut)
     stop = pos if match is None else match.end()

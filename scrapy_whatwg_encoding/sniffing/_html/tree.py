@@ -43,11 +43,12 @@ from .elements import (
     MATHML,
     MATHML_TEXT_IP,
     MODE_ELEMENTS,
+    SVG,
     TABLE_SECTIONS,
     El,
     InsertionMode,
 )
-from .foreign import ForeignContent, breaks_out
+from .foreign import ForeignContent, breaks_out, foreign_ip
 from .formatting import FormattingElements
 from .modes_body import END_TAG_RULES, BodyMode, body_copies
 from .modes_head import HeadModes
@@ -249,25 +250,36 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         elements' (name, namespace, attributes kept) for :meth:`push_copies`; else None.
 
         Exact by induction on the copies: the conditions look only at what such pushes leave as
-        they were: in foreign content (current node foreign, no integration point) tags that do
-        not break out and open no integration point, each pushed in the current node's namespace;
-        in "in body" with the current node HTML and nothing to reconstruct (a formatting
-        element pushed leaves the list's last entry open), "any other start tag", blocks but "p"
-        with no "p" in button scope (no "p" or "button" is pushed), "pre", "listing" and the
-        formatting elements (the Noah's Ark clause keeps the last three alike)."""
+        they were: where the current node is foreign, foreign units: each tag that does not break
+        out pushed in the current node's namespace (foreign content's "any other start tag"), but
+        at an integration point (by its name: not ``annotation-xml``), where ``svg`` or ``math``
+        takes the in-body rules and pushes a foreign element, ending on a node of the namespace
+        and integration point the unit began on; in "in body" with the current node HTML and
+        nothing to reconstruct (a formatting element pushed leaves the list's last entry open),
+        "any other start tag", blocks but "p" with no "p" in button scope (no "p" or "button" is
+        pushed), "pre", "listing" and the formatting elements (the Noah's Ark clause keeps the
+        last three alike)."""
         stack = self.stack
         if not stack:
             return None
         top = stack[-1]
         specs: list[tuple[str, int, str | None]] = []
         if top.ns != HTML:
-            if top.ip:
-                return None
+            ns, ip = top.ns, top.ip
             for name, span, self_closing in tags:
-                if self_closing or not self._foreign_copies(name, span, top.ns):
+                if self_closing or name == "annotation-xml":
+                    return None  # (its integration point is its attributes'; an svg after it takes the in-body rules)
+                if ip == HTML_IP or (ip == MATHML_TEXT_IP and name not in ("mglyph", "malignmark")):
+                    if name not in ("svg", "math") or self.mode != "in body":
+                        return None  # (the insertion mode's rules: in body, svg and math are pushed)
+                    ns, ip = SVG if name == "svg" else MATHML, 0
+                elif breaks_out(name, span):
                     return None
-                specs.append((name, top.ns, None))
-            return specs
+                else:
+                    ip = foreign_ip(name, ns)
+                specs.append((name, ns, None))
+            # (nothing to reconstruct: the first copy's svg or math did)
+            return specs if (ns, ip) == (top.ns, top.ip) else None
         afe = self.afe
         if self.mode != "in body" or (afe and afe[-1] is not None and not afe[-1].open):
             return None
@@ -296,13 +308,14 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         size = len(specs)
         stack = self.stack
         names, spaces, keys = zip(*specs)
+        ips = tuple(0 if space == HTML else foreign_ip(name, space) for name, space in zip(names, spaces))
         least = self.RUN_LEAST
         if least is not None and count >= least and len(stack) > 1:
             kept = 3 if any(key is not None for key in keys) else 0
-            run = El(names[-1], spaces[-1], keys[-1], 0, stack[-1].order + 1.0, True)
+            run = El(names[-1], spaces[-1], keys[-1], ips[-1], stack[-1].order + 1.0, True)
             run.count = (count - kept) * size
             if size > 1:
-                run.unit = tuple(map(El, names, spaces, keys))
+                run.unit = tuple(map(El, names, spaces, keys, ips))
             stack.append(run)
             self._index(run)
             self._extra += run.count - 1
@@ -313,7 +326,7 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
                 return
         total = size * count
         els = list(map(El, islice(cycle(names), total), islice(cycle(spaces), total), islice(cycle(keys), total),
-                       repeat(0, total), numbers(stack[-1].order + 1.0), repeat(True, total)))
+                       islice(cycle(ips), total), numbers(stack[-1].order + 1.0), repeat(True, total)))
         stack.extend(els)
         # Each index list gets the copies' elements of the places in the unit that go in it.
         places: dict[int, tuple[list[El], list[int]]] = {}
