@@ -194,6 +194,18 @@ def test_a_comment_ends_where_the_lazy_repeat_ends(before, text):
         assert (ours and ours.end()) == (lazy and lazy.end())
 
 
+def test_characters_end_at_the_first_lt_that_starts_markup():
+    """The parser step's characters (text and stray "<"s) end at the first "<" followed by a
+    letter, "!", "/" or "?" before *end*, else at *end*: every text of up to five characters
+    (runs of "<" among them, taken at C speed), from every start to every end."""
+    for size in range(6):
+        for text in map("".join, itertools.product('<zA! ?/\x82', repeat=size)):
+            for end in range(size + 1):
+                for pos in range(end + 1):
+                    markup = next((i for i in range(pos, end - 1) if text[i] == "<" and text[i + 1] in "!/?zA"), end)
+                    assert parser_scan._characters_end(text, pos, end) == markup, (text, pos, end)
+
+
 _UNITS = st.sampled_from(["<!---->", "<!-- x -->", "<p>", "<a b='>'>", "<script>x</script>", "<title>a<b</title>",
                           "<!--<meta charset=utf-8>-->", "<", "x", "</p>", "<script><!--</script>", "-->", "<p ",
                           "<meta charset=utf-8>", "<b>", "<a><b>", "x<p>", "<!-- x --><p>", "</p><", "<b><"])
