@@ -6,8 +6,9 @@ ASCII, Roman and katakana runs through a charmap, jis0208 runs ("leading byte" s
 adding 0x80 to bytes 0x21–0x7E — which gives exactly the standard's pairs, errors and end-of-run
 behaviour. A lone ESC (an invalid escape) stays in its run, one error there. No Python step is taken
 per run, so a body of many tiny runs costs a small constant per byte; where the state changes often,
-no step of C code per run either (each byte's state is found in lanes of integers). A body of few ESC bytes (found
-one by one) decodes each run alone instead (:func:`decode_few`): no pass over the body to split it.
+no step of C code per run either (each byte's state is found in lanes of integers). A body of few
+ESC bytes (found one by one) decodes each run alone instead (:func:`decode_few`): no pass over the
+body to split it.
 
 Most documents are simpler still: only the escapes ESC ( B, ESC ( J, ESC $ @ and ESC $ B, never
 two in a row, and jis0208 runs of bytes 0x21–0x7E only. On those, CPython's iso2022_jp codec agrees
