@@ -131,7 +131,6 @@ def bodies(size: int) -> dict[str, bytes]:
         "ISO-2022-JP 0x3C pairs, <meta>": b"\x1b$B" + _repeat(b"<", size - 6 - len(meta)) + b"\x1b(B" + meta,
         "ISO-2022-JP ESC $ B <?>--> x N": _around(b"0;", b"\x1b$B<?>-->", b"</title>\x1b(B" + meta, size),
         "ISO-2022-JP ESC ( I ' ESC ( B NUL < x N": _repeat(b"\x1b(I'\x1b(B\x00<", size),
-        "ISO-2022-JP ESC $ B < ESC ( B < x N": _repeat(b"\x1b$B<\x1b(B<", size),
         "ESC $ B < 0x82 < 0x82 < (stray <) x N": _around(b"\xa1\xa1", b"\x1b$B<\x82<\x82<", b"?></title>\x1b(B" + meta, size),
         "<a b=c d='e' f> x N": _repeat(b"<a b=c d='e' f>", size),
         "open tag, attribute soup": (b"<div " + _repeat(b"a=b c='d' e ", size))[:size],
@@ -178,7 +177,7 @@ def bodies(size: int) -> dict[str, bytes]:
                                ("big5", b"\x87\xa1"), ("big5", b"\x87\xa1\xff"),
                                ("euc-jp", b"\xa1\x8f\xa2\xb7"), ("big5", b"\xa1\xa2A"), ("gbk", b"\x810\x810=>\n"),
                                ("big5", b"\xa2A"), ("big5", b"\xa2A\xa1\xfe"), ("euc-jp", b"\x8f\xa2\xb7"),
-                               ("euc-jp", b"\x8f\xa2\xb7~"), ("euc-jp", b"\xad\xa1 ")]},
+                               ("euc-jp", b"\x8f\xa2\xb7~"), ("euc-jp", b"\xad\xa1 "), ("iso-2022-jp", b"\x1b$B<\x1b(B<")]},
         **{f"<meta charset={label}>, random 0x80-0xFF": (b"<meta charset=%s>" % label.encode() + _random_high(7, size))[:size]
            for label in ("big5", "euc-jp", "shift_jis", "euc-kr", "gb18030")},
         "<!----> x N, UTF-16LE": _repeat("<!---->".encode("utf-16-le"), size - 42) + "<meta charset=koi8-r>".encode("utf-16-le"),
