@@ -243,7 +243,9 @@ _FOREIGN_START = ("<(?!" + _trie(sorted(BREAKOUT_NAMES | SVG_IP_NAMES | MATHML_T
                                  _TAG_END) + ")" + _lowered_tag("f"))
 _FOREIGN_MARKUP = rf"{COMMENT}|<(?:/(?![a-z])|!(?!--|\[cdata\[))[^>]*>"  # (bogus comments but "<?": "<" and non-ASCII)
 _FOREIGN_PUSHES_WS = re.compile(with_possessives(rf"(?:{_FOREIGN_START}|[\t\n\x0c\r \x00]+|{_FOREIGN_MARKUP})*+").encode())
-_FOREIGN_PUSHES = re.compile(with_possessives(rf"(?:{_FOREIGN_START}|[^<]+|<+(?![!/?a-z])|{_FOREIGN_MARKUP})*+").encode())
+_FOREIGN_TEXT = r"[^<]*+(?:<+(?![!/?a-z])[^<]*+){1,}+|[^<]+"  # (text with its stray "<"s: one item, not one each)
+_FOREIGN_PUSH = re.compile(with_possessives(rf"(?:{_FOREIGN_START}|{_FOREIGN_TEXT}|{_FOREIGN_MARKUP})").encode())
+_FOREIGN_PUSHES = re.compile(_FOREIGN_PUSH.pattern + b"*+" if POSSESSIVE else _FOREIGN_PUSH.pattern + b"*")
 _BREAKS_OUT = re.compile(("<(?:" + _trie(sorted(BREAKOUT_NAMES), _TAG_END) + "|/(?:br|p)" + _TAG_END + ")").encode())
 
 
@@ -260,7 +262,7 @@ def _foreign_run(tree: TreeBuilder, text: str, lowered: bytes, lt: int, end: int
         after = _characters_end(text, stop, end)
         other = after > stop and classify_text(text, stop, after)[2]  # (on only where they set frameset-ok)
     if not tree.frameset_ok or other:
-        stop = _FOREIGN_PUSHES.match(lowered, stop, end).end()  # type: ignore[union-attr]
+        stop = run_end(_FOREIGN_PUSH, _FOREIGN_PUSHES, lowered, stop, end)  # (copies of a unit skipped)
     if not _BREAKS_OUT.match(lowered, stop):
         return lt, stop
     if other:

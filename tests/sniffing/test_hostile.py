@@ -227,10 +227,11 @@ def test_a_run_with_copies_skipped_ends_where_the_run_ends(unit, copies, tail, c
     alone = COMMENT_RUN.match(text, 0, end)
     for window in (RUN_WINDOW, 1, 7, 20, 64):  # the run within a window first, wherever it ends
         assert run_end(COMMENT_ONE, COMMENT_RUN, text, 0, end, window) == (0 if alone is None else alone.end())
-    data = text.encode()  # the prescan's runs, over bytes
-    alone = prescan_module._RUN.match(data, 0, end)
-    for window in (RUN_WINDOW, 1, 7, 20, 64):
-        assert run_end(prescan_module._RUN_ONE, prescan_module._RUN, data, 0, end, window) == alone.end()
+    data = text.encode()  # the prescan's runs, over bytes; the parser step's foreign pushes
+    for one, run in ((prescan_module._RUN_ONE, prescan_module._RUN), (parser_scan._FOREIGN_PUSH, parser_scan._FOREIGN_PUSHES)):
+        alone = run.match(data, 0, end)
+        for window in (RUN_WINDOW, 1, 7, 20, 64):
+            assert run_end(one, run, data, 0, end, window) == alone.end()
     whole = 0  # copies of the unit, one by one
     while len(prefix) + (whole + 1) * len(unit) <= end and text.startswith(unit, len(prefix) + whole * len(unit)):
         whole += 1

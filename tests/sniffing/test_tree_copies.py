@@ -53,6 +53,7 @@ def _metas(text: str, skip_copies: bool, **kwargs) -> list:
 @example(_flood("<template>", ["<a>"], 60, "</template>" + META), True, True, 400)
 @example(_flood("<svg>", ["\x00", "<"], 60, "</svg>" + META), True, False, 400)
 @example(_flood("<svg>", ["<"], 60, "a>"), True, True, 400)
+@example(_flood("\xa1\xa1", ["<svg>", "\x1b$B", "<"], 60, "</svg>" + META), True, False, 400)  # hunted: a "<" in a unit's text
 @example(_flood("<svg><foreignObject>", ["<hr>", "\x00\xd8", "<?x>", "<!--->"], 40, META), False, True, 400)
 @example(_flood("<template>", ["<meta charset=zz>"], 40, META), True, True, 400)
 @example(_flood("", ["<table>", "</table>"], 40, META), True, False, 200)
@@ -377,7 +378,8 @@ def test_runs_that_push_foreign_elements_leave_the_metas_of_the_token_by_token_s
         assert _metas(text, True, **kwargs, **stop) == _metas(text, False, **kwargs, **stop)
 
 
-# Runs of foreign start tags, numbered, 64 KiB: a few regex matches, not a turn of the loop each.
+# Runs of foreign start tags, numbered, 64 KiB: a few regex matches, not a turn of the loop each
+# (with run_end's look for copies of a unit of up to 8 items: about 170 C calls, found none).
 FOREIGN_RUNS = {
     "svg <x%d>": ("<svg>", "<x%d>", META),
     "svg <b%d> text": ("<svg>", "<b%d>x", "<p>" + META),
@@ -392,7 +394,7 @@ def test_runs_that_push_foreign_elements_take_no_turn_per_tag(name):
     copies = (64 * 1024 - len(head) - len(tail)) // (len(unit) + 4)
     text = _numbered(head, [unit], copies, tail)
     for kwargs in ({"modes": False}, {"modes": True, "scripting": False}):
-        assert scan_calls(text, **kwargs) < 300, (name, kwargs, text.count("<"))
+        assert scan_calls(text, **kwargs) < 400, (name, kwargs, text.count("<"))
         assert _metas(text, True, **kwargs) == _metas(text, False, **kwargs) != []
 
 

@@ -27,6 +27,7 @@ modes_other.py, foreign.py, formatting.py.
 """
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Collection
 from functools import lru_cache
@@ -777,19 +778,24 @@ _END_RULES: dict[InsertionMode, Callable[[TreeBuilder, str], None]] = {
 }
 
 
+_MARKUP = re.compile(r"<[!/?A-Za-z]")  # a "<" that starts markup (§13.2.5.6 tag open state)
+
+
 @lru_cache(maxsize=64)
 def _unit_tags(unit: str) -> tuple[tuple[tuple[str, str, bool], ...], bool] | None:
     """The start tags (name, attributes span, self-closing flag) that *unit* consists of, with
-    text without "<" between them (True if any of it is not whitespace), if each tag could only
-    push an element in some context (in "in body": not one with a rule of its own but the blocks
-    and formatting elements; in foreign content: not a breakout); else None."""
+    text between them (True if any of it is not whitespace; a "<" that starts no markup is a
+    character), if each tag could only push an element in some context (in "in body": not one
+    with a rule of its own but the blocks and formatting elements; in foreign content: not a
+    breakout); else None."""
     tags = []
     text = False
     at = 0
     while at < len(unit):
-        lt = unit.find("<", at)
-        if lt < 0:
+        markup = _MARKUP.search(unit, at)
+        if markup is None:
             return None  # (a unit ends with a tag)
+        lt = markup.start()
         text = text or bool(unit[at:lt].strip(_WHITESPACE))
         match = TAG.match(unit, lt)
         if match is None or match.group(1):
