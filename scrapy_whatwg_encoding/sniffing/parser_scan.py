@@ -44,6 +44,7 @@ from typing import AnyStr, cast
 
 from ..encoding import Encoding, get_encoding
 from ..encoding.tables.labels import LABELS
+from ._html.charrefs import lowered_word
 from ._html.elements import MATHML_TEXT_IP_NAMES, META, RAWTEXT, RCDATA, SCRIPT, SVG_IP_NAMES
 from ._html.foreign import BREAKOUT_NAMES
 from ._html.tokenizer import (
@@ -244,8 +245,9 @@ _FOREIGN_START = ("<(?!" + _trie(sorted(BREAKOUT_NAMES | SVG_IP_NAMES | MATHML_T
 _FOREIGN_MARKUP = rf"{COMMENT}|<(?:/(?![a-z])|!(?!--|\[cdata\[))[^>]*>"  # (bogus comments but "<?": "<" and non-ASCII)
 _FOREIGN_PUSHES_WS = re.compile(with_possessives(rf"(?:{_FOREIGN_START}|[\t\n\x0c\r \x00]+|{_FOREIGN_MARKUP})*+").encode())
 _FOREIGN_TEXT = r"[^<]*+(?:<+(?![!/?a-z])[^<]*+){1,}+|[^<]+"  # (text with its stray "<"s: one item, not one each)
-_FOREIGN_PUSH = re.compile(with_possessives(rf"(?:{_FOREIGN_START}|{_FOREIGN_TEXT}|{_FOREIGN_MARKUP})").encode())
-_FOREIGN_PUSHES = re.compile(_FOREIGN_PUSH.pattern + b"*+" if POSSESSIVE else _FOREIGN_PUSH.pattern + b"*")
+_FOREIGN_ITEM = rf"(?:{_FOREIGN_START}|{_FOREIGN_TEXT}|{_FOREIGN_MARKUP})"
+_FOREIGN_PUSH = re.compile(with_possessives(_FOREIGN_ITEM).encode())
+_FOREIGN_PUSHES = re.compile(with_possessives(_FOREIGN_ITEM + "*+").encode())
 _BREAKS_OUT = re.compile(("<(?:" + _trie(sorted(BREAKOUT_NAMES), _TAG_END) + "|/(?:br|p)" + _TAG_END + ")").encode())
 
 
@@ -351,7 +353,7 @@ class Hints:
     from the start) search each part of the text once (C-speed: the references and the labels'
     "=" each by a search led by its literal, "&" or "=")."""
 
-    __slots__ = ("_found", "_lasts", "_sizes", "first", "last", "lowered", "window")
+    __slots__ = ("_found", "_lasts", "_sizes", "_word", "first", "last", "lowered", "window")
 
     def __init__(self, text: str, window: int | None = None):
         #: *text*'s :func:`.tokenizer.ascii_lowered`.
@@ -365,6 +367,7 @@ class Hints:
         # that is a hint (else the end of the window searched, before which there is none).
         self._found = [(len(text) + 1, -1, True)] * len(_HINTS)
         self._sizes = [self.window] * len(_HINTS)  # for each, the characters its next search reads at most
+        self._word = (len(text) + 1, -1)  # where word_after's last search started, what it found
 
     def after(self, position: int) -> int:
         """An offset at or after *position* (and the first "<meta") before which no hint lies, and
@@ -402,6 +405,20 @@ class Hints:
             found = further
         return found
 
+    def word_after(self, position: int) -> int:
+        """The offset of the first place at or after *position* where "charset" may be written
+        (:func:`.charrefs.lowered_word`: each letter written, ASCII case-insensitively, or a
+        numeric reference to it), or -1: none. Each reader of meta tags here names an encoding
+        only from a tag that holds it (a ``charset`` attribute's name, a ``content`` value's
+        text), so a tag that starts at or after *position* and ends before that offset names
+        nothing, hint or not. One C search per answer, reused for positions up to it."""
+        start, found = self._word
+        if not (start <= position <= found or found < 0 <= position - start):
+            match = _CHARSET_WORD.search(self.lowered, position)
+            found = -1 if match is None else match.start()
+            self._word = (position, found)
+        return found
+
     def _past_meta(self, bound: int) -> int:
         """*bound*, or where it cuts a "<meta" and the character after it (a hint, "&" or "=",
         never does; a run to it would read the cut "<m" as text), just past them: no hint starts
@@ -424,6 +441,7 @@ def forget() -> None:
     _LAST_HINTS.clear()
 
 
+_CHARSET_WORD = lowered_word("charset")
 _META_LOWERED = re.compile(rb"<meta[\t\n\x0c\r />]")  # META_CANDIDATE in an ascii_lowered text (no IGNORECASE)
 
 
@@ -524,10 +542,19 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
     # how far past it the reading looked (a tag with "<meta" inside may end past the next "<meta").
     read: list[tuple[int, int]] = []
     position = start
+    readings = 0  # tags read that hold a hint and name nothing
+    word = -1
     while (match := search(text, position, stop)) is not None:
-        hint = hints.after(match.start())
+        hint = found = hints.after(match.start())
         if hint < 0:
             return  # no tag from here on names an encoding
+        if shortcut and readings >= _READINGS_BEFORE_WORDS:
+            # Shortcut: where tags hold hints but name nothing, tags that end before the next place
+            # "charset" may be written name nothing either (Hints.word_after): a bound like a hint.
+            word = hints.word_after(match.start())
+            if word < 0:
+                return
+            hint = max(hint, word)
         # Text and meta tags that end before the hint (so name nothing), in one match; it stops
         # at the hint or at a "<meta" it does not read whole before it. Copies of what it reads up
         # to the next "<meta" first, where it reads that whole: each is read alike, O(log n) steps.
@@ -590,7 +617,7 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
                         break
                     yield after_long, after_long + longest
                     position = after_long + longest
-        elif tag.end() > hint and reads(tag.group(3)) is not None:
+        elif tag.end() > hint and (readings := readings + 1) and reads(tag.group(3)) is not None:
             read.clear()
             yield at, 0
         elif "<" not in tag.group(3):  # no "<meta" inside it: nothing to look at before its end
@@ -615,19 +642,23 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
             # each run may be 7 digits longer), each whose window lies within the copies and before
             # the next hint: its tag ends before that hint, so it names nothing, and is not long.
             # (Its pattern only where the next unit is one of them: no compile per distinct unit.)
-            form = _DIGITS.sub("0", unit)
             following = None if alike > 0 else search(text, after.start() + 5, stop)
-            numbered = None if following is None or _DIGITS.sub("0", text[after.start():following.start()]) != form \
+            form = None if following is None else _DIGITS.sub("0", unit)
+            numbered = None if form is None or _DIGITS.sub("0", text[after.start():following.start()]) != form \
                 else _numbered_copies(form)
             if numbered is not None and tag.end() - at + 7 * len(_DIGITS.findall(tag.group())) < longest:
-                reach = hints.next_hint(hint)  # (where *hint* is a bound: no hint before the next one)
-                bound = numbered.match(text, at, len(text) if reach < 0 else reach).end() - longest  # type: ignore[union-attr]
+                reach = hints.next_hint(found)  # (where *found* is a bound: no hint before the next one)
+                reach = max(len(text) if reach < 0 else reach, word)
+                bound = numbered.match(text, at, reach).end() - longest  # type: ignore[union-attr]
                 skip = numbered.match(text, at, bound).end() if bound > at else at  # type: ignore[union-attr]
                 if skip > after.start():
                     read.clear()
                     position = skip
 
 
+#: Tags holding a hint that :func:`_meta_spans` reads as naming nothing before it looks where
+#: "charset" may be written (a page's few such tags: no search to its end).
+_READINGS_BEFORE_WORDS = 8
 #: Tags read as naming nothing that a unit of copies in :func:`_meta_spans` spans at most.
 _UNIT_TAGS = 8
 _NO_META = r"[^<]*+(?:<(?!(?i:meta)[\t\n\x0c\r />])[^<]*+)*+"  # text in which no META_CANDIDATE starts

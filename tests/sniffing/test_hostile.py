@@ -675,6 +675,52 @@ def test_numbered_copies_of_a_tag_with_meta_inside_are_read_as_the_plain_steps_r
     assert both[0] == both[1]
 
 
+# Units whose meta tags hold hints (references to letters, labels after "=") and name nothing; and
+# places where "charset" may be written (each letter written or a numeric reference to it): in a
+# tag that names an encoding, one that does not, text.
+_HINTED_UNITS = st.sampled_from(["<meta http-equiv=content-type content=%d&#65;<head>", "<meta content=%d&#97;>",
+                                 "=utf-8<meta http-equiv=content-type content=<iframe><meta http-equiv=content-type"
+                                 " content=%d&#65;<head><!-",  # hunted
+                                 '<meta content="&#99;h%d" http-equiv=content-type>', "<meta charset=&#%d;>",
+                                 "<meta a=&#x63;%d=koi8-r>"])
+_CHARSET_WRITTEN = st.sampled_from(["", "<meta charset=koi8-r>", '<meta content="&#99;harset=koi8-r" http-equiv=content-type>',
+                                    "<meta http-equiv=content-type content='ch&#x41;rset=koi8-r'>", "CHARSET",
+                                    '<meta content="chars&#101;t=koi8-r" http-equiv=Content-Type>', "<p charset=koi8-r>",
+                                    "&#67;&#72;&#65;&#82;&#83;&#69;&#84;=koi8-r", '<meta content="charset=koi8-r">'])
+
+
+@settings(max_examples=300, deadline=None)
+@given(_HINTED_UNITS, st.lists(st.integers(0, 10 ** 6), max_size=60), st.integers(0, 60), _CHARSET_WRITTEN,
+       _CHARSET_WRITTEN, st.sampled_from([_reads, _chromium_reads, firefox_meta_encoding]))
+@example("=utf-8<meta http-equiv=content-type content=<iframe><meta http-equiv=content-type content=%d&#65;<head><!-",
+         list(range(60)), 60, "", "", _reads)  # hunted: no "charset" anywhere
+@example("<meta content=%d&#97;>", list(range(60)), 30, '<meta content="&#99;harset=koi8-r" http-equiv=content-type>', "",
+         _reads)  # written with a reference, among the copies
+def test_tags_that_hold_hints_and_name_nothing_are_read_as_the_plain_steps_read_them(
+        unit, numbers, split, written, tail, reads):
+    """meta_starts and last_meta_start with the shortcut that bounds where tags that hold hints
+    name nothing by where "charset" may next be written (none: no tag from there on names an
+    encoding), against the plain steps: tags of copies of a unit but for its numbers, "charset"
+    written among them and after them, or nowhere."""
+    copies = [unit.replace("%d", str(n)) for n in numbers]
+    text = "".join(copies[:split]) + written + "".join(copies[split:]) + tail
+    both = _both_ways(text, reads)
+    assert both[0] == both[1]
+
+
+@pytest.mark.parametrize("before", range(8, 20))
+@pytest.mark.parametrize("reads", [_reads, _chromium_reads, firefox_meta_encoding])
+def test_numbered_copies_that_hold_hints_are_skipped_no_further_than_where_charset_is_next_written(before, reads):
+    """Numbered copies of a tag with "<" inside that holds a hint ("&#65;") and "charset" (so each
+    is read), one of which names an encoding (cp1251) after *before* others: every reader finds it
+    (the copies skipped after eight readings end where "charset" is next written, in the next tag)."""
+    unit = '<meta charset=cp125%d a="&#65;<p>">'
+    text = "".join(unit.replace("%d", str(n)) for n in [*range(100, 100 + before), 1, *range(100, 170)])
+    at = text.index("<meta charset=cp1251 ")
+    both = _both_ways(text, reads, longest=60)
+    assert both == [([at], at)] * 2
+
+
 def test_the_copies_patterns_are_compiled_only_where_a_copy_follows():
     """A page of units that differ in more than their numbers (and of tags that differ) compiles no
     pattern per unit: each is built only where the next unit or tag is a copy."""

@@ -116,14 +116,28 @@ def nonspace_floor(value: str, cap: int | None = None) -> int:
     return sum(1 for _ in islice(_OTHER_AMPERSAND.finditer(value), cap))
 
 
-@cache
-def _word_pattern(word: str) -> re.Pattern[str]:
-    """:func:`may_hold`'s pattern for *word*: each letter, written or a numeric reference to it."""
+def _word_source(word: str, written: str) -> str:
+    """:func:`may_hold`'s pattern for *word*: each letter, written (*written* formats it) or a
+    numeric reference to it."""
     letters = {*word.lower(), *word.upper()}
     if not word.isascii() or not word.isalpha() or any(letters.intersection(text) for text in _NAMED.values()):
         raise ValueError(f"{word!r}: ASCII letters that no named reference gives")
-    return re.compile("".join(f"(?:[{letter.lower()}{letter.upper()}]|{_numeric_to(map(ord, {letter.lower(), letter.upper()}))})"
-                              for letter in word))
+    return "".join(f"(?:{written.format(lower=letter.lower(), upper=letter.upper())}"
+                   f"|{_numeric_to(map(ord, {letter.lower(), letter.upper()}))})" for letter in word)
+
+
+@cache
+def _word_pattern(word: str) -> re.Pattern[str]:
+    return re.compile(_word_source(word, "[{lower}{upper}]"))
+
+
+@cache
+def lowered_word(word: str) -> re.Pattern[bytes]:
+    """:func:`may_hold`'s pattern for *word* over a text's ASCII-lowercased bytes (the tokenizer's
+    ``ascii_lowered``: the same offsets, each letter written in lowercase, a literal that sre finds
+    its candidates by): where a value there holds it, a match lies inside the value. Raises
+    ValueError as :func:`may_hold` does."""
+    return re.compile(_word_source(word, "{lower}").encode("ascii"))
 
 
 @lru_cache(maxsize=8)  # (the readers of one tag ask each once: forget())
