@@ -36,7 +36,7 @@ from __future__ import annotations
 import gc
 import re
 import string
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Generator, Iterator
 from contextlib import contextmanager
 from functools import cache, lru_cache
 from html.entities import html5 as NAMED_REFERENCES  # the standard's named character references
@@ -643,9 +643,9 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
             # the next hint: its tag ends before that hint, so it names nothing, and is not long.
             # (Its pattern only where the next unit is one of them: no compile per distinct unit.)
             following = None if alike > 0 else search(text, after.start() + 5, stop)
-            form = None if following is None else _DIGITS.sub("0", unit)
-            numbered = None if form is None or _DIGITS.sub("0", text[after.start():following.start()]) != form \
-                else _numbered_copies(form)
+            numbered = None
+            if following is not None and (form := _DIGITS.sub("0", unit)) == _DIGITS.sub("0", text[after.start():following.start()]):
+                numbered = _numbered_copies(form)
             if numbered is not None and tag.end() - at + 7 * len(_DIGITS.findall(tag.group())) < longest:
                 reach = hints.next_hint(found)  # (where *found* is a bound: no hint before the next one)
                 reach = max(len(text) if reach < 0 else reach, word)
@@ -777,23 +777,30 @@ def _scan_parser_meta(text: str, limit: int, head: int | None) -> tuple[Encoding
         # Most pages: the first candidate is the meta. Scanning only up to it reads what a scan up
         # to the last candidate would read before it, so a meta found there is the answer. (A
         # long tag, unread, is seldom one: the scan to the last reads it.)
-        found = _scan(text, first, hints, head)
-        if found is not None:
+        # Shortcut: where that scan ended as the tree builder left the head (before the first
+        # candidate), a scan up to the last ends there too.
+        found, left = _scan(text, first, hints, head)
+        if found is not None or left:
             return found
     last = last_meta_start(text, _meta_reading, hints=hints)
-    return None if last == first and not unread else _scan(text, last, hints, head)
+    return None if last == first and not unread else _scan(text, last, hints, head)[0]
 
 
-def _scan(text: str, cutoff: int, hints: Hints, head: int | None) -> tuple[Encoding, str, int, int] | None:
+def _scan(text: str, cutoff: int, hints: Hints, head: int | None) -> tuple[tuple[Encoding, str, int, int] | None, bool]:
     """The scan itself, given that no meta start tag that could name an encoding starts after
     *cutoff*; past *head*, it ends where the tree builder leaves the head. (Meta tags that name
-    nothing are not yielded: copies of them are skipped.)"""
-    for lt, end, span, _ in tree_builder_metas(text, cutoff, stop_at=head, alive=HEAD_MODES, modes=False, hints=hints,
-                                               unread=_reads_nothing):
+    nothing are not yielded: copies of them are skipped.) With what it found, whether it ended
+    as the tree builder left the head (see :func:`tree_builder_metas`)."""
+    metas = tree_builder_metas(text, cutoff, stop_at=head, alive=HEAD_MODES, modes=False, hints=hints,
+                               unread=_reads_nothing)
+    while True:
+        try:
+            lt, end, span, _ = next(metas)
+        except StopIteration as ended:
+            return None, ended.value is True
         found = _meta_reading(span)
         if found is not None:
-            return found[0], found[1], lt, end
-    return None
+            return (found[0], found[1], lt, end), False
 
 
 def _state(tree: TreeBuilder) -> tuple:
@@ -936,7 +943,7 @@ def _head_run_end(text: str, pos: int, runs: tuple[tuple[re.Pattern[str], re.Pat
 def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = True, stop_at: int | None = None,
                        alive: Collection[str] = (), modes: bool = True,
                        hints: Hints | None = None, skip_copies: bool = True,
-                       unread: Callable[[str], bool] | None = None) -> Iterator[tuple[int, int, str, str | None]]:
+                       unread: Callable[[str], bool] | None = None) -> Generator[tuple[int, int, str, str | None], None, bool | None]:
     """Each ``meta`` start tag that the tree builder (scripting flag *scripting*) processes with
     the "in head" rules, in order: ``(offset of "<", offset after ">", attribute span, insertion
     mode before it)``. The tokenizer states follow the tree builder: comments, RCDATA, RAWTEXT,
@@ -955,7 +962,9 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     (whitespace, comments), of foreign elements (:data:`_FOREIGN_PUSHES`), or of characters and
     comments (after a stray "<", or where the tree builder's state is one characters leave as it
     is, :meth:`.TreeBuilder.characters_inert`) is taken in one match: the plain twin that the
-    tests hold those against."""
+    tests hold those against. Its return value (StopIteration's) is ``True`` where it ended at
+    *stop_at* or past it, out of the modes in *alive* (a scan with a later *cutoff* ends there
+    too), else ``None``."""
     end_at = len(text) if cutoff is None else cutoff
     lowered = None if hints is None else hints.lowered  # (else made where a foreign run needs it)
     tree = TreeBuilder(scripting=scripting)
@@ -987,16 +996,16 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
             pos = _quiet_end_tags(_HEAD_END_TAGS_KEPT[tree.mode], _QUIET_HEAD_ITEMS)(text, pos, limit).end()
         lt = find("<", pos)
         if lt < 0 or lt > end_at:
-            return  # no meta that could name an encoding is left
+            return None  # no meta that could name an encoding is left
         if lt > pos and (tree.frameset_ok or tree.afe or tree.mode != "in body") and tree.text_matters():
             tree.characters(*classify_text(text, pos, lt))
         if stop_at is not None and lt >= stop_at and tree.mode not in alive:
-            return  # (the characters before it taken: the mode its token meets)
+            return True  # (the characters before it taken: the mode its token meets)
         c = text[lt + 1:lt + 2]
         if c in _ALPHA or (c == "/" and text[lt + 2:lt + 3] in _ALPHA):
             match = TAG.match(text, lt)
             if match is None:
-                return  # end of input inside a tag: never emitted
+                return None  # end of input inside a tag: never emitted
             pos = match.end()
             slash, name, span, tail = match.group(1, 2, 3, "tail")
             name = name.lower() if name.isascii() and "\x00" not in name else tag_name(name)  # NUL: U+FFFD
@@ -1043,12 +1052,12 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
             elif action == SCRIPT:
                 end = script_data_end(text, pos)
             else:  # PLAINTEXT, STOP (a frameset: no later meta is processed)
-                return
+                return None
             if end < 0:
-                return
+                return None
             match = TAG.match(text, end)  # the end tag, attributes and all; it closes "text"
             if match is None:
-                return
+                return None
             pos = match.end()
             if skip_copies and (tree.mode, scripting) in _VOID_HEAD_RUNS:  # (as after a link)
                 pos = _head_run_end(text, pos, _VOID_HEAD_RUNS[tree.mode, scripting], end_at, hints)
@@ -1062,16 +1071,16 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
         elif c == "!":
             pos = markup_declaration(text, lt, tree, end_at)
             if pos < 0:
-                return
+                return None
         elif c == "/" or c == "?":
             if text.startswith("/>", lt + 1):  # "</>": ignored
                 pos = lt + 3
                 continue
             if c == "/" and lt + 2 >= n:
-                return
+                return None
             gt = find(">", lt + 2 if c == "/" else lt + 1)  # bogus comment
             if gt < 0:
-                return
+                return None
             pos = gt + 1
         else:  # "<" as a character token, and the characters up to the next "<" that starts markup
             if skip_copies:

@@ -679,8 +679,8 @@ def test_numbered_copies_of_a_tag_with_meta_inside_are_read_as_the_plain_steps_r
 # places where "charset" may be written (each letter written or a numeric reference to it): in a
 # tag that names an encoding, one that does not, text.
 _HINTED_UNITS = st.sampled_from(["<meta http-equiv=content-type content=%d&#65;<head>", "<meta content=%d&#97;>",
-                                 "=utf-8<meta http-equiv=content-type content=<iframe><meta http-equiv=content-type"
-                                 " content=%d&#65;<head><!-",  # hunted
+                                 ("=utf-8<meta http-equiv=content-type content=<iframe><meta http-equiv=content-type"
+                                  " content=%d&#65;<head><!-"),  # hunted
                                  '<meta content="&#99;h%d" http-equiv=content-type>', "<meta charset=&#%d;>",
                                  "<meta a=&#x63;%d=koi8-r>"])
 _CHARSET_WRITTEN = st.sampled_from(["", "<meta charset=koi8-r>", '<meta content="&#99;harset=koi8-r" http-equiv=content-type>',

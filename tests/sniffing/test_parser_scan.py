@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from scrapy_whatwg_encoding import ENCODINGS, get_encoding
 from scrapy_whatwg_encoding.sniffing._html.tokenizer import TAG
+from scrapy_whatwg_encoding.sniffing import parser_scan
 from scrapy_whatwg_encoding.sniffing.parser_scan import PARSER_HEAD, find_parser_meta, scan_parser_meta
 
 DATA = pathlib.Path(__file__).resolve().parents[1] / "data"
@@ -546,6 +547,26 @@ def test_the_head_bound_is_html5libs(before, pad, after):
     text = "".join(before) + "<!--" + "x" * pad + "-->" + "".join(after) + "<meta charset=koi8-r>"
     found = scan_parser_meta(text, BIG)
     assert (None if found is None else (found[0], found[1], found[3])) == oracle_parser_meta(text)
+
+
+@pytest.mark.parametrize(("text", "expected", "scans"), [
+    # the first candidate in a comment, past the bound, out of the head: one scan, which ends there
+    ("<body>" + _PAD + "<!--<meta charset=big5>--><meta charset=koi8-r>", None, 1),
+    ("<p>" + "<b>x</b>" * 200 + "<!--<meta charset=big5>--><meta charset=koi8-r>", None, 1),
+    # still in the head there, or the candidate before the bound: a second scan, to the last
+    ("<head>" + _PAD + "<!--<meta charset=big5>--><meta charset=koi8-r>", "KOI8-R", 2),
+    ("<body><!--<meta charset=big5>-->" + _PAD + "<meta charset=koi8-r>", None, 2),
+    ("<!--<meta charset=big5>--><meta charset=koi8-r>", "KOI8-R", 2),
+])
+def test_a_scan_that_left_the_head_before_the_first_candidate_is_not_run_again(monkeypatch, text, expected, scans):
+    """Where the scan up to the first candidate ended as the tree builder left the head (past the
+    first PARSER_HEAD characters), the scan up to the last is not run: it would end there too."""
+    runs = []
+    scan = parser_scan.tree_builder_metas
+    monkeypatch.setattr(parser_scan, "tree_builder_metas", lambda *args, **kwargs: runs.append(1) or scan(*args, **kwargs))
+    assert name(text) == expected
+    assert len(runs) == scans
+    assert (oracle_parser_meta(text) or [None])[0] == (None if expected is None else get_encoding(expected))
 
 
 def test_the_bytes_shortcut_keeps_the_head_bound():
