@@ -8,7 +8,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from scrapy_whatwg_encoding import ENCODINGS
-from scrapy_whatwg_encoding.sniffing import change
+from scrapy_whatwg_encoding.sniffing import change, run
+from scrapy_whatwg_encoding.sniffing.body import Body
 from scrapy_whatwg_encoding.sniffing.change import byte_offset, parser_meta_span
 
 _NAMES = ["UTF-8", "Shift_JIS", "gb18030", "Big5", "EUC-KR", "EUC-JP", "ISO-2022-JP", "UTF-16LE",
@@ -122,3 +123,27 @@ def test_iso_2022_jp_parser_meta_gate_is_its_twin(body, limit):
     for end in range(len(body) + 1):
         if re.search("(?i)<meta", encoding.decode(body[:end])):
             assert change._spells_meta(body, end), body[:end]
+
+
+_SINGLE_BYTE = [encoding for encoding in ENCODINGS.values() if encoding.is_single_byte]
+_MARKUP = [b"<meta charset=koi8-r>", b"<meta charset=\xe9>", b"<meta charset=koi8-\xdd>", b"<\xe9>", b"<a\xe9>", b"<p>",
+           b"<!--", b"-->", b"<head>", b"<body>", b"x", b" ", b"\x00", b"<svg>", b"<script>", b"</script>", b"<title>",
+           b"</title>", b"<!DOCTYPE html>", b"<meta content='charset=windows-1251' http-equiv=content-type>",
+           b"<meta http-equiv=content-type content='charset=koi8-u\xff'>", b"<!--" + b"x" * 1030 + b"-->"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(_MARKUP), st.binary(max_size=3)), max_size=40).map(b"".join),
+       st.sampled_from(_SINGLE_BYTE + [ENCODINGS[name] for name in _NAMES]), st.sampled_from(_SINGLE_BYTE),
+       st.sampled_from([change.PARSER_LIMIT, 40]), st.sampled_from([change.PARSER_LIMIT, 40]))
+@example(b"<meta charset=koi8-r>", ENCODINGS["UTF-16LE"], ENCODINGS["windows-1252"], change.PARSER_LIMIT,
+         change.PARSER_LIMIT)  # (UTF-16LE finds none)
+@example(b"<!--" + b"x" * 40 + b"--><meta charset=koi8-r>", ENCODINGS["KOI8-R"], ENCODINGS["windows-1252"], 40,
+         change.PARSER_LIMIT)  # (none within 40)
+def test_one_single_byte_encodings_finding_serves_every_other(data, first, second, first_limit, limit):
+    """The run's parser step with a single-byte encoding after another encoding's (the body's
+    finding kept, with that limit or another): what the step finds with it alone, read by the
+    plain steps."""
+    body = Body(data)
+    run._parser_meta(body, first, first_limit, True)
+    assert run._parser_meta(body, second, limit, True) == parser_meta_span(data, second, limit, shortcuts=False)
