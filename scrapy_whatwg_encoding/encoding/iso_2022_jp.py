@@ -67,9 +67,15 @@ def _charmap(table: str) -> Callable[[bytes], str]:
 
 
 @functools.cache
+def _euc_jp() -> Callable[[bytes], str]:
+    """The EUC-JP decoder, made once (its error handler registered once)."""
+    return euc_jp.codec("EUC-JP")[0]
+
+
+@functools.cache
 def _run_decoders() -> dict[bytes, Callable[[bytes], str]]:
     """Per state, the decoder of its runs (0x81 and 0x82 decoded to its _MARKS)."""
-    jis0208 = euc_jp.codec("EUC-JP")[0]
+    jis0208 = _euc_jp()
 
     def jis0208_run(run: bytes) -> str:
         text = jis0208(run.translate(_TO_EUC_JP))
@@ -290,7 +296,7 @@ def _lanes(data: bytes) -> str:
             second ^= lanes((data[1:] + b"\x00").translate(_TRAILING)) & leading  # (0 after one alone)
     out = bytearray(2 * size)
     out[0::2], out[1::2] = first.to_bytes(size, "little"), second.to_bytes(size, "little")
-    text = euc_jp.codec("EUC-JP")[0](out.translate(None, bytes((_PAD,)))).replace("\x1b", "\ufffd")
+    text = _euc_jp()(out.translate(None, bytes((_PAD,)))).replace("\x1b", "\ufffd")
     return text.replace("\x0e", "\u00a5").replace("\x0f", "\u203e") if _ROMAN in states else text
 
 
