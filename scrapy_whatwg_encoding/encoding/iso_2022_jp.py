@@ -67,7 +67,7 @@ def _charmap(table: str) -> Callable[[bytes], str]:
 
 
 @functools.cache
-def _euc_jp() -> Callable[[bytes], str]:
+def _euc_jp() -> Callable[[bytes | bytearray], str]:
     """The EUC-JP decoder, made once (its error handler registered once)."""
     return euc_jp.codec("EUC-JP")[0]
 

@@ -44,6 +44,7 @@ from ._html.tokenizer import (
     copies_end,
     first_attributes,
     last_meta_attributes,
+    names_nothing_whatever_digits,
     raw_text_end,
     run_end,
     script_data_end,
@@ -51,7 +52,15 @@ from ._html.tokenizer import (
     text_element,
     with_possessives,
 )
-from .parser_scan import HEAD_MODES, Hints, collection_paused, last_hint, last_meta_start, tree_builder_metas
+from .parser_scan import (
+    HEAD_MODES,
+    Hints,
+    collection_paused,
+    last_hint,
+    last_meta_start,
+    numbered_copies_end,
+    tree_builder_metas,
+)
 
 _WS = "\t\n\x0c\r "
 _ALPHA = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -131,8 +140,9 @@ FIRST_READ = 4096
 class Seen:
     """What a Chromium scan that found nothing tokenized (:func:`chromium_meta`'s *seen*): the
     attribute spans of the ``meta`` start tags it read, in order (but those its head run took,
-    which hold no hint: :class:`.parser_scan.Hints`, none names an encoding in any reader); *reach*, an offset before which
-    it read every start tag (0: it may have read none); *tree_states*, whether one of those was
+    which hold no hint: :class:`.parser_scan.Hints`, and numbered copies of one that names nothing
+    whatever its digits: :func:`.tokenizer.names_nothing_whatever_digits`; none names an encoding
+    in any reader); *reach*, an offset before which it read every start tag (0: it may have read none); *tree_states*, whether one of those was
     ``svg``, ``math``, ``template`` or ``frameset`` (after which a tree builder switches tokenizer
     states otherwise than by the tag name)."""
 
@@ -325,6 +335,9 @@ def _chromium_tokens(text: str, head: int, partial: bool, seen: Seen, skip_copie
                         if text.startswith(unit, pos):
                             pos = copies_end(text, pos, unit, cutoff)
                             break
+                    else:
+                        if names_nothing_whatever_digits(span):  # copies but for their numbers, too
+                            pos = numbered_copies_end(text, turn, pos, cutoff)
                 continue  # a head tag: the scan stays where it was; no tokenizer state
             match = TAG.match(text, lt)
             if match is None:

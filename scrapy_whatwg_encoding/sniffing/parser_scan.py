@@ -62,6 +62,7 @@ from ._html.tokenizer import (
     classify_text,
     copies_end,
     first_attributes,
+    names_nothing_whatever_digits,
     raw_text_end,
     run_end,
     script_data_end,
@@ -438,6 +439,7 @@ def forget() -> None:
     """Forget what earlier texts left cached here (meta tags' readings, the last texts' last
     hints): for a benchmark timing the same body again as a crawl meets it, once."""
     _meta_reading.cache_clear()
+    names_nothing_whatever_digits.cache_clear()
     _LAST_HINTS.clear()
 
 
@@ -628,6 +630,12 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
             if shortcut and (after := search(text, position, stop)) is not None:
                 unit = text[at:after.start()]
                 position = copies_end(text, at, unit, len(text)) - len(unit) + len(same)
+                if position == tag.end():  # (no copy: copies but for their numbers, as below)
+                    skip = _numbered_end(text, at, tag, after.start(), stop, hints, found, word, longest)
+                    if skip > after.start():
+                        read.clear()
+                        position = skip
+                        continue
             read.append((at, len(same)))
         elif shortcut and (after := search(text, at + 5, stop)) is not None:
             read.append((at, tag.end() - at))
@@ -637,25 +645,52 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
             unit = text[at:after.start()]
             alike = (copies_end(text, at, unit, len(text)) - at - longest) // len(unit)  # (after the first)
             position = at + (alike + 1) * len(unit) if alike > 0 else at + 5
-            # Shortcut: copies of that text but for its numbers (runs of digits, which are no markup:
-            # each copy's tag reads alike, to the same place, and no longer than the window where
-            # each run may be 7 digits longer), each whose window lies within the copies and before
-            # the next hint: its tag ends before that hint, so it names nothing, and is not long.
-            # (Its pattern only where the next unit is one of them: no compile per distinct unit.)
-            following = None if alike > 0 else search(text, after.start() + 5, stop)
-            numbered = None
-            if following is not None and (form := _DIGITS.sub("0", unit)) == _DIGITS.sub("0", text[after.start():following.start()]):
-                numbered = _numbered_copies(form)
-            if numbered is not None and tag.end() - at + 7 * len(_DIGITS.findall(tag.group())) < longest:
-                reach = hints.next_hint(found)  # (where *found* is a bound: no hint before the next one)
-                reach = max(len(text) if reach < 0 else reach, word)
-                bound = numbered.match(text, at, reach).end() - longest  # type: ignore[union-attr]
-                skip = numbered.match(text, at, bound).end() if bound > at else at  # type: ignore[union-attr]
-                if skip > after.start():
-                    read.clear()
-                    position = skip
+            skip = at if alike > 0 else _numbered_end(text, at, tag, after.start(), stop, hints, found, word, longest)
+            if skip > after.start():
+                read.clear()
+                position = skip
 
 
+def _numbered_end(text: str, at: int, tag: re.Match[str], after: int, stop: int, hints: Hints, found: int, word: int,
+                  longest: int) -> int:
+    """:func:`_meta_spans`' shortcut for the tag *tag* at *at* read as naming nothing, the next
+    candidate at *after* (*found*: :meth:`Hints.after` there; *word*: :meth:`Hints.word_after`,
+    or -1): where copies of the text from *at* up to a later candidate (the next one, or up to
+    :data:`_NUMBERED_TAGS` on: the first whose text comes again) but for its numbers end (runs of
+    digits, which are no markup: each copy's tags read alike, to the same places, and no longer
+    than the window where each run may be 7 digits longer), each copy's windows within the
+    copies; and before the next hint (a tag that ends before it names nothing), or anywhere
+    where no digits can make its tags name anything (:func:`.tokenizer.names_nothing_whatever_digits`).
+    Else *at*: none. (Its pattern only where the next unit is one of them: no compile per
+    distinct unit.)"""
+    starts = [at, after]  # candidates from *at* on
+    for size in range(1, _NUMBERED_TAGS + 1):
+        while len(starts) <= 2 * size:
+            candidate = META_CANDIDATE.search(text, starts[-1] + 5, stop)
+            if candidate is None:
+                return at
+            starts.append(candidate.start())
+        if (form := _DIGITS.sub("0", text[at:starts[size]])) == _DIGITS.sub("0", text[starts[size]:starts[2 * size]]):
+            break
+    else:
+        return at
+    numbered = _numbered_copies(form)
+    tags = [tag, *(None if text.find(">", start, start + longest) < 0 else TAG.match(text, start, start + longest)
+                   for start in starts[1:size])]
+    if numbered is None or any(each is None or each.end() - start + 7 * len(_DIGITS.findall(each.group())) >= longest
+                               for each, start in zip(tags, starts)):
+        return at
+    if all(names_nothing_whatever_digits(each.group(3)) for each in tags):  # type: ignore[union-attr]
+        reach = len(text)
+    else:
+        reach = hints.next_hint(found)  # (where *found* is a bound: no hint before the next one)
+        reach = max(len(text) if reach < 0 else reach, word)
+    bound = numbered.match(text, at, reach).end() - longest  # type: ignore[union-attr]
+    return numbered.match(text, at, bound).end() if bound > at else at  # type: ignore[union-attr]
+
+
+#: Candidates a unit of :func:`_numbered_end`'s copies holds at most.
+_NUMBERED_TAGS = 4
 #: Tags holding a hint that :func:`_meta_spans` reads as naming nothing before it looks where
 #: "charset" may be written (a page's few such tags: no search to its end).
 _READINGS_BEFORE_WORDS = 8
@@ -940,6 +975,27 @@ def _head_run_end(text: str, pos: int, runs: tuple[tuple[re.Pattern[str], re.Pat
     return run_end(*runs[0], text, pos, end)
 
 
+def numbered_copies_end(text: str, start: int, end: int, limit: int) -> int:
+    """Past the copies (up to *limit*) that follow ``text[start:end]`` but for their numbers (runs
+    of digits: :func:`_numbered_copies`; each copy the same tokens), where that text holds one
+    "<meta" (the caller's meta tag, which names nothing whatever its digits:
+    :func:`.tokenizer.names_nothing_whatever_digits`); else *end*. (Its pattern only where the
+    text after *end* begins with a copy.)"""
+    unit = text[start:end]
+    digit = _DIGITS.search(unit)
+    if not text.startswith(unit if digit is None else unit[:digit.start()], end):
+        return end  # (no copy there: the text after it differs before the first number)
+    meta = META_CANDIDATE.search(unit)
+    if meta is None or META_CANDIDATE.search(unit, meta.start() + 5) is not None:
+        return end
+    form = _DIGITS.sub("0", unit)
+    # (a copy is at most 7 characters longer per run of digits)
+    if not _DIGITS.sub("0", text[end:end + len(unit) + 7 * form.count("0")]).startswith(form):
+        return end
+    numbered = _numbered_copies(form)
+    return end if numbered is None else max(end, numbered.match(text, start, limit).end())  # type: ignore[union-attr]
+
+
 def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = True, stop_at: int | None = None,
                        alive: Collection[str] = (), modes: bool = True,
                        hints: Hints | None = None, skip_copies: bool = True,
@@ -1046,6 +1102,10 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                     yield lt, pos, span, (mode if modes else None)
                 if skip_copies and (tree.mode, scripting) in _VOID_HEAD_RUNS:  # (as after a link)
                     pos = _head_run_end(text, pos, _VOID_HEAD_RUNS[tree.mode, scripting], end_at, hints)
+                    if unread is not None and names_nothing_whatever_digits(span):
+                        # Shortcut: copies of the run but for their numbers (void elements, and a
+                        # meta tag that names nothing in them): no state changes, no meta to yield.
+                        pos = numbered_copies_end(text, lt, pos, end_at)
                 continue
             if action == RCDATA or action == RAWTEXT:
                 end = raw_text_end(text, pos, name)

@@ -682,7 +682,13 @@ _HINTED_UNITS = st.sampled_from(["<meta http-equiv=content-type content=%d&#65;<
                                  ("=utf-8<meta http-equiv=content-type content=<iframe><meta http-equiv=content-type"
                                   " content=%d&#65;<head><!-"),  # hunted
                                  '<meta content="&#99;h%d" http-equiv=content-type>', "<meta charset=&#%d;>",
-                                 "<meta a=&#x63;%d=koi8-r>"])
+                                 "<meta a=&#x63;%d=koi8-r>",
+                                 # hunted: "charset" in each, so each read, naming nothing whatever its
+                                 # numbers (one, two or three "<meta" to a unit), or a label for some
+                                 "<meta charset=%d&#65;\x80<script x='>'>=>", "<meta charset=<meta charset=%d&#65;\x80<script x='>'>=>",
+                                 "&#x20;%d<meta charset=%d&#65;&#65;<script x='>'>", "<meta charset=\x1b$(D\x80%d&#65;<!\x1b$B<svg>",
+                                 "<meta charset=%d&#65;\x80>", "<meta a='<meta b=<meta charset=<%d&#65;>'>", "<meta a=&#65; charset=cp125%d>",
+                                 "<meta a=&#65; charset=cp125%d <p>>"])
 _CHARSET_WRITTEN = st.sampled_from(["", "<meta charset=koi8-r>", '<meta content="&#99;harset=koi8-r" http-equiv=content-type>',
                                     "<meta http-equiv=content-type content='ch&#x41;rset=koi8-r'>", "CHARSET",
                                     '<meta content="chars&#101;t=koi8-r" http-equiv=Content-Type>', "<p charset=koi8-r>",
@@ -696,6 +702,8 @@ _CHARSET_WRITTEN = st.sampled_from(["", "<meta charset=koi8-r>", '<meta content=
          list(range(60)), 60, "", "", _reads)  # hunted: no "charset" anywhere
 @example("<meta content=%d&#97;>", list(range(60)), 30, '<meta content="&#99;harset=koi8-r" http-equiv=content-type>', "",
          _reads)  # written with a reference, among the copies
+@example("<meta a=&#65; charset=cp125%d <p>>", [*range(100, 130), 1, *range(100, 130)], 0, "", "", _reads)  # cp1251 among them
+@example("<meta a=&#65; charset=cp125%d>", [*range(100, 130), 1, *range(100, 130)], 0, "", "", _chromium_reads)
 def test_tags_that_hold_hints_and_name_nothing_are_read_as_the_plain_steps_read_them(
         unit, numbers, split, written, tail, reads):
     """meta_starts and last_meta_start with the shortcut that bounds where tags that hold hints

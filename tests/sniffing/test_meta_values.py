@@ -151,3 +151,41 @@ def test_many_distinct_references_are_searched_not_decoded(unit):
     assert _decodings("&#117;tf-8") == 3
     assert _decodings("&#32;" * 100 + "utf-8") == 1  # (charset; not http-equiv; not content)
     assert tokenizer.meta_value("charset", "&#32;" * 100 + "utf-8") == " " * 100 + "utf-8"
+
+
+# Meta tags' attributes with runs of digits ("%d"): values that a number may turn into a label
+# ("cp125%d", "%d" alone: 866 is one), a reference ("&#%d;", "&#10%d;oi8-r"), or not; characters
+# that decoding keeps and no label has ("<", U+0080, ESC, "$"), and those a label or its
+# whitespace has.
+_NUMBERED_VALUES = st.lists(st.sampled_from(["%d", "cp125%d", "koi8-%d", "iso-8859-%d", "&#%d;", "&#x%d;", "&#10%d;oi8-r",
+                                             "&#%d", "oi8-r", "<", "\x80", "\x1b", "$", "=", " ", "\t", "&#65;", "charset=",
+                                             "content-type", "utf-8", "-", "&", ";", "#", "&amp;", "x", "'", '"']),
+                            max_size=5).map("".join)
+_NUMBERED_ATTRIBUTES = st.lists(st.tuples(st.sampled_from(["charset", "http-equiv", "content", "a%d", "CHARSET", "charset%d"]),
+                                          _NUMBERED_VALUES, st.sampled_from(['"', "'", ""])), max_size=4)
+_NUMBERS = [1, 2, 5, 7, 8, 65, 99, 107, 866, 1251, 8859, 12345678]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_NUMBERED_ATTRIBUTES)
+@example([("charset", "cp125%d<", "")])  # "<" decoded too: never a label
+@example([("charset", "cp125%d", "'")])  # cp1251: a label
+@example([("charset", "&#10%d;oi8-r", "")])  # &#107; is "k": koi8-r
+@example([("http-equiv", "content-type", '"'), ("content", "charset=%d", "")])  # charset=866
+@example([("charset", "<", ""), ("charset", " %d", "")])  # Chromium reads the last charset
+@example([("charset", " %d\t", '"')])  # " 866\t": whitespace stripped
+@example([("charset", "&#%d;oi8-r", "")])  # &#107;: "k"
+def test_a_tag_that_names_nothing_whatever_its_digits_names_nothing_for_every_number(attributes):
+    """tokenizer.names_nothing_whatever_digits: where it holds for a tag's attributes, every
+    reader (the standard's, Chromium's, Firefox's) names nothing in them whatever number each
+    "%d" is written as; and it holds for one such writing exactly where it holds for every other."""
+    from scrapy_whatwg_encoding.sniffing.browsers import chromium_meta_encoding, firefox_meta_encoding
+    from scrapy_whatwg_encoding.sniffing.parser_scan import meta_tag_encoding
+
+    span = " ".join(f"{name}={quote}{value}{quote}" for name, value, quote in attributes)
+    holds = tokenizer.names_nothing_whatever_digits(span.replace("%d", "0"))
+    for number in _NUMBERS:
+        written = span.replace("%d", str(number))
+        assert tokenizer.names_nothing_whatever_digits(written) == holds
+        if holds:
+            assert (meta_tag_encoding(written), chromium_meta_encoding(written), firefox_meta_encoding(written)) == (None,) * 3

@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scrapy_whatwg_encoding import ENCODINGS, get_encoding
-from scrapy_whatwg_encoding.sniffing._html.tokenizer import TAG
 from scrapy_whatwg_encoding.sniffing import parser_scan
+from scrapy_whatwg_encoding.sniffing._html.tokenizer import TAG
 from scrapy_whatwg_encoding.sniffing.parser_scan import PARSER_HEAD, find_parser_meta, scan_parser_meta
 
 DATA = pathlib.Path(__file__).resolve().parents[1] / "data"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Iterator
+from functools import lru_cache
 
 from ...encoding.tables.labels import LABELS
 from .charrefs import decode_attribute_value, may_hold, nonspace_floor
@@ -154,6 +155,27 @@ def meta_value(name: str, value: str) -> str:
             or (name == "content" and not may_hold(value, "charset"))):
         return ""
     return value_text(value)
+
+
+# A character of a meta tag's charset or http-equiv value that its decoding keeps (no character
+# reference holds it) and that no label, no "content-type" and no ASCII whitespace (which "get an
+# encoding" strips) has.
+_KEPT_NO_LABEL = re.compile(r"[^A-Za-z0-9&#;\-_:.\t\n\x0c\r ]")
+
+
+@lru_cache(maxsize=512)  # (a flood's tags, asked again by each scan)
+def names_nothing_whatever_digits(span: str) -> bool:
+    """Whether the ``meta`` tag whose attributes are *span* (TAG group 3) names no encoding in any
+    reader here (the standard's, Chromium's, Firefox's), however its runs of ASCII digits are
+    written: each of its ``charset`` and ``http-equiv`` values (every one: Chromium reads the last)
+    holds a character that decoding keeps and that no label, "content-type" or ASCII whitespace
+    has, so none is a label nor "content-type" (and no ``content`` is read). Digits are no
+    markup: they change no attribute's name or extent (a name with one is none of those)."""
+    for match in ATTRIBUTES.finditer(span):
+        name = match.group(1)
+        if name and tag_name(name) in ("charset", "http-equiv") and _KEPT_NO_LABEL.search(_written(match.group(2, 3, 4))) is None:
+            return False
+    return True
 
 
 # One attribute as ATTRIBUTES reads it, without groups; and the "=" and value after a name, its
