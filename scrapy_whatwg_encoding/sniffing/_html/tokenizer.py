@@ -157,27 +157,6 @@ def meta_value(name: str, value: str) -> str:
     return value_text(value)
 
 
-# A character of a meta tag's charset or http-equiv value that its decoding keeps (no character
-# reference holds it) and that no label, no "content-type" and no ASCII whitespace (which "get an
-# encoding" strips) has.
-_KEPT_NO_LABEL = re.compile(r"[^A-Za-z0-9&#;\-_:.\t\n\x0c\r ]")
-
-
-@lru_cache(maxsize=512)  # (a flood's tags, asked again by each scan)
-def names_nothing_whatever_digits(span: str) -> bool:
-    """Whether the ``meta`` tag whose attributes are *span* (TAG group 3) names no encoding in any
-    reader here (the standard's, Chromium's, Firefox's), however its runs of ASCII digits are
-    written: each of its ``charset`` and ``http-equiv`` values (every one: Chromium reads the last)
-    holds a character that decoding keeps and that no label, "content-type" or ASCII whitespace
-    has, so none is a label nor "content-type" (and no ``content`` is read). Digits are no
-    markup: they change no attribute's name or extent (a name with one is none of those)."""
-    for match in ATTRIBUTES.finditer(span):
-        name = match.group(1)
-        if name and tag_name(name) in ("charset", "http-equiv") and _KEPT_NO_LABEL.search(_written(match.group(2, 3, 4))) is None:
-            return False
-    return True
-
-
 # One attribute as ATTRIBUTES reads it, without groups; and the "=" and value after a name, its
 # double-quoted, single-quoted and unquoted forms in groups (ATTRIBUTES' groups 2-4).
 _ONE_ATTRIBUTE = with_possessives(r"[^\t\n\x0c\r />][^\t\n\x0c\r /=>]*+"
@@ -265,6 +244,35 @@ def attribute_values(span: str, name: str, meta: bool = False) -> list[str]:
 def _whole(name: str) -> str:
     """An attribute name, whole (ASCII case-insensitively with the patterns' flags)."""
     return re.escape(name) + r"(?![^\t\n\x0c\r /=>])"
+
+
+def _kept(delimiter: str) -> str:
+    """A character of a meta tag's ``charset`` or ``http-equiv`` value (up to *delimiter*) that
+    decoding keeps (no character reference holds it) and that no label, "content-type" or ASCII
+    whitespace (which "get an encoding" strips) has."""
+    return r"[^A-Za-z0-9&#;\-_:.\t\n\x0c\r " + delimiter + "]"
+
+
+# Attributes but a charset or http-equiv one whose value lacks such a character, each as TAG
+# reads it: a span they take whole names no encoding, whatever its runs of digits.
+_NAMED = rf"(?:{_whole('charset')}|{_whole('http-equiv')})"
+_KEPT_ITEM = (rf"[\t\n\x0c\r /]*+(?:(?!{_NAMED}){_ONE_ATTRIBUTE}|{_NAMED}[\t\n\x0c\r ]*+=[\t\n\x0c\r ]*+"
+              rf"(?:\"[^\"]*?{_kept(chr(34))}[^\"]*+\"|'[^']*?{_kept(chr(39))}[^']*+'"
+              rf"|(?=[^\t\n\x0c\r >]*?{_kept('>')})[^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*+))")
+_NAMES_NOTHING = re.compile(with_possessives(f"(?:{_KEPT_ITEM})*+" if POSSESSIVE else atomic(f"(?:{_KEPT_ITEM})*", "k"))
+                            + r"[\t\n\x0c\r /]*", _FLAGS)
+
+
+@lru_cache(maxsize=512)  # (a flood's tags, asked again by each scan)
+def names_nothing_whatever_digits(span: str) -> bool:
+    """Whether the ``meta`` tag whose attributes are *span* (TAG group 3) names no encoding in any
+    reader here (the standard's, Chromium's, Firefox's), however its runs of ASCII digits are
+    written: each of its ``charset`` and ``http-equiv`` values (every one: Chromium reads the last)
+    holds a character that decoding keeps and that no label, "content-type" or ASCII whitespace
+    has, so none is a label nor "content-type" (and no ``content`` is read). Digits are no
+    markup: they change no attribute's name or extent (a name with one is none of those). One
+    C match, whatever the span's length."""
+    return _NAMES_NOTHING.match(span).end() == len(span)  # type: ignore[union-attr]  # starred: never None
 
 
 _EQUALS_VALUE = _ONE_ATTRIBUTE[_ONE_ATTRIBUTE.index("(?:"):]  # the "=" and value after a name, if any
