@@ -271,8 +271,9 @@ def names_nothing_whatever_digits(span: str) -> bool:
     holds a character that decoding keeps and that no label, "content-type" or ASCII whitespace
     has, so none is a label nor "content-type" (and no ``content`` is read). Digits are no
     markup: they change no attribute's name or extent (a name with one is none of those). One
-    C match, whatever the span's length."""
-    return _NAMES_NOTHING.match(span).end() == len(span)  # type: ignore[union-attr]  # starred: never None
+    C match; ``False`` unread for a span longer than :data:`LONGEST_TAG` (few such tags fit in a
+    page: no copies worth skipping)."""
+    return len(span) <= LONGEST_TAG and _NAMES_NOTHING.match(span).end() == len(span)  # type: ignore[union-attr]
 
 
 _EQUALS_VALUE = _ONE_ATTRIBUTE[_ONE_ATTRIBUTE.index("(?:"):]  # the "=" and value after a name, if any
