@@ -132,6 +132,10 @@ _QUIET = re.compile(with_possessives(rf"(?:{_QUIET_ITEMS})*+"), re.ASCII)
 # comments (DOCTYPEs: ignored) and end tags but those the mode's rules name, which it ignores
 # (§13.2.6.4.2-6; "in head noscript" takes whitespace and comments by "in head"'s rules).
 _QUIET_HEAD_ITEMS = rf"[\t\n\x0c\r ]+|{COMMENT}|(?!<!\[CDATA\[){BOGUS_COMMENT}"
+# In "initial" (§13.2.6.4.1), the same but DOCTYPEs (which set the mode) and end tags (which
+# leave it): whitespace is ignored, comments inserted.
+_QUIET_INITIAL = re.compile(with_possessives(
+    rf"(?:[\t\n\x0c\r ]+|{COMMENT}|(?!<!\[CDATA\[|<!(?i:doctype)){BOGUS_COMMENT})*+"), re.ASCII).match
 _HEAD_END_TAGS_KEPT = {
     "before html": frozenset(("head", "body", "html", "br")),
     "before head": frozenset(("head", "body", "html", "br")),
@@ -1015,13 +1019,18 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     a unit of tokens with them leaves no meta emitted, so its copies are skipped too.
     *skip_copies* ``False``: no copies of a unit of
     tokens are skipped (:class:`_Copies`, ``push_unit_copies``), no run of head elements
-    (whitespace, comments), of foreign elements (:data:`_FOREIGN_PUSHES`), or of characters and
+    (whitespace, comments; in "initial", bogus comments too), of foreign elements
+    (:data:`_FOREIGN_PUSHES`), or of characters and
     comments (after a stray "<", or where the tree builder's state is one characters leave as it
     is, :meth:`.TreeBuilder.characters_inert`) is taken in one match: the plain twin that the
     tests hold those against. Its return value (StopIteration's) is ``True`` where it ended at
     *stop_at* or past it, out of the modes in *alive* (a scan with a later *cutoff* ends there
     too), else ``None``."""
     end_at = len(text) if cutoff is None else cutoff
+    # Runs of void head elements end at the cutoff; "in head", scripting disabled, they hold
+    # whole noscript elements, inside which the mode is "in head noscript": where that mode is
+    # not alive, they end at the stop too (the loop stops at a "<" past it there).
+    runs_end = end_at if stop_at is None or "in head noscript" in alive else min(end_at, stop_at)
     lowered = None if hints is None else hints.lowered  # (else made where a foreign run needs it)
     tree = TreeBuilder(scripting=scripting)
     find = text.find
@@ -1050,6 +1059,8 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
             pos = stop - 1 if stop == limit and stop > pos and text[stop - 1] == "<" else stop
         elif skip_copies and tree.mode in _HEAD_END_TAGS_KEPT:  # (no "<" taken alone: no cut tag)
             pos = _quiet_end_tags(_HEAD_END_TAGS_KEPT[tree.mode], _QUIET_HEAD_ITEMS)(text, pos, limit).end()
+        elif skip_copies and tree.mode == "initial":
+            pos = _QUIET_INITIAL(text, pos, limit).end()  # type: ignore[union-attr]  # starred: never None
         lt = find("<", pos)
         if lt < 0 or lt > end_at:
             return None  # no meta that could name an encoding is left
@@ -1069,7 +1080,7 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
             if slash:
                 tree.end_tag(name)
                 if skip_copies and (tree.mode, scripting) in _VOID_HEAD_RUNS:  # ("</noscript>", say)
-                    pos = _head_run_end(text, pos, _VOID_HEAD_RUNS[tree.mode, scripting], end_at, hints)
+                    pos = _head_run_end(text, pos, _VOID_HEAD_RUNS[tree.mode, scripting], max(pos, runs_end), hints)
                 continue
             else:
                 if skip_copies and lt >= foreign_from and tree.pushes_foreign():
@@ -1085,9 +1096,9 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                 action = tree.start_tag(name, span, tail.endswith("/"))
                 if action is None and skip_copies and (tree.mode, scripting) in _VOID_HEAD_RUNS:
                     # The void head elements (whitespace, comments) right after it: one match, up
-                    # to the cutoff (the mode is the same all along the run: past a stop, the
-                    # loop stops at the "<" after it as at the first).
-                    pos = _head_run_end(text, pos, _VOID_HEAD_RUNS[tree.mode, scripting], end_at, hints)
+                    # to runs_end (the mode is the same all along the run but inside noscript
+                    # elements: past a stop, the loop stops at the "<" after it as at the first).
+                    pos = _head_run_end(text, pos, _VOID_HEAD_RUNS[tree.mode, scripting], max(pos, runs_end), hints)
                     continue
                 if action is None:
                     # Copies of start tags that only push elements: at once (one entry of the
@@ -1101,11 +1112,11 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                     emitted += 1
                     yield lt, pos, span, (mode if modes else None)
                 if skip_copies and (tree.mode, scripting) in _VOID_HEAD_RUNS:  # (as after a link)
-                    pos = _head_run_end(text, pos, _VOID_HEAD_RUNS[tree.mode, scripting], end_at, hints)
+                    pos = _head_run_end(text, pos, _VOID_HEAD_RUNS[tree.mode, scripting], max(pos, runs_end), hints)
                     if unread is not None and names_nothing_whatever_digits(span):
                         # Shortcut: copies of the run but for their numbers (void elements, and a
                         # meta tag that names nothing in them): no state changes, no meta to yield.
-                        pos = numbered_copies_end(text, lt, pos, end_at)
+                        pos = numbered_copies_end(text, lt, pos, max(pos, runs_end))
                 continue
             if action == RCDATA or action == RAWTEXT:
                 end = raw_text_end(text, pos, name)
@@ -1120,7 +1131,7 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                 return None
             pos = match.end()
             if skip_copies and (tree.mode, scripting) in _VOID_HEAD_RUNS:  # (as after a link)
-                pos = _head_run_end(text, pos, _VOID_HEAD_RUNS[tree.mode, scripting], end_at, hints)
+                pos = _head_run_end(text, pos, _VOID_HEAD_RUNS[tree.mode, scripting], max(pos, runs_end), hints)
                 continue
             if before is not None and before == _state(tree):
                 # The element changed no state, so the same elements right after it change none

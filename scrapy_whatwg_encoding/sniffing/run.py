@@ -452,7 +452,7 @@ def _parser_meta(body: Body, encoding: Encoding, limit: int, shortcuts: bool):
     if key not in memo and shortcuts and encoding.is_single_byte:
         # Shortcut: another single-byte encoding's finding. Each reads a character per byte, the
         # same for each ASCII byte; the tokenizer and tree builder treat every other character
-        # alike (U+0000 aside), and no label has one (the same tag names the same encoding).
+        # alike, and no label has one (the same tag names the same encoding).
         for other, found in list(memo.items()):
             if type(other) is tuple and other[0] == "parser" and other[2:] == key[2:] and other[1].is_single_byte:
                 memo[key] = found

@@ -38,7 +38,9 @@ _TOKENS = ["<link href=%d>", "<LINK/>", "<link\n>", "<link rel='a>b' %d>", "<bas
            "<html>", "<p>", "<?x>", "<!x>", "</x>", "<frameset>", "<textarea>" + META + "</textarea>",
            "&NewLine;", "<meta charset=koi8-r\x00>", "<meta charset='koi8-r'\x00>",
            # numbered tags that hold a hint: that name nothing whatever their numbers, and one that names windows-1255
-           "<meta charset=%d&#65;\x80<script x='>'>", "<meta charset=<%d&#65;>", "<meta a=&#65; charset=cp12%d5>"]
+           "<meta charset=%d&#65;\x80<script x='>'>", "<meta charset=<%d&#65;>", "<meta a=&#65; charset=cp12%d5>",
+           # bogus comments and a DOCTYPE (in "initial": comments, and what sets the mode)
+           "</3%d<!-- x -->", "<?x%d>", "<!x>", "<!DOCTYPE html>", "<!doctype html public '-//W3C//DTD HTML 3.2//'>"]
 _TAILS = ["", META, "<link href='" + META, "<!--" + META, " " + META, "<title>" + META + "</title>" + META,
           "</noscript>" + META, "<template>" + META]
 
@@ -84,6 +86,11 @@ def _metas(text: str, skip_copies: bool, **kwargs) -> list:
 @example(_numbered("<head>", ["<link>", "<noscript>", "<noscript>", "</noscript>", META], 2, ""), True, False, 400, _ALIVE[0])
 @example(_numbered("<head><template>", ["</noscript>", "<link>", " ", META], 2, ""), True, False, 400, _ALIVE[0])
 @example(_numbered("<head><noscript>", ["</p>", "<link>", " ", META], 2, ""), True, False, 400, _ALIVE[0])  # an end tag ignored
+@example(_numbered("", ["</3%d<!-- x -->", "<?x%d>", " "], 5, META), True, True, 400, _ALIVE[0])  # hunted: "initial"
+@example(_numbered("", ["<noscript><!-- </noscript><meta charset=koi8-r> --></noscript>"], 2, META), True, False, 52,
+         _ALIVE[1])  # a run's noscript element across the stop, "in head noscript" not alive: the loop stops inside
+@example(_numbered("", ["<!-- x -->", "<!doctype html public '-//W3C//DTD HTML 3.2//'>", "<p>", "<table>", META], 2, ""),
+         True, True, 400, _ALIVE[2])  # a DOCTYPE after comments sets quirks mode: the p stays open
 def test_runs_of_void_head_elements_leave_the_metas_of_the_token_by_token_steps(text, modes, scripting, cut, alive):
     """Runs of void head elements in one match against the plain twin, every meta emitted and
     the insertion mode before it, with a cutoff and a stop (Firefox's model) or none."""

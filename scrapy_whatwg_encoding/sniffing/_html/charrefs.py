@@ -128,6 +128,7 @@ def _word_source(word: str, written: str) -> str:
 
 @cache
 def _word_pattern(word: str) -> re.Pattern[str]:
+    """:func:`may_hold`'s pattern for *word*, compiled."""
     return re.compile(_word_source(word, "[{lower}{upper}]"))
 
 
