@@ -133,9 +133,10 @@ _QUIET = re.compile(with_possessives(rf"(?:{_QUIET_ITEMS})*+"), re.ASCII)
 # (§13.2.6.4.2-6; "in head noscript" takes whitespace and comments by "in head"'s rules).
 _QUIET_HEAD_ITEMS = rf"[\t\n\x0c\r ]+|{COMMENT}|(?!<!\[CDATA\[){BOGUS_COMMENT}"
 # In "initial" (§13.2.6.4.1), the same but DOCTYPEs (which set the mode) and end tags (which
-# leave it): whitespace is ignored, comments inserted.
-_QUIET_INITIAL = re.compile(with_possessives(
-    rf"(?:[\t\n\x0c\r ]+|{COMMENT}|(?!<!\[CDATA\[|<!(?i:doctype)){BOGUS_COMMENT})*+"), re.ASCII).match
+# leave it): whitespace is ignored, comments inserted. (The item and its run: copies skipped.)
+_QUIET_INITIAL_ITEM = rf"(?:[\t\n\x0c\r ]+|{COMMENT}|(?!<!\[CDATA\[|<!(?i:doctype)){BOGUS_COMMENT})"
+_QUIET_INITIAL = (re.compile(with_possessives(_QUIET_INITIAL_ITEM), re.ASCII),
+                  re.compile(with_possessives(_QUIET_INITIAL_ITEM + "*+"), re.ASCII))
 _HEAD_END_TAGS_KEPT = {
     "before html": frozenset(("head", "body", "html", "br")),
     "before head": frozenset(("head", "body", "html", "br")),
@@ -1060,7 +1061,7 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
         elif skip_copies and tree.mode in _HEAD_END_TAGS_KEPT:  # (no "<" taken alone: no cut tag)
             pos = _quiet_end_tags(_HEAD_END_TAGS_KEPT[tree.mode], _QUIET_HEAD_ITEMS)(text, pos, limit).end()
         elif skip_copies and tree.mode == "initial":
-            pos = _QUIET_INITIAL(text, pos, limit).end()  # type: ignore[union-attr]  # starred: never None
+            pos = run_end(*_QUIET_INITIAL, text, pos, limit)
         lt = find("<", pos)
         if lt < 0 or lt > end_at:
             return None  # no meta that could name an encoding is left
