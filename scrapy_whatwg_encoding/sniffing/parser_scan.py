@@ -134,7 +134,7 @@ _QUIET = re.compile(with_possessives(rf"(?:{_QUIET_ITEMS})*+"), re.ASCII)
 _QUIET_HEAD_ITEMS = rf"[\t\n\x0c\r ]+|{COMMENT}|(?!<!\[CDATA\[){BOGUS_COMMENT}"
 # In "initial" (§13.2.6.4.1), the same but DOCTYPEs (which set the mode) and end tags (which
 # leave it): whitespace is ignored, comments inserted. (The item and its run: copies skipped.)
-_QUIET_INITIAL_ITEM = rf"(?:[\t\n\x0c\r ]+|{COMMENT}|(?!<!\[CDATA\[|<!(?i:doctype)){BOGUS_COMMENT})"
+_QUIET_INITIAL_ITEM = "(?:" + _QUIET_HEAD_ITEMS.replace(r"(?!<!\[CDATA\[)", r"(?!<!\[CDATA\[|<!(?i:doctype))") + ")"
 _QUIET_INITIAL = (re.compile(with_possessives(_QUIET_INITIAL_ITEM), re.ASCII),
                   re.compile(with_possessives(_QUIET_INITIAL_ITEM + "*+"), re.ASCII))
 _HEAD_END_TAGS_KEPT = {
