@@ -796,7 +796,7 @@ def token_span(step: Step, data: bytes, i: int, position: int) -> tuple[int, int
     return i, i
 
 
-_FOUR_AFTER = 64  # four-byte tokens met one by one in an input, past which FastDecoder's *four* decodes it
+_FOUR_AFTER = 64  # tokens the other C codec has met one by one in an input, past which FastDecoder's *four* decodes it
 # Marked bytes (see FastDecoder.decode_splits): MARK then 0x01 is MARK itself, MARK then 0x02, 0x03, ...
 # what a decoder's SplitMarks says. MARK is ASCII and no trail byte, so each byte of a mark is a token
 # of its own, and no token here but 0x7F gives U+007F (tests/oracles/test_split_marks.py).
@@ -836,9 +836,10 @@ class FastDecoder:
     *dense*: ``dense(data) -> text`` or ``None``, the standard's text of *data* (from a token boundary)
     where it is dense with tokens the C codec rejects (gb18030's 0x80 and 0xFF), decoded without an
     error handler call for each, else ``None``; its plain twin is the handler at each such token.
-    *four*: for gb18030, the decoder of an input whose four-byte tokens the handler meets more
-    than _FOUR_AFTER times one by one (each between other tokens: no run for *bulk*), on a C
-    codec that decodes them (CPython's gb18030); the decode in progress is given up there. Its
+    *four*: for gb18030, the decoder of an input whose four-byte tokens and pairs GBK lacks (its
+    2,149 pointers of Private Use and GB18030-2022 code points) the handler meets more than
+    _FOUR_AFTER times one by one (each between other tokens: no run for *bulk*), on a C codec
+    that decodes them all (CPython's gb18030); the decode in progress is given up there. Its
     plain twin is the handler at each such token.
     *pair_run*: decode_run's C codec decodes try it at each pair the codec lacks (see :func:`pair_errors`).
     *marks*: how a page dense with split tokens is decoded at C speed (see :meth:`decode_splits`).
@@ -852,7 +853,7 @@ class FastDecoder:
                  marks: SplitMarks | None = None):
         self.c_codec = c_codec
         self.four = four
-        self.fours = 0  # four-byte tokens the handler met in the input being decoded
+        self.fours = 0  # tokens for *four* the handler met in the input being decoded
         self.drop = drop
         self.bulk = bulk
         self.pair_run = pair_run
@@ -966,8 +967,8 @@ class FastDecoder:
                 except TypeError:  # not a decode error (zero cost when nothing is raised)
                     raise exc from None
                 hit = get(key) or token(exc, key)
-                if hit[1] == 4 and four is not None:
-                    self.fours += 1
+                if four is not None and (hit[1] == 4 or hit[1] == 2 and hit[0] != "\ufffd"):
+                    self.fours += 1  # (a four-byte token, or a pair GBK lacks: the other C codec has both)
                     if self.fours > _FOUR_AFTER:
                         raise _FourByteInput from None  # (given up: the other C codec decodes them)
                 return run(data, i, hit) if hit[2] else (hit[0], i + hit[1])

@@ -37,6 +37,7 @@ KINDS: tuple[SuspectKind, ...] = get_args(SuspectKind)
 #: just before the first non-ASCII byte.
 WHOLE_LIMIT = 1024 * 1024
 SUSPECT_LIMIT = 64 * 1024
+_FIRST_PIECE = 4096  # bytes of the "undecodable" check's first piece (see _decodes_cleanly)
 _CONTEXT = 16  # bytes kept before the first non-ASCII byte (a multi-byte sequence may start there)
 _UTF_8, _REPLACEMENT, _X_USER_DEFINED = ENCODINGS["UTF-8"], ENCODINGS["replacement"], ENCODINGS["x-user-defined"]
 #: Single-byte encodings that map every byte (windows-1252, KOI8-R, ...): they never decode to U+FFFD.
@@ -44,11 +45,27 @@ _TOTAL = frozenset(ENCODINGS[name] for name, high in SINGLE_BYTE.items() if "\uf
 
 
 def _decodes_cleanly(encoding: Encoding, data: bytes, cut: bool, shortcut: bool = True) -> bool:
-    """Whether *encoding* decodes *data* without U+FFFD (but for a last one where *cut*); with
-    *shortcut*, an encoding of :data:`_TOTAL` (the detector's windows-1252 on random bytes) without
-    the decode, a second pass over the body for the statistic only. Plain twin: ``shortcut=False``."""
+    """Whether *encoding* decodes *data* without U+FFFD (but for a last one where *cut*): a second
+    pass over the body for the statistic only. With *shortcut*, an encoding of :data:`_TOTAL` (the
+    detector's windows-1252 on random bytes) without the decode, and an ASCII-compatible one in
+    pieces that double from _FIRST_PIECE bytes, each cut before a ``<`` (a token of its own in every
+    such decoder, §10-§13: no trail byte is 0x3C, so the pieces' texts are the whole text's), up to
+    the first that holds U+FFFD (a page full of errors: one small decode). Plain twin:
+    ``shortcut=False``."""
     if shortcut and encoding in _TOTAL:
         return True
+    if shortcut and encoding.is_ascii_compatible:
+        start, size = 0, _FIRST_PIECE
+        while len(data) - start > size:
+            end = data.rfind(b"<", start + 1, start + size)
+            if end < 0:
+                end = data.find(b"<", start + size)
+                if end < 0:
+                    break
+            if "\ufffd" in encoding.decode(data[start:end]):
+                return False
+            start, size = end, 2 * size
+        data = data[start:]
     text = encoding.decode(data)
     return "\ufffd" not in (text[:-1] if cut else text)  # a sequence cut by the window is no error
 

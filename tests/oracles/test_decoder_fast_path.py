@@ -1365,10 +1365,10 @@ def test_gb18030_dense_path_equals_reference(dense, monkeypatch):
 @pytest.mark.parametrize("after", [0, 2, 1 << 40], ids=["at-once", "after-two", "never"])
 def test_gb18030_four_byte_inputs_given_up_for_the_gb18030_codec(after, monkeypatch):
     """gb18030's decoder gives an input up for its decoder on CPython's gb18030 codec after
-    _FOUR_AFTER four-byte tokens met one by one (at once, after two, and never: its plain twin,
-    the handler at each) and equals the reference on soups of four-byte tokens between others
-    (valid, null, pointer 7457 and the pairs the codecs' fixes swap), in their bench form too; the
-    switch fires only where it may."""
+    _FOUR_AFTER four-byte tokens or pairs GBK lacks met one by one (at once, after two, and never:
+    its plain twin, the handler at each) and equals the reference on soups of four-byte tokens and
+    such pairs between others (valid, null, pointer 7457 and the pairs the codecs' fixes swap), in
+    their bench form too; the switch fires only where it may."""
     from scrapy_whatwg_encoding.encoding import gb18030
 
     monkeypatch.setattr(multi_byte, "_FOUR_AFTER", after)
@@ -1379,8 +1379,10 @@ def test_gb18030_four_byte_inputs_given_up_for_the_gb18030_codec(after, monkeypa
     monkeypatch.setattr(decoder, "four", lambda: given_up.append(True) or four())
 
     @settings(max_examples=300, deadline=None, derandomize=True, database=None)
-    @given(st.lists(st.sampled_from(_DENSE_PIECES + [b"=>\n", b"\x810\x810=>", b"\x841\xa50 "]), max_size=60))
+    @given(st.lists(st.sampled_from(_DENSE_PIECES + [b"=>\n", b"\x810\x810=>", b"\x841\xa50 ", b"\xfe\x81<",
+                                                     b"\xa1@", b"\xa1\xa1"]), max_size=60))
     @example([b"<template>"] + [b"\x810\x810=>\n"] * 100 + [b"]]>?>"])  # the hunted body
+    @example([b"?>\xfe\x81<\x1b$B<>"] * 100)  # a pair GBK lacks (U+4729), hunted (issue 37)
     @example([b"\x815\xf47", b" ", b"\x841\xa50", b" ", b"\x815\xf47", b"\xa8\xbc", b"\x810\x81"])
     def run(pieces):
         data = b"".join(pieces)
@@ -1394,6 +1396,9 @@ def test_gb18030_four_byte_inputs_given_up_for_the_gb18030_codec(after, monkeypa
     for _ in range(3):  # (two four-byte tokens an input: counted per input)
         assert decode(b"\x810\x810 \x810\x811 ") == ref_decode("gb18030", b"\x810\x810 \x810\x811 ")
     assert bool(given_up) is (after == 0)
+    given_up.clear()
+    assert decode(b"<\xa1@>\xa1\xa1" * 3) == ref_decode("gb18030", b"<\xa1@>\xa1\xa1" * 3)  # (GBK has 0xA1 0xA1)
+    assert bool(given_up) is (after <= 2)
 
 
 def test_gb18030_dense_bench_bodies():

@@ -260,3 +260,42 @@ def test_a_total_detector_encoding_is_clean_without_a_decode(monkeypatch):
             assert suspect_label(body, decision, url="http://example.com/") == kind, label
             assert any(encoding in _TOTAL for encoding in decodes), label  # (the plain twin decodes)
         decodes.clear()
+
+
+_PIECES = [b"<", b"<p>", b"a", b" ", b"\x81", b"\x8f", b"\xa1", b"\xa1\xa1", b"\xfe", b"\x82\xa0", b"\xe3\x81\x82",
+           b"\xed\xa0", b"\xf0\x9f", b"\x810\x810", b"\x1b$B", b"\x00", b"\xef\xbf\xbd", b"\xff"]
+
+
+@pytest.mark.parametrize("name", ["UTF-8", "Shift_JIS", "EUC-JP", "EUC-KR", "Big5", "gb18030", "ISO-2022-JP",
+                                  "UTF-16LE", "windows-874", "windows-1253"])
+def test_the_clean_check_in_pieces_cut_before_a_less_than_sign_answers_as_the_whole_decode(name, monkeypatch):
+    """The "undecodable" check decodes an ASCII-compatible encoding's bytes in pieces cut before a
+    ``<`` (no decoder consumes 0x3C after a leading byte), from the first up to the one that holds
+    U+FFFD: the answer is the plain twin's (one decode of the whole) on soups of leading bytes,
+    trails, ``<`` and U+FFFD's own bytes, with pieces of 1 to 16 bytes first and the window cut or
+    not; a page of errors decodes its first piece only (hunted, issue 37: 64 KiB a decode)."""
+    from hypothesis import example, given, settings
+    from hypothesis import strategies as st
+
+    from scrapy_whatwg_encoding.sniffing import mislabel
+
+    encoding = ENCODINGS[name]
+
+    @settings(max_examples=150, deadline=None, derandomize=True, database=None)
+    @given(st.lists(st.sampled_from(_PIECES), max_size=40), st.integers(1, 16), st.booleans())
+    @example([b"\xa1", b"<", b"a"] * 4, 2, False)  # a leading byte before each cut
+    @example([b"<p>"] * 5 + [b"\xed\xa0"], 4, True)  # the only error the window's last piece's
+    def run(pieces, first, cut):
+        data = b"".join(pieces)
+        monkeypatch.setattr(mislabel, "_FIRST_PIECE", first)
+        plain = mislabel._decodes_cleanly(encoding, data, cut, shortcut=False)
+        assert mislabel._decodes_cleanly(encoding, data, cut) == plain, (data, first, cut)
+
+    run()
+    monkeypatch.setattr(mislabel, "_FIRST_PIECE", 4096)
+    if encoding.is_ascii_compatible and encoding not in _TOTAL:
+        decoded = []
+        real_decode = Encoding.decode
+        monkeypatch.setattr(Encoding, "decode", lambda self, data: decoded.append(len(data)) or real_decode(self, data))
+        assert not mislabel._decodes_cleanly(encoding, b"<p>\xff\xff" * 13000, False)
+        assert decoded == [4095]  # (the first piece, cut before its last "<")
