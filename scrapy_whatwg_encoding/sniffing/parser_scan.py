@@ -40,7 +40,7 @@ from collections.abc import Callable, Collection, Generator, Iterator
 from contextlib import contextmanager
 from functools import cache, lru_cache
 from html.entities import html5 as NAMED_REFERENCES  # the standard's named character references
-from typing import AnyStr, cast
+from typing import AnyStr
 
 from ..encoding import Encoding, get_encoding
 from ..encoding.tables.labels import LABELS
@@ -125,18 +125,12 @@ def _characters_end(text: str, pos: int, end: int) -> int:
 # state past "initial"; not a CDATA section, text to "]]>" in foreign content); and with them,
 # end tags but "template" (read as TAG reads them).
 _QUIET_ITEMS = rf"[^<]+|<+(?![!/?A-Za-z])|{COMMENT}|(?!<!\[CDATA\[){BOGUS_COMMENT}"
-_QUIET = re.compile(with_possessives(rf"(?:{_QUIET_ITEMS})*+"), re.ASCII)
 
 
 # Before the body, where characters but whitespace change the mode: whitespace, comments, bogus
 # comments (DOCTYPEs: ignored) and end tags but those the mode's rules name, which it ignores
 # (§13.2.6.4.2-6; "in head noscript" takes whitespace and comments by "in head"'s rules).
 _QUIET_HEAD_ITEMS = rf"[\t\n\x0c\r ]+|{COMMENT}|(?!<!\[CDATA\[){BOGUS_COMMENT}"
-# In "initial" (§13.2.6.4.1), the same but DOCTYPEs (which set the mode) and end tags (which
-# leave it): whitespace is ignored, comments inserted. (The item and its run: copies skipped.)
-_QUIET_INITIAL_ITEM = "(?:" + _QUIET_HEAD_ITEMS.replace(r"(?!<!\[CDATA\[)", r"(?!<!\[CDATA\[|<!(?i:doctype))") + ")"
-_QUIET_INITIAL = (re.compile(with_possessives(_QUIET_INITIAL_ITEM), re.ASCII),
-                  re.compile(with_possessives(_QUIET_INITIAL_ITEM + "*+"), re.ASCII))
 _HEAD_END_TAGS_KEPT = {
     "before html": frozenset(("head", "body", "html", "br")),
     "before head": frozenset(("head", "body", "html", "br")),
@@ -147,13 +141,21 @@ _HEAD_END_TAGS_KEPT = {
 
 
 @cache  # (for the few sets TreeBuilder.end_tags_ignored and _HEAD_END_TAGS_KEPT give)
-def _quiet_end_tags(kept: frozenset[str], items: str = _QUIET_ITEMS) -> Callable[[str, int, int], re.Match[str]]:
-    """:data:`_QUIET`'s match (or a run of *items*), end tags taken too but those named one of
-    *kept* (ASCII lowercase; read as TAG reads them). The end tags first: the other items fail on
-    them later."""
-    return re.compile(with_possessives(
-        "(?:</(?!" + _trie(sorted(kept), "[\t\n\x0c\r />]", fold=True) + r")[A-Za-z][^\t\n\x0c\r />]*+(?=[\t\n\x0c\r />])"
-        + attributes_pattern("q") + rf"[\t\n\x0c\r /]*+>|{items})*+"), re.ASCII).match  # type: ignore[return-value]
+def _quiet_end_tags(kept: frozenset[str] | None, items: str = _QUIET_ITEMS) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """An item of *items* (:data:`_QUIET_ITEMS`'s by default) or an end tag but one named one of
+    *kept* (ASCII lowercase; read as TAG reads them; ``None``: no end tag), and its run, for
+    :func:`run_end` (copies of a unit in O(log n): ``</>`` repeated). The end tags first: the other
+    items fail on them later."""
+    end_tag = "" if kept is None else (
+        "</(?!" + _trie(sorted(kept), "[\t\n\x0c\r />]", fold=True) + r")[A-Za-z][^\t\n\x0c\r />]*+(?=[\t\n\x0c\r />])"
+        + attributes_pattern("q") + r"[\t\n\x0c\r /]*+>|")
+    item = f"(?:{end_tag}{items})"
+    return re.compile(with_possessives(item), re.ASCII), re.compile(with_possessives(item + "*+"), re.ASCII)
+
+
+# In "initial" (§13.2.6.4.1), the same but DOCTYPEs (which set the mode) and end tags (which
+# leave it): whitespace is ignored, comments inserted.
+_QUIET_INITIAL = _quiet_end_tags(None, _QUIET_HEAD_ITEMS.replace(r"(?!<!\[CDATA\[)", r"(?!<!\[CDATA\[|<!(?i:doctype))"))
 
 
 def markup_declaration(text: str, lt: int, tree: TreeBuilder, end: int | None = None) -> int:
@@ -854,22 +856,25 @@ class _Copies:
 
     Every few turns of the loop (more after a try that skipped nothing: see :data:`_GAPS`) it
     looks whether the text of the last one to sixteen turns (_UNIT_TURNS) comes again right after them (the
-    unit: it starts and ends in the data state, between tokens); if so, it watches the next
-    copies as the loop processes them, and once the state after a copy has the shape
-    (:meth:`.TreeBuilder.shape`) it had one or two copies before, with no meta emitted in
-    between, the copies left (pairs of them for a cycle of two) are skipped in O(log n) steps
-    (``copies_end``): each would take the state round the same cycle. A unit that ends with a
-    "<" (a character token only because of what follows it) keeps its last copy for the loop."""
+    unit: it starts and ends in the data state, between tokens), or comes again but for its runs of
+    digits where each is character data (:func:`_numbered_unit`: a run of digits is character tokens
+    of one class, whatever its digits and length); if so, it watches the next copies as the loop
+    processes them, and once the state after a copy has the shape (:meth:`.TreeBuilder.shape`) it
+    had one or two copies before, with no meta emitted in between, the copies left (pairs of them
+    for a cycle of two) are skipped in O(log n) steps (``copies_end``), or in one match where
+    numbered: each would take the state round the same cycle. A unit that ends with a "<" (a
+    character token only because of what follows it) keeps its last copy for the loop."""
 
-    __slots__ = ("boundary", "emitted", "gap", "history", "text", "unit")
+    __slots__ = ("boundary", "emitted", "gap", "history", "one", "text", "unit")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.unit = ""  # the unit watched ("" none), whose next copy ends at boundary
+        self.one: re.Pattern[str] | None = None  # one copy of a numbered unit (None: the unit's text)
         self.boundary = -1
         self.emitted = 0
         self.gap = _GAPS[0]
-        self.history: list[tuple[tuple, tuple | None]] = []  # (outline, shape) after each copy watched
+        self.history: list[tuple[tuple, tuple | None, int]] = []  # (outline, shape, offset) after each copy watched
 
     def visit(self, tree: TreeBuilder, pos: int, starts: Collection[int], emitted: int, end: int,
               stop_at: int | None = None) -> tuple[int, int]:
@@ -881,14 +886,27 @@ class _Copies:
         text, unit = self.text, self.unit
         if not unit:
             for start in starts:
-                if -1 < start < pos and text.startswith(text[start:pos], pos):
-                    self.unit, self.boundary, self.emitted = text[start:pos], 2 * pos - start, emitted
-                    self.history = [(tree.outline(), None)]
-                    return pos, 1
+                if not -1 < start < pos:
+                    continue
+                unit, one = text[start:pos], None
+                if text.startswith(unit, pos):
+                    boundary = 2 * pos - start
+                else:
+                    digit = _DIGITS.search(unit)
+                    if digit is None or not text.startswith(unit[:digit.start()], pos):
+                        continue
+                    one = _numbered_unit(_DIGITS.sub("0", unit))
+                    copy = None if one is None else one.match(text, pos)
+                    if copy is None:
+                        continue
+                    boundary = copy.end()
+                self.unit, self.one, self.boundary, self.emitted = unit, one, boundary, emitted
+                self.history = [(tree.outline(), None, pos)]
+                return pos, 1
             return pos, self.gap
         if pos < self.boundary:
             return pos, 1
-        history = self.history
+        history, one = self.history, self.one
         if pos == self.boundary and emitted == self.emitted and len(history) < _WATCHED:
             outline = tree.outline()
             shape = None
@@ -896,20 +914,48 @@ class _Copies:
                 if len(history) >= period and history[-period][0] == outline:
                     shape = tree.shape() if shape is None else shape
                     if history[-period][1] == shape:
-                        block = unit * period
-                        if stop_at is not None and pos - len(block) < stop_at:
+                        if stop_at is not None and history[-period][2] < stop_at:
                             end = min(end, stop_at)
-                        stop = copies_end(text, pos, block, end)
-                        if stop > pos and not unit.endswith(">"):
-                            stop -= len(block)  # its last "<" may open a tag: the loop reads it
+                        if one is None:
+                            block = unit * period
+                            stop = copies_end(text, pos, block, end)
+                            if stop > pos and not unit.endswith(">"):
+                                stop -= len(block)  # its last "<" may open a tag: the loop reads it
+                        else:  # (a numbered unit ends with ">")
+                            stop = _numbered_run(one.pattern, period).match(text, pos, end).end()  # type: ignore[union-attr]
                         self.unit, self.gap = "", _GAPS[0]
                         return stop, _GAPS[0]
-            history.append((outline, shape))
-            if text.startswith(unit, pos):
-                self.boundary = pos + len(unit)
+            history.append((outline, shape, pos))
+            copy = text.startswith(unit, pos) if one is None else one.match(text, pos)
+            if copy:
+                self.boundary = pos + len(unit) if one is None else copy.end()  # type: ignore[union-attr]
                 return pos, 1
         self.unit, self.gap = "", min(2 * self.gap, _GAPS[1])  # nothing skipped: wait longer
         return pos, self.gap
+
+
+@lru_cache(maxsize=64)
+def _numbered_unit(form: str) -> re.Pattern[str] | None:
+    """One copy of a unit whose runs of digits are written "0" in *form* with any run of 1 to 8
+    digits for each, where *form* ends with ">" and each run is character data: after no "<" that
+    a ">" does not follow (in no tag, nor a "<" that may start one), and after no letter, digit,
+    "&", "#" or "_" (in no character reference, §13.2.5.72-80: ``&#9;`` is whitespace); else
+    ``None``. Such runs are character tokens of one class (:func:`.tokenizer.classify_text`),
+    whatever their digits and length."""
+    if not form.endswith(">"):
+        return None
+    for digits in _DIGITS.finditer(form):
+        at = digits.start()
+        before = form[at - 1:at] if at else ""
+        if before.isalnum() or before in ("&", "#", "_") or form.rfind("<", 0, at) > form.rfind(">", 0, at):
+            return None
+    return re.compile("[0-9]{1,8}".join(map(re.escape, _DIGITS.split(form))))
+
+
+@lru_cache(maxsize=16)
+def _numbered_run(one: str, period: int) -> re.Pattern[str]:
+    """Copies, *period* at a time, of the numbered unit whose one copy is the pattern *one*."""
+    return re.compile(f"(?:{one * period})*")
 
 
 #: Turns of the loop between looks for copies: at first, and at most after tries that skipped none.
@@ -1041,7 +1087,6 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     emitted = turns = 0
     next_visit = _GAPS[0] if skip_copies else n + 1  # (each turn moves on: never reached)
     begun: list[int] = []  # where the turns of the loop began
-    quiet = cast("Callable[[str, int, int], re.Match[str]]", _QUIET.match)
     foreign_from = 0  # (no run of foreign content is tried again before it)
     while True:
         turns += 1
@@ -1055,11 +1100,11 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
         if skip_copies and tree.characters_inert():  # nor do comments ever: a run of them in one match
             # (with the end tags that change no state either, where all but a few do)
             kept = tree.end_tags_ignored()
-            stop = (quiet if kept is None else _quiet_end_tags(kept))(text, pos, limit).end()
+            stop = run_end(*_quiet_end_tags(kept), text, pos, limit)
             # (a "<" just before the limit may open a tag, which the loop reads)
             pos = stop - 1 if stop == limit and stop > pos and text[stop - 1] == "<" else stop
         elif skip_copies and tree.mode in _HEAD_END_TAGS_KEPT:  # (no "<" taken alone: no cut tag)
-            pos = _quiet_end_tags(_HEAD_END_TAGS_KEPT[tree.mode], _QUIET_HEAD_ITEMS)(text, pos, limit).end()
+            pos = run_end(*_quiet_end_tags(_HEAD_END_TAGS_KEPT[tree.mode], _QUIET_HEAD_ITEMS), text, pos, limit)
         elif skip_copies and tree.mode == "initial":
             pos = run_end(*_QUIET_INITIAL, text, pos, limit)
         lt = find("<", pos)

@@ -93,7 +93,9 @@ _NUMBERED_TOKENS = ["%d", "<", "<%d", "=", "'", "<!-- x -->", "<!-- %d -->", "<?
                     "</svg>", "<foreignObject>", "</style>", "</head>", "<template>", "</template>", "<mi>", "<math>", "<frameset>",
                     "<select>", "<option>", "<caption>", "<colgroup>", "<col>", "</table>", "<noscript>", "</noscript>", META,
                     "</body>", "</html>", "<head>", "<body>", "<html>", "\n", "</br>", "</foreignObject>", "</FORM>", "<form>",
-                    "</a>", "</nobr>", "</mi>", "</title>", "</desc>", "</li>", "</h2>", "</x>", "<desc>", "</g>", "<g>", "<a>"]
+                    "</a>", "</nobr>", "</mi>", "</title>", "</desc>", "</li>", "</h2>", "</x>", "<desc>", "</g>", "<g>", "<a>",
+                    # numbers that are no character data: in a name, a reference (&#9; is whitespace), an attribute
+                    "<h%d>", "</h%d>", "&#%d;", "&#x%d;", "<a href=%d>", "<b x%d>", "<!-- %d -->", "x%d", "\ufeff"]
 
 
 def _numbered(head: str, unit: list[str], copies: int, tail: str) -> str:
@@ -135,6 +137,13 @@ def _numbered(head: str, unit: list[str], copies: int, tail: str) -> str:
 @example(_numbered("<div>", ["x%d", "</p>", "</svg>"], 3, META), True, True, 400)  # "</p>" inserts a p
 @example(_numbered("", ["x%d", "</svg>", "</body>"], 3, "<p>" + META), True, True, 400)  # "</body>": "after body"
 @example(_numbered("<table><td>", ["</svg>%d", "</td>"], 3, META), True, True, 400)  # "in cell"
+# copies but for numbers in character data, skipped once the state comes round (hunted: the adoption agency at each <a>)
+@example(_numbered("\x1b(B</table>\x00", ["\ufeff<a><a>%d<a><a>"], 60, META), True, True, 400)
+@example(_numbered("<p>", ["<b>%d</b><i>"], 60, META), True, False, 400)
+@example(_numbered("", ["<h%d>", "<a>"], 40, META), True, True, 400)  # a number in a name: no copies
+@example(_numbered("<b>", ["&#%d;", "<i>", "x"], 40, META), True, True, 400)  # in a reference: no copies
+@example(_numbered("<p>", ["<a href=%d>", "%d"], 40, META), True, True, 400)  # in an attribute: no copies
+@example(_numbered("<body>", ["</body>", "&#%d;", "<!---->"], 33, META), True, True, 400)  # &#32; (the last) keeps "after body"
 def test_runs_of_characters_and_comments_leave_the_metas_of_the_token_by_token_steps(text, modes, scripting, cut):
     """Runs taken in one match (after a stray "<"; characters and comments once characters change
     nothing) against the plain twin, with a cutoff and a stop (Firefox's model) or none."""
@@ -497,3 +506,15 @@ def test_end_tags_ignored_change_no_state(tokens, characters):
             other = copy.deepcopy(tree)
             other.end_tag(name)
             assert other.shape() == shape, (tokens, name)
+
+
+def test_a_number_in_a_tag_is_no_character_data_it_may_name_an_encoding():
+    """Copies but for their numbers are skipped only where each number is character data: in a
+    tag it may change what the tag says (``<meta charset=866>`` names IBM866, label "866", after
+    865 copies that name nothing and are not yielded)."""
+    from scrapy_whatwg_encoding.sniffing.parser_scan import _reads_nothing
+
+    text = "<body>" + "".join(f"<meta charset={k}>" for k in range(900))
+    found = _metas(text, True, unread=_reads_nothing)
+    assert found == _metas(text, False, unread=_reads_nothing)
+    assert [span for _, _, span, _ in found] == [" charset=866"]
