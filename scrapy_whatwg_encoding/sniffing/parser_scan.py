@@ -52,6 +52,7 @@ from ._html.tokenizer import (
     COMMENT,
     COMMENT_ONE,
     COMMENT_RUN,
+    DIGITS,
     LONGEST_TAG,
     META_CANDIDATE,
     META_RUN,
@@ -63,6 +64,8 @@ from ._html.tokenizer import (
     copies_end,
     first_attributes,
     names_nothing_whatever_digits,
+    numbered_copy,
+    numbered_run,
     raw_text_end,
     run_end,
     script_data_end,
@@ -677,14 +680,14 @@ def _numbered_end(text: str, at: int, tag: re.Match[str], after: int, stop: int,
             if candidate is None:
                 return at
             starts.append(candidate.start())
-        if (form := _DIGITS.sub("0", text[at:starts[size]])) == _DIGITS.sub("0", text[starts[size]:starts[2 * size]]):
+        if (form := DIGITS.sub("0", text[at:starts[size]])) == DIGITS.sub("0", text[starts[size]:starts[2 * size]]):
             break
     else:
         return at
     numbered = _numbered_copies(form)
     tags = [tag, *(None if text.find(">", start, start + longest) < 0 else TAG.match(text, start, start + longest)
                    for start in starts[1:size])]
-    if numbered is None or any(each is None or each.end() - start + 7 * len(_DIGITS.findall(each.group())) >= longest
+    if numbered is None or any(each is None or each.end() - start + 7 * len(DIGITS.findall(each.group())) >= longest
                                for each, start in zip(tags, starts)):
         return at
     if all(names_nothing_whatever_digits(each.group(3)) for each in tags):  # type: ignore[union-attr]
@@ -712,14 +715,11 @@ def _copies_between(tag: str) -> re.Pattern[str]:
     return re.compile(with_possessives(f"(?:{_NO_META}{re.escape(tag)})*+"), re.ASCII)
 
 
-_DIGITS = re.compile("[0-9]+")
-
-
 @lru_cache(maxsize=8)
 def _numbered_copies(unit: str) -> re.Pattern[str] | None:
     """Copies of *unit* (its runs of digits written "0") with runs of 1 to 8 digits for those
     (:func:`_meta_spans`), or ``None``: it has none."""
-    parts = _DIGITS.split(unit)
+    parts = DIGITS.split(unit)
     if len(parts) == 1:
         return None
     return re.compile("(?:" + "[0-9]{1,8}".join(map(re.escape, parts)) + ")*")
@@ -857,7 +857,7 @@ class _Copies:
     Every few turns of the loop (more after a try that skipped nothing: see :data:`_GAPS`) it
     looks whether the text of the last one to sixteen turns (_UNIT_TURNS) comes again right after them (the
     unit: it starts and ends in the data state, between tokens), or comes again but for its runs of
-    digits where each is character data (:func:`_numbered_unit`: a run of digits is character tokens
+    digits where each is character data (:func:`.tokenizer.numbered_unit`: a run of digits is character tokens
     of one class, whatever its digits and length); if so, it watches the next copies as the loop
     processes them, and once the state after a copy has the shape (:meth:`.TreeBuilder.shape`) it
     had one or two copies before, with no meta emitted in between, the copies left (pairs of them
@@ -892,14 +892,10 @@ class _Copies:
                 if text.startswith(unit, pos):
                     boundary = 2 * pos - start
                 else:
-                    digit = _DIGITS.search(unit)
-                    if digit is None or not text.startswith(unit[:digit.start()], pos):
+                    one = numbered_copy(text, unit, pos)
+                    if one is None:
                         continue
-                    one = _numbered_unit(_DIGITS.sub("0", unit))
-                    copy = None if one is None else one.match(text, pos)
-                    if copy is None:
-                        continue
-                    boundary = copy.end()
+                    boundary = one.match(text, pos).end()  # type: ignore[union-attr]
                 self.unit, self.one, self.boundary, self.emitted = unit, one, boundary, emitted
                 self.history = [(tree.outline(), None, pos)]
                 return pos, 1
@@ -922,7 +918,7 @@ class _Copies:
                             if stop > pos and not unit.endswith(">"):
                                 stop -= len(block)  # its last "<" may open a tag: the loop reads it
                         else:  # (a numbered unit ends with ">")
-                            stop = _numbered_run(one.pattern, period).match(text, pos, end).end()  # type: ignore[union-attr]
+                            stop = numbered_run(one.pattern, period).match(text, pos, end).end()  # type: ignore[union-attr]
                         self.unit, self.gap = "", _GAPS[0]
                         return stop, _GAPS[0]
             history.append((outline, shape, pos))
@@ -932,30 +928,6 @@ class _Copies:
                 return pos, 1
         self.unit, self.gap = "", min(2 * self.gap, _GAPS[1])  # nothing skipped: wait longer
         return pos, self.gap
-
-
-@lru_cache(maxsize=64)
-def _numbered_unit(form: str) -> re.Pattern[str] | None:
-    """One copy of a unit whose runs of digits are written "0" in *form* with any run of 1 to 8
-    digits for each, where *form* ends with ">" and each run is character data: after no "<" that
-    a ">" does not follow (in no tag, nor a "<" that may start one), and after no letter, digit,
-    "&", "#" or "_" (in no character reference, §13.2.5.72-80: ``&#9;`` is whitespace); else
-    ``None``. Such runs are character tokens of one class (:func:`.tokenizer.classify_text`),
-    whatever their digits and length."""
-    if not form.endswith(">"):
-        return None
-    for digits in _DIGITS.finditer(form):
-        at = digits.start()
-        before = form[at - 1:at] if at else ""
-        if before.isalnum() or before in ("&", "#", "_") or form.rfind("<", 0, at) > form.rfind(">", 0, at):
-            return None
-    return re.compile("[0-9]{1,8}".join(map(re.escape, _DIGITS.split(form))))
-
-
-@lru_cache(maxsize=16)
-def _numbered_run(one: str, period: int) -> re.Pattern[str]:
-    """Copies, *period* at a time, of the numbered unit whose one copy is the pattern *one*."""
-    return re.compile(f"(?:{one * period})*")
 
 
 #: Turns of the loop between looks for copies: at first, and at most after tries that skipped none.
@@ -1033,15 +1005,15 @@ def numbered_copies_end(text: str, start: int, end: int, limit: int) -> int:
     :func:`.tokenizer.names_nothing_whatever_digits`); else *end*. (Its pattern only where the
     text after *end* begins with a copy.)"""
     unit = text[start:end]
-    digit = _DIGITS.search(unit)
+    digit = DIGITS.search(unit)
     if not text.startswith(unit if digit is None else unit[:digit.start()], end):
         return end  # (no copy there: the text after it differs before the first number)
     meta = META_CANDIDATE.search(unit)
     if meta is None or META_CANDIDATE.search(unit, meta.start() + 5) is not None:
         return end
-    form = _DIGITS.sub("0", unit)
+    form = DIGITS.sub("0", unit)
     # (a copy is at most 7 characters longer per run of digits)
-    if not _DIGITS.sub("0", text[end:end + len(unit) + 7 * form.count("0")]).startswith(form):
+    if not DIGITS.sub("0", text[end:end + len(unit) + 7 * form.count("0")]).startswith(form):
         return end
     numbered = _numbered_copies(form)
     return end if numbered is None else max(end, numbered.match(text, start, limit).end())  # type: ignore[union-attr]

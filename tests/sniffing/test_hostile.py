@@ -238,6 +238,39 @@ def test_a_run_with_copies_skipped_ends_where_the_run_ends(unit, copies, tail, c
     assert copies_end(text, len(prefix), unit, end) == len(prefix) + whole * len(unit)
 
 
+_NUMBERED_UNITS = st.sampled_from(["%d", "</>", "<!---->", "<!-- %d -->", "<p>", "</p>", "<h%d>", "</h%d>", "&#%d;",
+                                   "<a b=%d>", "<", "<%d", "x", " ", "<?x%d>", "<!x>", "</x>", "<script>%d</script>",
+                                   "<head>", "</head>", "<title>%d</title>", "\x80"])
+
+
+def _numbered(unit: str, copies: int) -> str:
+    return "".join(unit.replace("%d", str(k)) for k in range(copies))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_NUMBERED_UNITS, min_size=1, max_size=6).map("".join), st.integers(min_value=0, max_value=400),
+       st.lists(_NUMBERED_UNITS, max_size=4).map("".join), st.integers(min_value=0, max_value=6000),
+       st.lists(_NUMBERED_UNITS, max_size=6).map("".join))
+@example("%d</></>", 400, "", 6000, "--\xfe\xff<<")  # hunted (issue 37): Chromium's head run
+@example("%d</h%d></>", 400, "<meta charset=koi8-r>", 6000, "")  # a number in a name: no numbered copies
+@example("&#%d;</>", 400, "", 6000, "<head>")  # in a reference
+def test_a_run_with_copies_but_for_their_numbers_skipped_ends_where_the_run_ends(unit, copies, tail, cut, prefix):
+    """Copies of a unit but for its runs of digits where each is character data (numbered_copy),
+    skipped in one match where they reach further than exact copies: where the run alone ends,
+    for the parser step's and Chromium's runs, whatever follows and wherever the text is cut."""
+    from scrapy_whatwg_encoding.sniffing import browsers
+
+    text = prefix + _numbered(unit, copies) + tail
+    end = min(cut, len(text))
+    runs = [(COMMENT_ONE, COMMENT_RUN), (browsers._CHROMIUM_HEAD_ONE, browsers._CHROMIUM_HEAD_RUN),
+            (browsers._CHROMIUM_BODY_ONE, browsers._CHROMIUM_BODY_RUN), parser_scan._QUIET_INITIAL,
+            parser_scan._quiet_end_tags(None), parser_scan._quiet_end_tags(frozenset(("head", "h1", "h2")))]
+    for one, run in runs:
+        alone = run.match(text, 0, end)
+        for window in (RUN_WINDOW, 1, 7, 64):
+            assert run_end(one, run, text, 0, end, window) == (0 if alone is None else alone.end()), (one.pattern[:40], window)
+
+
 class _Counted:
     """A pattern whose ``match`` calls are recorded (their start positions)."""
 

@@ -453,6 +453,43 @@ RUN_WINDOW = 2048
 UNIT_ITEMS = 8
 
 
+DIGITS = re.compile("[0-9]+")
+
+
+@lru_cache(maxsize=64)
+def numbered_unit(form: str) -> re.Pattern[str] | None:
+    """One copy of a unit whose runs of digits are written "0" in *form* with any run of 1 to 8
+    digits for each, where *form* ends with ">" and each run is character data: after no "<" that
+    a ">" does not follow (in no tag, nor a "<" that may start one), and after no letter, digit,
+    "&", "#" or "_" (in no character reference, §13.2.5.72-80: ``&#9;`` is whitespace); else
+    ``None``. Such runs are character tokens of one class (:func:`classify_text`) whatever their
+    digits and length, and text to every pattern here."""
+    if not form.endswith(">"):
+        return None
+    for digits in DIGITS.finditer(form):
+        at = digits.start()
+        before = form[at - 1:at] if at else ""
+        if before.isalnum() or before in ("&", "#", "_") or form.rfind("<", 0, at) > form.rfind(">", 0, at):
+            return None
+    return re.compile("[0-9]{1,8}".join(map(re.escape, DIGITS.split(form))))
+
+
+@lru_cache(maxsize=16)
+def numbered_run(one: str, period: int = 1) -> re.Pattern[str]:
+    """Copies, *period* at a time, of the numbered unit whose one copy is the pattern *one*."""
+    return re.compile(f"(?:{one * period})*")
+
+
+def numbered_copy(text: str, unit: str, pos: int) -> re.Pattern[str] | None:
+    """:func:`numbered_unit`'s copy of *unit* where a copy of it but for its numbers starts at *pos*
+    in *text* (the text before its first run of digits, then the pattern), else ``None``."""
+    digit = DIGITS.search(unit)
+    if digit is None or not text.startswith(unit[:digit.start()], pos):
+        return None
+    one = numbered_unit(DIGITS.sub("0", unit))
+    return None if one is None or one.match(text, pos) is None else one
+
+
 def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: int = RUN_WINDOW) -> int:
     """Where ``run.match(text, pos, end)`` ends (*pos* where it does not match), *run* being
     *one* (an alternation of items, at most one of which matches at any place) repeated. A run
@@ -463,7 +500,8 @@ def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: 
     one of the first :data:`UNIT_ITEMS` items from the item the window cut (else, where the window
     ends between items, from the first) skipped first (:func:`copies_end`; the unit whose copies
     reach furthest): the same end, in O(log n) steps for a flood of such a unit, whatever comes
-    before it."""
+    before it; in a ``str``, the first whose next copy is one but for its numbers in character
+    data (:func:`numbered_copy`) too, its copies in one match, where they reach further."""
     cut = min(end, pos + window)
     match = run.match(text, pos, cut)
     stop = pos if match is None else match.end()
@@ -487,6 +525,7 @@ def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: 
     # *pos* costs its own items only.)
     bounds = [pos, item.end()]
     best = (pos, None, 0)
+    numbered = None  # (in a str, the first unit whose next copy is one but for numbers in character data)
     for first in range(UNIT_ITEMS):
         for k in range(first + 1, first + 1 + UNIT_ITEMS):
             if k == len(bounds):
@@ -498,18 +537,24 @@ def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: 
                     return _run_after(run, text, after, end)
                 bounds.append(after)
             start, unit_end = bounds[first], bounds[k]
-            if unit_end - start > 2 and text[unit_end - 1:unit_end] in (">", b">") \
-                    and text.startswith(unit := text[start:unit_end], unit_end):
-                far = unit_end + 16 * len(unit)
-                reach = copies_end(text, unit_end, unit, min(end, far))
-                if reach > best[0]:
-                    best = (reach, unit, unit_end)
-                if reach >= far:
-                    break
+            if unit_end - start > 2 and text[unit_end - 1:unit_end] in (">", b">"):
+                unit = text[start:unit_end]
+                if text.startswith(unit, unit_end):
+                    far = unit_end + 16 * len(unit)
+                    reach = copies_end(text, unit_end, unit, min(end, far))
+                    if reach > best[0]:
+                        best = (reach, unit, unit_end)
+                    if reach >= far:
+                        break
+                elif numbered is None and type(text) is str:
+                    copy = numbered_copy(text, unit, unit_end)
+                    numbered = None if copy is None else (copy, unit_end)
         if (best[1] is not None and best[0] >= best[2] + 16 * len(best[1])) or first + 1 >= len(bounds) - 1:
             break
     if best[1] is not None:
         pos = copies_end(text, best[2], best[1], end)
+    if numbered is not None:  # (each copy's items: the unit's, item for item; both ends on the run)
+        pos = max(pos, numbered_run(numbered[0].pattern).match(text, numbered[1], end).end())  # type: ignore[union-attr]
     match = run.match(text, pos, end)
     return pos if match is None else match.end()
 
