@@ -287,16 +287,16 @@ def _calls(function, *args) -> int:
 @pytest.mark.parametrize("name", sorted(HEAD_FLOODS))
 def test_head_floods_take_no_turn_per_copy(name):
     """Python calls (cProfile's count, which load does not change): a 64 KiB head flood (thousands
-    of tags) costs no more than a few hundred in the parser step's scan, Firefox's loop (with its
+    of tags) costs under 2,000 (no call per tag) in the parser step's scan, Firefox's loop (with its
     hints) and Chromium's scan; the same answers as the plain steps."""
     text = _flood_body(name, 64 * 1024)
     body = text.encode("latin-1")
-    assert scan_calls(text, modes=False, hints=Hints(text)) < 1500
-    assert scan_calls(text, modes=True, scripting=False, hints=Hints(text)) < 1500
+    assert scan_calls(text, modes=False, hints=Hints(text)) < 2000
+    assert scan_calls(text, modes=True, scripting=False, hints=Hints(text)) < 2000
     browsers.forget()
-    assert _calls(browsers.chromium_meta, body, len(body)) < 1500
+    assert _calls(browsers.chromium_meta, body, len(body)) < 2000
     browsers.forget()
-    assert _calls(browsers.firefox_meta, body, len(body)) < 1500
+    assert _calls(browsers.firefox_meta, body, len(body)) < 2000
     assert browsers.firefox_meta(body, len(body)) == _firefox_twin(body, len(body), browsers.UNCONDITIONAL)
 
 

@@ -525,7 +525,6 @@ def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: 
     # *pos* costs its own items only.)
     bounds = [pos, item.end()]
     best = (pos, None, 0)
-    numbered = None  # (in a str, the first unit whose next copy is one but for numbers in character data)
     for first in range(UNIT_ITEMS):
         for k in range(first + 1, first + 1 + UNIT_ITEMS):
             if k == len(bounds):
@@ -537,26 +536,46 @@ def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: 
                     return _run_after(run, text, after, end)
                 bounds.append(after)
             start, unit_end = bounds[first], bounds[k]
-            if unit_end - start > 2 and text[unit_end - 1:unit_end] in (">", b">"):
-                unit = text[start:unit_end]
-                if text.startswith(unit, unit_end):
-                    far = unit_end + 16 * len(unit)
-                    reach = copies_end(text, unit_end, unit, min(end, far))
-                    if reach > best[0]:
-                        best = (reach, unit, unit_end)
-                    if reach >= far:
-                        break
-                elif numbered is None and type(text) is str:
-                    copy = numbered_copy(text, unit, unit_end)
-                    numbered = None if copy is None else (copy, unit_end)
+            if unit_end - start > 2 and text[unit_end - 1:unit_end] in (">", b">") \
+                    and text.startswith(unit := text[start:unit_end], unit_end):
+                far = unit_end + 16 * len(unit)
+                reach = copies_end(text, unit_end, unit, min(end, far))
+                if reach > best[0]:
+                    best = (reach, unit, unit_end)
+                if reach >= far:
+                    break
         if (best[1] is not None and best[0] >= best[2] + 16 * len(best[1])) or first + 1 >= len(bounds) - 1:
             break
     if best[1] is not None:
         pos = copies_end(text, best[2], best[1], end)
-    if numbered is not None:  # (each copy's items: the unit's, item for item; both ends on the run)
-        pos = max(pos, numbered_run(numbered[0].pattern).match(text, numbered[1], end).end())  # type: ignore[union-attr]
+    if type(text) is str and (best[1] is None or best[0] < best[2] + 16 * len(best[1])):
+        pos = max(pos, _numbered_copies_end(text, bounds, end))  # (both ends on the run)
     match = run.match(text, pos, end)
     return pos if match is None else match.end()
+
+
+_NUMBERED_TRIES = 4  # units whose next copy's text before its first number is theirs, tried at most
+
+
+def _numbered_copies_end(text: str, bounds: list[int], end: int) -> int:
+    """For :func:`run_end`: the end of the copies of the first unit of items (from *bounds*, the
+    offsets between them) whose next copy is one but for its numbers in character data
+    (:func:`numbered_copy`: each copy's items the unit's, item for item), in one match; else 0."""
+    tries = _NUMBERED_TRIES
+    for first in range(len(bounds) - 1):
+        for k in range(first + 1, min(len(bounds), first + 1 + UNIT_ITEMS)):
+            start, unit_end = bounds[first], bounds[k]
+            if text[unit_end - 1] == ">":
+                unit = text[start:unit_end]
+                digit = DIGITS.search(unit)
+                if digit is not None and text.startswith(unit[:digit.start()], unit_end):
+                    one = numbered_unit(DIGITS.sub("0", unit))
+                    if one is not None and one.match(text, unit_end) is not None:
+                        return numbered_run(one.pattern).match(text, unit_end, end).end()  # type: ignore[union-attr]
+                    tries -= 1
+                    if not tries:
+                        return 0
+    return 0
 
 
 def _run_after(run: re.Pattern, text, pos: int, end: int) -> int:
