@@ -598,7 +598,8 @@ def text_element(names: str, key: str) -> str:
 def _text_element(name: str, key: str) -> str:
     """:func:`text_element` for one *name*."""
     name = f"(?i:{name})"
-    text = script_text(key) if name == _S else atomic_text(rf"<(?!/{name}[\t\n\x0c\r />])", key)
+    # (a run of "<" at a time, but a last one that starts the end tag: one step for "<" x N, not one each)
+    text = script_text(key) if name == _S else atomic_text(rf"<+(?!/{name}[\t\n\x0c\r />])", key)
     return (rf"<{name}(?=[\t\n\x0c\r />]){_attributes(key + 's')}"
             rf"{text}</{name}(?=[\t\n\x0c\r />]){_attributes(key + 'e')}")
 
