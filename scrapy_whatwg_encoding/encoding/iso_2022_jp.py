@@ -261,31 +261,7 @@ _TO_ERROR = _table(lambda b: _JIS_FIRST[b] ^ _ERROR)
 _TRAILING = _table(lambda b: _PAD ^ (b + 0x80) if b in _RANGE else 0)
 
 
-#: Bytes (at least) of one call of the lanes' arithmetic: integers that stay in the processor's
-#: cache (a 1 MiB body in one: each operation reads and writes 1 MiB).
-LANES_CHUNK = 1 << 15
-
-
 def _lanes(data: bytes) -> str:
-    """:func:`_lanes_chunk` on chunks of *data* of LANES_CHUNK bytes or more, each but the first
-    from a valid escape sequence that does not follow another (the state and the output flag set
-    as the whole decode has them there: §12.2.1 reads a valid escape sequence as one wherever it
-    lies, and what ends a chunk, a lone leading byte or ESC, is one error before an escape or at
-    the end alike)."""
-    parts, start = [], 0
-    while len(data) - start > 2 * LANES_CHUNK:
-        cut = _VALID_ESCAPE.search(data, start + LANES_CHUNK)
-        while cut is not None and _VALID_ESCAPE.match(data, cut.start() - 3) is not None:
-            cut = _VALID_ESCAPE.search(data, cut.end())
-        if cut is None:
-            break
-        parts.append(_lanes_chunk(data[start:cut.start()]))
-        start = cut.start()
-    parts.append(_lanes_chunk(data[start:]))
-    return "".join(parts)
-
-
-def _lanes_chunk(data: bytes) -> str:
     """:func:`decode_exact`'s split (*data*: its bytes 0x80 and above 0x80) without a step per
     run: every byte's state found at once, each byte a lane (a byte) of an integer, then its one
     or two bytes of EUC-JP (the pad removed), one decode. Each run after a marker of a state (its
