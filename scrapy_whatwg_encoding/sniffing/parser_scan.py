@@ -68,6 +68,7 @@ from ._html.tokenizer import (
     numbered_run,
     raw_text_end,
     run_end,
+    same_before_digits,
     script_data_end,
     tag_name,
     text_element,
@@ -885,6 +886,7 @@ class _Copies:
         insertion mode the copies skipped would meet it in."""
         text, unit = self.text, self.unit
         if not unit:
+            tried = False  # (one numbered unit a visit, the shortest)
             for start in starts:
                 if not -1 < start < pos:
                     continue
@@ -892,10 +894,12 @@ class _Copies:
                 if text.startswith(unit, pos):
                     boundary = 2 * pos - start
                 else:
-                    one = numbered_copy(text, unit, pos)
-                    if one is None:
+                    if tried or not same_before_digits(text, unit, pos):
                         continue
-                    boundary = one.match(text, pos).end()  # type: ignore[union-attr]
+                    tried, copy = True, numbered_copy(text, unit, pos)
+                    if copy is None:
+                        continue
+                    one, boundary = copy.re, copy.end()
                 self.unit, self.one, self.boundary, self.emitted = unit, one, boundary, emitted
                 self.history = [(tree.outline(), None, pos)]
                 return pos, 1
@@ -922,9 +926,12 @@ class _Copies:
                         self.unit, self.gap = "", _GAPS[0]
                         return stop, _GAPS[0]
             history.append((outline, shape, pos))
-            copy = text.startswith(unit, pos) if one is None else one.match(text, pos)
-            if copy:
-                self.boundary = pos + len(unit) if one is None else copy.end()  # type: ignore[union-attr]
+            if one is None and text.startswith(unit, pos):
+                self.boundary = pos + len(unit)
+                return pos, 1
+            copy = None if one is None else one.match(text, pos)
+            if copy is not None:
+                self.boundary = copy.end()
                 return pos, 1
         self.unit, self.gap = "", min(2 * self.gap, _GAPS[1])  # nothing skipped: wait longer
         return pos, self.gap

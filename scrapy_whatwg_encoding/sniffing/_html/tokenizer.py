@@ -480,14 +480,16 @@ def numbered_run(one: str, period: int = 1) -> re.Pattern[str]:
     return re.compile(f"(?:{one * period})*")
 
 
-def numbered_copy(text: str, unit: str, pos: int) -> re.Pattern[str] | None:
-    """:func:`numbered_unit`'s copy of *unit* where a copy of it but for its numbers starts at *pos*
-    in *text* (the text before its first run of digits, then the pattern), else ``None``."""
+def same_before_digits(text: str, unit: str, pos: int) -> bool:
+    """Whether *unit* holds a run of digits and *text* at *pos* starts with what comes before it."""
     digit = DIGITS.search(unit)
-    if digit is None or not text.startswith(unit[:digit.start()], pos):
-        return None
+    return digit is not None and text.startswith(unit[:digit.start()], pos)
+
+
+def numbered_copy(text: str, unit: str, pos: int) -> re.Match[str] | None:
+    """The copy of *unit* but for its numbers (:func:`numbered_unit`) that starts at *pos* in *text*, or ``None``."""
     one = numbered_unit(DIGITS.sub("0", unit))
-    return None if one is None or one.match(text, pos) is None else one
+    return None if one is None else one.match(text, pos)
 
 
 def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: int = RUN_WINDOW) -> int:
@@ -565,16 +567,13 @@ def _numbered_copies_end(text: str, bounds: list[int], end: int) -> int:
     for first in range(len(bounds) - 1):
         for k in range(first + 1, min(len(bounds), first + 1 + UNIT_ITEMS)):
             start, unit_end = bounds[first], bounds[k]
-            if text[unit_end - 1] == ">":
-                unit = text[start:unit_end]
-                digit = DIGITS.search(unit)
-                if digit is not None and text.startswith(unit[:digit.start()], unit_end):
-                    one = numbered_unit(DIGITS.sub("0", unit))
-                    if one is not None and one.match(text, unit_end) is not None:
-                        return numbered_run(one.pattern).match(text, unit_end, end).end()  # type: ignore[union-attr]
-                    tries -= 1
-                    if not tries:
-                        return 0
+            if text[unit_end - 1] == ">" and same_before_digits(text, unit := text[start:unit_end], unit_end):
+                copy = numbered_copy(text, unit, unit_end)
+                if copy is not None:
+                    return numbered_run(copy.re.pattern).match(text, unit_end, end).end()  # type: ignore[union-attr]
+                tries -= 1
+                if not tries:
+                    return 0
     return 0
 
 
