@@ -95,7 +95,8 @@ _NUMBERED_TOKENS = ["%d", "<", "<%d", "=", "'", "<!-- x -->", "<!-- %d -->", "<?
                     "</body>", "</html>", "<head>", "<body>", "<html>", "\n", "</br>", "</foreignObject>", "</FORM>", "<form>",
                     "</a>", "</nobr>", "</mi>", "</title>", "</desc>", "</li>", "</h2>", "</x>", "<desc>", "</g>", "<g>", "<a>",
                     # numbers that are no character data: in a name, a reference (&#9; is whitespace), an attribute
-                    "<h%d>", "</h%d>", "&#%d;", "&#x%d;", "<a href=%d>", "<b x%d>", "<!-- %d -->", "x%d", "\ufeff"]
+                    "<h%d>", "</h%d>", "&#%d;", "&#x%d;", "<a href=%d>", "<b x%d>", "<!-- %d -->", "x%d", "\ufeff",
+                    "&frac1%d;", "&sup%d;", "&amp%d", "&%d"]
 
 
 def _numbered(head: str, unit: list[str], copies: int, tail: str) -> str:
@@ -142,6 +143,8 @@ def _numbered(head: str, unit: list[str], copies: int, tail: str) -> str:
 @example(_numbered("<p>", ["<b>%d</b><i>"], 60, META), True, False, 400)
 @example(_numbered("", ["<h%d>", "<a>"], 40, META), True, True, 400)  # a number in a name: no copies
 @example(_numbered("<b>", ["&#%d;", "<i>", "x"], 40, META), True, True, 400)  # in a reference: no copies
+@example(_numbered("<b>", ["&frac1%d;", "<i>", "x"], 40, META), True, True, 400)
+@example(_numbered("\xff\xd7", [" g%d<a><a>"], 60, META), True, True, 400)  # after a letter in text: character data
 @example(_numbered("<p>", ["<a href=%d>", "%d"], 40, META), True, True, 400)  # in an attribute: no copies
 @example(_numbered("<body>", ["</body>", "&#%d;", "<!---->"], 33, META), True, True, 400)  # &#32; (the last) keeps "after body"
 def test_runs_of_characters_and_comments_leave_the_metas_of_the_token_by_token_steps(text, modes, scripting, cut):

@@ -460,18 +460,20 @@ DIGITS = re.compile("[0-9]+")
 def numbered_unit(form: str) -> re.Pattern[str] | None:
     """One copy of a unit whose runs of digits are written "0" in *form* with any run of 1 to 8
     digits for each, where *form* ends with ">" and each run is character data: after no "<" that
-    a ">" does not follow (in no tag, nor a "<" that may start one), and after no letter, digit,
-    "&", "#" or "_" (in no character reference, §13.2.5.72-80: ``&#9;`` is whitespace); else
-    ``None``. Such runs are character tokens of one class (:func:`classify_text`) whatever their
-    digits and length, and text to every pattern here."""
+    a ">" does not follow (in no tag, nor a "<" that may start one), and not after "&" then letters,
+    digits or "#" (in no character reference, §13.2.5.72-80: ``&#9;`` is whitespace, ``&frac12;``
+    a fraction); else ``None``. Such runs are character tokens of one class
+    (:func:`classify_text`) whatever their digits and length, and text to every pattern here."""
     if not form.endswith(">"):
         return None
     for digits in DIGITS.finditer(form):
         at = digits.start()
-        before = form[at - 1:at] if at else ""
-        if before.isalnum() or before in ("&", "#", "_") or form.rfind("<", 0, at) > form.rfind(">", 0, at):
+        if form.rfind("<", 0, at) > form.rfind(">", 0, at) or _REFERENCE_OPEN.search(form, 0, at) is not None:
             return None
     return re.compile("[0-9]{1,8}".join(map(re.escape, DIGITS.split(form))))
+
+
+_REFERENCE_OPEN = re.compile(r"&[#A-Za-z0-9]*\Z")  # (searched up to a run of digits: it is in a reference)
 
 
 @lru_cache(maxsize=16)
