@@ -145,6 +145,8 @@ def _numbered(head: str, unit: list[str], copies: int, tail: str) -> str:
 @example(_numbered("<b>", ["&#%d;", "<i>", "x"], 40, META), True, True, 400)  # in a reference: no copies
 @example(_numbered("<b>", ["&frac1%d;", "<i>", "x"], 40, META), True, True, 400)
 @example(_numbered("\xff\xd7", [" g%d<a><a>"], 60, META), True, True, 400)  # after a letter in text: character data
+@example(_numbered("\xff\xd7", ["<a>&#65;%d<a><a>"], 60, META), True, True, 400)  # a reference's digits the same in each copy
+@example(_numbered("<body>", ["</body>", "&#3%d;", "<!---->"], 33, META), True, True, 400)  # &#32; (a space) among others
 @example(_numbered("<p>", ["<a href=%d>", "%d"], 40, META), True, True, 400)  # in an attribute: no copies
 @example(_numbered("<body>", ["</body>", "&#%d;", "<!---->"], 33, META), True, True, 400)  # &#32; (the last) keeps "after body"
 def test_runs_of_characters_and_comments_leave_the_metas_of_the_token_by_token_steps(text, modes, scripting, cut):

@@ -457,23 +457,36 @@ DIGITS = re.compile("[0-9]+")
 
 
 @lru_cache(maxsize=64)
-def numbered_unit(form: str) -> re.Pattern[str] | None:
-    """One copy of a unit whose runs of digits are written "0" in *form* with any run of 1 to 8
-    digits for each, where *form* ends with ">" and each run is character data: after no "<" that
-    a ">" does not follow (in no tag, nor a "<" that may start one), and not after "&" then letters,
-    digits or "#" (in no character reference, §13.2.5.72-80: ``&#9;`` is whitespace, ``&frac12;``
-    a fraction); else ``None``. Such runs are character tokens of one class
+def numbered_unit(parts: tuple[str, ...], kept: tuple[str | None, ...]) -> re.Pattern[str] | None:
+    """One copy of a unit of *parts* (its text between its runs of digits) with, between them,
+    *kept*'s digits (a run that is the same in the copies seen) or a number (``None``: any run of
+    1 to 8 digits), where the unit ends with ">" and each number is character data: after no "<"
+    that a ">" does not follow (in no tag, nor a "<" that may start one), and not after "&" then
+    letters, digits or "#" (in no character reference, §13.2.5.72-80: ``&#9;`` is whitespace,
+    ``&frac12;`` a fraction); else ``None``. Such numbers are character tokens of one class
     (:func:`classify_text`) whatever their digits and length, and text to every pattern here."""
-    if not form.endswith(">"):
+    if not parts[-1].endswith(">"):
         return None
-    for digits in DIGITS.finditer(form):
-        at = digits.start()
-        if form.rfind("<", 0, at) > form.rfind(">", 0, at) or _REFERENCE_OPEN.search(form, 0, at) is not None:
-            return None
-    return re.compile("[0-9]{1,8}".join(map(re.escape, DIGITS.split(form))))
+    before, pattern = "", []
+    for part, digits in zip(parts, kept + ("",)):
+        before += part
+        pattern.append(re.escape(part))
+        if digits is None:
+            if before.rfind("<") > before.rfind(">") or _REFERENCE_OPEN.search(before) is not None:
+                return None
+            digits, pattern[-1] = "0", pattern[-1] + "[0-9]{1,8}"
+        else:
+            pattern[-1] += digits
+        before += digits
+    return re.compile("".join(pattern))
 
 
-_REFERENCE_OPEN = re.compile(r"&[#A-Za-z0-9]*\Z")  # (searched up to a run of digits: it is in a reference)
+_REFERENCE_OPEN = re.compile(r"&[#A-Za-z0-9]*\Z")  # (searched up to a number: it is in a reference)
+
+
+@lru_cache(maxsize=64)
+def _skeleton(parts: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile("[0-9]{1,8}".join(map(re.escape, parts)))
 
 
 @lru_cache(maxsize=16)
@@ -489,8 +502,15 @@ def same_before_digits(text: str, unit: str, pos: int) -> bool:
 
 
 def numbered_copy(text: str, unit: str, pos: int) -> re.Match[str] | None:
-    """The copy of *unit* but for its numbers (:func:`numbered_unit`) that starts at *pos* in *text*, or ``None``."""
-    one = numbered_unit(DIGITS.sub("0", unit))
+    """The copy of *unit* but for its numbers that starts at *pos* in *text* (:func:`numbered_unit`:
+    its runs of digits that differ from the unit's numbers, the others kept), or ``None``."""
+    parts = tuple(DIGITS.split(unit))
+    copy = _skeleton(parts).match(text, pos)
+    if copy is None:
+        return None
+    kept = tuple(digits if digits == again else None
+                 for digits, again in zip(DIGITS.findall(unit), DIGITS.findall(copy.group())))
+    one = numbered_unit(parts, kept)
     return None if one is None else one.match(text, pos)
 
 
