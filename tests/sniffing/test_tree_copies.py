@@ -96,7 +96,8 @@ _NUMBERED_TOKENS = ["%d", "<", "<%d", "=", "'", "<!-- x -->", "<!-- %d -->", "<?
                     "</a>", "</nobr>", "</mi>", "</title>", "</desc>", "</li>", "</h2>", "</x>", "<desc>", "</g>", "<g>", "<a>",
                     # numbers that are no character data: in a name, a reference (&#9; is whitespace), an attribute
                     "<h%d>", "</h%d>", "&#%d;", "&#x%d;", "<a href=%d>", "<b x%d>", "<!-- %d -->", "x%d", "\ufeff",
-                    "&frac1%d;", "&sup%d;", "&amp%d", "&%d"]
+                    "&frac1%d;", "&sup%d;", "&amp%d", "&%d", "<meta charset=%d>", "<meta charset=koi8-r\x00 a=%d>",
+                    "<meta/&notin;</%d", "<input type=%d>", "</%d>", "<?%d>"]
 
 
 def _numbered(head: str, unit: list[str], copies: int, tail: str) -> str:
@@ -146,6 +147,9 @@ def _numbered(head: str, unit: list[str], copies: int, tail: str) -> str:
 @example(_numbered("<b>", ["&frac1%d;", "<i>", "x"], 40, META), True, True, 400)
 @example(_numbered("\xff\xd7", [" g%d<a><a>"], 60, META), True, True, 400)  # after a letter in text: character data
 @example(_numbered("\xff\xd7", ["<a>&#65;%d<a><a>"], 60, META), True, True, 400)  # a reference's digits the same in each copy
+@example(_numbered("<html>", ["<meta charset=koi8-r\x00></foreignObject><!----><meta/&notin;</%d"], 60, META), True, True, 400)
+@example(_numbered("<body>", ["<input type=%d>", "<table>", "</table>"], 60, META), True, True, 400)  # in attributes
+@example(_numbered("<body>", ["<!-- %d -->", "</%d>", "<p>"], 60, META), True, True, 400)  # in comments
 @example(_numbered("<body>", ["</body>", "&#3%d;", "<!---->"], 33, META), True, True, 400)  # &#32; (a space) among others
 @example(_numbered("<p>", ["<a href=%d>", "%d"], 40, META), True, True, 400)  # in an attribute: no copies
 @example(_numbered("<body>", ["</body>", "&#%d;", "<!---->"], 33, META), True, True, 400)  # &#32; (the last) keeps "after body"

@@ -460,27 +460,62 @@ DIGITS = re.compile("[0-9]+")
 def numbered_unit(parts: tuple[str, ...], kept: tuple[str | None, ...]) -> re.Pattern[str] | None:
     """One copy of a unit of *parts* (its text between its runs of digits) with, between them,
     *kept*'s digits (a run that is the same in the copies seen) or a number (``None``: any run of
-    1 to 8 digits), where the unit ends with ">" and each number is character data: after no "<"
-    that a ">" does not follow (in no tag, nor a "<" that may start one), and not after "&" then
-    letters, digits or "#" (in no character reference, §13.2.5.72-80: ``&#9;`` is whitespace,
-    ``&frac12;`` a fraction); else ``None``. Such numbers are character tokens of one class
-    (:func:`classify_text`) whatever their digits and length, and text to every pattern here."""
+    1 to 8 digits), where the unit ends with ">" and each number is free (:func:`_free_number`);
+    else ``None``."""
     if not parts[-1].endswith(">"):
         return None
-    before, pattern = "", []
+    form = "".join(part + (digits or "0") for part, digits in zip(parts, kept + ("",)))
+    at, pattern = 0, []
     for part, digits in zip(parts, kept + ("",)):
-        before += part
+        at += len(part)
         pattern.append(re.escape(part))
         if digits is None:
-            if before.rfind("<") > before.rfind(">") or _REFERENCE_OPEN.search(before) is not None:
+            if not _free_number(form, at):
                 return None
-            digits, pattern[-1] = "0", pattern[-1] + "[0-9]{1,8}"
+            pattern.append("[0-9]{1,8}")
+            digits = "0"
         else:
-            pattern[-1] += digits
-        before += digits
+            pattern.append(digits)
+        at += len(digits)
     return re.compile("".join(pattern))
 
 
+def _free_number(form: str, at: int) -> bool:
+    """Whether the run of digits at *at* in *form* (a unit that starts in the data state, between
+    tokens) may be any, read from its start as the tokenizer reads it: in character data but in a
+    character reference (after "&" then letters, digits or "#", §13.2.5.72-80: ``&#9;`` is
+    whitespace, ``&frac12;`` a fraction), in a comment or bogus comment, or in a tag's attributes
+    but those of a ``meta`` start tag that may name an encoding with some digits
+    (:func:`names_nothing_whatever_digits`); not in a tag's name (``h1``). Such numbers are
+    character tokens of one class (:func:`classify_text`) whatever their digits and length, or no
+    markup where the tree builder reads no value with a digit (an ``input`` is hidden, an
+    ``annotation-xml`` encoding is HTML, by values without one), and text to every pattern here."""
+    i = 0
+    while True:
+        markup = _MARKUP_START.search(form, i, at)
+        if markup is None:
+            return _REFERENCE_OPEN.search(form, i, at) is None
+        lt = markup.start()
+        item = COMMENT_ONE.match(form, lt) if form.startswith("<!--", lt) else TAG.match(form, lt)
+        if item is None:  # a bogus comment ("<!", "</" then no letter, "<?"), or a cut tag
+            gt = form.find(">", lt)
+            if gt < 0:
+                return False
+            if gt >= at:
+                return form[lt + 1] in "!/?"
+            i = gt + 1
+            continue
+        if item.end() <= at:
+            i = item.end()
+            continue
+        if item.re is COMMENT_ONE:
+            return True
+        if at < item.start(3):
+            return False
+        return bool(item.group(1)) or tag_name(item.group(2)) != "meta" or names_nothing_whatever_digits(item.group(3))
+
+
+_MARKUP_START = re.compile(r"<[!/?A-Za-z]")  # (§13.2.5.6 tag open state: a "<" that starts markup)
 _REFERENCE_OPEN = re.compile(r"&[#A-Za-z0-9]*\Z")  # (searched up to a number: it is in a reference)
 
 
