@@ -196,6 +196,9 @@ def _chromium_twin(text: str, head: int, partial: bool, seen: browsers.Seen):
 @example(_numbered("", ["<meta name=x%d>", "<meta content=charset=koi8-r>"], 4, ""), 1024, False)
 @example(_numbered("", ["<meta name=x%d>", "<meta name='&#99;harset=koi8-r'>"], 4, META), 1024, False)
 @example(_numbered("", ["<link href=%d>", "<meta name=x%d>", "<!-- <meta charset=koi8-r> -->"], 2, ""), 0, False)
+@example(_numbered("<html>", ["&aaaa--<meta charset=koi8-r\x00>?><meta/&notin;<a %d"], 300, META), browsers.UNCONDITIONAL,
+         False)  # hunted: a meta tag that takes the next one in (copies but for their numbers, turns of two metas)
+@example(_numbered("", ["<meta charset=%d>", "<link>"], 900, ""), browsers.UNCONDITIONAL, False)  # "866" names IBM866
 def test_chromiums_head_run_reads_head_tags_as_its_loop(text, head, partial):
     """Chromium's head run takes the tags that only keep its scan in the head section, and meta
     tags up to the next hint; its twin, the run without those items, leaves each to the loop: the
