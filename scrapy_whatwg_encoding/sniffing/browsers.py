@@ -45,11 +45,9 @@ from ._html.tokenizer import (
     first_attributes,
     last_meta_attributes,
     names_nothing_whatever_digits,
-    numbered_copy,
-    numbered_run,
+    numbered_copies_past,
     raw_text_end,
     run_end,
-    same_before_digits,
     script_data_end,
     tag_name,
     text_element,
@@ -269,19 +267,6 @@ def _opening_long_meta(text: str, hints: Hints, spans: list[str]):
 _UNIT_TURNS = 8  # turns of _chromium_tokens' loop a unit of copies spans at most
 
 
-def _numbered_turns_end(text: str, turns: list[int], pos: int, cutoff: int) -> int:
-    """Past the copies (up to *cutoff*) that follow the text of the shortest of the last *turns*
-    that comes again right after *pos* but for its numbers where each may be any
-    (:func:`.tokenizer.numbered_copy`: character data, a meta tag's that names nothing whatever its
-    digits), one unit tried; else *pos*."""
-    for start in reversed(turns):
-        unit = text[start:pos]
-        if unit.endswith(">") and same_before_digits(text, unit, pos):
-            copy = numbered_copy(text, unit, pos)
-            return pos if copy is None else numbered_run(copy.re.pattern).match(text, pos, cutoff).end()  # type: ignore[union-attr]
-    return pos
-
-
 def _chromium_tokens(text: str, head: int, partial: bool, seen: Seen, skip_copies: bool = True):
     """:func:`_chromium_scan`'s loop; where it finds nothing, the offset before which it read every
     start tag (an ``int``) for ``None``, what it read in *seen*. In the head section, after a turn
@@ -353,7 +338,8 @@ def _chromium_tokens(text: str, head: int, partial: bool, seen: Seen, skip_copie
                             break
                     else:  # copies but for their numbers, too
                         end = numbered_copies_end(text, turn, pos, cutoff) if names_nothing_whatever_digits(span) else pos
-                        pos = end if end > pos else _numbered_turns_end(text, turns, pos, cutoff)
+                        pos = end if end > pos else max(pos, numbered_copies_past(
+                            text, ((start, pos) for start in reversed(turns)), cutoff, 1))
                 continue  # a head tag: the scan stays where it was; no tokenizer state
             match = TAG.match(text, lt)
             if match is None:

@@ -858,8 +858,8 @@ class _Copies:
     Every few turns of the loop (more after a try that skipped nothing: see :data:`_GAPS`) it
     looks whether the text of the last one to sixteen turns (_UNIT_TURNS) comes again right after them (the
     unit: it starts and ends in the data state, between tokens), or comes again but for its runs of
-    digits where each is character data (:func:`.tokenizer.numbered_unit`: a run of digits is character tokens
-    of one class, whatever its digits and length); if so, it watches the next copies as the loop
+    digits where each is free (:func:`.tokenizer.numbered_unit`: character data but a reference,
+    whatever its digits and length, or no markup that matters); if so, it watches the next copies as the loop
     processes them, and once the state after a copy has the shape (:meth:`.TreeBuilder.shape`) it
     had one or two copies before, with no meta emitted in between, the copies left (pairs of them
     for a cycle of two) are skipped in O(log n) steps (``copies_end``), or in one match where

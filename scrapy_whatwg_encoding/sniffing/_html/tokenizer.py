@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 from ...encoding.tables.labels import LABELS
@@ -559,8 +559,8 @@ def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: 
     one of the first :data:`UNIT_ITEMS` items from the item the window cut (else, where the window
     ends between items, from the first) skipped first (:func:`copies_end`; the unit whose copies
     reach furthest): the same end, in O(log n) steps for a flood of such a unit, whatever comes
-    before it; in a ``str``, the first whose next copy is one but for its numbers in character
-    data (:func:`numbered_copy`) too, its copies in one match, where they reach further."""
+    before it; in a ``str``, the first whose next copy is one but for its free numbers
+    (:func:`numbered_copy`) too, its copies in one match, where they reach further."""
     cut = min(end, pos + window)
     match = run.match(text, pos, cut)
     stop = pos if match is None else match.end()
@@ -608,7 +608,9 @@ def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: 
     if best[1] is not None:
         pos = copies_end(text, best[2], best[1], end)
     if type(text) is str and (best[1] is None or best[0] < best[2] + 16 * len(best[1])):
-        pos = max(pos, _numbered_copies_end(text, bounds, end))  # (both ends on the run)
+        units = ((bounds[first], bounds[k]) for first in range(len(bounds) - 1)
+                 for k in range(first + 1, min(len(bounds), first + 1 + UNIT_ITEMS)))
+        pos = max(pos, numbered_copies_past(text, units, end, _NUMBERED_TRIES))  # (each copy's items the unit's)
     match = run.match(text, pos, end)
     return pos if match is None else match.end()
 
@@ -616,21 +618,19 @@ def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: 
 _NUMBERED_TRIES = 4  # units whose next copy's text before its first number is theirs, tried at most
 
 
-def _numbered_copies_end(text: str, bounds: list[int], end: int) -> int:
-    """For :func:`run_end`: the end of the copies of the first unit of items (from *bounds*, the
-    offsets between them) whose next copy is one but for its numbers in character data
-    (:func:`numbered_copy`: each copy's items the unit's, item for item), in one match; else 0."""
-    tries = _NUMBERED_TRIES
-    for first in range(len(bounds) - 1):
-        for k in range(first + 1, min(len(bounds), first + 1 + UNIT_ITEMS)):
-            start, unit_end = bounds[first], bounds[k]
-            if text[unit_end - 1] == ">" and same_before_digits(text, unit := text[start:unit_end], unit_end):
-                copy = numbered_copy(text, unit, unit_end)
-                if copy is not None:
-                    return numbered_run(copy.re.pattern).match(text, unit_end, end).end()  # type: ignore[union-attr]
-                tries -= 1
-                if not tries:
-                    return 0
+def numbered_copies_past(text: str, units: Iterable[tuple[int, int]], end: int, tries: int) -> int:
+    """The end of the copies (up to *end*) of the first of *units* (``(start, end)`` in *text*,
+    each from the data state) that ends with ">" and comes again right after itself but for its
+    free numbers (:func:`numbered_copy`), in one match; *tries* units tried at most (those whose
+    next copy starts as they do); else 0."""
+    for start, unit_end in units:
+        if text[unit_end - 1] == ">" and same_before_digits(text, unit := text[start:unit_end], unit_end):
+            copy = numbered_copy(text, unit, unit_end)
+            if copy is not None:
+                return numbered_run(copy.re.pattern).match(text, unit_end, end).end()  # type: ignore[union-attr]
+            tries -= 1
+            if not tries:
+                break
     return 0
 
 
