@@ -336,10 +336,11 @@ def _chromium_tokens(text: str, head: int, partial: bool, seen: Seen, skip_copie
                         if text.startswith(unit, pos):
                             pos = copies_end(text, pos, unit, cutoff)
                             break
-                    else:  # copies but for their numbers, too
-                        end = numbered_copies_end(text, turn, pos, cutoff) if names_nothing_whatever_digits(span) else pos
-                        pos = end if end > pos else max(pos, numbered_copies_past(
-                            text, ((start, pos) for start in reversed(turns)), cutoff, 1))
+                    else:
+                        if names_nothing_whatever_digits(span):  # copies but for their numbers, too
+                            end = numbered_copies_end(text, turn, pos, cutoff)  # (units of one meta tag)
+                            pos = end if end > pos else max(pos, numbered_copies_past(
+                                text, ((start, pos) for start in reversed(turns)), cutoff, 1))
                 continue  # a head tag: the scan stays where it was; no tokenizer state
             match = TAG.match(text, lt)
             if match is None:
