@@ -557,7 +557,9 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
     position = start
     readings = 0  # tags read that hold a hint and name nothing
     word = -1
+    hinted = -1  # the candidate from which the last turn's run reached the hint (-1: it did not)
     while (match := search(text, position, stop)) is not None:
+        previous, hinted = hinted, -1
         hint = found = hints.after(match.start())
         if hint < 0:
             return  # no tag from here on names an encoding
@@ -579,7 +581,18 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
                 at = copies_end(text, at, unit, hint)
         at = run(text, at, hint).end()  # type: ignore[union-attr]  # starred: never None
         if at == hint:
-            position = at
+            position, at = at, match.start()
+            if shortcut and -1 < previous < at and text.startswith(unit := text[previous:at], at):
+                # Shortcut: copies of the text from the last candidate to this one, whose tag held
+                # no hint (it ended before the hint): nor does its copy in each copy but the last
+                # few (a hint is its text's, _HINT_LENGTH characters at most), each a candidate
+                # that names nothing; to the first of those.
+                size = len(unit)
+                copies = (copies_end(text, at, unit, stop) - at) // size - _HINT_LENGTH // size - 2
+                if copies > 0:
+                    position = at + copies * size
+                    continue
+            hinted = at
             continue
         if at >= stop or at > last_gt:
             return

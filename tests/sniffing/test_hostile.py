@@ -628,7 +628,7 @@ _NAMING_NOTHING = st.sampled_from(["<meta charset=koi8-r\x00>", '<meta content="
                                     # "<meta" inside: a quote that runs into the next copy, a tag in a value
                                     '<meta charset="--><a><', '<meta a="<meta charset=zz>">', "<meta a='<meta b='"])
 _BETWEEN = st.lists(st.sampled_from(["<!-- x -->", "<?x", "x", "<me", "ta ", "<meta", "<p>", ">", '"', "charset=koi8-r",
-                                     "<meta charset=koi8-r>", " "]), max_size=4).map("".join)
+                                     "<meta charset=koi8-r>", " ", "&#X63;harset", "=koi8-r"]), max_size=4).map("".join)
 
 
 @settings(max_examples=500, deadline=None)
@@ -639,6 +639,9 @@ _BETWEEN = st.lists(st.sampled_from(["<!-- x -->", "<?x", "x", "<me", "ta ", "<m
 @example('<meta charset="-->\x1b(B<html><a>\x00<', "", 40, "<svg>", "<meta charset=koi8-r>]]>", _reads)  # a hunted body
 @example('<meta charset="--><a><', "", 40, "", '<meta charset="koi8-r">', _chromium_reads)  # the last copy's quote
 @example('<meta charset="-->' + "y" * 600 + "<", "", 5, "", "y" * 1100 + " charset=koi8-r>", _reads)  # the last copy: long
+@example("<meta charset=zz>", " <?xml&#X63;harset", 60, "", "", _reads)  # hunted: a hint before each, runs to it
+@example("<meta charset=zz>", " <?xml&#X63;harset", 60, "", "<meta charset=koi8-r>", _chromium_reads)
+@example("<meta charset=zz>", " <?xml&#X63;harset", 60, "x", " <?xml&#X63;harset=koi8-r>", _reads)  # the last hint names
 def test_copies_of_a_tag_that_names_nothing_with_the_text_after_it_are_read_as_the_plain_steps_read_them(
         tag, between, copies, head, tail, reads):
     """meta_starts and last_meta_start with the shortcuts that skip copies of a tag that names
