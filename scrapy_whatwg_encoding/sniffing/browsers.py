@@ -59,7 +59,6 @@ from .parser_scan import (
     collection_paused,
     last_hint,
     last_meta_start,
-    numbered_copies_end,
     tree_builder_metas,
 )
 
@@ -337,10 +336,8 @@ def _chromium_tokens(text: str, head: int, partial: bool, seen: Seen, skip_copie
                             pos = copies_end(text, pos, unit, cutoff)
                             break
                     else:
-                        if names_nothing_whatever_digits(span):  # copies but for their numbers, too
-                            end = numbered_copies_end(text, turn, pos, cutoff)  # (units of one meta tag)
-                            pos = end if end > pos else max(pos, numbered_copies_past(
-                                text, ((start, pos) for start in reversed(turns)), cutoff, 1))
+                        if names_nothing_whatever_digits(span):  # copies but for their free numbers, too
+                            pos = max(pos, numbered_copies_past(text, ((start, pos) for start in reversed(turns)), cutoff, 1))
                 continue  # a head tag: the scan stays where it was; no tokenizer state
             match = TAG.match(text, lt)
             if match is None:

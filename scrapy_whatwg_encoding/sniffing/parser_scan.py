@@ -64,8 +64,10 @@ from ._html.tokenizer import (
     copies_end,
     first_attributes,
     names_nothing_whatever_digits,
+    numbered_copies_past,
     numbered_copy,
     numbered_run,
+    numbered_skeleton,
     raw_text_end,
     run_end,
     same_before_digits,
@@ -733,10 +735,8 @@ def _copies_between(tag: str) -> re.Pattern[str]:
 def _numbered_copies(unit: str) -> re.Pattern[str] | None:
     """Copies of *unit* (its runs of digits written "0") with runs of 1 to 8 digits for those
     (:func:`_meta_spans`), or ``None``: it has none."""
-    parts = DIGITS.split(unit)
-    if len(parts) == 1:
-        return None
-    return re.compile("(?:" + "[0-9]{1,8}".join(map(re.escape, parts)) + ")*")
+    parts = tuple(DIGITS.split(unit))
+    return None if len(parts) == 1 else numbered_run(numbered_skeleton(parts).pattern)
 
 
 #: Candidates :func:`last_meta_start` reads from the end before it reads from the start instead
@@ -1018,27 +1018,6 @@ def _head_run_end(text: str, pos: int, runs: tuple[tuple[re.Pattern[str], re.Pat
     return run_end(*runs[0], text, pos, end)
 
 
-def numbered_copies_end(text: str, start: int, end: int, limit: int) -> int:
-    """Past the copies (up to *limit*) that follow ``text[start:end]`` but for their numbers (runs
-    of digits: :func:`_numbered_copies`; each copy the same tokens), where that text holds one
-    "<meta" (the caller's meta tag, which names nothing whatever its digits:
-    :func:`.tokenizer.names_nothing_whatever_digits`); else *end*. (Its pattern only where the
-    text after *end* begins with a copy.)"""
-    unit = text[start:end]
-    digit = DIGITS.search(unit)
-    if not text.startswith(unit if digit is None else unit[:digit.start()], end):
-        return end  # (no copy there: the text after it differs before the first number)
-    meta = META_CANDIDATE.search(unit)
-    if meta is None or META_CANDIDATE.search(unit, meta.start() + 5) is not None:
-        return end
-    form = DIGITS.sub("0", unit)
-    # (a copy is at most 7 characters longer per run of digits)
-    if not DIGITS.sub("0", text[end:end + len(unit) + 7 * form.count("0")]).startswith(form):
-        return end
-    numbered = _numbered_copies(form)
-    return end if numbered is None else max(end, numbered.match(text, start, limit).end())  # type: ignore[union-attr]
-
-
 def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = True, stop_at: int | None = None,
                        alive: Collection[str] = (), modes: bool = True,
                        hints: Hints | None = None, skip_copies: bool = True,
@@ -1154,7 +1133,7 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                     if unread is not None and names_nothing_whatever_digits(span):
                         # Shortcut: copies of the run but for their numbers (void elements, and a
                         # meta tag that names nothing in them): no state changes, no meta to yield.
-                        pos = numbered_copies_end(text, lt, pos, max(pos, runs_end))
+                        pos = max(pos, numbered_copies_past(text, ((lt, pos),), max(pos, runs_end), 1))
                 continue
             if action == RCDATA or action == RAWTEXT:
                 end = raw_text_end(text, pos, name)

@@ -520,7 +520,9 @@ _REFERENCE_OPEN = re.compile(r"&[#A-Za-z0-9]*\Z")  # (searched up to a number: i
 
 
 @lru_cache(maxsize=64)
-def _skeleton(parts: tuple[str, ...]) -> re.Pattern[str]:
+def numbered_skeleton(parts: tuple[str, ...]) -> re.Pattern[str]:
+    """One copy of a unit of *parts* (its text between its runs of digits) with any run of 1 to 8
+    digits for each of those (whatever they mean: the callers say why they may be any)."""
     return re.compile("[0-9]{1,8}".join(map(re.escape, parts)))
 
 
@@ -540,7 +542,7 @@ def numbered_copy(text: str, unit: str, pos: int) -> re.Match[str] | None:
     """The copy of *unit* but for its numbers that starts at *pos* in *text* (:func:`numbered_unit`:
     its runs of digits that differ from the unit's numbers, the others kept), or ``None``."""
     parts = tuple(DIGITS.split(unit))
-    copy = _skeleton(parts).match(text, pos)
+    copy = numbered_skeleton(parts).match(text, pos)
     if copy is None:
         return None
     kept = tuple(digits if digits == again else None
