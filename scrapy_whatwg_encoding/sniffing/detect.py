@@ -367,20 +367,72 @@ def detect(body: bytes | Body, mode: DetectorMode = "full", url: str | None = No
     body = facts.data
     if mode == "browser":
         return _settled_guess(body, max(facts.first_non_ascii - _CONTEXT, 0), tld_of(url))  # type: ignore[operator]
-    if facts.is_utf_8:
-        return ENCODINGS["UTF-8"]
-    first: int = facts.first_non_ascii  # type: ignore[assignment]
-    if mostly_utf_8(body, first):
-        return ENCODINGS["UTF-8"]
-    tld = tld_of(url)  # chardetng's hint: only now (a URL costs microseconds to split)
-    start = max(first - _CONTEXT, 0)
-    window = body[start:start + STAT_LIMIT]
-    last = start + STAT_LIMIT >= len(body)
-    guess = _chardetng(window, tld, last)
+    guess, window, last = _full_guess(facts, url)
     if guess is None or guess not in _GAPS:
         return guess
-    window, last = window[:UCHARDET_LIMIT], last and len(window) <= UCHARDET_LIMIT
     other = _uchardet(window, last)
     if other is None or other is guess or other.decode(window) == guess.decode(window):
         return guess  # same text: Firefox's name for it
     return other
+
+
+def _full_guess(facts: Body, url: str | None) -> tuple[Encoding | None, bytes, bool]:
+    """``(guess, window, last)``: "full"'s answer for *facts* (which has a non-ASCII byte) before
+    uchardet (UTF-8, else chardetng's guess over its window), uchardet's window and whether it
+    reaches the end of the body; kept in ``facts.memo`` per URL (:func:`detect` and
+    :func:`answers_a_total_encoding` share it)."""
+    key = ("full guess", url)
+    memo = facts.memo
+    if key not in memo:
+        body, first = facts.data, facts.first_non_ascii
+        assert first is not None
+        if facts.is_utf_8 or mostly_utf_8(body, first):
+            memo[key] = ENCODINGS["UTF-8"], b"", True
+        else:
+            tld = tld_of(url)  # chardetng's hint: only now (a URL costs microseconds to split)
+            start = max(first - _CONTEXT, 0)
+            window = body[start:start + STAT_LIMIT]
+            last = start + STAT_LIMIT >= len(body)
+            memo[key] = (_chardetng(window, tld, last), window[:UCHARDET_LIMIT],
+                         last and len(window) <= UCHARDET_LIMIT)
+    return memo[key]
+
+
+@functools.cache
+def _totals() -> tuple[frozenset[Encoding], tuple[Encoding, ...]]:
+    """``(total, fallible)``: the encodings in which every byte decodes alone to a character (no
+    input decodes with an error: windows-1252, KOI8-R, x-user-defined ...), and those uchardet's
+    answer may be (every other but :data:`_NOT_DETECTED`), the single-byte ones first."""
+    total = frozenset(e for e in ENCODINGS.values() if e.is_single_byte and "\ufffd" not in e.decode(bytes(range(256))))
+    fallible = [e for e in ENCODINGS.values() if e not in total and e not in _NOT_DETECTED]
+    return total, tuple(sorted(fallible, key=lambda e: not e.is_single_byte))
+
+
+def _has_error(encoding: Encoding, window: bytes, last: bool) -> bool:
+    """Whether *encoding* decodes *window* with U+FFFD (but for a last one where not *last*, as
+    :func:`_uchardet` reads it). An ASCII-compatible multi-byte encoding (stateless: a prefix's
+    tokens are the window's, but for a last one the cut makes an error) decodes prefixes of 64,
+    256, 1024 bytes first, up to the first with an error (random bytes: one small decode)."""
+    size = 64 if encoding.is_ascii_compatible and not encoding.is_single_byte else len(window)
+    while size < len(window):
+        if "\ufffd" in encoding.decode(window[:size])[:-1]:
+            return True
+        size *= 4
+    text = encoding.decode(window)
+    return "\ufffd" in (text if last else text[:-1])
+
+
+def answers_a_total_encoding(body: Body, url: str | None = None) -> bool:
+    """Whether ``detect(body, "full", url)`` surely answers an encoding in which no input decodes
+    with an error (a single-byte encoding that maps every byte, or x-user-defined), told without
+    uchardet: chardetng's guess is such and not one of :data:`_GAPS`, or it is one of them (all
+    such) and no encoding with errors that uchardet may answer decodes uchardet's window without
+    error (:func:`_uchardet` takes no such answer). ``False`` where not sure. For the suspect-label
+    check on random bytes under a multi-byte label (uchardet costs ~0.4 µs a byte of them)."""
+    total, fallible = _totals()
+    if body.is_ascii:
+        return False  # (ISO-2022-JP or nothing)
+    guess, window, last = _full_guess(body, url)
+    if guess not in _GAPS:
+        return guess in total
+    return all(_has_error(encoding, window, last) for encoding in fallible)

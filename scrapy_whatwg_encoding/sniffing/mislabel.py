@@ -24,6 +24,7 @@ from ..encoding import ENCODINGS, Encoding
 from ..encoding.tables.single_byte import SINGLE_BYTE
 from .body import Body
 from .decision import Decision, Source
+from .detect import answers_a_total_encoding
 from .run import detected
 
 #: Decision sources that are labels: the transport layer (Content-Type), a ``<meta>`` found by
@@ -122,10 +123,20 @@ def suspect_label(body: bytes | Body, decision: Decision, *, url: str | None = N
         clean = _decodes_cleanly(encoding, window, cut)
     if clean or encoding is _UTF_8 and facts.is_utf_8:  # U+FFFD itself is valid UTF-8
         return None
+    return "undecodable" if _detector_decodes_cleanly(facts, encoding, window, cut, url) else None
+
+
+def _detector_decodes_cleanly(facts: Body, encoding: Encoding, window: bytes, cut: bool, url: str | None,
+                              shortcut: bool = True) -> bool:
+    """Whether the detector's encoding (``detect(facts, "full", url)``, kept in ``facts.memo``) is
+    not *encoding* (which decodes *window* with U+FFFD) and decodes *window* cleanly. With
+    *shortcut*, ``True`` where it is surely an encoding in which nothing decodes with an error
+    (:func:`.detect.answers_a_total_encoding`: random bytes, without uchardet's run). Plain twin:
+    ``shortcut=False``."""
+    if shortcut and answers_a_total_encoding(facts, url):
+        return True
     found = detected(facts, "full", url)
-    if found is None or found is encoding or not _decodes_cleanly(found, window, cut):
-        return None
-    return "undecodable"
+    return found is not None and found is not encoding and _decodes_cleanly(found, window, cut)
 
 
 def content_decision(body: bytes | Body, decision: Decision, kind: SuspectKind, *, url: str | None = None) -> Decision:

@@ -257,6 +257,8 @@ def test_a_total_detector_encoding_is_clean_without_a_decode(monkeypatch):
             kind = suspect_label(body, decision, url="http://example.com/")
             assert not any(encoding in _TOTAL for encoding in decodes), label  # (no decode by windows-1252)
             patch.setattr(mislabel, "_decodes_cleanly", functools.partial(mislabel._decodes_cleanly, shortcut=False))
+            patch.setattr(mislabel, "_detector_decodes_cleanly",
+                          functools.partial(mislabel._detector_decodes_cleanly, shortcut=False))
             assert suspect_label(body, decision, url="http://example.com/") == kind, label
             assert any(encoding in _TOTAL for encoding in decodes), label  # (the plain twin decodes)
         decodes.clear()
@@ -299,3 +301,82 @@ def test_the_clean_check_in_pieces_cut_before_a_less_than_sign_answers_as_the_wh
         monkeypatch.setattr(Encoding, "decode", lambda self, data: decoded.append(len(data)) or real_decode(self, data))
         assert not mislabel._decodes_cleanly(encoding, b"<p>\xff\xff" * 13000, False)
         assert decoded == [4095]  # (the first piece, cut before its last "<")
+
+
+def test_the_check_knows_a_detector_answer_that_decodes_everything_without_uchardet(monkeypatch):
+    """The "undecodable" check needs of the detector's answer only whether it decodes the body
+    cleanly: where chardetng's guess is one of the encodings uchardet may overrule (each maps every
+    byte) and every encoding with errors that uchardet may answer decodes uchardet's window with an
+    error (:func:`answers_a_total_encoding`), the answer maps every byte, and uchardet does not run
+    (random bytes under a multi-byte label, issue 37: 0.9 ms of 2.7). The check answers as its
+    plain twin on random bytes and on real pages under their own label and others (with a stray
+    byte past uchardet's window: a page uchardet names by its label is not "undecodable"), with the
+    URLs whose TLD makes chardetng guess windows-1251 for Big5, EUC-JP and GBK pages, which
+    uchardet names (no shortcut there); and wherever it says so, the detector's answer maps every
+    byte."""
+    from scrapy_whatwg_encoding.sniffing import detect as detect_module
+    from scrapy_whatwg_encoding.sniffing import mislabel
+
+    total = {e for e in ENCODINGS.values() if e.is_single_byte and "\ufffd" not in e.decode(bytes(range(256)))}
+    uchardet_runs = []
+    real_uchardet = detect_module._uchardet
+    monkeypatch.setattr(detect_module, "_uchardet", lambda *args: uchardet_runs.append(1) or real_uchardet(*args))
+    plain = functools.partial(mislabel._detector_decodes_cleanly, shortcut=False)
+    pages = [body for name in ("Big5", "EUC-JP", "GBK", "ISO-8859-7", "windows-1255", "Shift_JIS")
+             for path, body in corpus(name)[:4]]
+    rng = random.Random(37)
+    bodies = [bytes(rng.choices(range(0x80, 0x100), k=size)) for size in (100, 3000, 1 << 14)]
+    bodies += [page + b"\x80" for page in pages]
+    for path, page in corpus("Big5")[:4]:  # and with uchardet's window cut in a pair (a space more before a "<")
+        for spaces in (1, 2):
+            at = page.index(b"<", Body(page).first_non_ascii)
+            spaced = page[:at] + b" " * spaces + page[at:] + b"\x80"
+            window = detect_module._full_guess(Body(b"<meta charset=big5>" + spaced), "http://example.ru/")[1]
+            if ENCODINGS["Big5"].decode(window)[-1] == "\ufffd":
+                bodies.append(spaced)
+    shortcuts = 0
+    for body in bodies:
+        for label in ("big5", "euc-jp", "gbk", "shift_jis", "windows-1253", "euc-kr"):
+            labeled = b"<meta charset=%s>" % label.encode() + body
+            for url in ("http://example.com/", "http://example.ru/"):
+                facts = Body(labeled)
+                decision = sniff(facts, url=url)
+                kind = suspect_label(facts, decision, url=url)
+                if detect_module.answers_a_total_encoding(Body(labeled), url):
+                    shortcuts += 1
+                    assert detect(labeled, "full", url) in total, (label, url, body[:40])
+                with monkeypatch.context() as patch:
+                    patch.setattr(mislabel, "_detector_decodes_cleanly", plain)
+                    assert suspect_label(Body(labeled), decision, url=url) == kind, (label, url, body[:40])
+    assert shortcuts >= 30
+    uchardet_runs.clear()
+    body = b"<meta charset=euc-jp>" + bodies[2]
+    assert suspect_label(body, sniff(body), url="http://example.com/") == "undecodable"
+    assert not uchardet_runs
+
+
+@pytest.mark.parametrize("name", ["Shift_JIS", "EUC-JP", "EUC-KR", "Big5", "gb18030", "ISO-2022-JP", "windows-1253"])
+def test_an_error_in_a_prefix_of_uchardets_window_is_the_windows(name):
+    """:func:`answers_a_total_encoding` reads an ASCII-compatible multi-byte encoding's errors in
+    uchardet's window in prefixes of 64, 256, 1,024 bytes first: a U+FFFD but the prefix's last
+    character (a token the prefix cuts) is the window's. The answer is the plain twin's (the whole
+    window, its last U+FFFD an error only where the window reaches the body's end) on soups of
+    leading bytes, trails and U+FFFD's own bytes, with errors at and around the prefixes' ends."""
+    from hypothesis import example, given, settings
+    from hypothesis import strategies as st
+
+    from scrapy_whatwg_encoding.sniffing.detect import _has_error
+
+    encoding = ENCODINGS[name]
+
+    @settings(max_examples=200, deadline=None, derandomize=True, database=None)
+    @given(st.lists(st.sampled_from(_PIECES), max_size=400), st.integers(0, 1100), st.booleans())
+    @example([b"a"] * 63 + [b"\xa1\xa1"], 0, False)  # a pair cut by the first prefix
+    @example([b"a"] * 64 + [b"\xa1"], 0, False)  # the window's last byte a leading byte, cut or not
+    @example([b"a"] * 64 + [b"\xa1"], 0, True)
+    def run(pieces, pad, last):
+        window = b"a" * pad + b"".join(pieces)
+        text = encoding.decode(window)
+        assert _has_error(encoding, window, last) == ("\ufffd" in (text if last else text[:-1])), (window, last)
+
+    run()
