@@ -560,6 +560,9 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
     readings = 0  # tags read that hold a hint and name nothing
     word = -1
     hinted = -1  # the candidate from which the last turn's run reached the hint (-1: it did not)
+    # Where the last copies but for their numbers skipped end, less their last window at most (the
+    # copies in it are read one by one: _numbered_end would find no more there, nor is it asked).
+    numbered = -1
     while (match := search(text, position, stop)) is not None:
         previous, hinted = hinted, -1
         hint = found = hints.after(match.start())
@@ -656,11 +659,11 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
             if shortcut and (after := search(text, position, stop)) is not None:
                 unit = text[at:after.start()]
                 position = copies_end(text, at, unit, len(text)) - len(unit) + len(same)
-                if position == tag.end():  # (no copy: copies but for their numbers, as below)
+                if position == tag.end() and at >= numbered:  # (no copy: copies but for their numbers, as below)
                     skip = _numbered_end(text, at, tag, after.start(), stop, hints, found, word, longest)
                     if skip > after.start():
                         read.clear()
-                        position = skip
+                        position, numbered = skip, skip + longest
                         continue
             read.append((at, len(same)))
         elif shortcut and (after := search(text, at + 5, stop)) is not None:
@@ -671,10 +674,11 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
             unit = text[at:after.start()]
             alike = (copies_end(text, at, unit, len(text)) - at - longest) // len(unit)  # (after the first)
             position = at + (alike + 1) * len(unit) if alike > 0 else at + 5
-            skip = at if alike > 0 else _numbered_end(text, at, tag, after.start(), stop, hints, found, word, longest)
+            skip = at if alike > 0 or at < numbered else _numbered_end(text, at, tag, after.start(), stop, hints, found,
+                                                                         word, longest)
             if skip > after.start():
                 read.clear()
-                position = skip
+                position, numbered = skip, skip + longest
 
 
 def _numbered_end(text: str, at: int, tag: re.Match[str], after: int, stop: int, hints: Hints, found: int, word: int,
