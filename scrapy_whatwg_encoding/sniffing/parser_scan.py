@@ -111,20 +111,15 @@ def meta_tag_encoding(span: str) -> tuple[Encoding, str] | None:
     return None
 
 
-# Characters up to the next "<" that starts markup (a tag, "</", "<!", "<?"): text and stray "<"s,
-# each run of "<" with the character after it (at C speed), up to a run of "<" that ends at markup
-# or at the end (its "<"s but the last are characters: _characters_end).
-_CHARACTERS = re.compile(with_possessives(r"[^<]*+(?:<{1,}+[^!/?A-Za-z<][^<]*+)*+"), re.ASCII)
-_LT_RUN = re.compile("<+")
+# A "<" that starts markup (a tag, "</", "<!", "<?"): the characters before it are text and stray
+# "<"s (a run of "<" ends at its last, the one a markup character follows), in one search.
+_MARKUP_START = re.compile("<[!/?A-Za-z]")
 
 
 def _characters_end(text: str, pos: int, end: int) -> int:
     """The end of the characters from *pos* in *text* up to *end*: the next "<" that starts markup, or *end*."""
-    stop = _CHARACTERS.match(text, pos, end).end()  # type: ignore[union-attr]  # starred: never None
-    if stop == end:
-        return end
-    run = _LT_RUN.match(text, stop, end).end()  # type: ignore[union-attr]  # (a "<" is there)
-    return run if run == end else run - 1
+    found = _MARKUP_START.search(text, pos, end)
+    return end if found is None else found.start()
 
 
 # Characters, comments and bogus comments (a DOCTYPE too: it ends at its first ">" and changes no
