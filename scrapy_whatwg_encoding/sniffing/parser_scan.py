@@ -56,6 +56,7 @@ from ._html.tokenizer import (
     LONGEST_TAG,
     META_CANDIDATE,
     META_RUN,
+    NUMBERED_LONGEST,
     POSSESSIVE,
     TAG,
     ascii_lowered,
@@ -68,6 +69,7 @@ from ._html.tokenizer import (
     numbered_copy,
     numbered_run,
     numbered_skeleton,
+    numbered_unit,
     raw_text_end,
     run_end,
     same_before_digits,
@@ -449,10 +451,13 @@ _LAST_HINTS: list[tuple[str, bytes, int, tuple[int, ...]]] = []
 
 def forget() -> None:
     """Forget what earlier texts left cached here (meta tags' readings, the last texts' last
-    hints): for a benchmark timing the same body again as a crawl meets it, once."""
+    hints, the patterns of their units' copies): for a benchmark timing the same body again as a
+    crawl meets it, once (a page's units are its own: their patterns are compiled for it)."""
     _meta_reading.cache_clear()
     names_nothing_whatever_digits.cache_clear()
     _LAST_HINTS.clear()
+    for patterns in (numbered_unit, numbered_skeleton, numbered_run, _copies_between, _numbered_copies):
+        patterns.cache_clear()
 
 
 _CHARSET_WORD = lowered_word("charset")
@@ -737,9 +742,12 @@ def _copies_between(tag: str) -> re.Pattern[str]:
 @lru_cache(maxsize=8)
 def _numbered_copies(unit: str) -> re.Pattern[str] | None:
     """Copies of *unit* (its runs of digits written "0") with runs of 1 to 8 digits for those
-    (:func:`_meta_spans`), or ``None``: it has none."""
+    (:func:`_meta_spans`), or ``None``: it has none, or is longer than NUMBERED_LONGEST (its
+    patterns compiled for each page: see there)."""
     parts = tuple(DIGITS.split(unit))
-    return None if len(parts) == 1 else numbered_run(numbered_skeleton(parts).pattern)
+    if len(parts) == 1 or len(unit) > NUMBERED_LONGEST:
+        return None
+    return numbered_run(numbered_skeleton(parts).pattern)
 
 
 #: Candidates :func:`last_meta_start` reads from the end before it reads from the start instead

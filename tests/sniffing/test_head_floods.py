@@ -183,6 +183,45 @@ def _chromium_twin(text: str, head: int, partial: bool, seen: browsers.Seen):
         browsers._CHROMIUM_HEAD_ONE, browsers._CHROMIUM_HEAD_RUN, browsers._HEAD_METAS = saved
 
 
+def _hunted_56(unit: bytes, tail: bytes) -> str:
+    """Hunt 56's bodies (issue 37): an XML declaration, copies of *unit* (UTF-16 text between meta
+    tags, its own "%d" numbered), *tail*: 64 KiB, as windows-1252 reads it."""
+    parts, count = [], 0
+    while sum(map(len, parts)) < 64 * 1024:
+        parts.append(unit.replace(b"%d", b"%d" % count))
+        count += 1
+    return (b'<?xml version="1.0" encoding="koi8-r"?>' + b"".join(parts) + tail).decode("latin-1")
+
+
+_UTF_16_META = "<meta charset=koi8-r>".encode("utf-16-le")
+
+
+@pytest.mark.parametrize("text", [
+    _hunted_56(b"<meta charset=" + _UTF_16_META + b"<!---->iso-2022-jp<meta charset=%d" + _UTF_16_META
+               + b'<?xml version="1.0" encoding="koi8-r"?>', b'<meta charset="shift_jis"><meta charset="shift_jis">\x00\xd8'),
+    _hunted_56(b"<meta charset=" + _UTF_16_META + b"<!---->iso-2022-jp<meta charset=" + _UTF_16_META
+               + b'%d<?xml version="1.0" encoding="koi8-r"?>', b'</template><meta charset="shift_jis">\x00\xd8'),
+    _hunted_56(b"<link href='" + b"x" * 300 + b"'>%d<meta charset=zz>", b"<meta charset=koi8-r>"),  # one run, long
+    _hunted_56(b"<link href='" + b"1-" * 40 + b"'>%d<meta charset=zz>", b"<meta charset=koi8-r>")])  # short, 41 runs
+def test_copies_but_for_their_numbers_of_long_units_are_not_looked_for(text, monkeypatch):
+    """Chromium's head section meets turns of thousands of characters and runs of digits (hunt 56:
+    a unit of 30,862 characters and 1,261 runs, whose patterns cost 180 ms to build on each page):
+    copies but for their numbers are looked for only of units of NUMBERED_LONGEST characters and
+    NUMBERED_RUNS runs at most (each distinct unit compiles its patterns on the page that has it);
+    the scan is its twin's."""
+    from scrapy_whatwg_encoding.sniffing._html import tokenizer
+
+    units = []
+    real = tokenizer.numbered_skeleton
+    monkeypatch.setattr(tokenizer, "numbered_skeleton", lambda parts: units.append(parts) or real(parts))
+    seen, plain = browsers.Seen(), browsers.Seen()
+    assert browsers._chromium_scan(text, browsers.UNCONDITIONAL, False, seen) == _chromium_twin(
+        text, browsers.UNCONDITIONAL, False, plain)
+    assert units
+    assert max(len("0".join(parts)) for parts in units) <= tokenizer.NUMBERED_LONGEST
+    assert max(len(parts) for parts in units) <= tokenizer.NUMBERED_RUNS + 1
+
+
 @settings(max_examples=2000, deadline=None)
 @given(_FLOODS, st.sampled_from([0, 3, 10, browsers.UNCONDITIONAL]), st.booleans())
 @example(_numbered("<head>", ["<link>", "<meta name=x%d>"], 10, META), 10, False)

@@ -730,6 +730,25 @@ def test_the_last_window_of_numbered_copies_skipped_is_read_without_looking_for_
     assert 0 < len(calls) <= 3, calls
 
 
+def test_numbered_copies_between_candidates_are_looked_for_in_units_of_any_runs_but_short():
+    """The candidates' scan builds the pattern of copies but for their numbers of the text between
+    candidates (compiled for each page that has it) only where it is NUMBERED_LONGEST characters at
+    most, whatever its runs of digits (hunted, issue 37: nine runs, a number in a meta tag's value
+    and in XML declarations, read one candidate at a time: 6.2 ms at 64 KiB)."""
+    unit = '<meta charset=\xfe\xff4<?xml version="1.0" encoding="koi8-r"?>iso-2022-jp5<?xml version="1.0" encoding="koi8-r"?><link rel=x>'
+    assert len(parser_scan.DIGITS.findall(unit)) == 9 and parser_scan._numbered_copies(unit) is not None
+    assert parser_scan._numbered_copies("<p>" + "x" * parser_scan.NUMBERED_LONGEST + "1") is None
+    text = "".join(unit.replace("4", str(n), 1).replace("5", str(n + 1), 1) for n in range(0, 1000, 2)) + "<meta charset=koi8-r>"
+    calls = []
+    real = parser_scan._numbered_end
+    try:
+        parser_scan._numbered_end = lambda *args: calls.append(args[1]) or real(*args)
+        assert list(meta_starts(text, _reads)) == list(meta_starts(text, _reads, shortcut=False))
+    finally:
+        parser_scan._numbered_end = real
+    assert 0 < len(calls) <= 3, len(calls)
+
+
 # Units whose meta tags hold hints (references to letters, labels after "=") and name nothing; and
 # places where "charset" may be written (each letter written or a numeric reference to it): in a
 # tag that names an encoding, one that does not, text.
