@@ -54,6 +54,7 @@ from ._html.tokenizer import (
     COMMENT_RUN,
     DIGITS,
     LONGEST_TAG,
+    MARKUP_START,
     META_CANDIDATE,
     META_RUN,
     NUMBERED_LONGEST,
@@ -113,10 +114,9 @@ def meta_tag_encoding(span: str) -> tuple[Encoding, str] | None:
     return None
 
 
-# A "<" that starts markup (a tag, "</", "<!", "<?"): the characters before it are text and stray
-# "<"s (a run of "<" ends at its last, the one a markup character follows), in one search (about 3
-# ns a character, 8 a stray "<"; the search tries each "<" of a run: one at the start is skipped first).
-_MARKUP_START = re.compile("<[!/?A-Za-z]")
+# Characters end at a "<" that starts markup (MARKUP_START): text and stray "<"s before it (a run of
+# "<" ends at its last, the one a markup character follows), in one search (about 3 ns a character,
+# 8 a stray "<"; the search tries each "<" of a run: one at the start is skipped first).
 _LT_RUN = re.compile("<+")
 
 
@@ -124,7 +124,7 @@ def _characters_end(text: str, pos: int, end: int) -> int:
     """The end of the characters from *pos* in *text* up to *end*: the next "<" that starts markup, or *end*."""
     if text.startswith("<", pos, end):
         pos = _LT_RUN.match(text, pos, end).end() - 1  # type: ignore[union-attr]  # (its last "<")
-    found = _MARKUP_START.search(text, pos, end)
+    found = MARKUP_START.search(text, pos, end)
     return end if found is None else found.start()
 
 

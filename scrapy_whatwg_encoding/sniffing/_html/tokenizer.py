@@ -454,6 +454,8 @@ UNIT_ITEMS = 8
 
 
 DIGITS = re.compile("[0-9]+")
+#: A "<" that starts markup (§13.2.5.6 tag open state: a tag, "</", "<!", "<?"); any other is a character.
+MARKUP_START = re.compile("<[!/?A-Za-z]")
 #: Characters and runs of digits of the longest unit whose copies but for their numbers are looked
 #: for (:func:`numbered_copy`): each distinct unit compiles its patterns (about 1.2 µs a character
 #: for the three) and reads each run from its start (up to 0.3 ms for 32 runs); a page meets many
@@ -498,7 +500,7 @@ def _free_number(form: str, at: int) -> bool:
     ``annotation-xml`` encoding is HTML, by values without one), and text to every pattern here."""
     i = 0
     while True:
-        markup = _MARKUP_START.search(form, i, at)
+        markup = MARKUP_START.search(form, i, at)
         if markup is None:
             return _REFERENCE_OPEN.search(form, i, at) is None
         lt = markup.start()
@@ -521,7 +523,6 @@ def _free_number(form: str, at: int) -> bool:
         return bool(item.group(1)) or tag_name(item.group(2)) != "meta" or names_nothing_whatever_digits(item.group(3))
 
 
-_MARKUP_START = re.compile(r"<[!/?A-Za-z]")  # (§13.2.5.6 tag open state: a "<" that starts markup)
 _REFERENCE_OPEN = re.compile(r"&[#A-Za-z0-9]*\Z")  # (searched up to a number: it is in a reference)
 
 

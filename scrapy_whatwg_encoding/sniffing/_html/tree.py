@@ -27,7 +27,6 @@ modes_other.py, foreign.py, formatting.py.
 """
 from __future__ import annotations
 
-import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Collection
 from functools import lru_cache
@@ -55,7 +54,7 @@ from .modes_body import END_TAG_RULES, BodyMode, body_copies
 from .modes_head import HeadModes
 from .modes_other import OtherModes
 from .modes_table import TableModes
-from .tokenizer import TAG, attributes, copies_end, tag_name
+from .tokenizer import MARKUP_START, TAG, attributes, copies_end, tag_name
 
 _TABLE_TEXT = frozenset(("table", "tbody", "template", "tfoot", "thead", "tr"))
 # End tags that may change state (TreeBuilder.end_tags_ignored): "in template", template; "in
@@ -778,7 +777,6 @@ _END_RULES: dict[InsertionMode, Callable[[TreeBuilder, str], None]] = {
 }
 
 
-_MARKUP = re.compile(r"<[!/?A-Za-z]")  # a "<" that starts markup (§13.2.5.6 tag open state)
 
 
 @lru_cache(maxsize=64)
@@ -792,7 +790,7 @@ def _unit_tags(unit: str) -> tuple[tuple[tuple[str, str, bool], ...], bool] | No
     text = False
     at = 0
     while at < len(unit):
-        markup = _MARKUP.search(unit, at)
+        markup = MARKUP_START.search(unit, at)
         if markup is None:
             return None  # (a unit ends with a tag)
         lt = markup.start()
