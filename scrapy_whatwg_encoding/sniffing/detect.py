@@ -49,6 +49,7 @@ from urllib.parse import urlsplit
 from chardetng_py.detector import EncodingDetector
 
 from ..encoding import ENCODINGS, Encoding, get_encoding
+from ..encoding.tables.single_byte import SINGLE_BYTE
 from . import body as body_module
 from .body import Body
 from .decision import DETECTOR_MODES, DetectorMode
@@ -105,7 +106,12 @@ _UCHARDET_NAMES = {"mac-cyrillic": "x-mac-cyrillic", "maccyrillic": "x-mac-cyril
 # Answers the statistical step never takes: UTF-8 was decided over the whole body before it, a
 # BOM-less UTF-16 is no detector's business, and the replacement encoding decodes nothing.
 _NOT_DETECTED = frozenset(e for e in ENCODINGS.values() if e.name == "UTF-8" or e.output_encoding is not e)
-# chardetng's answers that uchardet may overrule: its generic fallback, and the Cyrillic
+#: Encodings in which every byte decodes alone to a character, so that no input decodes with an
+#: error: the single-byte encodings whose index maps every byte (windows-1252, KOI8-R ...) and
+#: x-user-defined.
+DECODES_EVERY_BYTE = frozenset(ENCODINGS[name] for name, high in SINGLE_BYTE.items() if "\ufffd" not in high) | {
+    ENCODINGS["x-user-defined"]}
+# chardetng's answers that uchardet may overrule (each of DECODES_EVERY_BYTE): its generic fallback, and the Cyrillic
 # encodings it answers for x-mac-cyrillic, which it lacks.
 _GAPS = frozenset(ENCODINGS[name] for name in ("windows-1252", "windows-1251", "KOI8-U", "ISO-8859-5", "IBM866"))
 
@@ -399,13 +405,11 @@ def _full_guess(facts: Body, url: str | None) -> tuple[Encoding | None, bytes, b
 
 
 @functools.cache
-def _totals() -> tuple[frozenset[Encoding], tuple[Encoding, ...]]:
-    """``(total, fallible)``: the encodings in which every byte decodes alone to a character (no
-    input decodes with an error: windows-1252, KOI8-R, x-user-defined ...), and those uchardet's
-    answer may be (every other but :data:`_NOT_DETECTED`), the single-byte ones first."""
-    total = frozenset(e for e in ENCODINGS.values() if e.is_single_byte and "\ufffd" not in e.decode(bytes(range(256))))
-    fallible = [e for e in ENCODINGS.values() if e not in total and e not in _NOT_DETECTED]
-    return total, tuple(sorted(fallible, key=lambda e: not e.is_single_byte))
+def _fallible() -> tuple[Encoding, ...]:
+    """The encodings uchardet's answer may be (every one but :data:`_NOT_DETECTED`) in which some
+    input decodes with an error (not of :data:`DECODES_EVERY_BYTE`), the single-byte ones first."""
+    fallible = [e for e in ENCODINGS.values() if e not in DECODES_EVERY_BYTE and e not in _NOT_DETECTED]
+    return tuple(sorted(fallible, key=lambda e: not e.is_single_byte))
 
 
 def _has_error(encoding: Encoding, window: bytes, last: bool) -> bool:
@@ -424,15 +428,14 @@ def _has_error(encoding: Encoding, window: bytes, last: bool) -> bool:
 
 def answers_a_total_encoding(body: Body, url: str | None = None) -> bool:
     """Whether ``detect(body, "full", url)`` surely answers an encoding in which no input decodes
-    with an error (a single-byte encoding that maps every byte, or x-user-defined), told without
+    with an error (one of :data:`DECODES_EVERY_BYTE`), told without
     uchardet: chardetng's guess is such and not one of :data:`_GAPS`, or it is one of them (all
     such) and no encoding with errors that uchardet may answer decodes uchardet's window without
     error (:func:`_uchardet` takes no such answer). ``False`` where not sure. For the suspect-label
     check on random bytes under a multi-byte label (uchardet costs ~0.4 µs a byte of them)."""
-    total, fallible = _totals()
     if body.is_ascii:
         return False  # (ISO-2022-JP or nothing)
     guess, window, last = _full_guess(body, url)
     if guess not in _GAPS:
-        return guess in total
-    return all(_has_error(encoding, window, last) for encoding in fallible)
+        return guess in DECODES_EVERY_BYTE
+    return all(_has_error(encoding, window, last) for encoding in _fallible())

@@ -21,10 +21,9 @@ import dataclasses
 from typing import Literal, get_args
 
 from ..encoding import ENCODINGS, Encoding
-from ..encoding.tables.single_byte import SINGLE_BYTE
 from .body import Body
 from .decision import Decision, Source
-from .detect import answers_a_total_encoding
+from .detect import DECODES_EVERY_BYTE, answers_a_total_encoding
 from .run import detected
 
 #: Decision sources that are labels: the transport layer (Content-Type), a ``<meta>`` found by
@@ -41,19 +40,18 @@ SUSPECT_LIMIT = 64 * 1024
 _FIRST_PIECE = 4096  # bytes of the "undecodable" check's first piece (see _decodes_cleanly)
 _CONTEXT = 16  # bytes kept before the first non-ASCII byte (a multi-byte sequence may start there)
 _UTF_8, _REPLACEMENT, _X_USER_DEFINED = ENCODINGS["UTF-8"], ENCODINGS["replacement"], ENCODINGS["x-user-defined"]
-#: Single-byte encodings that map every byte (windows-1252, KOI8-R, ...): they never decode to U+FFFD.
-_TOTAL = frozenset(ENCODINGS[name] for name, high in SINGLE_BYTE.items() if "\ufffd" not in high)
 
 
 def _decodes_cleanly(encoding: Encoding, data: bytes, cut: bool, shortcut: bool = True) -> bool:
     """Whether *encoding* decodes *data* without U+FFFD (but for a last one where *cut*): a second
-    pass over the body for the statistic only. With *shortcut*, an encoding of :data:`_TOTAL` (the
+    pass over the body for the statistic only. With *shortcut*, an encoding of
+    :data:`.detect.DECODES_EVERY_BYTE` (the
     detector's windows-1252 on random bytes) without the decode, and an ASCII-compatible one in
     pieces that double from _FIRST_PIECE bytes, each cut before a ``<`` (a token of its own in every
     such decoder, §10-§13: no trail byte is 0x3C, so the pieces' texts are the whole text's), up to
     the first that holds U+FFFD (a page full of errors: one small decode). Plain twin:
     ``shortcut=False``."""
-    if shortcut and encoding in _TOTAL:
+    if shortcut and encoding in DECODES_EVERY_BYTE:
         return True
     if shortcut and encoding.is_ascii_compatible:
         start, size = 0, _FIRST_PIECE
@@ -112,7 +110,7 @@ def suspect_label(body: bytes | Body, decision: Decision, *, url: str | None = N
         return "x-user-defined"
     if encoding is not _UTF_8 and facts.is_utf_8:
         return "utf-8"
-    if encoding in _TOTAL:
+    if encoding in DECODES_EVERY_BYTE:
         return None  # no byte is an error: nothing to decode
     if len(data) <= WHOLE_LIMIT:  # decode it all: the caller may keep the text
         window, cut = data, False

@@ -15,9 +15,8 @@ from scrapy_whatwg_encoding.encoding.tables.single_byte import SINGLE_BYTE
 from scrapy_whatwg_encoding.sniffing.body import Body
 from scrapy_whatwg_encoding.sniffing.decide import decide
 from scrapy_whatwg_encoding.sniffing.decision import SOURCES, Decision
-from scrapy_whatwg_encoding.sniffing.detect import detect
+from scrapy_whatwg_encoding.sniffing.detect import DECODES_EVERY_BYTE, detect
 from scrapy_whatwg_encoding.sniffing.mislabel import (
-    _TOTAL,
     KINDS,
     LABEL_SOURCES,
     WHOLE_LIMIT,
@@ -99,7 +98,8 @@ def test_single_byte_labels_skip_the_decode_only_when_no_byte_is_an_error():
     # The fast path (no decode for encodings that map all 256 bytes) is exact: exactly those.
     for name in SINGLE_BYTE:
         encoding = ENCODINGS[name]
-        assert (encoding in _TOTAL) == ("\ufffd" not in encoding.decode(bytes(range(256)))), name
+        assert (encoding in DECODES_EVERY_BYTE) == ("\ufffd" not in encoding.decode(bytes(range(256)))), name
+    assert ENCODINGS["x-user-defined"] in DECODES_EVERY_BYTE and "\ufffd" not in ENCODINGS["x-user-defined"].decode(bytes(range(256)))
     # ISO-8859-7 leaves 0xAE, 0xD2, 0xFF unmapped: Russian text (я is 0xFF in windows-1251) shows it.
     for path, body in corpus("windows-1251")[:3]:
         assert suspect_label(body, served(body, "iso-8859-7"), url="http://example.ru/") == "undecodable", path
@@ -227,7 +227,7 @@ def test_the_suspect_label_check_reuses_the_runs_detector_answer():
 
 def test_a_total_detector_encoding_is_clean_without_a_decode(monkeypatch):
     """The "undecodable" check's second decode (the detector's encoding, on the same bytes) is skipped
-    for an encoding of _TOTAL (every byte one character: windows-1252 on random bytes 0x80-0xFF, issue
+    for an encoding of DECODES_EVERY_BYTE (every byte one character: windows-1252 on random bytes 0x80-0xFF, issue
     37): every body decodes cleanly there, so the answer is its plain twin's (the decode, then a look
     for U+FFFD), on every byte value for every single-byte encoding and on pages in wrong encodings;
     the shortcut skips the detector's decode on random bytes under a multi-byte label."""
@@ -251,16 +251,16 @@ def test_a_total_detector_encoding_is_clean_without_a_decode(monkeypatch):
     for label in ("big5", "euc-jp", "shift_jis", "euc-kr", "gb18030"):
         body = b"<meta charset=%s>" % label.encode() + random_high
         decision = sniff(body)
-        assert detect(body, "full", "http://example.com/") in _TOTAL
+        assert detect(body, "full", "http://example.com/") in DECODES_EVERY_BYTE
         with monkeypatch.context() as patch:
             patch.setattr(Encoding, "decode", counted)
             kind = suspect_label(body, decision, url="http://example.com/")
-            assert not any(encoding in _TOTAL for encoding in decodes), label  # (no decode by windows-1252)
+            assert not any(encoding in DECODES_EVERY_BYTE for encoding in decodes), label  # (no decode by windows-1252)
             patch.setattr(mislabel, "_decodes_cleanly", functools.partial(mislabel._decodes_cleanly, shortcut=False))
             patch.setattr(mislabel, "_detector_decodes_cleanly",
                           functools.partial(mislabel._detector_decodes_cleanly, shortcut=False))
             assert suspect_label(body, decision, url="http://example.com/") == kind, label
-            assert any(encoding in _TOTAL for encoding in decodes), label  # (the plain twin decodes)
+            assert any(encoding in DECODES_EVERY_BYTE for encoding in decodes), label  # (the plain twin decodes)
         decodes.clear()
 
 
@@ -295,7 +295,7 @@ def test_the_clean_check_in_pieces_cut_before_a_less_than_sign_answers_as_the_wh
 
     run()
     monkeypatch.setattr(mislabel, "_FIRST_PIECE", 4096)
-    if encoding.is_ascii_compatible and encoding not in _TOTAL:
+    if encoding.is_ascii_compatible and encoding not in DECODES_EVERY_BYTE:
         decoded = []
         real_decode = Encoding.decode
         monkeypatch.setattr(Encoding, "decode", lambda self, data: decoded.append(len(data)) or real_decode(self, data))
@@ -317,7 +317,6 @@ def test_the_check_knows_a_detector_answer_that_decodes_everything_without_uchar
     from scrapy_whatwg_encoding.sniffing import detect as detect_module
     from scrapy_whatwg_encoding.sniffing import mislabel
 
-    total = {e for e in ENCODINGS.values() if e.is_single_byte and "\ufffd" not in e.decode(bytes(range(256)))}
     uchardet_runs = []
     real_uchardet = detect_module._uchardet
     monkeypatch.setattr(detect_module, "_uchardet", lambda *args: uchardet_runs.append(1) or real_uchardet(*args))
@@ -344,7 +343,7 @@ def test_the_check_knows_a_detector_answer_that_decodes_everything_without_uchar
                 kind = suspect_label(facts, decision, url=url)
                 if detect_module.answers_a_total_encoding(Body(labeled), url):
                     shortcuts += 1
-                    assert detect(labeled, "full", url) in total, (label, url, body[:40])
+                    assert detect(labeled, "full", url) in DECODES_EVERY_BYTE, (label, url, body[:40])
                 with monkeypatch.context() as patch:
                     patch.setattr(mislabel, "_detector_decodes_cleanly", plain)
                     assert suspect_label(Body(labeled), decision, url=url) == kind, (label, url, body[:40])

@@ -777,8 +777,6 @@ _END_RULES: dict[InsertionMode, Callable[[TreeBuilder, str], None]] = {
 }
 
 
-
-
 @lru_cache(maxsize=64)
 def _unit_tags(unit: str) -> tuple[tuple[tuple[str, str, bool], ...], bool] | None:
     """The start tags (name, attributes span, self-closing flag) that *unit* consists of, with
