@@ -79,11 +79,14 @@ def test_readers_answer_for_the_value_what_they_answer_for_its_text(name, value)
 
 @pytest.mark.slow
 @settings(max_examples=400, deadline=None)
-@given(st.one_of(meta_values, st.lists(st.one_of(references, st.sampled_from([*WHITESPACE, "x"])), max_size=40).map("".join)))
+@given(st.one_of(meta_values, st.lists(st.one_of(references, st.sampled_from([*WHITESPACE, "x", "C", "H", "\u212a", "\u0130"])),
+                                      max_size=40).map("".join)))
 def test_the_floor_and_the_word_search_hold_for_the_decoded_text(value):
     """Never more characters that are not whitespace than the text has; "charset" in the text
     (ASCII case-insensitively, or as Chromium's model lowercases it) only where the search may
-    find it."""
+    find it; the search over the value's ASCII-lowercased bytes answers as its plain twin over
+    the value (non-ASCII letters that lowercase to ASCII ones among them: U+212A, U+0130)."""
+    assert may_hold(value, "charset") == (charrefs._word_pattern("charset").search(value) is not None)
     charrefs.forget()
     text = decode_attribute_value(value)
     floor = nonspace_floor(value)
