@@ -601,6 +601,9 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
                 if copies > 0:
                     position = at + copies * size
                     continue
+            elif shortcut and -1 < previous < at and (skip := _numbered_hinted_end(text, previous, at, stop, longest)) > at:
+                position = skip  # (the same, copies but for their numbers)
+                continue
             hinted = at
             continue
         if at >= stop or at > last_gt:
@@ -720,6 +723,31 @@ def _numbered_end(text: str, at: int, tag: re.Match[str], after: int, stop: int,
         reach = hints.next_hint(found)  # (where *found* is a bound: no hint before the next one)
         reach = max(len(text) if reach < 0 else reach, word)
     bound = numbered.match(text, at, reach).end() - longest  # type: ignore[union-attr]
+    return numbered.match(text, at, bound).end() if bound > at else at  # type: ignore[union-attr]
+
+
+def _numbered_hinted_end(text: str, previous: int, at: int, stop: int, longest: int) -> int:
+    """:func:`_meta_spans`' shortcut for copies but for their numbers of the text from candidate
+    *previous*, whose run reached the hint (its tag named nothing), to the next candidate *at*:
+    the start of the last few copies (so many that a hint, _HINT_LENGTH characters at most, and
+    copies 8 digits longer a run fit past it), where that tag holds no digits or names nothing
+    whatever its digits (:func:`.tokenizer.names_nothing_whatever_digits`) and stays within the
+    window with 7 more a run: each copy's tag is then read alike, a candidate that names nothing
+    (the numbers elsewhere, text or comments, are no tag's). Else *at*."""
+    unit = text[previous:at]
+    if not same_before_digits(text, unit, at):
+        return at
+    tag = TAG.match(text, previous, at)
+    if tag is None:
+        return at
+    runs = len(DIGITS.findall(tag.group()))
+    if runs and (tag.end() - previous + 7 * runs >= longest or not names_nothing_whatever_digits(tag.group(3))):
+        return at
+    numbered = _numbered_copies(DIGITS.sub("0", unit))
+    if numbered is None:
+        return at
+    end = numbered.match(text, at, stop).end()  # type: ignore[union-attr]  # starred: never None
+    bound = end - _HINT_LENGTH - 2 * (len(unit) + 8 * len(DIGITS.findall(unit)))
     return numbered.match(text, at, bound).end() if bound > at else at  # type: ignore[union-attr]
 
 

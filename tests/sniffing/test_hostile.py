@@ -652,6 +652,37 @@ def test_copies_of_a_tag_that_names_nothing_with_the_text_after_it_are_read_as_t
     assert both[0] == both[1]
 
 
+# Tags that name nothing with a number in them: whatever it is (a NUL or "<" in the value), or not
+# (a label for some: "koi8-%d" names KOI8-R at 4 or 6 only once a "r"... "cp125%d" at 0-8, "%d" IBM866 at 866).
+_NUMBERED_TAGS = st.sampled_from(["<meta charset=zz>", "<meta charset=zz%d>", "<meta charset=<%d>", "<meta charset=%d\x00>",
+                                  "<meta charset=cp125%d>", "<meta charset=%d>", "<meta a=%d charset=zz>",
+                                  '<meta charset="<%d' + "y" * 400 + '">', "<meta charset=zz a=" + "y" * 1010 + "%d>"])
+_NUMBERED_BETWEEN = st.lists(st.sampled_from(["<!-- x -->", "<?x", "<?xml ", "x", "\x0f\x0f%d", "%d", "&#%d;", "&#X63;harset",
+                                              " ", "<p>", "=koi8-r", "<!--%d-->", "&#9", "charset=", "<me"]), max_size=4).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_NUMBERED_TAGS, _NUMBERED_BETWEEN, st.integers(0, 10 ** 6), st.integers(0, 200), _BETWEEN, _LONG_TAGS,
+       st.sampled_from([_reads, _chromium_reads, firefox_meta_encoding]), st.sampled_from([LONGEST_TAG, 200, 60]))
+@example("<meta charset=zz>", "\x0f\x0f%d<?xml &#X63;harset", 0, 80, "", "", _reads, LONGEST_TAG)  # hunted (issue 37, 3.0 / 5.8 ms)
+@example("<meta charset=zz>", "\x0f\x0f%d<?xml &#X63;harset", 0, 80, "", "<meta charset=koi8-r>", _chromium_reads, LONGEST_TAG)
+@example("<meta charset=%d>", " <?xml&#X63;harset", 800, 300, "", "", _reads, LONGEST_TAG)  # the 67th copy names IBM866
+@example("<meta charset=zz>", "%d&#X63;harset<me", 0, 200, "", "ta charset=koi8-r>", _reads, LONGEST_TAG)  # the last copy and the tail
+@example("<meta a=&#%d; " + "y" * 46 + ">", "&#X63;harset", 0, 200, "", "", _reads, 60)  # hints in tags from "&#48;", too long from "&#100;"
+@example("<meta charset=zz>", " <?xml&#X63;harset&#%d;", 0, 80, "", "", _reads, LONGEST_TAG)  # "&#99;": a hint, in text only
+@example("<meta charset=zz>", "\x0f%d<?xml &#X63;harset", 9990, 60, "", "", _reads, LONGEST_TAG)  # numbers grow by a digit
+def test_numbered_copies_of_a_tag_that_names_nothing_with_the_text_after_it_are_read_as_the_plain_steps_read_them(
+        tag, between, first, copies, head, tail, reads, longest):
+    """meta_starts and last_meta_start with the shortcut that skips copies but for their numbers of
+    the text from a tag whose run reached the hint to the next "<meta" (:func:`_numbered_hinted_end`),
+    against the plain steps: numbers in the tag (some that may make it name an encoding), in text,
+    comments and references after it, growing by a digit among the copies; long tags."""
+    unit = tag + between
+    text = head + "".join(unit.replace("%d", str(first + k)) for k in range(copies)) + tail
+    both = _both_ways(text, reads, longest=longest)
+    assert both[0] == both[1]
+
+
 @settings(max_examples=500, deadline=None)
 @given(st.lists(_NAMING_NOTHING | _BETWEEN | st.just("&#9;"), min_size=1, max_size=5).map("".join), st.integers(0, 40),
        _BETWEEN, _LONG_TAGS, st.sampled_from([_reads, _chromium_reads, firefox_meta_encoding]))
