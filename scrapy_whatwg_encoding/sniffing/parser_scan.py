@@ -693,7 +693,8 @@ def _numbered_end(text: str, at: int, tag: re.Match[str], after: int, stop: int,
     """:func:`_meta_spans`' shortcut for the tag *tag* at *at* read as naming nothing, the next
     candidate at *after* (*found*: :meth:`Hints.after` there; *word*: :meth:`Hints.word_after`,
     or -1): where copies of the text from *at* up to a later candidate (the next one, or up to
-    :data:`_NUMBERED_TAGS` on: the first whose text comes again) but for its numbers end (runs of
+    :data:`_NUMBERED_TAGS` on: the first whose text comes again, NUMBERED_LONGEST characters at
+    most, as the next copy's) but for its numbers end (runs of
     digits, which are no markup: each copy's tags read alike, to the same places, and no longer
     than the window where each run may be 7 digits longer), each copy's windows within the
     copies; and before the next hint (a tag that ends before it names nothing), or anywhere
@@ -702,12 +703,15 @@ def _numbered_end(text: str, at: int, tag: re.Match[str], after: int, stop: int,
     distinct unit.)"""
     starts = [at, after]  # candidates from *at* on
     for size in range(1, _NUMBERED_TAGS + 1):
+        if starts[size] - at > NUMBERED_LONGEST:
+            return at  # (no pattern of so long a unit, nor of the longer ones: see there)
         while len(starts) <= 2 * size:
             candidate = META_CANDIDATE.search(text, starts[-1] + 5, stop)
             if candidate is None:
                 return at
             starts.append(candidate.start())
-        if (form := DIGITS.sub("0", text[at:starts[size]])) == DIGITS.sub("0", text[starts[size]:starts[2 * size]]):
+        if starts[2 * size] - starts[size] <= NUMBERED_LONGEST and (
+                form := DIGITS.sub("0", text[at:starts[size]])) == DIGITS.sub("0", text[starts[size]:starts[2 * size]]):
             break
     else:
         return at
