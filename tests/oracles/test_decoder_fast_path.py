@@ -22,7 +22,7 @@ from quick_sample import quick_sample
 from reference import ref_decode, ref_encode
 
 from scrapy_whatwg_encoding import ENCODINGS
-from scrapy_whatwg_encoding.encoding import iso_2022_jp, multi_byte
+from scrapy_whatwg_encoding.encoding import euc_jp, iso_2022_jp, multi_byte
 
 CORPUS = pathlib.Path(__file__).parents[1] / "data" / "corpus"
 CJK = ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR", "ISO-2022-JP"]
@@ -783,6 +783,15 @@ def test_euc_jp_pair_runs_equal_reference_and_plain_twin(windows, monkeypatch):
                  b"\xa1\x1b$B0" + b"".join(b"\x82<?>?>%d</--><meta http-equiv=content-type content='text/html; "
                                            b"charset=iso-2022-jp'>\r" % n for n in range(60))):
         assert ENCODINGS["ISO-2022-JP"].decode(body) == ref_decode("ISO-2022-JP", body)
+    # Hunted: a row-13 pair ("-" then a byte) every 40-90 bytes of JIS text; a run from one costs about as much as
+    # the handler's 15 calls, so a run of fewer than 128 bytes leaves the next _SKIP pairs to the handler.
+    body = (b"&#99999999999;<meta http-equiv=content-type content='text/html; charset=iso-2022-jp'>\n\x1b$B$\"\xff\xd7"
+            * 700 + b"\xe9")
+    mixed = []
+    real = euc_jp._mixed_run
+    monkeypatch.setattr(euc_jp, "_mixed_run", lambda data, i: mixed.append(i) or real(data, i))
+    assert ENCODINGS["ISO-2022-JP"].decode(body) == ref_decode("ISO-2022-JP", body)
+    assert len(mixed) < 60, len(mixed)
 
 
 @pytest.mark.parametrize("windows", [(64, 1 << 18), (4, 16), (1, 8)], ids=["windows", "small-windows", "tiny-windows"])
