@@ -702,16 +702,16 @@ _SCRIPT_DOUBLE = re.compile(rf"-->|</script{_T}", _FLAGS)
 _S = "(?i:script)"
 
 
-def _data(key: str) -> str:  # up to "<!--" or "</script" (a run of "<" at a time, as in _text_element)
-    return atomic_text(rf"<+(?!!--|/{_S}{_T})", key)
+def _data(key: str) -> str:  # up to "<!--" or "</script"
+    return atomic_text(rf"<(?!!--|/{_S}{_T})", key)
 
 
 def _escaped(key: str) -> str:  # up to "-->", "</script" or "<script"
-    return atomic_text(rf"(?:-(?!->)|<+(?!/?{_S}{_T}))", key, special="<-")
+    return atomic_text(rf"(?:-(?!->)|<(?!/?{_S}{_T}))", key, special="<-")
 
 
 def _double(key: str) -> str:  # up to "-->" or "</script"
-    return atomic_text(rf"(?:-(?!->)|<+(?!/{_S}{_T}))", key, special="<-")
+    return atomic_text(rf"(?:-(?!->)|<(?!/{_S}{_T}))", key, special="<-")
 
 
 def _escaped_cycles(key: str) -> str:
@@ -737,7 +737,7 @@ def script_text(key: str) -> str:
     by ``x{key}``). Most scripts have no "<!--": their text up to the end tag first, one pass;
     where no "</script" follows, it fails at the speed of a search for one."""
     plain = rf"{_data(key + 'q')}(?=</{_S}{_T})"
-    ahead = rf"(?={atomic_text(rf'<+(?!/{_S}{_T})', key + 'p')}</{_S}{_T})"
+    ahead = rf"(?={atomic_text(rf'<(?!/{_S}{_T})', key + 'p')}</{_S}{_T})"
     text = with_possessives(_script_runs(key)[0] + rf"(?:<!{_escaped(key + 'm')}{_escaped_cycles(key + 'n')})?+")
     return rf"(?:{plain}|{ahead}{text if POSSESSIVE else atomic(text, f'x{key}o')})"
 
