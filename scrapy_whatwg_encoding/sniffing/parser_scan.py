@@ -737,7 +737,10 @@ def _numbered_hinted_end(text: str, previous: int, at: int, stop: int, longest: 
     copies 8 digits longer a run fit past it), where that tag holds no digits or names nothing
     whatever its digits (:func:`.tokenizer.names_nothing_whatever_digits`) and stays within the
     window with 7 more a run: each copy's tag is then read alike, a candidate that names nothing
-    (the numbers elsewhere, text or comments, are no tag's). Else *at*."""
+    (the numbers elsewhere, text or comments, are no tag's); units of NUMBERED_LONGEST characters
+    at most. Else *at*."""
+    if at - previous > NUMBERED_LONGEST:
+        return at
     unit = text[previous:at]
     if not same_before_digits(text, unit, at):
         return at
