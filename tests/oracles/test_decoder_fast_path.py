@@ -635,7 +635,7 @@ def _bulk_twins(name, monkeypatch, windows):
     """*name*'s decoder rebuilt three ways: with its *bulk* counted, without it (the plain twin: the
     cached step at each such token), and the count; the bulk path's windows set to *windows*
     (gb18030's chunks of null pointers four times the first)."""
-    from scrapy_whatwg_encoding.encoding import euc_jp, gb18030
+    from scrapy_whatwg_encoding.encoding import gb18030
     from scrapy_whatwg_encoding.encoding.tables.multi_byte_fixes import FIXES
 
     module, c_codec, reach, bulk = {
@@ -735,7 +735,6 @@ def test_euc_jp_pairs_every_pair():
     """Every EUC-JP pair of bytes 0xA1–0xFE, twice in a row: the bulk run (the pair as the Shift_JIS
     bytes of its pointer, CPython's cp932) decodes it as the standard's step does where the pointer
     is not null, and ends before it where it is; the decoder equals the reference on all of them."""
-    from scrapy_whatwg_encoding.encoding import euc_jp
 
     for lead in range(0xA1, 0xFF):
         pairs = [bytes((lead, x)) for x in range(0xA1, 0xFF)]
@@ -800,7 +799,6 @@ def test_euc_jp_pairs_among_ascii_equal_reference(windows, monkeypatch):
     one bulk run in lanes): each run pairs_run gives from a pair is the reference's text of its bytes and
     ends where the reference's tokens end, no later than the tokens it may take do (pairs that are no
     error, ASCII bytes); the decoders with and without bulk runs equal the reference."""
-    from scrapy_whatwg_encoding.encoding import euc_jp
 
     fast, plain, _ = _bulk_twins("EUC-JP", monkeypatch, windows)
     pairs = [b"\xad\xa1", b"\xad\xbe", b"\xf9\xa1", b"\xfc\xee", b"\xfc\xef", b"\xa4\xa2", b"\xa9\xa1", b"\xfe\xfe"]
