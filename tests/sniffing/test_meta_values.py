@@ -178,10 +178,16 @@ _NUMBERS = [1, 2, 5, 7, 8, 65, 99, 107, 866, 1251, 8859, 12345678]
 @example([("charset", "<", ""), ("charset", " %d", "")])  # Chromium reads the last charset
 @example([("charset", " %d\t", '"')])  # " 866\t": whitespace stripped
 @example([("charset", "&#%d;oi8-r", "")])  # &#107;: "k"
+@example([("http-equiv", "content-type", ""), ("content", "<meta", ""), ("content", "content%d\x0ea", "")])  # hunted
+@example([("http-equiv", "content-type", ""), ("content", "x&#%d;harset=koi8-r", "")])  # &#99;: "c"
+@example([("http-equiv", "content-type", ""), ("content", "CHARSET=%d", "'")])  # charset=866
+@example([("http-equiv", "content-type", ""), ("content", "x", ""), ("content", "charset=%d", '"')])  # Chromium's last
 def test_a_tag_that_names_nothing_whatever_its_digits_names_nothing_for_every_number(attributes):
     """tokenizer.names_nothing_whatever_digits: where it holds for a tag's attributes, every
     reader (the standard's, Chromium's, Firefox's) names nothing in them whatever number each
-    "%d" is written as; and it holds for one such writing exactly where it holds for every other."""
+    "%d" is written as; and it holds for one such writing exactly where it holds for every other
+    (either way: charset and http-equiv values that hold a kept character, or charset values that
+    do and content values without "charset" or "&")."""
     from scrapy_whatwg_encoding.sniffing.browsers import chromium_meta_encoding, firefox_meta_encoding
     from scrapy_whatwg_encoding.sniffing.parser_scan import meta_tag_encoding
 

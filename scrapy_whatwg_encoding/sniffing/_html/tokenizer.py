@@ -261,6 +261,18 @@ _KEPT_ITEM = (rf"[\t\n\x0c\r /]*+(?:(?!{_NAMED}){_ONE_ATTRIBUTE}|{_NAMED}[\t\n\x
               rf"|(?=[^\t\n\x0c\r >]*?{_kept('>')})[^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*+))")
 _NAMES_NOTHING = re.compile(with_possessives(f"(?:{_KEPT_ITEM})*+" if POSSESSIVE else atomic(f"(?:{_KEPT_ITEM})*", "k"))
                             + r"[\t\n\x0c\r /]*", _FLAGS)
+# Or: charset values as above, any http-equiv, and content values without "charset" (ASCII
+# case-insensitively) nor "&" (no reference spells a letter): no reader extracts an encoding
+# from them, whatever their digits (hunted, issue 37: a second content attribute numbered).
+_FREE = r"(?:(?!charset)[^{}&])*+"
+_CONTENT_ITEM = (rf"[\t\n\x0c\r /]*+(?:(?!{_whole('charset')}|{_whole('content')}){_ONE_ATTRIBUTE}"
+                 + _KEPT_ITEM[_KEPT_ITEM.index(f"|{_NAMED}"):-1].replace(_NAMED, _whole("charset"), 1)
+                 + rf"|{_whole('content')}(?:[\t\n\x0c\r ]*+=[\t\n\x0c\r ]*+(?:\"{_FREE.format(chr(34))}\"|'{_FREE.format(chr(39))}'"
+                 + rf"|(?!charset)[^\t\n\x0c\r >\"'&]{_FREE.format(chr(9) + chr(10) + chr(12) + chr(13) + ' >')}"
+                 + r"(?![^\t\n\x0c\r >])|(?![^>]))"
+                 + r"|(?![\t\n\x0c\r ]*=)))")
+_NAMES_NOTHING_BY_CONTENT = re.compile(with_possessives(f"(?:{_CONTENT_ITEM})*+" if POSSESSIVE else atomic(
+    f"(?:{_CONTENT_ITEM})*", "c")) + r"[\t\n\x0c\r /]*", _FLAGS)
 
 
 @lru_cache(maxsize=512)  # (a flood's tags, asked again by each scan)
@@ -269,11 +281,14 @@ def names_nothing_whatever_digits(span: str) -> bool:
     reader here (the standard's, Chromium's, Firefox's), however its runs of ASCII digits are
     written: each of its ``charset`` and ``http-equiv`` values (every one: Chromium reads the last)
     holds a character that decoding keeps and that no label, "content-type" or ASCII whitespace
-    has, so none is a label nor "content-type" (and no ``content`` is read). Digits are no
-    markup: they change no attribute's name or extent (a name with one is none of those). One
-    C match; ``False`` unread for a span longer than :data:`LONGEST_TAG` (few such tags fit in a
-    page: no copies worth skipping)."""
-    return len(span) <= LONGEST_TAG and _NAMES_NOTHING.match(span).end() == len(span)  # type: ignore[union-attr]
+    has, so none is a label nor "content-type" (and no ``content`` is read); or each ``charset``
+    value does and no ``content`` value holds "charset" (ASCII case-insensitively) or "&", so
+    none gives an encoding whatever ``http-equiv`` says. Digits are no markup: they change no
+    attribute's name or extent (a name with one is none of those). One or two C matches;
+    ``False`` unread for a span longer than :data:`LONGEST_TAG` (few such tags fit in a page: no
+    copies worth skipping)."""
+    return len(span) <= LONGEST_TAG and (_NAMES_NOTHING.match(span).end() == len(span)  # type: ignore[union-attr]
+                                         or _NAMES_NOTHING_BY_CONTENT.match(span).end() == len(span))  # type: ignore[union-attr]
 
 
 _EQUALS_VALUE = _ONE_ATTRIBUTE[_ONE_ATTRIBUTE.index("(?:"):]  # the "=" and value after a name, if any
