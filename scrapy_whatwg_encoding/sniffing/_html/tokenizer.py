@@ -253,26 +253,38 @@ def _kept(delimiter: str) -> str:
     return r"[^A-Za-z0-9&#;\-_:.\t\n\x0c\r " + delimiter + "]"
 
 
-# Attributes but a charset or http-equiv one whose value lacks such a character, each as TAG
-# reads it: a span they take whole names no encoding, whatever its runs of digits.
+def _free(delimiters: str) -> str:
+    """Characters of a ``content`` value (up to one of *delimiters*) that hold no "charset" (ASCII
+    case-insensitively with the patterns' flags) and no "&" (no reference spells a letter)."""
+    return r"(?:(?!charset)[^&" + delimiters + "])*+"
+
+
+_EQUALS = r"[\t\n\x0c\r ]*+=[\t\n\x0c\r ]*+"
+# A value that holds a _kept character; one without "charset" or "&", or none at all (as TAG reads
+# them: an unquoted one ends at whitespace or ">", an empty one before ">").
+_KEPT_VALUE = (rf"{_EQUALS}(?:\"[^\"]*?{_kept(chr(34))}[^\"]*+\"|'[^']*?{_kept(chr(39))}[^']*+'"
+               rf"|(?=[^\t\n\x0c\r >]*?{_kept('>')})[^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*+)")
+_FREE_VALUE = (rf"(?:{_EQUALS}(?:\"{_free(chr(34))}\"|'{_free(chr(39))}'|(?!charset)[^\t\n\x0c\r >\"'&]"
+               rf"{_free(chr(9) + chr(10) + chr(12) + chr(13) + ' >')}(?![^\t\n\x0c\r >])|(?![^>]))"
+               r"|(?![\t\n\x0c\r ]*=))")
+
+
+def _whole_span(items: str, key: str) -> re.Pattern[str]:
+    """A span of attributes, each one of *items* (an alternation), taken whole where it matches to the end."""
+    item = rf"[\t\n\x0c\r /]*+(?:{items})"
+    return re.compile(with_possessives(f"(?:{item})*+" if POSSESSIVE else atomic(f"(?:{item})*", key))
+                      + r"[\t\n\x0c\r /]*", _FLAGS)
+
+
+# Spans whose readers name no encoding whatever their runs of digits: every charset and
+# http-equiv value holds a _kept character (none is a label nor "content-type"); or every charset
+# value does, any http-equiv, and no content value holds "charset" or "&" (no reader extracts an
+# encoding from it; hunted, issue 37: a second content attribute numbered).
 _NAMED = rf"(?:{_whole('charset')}|{_whole('http-equiv')})"
-_KEPT_ITEM = (rf"[\t\n\x0c\r /]*+(?:(?!{_NAMED}){_ONE_ATTRIBUTE}|{_NAMED}[\t\n\x0c\r ]*+=[\t\n\x0c\r ]*+"
-              rf"(?:\"[^\"]*?{_kept(chr(34))}[^\"]*+\"|'[^']*?{_kept(chr(39))}[^']*+'"
-              rf"|(?=[^\t\n\x0c\r >]*?{_kept('>')})[^\t\n\x0c\r >\"'][^\t\n\x0c\r >]*+))")
-_NAMES_NOTHING = re.compile(with_possessives(f"(?:{_KEPT_ITEM})*+" if POSSESSIVE else atomic(f"(?:{_KEPT_ITEM})*", "k"))
-                            + r"[\t\n\x0c\r /]*", _FLAGS)
-# Or: charset values as above, any http-equiv, and content values without "charset" (ASCII
-# case-insensitively) nor "&" (no reference spells a letter): no reader extracts an encoding
-# from them, whatever their digits (hunted, issue 37: a second content attribute numbered).
-_FREE = r"(?:(?!charset)[^{}&])*+"
-_CONTENT_ITEM = (rf"[\t\n\x0c\r /]*+(?:(?!{_whole('charset')}|{_whole('content')}){_ONE_ATTRIBUTE}"
-                 + _KEPT_ITEM[_KEPT_ITEM.index(f"|{_NAMED}"):-1].replace(_NAMED, _whole("charset"), 1)
-                 + rf"|{_whole('content')}(?:[\t\n\x0c\r ]*+=[\t\n\x0c\r ]*+(?:\"{_FREE.format(chr(34))}\"|'{_FREE.format(chr(39))}'"
-                 + rf"|(?!charset)[^\t\n\x0c\r >\"'&]{_FREE.format(chr(9) + chr(10) + chr(12) + chr(13) + ' >')}"
-                 + r"(?![^\t\n\x0c\r >])|(?![^>]))"
-                 + r"|(?![\t\n\x0c\r ]*=)))")
-_NAMES_NOTHING_BY_CONTENT = re.compile(with_possessives(f"(?:{_CONTENT_ITEM})*+" if POSSESSIVE else atomic(
-    f"(?:{_CONTENT_ITEM})*", "c")) + r"[\t\n\x0c\r /]*", _FLAGS)
+_NAMES_NOTHING = _whole_span(rf"(?!{_NAMED}){_ONE_ATTRIBUTE}|{_NAMED}{_KEPT_VALUE}", "k")
+_NAMES_NOTHING_BY_CONTENT = _whole_span(
+    rf"(?!{_whole('charset')}|{_whole('content')}){_ONE_ATTRIBUTE}|{_whole('charset')}{_KEPT_VALUE}"
+    rf"|{_whole('content')}{_FREE_VALUE}", "c")
 
 
 @lru_cache(maxsize=512)  # (a flood's tags, asked again by each scan)
@@ -473,7 +485,7 @@ DIGITS = re.compile("[0-9]+")
 MARKUP_START = re.compile("<[!/?A-Za-z]")
 #: Characters and runs of digits of the longest unit whose copies but for their numbers are looked
 #: for (:func:`numbered_copy`): each distinct unit compiles its patterns (about 1.2 µs a character
-#: for the three) and reads each run from its start (up to 0.3 ms for 32 runs); a page meets many
+#: for the three) and reads the unit once for its free runs (:func:`_free_number`); a page meets many
 #: (hunted, issue 37: units of 30 KiB and 1,261 runs in Chromium's head section cost 180 ms a page).
 #: A flood's unit is shorter; copies of a longer one are read one by one, a few to a page.
 NUMBERED_LONGEST, NUMBERED_RUNS = 256, 32
@@ -488,12 +500,13 @@ def numbered_unit(parts: tuple[str, ...], kept: tuple[str | None, ...]) -> re.Pa
     if not parts[-1].endswith(">"):
         return None
     form = "".join(part + (digits or "0") for part, digits in zip(parts, kept + ("",)))
-    at, pattern = 0, []
+    at, read, pattern = 0, 0, []
     for part, digits in zip(parts, kept + ("",)):
         at += len(part)
         pattern.append(re.escape(part))
         if digits is None:
-            if not _free_number(form, at):
+            free, read = _free_number(form, at, read)
+            if not free:
                 return None
             pattern.append("[0-9]{1,8}")
             digits = "0"
@@ -503,9 +516,11 @@ def numbered_unit(parts: tuple[str, ...], kept: tuple[str | None, ...]) -> re.Pa
     return re.compile("".join(pattern))
 
 
-def _free_number(form: str, at: int) -> bool:
+def _free_number(form: str, at: int, i: int = 0) -> tuple[bool, int]:
     """Whether the run of digits at *at* in *form* (a unit that starts in the data state, between
-    tokens) may be any, read from its start as the tokenizer reads it: in character data but in a
+    tokens) may be any, and where the reading that told stood (*i*, the start of the item it was
+    in or of the text after the last item before *at*: a later run is read on from there, so a
+    unit is read once whatever its runs). Read from its start as the tokenizer reads it: in character data but in a
     character reference (after "&" then letters, digits or "#", §13.2.5.72-80: ``&#9;`` is
     whitespace, ``&frac12;`` a fraction), in a comment or bogus comment, or in a tag's attributes
     but those of a ``meta`` start tag that may name an encoding with some digits
@@ -513,29 +528,28 @@ def _free_number(form: str, at: int) -> bool:
     character tokens of one class (:func:`classify_text`) whatever their digits and length, or no
     markup where the tree builder reads no value with a digit (an ``input`` is hidden, an
     ``annotation-xml`` encoding is HTML, by values without one), and text to every pattern here."""
-    i = 0
     while True:
         markup = MARKUP_START.search(form, i, at)
         if markup is None:
-            return _REFERENCE_OPEN.search(form, i, at) is None
+            return _REFERENCE_OPEN.search(form, i, at) is None, i
         lt = markup.start()
         item = COMMENT_ONE.match(form, lt) if form.startswith("<!--", lt) else TAG.match(form, lt)
         if item is None:  # a bogus comment ("<!", "</" then no letter, "<?"), or a cut tag
             gt = form.find(">", lt)
             if gt < 0:
-                return False
+                return False, i
             if gt >= at:
-                return form[lt + 1] in "!/?"
+                return form[lt + 1] in "!/?", i
             i = gt + 1
             continue
         if item.end() <= at:
             i = item.end()
             continue
         if item.re is COMMENT_ONE:
-            return True
+            return True, i
         if at < item.start(3):
-            return False
-        return bool(item.group(1)) or tag_name(item.group(2)) != "meta" or names_nothing_whatever_digits(item.group(3))
+            return False, i
+        return (bool(item.group(1)) or tag_name(item.group(2)) != "meta" or names_nothing_whatever_digits(item.group(3))), i
 
 
 _REFERENCE_OPEN = re.compile(r"&[#A-Za-z0-9]*\Z")  # (searched up to a number: it is in a reference)
