@@ -99,7 +99,8 @@ def parser_meta_span(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT,
     byte before it). *shortcuts* ``False`` runs the plain twin: decode and tokenize, without
     reading the answer from the bytes first (:func:`_plain_meta`). *whole*: where the caller keeps
     the text of the whole *body* decoded with *encoding* (``encoding.decode(body)``), its getter,
-    used where a window takes the whole body (the page's text, decoded once for both)."""
+    used where a window takes the whole body or an eighth of it at least (the page's text, decoded
+    once for both: no window decoded before the whole)."""
     if limit <= 0 or encoding.name == "replacement":
         return None  # the replacement decoder yields at most one U+FFFD
     max_bytes = 4 * limit + 16
@@ -143,6 +144,8 @@ def parser_meta_span(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT,
         return None  # (ISO-2022-JP: no "<meta" in the text of any window, none decoded)
     while True:
         window = min(window, max_bytes)
+        if whole is not None and 8 * window >= len(body) <= max_bytes:
+            window = len(body)  # (the page's text, decoded once for both: at most 8 times the window's decode)
         everything = window >= len(body)
         text = whole() if everything and whole is not None else encoding.decode(body[:window])
         safe = len(text) if everything else max(len(text) - _TAIL, 0)

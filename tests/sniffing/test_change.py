@@ -125,6 +125,39 @@ def test_iso_2022_jp_parser_meta_gate_is_its_twin(body, limit):
             assert change._spells_meta(body, end), body[:end]
 
 
+class _DecodeSpy:
+    """An encoding whose decodes are logged (their inputs' lengths, in order) in *log*."""
+
+    def __init__(self, encoding, log):
+        self.encoding, self.log = encoding, log
+
+    def __getattr__(self, name):
+        return getattr(self.encoding, name)
+
+    def decode(self, data):
+        self.log.append(len(data))
+        return self.encoding.decode(data)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True, database=None)
+@given(st.lists(st.sampled_from(_META_PIECES), max_size=24).map(b"".join), st.integers(1, 40),
+       st.integers(0, 20_000), st.sampled_from(["ISO-2022-JP", "UTF-16LE", "UTF-16BE"]))
+@example(b"<meta charset=iso-2022-jp>" + b"\x1b$B<\x1b(B<" * 8188, change.PARSER_LIMIT, 0, "ISO-2022-JP")  # issue 37
+@example(b"<meta charset=koi8-r>", change.PARSER_LIMIT, 70_000, "ISO-2022-JP")  # past 8 windows
+def test_parser_step_takes_the_page_text_where_a_window_is_an_eighth_of_the_body(body, limit, padding, name):
+    """Where the caller keeps the page's text (*whole*) and a window is an eighth of the body or more,
+    the parser step decodes no window: the page's text is its first decode, and it finds what it
+    finds with windows (issue 37: an ISO-2022-JP page of 64 KiB decoded twice, a fifth over)."""
+    body = b"\x1b(B " * (padding // 4) + body
+    encoding, log = ENCODINGS[name], []
+    found = parser_meta_span(body, _DecodeSpy(encoding, log), limit, None, True,
+                             whole=lambda: log.append("page") or encoding.decode(body))
+    assert found == parser_meta_span(body, encoding, limit, None, True)
+    window = min(change._FIRST_WINDOW, 4 * limit + 16)
+    first = "page" if len(body) <= min(8 * window, 4 * limit + 16) else window
+    assert log[:1] in ([], [first]), log
+
+
 _SINGLE_BYTE = [encoding for encoding in ENCODINGS.values() if encoding.is_single_byte]
 _MARKUP = [b"<meta charset=koi8-r>", b"<meta charset=\xe9>", b"<meta charset=koi8-\xdd>", b"<\xe9>", b"<a\xe9>", b"<p>",
            b"<!--", b"-->", b"<head>", b"<body>", b"x", b" ", b"\x00", b"<svg>", b"<script>", b"</script>", b"<title>",
