@@ -25,7 +25,7 @@ recorded answers of its browser (tests/data/browsers).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 
 from ..encoding import Encoding, get_encoding
@@ -47,11 +47,13 @@ from ._html.tokenizer import (
     names_nothing_whatever_digits,
     numbered_copies_past,
     raw_text_end,
+    register_text_elements,
     run_end,
     script_data_end,
     tag_name,
     text_element,
     with_possessives,
+    without_unclosed,
 )
 from .parser_scan import (
     HEAD_MODES,
@@ -201,9 +203,21 @@ _STRAY_LT = r"<+(?=[^!/?A-Za-z])"
 _TEXT = with_possessives(rf"[^<][^<]*+(?:{_STRAY_LT}[^<]*+)*+")  # (text with its stray "<"s: one turn, not one each)
 _HEAD_TAGS = (r"<(?:/(?i:script|noscript|style|link|meta|object|title|base)|(?i:link|base|object|noscript|html|head))"
               r"(?=[\t\n\x0c\r />])" + attributes_pattern("h") + r"[\t\n\x0c\r /]*>")
-_CHROMIUM_HEAD_ONE = re.compile(rf"(?:{_TEXT}|{COMMENT}|{text_element('script', '1')}|{text_element('style|title', '2')}"
-                                rf"|{_STRAY_LT}|{BOGUS_COMMENT}|{_HEAD_TAGS})", re.ASCII)
-_CHROMIUM_HEAD_RUN = re.compile(_CHROMIUM_HEAD_ONE.pattern + "*", re.ASCII)
+
+
+def _chromium_head(texts: Iterable[str] = ("script", "style", "title")) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The head section's item and run, with the elements of text named in *texts* (run_end drops
+    those left open: :func:`.tokenizer.without_unclosed`)."""
+    titles = "|".join(name for name in ("style", "title") if name in texts)
+    elements = (f"|{text_element('script', '1')}" if "script" in texts else "") + (
+        f"|{text_element(titles, '2')}" if titles else "")
+    one = re.compile(rf"(?:{_TEXT}|{COMMENT}{elements}|{_STRAY_LT}|{BOGUS_COMMENT}|{_HEAD_TAGS})", re.ASCII)
+    run = re.compile(one.pattern + "*", re.ASCII)
+    register_text_elements(one, run, [name for name in ("script", "style", "title") if name in texts], _chromium_head)
+    return one, run
+
+
+_CHROMIUM_HEAD_ONE, _CHROMIUM_HEAD_RUN = _chromium_head()
 # Meta start tags: taken with the head run up to the next hint (parser_scan.Hints), they name no
 # encoding in any reader.
 _HEAD_METAS = r"<(?i:meta)(?=[\t\n\x0c\r />])" + attributes_pattern("m") + r"[\t\n\x0c\r /]*>"
@@ -219,7 +233,7 @@ _CHROMIUM_BODY_ONE = re.compile(rf"(?:[^<]+(?=<)|{COMMENT}|{_STRAY_LT}|{BOGUS_CO
 _CHROMIUM_BODY_RUN = re.compile(_CHROMIUM_BODY_ONE.pattern + "*", re.ASCII)
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=16)
 def _with_item(one: re.Pattern[str], item: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     """*one* (an alternation of items) and its run, with *item* too."""
     both = re.compile(one.pattern[:-1] + "|" + item + ")", re.ASCII)
@@ -291,7 +305,9 @@ def _chromium_tokens(text: str, head: int, partial: bool, seen: Seen, skip_copie
         return 0
     in_head = True
     pos = 0
-    with_metas = _with_item(_CHROMIUM_HEAD_ONE, _HEAD_METAS)
+    # (the elements of text left open from here on dropped once: see .tokenizer.without_unclosed)
+    head_one, head_run = without_unclosed(_CHROMIUM_HEAD_ONE, _CHROMIUM_HEAD_RUN, text, 0)
+    with_metas = _with_item(head_one, _HEAD_METAS)
     turns: list[int] = []  # where the last turns that ended with a meta tag naming nothing in the head section began
     while True:
         turn = pos  # (where this turn of the loop began)
@@ -303,7 +319,7 @@ def _chromium_tokens(text: str, head: int, partial: bool, seen: Seen, skip_copie
         if in_head:
             # starred: never None; up to the cutoff, where the meta is not skipped; where it
             # stops at a meta tag, meta tags too up to the next hint
-            pos = max(pos, run_end(_CHROMIUM_HEAD_ONE, _CHROMIUM_HEAD_RUN, text, pos, cutoff))
+            pos = max(pos, run_end(head_one, head_run, text, pos, cutoff))
             if META_CANDIDATE.match(text, pos) is not None:
                 hints = Hints(text) if hints is None else hints
                 hint = hints.after(pos)

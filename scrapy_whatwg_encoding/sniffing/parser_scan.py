@@ -72,6 +72,7 @@ from ._html.tokenizer import (
     numbered_skeleton,
     numbered_unit,
     raw_text_end,
+    register_text_elements,
     run_end,
     same_before_digits,
     script_data_end,
@@ -79,6 +80,7 @@ from ._html.tokenizer import (
     text_element,
     with_possessives,
 )
+from ._html.tokenizer import forget as forget_end_tags
 from ._html.tree import TreeBuilder, push_unit_copies
 from .meta_charset import extract_meta_charset
 
@@ -456,6 +458,7 @@ def forget() -> None:
     _meta_reading.cache_clear()
     names_nothing_whatever_digits.cache_clear()
     _LAST_HINTS.clear()
+    forget_end_tags()
     for patterns in (numbered_unit, numbered_skeleton, numbered_run, _copies_between, _numbered_copies):
         patterns.cache_clear()
 
@@ -1025,8 +1028,11 @@ def _void_head_run(names: str, noscript: str = "", texts: str = "") -> tuple[re.
         # (whitespace a character at a time: each place read one way, where Python 3.10 has no
         # possessive repeat and an element left open backtracks)
         items += rf"|{tag('noscript', 'w')}(?:[\t\n\x0c\r ]|{COMMENT}|{tag(noscript, 'x')})*+{tag('noscript', 'y', True)}"
-    return (re.compile(with_possessives(rf"(?:{items})"), re.ASCII),
-            re.compile(with_possessives(rf"(?:{items})*+"), re.ASCII))
+    one, run = re.compile(with_possessives(rf"(?:{items})"), re.ASCII), re.compile(with_possessives(rf"(?:{items})*+"), re.ASCII)
+    if texts:  # (run_end drops the elements of text left open: see without_unclosed)
+        register_text_elements(one, run, texts.split("|"), lambda closed: _void_head_run(
+            names, noscript, "|".join(name for name in texts.split("|") if name in closed)))
+    return one, run
 
 
 # Void head elements in the insertion modes where each is inserted and popped at once ("in

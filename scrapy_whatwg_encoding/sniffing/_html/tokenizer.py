@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 
 from ...encoding.tables.labels import LABELS
@@ -609,6 +609,7 @@ def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: 
     stop = pos if match is None else match.end()
     if cut == end:
         return stop
+    one, run = without_unclosed(one, run, text, pos)
     if stop < cut:  # every item before *stop* read whole within the window
         item = one.match(text, stop, end)
         if item is None:
@@ -656,6 +657,53 @@ def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: 
         pos = max(pos, numbered_copies_past(text, units, end, _NUMBERED_TRIES))  # (each copy's items the unit's)
     match = run.match(text, pos, end)
     return pos if match is None else match.end()
+
+
+Variant = Callable[[frozenset[str]], "tuple[re.Pattern, re.Pattern]"]
+# Run patterns that hold elements of text (text_element), by their item: their run, the elements'
+# names, and the pair of patterns without the elements of the names not given (see without_unclosed).
+_TEXT_ELEMENTS: dict[re.Pattern, tuple[re.Pattern, tuple[str, ...], Variant]] = {}
+# The last texts asked about, with their ascii_lowered bytes and the end tags' last places found.
+_LAST_END_TAGS: list[tuple[str | bytes, bytes, dict[str, int]]] = []
+
+
+def register_text_elements(one: re.Pattern, run: re.Pattern, names: Iterable[str], variant: Variant) -> None:
+    """Say that the run_end item *one* (and its *run*) holds whole elements of text named *names*
+    (:func:`text_element`: each ends with its end tag), and that ``variant(closed)`` is the pair
+    ``(one, run)`` without those not named in *closed*, made the same way (each compiled once)."""
+    _TEXT_ELEMENTS[one] = (run, tuple(names), lru_cache(maxsize=None)(variant))
+
+
+def without_unclosed(one: re.Pattern, run: re.Pattern, text, pos: int) -> tuple[re.Pattern, re.Pattern]:
+    """*one* and *run*, or where elements of text of theirs (:func:`register_text_elements`) have no
+    end tag at or after *pos* in *text*, the pair without those elements: the same matches from
+    *pos* on (such an element's match holds its end tag, ASCII case-insensitively), where an
+    element left open would read the text to its end at each attempt (issue 37: ``<head><script>``
+    then ``<!-<!-</p>`` repeated, each attempt 1-2 ms at 64 KiB, a few a page). One rfind per name
+    in the text's ascii_lowered bytes, kept for the last two texts."""
+    entry = _TEXT_ELEMENTS.get(one)
+    if entry is None or entry[0] is not run:
+        return one, run
+    _, names, variant = entry
+    for seen, lowered, lasts in _LAST_END_TAGS:
+        if seen is text or seen == text:
+            break
+    else:
+        lowered, lasts = ascii_lowered(text) if type(text) is str else text.lower(), {}
+        _LAST_END_TAGS[:] = [(text, lowered, lasts), *_LAST_END_TAGS[:1]]
+    closed = []
+    for name in names:
+        last = lasts.get(name)
+        if last is None:
+            last = lasts[name] = lowered.rfind(b"</" + name.encode("ascii"))
+        if last >= pos:
+            closed.append(name)
+    return (one, run) if len(closed) == len(names) else variant(frozenset(closed))
+
+
+def forget() -> None:
+    """Forget the last texts' end tags (see :func:`without_unclosed`): for a benchmark."""
+    _LAST_END_TAGS.clear()
 
 
 _NUMBERED_TRIES = 4  # units whose next copy's text before its first number is theirs, tried at most
