@@ -160,3 +160,16 @@ def test_a_script_element_in_one_match_ends_where_the_states_end(body):
     tag = None if end < 0 else TAG.match(body, end)
     match = _ELEMENT.match("<script>" + body)
     assert (None if match is None else match.end()) == (None if tag is None else 8 + tag.end())
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(_BODIES, st.integers(0, 3), st.booleans()), min_size=1, max_size=8))
+def test_script_data_ends_kept_answer_as_asked_anew(asks):
+    """script_data_end keeps its last answers (the parser step and the browsers' models ask alike):
+    asked again, of the same text or an equal one, at the same place or another, it answers as its
+    plain twin and the oracle."""
+    tokenizer.forget()
+    for body, pos, again in asks:
+        text = "".join([body, ""]) if again else body  # (an equal text, maybe another object)
+        pos = min(pos, len(text))
+        assert script_data_end(text, pos) == script_data_end(text, pos, shortcut=False) == oracle(text, pos)[0]

@@ -452,7 +452,8 @@ def test_runs_of_plain_elements_of_text_read_as_one_by_one(text, end):
 # Elements of text left open or closed, and what their text holds, among head floods.
 _OPEN_TEXTS = ["<script>", "<SCRIPT x='</script>'>", "<style>", "<title>", "<noscript>", "<noframes>", "</script>",
                "</STYLE>", "</title >", "</noscript>", "</noframes>", "</scriptx>", "</script", "<!-<!-</p>", "<<", "<!--",
-               "-->", "<script>" + META + "</script>"]
+               "-->", "<script>" + META + "</script>", "<script><!--", "<script/>", "</script x='>'>", "--!>", "<script",
+               "<!--<script>", "</SCRIPT\n>", "<script a=b "]
 _HUNTED_OPEN = ("<head><script>" + "<!-<!-</p><!-<!-" * 40 + "<meta http-equiv=content-type content='text/html; "
                 "charset=utf-8'>")  # issue 37: 4.5 / 7.3 ms at 64 KiB, each attempt at the script element to the end
 
@@ -470,6 +471,9 @@ def _run_patterns():
 @given(st.lists(st.sampled_from(_TOKENS + _OPEN_TEXTS), max_size=14).map("".join), st.integers(0, 200),
        st.integers(1, 64))
 @example(_HUNTED_OPEN, 6, 64)
+@example("<script><!--" * 30 + "</script>" + META, 0, 64)  # hunted: an escaped script, read by the tokenizer's states
+@example("<script><!--<script></script>-->" * 3 + "</script>" + META, 0, 8)  # double-escaped, then escaped again
+@example("<script>" + "x" * 20 + "</script><style></style><link>", 0, 4)  # a run without script elements stops there
 @example("<head><script><<<</script><script><<<<<<<<<<</script>" + META, 28, 4)  # closed past the start only
 @example("<head><title>x</title><title><<<<<<<<<<<<<<<<</title>" + META, 22, 4)
 def test_runs_drop_the_elements_of_text_left_open_as_the_whole_patterns_read(text, pos, window):
@@ -478,6 +482,7 @@ def test_runs_drop_the_elements_of_text_left_open_as_the_whole_patterns_read(tex
     37): the same end as the whole patterns (the registry emptied); the hunted flood takes the variant."""
     pos = min(pos, len(text))
     found = [run_end(one, run, text, pos, len(text), window) for one, run in _run_patterns()]
+    assert found == [run_end(one, run, text, pos, len(text), window, read_scripts=False) for one, run in _run_patterns()]
     registered = dict(tokenizer._TEXT_ELEMENTS)
     tokenizer._TEXT_ELEMENTS.clear()
     try:
@@ -502,3 +507,35 @@ def test_hunted_flood_of_a_script_left_open_takes_the_runs_without_it():
                              for profile in ("standard", "browsers")]
     finally:
         tokenizer._TEXT_ELEMENTS.update(registered)
+
+
+def test_a_script_start_tag_is_no_other_item_of_the_runs():
+    """Where a run pattern holds script elements, nothing else of it matches at a script start tag
+    (run_end then reads the element as the tokenizer does: tokenizer.script_element_end): each
+    variant without them matches nothing there."""
+    for one, run in _run_patterns():
+        entry = tokenizer._TEXT_ELEMENTS.get(one)
+        if entry is None or "script" not in entry[1]:
+            continue
+        assert one.match("<script>x</script>").end() == 18
+        without = entry[2](frozenset(entry[1]) - {"script"})[0]
+        for tag in ("<script>x</script>", "<SCRIPT a=b>x</script>", "<script/>", "<script\n"):
+            assert without.match(tag) is None, (without.pattern[:60], tag)
+
+
+_SCRIPT_BODIES = st.lists(st.sampled_from(["x", "<", "<!--", "-->", "--!>", "-", "<script>", "<script ", "</script>",
+                                           "</script x='>'>", "</SCRIPT\t>", "</scriptx>", "<!-", "a=b", "'", '"', "/",
+                                           ">", " "]), max_size=20).map("".join)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.sampled_from(["<script>", "<SCRIPT a='>' b>", "<script/>", "<script\n>", "<script a=b "]), _SCRIPT_BODIES,
+       st.integers(0, 200))
+def test_script_element_end_is_the_runs_script_element(start, body, cut):
+    """tokenizer.script_element_end (start tag, the tokenizer's script data states, end tag) ends
+    where the runs' script element (tokenizer.text_element) ends, wherever the text is cut."""
+    text = start + body
+    end = min(cut, len(text))
+    match = re.compile(tokenizer.text_element("script", ""), re.ASCII).match(text, 0, end)
+    tokenizer.forget()
+    assert tokenizer.script_element_end(text, 0, end) == (None if match is None else match.end()), text[:end]

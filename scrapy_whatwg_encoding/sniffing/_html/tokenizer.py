@@ -592,7 +592,8 @@ def numbered_copy(text: str, unit: str, pos: int) -> re.Match[str] | None:
     return None if one is None else one.match(text, pos)
 
 
-def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: int = RUN_WINDOW) -> int:
+def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: int = RUN_WINDOW,
+            read_scripts: bool = True) -> int:
     """Where ``run.match(text, pos, end)`` ends (*pos* where it does not match), *run* being
     *one* (an alternation of items, at most one of which matches at any place) repeated. A run
     that ends within *window* is that one match (no item matches where it stops, in all of the
@@ -603,36 +604,38 @@ def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: 
     ends between items, from the first) skipped first (:func:`copies_end`; the unit whose copies
     reach furthest): the same end, in O(log n) steps for a flood of such a unit, whatever comes
     before it; in a ``str``, the first whose next copy is one but for its free numbers
-    (:func:`numbered_copy`) too, its copies in one match, where they reach further."""
+    (:func:`numbered_copy`) too, its copies in one match, where they reach further. Past the
+    window, elements of text left open are dropped (:func:`without_unclosed`), and with
+    *read_scripts*, a script element is read as the tokenizer reads it (:func:`script_element_end`),
+    not by *one* (its plain twin: ``read_scripts=False``)."""
     cut = min(end, pos + window)
     match = run.match(text, pos, cut)
     stop = pos if match is None else match.end()
     if cut == end:
         return stop
     one, run = without_unclosed(one, run, text, pos)
+    # (an item that ends at the cut may be one only there, a lookahead having met the cut: from *pos* again)
+    item_end = _item_end(one, text, stop if stop < cut else pos, end, read_scripts)
     if stop < cut:  # every item before *stop* read whole within the window
-        item = one.match(text, stop, end)
-        if item is None:
+        if item_end is None:
             return stop  # and none starts there
         pos = stop
-    else:  # (an item that ends at the cut may be one only there: a lookahead met the cut)
-        item = one.match(text, pos, end)
-        if item is None:
-            return pos  # no item here: the run is empty (and its attempt would cost as much again)
-    if item.end() - pos > window:  # one long item (a tag of thousands of attributes, text): read once
-        return _run_after(run, text, item.end(), end)
+    elif item_end is None:
+        return pos  # no item here: the run is empty (and its attempt would cost as much again)
+    if item_end - pos > window:  # one long item (a tag of thousands of attributes, text): read once
+        return _run_after(run, text, item_end, end)
     # Copies of a unit of up to UNIT_ITEMS items that starts at one of the first UNIT_ITEMS items
     # from *pos* (the item the window cut, else the first: past a prefix of other items), each
     # tried over 16 copies at most: the first that has them all, else the one that reaches
     # furthest, is skipped to its end. (Items matched as the tries need them: a flood's unit from
     # *pos* costs its own items only.)
-    bounds = [pos, item.end()]
+    bounds = [pos, item_end]
     best = (pos, None, 0)
     for first in range(UNIT_ITEMS):
         for k in range(first + 1, first + 1 + UNIT_ITEMS):
             if k == len(bounds):
-                item = one.match(text, bounds[-1], end)
-                after = bounds[-1] if item is None else item.end()
+                after = _item_end(one, text, bounds[-1], end, read_scripts)
+                after = bounds[-1] if after is None else after
                 if after == bounds[-1]:
                     break
                 if after - bounds[-1] > window:  # (as above: the run goes on after it)
@@ -702,8 +705,37 @@ def without_unclosed(one: re.Pattern, run: re.Pattern, text, pos: int) -> tuple[
 
 
 def forget() -> None:
-    """Forget the last texts' end tags (see :func:`without_unclosed`): for a benchmark."""
+    """Forget the last texts' end tags and script elements' ends (see :func:`without_unclosed`,
+    :func:`script_data_end`): for a benchmark."""
     _LAST_END_TAGS.clear()
+    _SCRIPT_ENDS.clear()
+
+
+_SCRIPT_AT = re.compile(r"<script[\t\n\x0c\r />]", _FLAGS)
+
+
+def _item_end(one: re.Pattern, text, at: int, end: int, read_scripts: bool) -> int | None:
+    """Where the item of *one* at *at* ends (not past *end*), or ``None``: with *read_scripts*,
+    where *one* holds script elements (:func:`register_text_elements`) and a script start tag
+    is there, its element as :func:`script_element_end` reads it (the patterns' only item there:
+    tests/sniffing/test_head_floods.py), not by the pattern (an escaped script's states cost it
+    about 150 ns a character: issue 37, ``<script><!--`` repeated, 3 ms at 64 KiB)."""
+    if read_scripts and type(text) is str and _SCRIPT_AT.match(text, at, end) is not None:
+        entry = _TEXT_ELEMENTS.get(one)
+        if entry is not None and "script" in entry[1]:
+            return script_element_end(text, at, end)
+    item = one.match(text, at, end)
+    return None if item is None else item.end()
+
+
+def script_element_end(text: str, lt: int, end: int) -> int | None:
+    """The end of the script element whose start tag's "<" is at *lt* (start tag, script data,
+    end tag, as :data:`TAG` and :func:`script_data_end` read them), or ``None`` where it does not
+    end by *end*: where :func:`text_element`'s script element ends (the same states and tags)."""
+    tag = TAG.match(text, lt, end)
+    close = -1 if tag is None else script_data_end(text, tag.end())
+    end_tag = None if close < 0 else TAG.match(text, close, end)
+    return None if end_tag is None else end_tag.end()
 
 
 _NUMBERED_TRIES = 4  # units whose next copy's text before its first number is theirs, tried at most
@@ -811,18 +843,39 @@ _SCRIPT_SKIP = {state: re.compile(with_possessives(run), _FLAGS)
 def script_text(key: str) -> str:
     """Script data up to an end tag that ends it (in script data or escaped, §13.2.5.4, 15-32),
     atomic (possessive on Python 3.11+, else a lookahead and a backreference: group names led
-    by ``x{key}``). Most scripts have no "<!--": their text up to the end tag first, one pass;
-    where no "</script" follows, it fails at the speed of a search for one."""
+    by ``x{key}``). Possessive: the runs of states alone, one pass whatever the text (an escaped
+    script was read three times: issue 37, ``<script><!--`` repeated); else most scripts have no
+    "<!--": their text up to the end tag first, one pass, and where no "</script" follows, it fails
+    at the speed of a search for one."""
+    text = with_possessives(_script_runs(key)[0] + rf"(?:<!{_escaped(key + 'm')}{_escaped_cycles(key + 'n')})?+")
+    if POSSESSIVE:
+        return text
     plain = rf"{_data(key + 'q')}(?=</{_S}{_T})"
     ahead = rf"(?={atomic_text(rf'<(?!/{_S}{_T})', key + 'p')}</{_S}{_T})"
-    text = with_possessives(_script_runs(key)[0] + rf"(?:<!{_escaped(key + 'm')}{_escaped_cycles(key + 'n')})?+")
-    return rf"(?:{plain}|{ahead}{text if POSSESSIVE else atomic(text, f'x{key}o')})"
+    return rf"(?:{plain}|{ahead}{atomic(text, f'x{key}o')})"
+
+
+# The last script elements' ends asked for: (text, where its script data begins, the answer).
+_SCRIPT_ENDS: list[tuple[str, int, int]] = []
 
 
 def script_data_end(text: str, pos: int, shortcut: bool = True) -> int:
     """Offset of the "<" of the "</script" end tag that closes script data begun at *pos*, or -1.
     *shortcut* ``False``: each transition a step (else two searches where no "<script" comes
-    before the first "</script", and the runs that come back to a state are one match each)."""
+    before the first "</script", and the runs that come back to a state are one match each; the
+    last four answers kept: the parser step and the browsers' models ask alike, issue 37:
+    ``<script><!--`` repeated, 1.6 ms an ask at 64 KiB)."""
+    if not shortcut:
+        return _script_data_end(text, pos, False)
+    for seen, start, end in _SCRIPT_ENDS:
+        if start == pos and (seen is text or seen == text):
+            return end
+    end = _script_data_end(text, pos, True)
+    _SCRIPT_ENDS[:] = [(text, pos, end), *_SCRIPT_ENDS[:3]]
+    return end
+
+
+def _script_data_end(text: str, pos: int, shortcut: bool) -> int:
     if shortcut:
         # Only "</script" ends the element; only after "<script" (double-escaped) can one not.
         end = _SCRIPT_END.search(text, pos)
