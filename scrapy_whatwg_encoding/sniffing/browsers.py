@@ -87,34 +87,23 @@ def attribute_list(span: str) -> list[tuple[str, str]]:
     return found
 
 
+# Chromium's ExtractCharset: "charset" (ASCII case-insensitively; a "charset" without "=" after
+# the spaces is passed over) and "=", spaces, then a quoted label or one up to a space or quote.
+_CHARSET_IS = re.compile(r"charset[\x00-\x20]*=[\x00-\x20]*", re.ASCII | re.IGNORECASE)
+_UNQUOTED_LABEL = re.compile(r"[^\x00-\x20\"';]*")
+
+
 def _extract_charset(value: str) -> str:
-    """Chromium's ``ExtractCharset``: the label after ``charset=`` in a ``content`` value, or ""."""
-    lower = value.lower()
-    n = len(value)
-    position = 0
-    while True:
-        position = lower.find("charset", position)
-        if position < 0:
-            return ""
-        position += 7
-        while position < n and value[position] <= " ":
-            position += 1
-        if position >= n or value[position] != "=":
-            continue
-        position += 1
-        while position < n and value[position] <= " ":
-            position += 1
-        quote = value[position] if position < n and value[position] in "\"'" else ""
-        if quote:
-            position += 1
-        if position >= n:
-            return ""
-        end = position
-        while end < n and (value[end] != quote if quote else (value[end] > " " and value[end] not in "\"';")):
-            end += 1
-        if quote and end >= n:
-            return ""
-        return value[position:end]
+    """Chromium's ``ExtractCharset``: the label after ``charset=`` in a ``content`` value, or "" (in
+    C searches: a 64 KiB label was a Python step a character, 5 ms, issue 37)."""
+    found = _CHARSET_IS.search(value)
+    if found is None or found.end() >= len(value):
+        return ""
+    position, quote = found.end(), value[found.end()]
+    if quote in "\"'":
+        end = value.find(quote, position + 1)
+        return "" if end < 0 else value[position + 1:end]
+    return _UNQUOTED_LABEL.match(value, position).group()  # type: ignore[union-attr]  # (never None)
 
 
 def chromium_meta_encoding(span: str) -> tuple[Encoding, str] | None:

@@ -198,3 +198,43 @@ def test_a_tag_that_names_nothing_whatever_its_digits_names_nothing_for_every_nu
         assert tokenizer.names_nothing_whatever_digits(written) == holds
         if holds:
             assert (meta_tag_encoding(written), chromium_meta_encoding(written), firefox_meta_encoding(written)) == (None,) * 3
+
+
+def _chromium_extract_charset(value: str) -> str:
+    """Chromium's ExtractCharset (third_party/blink/.../html_meta_element / text_encoding), step by
+    step: FindIgnoringASCIICase("charset"), spaces (<= 0x20), "=", spaces, a quoted value or one up
+    to a space, quote or ";"."""
+    lower = value.encode("ascii", "replace").lower()  # (ASCII case only: one byte per character)
+    n, position = len(value), 0
+    while True:
+        position = lower.find(b"charset", position)
+        if position < 0:
+            return ""
+        position += 7
+        while position < n and value[position] <= " ":
+            position += 1
+        if position >= n or value[position] != "=":
+            continue
+        position += 1
+        while position < n and value[position] <= " ":
+            position += 1
+        quote = value[position] if position < n and value[position] in "\"'" else ""
+        if quote:
+            position += 1
+        if position >= n:
+            return ""
+        end = position
+        while end < n and (value[end] != quote if quote else (value[end] > " " and value[end] not in "\"';")):
+            end += 1
+        if quote and end >= n:
+            return ""
+        return value[position:end]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(["charset", "CharSet", "charse", "=", " ", "\x00", "\x1f", "\t", "'", '"', ";", "koi8-r",
+                                 "x", "\u0130", "\u212a", "\u017f", "&amp;", "<head>"]), max_size=16).map("".join))
+@example("\u0130 charset=koi8-r")  # (a lowercase two characters long before it: ASCII case only)
+@example("text/html; charset=" + "&a0<head>&amp;" * 4000)  # hunted (issue 37): a 64 KiB label, 5 ms a step each
+def test_chromium_extract_charset_in_c_searches_is_its_steps(value):
+    assert _extract_charset(value) == _chromium_extract_charset(value)
