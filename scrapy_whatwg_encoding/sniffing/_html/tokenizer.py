@@ -663,18 +663,19 @@ def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: 
 
 
 Variant = Callable[[frozenset[str]], "tuple[re.Pattern, re.Pattern]"]
-# Run patterns that hold elements of text (text_element), by their item: their run, the elements'
-# names, and the pair of patterns without the elements of the names not given (see without_unclosed).
-_TEXT_ELEMENTS: dict[re.Pattern, tuple[re.Pattern, tuple[str, ...], Variant]] = {}
-# The last texts asked about, with their ascii_lowered bytes and the end tags' last places found.
-_LAST_END_TAGS: list[tuple[str | bytes, bytes, dict[str, int]]] = []
+# Run patterns that hold elements of text (text_element), by their item's id (a pattern's hash reads
+# its code: microseconds for these): the item, its run, the elements' names, and the pair of patterns
+# without the elements of the names not given (see without_unclosed).
+_TEXT_ELEMENTS: dict[int, tuple[re.Pattern, re.Pattern, tuple[str, ...], Variant]] = {}
+# The last texts asked about (four), with their ascii_lowered bytes and the end tags' last places found.
+_LAST_END_TAGS: list[tuple[str | bytes, bytes, dict[tuple[str, int], int]]] = []
 
 
 def register_text_elements(one: re.Pattern, run: re.Pattern, names: Iterable[str], variant: Variant) -> None:
     """Say that the run_end item *one* (and its *run*) holds whole elements of text named *names*
     (:func:`text_element`: each ends with its end tag), and that ``variant(closed)`` is the pair
     ``(one, run)`` without those not named in *closed*, made the same way (each compiled once)."""
-    _TEXT_ELEMENTS[one] = (run, tuple(names), lru_cache(maxsize=None)(variant))
+    _TEXT_ELEMENTS[id(one)] = (one, run, tuple(names), lru_cache(maxsize=None)(variant))
 
 
 def without_unclosed(one: re.Pattern, run: re.Pattern, text, pos: int) -> tuple[re.Pattern, re.Pattern]:
@@ -683,22 +684,28 @@ def without_unclosed(one: re.Pattern, run: re.Pattern, text, pos: int) -> tuple[
     *pos* on (such an element's match holds its end tag, ASCII case-insensitively), where an
     element left open would read the text to its end at each attempt (issue 37: ``<head><script>``
     then ``<!-<!-</p>`` repeated, each attempt 1-2 ms at 64 KiB, a few a page). One rfind per name
-    in the text's ascii_lowered bytes, kept for the last two texts."""
-    entry = _TEXT_ELEMENTS.get(one)
-    if entry is None or entry[0] is not run:
+    in the text's ascii_lowered bytes, kept for the last four texts (and their prefixes: the
+    browsers' models read a page's first kilobytes first)."""
+    entry = _TEXT_ELEMENTS.get(id(one))
+    if entry is None or entry[0] is not one or entry[1] is not run:
         return one, run
-    _, names, variant = entry
+    names, variant = entry[2:]
+    n = len(text)
     for seen, lowered, lasts in _LAST_END_TAGS:
-        if seen is text or seen == text:
+        if seen is text:
             break
-    else:
-        lowered, lasts = ascii_lowered(text) if type(text) is str else text.lower(), {}
-        _LAST_END_TAGS[:] = [(text, lowered, lasts), *_LAST_END_TAGS[:1]]
+    else:  # (an equal text or a prefix of one, another object: its bytes shared, then found by identity)
+        for seen, lowered, lasts in _LAST_END_TAGS:
+            if type(seen) is type(text) and len(seen) >= n and seen.startswith(text):
+                break
+        else:
+            lowered, lasts = ascii_lowered(text) if type(text) is str else text.lower(), {}
+        _LAST_END_TAGS[:] = [(text, lowered, lasts), *_LAST_END_TAGS[:3]]
     closed = []
     for name in names:
-        last = lasts.get(name)
+        last = lasts.get((name, n))
         if last is None:
-            last = lasts[name] = lowered.rfind(b"</" + name.encode("ascii"))
+            last = lasts[name, n] = lowered.rfind(b"</" + name.encode("ascii"), 0, n)
         if last >= pos:
             closed.append(name)
     return (one, run) if len(closed) == len(names) else variant(frozenset(closed))
@@ -721,8 +728,8 @@ def _item_end(one: re.Pattern, text, at: int, end: int, read_scripts: bool) -> i
     tests/sniffing/test_head_floods.py), not by the pattern (an escaped script's states cost it
     about 150 ns a character: issue 37, ``<script><!--`` repeated, 3 ms at 64 KiB)."""
     if read_scripts and type(text) is str and _SCRIPT_AT.match(text, at, end) is not None:
-        entry = _TEXT_ELEMENTS.get(one)
-        if entry is not None and "script" in entry[1]:
+        entry = _TEXT_ELEMENTS.get(id(one))
+        if entry is not None and entry[0] is one and "script" in entry[2]:
             return script_element_end(text, at, end)
     item = one.match(text, at, end)
     return None if item is None else item.end()
@@ -868,7 +875,7 @@ def script_data_end(text: str, pos: int, shortcut: bool = True) -> int:
     if not shortcut:
         return _script_data_end(text, pos, False)
     for seen, start, end in _SCRIPT_ENDS:
-        if start == pos and (seen is text or seen == text):
+        if start == pos and (seen is text or len(seen) == len(text) and seen == text):
             return end
     end = _script_data_end(text, pos, True)
     _SCRIPT_ENDS[:] = [(text, pos, end), *_SCRIPT_ENDS[:3]]
