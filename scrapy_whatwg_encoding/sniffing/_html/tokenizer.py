@@ -696,7 +696,7 @@ def without_unclosed(one: re.Pattern, run: re.Pattern, text, pos: int) -> tuple[
             break
     else:  # (an equal text or a prefix of one, another object: its bytes shared, then found by identity)
         for seen, lowered, lasts in _LAST_END_TAGS:
-            if type(seen) is type(text) and len(seen) >= n and seen.startswith(text):
+            if type(seen) is type(text) and len(seen) >= n and seen.startswith(text):  # type: ignore[arg-type]
                 break
         else:
             lowered, lasts = ascii_lowered(text) if type(text) is str else text.lower(), {}
