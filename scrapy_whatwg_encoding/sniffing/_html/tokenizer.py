@@ -690,6 +690,8 @@ def without_unclosed(one: re.Pattern, run: re.Pattern, text, pos: int) -> tuple[
     if entry is None or entry[0] is not one or entry[1] is not run:
         return one, run
     names, variant = entry[2:]
+    if text.rfind("</" if type(text) is str else b"</", pos) < 0:  # (no end tag at all: no lowered bytes)
+        return variant(frozenset())
     n = len(text)
     for seen, lowered, lasts in _LAST_END_TAGS:
         if seen is text:
