@@ -202,7 +202,9 @@ def _chromium_head(texts: Iterable[str] = ("script", "style", "title")) -> tuple
         f"|{text_element(titles, '2')}" if titles else "")
     one = re.compile(rf"(?:{_TEXT}|{COMMENT}{elements}|{_STRAY_LT}|{BOGUS_COMMENT}|{_HEAD_TAGS})", re.ASCII)
     run = re.compile(one.pattern + "*", re.ASCII)
-    register_text_elements(one, run, [name for name in ("script", "style", "title") if name in texts], _chromium_head)
+    names = [name for name in ("script", "style", "title") if name in texts]
+    if names:
+        register_text_elements(one, run, names, _chromium_head)
     return one, run
 
 

@@ -674,8 +674,11 @@ _LAST_END_TAGS: list[tuple[str | bytes, bytes, dict[tuple[str, int], int]]] = []
 def register_text_elements(one: re.Pattern, run: re.Pattern, names: Iterable[str], variant: Variant) -> None:
     """Say that the run_end item *one* (and its *run*) holds whole elements of text named *names*
     (:func:`text_element`: each ends with its end tag), and that ``variant(closed)`` is the pair
-    ``(one, run)`` without those not named in *closed*, made the same way (each compiled once)."""
-    _TEXT_ELEMENTS[id(one)] = (one, run, tuple(names), lru_cache(maxsize=None)(variant))
+    ``(one, run)`` without those not named in *closed*, made the same way (each compiled once; a
+    pattern said again, as a variant made again is, keeps what it was said with)."""
+    entry = _TEXT_ELEMENTS.get(id(one))
+    if entry is None or entry[0] is not one:
+        _TEXT_ELEMENTS[id(one)] = (one, run, tuple(names), lru_cache(maxsize=None)(variant))
 
 
 def without_unclosed(one: re.Pattern, run: re.Pattern, text, pos: int) -> tuple[re.Pattern, re.Pattern]:
@@ -690,6 +693,8 @@ def without_unclosed(one: re.Pattern, run: re.Pattern, text, pos: int) -> tuple[
     if entry is None or entry[0] is not one or entry[1] is not run:
         return one, run
     names, variant = entry[2:]
+    if not names:
+        return one, run
     if text.rfind("</" if type(text) is str else b"</", pos) < 0:  # (no end tag at all: no lowered bytes)
         return variant(frozenset())
     n = len(text)
