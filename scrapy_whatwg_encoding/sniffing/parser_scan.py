@@ -570,6 +570,7 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
     # Where the last copies but for their numbers skipped end, less their last window at most (the
     # copies in it are read one by one: _numbered_end would find no more there, nor is it asked).
     numbered = -1
+    tries = _NUMBERED_TRIES  # copies of *same* after which copies but for their numbers are looked for, at most
     while (match := search(text, position, stop)) is not None:
         previous, hinted = hinted, -1
         hint = found = hints.after(match.start())
@@ -627,13 +628,25 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
             del read[:-_UNIT_TAGS]
         if same and text.startswith(same, at):
             position = copies_end(text, at, same, len(text))  # a run of copies: no regex, no reading
+            alone = position == at + len(same)  # (no copy right after it)
             if shortcut and (after := search(text, position, stop)) is not None and text.startswith(same, after.start()):
                 # Shortcut: more copies of it, each after text that holds no "<meta" (numbered text
                 # between them, say: no copies of a unit), in one match; each is read alike. (Its
                 # pattern only where the next candidate is one: no compile per distinct tag.)
                 between = _copies_between(same).match(text, position)
                 if between.end() > position:  # type: ignore[union-attr]  # starred: never None
-                    at, position = between.end() - len(same), between.end()  # type: ignore[union-attr]
+                    at, position, alone = between.end() - len(same), between.end(), False  # type: ignore[union-attr]
+            if shortcut and alone and after is not None and at >= numbered and tries:
+                # Shortcut: copies but for their numbers of the text from it up to a later candidate
+                # (other tags between copies of it), as after a tag read first (_numbered_end); a
+                # few tries a scan where there are none.
+                skip = _numbered_end(text, at, TAG.match(text, at, at + longest), after.start(), stop, hints,  # type: ignore[arg-type]
+                                     found, word, longest, reads)
+                if skip > after.start():
+                    read.clear()
+                    position, numbered = skip, skip + longest
+                    continue
+                tries -= 1
             read.append((at, len(same)))
             continue
         # Read where it ends within the window, as on the whole text (no ">" there: it does not).
@@ -670,7 +683,7 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
                 unit = text[at:after.start()]
                 position = copies_end(text, at, unit, len(text)) - len(unit) + len(same)
                 if position == tag.end() and at >= numbered:  # (no copy: copies but for their numbers, as below)
-                    skip = _numbered_end(text, at, tag, after.start(), stop, hints, found, word, longest)
+                    skip = _numbered_end(text, at, tag, after.start(), stop, hints, found, word, longest, reads)
                     if skip > after.start():
                         read.clear()
                         position, numbered = skip, skip + longest
@@ -685,14 +698,14 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
             alike = (copies_end(text, at, unit, len(text)) - at - longest) // len(unit)  # (after the first)
             position = at + (alike + 1) * len(unit) if alike > 0 else at + 5
             skip = at if alike > 0 or at < numbered else _numbered_end(text, at, tag, after.start(), stop, hints, found,
-                                                                         word, longest)
+                                                                         word, longest, reads)
             if skip > after.start():
                 read.clear()
                 position, numbered = skip, skip + longest
 
 
 def _numbered_end(text: str, at: int, tag: re.Match[str], after: int, stop: int, hints: Hints, found: int, word: int,
-                  longest: int) -> int:
+                  longest: int, reads: Callable[[str], object]) -> int:
     """:func:`_meta_spans`' shortcut for the tag *tag* at *at* read as naming nothing, the next
     candidate at *after* (*found*: :meth:`Hints.after` there; *word*: :meth:`Hints.word_after`,
     or -1): where copies of the text from *at* up to a later candidate (the next one, or up to
@@ -701,8 +714,8 @@ def _numbered_end(text: str, at: int, tag: re.Match[str], after: int, stop: int,
     digits, which are no markup: each copy's tags read alike, to the same places, and no longer
     than the window where each run may be 7 digits longer), each copy's windows within the
     copies; and before the next hint (a tag that ends before it names nothing), or anywhere
-    where no digits can make its tags name anything (:func:`.tokenizer.names_nothing_whatever_digits`).
-    Else *at*: none. (Its pattern only where the next unit is one of them: no compile per
+    where no digits can make its tags name anything (:func:`.tokenizer.names_nothing_whatever_digits`,
+    or a tag without digits that *reads* as naming nothing: the same in each copy). Else *at*: none. (Its pattern only where the next unit is one of them: no compile per
     distinct unit.)"""
     starts = [at, after]  # candidates from *at* on
     for size in range(1, _NUMBERED_TAGS + 1):
@@ -724,7 +737,8 @@ def _numbered_end(text: str, at: int, tag: re.Match[str], after: int, stop: int,
     if numbered is None or any(each is None or each.end() - start + 7 * len(DIGITS.findall(each.group())) >= longest
                                for each, start in zip(tags, starts)):
         return at
-    if all(names_nothing_whatever_digits(each.group(3)) for each in tags):  # type: ignore[union-attr]
+    if all(names_nothing_whatever_digits(each.group(3)) or DIGITS.search(each.group()) is None  # type: ignore[union-attr]
+           and reads(each.group(3)) is None for each in tags):  # type: ignore[union-attr]
         reach = len(text)
     else:
         reach = hints.next_hint(found)  # (where *found* is a bound: no hint before the next one)
@@ -763,6 +777,9 @@ def _numbered_hinted_end(text: str, previous: int, at: int, stop: int, longest: 
 
 #: Candidates a unit of :func:`_numbered_end`'s copies holds at most.
 _NUMBERED_TAGS = 4
+#: Copies of the last tag read as naming nothing after which :func:`_meta_spans` looks for copies but
+#: for their numbers and finds none, at most (each look about 20 µs).
+_NUMBERED_TRIES = 8
 #: Tags holding a hint that :func:`_meta_spans` reads as naming nothing before it looks where
 #: "charset" may be written (a page's few such tags: no search to its end).
 _READINGS_BEFORE_WORDS = 8
