@@ -24,6 +24,7 @@ recorded answers of its browser (tests/data/browsers).
 """
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
@@ -36,6 +37,7 @@ from ._html.tokenizer import (
     BOGUS_COMMENT,
     COMMENT,
     COMMENT_END,
+    DIGITS,
     LONGEST_TAG,
     META_CANDIDATE,
     TAG,
@@ -279,7 +281,8 @@ def _chromium_tokens(text: str, head: int, partial: bool, seen: Seen, skip_copie
     ``False``, its plain twin, reads each): the scan reads each alike, from the text alone (the
     head section is left only forward, and in it nothing depends on an offset but the cutoff, which
     no copy skipped passes), and each leaves it in the head section, its record as it was (but
-    the repeated spans)."""
+    the repeated spans); so are copies but for their free numbers of the last such turns whose
+    tags name nothing whatever their digits (or hold none)."""
     spans = seen.spans
     more = _MORE if partial else len(text)
     n = len(text)
@@ -299,7 +302,9 @@ def _chromium_tokens(text: str, head: int, partial: bool, seen: Seen, skip_copie
     # (the elements of text left open from here on dropped once: see .tokenizer.without_unclosed)
     head_one, head_run = without_unclosed(_CHROMIUM_HEAD_ONE, _CHROMIUM_HEAD_RUN, text, 0)
     with_metas = _with_item(head_one, _HEAD_METAS)
-    turns: list[int] = []  # where the last turns that ended with a meta tag naming nothing in the head section began
+    # where the last turns that ended with a meta tag naming nothing in the head section began, and whether
+    # that tag names nothing whatever its digits (or has none)
+    turns: list[tuple[int, bool]] = []
     while True:
         turn = pos  # (where this turn of the loop began)
         if not in_head:
@@ -335,16 +340,18 @@ def _chromium_tokens(text: str, head: int, partial: bool, seen: Seen, skip_copie
                     return found[0], found[1], lt
                 spans.append(span)
                 if in_head and skip_copies:  # copies of the text since one of them, read alike
-                    turns.append(turn)
+                    turns.append((turn, names_nothing_whatever_digits(span) or DIGITS.search(span) is None))
                     del turns[:-_UNIT_TURNS]
-                    for start in reversed(turns):  # (the shortest unit first)
+                    for start, _ in reversed(turns):  # (the shortest unit first)
                         unit = text[start:pos]
                         if text.startswith(unit, pos):
                             pos = copies_end(text, pos, unit, cutoff)
                             break
-                    else:
-                        if names_nothing_whatever_digits(span):  # copies but for their free numbers, too
-                            pos = max(pos, numbered_copies_past(text, ((start, pos) for start in reversed(turns)), cutoff, 1))
+                    else:  # copies but for their free numbers, too: of turns whose tags name nothing whatever
+                        # their digits (or hold none: the same tag in each copy), two units tried at most
+                        units = list(itertools.takewhile(lambda each: each[1], reversed(turns)))
+                        if units:
+                            pos = max(pos, numbered_copies_past(text, ((start, pos) for start, _ in units), cutoff, 2))
                 continue  # a head tag: the scan stays where it was; no tokenizer state
             match = TAG.match(text, lt)
             if match is None:

@@ -389,6 +389,10 @@ def _named(spans: list[str]) -> set[str]:
 @example(_numbered("<head>", ["<meta a=&#65; charset=cp12%d5>"], 8, META), 1024, False)  # numbered: one names windows-1255
 @example("<head>" + "".join(f"<i>{k}<meta charset=<{k}&#65;><meta charset={k}>" for k in (0, 1, 2, 866, 3)) + META, 1024,
          False)  # numbered copies of a turn with a second meta, which names IBM866 in one of them
+@example("<head>" + "".join(f"<?x {k}?><meta charset=koi8-r\x00>{k}<meta charset=koi8-r\x00>{k}" for k in range(300))
+         + "</svg>" + META, browsers.UNCONDITIONAL, False)  # hunted (issue 37): copies of two turns, 13.5 ms at 64 KiB
+@example("<head>" + "".join(f"<meta charset={k}>x<meta charset=koi8-r\x00>{k}" for k in range(800, 900)) + META,
+         browsers.UNCONDITIONAL, False)  # two turns, the first's meta names IBM866 at 866: no numbered copies of it
 def test_chromiums_copies_of_a_turn_read_as_its_loop(text, head, partial):
     """Chromium's scan with copies of the text since a turn that ended with a meta naming nothing skipped, against
     its plain twin that reads each: the same answer and record (:class:`.browsers.Seen`), the
