@@ -628,19 +628,20 @@ def _meta_spans(text: str, reads: Callable[[str], object], start: int, stop: int
             del read[:-_UNIT_TAGS]
         if same and text.startswith(same, at):
             position = copies_end(text, at, same, len(text))  # a run of copies: no regex, no reading
-            alone = position == at + len(same)  # (no copy right after it)
+            advanced = False
             if shortcut and (after := search(text, position, stop)) is not None and text.startswith(same, after.start()):
                 # Shortcut: more copies of it, each after text that holds no "<meta" (numbered text
                 # between them, say: no copies of a unit), in one match; each is read alike. (Its
                 # pattern only where the next candidate is one: no compile per distinct tag.)
                 between = _copies_between(same).match(text, position)
                 if between.end() > position:  # type: ignore[union-attr]  # starred: never None
-                    at, position, alone = between.end() - len(same), between.end(), False  # type: ignore[union-attr]
-            if shortcut and alone and after is not None and at >= numbered and tries:
-                # Shortcut: copies but for their numbers of the text from it up to a later candidate
-                # (other tags between copies of it), as after a tag read first (_numbered_end); a
-                # few tries a scan where there are none.
-                skip = _numbered_end(text, at, TAG.match(text, at, at + longest), after.start(), stop, hints,  # type: ignore[arg-type]
+                    at, position, advanced = between.end() - len(same), between.end(), True  # type: ignore[union-attr]
+            last = position - len(same)  # (the last copy)
+            if shortcut and not advanced and after is not None and last >= numbered and tries:
+                # Shortcut: copies but for their numbers of the text from its last copy up to a later
+                # candidate (other tags between copies of it), as after a tag read first
+                # (_numbered_end); a few tries a scan where there are none.
+                skip = _numbered_end(text, last, TAG.match(text, last, last + longest), after.start(), stop, hints,  # type: ignore[arg-type]
                                      found, word, longest, reads)
                 if skip > after.start():
                     read.clear()

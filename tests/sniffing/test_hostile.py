@@ -697,6 +697,8 @@ _DIGIT_FREE = st.sampled_from(['<meta charset="zz">', "<meta charset=zz>", "<met
 @example('\U0001f600<meta charset="zz">', "<meta charset=koi8-r\x00>%d", 300, " a=b\x00\xd8", "</svg><meta charset=koi8-r>",
          _reads)  # hunted (issue 37): 15.6 ms at 64 KiB, a turn a candidate
 @example("<meta charset=koi8-r>", "<meta charset=koi8-r\x00>%d", 40, "", "", _reads)  # a digit-free tag that names KOI8-R
+@example('\U0001f600<meta charset="zz"><meta charset="zz">', "%d<meta charset=koi8-r\x00><meta charset=koi8-r\x00><!", 300,
+         " a=b\x00\xd8", "</svg><meta charset=koi8-r>", _reads)  # hunted: copies of the same tag twice, 6.7 ms
 def test_numbered_copies_of_units_with_tags_without_digits_are_read_as_the_plain_steps_read_them(
         free, numbered, copies, head, tail, reads):
     """meta_starts and last_meta_start with the shortcut that skips copies but for their numbers after
