@@ -613,9 +613,13 @@ def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: 
     stop = pos if match is None else match.end()
     if cut == end:
         return stop
-    one, run = without_unclosed(one, run, text, pos)
+    scripts = False  # (whether a script element is read as the tokenizer reads it: see _item_end)
+    if id(one) in _TEXT_ELEMENTS:
+        one, run = without_unclosed(one, run, text, pos)
+        entry = _TEXT_ELEMENTS.get(id(one))
+        scripts = read_scripts and type(text) is str and entry is not None and entry[0] is one and "script" in entry[2]
     # (an item that ends at the cut may be one only there, a lookahead having met the cut: from *pos* again)
-    item_end = _item_end(one, text, stop if stop < cut else pos, end, read_scripts)
+    item_end = _item_end(one, text, stop if stop < cut else pos, end, scripts)
     if stop < cut:  # every item before *stop* read whole within the window
         if item_end is None:
             return stop  # and none starts there
@@ -634,7 +638,7 @@ def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: 
     for first in range(UNIT_ITEMS):
         for k in range(first + 1, first + 1 + UNIT_ITEMS):
             if k == len(bounds):
-                after = _item_end(one, text, bounds[-1], end, read_scripts)
+                after = _item_end(one, text, bounds[-1], end, scripts)
                 after = bounds[-1] if after is None else after
                 if after == bounds[-1]:
                     break
@@ -667,8 +671,10 @@ Variant = Callable[[frozenset[str]], "tuple[re.Pattern, re.Pattern]"]
 # its code: microseconds for these): the item, its run, the elements' names, and the pair of patterns
 # without the elements of the names not given (see without_unclosed).
 _TEXT_ELEMENTS: dict[int, tuple[re.Pattern, re.Pattern, tuple[str, ...], Variant]] = {}
-# The last texts asked about (four), with their ascii_lowered bytes and the end tags' last places found.
-_LAST_END_TAGS: list[tuple[str | bytes, bytes, dict[tuple[str, int], int]]] = []
+# The last texts asked about (four), each with what was found in it ("text": the one found first, of which
+# it is a prefix): per length (a prefix's), where the last "</" is and each name's last end tag; and the
+# ascii_lowered bytes (None) of the first.
+_LAST_END_TAGS: list[tuple[str | bytes, dict]] = []
 
 
 def register_text_elements(one: re.Pattern, run: re.Pattern, names: Iterable[str], variant: Variant) -> None:
@@ -695,19 +701,26 @@ def without_unclosed(one: re.Pattern, run: re.Pattern, text, pos: int) -> tuple[
     names, variant = entry[2:]
     if not names:
         return one, run
-    if text.rfind("</" if type(text) is str else b"</", pos) < 0:  # (no end tag at all: no lowered bytes)
-        return variant(frozenset())
     n = len(text)
-    for seen, lowered, lasts in _LAST_END_TAGS:
+    for seen, lasts in _LAST_END_TAGS:
         if seen is text:
             break
-    else:  # (an equal text or a prefix of one, another object: its bytes shared, then found by identity)
-        for seen, lowered, lasts in _LAST_END_TAGS:
+    else:  # (an equal text or a prefix of one, another object: its places shared, then found by identity)
+        for seen, lasts in _LAST_END_TAGS:
             if type(seen) is type(text) and len(seen) >= n and seen.startswith(text):  # type: ignore[arg-type]
                 break
         else:
-            lowered, lasts = ascii_lowered(text) if type(text) is str else text.lower(), {}
-        _LAST_END_TAGS[:] = [(text, lowered, lasts), *_LAST_END_TAGS[:3]]
+            lasts = {"text": text}
+        _LAST_END_TAGS[:] = [(text, lasts), *_LAST_END_TAGS[:3]]
+    last_end_tag = lasts.get(n)  # (where the last "</" is: none after *pos*, no name to look for)
+    if last_end_tag is None:
+        last_end_tag = lasts[n] = text.rfind("</" if type(text) is str else b"</")  # type: ignore[arg-type]
+    if last_end_tag < pos:
+        return variant(frozenset())
+    lowered = lasts.get(None)
+    if lowered is None:  # (of the text the places were first found in: this one, or one it is a prefix of)
+        whole = lasts["text"]
+        lowered = lasts[None] = ascii_lowered(whole) if type(whole) is str else whole.lower()
     closed = []
     for name in names:
         last = lasts.get((name, n))
@@ -728,16 +741,14 @@ def forget() -> None:
 _SCRIPT_AT = re.compile(r"<script[\t\n\x0c\r />]", _FLAGS)
 
 
-def _item_end(one: re.Pattern, text, at: int, end: int, read_scripts: bool) -> int | None:
-    """Where the item of *one* at *at* ends (not past *end*), or ``None``: with *read_scripts*,
-    where *one* holds script elements (:func:`register_text_elements`) and a script start tag
-    is there, its element as :func:`script_element_end` reads it (the patterns' only item there:
+def _item_end(one: re.Pattern, text, at: int, end: int, scripts: bool) -> int | None:
+    """Where the item of *one* at *at* ends (not past *end*), or ``None``: with *scripts* (*one*
+    holds script elements: :func:`register_text_elements`; *text* a ``str``), where a script start
+    tag is there, its element as :func:`script_element_end` reads it (the patterns' only item there:
     tests/sniffing/test_head_floods.py), not by the pattern (an escaped script's states cost it
     about 150 ns a character: issue 37, ``<script><!--`` repeated, 3 ms at 64 KiB)."""
-    if read_scripts and type(text) is str and _SCRIPT_AT.match(text, at, end) is not None:
-        entry = _TEXT_ELEMENTS.get(id(one))
-        if entry is not None and entry[0] is one and "script" in entry[2]:
-            return script_element_end(text, at, end)
+    if scripts and _SCRIPT_AT.match(text, at, end) is not None:
+        return script_element_end(text, at, end)
     item = one.match(text, at, end)
     return None if item is None else item.end()
 
