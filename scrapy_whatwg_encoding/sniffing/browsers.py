@@ -196,15 +196,18 @@ _HEAD_TAGS = (r"<(?:/(?i:script|noscript|style|link|meta|object|title|base)|(?i:
               r"(?=[\t\n\x0c\r />])" + attributes_pattern("h") + r"[\t\n\x0c\r /]*>")
 
 
-def _chromium_head(texts: Iterable[str] = ("script", "style", "title")) -> tuple[re.Pattern[str], re.Pattern[str]]:
+_HEAD_TEXTS = ("script", "style", "title")  # the elements of text Chromium's head run takes whole
+
+
+def _chromium_head(texts: Iterable[str] = _HEAD_TEXTS) -> tuple[re.Pattern[str], re.Pattern[str]]:
     """The head section's item and run, with the elements of text named in *texts* (run_end drops
     those left open: :func:`.tokenizer.without_unclosed`)."""
-    titles = "|".join(name for name in ("style", "title") if name in texts)
-    elements = (f"|{text_element('script', '1')}" if "script" in texts else "") + (
+    names = [name for name in _HEAD_TEXTS if name in texts]
+    titles = "|".join(name for name in names if name != "script")
+    elements = (f"|{text_element('script', '1')}" if "script" in names else "") + (
         f"|{text_element(titles, '2')}" if titles else "")
     one = re.compile(rf"(?:{_TEXT}|{COMMENT}{elements}|{_STRAY_LT}|{BOGUS_COMMENT}|{_HEAD_TAGS})", re.ASCII)
     run = re.compile(one.pattern + "*", re.ASCII)
-    names = [name for name in ("script", "style", "title") if name in texts]
     if names:
         register_text_elements(one, run, names, _chromium_head)
     return one, run
