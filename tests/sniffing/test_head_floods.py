@@ -478,6 +478,8 @@ def _run_patterns():
 @example("<script><!--" * 30 + "</script>" + META, 0, 64)  # hunted: an escaped script, read by the tokenizer's states
 @example("<script><!--<script></script>-->" * 3 + "</script>" + META, 0, 8)  # double-escaped, then escaped again
 @example("<script>" + "x" * 20 + "</script><style></style><link>", 0, 4)  # a run without script elements stops there
+@example("<head><style>" + "x" * 20 + "</STYLE><link>", 6, 4)  # an end tag in capitals closes it
+@example("<head><script>" + "x" * 20 + "</script>" + "</p>" * 10, 6, 4)  # more "</" after it than are read one by one
 @example("<head><script><<<</script><script><<<<<<<<<<</script>" + META, 28, 4)  # closed past the start only
 @example("<head><title>x</title><title><<<<<<<<<<<<<<<<</title>" + META, 22, 4)
 def test_runs_drop_the_elements_of_text_left_open_as_the_whole_patterns_read(text, pos, window):

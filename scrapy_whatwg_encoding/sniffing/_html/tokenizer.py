@@ -692,9 +692,9 @@ def without_unclosed(one: re.Pattern, run: re.Pattern, text, pos: int) -> tuple[
     end tag at or after *pos* in *text*, the pair without those elements: the same matches from
     *pos* on (such an element's match holds its end tag, ASCII case-insensitively), where an
     element left open would read the text to its end at each attempt (issue 37: ``<head><script>``
-    then ``<!-<!-</p>`` repeated, each attempt 1-2 ms at 64 KiB, a few a page). One rfind per name
-    in the text's ascii_lowered bytes, kept for the last four texts (and their prefixes: the
-    browsers' models read a page's first kilobytes first)."""
+    then ``<!-<!-</p>`` repeated, each attempt 1-2 ms at 64 KiB, a few a page). The text's last
+    few "</" read one by one, else one rfind per name in its ascii_lowered bytes, kept for the last
+    four texts (and their prefixes: the browsers' models read a page's first kilobytes first)."""
     entry = _TEXT_ELEMENTS.get(id(one))
     if entry is None or entry[0] is not one or entry[1] is not run:
         return one, run
@@ -712,11 +712,22 @@ def without_unclosed(one: re.Pattern, run: re.Pattern, text, pos: int) -> tuple[
         else:
             lasts = {"text": text}
         _LAST_END_TAGS[:] = [(text, lasts), *_LAST_END_TAGS[:3]]
-    last_end_tag = lasts.get(n)  # (where the last "</" is: none after *pos*, no name to look for)
-    if last_end_tag is None:
-        last_end_tag = lasts[n] = text.rfind("</" if type(text) is str else b"</")  # type: ignore[arg-type]
-    if last_end_tag < pos:
+    # The last _END_TAGS_READ "</" from the end, each with the next eight characters lowered, and the
+    # place from which every one is among them (0: all are).
+    read = lasts.get(n)
+    if read is None:
+        tails: list[tuple[int, str]] = []
+        at = n
+        while len(tails) < _END_TAGS_READ and (at := text.rfind("</" if type(text) is str else b"</", 0, at)) >= 0:
+            tail = text[at + 2:at + 10].lower()
+            tails.append((at, tail if type(tail) is str else tail.decode("latin-1")))
+        read = lasts[n] = (tails, max(at, 0))
+    tails, read_from = read
+    if not tails or tails[0][0] < pos:  # (no "</" from *pos* on)
         return variant(frozenset())
+    if pos >= read_from:  # (every "</" from *pos* on read: no lowered text)
+        found = {name for at, tail in tails if at >= pos for name in names if tail.startswith(name)}
+        return (one, run) if len(found) == len(names) else variant(frozenset(found))
     lowered = lasts.get(None)
     if lowered is None:  # (of the text the places were first found in: this one, or one it is a prefix of)
         whole = lasts["text"]
@@ -729,6 +740,9 @@ def without_unclosed(one: re.Pattern, run: re.Pattern, text, pos: int) -> tuple[
         if last >= pos:
             closed.append(name)
     return (one, run) if len(closed) == len(names) else variant(frozenset(closed))
+
+
+_END_TAGS_READ = 8  # the last "</" of a text read one by one before its lowered text is searched
 
 
 def forget() -> None:
