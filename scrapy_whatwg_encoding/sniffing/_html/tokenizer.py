@@ -398,8 +398,7 @@ def classify_text(text: str, start: int, end: int) -> tuple[bool, bool, bool]:
     if "&" in segment:
         if _WS_OR_NUL_RUN.match(segment).end() < len(segment):  # type: ignore[union-attr]
             return True, "\x00" in segment, True
-        segment = _WS_REFERENCE.sub(" ", segment)
-        other = None
+        other = None  # (whitespace, NUL and references to whitespace: each reference one or more, no NUL)
     else:
         other = TEXT_OTHER.search(segment)
     if other:
