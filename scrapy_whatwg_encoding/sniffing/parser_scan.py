@@ -716,8 +716,8 @@ def _numbered_end(text: str, at: int, tag: re.Match[str], after: int, stop: int,
     than the window where each run may be 7 digits longer), each copy's windows within the
     copies; and before the next hint (a tag that ends before it names nothing), or anywhere
     where no digits can make its tags name anything (:func:`.tokenizer.names_nothing_whatever_digits`,
-    or a tag without digits that *reads* as naming nothing: the same in each copy). Else *at*: none. (Its pattern only where the next unit is one of them: no compile per
-    distinct unit.)"""
+    or a tag without digits that *reads* as naming nothing: the same in each copy). Else *at*:
+    none. (Its pattern only where the next unit is one of them: no compile per distinct unit.)"""
     starts = [at, after]  # candidates from *at* on
     for size in range(1, _NUMBERED_TAGS + 1):
         if starts[size] - at > NUMBERED_LONGEST:

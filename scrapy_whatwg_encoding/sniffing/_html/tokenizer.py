@@ -615,8 +615,8 @@ def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: 
     scripts = False  # (whether a script element is read as the tokenizer reads it: see _item_end)
     if id(one) in _TEXT_ELEMENTS:
         one, run = without_unclosed(one, run, text, pos)
-        entry = _TEXT_ELEMENTS.get(id(one))
-        scripts = read_scripts and type(text) is str and entry is not None and entry[0] is one and "script" in entry[2]
+        entry = _registered(one)
+        scripts = read_scripts and type(text) is str and entry is not None and "script" in entry[2]
     # (an item that ends at the cut may be one only there, a lookahead having met the cut: from *pos* again)
     item_end = _item_end(one, text, stop if stop < cut else pos, end, scripts)
     if stop < cut:  # every item before *stop* read whole within the window
@@ -681,9 +681,14 @@ def register_text_elements(one: re.Pattern, run: re.Pattern, names: Iterable[str
     (:func:`text_element`: each ends with its end tag), and that ``variant(closed)`` is the pair
     ``(one, run)`` without those not named in *closed*, made the same way (each compiled once; a
     pattern said again, as a variant made again is, keeps what it was said with)."""
-    entry = _TEXT_ELEMENTS.get(id(one))
-    if entry is None or entry[0] is not one:
+    if _registered(one) is None:
         _TEXT_ELEMENTS[id(one)] = (one, run, tuple(names), lru_cache(maxsize=None)(variant))
+
+
+def _registered(one: re.Pattern) -> tuple[re.Pattern, re.Pattern, tuple[str, ...], Variant] | None:
+    """*one*'s entry of :data:`_TEXT_ELEMENTS`, or ``None`` (an id a collected pattern had is none)."""
+    entry = _TEXT_ELEMENTS.get(id(one))
+    return entry if entry is not None and entry[0] is one else None
 
 
 def without_unclosed(one: re.Pattern, run: re.Pattern, text, pos: int) -> tuple[re.Pattern, re.Pattern]:
@@ -694,8 +699,8 @@ def without_unclosed(one: re.Pattern, run: re.Pattern, text, pos: int) -> tuple[
     then ``<!-<!-</p>`` repeated, each attempt 1-2 ms at 64 KiB, a few a page). The text's last
     few "</" read one by one, else one rfind per name in its ascii_lowered bytes, kept for the last
     four texts (and their prefixes: the browsers' models read a page's first kilobytes first)."""
-    entry = _TEXT_ELEMENTS.get(id(one))
-    if entry is None or entry[0] is not one or entry[1] is not run:
+    entry = _registered(one)
+    if entry is None or entry[1] is not run:
         return one, run
     names, variant = entry[2:]
     if not names:
@@ -751,16 +756,13 @@ def forget() -> None:
     _SCRIPT_ENDS.clear()
 
 
-_SCRIPT_AT = re.compile(r"<script[\t\n\x0c\r />]", _FLAGS)
-
-
 def _item_end(one: re.Pattern, text, at: int, end: int, scripts: bool) -> int | None:
     """Where the item of *one* at *at* ends (not past *end*), or ``None``: with *scripts* (*one*
     holds script elements: :func:`register_text_elements`; *text* a ``str``), where a script start
     tag is there, its element as :func:`script_element_end` reads it (the patterns' only item there:
     tests/sniffing/test_head_floods.py), not by the pattern (an escaped script's states cost it
     about 150 ns a character: issue 37, ``<script><!--`` repeated, 3 ms at 64 KiB)."""
-    if scripts and _SCRIPT_AT.match(text, at, end) is not None:
+    if scripts and _SCRIPT_START.match(text, at, end) is not None:
         return script_element_end(text, at, end)
     item = one.match(text, at, end)
     return None if item is None else item.end()
