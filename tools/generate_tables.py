@@ -143,17 +143,19 @@ def compare_with_c_codec(name):
 
 
 def iso_2022_jp_c_tokens():
-    """Every token CPython's iso2022_jp decodes in the states the standard also has: bytes after
-    ESC ( B (ASCII) and ESC ( J (Roman), pairs after ESC $ @ and ESC $ B (jis0208)."""
-    for escape in (b"\x1b(B", b"\x1b(J"):
-        for byte in range(0x80):
+    """Every token CPython's codec of ISO-2022-JP's simple documents (iso2022_jp_ext) decodes in the
+    states the standard also has: bytes after ESC ( B (ASCII) and ESC ( J (Roman), bytes 0x21-0x5F
+    after ESC ( I (katakana), pairs after ESC $ @ and ESC $ B (jis0208)."""
+    c_codec = importlib.import_module("scrapy_whatwg_encoding.encoding.iso_2022_jp").C_CODEC
+    for escape, last in ((b"\x1b(B", 0x7F), (b"\x1b(J", 0x7F), (b"\x1b(I", 0x5F)):
+        for byte in range(0x21 if escape == b"\x1b(I" else 0, last + 1):
             if byte not in (0x0E, 0x0F, 0x1B):
-                yield escape + bytes([byte]), (escape + bytes([byte])).decode("iso2022_jp")
+                yield escape + bytes([byte]), (escape + bytes([byte])).decode(c_codec)
     for escape in (b"\x1b$@", b"\x1b$B"):
         for leading, trailing in itertools.product(range(0x21, 0x7F), repeat=2):
             data = escape + bytes([leading, trailing])
             try:
-                yield data, data.decode("iso2022_jp")
+                yield data, data.decode(c_codec)
             except UnicodeDecodeError:
                 pass
 

@@ -10,10 +10,11 @@ no step of C code per run either (each byte's state is found in lanes of integer
 ESC bytes (found one by one) decodes each run alone instead (:func:`decode_few`): no pass over the
 body to split it.
 
-Most documents are simpler still: only the escapes ESC ( B, ESC ( J, ESC $ @ and ESC $ B, never
-two in a row, and jis0208 runs of bytes 0x21–0x7E only. On those, CPython's iso2022_jp codec agrees
-with the standard (``tools/generate_tables.py`` compares every such token and lists the code points
-to translate afterwards), so when it decodes them without error its output is used.
+Most documents are simpler still: only the escapes ESC ( B, ESC ( J, ESC ( I, ESC $ @ and ESC $ B,
+never two in a row, jis0208 runs of bytes 0x21–0x7E only and katakana runs of bytes 0x21–0x5F only. On
+those, CPython's iso2022_jp_ext codec (iso2022_jp with JIS X 0201 katakana) agrees with the standard
+(``tools/generate_tables.py`` compares every such token and lists the code points to translate
+afterwards), so when it decodes them without error its output is used.
 """
 from __future__ import annotations
 
@@ -87,18 +88,21 @@ def _run_decoders() -> dict[bytes, Callable[[bytes], str]]:
 
 # The documents CPython's codec decodes as the standard does, matched whole (one match, no search
 # restarted at each ESC): ASCII bytes up to the first escape, then escapes among ESC ( B, ESC ( J,
-# ESC $ @ and ESC $ B, each followed by a non-empty run (two escapes in a row are an error), a
-# jis0208 run of bytes 0x21–0x7E only (CPython passes C0 controls through there); and no SO or SI
-# anywhere. Bytes 0x80 and above may be anywhere: CPython's codec rejects them, and the exact
-# decoder runs. The usual ESC $ B run, ESC ( B run is one step of the match (possessive: one way
-# to match each part); before Python 3.11 (no possessive quantifiers) a step is one escape and
-# its run, which backtracking cannot match otherwise.
+# ESC ( I, ESC $ @ and ESC $ B, each followed by a non-empty run (two escapes in a row are an error),
+# a jis0208 run of bytes 0x21–0x7E only (CPython passes C0 controls through there), a katakana run
+# of bytes 0x21–0x5F only; and no SO or SI anywhere. Bytes 0x80 and above may be anywhere: CPython's
+# codec rejects them, and the exact decoder runs. The usual ESC $ B run, ESC ( B run is one step of
+# the match (possessive: one way to match each part); before Python 3.11 (no possessive
+# quantifiers) a step is one escape and its run, which backtracking cannot match otherwise.
 if sys.version_info >= (3, 11, 5):  # (3.11.0-3.11.4 mis-match possessive quantifiers: CPython gh-106052)
-    _SIMPLE = re.compile(rb"[^\x1b]*+(?:\x1b\$B[\x21-\x7e]++\x1b\(B[^\x1b]++"
-                         rb"|\x1b(?:\([BJ][^\x1b]++|\$[@B][\x21-\x7e]++))*+(?:\x1b(?:\([BJ]|\$[@B]))?")
+    _SIMPLE = re.compile(rb"[^\x1b]*+(?:\x1b(?:\$B[\x21-\x7e]++\x1b\(B[^\x1b]++|\([BJ][^\x1b]++"
+                         rb"|\(I[\x21-\x5f]++|\$[@B][\x21-\x7e]++))*+(?:\x1b(?:\([BJI]|\$[@B]))?")
 else:
-    _SIMPLE = re.compile(rb"[^\x1b]*(?:\x1b(?:\([BJ][^\x1b]+|\$[@B][\x21-\x7e]+))*"
-                         rb"(?:\x1b(?:\([BJ]|\$[@B]))?")
+    _SIMPLE = re.compile(rb"[^\x1b]*(?:\x1b(?:\([BJ][^\x1b]+|\(I[\x21-\x5f]+|\$[@B][\x21-\x7e]+))*"
+                         rb"(?:\x1b(?:\([BJI]|\$[@B]))?")
+
+#: CPython's codec of the documents :data:`_SIMPLE` matches.
+C_CODEC = "iso2022_jp_ext"
 
 
 def _simple(data: bytes) -> bool:
@@ -129,7 +133,7 @@ def decode(data: Buffer) -> str:
     if len(escapes) <= FEW_ESCAPES:
         return decode_few(data, escapes)
     try:  # first: CPython's codec stops at a hostile body's first error, the match would read it all
-        text = data.decode("iso2022_jp")
+        text = data.decode(C_CODEC)
     except UnicodeDecodeError:
         pass
     else:

@@ -100,11 +100,11 @@ def test_fast_path_equals_reference(pieces):
 ISO_2022_JP_PIECES = [b"\x1b(B", b"\x1b(J", b"\x1b$@", b"\x1b$B", b"\x1b(I", b"\x1b$A", b"\x1b",
                       b"0!", b"$\"", b"!", b"~", b"\n", b"\t", b"\x00", b" ", b"\x7f", b"\x0e",
                       b"\x0f", b"\x80", b"\xa1", b"(", b"$", b"B"]
-# What CPython's iso2022_jp decodes otherwise than the standard, searched from each ESC (the fast
-# path's earlier check): a jis0208 run with a byte outside 0x21-0x7E, an escape other than the
-# four, two escapes in a row; SO and SI anywhere.
-_DIFFERENT = re.compile(rb"\x1b(?:\$[@B](?=([\x21-\x7e]*))\1[^\x1b\x21-\x7e]|(?!\(B|\(J|\$@|\$B)"
-                        rb"|..\x1b)", re.DOTALL)
+# What CPython's iso2022_jp_ext decodes otherwise than the standard, searched from each ESC (the fast
+# path's earlier check): a jis0208 run with a byte outside 0x21-0x7E, a katakana run with one outside
+# 0x21-0x5F, an escape other than the five, two escapes in a row; SO and SI anywhere.
+_DIFFERENT = re.compile(rb"\x1b(?:\$[@B](?=([\x21-\x7e]*))\1[^\x1b\x21-\x7e]"
+                        rb"|\(I(?=([\x21-\x5f]*))\2[^\x1b\x21-\x5f]|(?!\(B|\(J|\(I|\$@|\$B)|..\x1b)", re.DOTALL)
 
 
 @pytest.mark.slow  # 1,500 inputs against the reference
@@ -113,8 +113,10 @@ _DIFFERENT = re.compile(rb"\x1b(?:\$[@B](?=([\x21-\x7e]*))\1[^\x1b\x21-\x7e]|(?!
 @example([b"\x1b$B", b"0!", b"\x1b(B", b"\x1b(B", b"a"])  # two escapes in a row after a run
 @example([b"\x1b$B", b"0!", b"\x1b(B", b"a", b"\x1b$B", b"0!", b"\n", b"\x1b(B"])  # C0 in a run
 @example([b"a", b"\x1b$B", b"\x1b(B"])  # an empty jis0208 run
+@example([b"\x1b(I", b"!", b"\x1b(B", b"\x00", b"<", b"\x1b(I", b"_"])  # katakana runs (0x21, 0x5F), ending in one
+@example([b"\x1b(I", b"!", b"~", b"\x1b(B"])  # a katakana run with a byte past 0x5F
 def test_iso_2022_jp_fast_path_check(pieces):
-    """The whole-document match that lets CPython's iso2022_jp decode accepts exactly the inputs
+    """The whole-document match that lets CPython's iso2022_jp_ext decode accepts exactly the inputs
     without any token CPython decodes otherwise, and the decoder equals the reference."""
     data = b"".join(pieces)
     different = b"\x0e" in data or b"\x0f" in data or _DIFFERENT.search(data) is not None
