@@ -252,14 +252,14 @@ _STATE_LANES = {
                 _table(lambda b: _PAD ^ (b + 0x80) if 0x21 <= b <= 0x5F else 0)),
     _JIS0208: (_table(lambda b: _ASCII_FIRST[b] ^ _JIS_FIRST[b]), None),
 }
-_STARTS = {state: bytes(int(b == markers[2]) for b in range(256)) for state, markers in _LANE_MARKERS.items()}
-_RUNS = bytes(0x00 if b in _MARKER else 0xFF for b in range(256))  # 0xFF: a byte of a run
-# A marker's last byte 0x02, its first two 0x01: a first right after a last (escapes & escapes << 7)
-# is a valid escape right after one, an error.
-_ESCAPES = bytes(0x02 if 0x84 <= b <= 0x87 else int(b == 0x83) for b in range(256))
-_IN_RANGE = _table(lambda b: 0xFF if b in _RANGE else 0)
-_OUT_OF_RANGE = bytes(0 if b in _RANGE else 0x01 for b in range(256))  # (markers too)
-_TAKEN = _table(lambda b: 0 if b in _RANGE or b == 0x1B else 0xFF)  # (a trailing byte's error takes it)
+# Per byte, bits of one translation (each mask taken from it by a shift): 0 a byte of a run (no marker), 1 a
+# marker's first two bytes, 2 its last (a first right after a last is a valid escape right after one, an
+# error), 3-5 the last byte of Roman's, katakana's and jis0208's marker (where its run starts), 6 a byte
+# 0x21-0x7E (jis0208's), 7 a byte a trailing byte's error takes (no marker, ESC or byte 0x21-0x7E).
+_BITS = {_ROMAN: 3, _KATAKANA: 4, _JIS0208: 5}
+_FLAGS = bytes((b not in _MARKER) | (b == 0x83) << 1 | (0x84 <= b <= 0x87) << 2
+               | sum((b == _LANE_MARKERS[state][2]) << bit for state, bit in _BITS.items())
+               | (b in _RANGE) << 6 | (b not in _MARKER and b not in _RANGE and b != 0x1B) << 7 for b in range(256))
 _TO_PAD = _table(lambda b: _JIS_FIRST[b] ^ _PAD)
 _TO_ERROR = _table(lambda b: _JIS_FIRST[b] ^ _ERROR)
 _TRAILING = _table(lambda b: _PAD ^ (b + 0x80) if b in _RANGE else 0)
@@ -267,39 +267,54 @@ _TRAILING = _table(lambda b: _PAD ^ (b + 0x80) if b in _RANGE else 0)
 
 def _lanes(data: bytes) -> str:
     """:func:`decode_exact`'s split (*data*: its bytes 0x80 and above 0x80) without a step per
-    run: every byte's state found at once, each byte a lane (a byte) of an integer, then its one
-    or two bytes of EUC-JP (the pad removed), one decode. Each run after a marker of a state (its
+    run: every byte's state found at once, each byte a lane (a byte) of an integer, then its
+    bytes of EUC-JP (the pad removed), one decode. Each run after a marker of a state (its
     lanes 0xFF in *runs*) is found by adding 1 at its first lane: the carry runs through the run to
     the next marker (a lane 0), so the lanes that change are the run's. In jis0208 runs, so are the
     stretches of bytes 0x21-0x7E after any other byte (each begins at a leading byte), those that
-    begin at an even lane; the others are the odd ones. Its plain twin is the split (*segments*
-    ``False``)."""
-    states = [state for state in _STATE_LANES if state in data]
+    begin at an even lane; the others are the odd ones. A katakana byte is two bytes of EUC-JP, so
+    where there is one, each byte is two lanes (a jis0208 pair in its leading byte's); else one (a
+    jis0208 pair in its own two). Its plain twin is the split (*segments* ``False``)."""
+    states = []
     for state, markers in _LANE_MARKERS.items():
-        data = data.replace(state, markers)  # (the same length: no offset moves)
+        marked = data.replace(state, markers)  # (the same length: no offset moves)
+        if marked is not data:  # (bytes.replace gives the bytes themselves where it replaces nothing)
+            states.append(state)
+        data = marked
     size = len(data)
     lanes = functools.partial(int.from_bytes, byteorder="little")
-    runs, escapes = lanes(data.translate(_RUNS)), lanes(data.translate(_ESCAPES))
-    first = lanes(data.translate(_ASCII_FIRST)) ^ ((escapes & (escapes << 7)) * (_PAD ^ _ERROR))
-    second = lanes(bytes((_PAD,)) * size)
+    ones = lanes(b"\x01" * size)
+    flags = lanes(data.translate(_FLAGS))
+    runs = (flags & ones) * 0xFF
+    first = lanes(data.translate(_ASCII_FIRST)) ^ (((flags >> 1) & (flags << 6) & ones) * (_PAD ^ _ERROR))
+    katakana = _KATAKANA in states
+    second = lanes(bytes((_PAD,)) * size) if katakana else 0
     for state in states:
+        if state not in _BITS:
+            continue
         change, trailing = _STATE_LANES[state]
-        run = runs & (runs ^ (runs + (lanes(data.translate(_STARTS[state])) << 8)))
+        run = runs & (runs ^ (runs + (((flags >> _BITS[state]) & ones) << 8)))
         first ^= lanes(data.translate(change)) & run
         if trailing is not None:
             second ^= lanes(data.translate(trailing)) & run
         if state == _JIS0208:
-            pairs = run & lanes(data.translate(_IN_RANGE))
+            pairs = run & ((flags >> 6) & ones) * 0xFF
             even = lanes(b"\xff\x00" * (size // 2 + 1))
-            from_even = pairs & (pairs ^ (pairs + ((lanes(data.translate(_OUT_OF_RANGE)) << 8) & even)))
+            from_even = pairs & (pairs ^ (pairs + ((((flags >> 6) & ones) ^ ones) << 8 & even)))
             leading = (from_even & even) | ((pairs ^ from_even) & (even << 8))
             trail = pairs ^ leading
             alone = leading & ~(trail >> 8)  # (a leading byte without its trailing byte: an error)
-            taken = (alone << 8) & run & lanes(data.translate(_TAKEN))
-            first ^= (lanes(data.translate(_TO_PAD)) & (trail | taken)) ^ (lanes(data.translate(_TO_ERROR)) & alone)
-            second ^= lanes((data[1:] + b"\x00").translate(_TRAILING)) & leading  # (0 after one alone)
-    out = bytearray(2 * size)
-    out[0::2], out[1::2] = first.to_bytes(size, "little"), second.to_bytes(size, "little")
+            taken = (alone << 8) & run & ((flags >> 7) & ones) * 0xFF
+            if katakana:  # (a pair in its leading byte's two lanes)
+                first ^= (lanes(data.translate(_TO_PAD)) & (trail | taken)) ^ (lanes(data.translate(_TO_ERROR)) & alone)
+                second ^= lanes((data[1:] + b"\x00").translate(_TRAILING)) & leading  # (0 after one alone)
+            else:
+                first ^= (lanes(data.translate(_TO_PAD)) & taken) ^ (lanes(data.translate(_TO_ERROR)) & alone)
+    if katakana:
+        out = bytearray(2 * size)
+        out[0::2], out[1::2] = first.to_bytes(size, "little"), second.to_bytes(size, "little")
+    else:
+        out = first.to_bytes(size, "little")
     text = _euc_jp()(out.translate(None, bytes((_PAD,)))).replace("\x1b", "\ufffd")
     return text.replace("\x0e", "\u00a5").replace("\x0f", "\u203e") if _ROMAN in states else text
 
