@@ -310,11 +310,10 @@ def _lanes(data: bytes) -> str:
                 second ^= lanes((data[1:] + b"\x00").translate(_TRAILING)) & leading  # (0 after one alone)
             else:
                 first ^= (lanes(data.translate(_TO_PAD)) & taken) ^ (lanes(data.translate(_TO_ERROR)) & alone)
-    if katakana:
-        out = bytearray(2 * size)
-        out[0::2], out[1::2] = first.to_bytes(size, "little"), second.to_bytes(size, "little")
-    else:
-        out = first.to_bytes(size, "little")
+    out: bytes | bytearray = first.to_bytes(size, "little")
+    if katakana:  # (each byte's first lane, then its second)
+        firsts, out = out, bytearray(2 * size)
+        out[0::2], out[1::2] = firsts, second.to_bytes(size, "little")
     text = _euc_jp()(out.translate(None, bytes((_PAD,)))).replace("\x1b", "\ufffd")
     return text.replace("\x0e", "\u00a5").replace("\x0f", "\u203e") if _ROMAN in states else text
 
