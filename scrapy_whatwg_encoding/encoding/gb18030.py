@@ -184,6 +184,9 @@ def mark_singles(data: bytes, shortcut: bool = True) -> tuple[bytes, tuple[tuple
         chunk = data[start:end]
         size = len(chunk)
         ones, even, odd, _, _ = lane_masks(max(_SINGLES_CHUNK, size))  # (lanes past the chunk: 0 in each "and")
+        if size < _SINGLES_CHUNK:  # (a short input: the masks cut to it, no product or "xor" of 64 Ki lanes)
+            low = (1 << 8 * size) - 1
+            ones, even, odd = ones & low, even & low, odd & low
         firsts = int.from_bytes(chunk.translate(_FIRSTS), "little")  # 0xFF at each byte 0x81-0xFE
         if not firsts:  # each 0x80 and 0xFF is a token
             out += chunk.translate(_marked(euro, error))
