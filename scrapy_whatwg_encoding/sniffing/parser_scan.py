@@ -974,7 +974,7 @@ class _Copies:
                 if text.startswith(unit, pos):
                     boundary = 2 * pos - start
                 else:
-                    if tried or not same_before_digits(text, unit, pos):
+                    if tried or len(unit) > NUMBERED_LONGEST or not same_before_digits(text, unit, pos):
                         continue
                     tried, copy = True, numbered_copy(text, unit, pos)
                     if copy is None:

@@ -784,10 +784,11 @@ _NUMBERED_TRIES = 4  # units whose next copy's text before its first number is t
 def numbered_copies_past(text: str, units: Iterable[tuple[int, int]], end: int, tries: int) -> int:
     """The end of the copies (up to *end*) of the first of *units* (``(start, end)`` in *text*,
     each from the data state) that ends with ">" and comes again right after itself but for its
-    free numbers (:func:`numbered_copy`), in one match; *tries* units tried at most (those whose
-    next copy starts as they do); else 0."""
+    free numbers (:func:`numbered_copy`), in one match; *tries* units tried at most (those of
+    :data:`NUMBERED_LONGEST` characters at most whose next copy starts as they do); else 0."""
     for start, unit_end in units:
-        if text[unit_end - 1] == ">" and same_before_digits(text, unit := text[start:unit_end], unit_end):
+        if text[unit_end - 1] == ">" and unit_end - start <= NUMBERED_LONGEST \
+                and same_before_digits(text, unit := text[start:unit_end], unit_end):
             copy = numbered_copy(text, unit, unit_end)
             if copy is not None:
                 return numbered_run(copy.re.pattern).match(text, unit_end, end).end()  # type: ignore[union-attr]
