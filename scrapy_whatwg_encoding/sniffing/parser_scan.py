@@ -366,9 +366,10 @@ class Hints:
     there): :attr:`last`, and :meth:`after`, asked at any positions, which searches *window*
     (default :data:`HINT_WINDOW`) characters, then answers with a bound, not a hint (twice as many
     after each such answer, *window* again after a hint); a search is reused for every position
-    between where it started and what it found, so callers that ask in increasing order (or again
-    from the start) search each part of the text once (C-speed: the references and the labels'
-    "=" each by a search led by its literal, "&" or "=")."""
+    between where it started (or the search it went on from, where it started at that one's bound)
+    and what it found, so callers that ask in increasing order (or again from any position a chain
+    of such searches covers) search each part of the text once (C-speed: the references and the
+    labels' "=" each by a search led by its literal, "&" or "=")."""
 
     __slots__ = ("_found", "_lasts", "_sizes", "_word", "first", "last", "lowered", "window")
 
@@ -403,12 +404,14 @@ class Hints:
             if position > last:
                 found = -1
             elif not start <= position <= (last if found < 0 else found) or position == found and not hint:
+                # (from the bound the last search reached, none lies before it since that search's start either)
+                since = start if position == found and not hint else position
                 size = self._sizes[k]
                 bound = min(last, position + size)
                 match = pattern.search(self.lowered, position, bound + _HINT_LENGTH)
                 hint = match is not None or bound == last
                 found = match.start() if match is not None else -1 if hint else self._past_meta(bound)
-                self._found[k] = (position, found, hint)
+                self._found[k] = (since, found, hint)
                 self._sizes[k] = self.window if hint else 2 * size
             if found >= 0 and (first < 0 or found < first):
                 first = found
