@@ -214,8 +214,8 @@ def _cannot_meet_rule(data: bytes) -> bool:
     # First the table whose weights exceed most on the first _ORDER_PROBE bytes (one pass, not two, on most
     # data that cannot meet the rule: the greatest k on CJK and IBM866 text, the least on random bytes).
     probe = data[:_ORDER_PROBE]
-    tables = sorted(tables, key=lambda entry: entry[1] * len(probe) - (zlib.adler32(probe.translate(entry[0]), 0) & 0xFFFF))
-    for table, shift, chunk in tables:
+    ordered = sorted(tables, key=lambda entry: entry[1] * len(probe) - (zlib.adler32(probe.translate(entry[0]), 0) & 0xFFFF))
+    for table, shift, chunk in ordered:
         weights = memoryview(data.translate(table))
         total = sum(zlib.adler32(weights[at:at + chunk], 0) & 0xFFFF for at in range(0, len(data), chunk))
         if total - shift * len(data) > most:
