@@ -147,8 +147,8 @@ def iso_2022_jp_c_tokens():
     states the standard also has: bytes after ESC ( B (ASCII) and ESC ( J (Roman), bytes 0x21-0x5F
     after ESC ( I (katakana), pairs after ESC $ @ and ESC $ B (jis0208)."""
     c_codec = importlib.import_module("scrapy_whatwg_encoding.encoding.iso_2022_jp").C_CODEC
-    for escape, last in ((b"\x1b(B", 0x7F), (b"\x1b(J", 0x7F), (b"\x1b(I", 0x5F)):
-        for byte in range(0x21 if escape == b"\x1b(I" else 0, last + 1):
+    for escape, first, last in ((b"\x1b(B", 0, 0x7F), (b"\x1b(J", 0, 0x7F), (b"\x1b(I", 0x21, 0x5F)):
+        for byte in range(first, last + 1):
             if byte not in (0x0E, 0x0F, 0x1B):
                 yield escape + bytes([byte]), (escape + bytes([byte])).decode(c_codec)
     for escape in (b"\x1b$@", b"\x1b$B"):
