@@ -36,13 +36,13 @@ from ._html.tokenizer import (
     ATTRIBUTES,
     BOGUS_COMMENT,
     COMMENT,
-    COMMENT_END,
     DIGITS,
     LONGEST_TAG,
     META_CANDIDATE,
     TAG,
     attribute_value,
     attributes_pattern,
+    comment_end,
     copies_end,
     first_attributes,
     last_meta_attributes,
@@ -386,10 +386,9 @@ def _chromium_tokens(text: str, head: int, partial: bool, seen: Seen, skip_copie
             elif text.startswith("->", lt + 4):
                 pos = lt + 6
             else:
-                match = COMMENT_END.search(text, lt + 4)
-                if match is None:
+                pos = comment_end(text, lt + 4)
+                if pos < 0:
                     return more
-                pos = match.end()
         elif c in ("!", "?") or (c == "/" and lt + 2 < n):
             if text.startswith("</>", lt):
                 pos = lt + 3

@@ -38,6 +38,7 @@ from scrapy_whatwg_encoding.sniffing._html.tokenizer import (
     attribute_value,
     attribute_values,
     attributes,
+    comment_end,
     copies_end,
     first_attribute,
     first_attributes,
@@ -72,6 +73,7 @@ from scrapy_whatwg_encoding.sniffing.parser_scan import (
 from scrapy_whatwg_encoding.sniffing.prescan import prescan_metas
 
 prescan_module = importlib.import_module("scrapy_whatwg_encoding.sniffing.prescan")  # the function prescan shadows it
+tokenizer_module = importlib.import_module("scrapy_whatwg_encoding.sniffing._html.tokenizer")
 parser_scan = importlib.import_module("scrapy_whatwg_encoding.sniffing.parser_scan")
 browsers_module = importlib.import_module("scrapy_whatwg_encoding.sniffing.browsers")
 
@@ -95,6 +97,10 @@ FLOODS = {
     "metas in metas": lambda size: _whole(b"charset=koi8-r<br/>\xa1\xa1</<META <META <META ", size),
     # (hunted: copies of a tag that names nothing, numbered text between them)
     "copies, numbered between": lambda size: _distinct(b"<meta charset=koi8-r\x00>\x00%d&Tab;&Tab;&<h1>Title</h1>", size),
+    # (hunted, stop 59: comments left open, of "-" and of "<!--", each read to the end at each step)
+    "a comment of -": lambda size: b"<!--\xef\xbb\xbf&Tab;<svg><foreignObject>" + _whole(b"----", size - 85)
+    + b'\x1b(B<meta charset=koi8-r><meta charset="shift_jis">',
+    "<!-- in a comment": lambda size: b"<math><noscript>\xef\xbb\xbf" + _whole(b"<!--", size - 61) + META + b"\x1b(B" + META,
 }
 
 
@@ -117,10 +123,56 @@ EXPECTED = {
     "metas in comments": (("windows-1252", "default"), ("windows-1252", "default")),
     "metas in metas": (("ISO-8859-2", "detector"), ("ISO-8859-2", "detector")),
     "copies, numbered between": (("windows-1252", "default"), ("windows-1252", "default")),
+    "a comment of -": (("UTF-8", "detector"), ("windows-1252", "detector")),
+    "<!-- in a comment": (("UTF-8", "detector"), ("windows-1252", "detector")),
 }
 
 
 # -- the runs read what the tokenizer reads, token by token ----------------------------------------
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(["-", "!", ">", "-->", "--!>", "--!", "<!--", "a", "--->"]), max_size=12).map("".join),
+       st.integers(0, 12))
+@example("-" * 5000 + "!>", 0)  # a flood of "-" (hunted, issue 37), then "!>": no end
+def test_comment_end_equals_the_search(text, at):
+    """comment_end (two C searches) ends where COMMENT_END's search does, from anywhere."""
+    match = COMMENT_END.search(text, at)
+    assert comment_end(text, at) == (-1 if match is None else match.end())
+
+
+def _comment_items():
+    """Every item pattern here that holds COMMENT (run_end's *one*), with whether it reads a text's
+    ascii_lowered bytes: the module-level ones, the head runs' (with their elements of text, and
+    without), Chromium's head run with its meta tags."""
+    items = [(COMMENT_ONE, False), (parser_scan._QUIET_INITIAL[0], False), (parser_scan._quiet_end_tags(None)[0], False),
+             (parser_scan._quiet_end_tags(frozenset(("head", "br")))[0], False), (parser_scan._FOREIGN_PUSH, True),
+             (browsers_module._CHROMIUM_HEAD_ONE, False), (browsers_module._CHROMIUM_BODY_ONE, False),
+             (browsers_module._chromium_head(())[0], False),
+             (browsers_module._with_item(browsers_module._CHROMIUM_HEAD_ONE, browsers_module._HEAD_METAS)[0], False)]
+    items += [(runs[0], False) for pair in parser_scan._VOID_HEAD_RUNS.values() for runs in pair]
+    assert all(tokenizer_module._holds_comments(one.pattern) for one, _ in items)
+    return items
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["<!--", "-", "--", "-->", "--!>", "--!", ">", "!>", "a", "<p>", "<!", "<", "x-",
+                                 "<meta charset=koi8-r>", "<script>", "</script>"]), max_size=24).map("".join),
+       st.integers(0, 200))
+@example("----" * 40 + "<meta charset=koi8-r>", 200)  # hunted (stop 59): a comment of "-" left open
+@example("<!--" * 40 + "<meta charset=koi8-r>", 200)
+def test_an_item_at_a_comment_left_open_is_none(rest, cut):
+    """At a "<!--" that no "-->" nor "--!>" ends, no item of a pattern that holds COMMENT matches (each
+    other item fails there): _item_end answers ``None`` at once, equal to its plain twin (the pattern)
+    at every "<!--" and wherever the text is cut, closed comments too; a "<!--" in a text's
+    ascii_lowered bytes alike."""
+    text = "<!--" + rest
+    end = min(len(text), cut + 4)
+    for one, lowered in _comment_items():
+        subject = ascii_lowered(text) if lowered else text
+        for at in [m.start() for m in re.finditer("<!--", text)]:
+            item = one.match(subject, at, end)
+            assert tokenizer_module._item_end(one, subject, at, end, False) == (None if item is None else item.end())
+
+
 def _comments_one_by_one(text: str) -> int:
     """End of the comments that start *text*, one COMMENT_END search each (§13.2.5.43-52)."""
     pos = 0
@@ -173,7 +225,7 @@ def test_a_comment_matches_one_way(text):
     """Each comment matches COMMENT one way: one alternative, one end (so a pattern that backtracks
     over a run of comments, a noscript element left open on Python 3.10, tries each once)."""
     alternatives = _alternatives(COMMENT)
-    assert len(alternatives) == 3
+    assert len(alternatives) == 2
     ways = [(alternative, end) for alternative in alternatives for end in range(len(text) + 1)
             if re.fullmatch("<!--" + alternative, text[:end])]
     assert len(ways) <= 1, ways

@@ -10,6 +10,7 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
+from typing import Any
 
 from ...encoding.tables.labels import LABELS
 from .charrefs import decode_attribute_value, may_hold, nonspace_floor
@@ -376,6 +377,32 @@ def last_meta_attributes(span: str) -> tuple[str | None, str | None, bool]:
 # Comments (§13.2.5.43-52): "<!-->" and "<!--->" end at once, otherwise at the first "-->" or
 # "--!>" (the comment end and comment end bang states; "<!--" nested inside changes nothing).
 COMMENT_END = re.compile(r"--!?>")
+
+
+def comment_end(text: str | bytes, at: int) -> int:
+    """Where COMMENT_END's first match at or after *at* in *text* (``str``, or ``bytes`` as a text's
+    ascii_lowered) ends, or -1: at C speed, its first _GT_STEPS ">" read one by one (memchr: every end
+    holds one, and the ends come in the order of theirs), then two searches past the last, for "-->"
+    and "--!>" (its plain twin, the search, steps at each "-": 0.9 ms in a 64 KiB comment of them,
+    hunted, issue 37; the searches alone, 0.3 ms)."""
+    needles: Any = _NEEDLES if type(text) is str else _BYTE_NEEDLES
+    gt_, close_, bang_ = needles
+    gt = at + 1
+    for _ in range(_GT_STEPS):
+        gt = text.find(gt_, gt + 1)
+        if gt < 0:
+            return -1
+        if gt - 2 >= at and text.startswith(close_, gt - 2) or gt - 3 >= at and text.startswith(bang_, gt - 3):
+            return gt + 1
+    start = gt + 1  # (an end past this ">" starts past it: none of its characters is one)
+    close = text.find(close_ + gt_, start)
+    bang = text.find(bang_ + gt_, start, len(text) if close < 0 else close + 3)  # (one that starts before it)
+    return bang + 4 if bang >= 0 else -1 if close < 0 else close + 3
+
+
+_GT_STEPS = 8  # ">" that comment_end reads one by one before it searches for an end
+_NEEDLES, _BYTE_NEEDLES = (">", "--", "--!"), (b">", b"--", b"--!")
+
 # Text between tags: anything but whitespace, NUL or "&" is a non-whitespace character token.
 TEXT_OTHER = re.compile(r"[^\t\n\x0c\r \x00&]")
 # Character references in text that decode to ASCII whitespace (TAB, LF, FF, CR, SPACE); a missing
@@ -431,14 +458,15 @@ def _attributes(key: str, without: str = "") -> str:
 
 
 # A comment (§13.2.5.43-52), from "<!--" to its end as COMMENT_END finds it ("<!-->" and "<!--->"
-# end at once). Its commonest form first, a text without "-" then "-->" (a flood of comments
-# costs half the time of a lazy repeat's), else every "-" in its text is one that starts no end:
-# it ends at its first end, and a match never extends past that to a later one (read one way:
-# possessive on Python 3.11+, so that a comment left open fails in one pass, not backtracking). The
-# last form excludes the others, so that each comment matches one way on Python 3.10 too (a pattern
-# that backtracks over a run of comments, a noscript element left open, tries each once: else
-# twice, 2^n tries for n comments).
-COMMENT = with_possessives(r"<!--(?:[^->][^-]*+-->|-?>|(?!-?>|[^->][^-]*-->)[^-]*+(?:-(?!-!?>)[^-]*+)*+--!?>)")
+# end at once): else its text is runs, each taken whole, of characters but "-", of one "-", and of
+# two "-" or more that no ">" nor "!>" follows; the first run of two or more that one follows ends
+# it, with that ">" or "!>", so a match never extends past its first end to a later one. Each run is
+# one step (a comment left open fails in one pass over its runs: issue 37, hunted, a 64 KiB comment
+# of "-" took 3 ms at a step a "-"); read one way, possessive on Python 3.11+, each run whole (a
+# lookahead) and the second form excluding the first, so that each comment matches one way on Python
+# 3.10 too (a pattern that backtracks over a run of comments, a noscript element left open, tries
+# each once: else twice, 2^n tries for n comments).
+COMMENT = with_possessives(r"<!--(?:-?>|(?!-?>)(?:[^-]{1,}+(?![^-])|-(?!-)|-{2,}+(?!-|!?>))*+-{2,}+!?>)")
 # Runs of comments: comment tokens change no tree builder state, so a run is skipped in one match.
 COMMENT_RUN = re.compile(rf"(?:{COMMENT})+")
 COMMENT_ONE = re.compile(COMMENT)
@@ -750,10 +778,11 @@ _END_TAGS_READ = 8  # the last "</" of a text read one by one before its lowered
 
 
 def forget() -> None:
-    """Forget the last texts' end tags and script elements' ends (see :func:`without_unclosed`,
-    :func:`script_data_end`): for a benchmark."""
+    """Forget the last texts' end tags, script elements' ends and comments' ends (see
+    :func:`without_unclosed`, :func:`script_data_end`, :func:`_item_end`): for a benchmark."""
     _LAST_END_TAGS.clear()
     _SCRIPT_ENDS.clear()
+    _COMMENT_CLOSES.clear()
 
 
 def _item_end(one: re.Pattern, text, at: int, end: int, scripts: bool) -> int | None:
@@ -761,11 +790,40 @@ def _item_end(one: re.Pattern, text, at: int, end: int, scripts: bool) -> int | 
     holds script elements: :func:`register_text_elements`; *text* a ``str``), where a script start
     tag is there, its element as :func:`script_element_end` reads it (the patterns' only item there:
     tests/sniffing/test_head_floods.py), not by the pattern (an escaped script's states cost it
-    about 150 ns a character: issue 37, ``<script><!--`` repeated, 3 ms at 64 KiB)."""
+    about 150 ns a character: issue 37, ``<script><!--`` repeated, 3 ms at 64 KiB); where a comment
+    left open is there (no "-->" nor "--!>" ends one), ``None`` at once."""
     if scripts and _SCRIPT_START.match(text, at, end) is not None:
         return script_element_end(text, at, end)
+    if text[at:at + 4] == ("<!--" if type(text) is str else b"<!--") and _holds_comments(one.pattern):
+        close = _close_after(text, at)  # (the comment's end is there or later: none, none at all)
+        if close < 0 or close > end:
+            return None  # shortcut: a comment left open, the only item of *one* there, is none (plain twin:
+            # the pattern, which reads it to the end a run at a time: hunted, issue 37, "<!--" repeated)
     item = one.match(text, at, end)
     return None if item is None else item.end()
+
+
+# The comments _item_end asked about in the last texts: (text, offset of "<!--", comment_end from 2 past it).
+_COMMENT_CLOSES: list[tuple[str | bytes, int, int]] = []
+
+
+def _close_after(text: str | bytes, at: int) -> int:
+    """comment_end(text, at + 2), kept for the last four comments asked about (each scan of a page
+    asks about its comments again, from two or three places: one search each)."""
+    for seen, seen_at, close in _COMMENT_CLOSES:
+        if seen is text and seen_at == at:
+            return close
+    close = comment_end(text, at + 2)
+    _COMMENT_CLOSES[:] = [(text, at, close), *_COMMENT_CLOSES[:3]]
+    return close
+
+
+@lru_cache(maxsize=64)
+def _holds_comments(pattern: str | bytes) -> bool:
+    """Whether a run pattern holds COMMENT (over a ``str``, or ``bytes``: a text's ascii_lowered): the
+    only item that matches at a "<!--" in each run pattern here (tests/sniffing/test_hostile.py holds
+    each), so none matches there where no comment ends."""
+    return (COMMENT if type(pattern) is str else COMMENT.encode()) in pattern  # type: ignore[operator]
 
 
 def script_element_end(text: str, lt: int, end: int) -> int | None:
