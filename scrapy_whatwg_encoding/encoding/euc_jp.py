@@ -6,7 +6,7 @@ import functools
 from typing import TYPE_CHECKING
 
 from . import indexes
-from .multi_byte import MARK, FastDecoder, SplitMarks, lane_masks, table_encoder
+from .multi_byte import MARK, FastDecoder, Rejected, SplitMarks, lane_masks, table_encoder
 
 if TYPE_CHECKING:
     from ._typing import Codec
@@ -65,6 +65,37 @@ _SJIS_BYTE = bytes(_CELLS[b] + (0x40 if _CELLS[b] < 0x3F else 0x41) if 0x21 <= b
                    for b in range(256))
 
 
+def _shift_jis(pairs: bytes) -> bytearray:
+    """*pairs* (pairs of bytes 0xA1–0xFE, one after another) as the Shift_JIS bytes of their pointers."""
+    leads, trails = pairs[0::2], pairs[1::2]
+    cells = (int.from_bytes(trails, "little") - int.from_bytes(leads.translate(_EVEN_ROW), "little")
+             ).to_bytes(len(trails), "little")  # (each trail 0xA1 or above: no borrow)
+    sjis = bytearray(len(pairs))
+    sjis[0::2], sjis[1::2] = leads.translate(_SJIS_LEAD), cells.translate(_SJIS_BYTE)
+    return sjis
+
+
+# lacking_pairs' error handler: a pair of bytes 0xA1-0xFE whose pointer is null is one error (§12.1.1), U+FFFD.
+_NULL_PAIR = "whatwg-euc-jp-null-pair"
+
+
+def _null_pair(exc: UnicodeError) -> tuple[str, int]:
+    if not isinstance(exc, UnicodeDecodeError):
+        raise exc
+    return "\ufffd", exc.start + 2
+
+
+codecs.register_error(_NULL_PAIR, _null_pair)
+
+
+def lacking_pairs(pairs: bytes) -> str:
+    """The text of *pairs* (pairs of bytes 0xA1–0xFE, one after another, each a token: decode_run's
+    *rejected*, rows 13 and 89–92, which CPython's euc_jp lacks), one character each: as the Shift_JIS
+    bytes of their pointers decoded by CPython's cp932, which decodes each as the standard does and
+    rejects exactly the null pointers (each then U+FFFD; tests/oracles/test_decoder_fast_path.py)."""
+    return _shift_jis(pairs).decode("cp932", _NULL_PAIR)
+
+
 def pairs_run(data: bytes, i: int) -> tuple[str, int] | None:
     """``(text, end)`` of the tokens from token boundary *i* (a pair of bytes 0xA1–0xFE) up to the
     first the standard decodes as an error, where they are two or more (else ``None``): the pairs of
@@ -81,12 +112,7 @@ def pairs_run(data: bytes, i: int) -> tuple[str, int] | None:
             window = data[end:end + size]
             other = window.translate(_NOT_HIGH).find(1)
             run = window[:(len(window) if other < 0 else other) // 2 * 2]
-            leads, trails = run[0::2], run[1::2]
-            cells = (int.from_bytes(trails, "little") - int.from_bytes(leads.translate(_EVEN_ROW), "little")
-                     ).to_bytes(len(trails), "little")  # (each trail 0xA1 or above: no borrow)
-            sjis = bytearray(len(run))
-            sjis[0::2], sjis[1::2] = leads.translate(_SJIS_LEAD), cells.translate(_SJIS_BYTE)
-            text = sjis.decode("cp932", _STOP)
+            text = _shift_jis(run).decode("cp932", _STOP)
             parts.append(text)
             end += 2 * len(text)
             if 2 * len(text) < size:  # (a null pointer, a byte of another kind, or the end of the input)
@@ -201,9 +227,11 @@ def decoder(name: str = "EUC-JP", drop: bytes = b"") -> FastDecoder:
     swap = ("~", step(split, 0)[0])
     marks = SplitMarks(lambda data: data.replace(b"~", MARK + b"\x02"), (swap, (MARK.decode() + "\x02", "~")), (swap,),
                        (b"~",))
+    # (euc_jp rejects rows 13 and 89-92: in decode_run their pairs by cp932, lacking_pairs; their runs by pairs_run,
+    # also in decode_run's C codec decodes, among the errors' placeholders)
+    rejected = Rejected(_kinds().translate(bytes(0xFF if b == 1 else 0 for b in range(256))), lacking_pairs)
     return FastDecoder(name, "euc_jp", step, *FIXES["EUC-JP"], reach=lambda lead: 3 if lead == 0x8F else 2, drop=drop,
-                       bulk=pairs_run, pair_run=pairs_run, marks=marks)  # (euc_jp rejects rows 13 and 89-92: their
-    # runs by pairs_run, also in decode_run's C codec decodes, among the errors' placeholders)
+                       bulk=pairs_run, pair_run=pairs_run, marks=marks, rejected=rejected)
 
 
 def codec(name: str) -> Codec:

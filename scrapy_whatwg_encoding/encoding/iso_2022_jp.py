@@ -190,9 +190,9 @@ FEW_CHANGES = 64
 def decode_exact(data: bytes, segments: bool = True) -> str:
     """ISO-2022-JP decoder (§12.2.1) on any input, the runs of each state decoded together: where
     the state changes at most :data:`FEW_CHANGES` times, each stretch of one state at once (however
-    many escape sequences of that state it holds: one search to the next of another state); else
-    in lanes (:func:`_lanes`); with *segments* ``False`` (the plain twin), by splitting at every
-    escape sequence."""
+    many escape sequences of that state it holds: one search to the next of another state, all found
+    before any is decoded); else in lanes (:func:`_lanes`); with *segments* ``False`` (the plain
+    twin), by splitting at every escape sequence."""
     decoders = _run_decoders()
     data = data.replace(b"\x1b$@", _JIS0208)
     if not data.isascii():
@@ -204,17 +204,21 @@ def decode_exact(data: bytes, segments: bool = True) -> str:
     if _OTHER_ESCAPES[state].search(data) is None:  # (one scan, not one per escape: a body of escapes)
         return decoders[_ASCII](data[:first.start()]) + _one_state(state, data[first.start():])
     if segments:
-        stretches, at = [decoders[_ASCII](data[:first.start()])], first.start()
+        bounds, at = [], first.start()  # (the stretches found first: none decoded where there are too many)
         for _ in range(FEW_CHANGES + 1):
             other = _OTHER_ESCAPES[state].search(data, at + 3)
-            end = len(data) if other is None else other.start()
-            stretches.append(_one_state(state, data[at:end]))
+            bounds.append((state, at, len(data) if other is None else other.start()))
             if other is None:
-                return "".join(stretches)
-            if data.endswith(state, at, end):  # a valid escape right after a valid escape
+                break
+            state, at = other.group(), other.start()
+        else:
+            return _lanes(data)
+        stretches = [decoders[_ASCII](data[:first.start()])]
+        for state, at, end in bounds:
+            stretches.append(_one_state(state, data[at:end]))
+            if end < len(data) and data.endswith(state, at, end):  # a valid escape right after a valid escape
                 stretches.append("\ufffd")
-            state, at = other.group(), end
-        return _lanes(data)
+        return "".join(stretches)
     parts = _VALID_ESCAPE.split(data)
     escapes, runs = parts[1::2], parts[2::2]  # parts: run, escape, run, escape, ..., run
     texts = {state: iter(decoders[state](b"\x81".join(compress(runs, map(state.__eq__, escapes))))
@@ -287,13 +291,13 @@ def _lanes(data: bytes) -> str:
     flags = lanes(data.translate(_FLAGS))
     runs = (flags & ones) * 0xFF
     first = lanes(data.translate(_ASCII_FIRST)) ^ (((flags >> 1) & (flags << 6) & ones) * (_PAD ^ _ERROR))
-    katakana = _KATAKANA in states
+    # (each state's runs: where none holds a byte, the state changes no lane)
+    state_runs = [(state, run) for state in states if state in _BITS
+                  and (run := runs & (runs ^ (runs + (((flags >> _BITS[state]) & ones) << 8))))]
+    katakana = any(state == _KATAKANA for state, _ in state_runs)
     second = lanes(bytes((_PAD,)) * size) if katakana else 0
-    for state in states:
-        if state not in _BITS:
-            continue
+    for state, run in state_runs:
         change, trailing = _STATE_LANES[state]
-        run = runs & (runs ^ (runs + (((flags >> _BITS[state]) & ones) << 8)))
         first ^= lanes(data.translate(change)) & run
         if trailing is not None:
             second ^= lanes(data.translate(trailing)) & run

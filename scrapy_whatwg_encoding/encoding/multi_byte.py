@@ -47,6 +47,7 @@ _SPLIT_PROBES = 32  # places of a split token's first byte checked one by one
 _CACHE_SIZE = 1024  # steps remembered per decoder (about 0.2 MB at most)
 _FEW_ERRORS, _SKIP = 8, 64  # a run with fewer than 8 errors: the next 64 errors one by one
 _FEW_BULK = 16  # a bulk run of fewer tokens: that token's next ones one by one (see FastDecoder._handler)
+_MISSES = 4  # pair_errors' tries of pair_run in a row that miss, after which it waits _SKIP << _MISSES errors
 # Bytes after a pair: a step that reads on (a gb18030 four-byte second, EUC-JP 0x8F then a byte)
 # decides otherwise at the end of the input, or before a four-byte tail.
 _AFTER = (b" ", b"", b"\xff", b"\x810\x810")
@@ -83,6 +84,8 @@ class ErrorRuns(NamedTuple):
     empties: frozenset[bytes] = frozenset()  # each live leading byte of two bytes (bit 4) with each "maybe" byte
     # 0x80 and above that is no stop pair: an empty pointer, one U+FFFD for the two bytes
     empty_errors: str = "strict"  # codec_errors that also gives U+FFFD for each of *empties* (see :func:`codec_empties`)
+    ascii_leads: frozenset[int] = frozenset()  # the live leading bytes of bit 4 whose stop pairs with an ASCII byte
+    # are each two bytes whatever follows (Big5, Shift_JIS, EUC-KR; not gb18030's, whose 0x30-0x39 begin four)
 
 
 def error_runs(step: Step, pair_run: Bulk | None = None) -> ErrorRuns:
@@ -184,6 +187,9 @@ def error_runs(step: Step, pair_run: Bulk | None = None) -> ErrorRuns:
     triple_ff = bytes(like_ff[:1]) if product else b""
     empties = frozenset(bytes((lead, x)) for lead in live & two for x in maybe
                         if x >= 0x80 and bytes((lead, x)) not in pairs)
+    with_ascii = {pair[0] for pair in pairs if pair[1] < 0x80}
+    ascii_leads = frozenset(lead for lead in two & with_ascii if all(
+        token(pair + after)[1] == 2 for pair in pairs if pair[0] == lead and pair[1] < 0x80 for after in _AFTER))
     return ErrorRuns(re.compile(stop), bytes((b in leads) | (b in live) << 1 | (b in maybe) << 2
                                              | (row_of.get(b, -1) // 7 == 1) << 3 | (b in two) << 4
                                              | (row_of.get(b, -1) // 7 == 0) << 5 | any(b in row for row in rows) << 6
@@ -192,7 +198,8 @@ def error_runs(step: Step, pair_run: Bulk | None = None) -> ErrorRuns:
                      "".join(table), leads[1], pairs, planes, units, re.compile(_char_class(not_error_pair)),
                      pair_errors(pair_texts, triples if triple_ff else {}, pair_run), triples, triple_ff,
                      tuple(bytes((b,)) for b in sorted(firsts)) if triple_ff else (), empties,
-                     pair_errors(pair_texts | dict.fromkeys(empties, "\ufffd"), triples if triple_ff else {}, pair_run))
+                     pair_errors(pair_texts | dict.fromkeys(empties, "\ufffd"), triples if triple_ff else {}, pair_run),
+                     ascii_leads)
 
 
 _EMPTY_EVERY, _EMPTY_SLACK = 48, 256  # (see decode_run's *empties*: past one call per 48 bytes, the handler's
@@ -219,6 +226,30 @@ def codec_empties(runs: ErrorRuns, c_codec: str) -> str | None:
     return runs.empty_errors
 
 
+class Rejected(NamedTuple):
+    """Pairs that a decoder's C codec rejects and another decodes (see :func:`decode_run`'s *rejected*)."""
+
+    leads: bytes  # a bytes.translate table: 0xFF at each leading byte whose pairs *decode* takes, else 0
+    decode: Callable[[bytes], str]  # pairs of such a leading byte and a byte 0x80 and above, one after
+    # another -> their text, one character each (the standard's, as the C codec's error handler gives it)
+
+
+def codec_ascii_leads(runs: ErrorRuns, c_codec: str) -> bytes | None:
+    """A bytes.translate table: 0x01 at each of *runs.ascii_leads* whose every stop pair with an ASCII byte
+    the C codec decodes (no pair CPython lacks: Big5's 0x87, 0x8E ... have some), else 0x00; ``None`` where
+    there is none (see :func:`decode_run`'s *ascii_leads*)."""
+    def decodes(pair: bytes) -> bool:
+        try:
+            pair.decode(c_codec)
+        except UnicodeDecodeError:
+            return False
+        return True
+
+    leads = {lead for lead in runs.ascii_leads
+             if all(decodes(pair) for pair in runs.stop_pairs if pair[0] == lead and pair[1] < 0x80)}
+    return bytes(b in leads for b in range(256)) if leads else None
+
+
 def pair_errors(pair_texts: dict[bytes, str], triple_texts: dict[bytes, str] | None = None,
                 pair_run: Bulk | None = None) -> str:
     """The name of a C codec error handler (registered here) that gives *pair_texts*' text for an
@@ -231,16 +262,17 @@ def pair_errors(pair_texts: dict[bytes, str], triple_texts: dict[bytes, str] | N
     *pair_run* (``pair_run(data, i) -> (text, end)`` or ``None``), tried first at such a pair: the text
     of the tokens from it on that the C codec and this handler would decode one by one (Big5's pairs
     CPython lacks among ASCII bytes: U+FFFD's placeholders between them, one call, not one each); after a
-    run of fewer than 8 * _FEW_BULK bytes or none, the next _SKIP such errors go without it (random bytes;
+    run of fewer than 8 * _FEW_BULK bytes or none, the next _SKIP such errors go without it, twice as many
+    after each such miss in a row, up to _SKIP << _MISSES (random bytes: a try in 1,024 errors at last;
     hunted, issue 37: ISO-2022-JP's JIS text of ASCII markup, a row-13 pair every 40-90 bytes, each run
     costing about 10 µs where the handler's calls it saves cost 0.7 each: 7.0 -> 3.6 ms at 64 KiB)."""
     name = f"whatwg-pairs-{id(pair_texts):x}"  # (the registry keeps pair_texts alive: no other has its id)
     get = pair_texts.get
     get_triple = (triple_texts or {}).get
-    skip = 0
+    skip = misses = 0
 
     def handle(exc: UnicodeError) -> tuple[str, int]:
-        nonlocal skip
+        nonlocal skip, misses
         if type(exc) is UnicodeDecodeError:
             start = exc.start
             if pair_run is not None:
@@ -249,7 +281,9 @@ def pair_errors(pair_texts: dict[bytes, str], triple_texts: dict[bytes, str] | N
                 else:
                     run = pair_run(exc.object, start)
                     if run is None or run[1] - start < 8 * _FEW_BULK:
-                        skip = _SKIP
+                        skip, misses = _SKIP << misses, min(misses + 1, _MISSES)
+                    else:
+                        misses = 0
                     if run is not None:
                         return run
             text = get(exc.object[start:start + 2])
@@ -338,7 +372,8 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                merge: bytes | None = None, drop: bytes = b"",
                split_firsts: tuple[bytes, ...] | None = None,
                split_re: re.Pattern[bytes] | None = None, empties: str | None = None,
-               kept_table: bool = True) -> tuple[str, int]:
+               kept_table: bool = True, rejected: Rejected | None = None,
+               ascii_leads: bytes | None = None) -> tuple[str, int]:
     """The run of tokens that :func:`error_runs`' classes decide from token boundary *i*: its text
     and its end (the first stop at or after *i*, or ``len(data)``), at C speed whatever the mix.
 
@@ -388,6 +423,15 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
     translate (:func:`_kept`: the leading and "maybe" bytes kept) where the table exists, the leading
     bytes that start other tokens then set to U+FFFD's byte; its plain twin (``False``) keeps the pairs'
     bytes from the window lane by lane over merge's translate.
+
+    *rejected*: with *merge* and a placeholder, the pairs for the C codec of its leading bytes (EUC-JP's
+    rows 13 and 89-92, which CPython's euc_jp lacks) are not the C codec's: each is a second placeholder
+    in the text, and their text one decode by *rejected.decode* (no error handler's call for each);
+    its plain twin (``None``) gives them to the C codec.
+
+    *ascii_leads* (:func:`codec_ascii_leads`): with *merge*, a stop pair of such a leading byte and an ASCII
+    byte (Big5 0xD7 0x5D) is no stop either: the C codec decodes it among the rest (a page of errors and
+    such pairs is one run, not a run per pair: hunted, issue 37); its plain twin (``None``) ends the run there.
 
     With *split_re* too (the caller's split tokens, one pattern), in a window with merge's
     placeholder and no split token, the triples (*runs.triple_ff*: EUC-JP 0x8F, a byte 0xA1-0xFE,
@@ -477,8 +521,11 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                         rows |= (int.from_bytes(window.translate(lead_rows), "little")
                                  & int.from_bytes(window[1:].translate(trail_rows), "little"))
                 stops ^= stops & ((rows + sevens) & high) >> 7  # (rows: 7 bits a lane, no carry)
-            if c_codec is not None and stops:  # (those with a trail 0x80 or above, bit 7)
+            if c_codec is not None and stops:  # (those with a trail 0x80 or above, bit 7; or ASCII, *ascii_leads*)
                 codec_pairs = stops & (flags >> 4) & high_next  # (bit 4: two bytes)
+                ascii_trails = stops ^ (stops & high_next) if ascii_leads is not None and merge is not None else 0
+                if ascii_trails:
+                    codec_pairs |= ascii_trails & int.from_bytes(window.translate(ascii_leads), "little")
                 stops ^= codec_pairs
             if runs.end_stops and end == n and inside:
                 stops |= starts & (0xFF << 8 * (inside - 1))  # a lone last leading byte
@@ -523,17 +570,23 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                     codec_pairs = 0
         alone: int | None = None  # U+FFFD's byte in a text of tokens alone, where not canon's
         while True:  # (twice where the C codec rejects a pair: then the first pair is a stop)
+            rejects = second = 0  # *rejected*'s pairs (0xFF at each leading byte) and their placeholder
             if lead and (pairs or codec_pairs or triples):
                 trails = ((starts & pairs) << 8) * 0xFF  # (a byte 0x80 or above after a token's leading byte)
-                if not stops and trails >> 8 * inside:
+                if not stops and (trails >> 8 * inside or codec_pairs >> 8 * (inside - 1)):  # (or an ASCII trail)
                     end += 1  # the pair across the edge is in this window
                 fill = None if merge is None else merge[0xFF] if placeholder is None else placeholder
                 keeps = _kept(runs.flags, merge, fill) if codec_pairs and not triples and kept_table and \
                     merge is not None and fill is not None else None
+                if rejected is not None and codec_pairs and placeholder is not None:  # (so *merge* too)
+                    rejects = codec_pairs & int.from_bytes(window.translate(rejected.leads), "little")
+                    second = next((byte for byte in _PLACEHOLDERS if byte not in window and byte not in drop
+                                   and byte != placeholder), 0) if rejects else 0
                 if keeps is not None:  # a shortcut: the leading and "maybe" bytes kept by one translate, the
                     # rest as merge says; the leading bytes that start a token but no pair: U+FFFD's byte (fill)
                     canon = int.from_bytes(window.translate(keeps), "little")
-                    canon ^= (canon ^ _filled(size + 1, fill)) & (starts ^ codec_pairs)  # (starts: 0xFF at each)
+                    canon ^= (canon ^ _filled(size + 1, fill)) & ((starts if pairs else starts * 0xFF) ^ codec_pairs)  # (0xFF
+                    # at each start: ones-form where no pair has a trail 0x80 or above, those with ASCII trails only)
                     trails ^= trails & (codec_pairs << 8)  # (the pairs' trails kept)
                 elif (codec_pairs or triples) and merge is not None:  # the pairs' (triples') bytes kept, the
                     table = merge if placeholder is None else _merge_with(merge, placeholder)  # rest as merge says
@@ -549,6 +602,9 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                     canon = int.from_bytes(window.translate(table), "little")
                     if codec_pairs:  # each pair's leading byte the mark's byte (the second leading byte)
                         canon ^= (canon ^ ones * runs.mark) & codec_pairs
+                if second:  # (each such pair's leading byte the second placeholder, its trail deleted)
+                    canon ^= (canon ^ ones * second) & rejects
+                    trails |= rejects << 8
                 text = (canon | trails).to_bytes(lanes, "little")[:end - i]
                 if trails:  # (0xFF: in no kept pair, and canon and merge leave none)
                     text = text.translate(None, b"\xff")
@@ -568,7 +624,14 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                         spent[1] += end - i
                         if spent[0] * _EMPTY_EVERY > spent[1] + _EMPTY_SLACK:  # dense: the planes from here on
                             spent = None
-                    texts.append(decoded.replace(chr(placeholder), "\ufffd"))
+                    decoded = decoded.replace(chr(placeholder), "\ufffd")
+                    if second:  # (the pairs' bytes, 0x80 and above, the rest 0x00 and deleted)
+                        assert rejected is not None
+                        parts = decoded.split(chr(second))
+                        decoded = "".join(itertools.chain.from_iterable(zip(parts, rejected.decode(
+                            (int.from_bytes(window, "little") & (rejects | rejects << 8)).to_bytes(lanes, "little")
+                            .translate(None, b"\0"))))) + parts[-1]
+                    texts.append(decoded)
                 except UnicodeDecodeError:  # a pair the C codec rejects: the first pair (or triple) is a stop
                     stops = (codec_pairs | triples) & -(codec_pairs | triples)
                     end = i + (stops.bit_length() - 1) // 8
@@ -845,6 +908,7 @@ class FastDecoder:
     plain twin is the handler at each such token.
     *pair_run*: decode_run's C codec decodes try it at each pair the codec lacks (see :func:`pair_errors`).
     *marks*: how a page dense with split tokens is decoded at C speed (see :meth:`decode_splits`).
+    *rejected*: decode_run's (pairs the C codec lacks decoded by another, in bulk).
     """
 
     def __init__(self, name: str, c_codec: str, step: Step, fixes: dict[str, str],
@@ -852,13 +916,14 @@ class FastDecoder:
                  reach: Callable[[int], int] = lambda lead: 2, drop: bytes = b"",
                  bulk: Bulk | None = None, dense: Callable[[bytes], str | None] | None = None,
                  four: Callable[[], FastDecoder] | None = None, pair_run: Bulk | None = None,
-                 marks: SplitMarks | None = None):
+                 marks: SplitMarks | None = None, rejected: Rejected | None = None):
         self.c_codec = c_codec
         self.four = four
         self.fours = 0  # tokens for *four* the handler met in the input being decoded
         self.drop = drop
         self.bulk = bulk
         self.pair_run = pair_run
+        self.rejected = rejected
         self.dense = dense
         self.step = step
         # How many bytes *step* reads from each leading byte; results of *step* are cached. A
@@ -901,6 +966,8 @@ class FastDecoder:
         c_codec, drop, bulk, four, pair_run = self.c_codec, self.drop, self.bulk, self.four, self.pair_run
         merge: bytes | None = None
         empties: str | None = None
+        rejected = self.rejected
+        ascii_leads: bytes | None = None
 
         skip = promote_in = 0
         demoted = self.demoted
@@ -930,7 +997,8 @@ class FastDecoder:
                 skip -= 1
                 return hit[0], i + hit[1]
             assert runs is not None
-            text, end = decode_run(runs, data, i, c_codec, merge, drop, self.split_firsts, self.split_re, empties)
+            text, end = decode_run(runs, data, i, c_codec, merge, drop, self.split_firsts, self.split_re, empties,
+                                   rejected=rejected, ascii_leads=ascii_leads)
             if end == i:  # (a stop: never, as the handler's key said no)
                 return hit[0], i + hit[1]
             if not _at_least(text, _FEW_ERRORS):
@@ -938,13 +1006,14 @@ class FastDecoder:
             return text, end
 
         def token(exc: UnicodeDecodeError, key: bytes) -> tuple[str, int, int, bytes]:
-            nonlocal runs, merge, empties
+            nonlocal runs, merge, empties, ascii_leads
             if type(exc) is not UnicodeDecodeError:
                 raise exc
             if runs is None:  # built at the first error (a clean page never needs it)
                 runs = error_runs(step, pair_run)
                 merge = codec_merge(runs, c_codec)
                 empties = codec_empties(runs, c_codec)
+                ascii_leads = codec_ascii_leads(runs, c_codec)
             text, end = step(exc.object, exc.start)
             # Whether a run starts here: the key holds the two bytes (or the last one) that decide;
             # else whether *bulk* takes the token (as it takes two of them).

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import codecs
 import functools
+import random
 
 import pytest
 from hypothesis import example, given, settings
@@ -235,3 +236,38 @@ def test_pages_of_lacking_pairs_take_few_calls(body, monkeypatch):
     codecs.register_error(decoder.errors, counting(codecs.lookup_error(decoder.errors)))
     assert decoder(body) == ref_decode("Big5", body)
     assert 0 < len(calls) < 200, len(calls)
+
+
+def test_pair_run_misses_back_off(monkeypatch):
+    """pair_errors tries *pair_run* at a pair the C codec rejects; after a try that misses (no run, or a
+    short one) it waits _SKIP such errors, twice as many after each miss in a row up to _SKIP << _MISSES,
+    and _SKIP again after a hit. On random bytes under Big5 (a pair CPython lacks every ~80 bytes, no run
+    of them: each try a miss) the tries grow as the log of those errors, not as their count (bounded work
+    per byte, issue 37); a page of such pairs among ASCII after it is tried within the wait the misses
+    set, then in runs again; the texts are the reference's."""
+    calls, tries = [], []
+    original = multi_byte.pair_errors
+
+    def pair_errors(*args, **kwargs):  # (the handler error_runs registers, counted)
+        name = original(*args, **kwargs)
+        handler = codecs.lookup_error(name)
+        codecs.register_error(name, lambda exc: calls.append(exc.start) or handler(exc))
+        return name
+
+    def lacking_run(data, i):
+        tries.append(i)
+        return big5.lacking_run(data, i)
+
+    monkeypatch.setattr(multi_byte, "pair_errors", pair_errors)
+    decoder = FastDecoder("Big5-back-off", "big5hkscs", big5.step, *FIXES["Big5"], bulk=big5.lacking_run,
+                          pair_run=lacking_run)
+    noise = bytes(random.Random(7).choices(range(0x80, 0x100), k=1 << 20))
+    assert decoder(noise) == ref_decode("Big5", noise)
+    wait = multi_byte._SKIP << multi_byte._MISSES
+    # (a try every _SKIP errors would be len(calls) // _SKIP of them: 16 times as many)
+    assert len(calls) > 4 * wait and len(tries) <= 5 + len(calls) // (16 * multi_byte._SKIP), (len(calls), len(tries))
+    calls.clear()
+    tries.clear()
+    page = b"\x87\xa1\xff" * 30000
+    assert decoder(page) == ref_decode("Big5", page)
+    assert 0 < len(calls) < 200 + wait and tries, (len(calls), len(tries))

@@ -273,6 +273,8 @@ def test_iso_2022_jp_segments_equal_reference_and_plain_twin(changes, monkeypatc
                                      b"\x81", b"\x82", b"\n", b"\xa1", b"\x0e"]), max_size=80))
     @example([b"-->\x1b(I"] * 40 + [b"<meta charset=\"shift_jis\">\x1b(B<meta charset=koi8-r>"])  # the hunted body
     @example([b"\x1b(I", b"\x1b(B", b"\x1b(I", b"\x1b(I", b"\x1b(B"])  # escapes in a row across the segments
+    @example([b"<meta charset=\"iso-2022-jp\">\x1b(I\x1b$B<meta charset=\"iso-2022-jp\">\x1b(B"] * 30)  # hunted: past
+    # FEW_CHANGES changes, none of the stretches found decoded (lanes), an escape right after one in each unit
     def run(pieces):
         data = b"".join(pieces)
         assert iso_2022_jp.decode_exact(data) == ref_decode("ISO-2022-JP", data) == iso_2022_jp.decode_exact(data, False)
@@ -294,6 +296,7 @@ def test_iso_2022_jp_lanes_equal_reference_and_plain_twin(changes, monkeypatch):
                                      b"\x7f", b"\x80", b"\x84", b"\x87", b"\xa1", b"\xff", b"\n", b" "])
                     | st.binary(max_size=2), max_size=120))
     @example([b"\x1b(I'\x1b(B\x00<"] * 70)  # the hunted body (issue 37: a change of state every four bytes)
+    @example([b"\x1b(I\x1b$B<meta charset=\"iso-2022-jp\">\x1b(B"] * 70)  # hunted: katakana runs with no byte
     @example([b"\x1b(I", b"\x1b(B", b"\x1b(J", b"\\~"] * 30 + [b"\x1b(I"])  # escapes in a row, one at the end
     @example([b"\x1b(J\\~\x1b\x1b(I!_`"] * 70 + [b"\x1b("])
     @example([b"\x1b$B<\x1b(B<"] * 70 + [b"\x1b$B0!0"])  # a leading byte alone before an escape and at the end
@@ -1419,3 +1422,127 @@ def test_gb18030_dense_bench_bodies():
                  b"<meta charset=gb18030>" + b"\xff" * 65500, b"\xa1\x80\xff" * 21840):
         assert gb18030._dense_singles(body) is not None
         assert ENCODINGS["gb18030"].decode(body) == ref_decode("gb18030", body), body[:30]
+
+
+@pytest.mark.parametrize("windows", [(64, 1 << 15), (2, 16), (5, 40)], ids=["windows", "small-windows", "odd-windows"])
+@pytest.mark.parametrize("name", ["Big5", "Shift_JIS", "EUC-KR"])
+def test_ascii_leads_equal_plain_twin(name, windows, monkeypatch):
+    """decode_run with *ascii_leads* (a stop pair of such a leading byte and an ASCII byte given to the
+    C codec, no stop) against its plain twin (the run ends there): on seeded random bytes (0x40-0xFF,
+    0x00-0xFF, 0x80-0xFF) with pairs of ASCII trails (valid, null, one the C codec lacks), errors, every
+    placeholder byte and the hunted unit mixed in, at a token boundary and not, with and without
+    *empties*, it goes at least as far, its text is the reference's, and the whole decoder equals the
+    reference; the shortcut reaches further on some inputs (windows of such pairs only too)."""
+    decoder, runs, merge = _with_windows(monkeypatch, name, windows)
+    leads = multi_byte.codec_ascii_leads(runs, decoder.c_codec)
+    assert leads is not None and merge is not None
+    empties = multi_byte.codec_empties(runs, decoder.c_codec)
+    ascii_pairs = sorted(pair for pair in runs.stop_pairs if pair[1] < 0x80)
+    pieces = ascii_pairs[::37] + _codec_rejects(name, runs, decoder.c_codec)[::7] + [
+        multi_byte._PLACEHOLDERS, b"\xff", b"\x80", b"\xa1", b"\x81\x7f", b"\xff'\xff\xd7]]><script>"]
+    further = []
+
+    @settings(max_examples=80, deadline=None, derandomize=True, database=None)
+    @given(st.integers(0, 2 ** 32), st.sampled_from([0x40, 0x00, 0x80]), st.integers(1, 2000),
+           st.lists(st.sampled_from(pieces), max_size=40))
+    @example(7, 0x40, 2000, [])
+    @example(7, 0x80, 10, [b"\xff'\xff\xd7]]><script>"] * 30)  # hunted (issue 37): errors, then such a pair
+    @example(7, 0x80, 1, [b"\x80\x88@\n\x80\x89@\n"] * 20)  # windows whose pairs all have an ASCII trail
+    @example(7, 0x80, 1, [b"\x80\x88@\n" * 8 + b"\x87@" + b"\x80\x89@\n" * 20])  # ... and a stop (no shortcut)
+    def run(seed, low, size, mixed):
+        data = _soup(seed, low, size, mixed)
+        if decoder.split_re is not None:  # (the decoder marks its split tokens first: none reaches decode_run)
+            data = decoder.split_re.sub(b"\xa1\xa1", data)
+        for start in (0, 1):
+            for handler in {None, empties}:
+                args = (runs, data, start, decoder.c_codec, merge, b"", decoder.split_firsts, decoder.split_re, handler)
+                end_plain = multi_byte.decode_run(*args)[1]
+                text, end = multi_byte.decode_run(*args, ascii_leads=leads)
+                assert end >= end_plain, (data, start)
+                further.append(end > end_plain)
+                assert decoder._fix(text, data[start:end]) == ref_decode(name, data[start:end]), (data, start)
+        assert ENCODINGS[name].decode(data) == ref_decode(name, data), data
+
+    run()
+    assert any(further)
+
+
+@pytest.mark.parametrize("name", quick_sample(["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR"], {"Big5"}))
+def test_codec_ascii_leads_every_pair(name):
+    """codec_ascii_leads holds exactly the live leading bytes of two bytes whose every stop pair with an
+    ASCII byte the reference decodes as one token of those two bytes (before every byte of _AFTER_PAIR)
+    and the C codec decodes as the decoder does (its text fixed as the decoder fixes it; the split tokens,
+    Big5 0xA2 0x41 and 0xA2 0x42, never reach decode_run, the decoder marks them first): Big5's 0x87,
+    whose pairs CPython lacks some of, not; none in EUC-JP (no ASCII trail) or gb18030 (0x30-0x39 begin
+    four bytes)."""
+    decoder = ENCODINGS[name]._load()[0]
+    runs = multi_byte.error_runs(decoder.step)
+    table = multi_byte.codec_ascii_leads(runs, decoder.c_codec)
+    held = set() if table is None else {b for b in range(256) if table[b]}
+    expected = set()
+    for lead in range(0x80, 0x100):
+        pairs = [pair for pair in runs.stop_pairs if pair[0] == lead and pair[1] < 0x80 and pair not in decoder.splits]
+        if not pairs or runs.flags[lead] & 0x10 == 0:
+            continue
+        fine = True
+        for pair in pairs:
+            texts = {ref_decode(name, pair + after)[:-len(ref_decode(name, after)) or None] for after in _AFTER_PAIR}
+            try:
+                fine = fine and len(texts) == 1 and decoder._fix(pair.decode(decoder.c_codec), pair) in texts \
+                    and all(ref_decode(name, pair + after).endswith(ref_decode(name, after)) for after in _AFTER_PAIR)
+            except UnicodeDecodeError:
+                fine = False
+        if fine:
+            expected.add(lead)
+    assert held == expected
+    assert bool(held) is (name in ("Big5", "Shift_JIS", "EUC-KR"))
+    assert (0x87 in held) is (name in ("Shift_JIS", "EUC-KR"))  # (Big5's 0x87: pairs CPython lacks)
+
+
+def test_euc_jp_lacking_pairs_every_pair():
+    """lacking_pairs (decode_run's *rejected* for EUC-JP: rows 13 and 89-92, whose every pair CPython's
+    euc_jp rejects) gives the reference's text of each pair of those rows' leading bytes and a byte
+    0xA1-0xFE, null pointers too (U+FFFD), one character each, in one decode of them all; and those
+    are exactly the leading bytes of the decoder's *rejected*."""
+    decoder = ENCODINGS["EUC-JP"]._load()[0]
+    leads = [b for b in range(256) if decoder.rejected.leads[b]]
+    assert leads == [0xAD, 0xF9, 0xFA, 0xFB, 0xFC]
+    pairs = [bytes((lead, trail)) for lead in leads for trail in range(0xA1, 0xFF)]
+    for pair in pairs:
+        with pytest.raises(UnicodeDecodeError):
+            pair.decode("euc_jp")
+    text = euc_jp.lacking_pairs(b"".join(pairs))
+    assert list(text) == [ref_decode("EUC-JP", pair) for pair in pairs]
+    assert text.count("\ufffd") == 13  # (row 13's 11 null pointers, row 92's 2)
+
+
+@pytest.mark.parametrize("windows", [(64, 1 << 15), (2, 16), (5, 40)], ids=["windows", "small-windows", "odd-windows"])
+def test_euc_jp_rejected_equals_plain_twin(windows, monkeypatch):
+    """decode_run with *rejected* (EUC-JP's pairs of rows 13 and 89-92 a second placeholder in the text,
+    their text one decode of them all) against its plain twin (the C codec's error handler at each): on
+    seeded random bytes (0x80-0xFF, 0x00-0xFF, 0xA1-0xFF) with such pairs (null pointers too), empty
+    pairs, triples and every placeholder byte mixed in, at a token boundary and not, with and without
+    *empties*, the same text and end, the reference's text; the shortcut fires."""
+    decoder, runs, merge = _with_windows(monkeypatch, "EUC-JP", windows)
+    empties = multi_byte.codec_empties(runs, decoder.c_codec)
+    fired = []
+    rejected = decoder.rejected._replace(decode=lambda pairs: fired.append(pairs) or euc_jp.lacking_pairs(pairs))
+    pieces = [b"\xad\xa1", b"\xad\xfe", b"\xf9\xa1", b"\xfc\xfe", b"\xad\xbe", b"\x8f\xa1\xa1", b"\xa9\xa1",
+              multi_byte._PLACEHOLDERS, multi_byte._PLACEHOLDERS[:-1], b"\x1b(I\x1b$B<meta charset=\"iso-2022-jp\">"]
+
+    @settings(max_examples=80, deadline=None, derandomize=True, database=None)
+    @given(st.integers(0, 2 ** 32), st.sampled_from([0x80, 0x00, 0xA1]), st.integers(1, 2000),
+           st.lists(st.sampled_from(pieces), max_size=40))
+    @example(7, 0x80, 2000, [])  # issue 37: random bytes 0x80-0xFF
+    @example(7, 0x80, 300, [multi_byte._PLACEHOLDERS])  # no placeholder: the plain path
+    def run(seed, low, size, mixed):
+        data = _soup(seed, low, size, mixed)
+        for start in (0, 1):
+            for handler in {None, empties}:
+                args = (runs, data, start, decoder.c_codec, merge, b"", decoder.split_firsts, decoder.split_re, handler)
+                text, end = multi_byte.decode_run(*args, rejected=rejected)
+                assert (text, end) == multi_byte.decode_run(*args), (data, start, handler)
+                assert decoder._fix(text, data[start:end]) == ref_decode("EUC-JP", data[start:end]), (data, start)
+
+    run()
+    assert fired
