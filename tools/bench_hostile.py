@@ -32,7 +32,10 @@ ignored end tags before the ``<html>`` element; one DOCTYPE that runs to the las
 decoders' errors (tools/hunt_hostile.py found these last ones), a pair Big5's C codec lacks (``\x87\xa1``)
 alone and between errors, one EUC-JP's lacks between spaces (``\xad\xa1 ``), split tokens off their token boundaries (EUC-JP ``8F A2 B7`` and Big5
 ``A2 41`` each after a leading byte, no sync byte), gb18030's four-byte tokens one by one, and random bytes 0x80-0xFF (seed 7)
-after a ``<meta charset>`` of each multi-byte encoding; UTF-16LE comments with and without a BOM; and the bodies that were
+after a ``<meta charset>`` of each multi-byte encoding; hunted too (stop 59), an ISO-2022-JP
+``<meta>`` in jis0208 after an empty katakana run, repeated (a change of state every 15 bytes, a pair
+CPython lacks and a null pointer in each), and Big5 scripts of errors each before a pair with an
+ASCII trail (``0xFF ' 0xFF 0xD7 ]``), and comments left open, of ``-`` and of ``<!--``; UTF-16LE comments with and without a BOM; and the bodies that were
 here before: Russian text in windows-1251, random bytes, NUL bytes, ASCII with one 0xE9 at the
 end. Columns:
 ms, best of ``--repeat`` fresh responses (with the readings the body's earlier calls cached
@@ -132,9 +135,16 @@ def bodies(size: int) -> dict[str, bytes]:
         "ISO-2022-JP ESC $ B <?>--> x N": _around(b"0;", b"\x1b$B<?>-->", b"</title>\x1b(B" + meta, size),
         "ISO-2022-JP ESC ( I ' ESC ( B NUL < x N": _repeat(b"\x1b(I'\x1b(B\x00<", size),
         "ESC $ B < 0x82 < 0x82 < (stray <) x N": _around(b"\xa1\xa1", b"\x1b$B<\x82<\x82<", b"?></title>\x1b(B" + meta, size),
+        "ISO-2022-JP ESC(I ESC$B <meta> ESC(B x N": _repeat(b'\x1b(I\x1b$B<meta charset="iso-2022-jp">\x1b(B', size),
+        "Big5 <script> 0xFF ' 0xFF 0xD7 ] x N": _around(
+            b"<style><meta http-equiv=content-type content='text/html; charset=big5'><script>",
+            b"\xff'\xff\xd7]]><script>", b"</script>", size),
         "<a b=c d='e' f> x N": _repeat(b"<a b=c d='e' f>", size),
         "open tag, attribute soup": (b"<div " + _repeat(b"a=b c='d' e ", size))[:size],
         "open comment": (b"<!--" + _repeat(b"- x -> ", size))[:size],
+        "open comment of - x N": _around(b"<!--\xef\xbb\xbf&Tab;<svg><foreignObject>", b"----",
+                                         b'\x1b(B<meta charset=koi8-r><meta charset="shift_jis">', size),
+        "<!-- x N (one comment)": _around(b"<math><noscript>\xef\xbb\xbf", b"<!--", b"\x1b(B<meta charset=koi8-r>" * 2, size),
         "open attribute value": (b'<meta charset="' + _repeat(b"x> ", size))[:size],
         "open <script>, <meta> x N": b"<script>" + _repeat(meta, size - 8),
         "<meta charset=other> x N": _repeat_distinct(b"<meta charset=koi8-%d>", size),
