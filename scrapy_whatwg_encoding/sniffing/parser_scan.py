@@ -327,9 +327,15 @@ _LABEL_END = "(?![^\\x00- \"';>&])"
 _LABEL = _trie(sorted(LABELS), _LABEL_END)
 # (Python 3.11+: up to 15 items, possessive, then a 16th or a label, so that each item is read once
 # per "&": no item starts as a label does, and each reads one way, its longest. Python 3.10, which
-# has no possessive repeats: 16 items, or up to 15 and a label, as a greedy repeat gives items back.)
-_LABEL_FOLLOWS = ("(?=;?+" + _BETWEEN_ITEM + "{0,15}+(?:" + _BETWEEN_ITEM + "|" + _LABEL + "))" if POSSESSIVE
-                  else "(?=;?(?:" + _BETWEEN_ITEM + "{16}|" + _BETWEEN_ITEM + "{0,15}" + _LABEL + "))")
+# has no possessive repeats: 16 items, or up to 15 and a label, as a greedy repeat gives items back.
+# First a check of what an item or a label starts with (one step: a reference to another code point
+# after a reference to whitespace, "&quot;&#0;" repeated, hunted, fails there, not in the items'
+# alternatives: 275 -> 135 ns a reference).)
+_FOLLOWS_FIRST = ("(?=[\\x00- \"'=" + re.escape("".join(sorted({label[0] for label in LABELS})))
+                  + "]|&(?:#x?0*+[1-9a-f]|[a-z]))")
+_LABEL_FOLLOWS = ("(?=;?+" + _FOLLOWS_FIRST + _BETWEEN_ITEM + "{0,15}+(?:" + _BETWEEN_ITEM + "|" + _LABEL + "))"
+                  if POSSESSIVE else
+                  "(?=;?" + _FOLLOWS_FIRST + "(?:" + _BETWEEN_ITEM + "{16}|" + _BETWEEN_ITEM + "{0,15}" + _LABEL + "))")
 # (One "&", then a first check: sixteen zeros, or the digits of a number no longer than the
 # largest code's, or a name's first letter, before the alternatives: a page of "&" that starts no
 # reference, or of references to other code points, fails each at once. Sixteen zeros or more are

@@ -1172,6 +1172,8 @@ def _hint_at(text: str, at: int) -> bool:
 @example("", "a=&#1122;&#1000;&#x17a;&#x100;&#9999;&#x;&#;")  # more digits than 122's, or none: no hint
 @example("", "a=&#" + "0" * 16 + "9999;")  # sixteen zeros: a hint whatever follows
 @example("", "a=&#x" + "0" * 20 + ";")
+@example("", "a=" + "&quot;&#0;" * 20)  # hunted (stop 59): what follows each reference to a quote starts no item
+@example("", "charset=&quot;&#0;koi8-r &quot;&#x0a;koi8-r &quot;&#00032;koi8-r &quot;&Tab;866 &quot;&amp;utf-8")
 def test_hints_are_where_the_definition_puts_them_and_every_naming_meta_holds_one(before, span):
     text = before + "<meta " + span + ">"
     first = next(at for at in range(len(text)) if _ascii_lower(text[at:at + 6]) in _META_STARTS)  # (hints from there)
