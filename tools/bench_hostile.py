@@ -35,7 +35,8 @@ alone and between errors, one EUC-JP's lacks between spaces (``\xad\xa1 ``), spl
 after a ``<meta charset>`` of each multi-byte encoding; hunted too (stop 59), an ISO-2022-JP
 ``<meta>`` in jis0208 after an empty katakana run, repeated (a change of state every 15 bytes, a pair
 CPython lacks and a null pointer in each), and Big5 scripts of errors each before a pair with an
-ASCII trail (``0xFF ' 0xFF 0xD7 ]``), and comments left open, of ``-`` and of ``<!--``; UTF-16LE comments with and without a BOM; and the bodies that were
+ASCII trail (``0xFF ' 0xFF 0xD7 ]``), comments left open, of ``-`` and of ``<!--``, and
+references to a quote each before one to another code point (``&quot;&#0;``); UTF-16LE comments with and without a BOM; and the bodies that were
 here before: Russian text in windows-1251, random bytes, NUL bytes, ASCII with one 0xE9 at the
 end. Columns:
 ms, best of ``--repeat`` fresh responses (with the readings the body's earlier calls cached
@@ -136,6 +137,8 @@ def bodies(size: int) -> dict[str, bytes]:
         "ISO-2022-JP ESC ( I ' ESC ( B NUL < x N": _repeat(b"\x1b(I'\x1b(B\x00<", size),
         "ESC $ B < 0x82 < 0x82 < (stray <) x N": _around(b"\xa1\xa1", b"\x1b$B<\x82<\x82<", b"?></title>\x1b(B" + meta, size),
         "ISO-2022-JP ESC(I ESC$B <meta> ESC(B x N": _repeat(b'\x1b(I\x1b$B<meta charset="iso-2022-jp">\x1b(B', size),
+        "<math><meta> &quot;&#0; x N": _around(b'<\x00!\x00-\x00-\x00-\x00-\x00>\x00<math><meta charset="iso-2022-jp">',
+                                               b"&quot;&#0;", b"", size),
         "Big5 <script> 0xFF ' 0xFF 0xD7 ] x N": _around(
             b"<style><meta http-equiv=content-type content='text/html; charset=big5'><script>",
             b"\xff'\xff\xd7]]><script>", b"</script>", size),
