@@ -627,10 +627,9 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                     decoded = decoded.replace(chr(placeholder), "\ufffd")
                     if second:  # (the pairs' bytes, 0x80 and above, the rest 0x00 and deleted)
                         assert rejected is not None
-                        parts = decoded.split(chr(second))
-                        decoded = "".join(itertools.chain.from_iterable(zip(parts, rejected.decode(
+                        decoded = _marks_filled(decoded, chr(second), rejected.decode(
                             (int.from_bytes(window, "little") & (rejects | rejects << 8)).to_bytes(lanes, "little")
-                            .translate(None, b"\0"))))) + parts[-1]
+                            .translate(None, b"\0")))
                     texts.append(decoded)
                 except UnicodeDecodeError:  # a pair the C codec rejects: the first pair (or triple) is a stop
                     stops = (codec_pairs | triples) & -(codec_pairs | triples)
@@ -641,8 +640,8 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
                 assert c_codec is not None
                 texts.append(text.decode(c_codec, "replace"))
             else:
-                parts = codecs.charmap_decode(text, "strict", runs.table[:runs.mark] + _MARK + runs.table[runs.mark + 1:])[0].split(_MARK)
-                texts.append("".join(itertools.chain.from_iterable(zip(parts, text_of_pairs or ""))) + parts[-1])
+                texts.append(_marks_filled(codecs.charmap_decode(
+                    text, "strict", runs.table[:runs.mark] + _MARK + runs.table[runs.mark + 1:])[0], _MARK, text_of_pairs or ""))
             break
         if stops and c_codec is not None and runs.triples and end < n:  # a stop of three bytes: its text, on
             triple = runs.triples.get(data[end:end + 3])
@@ -656,6 +655,13 @@ def decode_run(runs: ErrorRuns, data: bytes, i: int, c_codec: str | None = None,
         if stops or end >= n or (codec_pairs or triples) and _sparse(texts[-1], end - i):
             return "".join(texts), end
         i, size = end, min(size * 8, _MAX_WINDOW if lead else _MAX_ALONE)
+
+
+def _marks_filled(text: str, mark: str, fills: str) -> str:
+    """*text* with its *mark* characters (one per character of *fills*) replaced by *fills*' characters,
+    in order: one split and one join, no step per mark."""
+    parts = text.split(mark)
+    return "".join(itertools.chain.from_iterable(zip(parts, fills))) + parts[-1]
 
 
 def _alone_text(table: str, text: bytes, placeholder: int | None = None) -> str:
