@@ -39,7 +39,9 @@ from ._html.tokenizer import (
     DIGITS,
     LONGEST_TAG,
     META_CANDIDATE,
+    STRAY_LT,
     TAG,
+    TEXT_WITH_STRAY_LT,
     attribute_value,
     attributes_pattern,
     comment_end,
@@ -54,7 +56,6 @@ from ._html.tokenizer import (
     script_data_end,
     tag_name,
     text_element,
-    with_possessives,
     without_unclosed,
 )
 from .parser_scan import (
@@ -190,8 +191,6 @@ def chromium_meta_tag(text: str, lt: int) -> tuple[int, str, tuple[Encoding, str
 # With them, the tags that only keep it in the head section (no meta, no tokenizer state): start
 # tags of link, base, object, noscript (its content is markup), html and head, end tags of the
 # head section's tags, attributes and all (as TAG reads them).
-_STRAY_LT = r"<+(?=[^!/?A-Za-z])"
-_TEXT = with_possessives(rf"[^<][^<]*+(?:{_STRAY_LT}[^<]*+)*+")  # (text with its stray "<"s: one turn, not one each)
 _HEAD_TAGS = (r"<(?:/(?i:script|noscript|style|link|meta|object|title|base)|(?i:link|base|object|noscript|html|head))"
               r"(?=[\t\n\x0c\r />])" + attributes_pattern("h") + r"[\t\n\x0c\r /]*>")
 
@@ -206,7 +205,7 @@ def _chromium_head(texts: Iterable[str] = _HEAD_TEXTS) -> tuple[re.Pattern[str],
     titles = "|".join(name for name in names if name != "script")
     elements = (f"|{text_element('script', '1')}" if "script" in names else "") + (
         f"|{text_element(titles, '2')}" if titles else "")
-    one = re.compile(rf"(?:{_TEXT}|{COMMENT}{elements}|{_STRAY_LT}|{BOGUS_COMMENT}|{_HEAD_TAGS})", re.ASCII)
+    one = re.compile(rf"(?:{TEXT_WITH_STRAY_LT}|{COMMENT}{elements}|{STRAY_LT}|{BOGUS_COMMENT}|{_HEAD_TAGS})", re.ASCII)
     run = re.compile(one.pattern + "*", re.ASCII)
     if names:
         register_text_elements(one, run, names, _chromium_head)
@@ -225,7 +224,7 @@ _HEAD_METAS = r"<(?i:meta)(?=[\t\n\x0c\r />])" + attributes_pattern("m") + r"[\t
 _LOOP_START_TAGS = "|".join(sorted(_RCDATA | _RAWTEXT | _TREE_STATES | {"script", "plaintext", "meta"}))
 _BODY_TAGS = (r"<(?:/|(?!(?i:" + _LOOP_START_TAGS + r")[\t\n\x0c\r />]))[A-Za-z][^\t\n\x0c\r />]*(?=[\t\n\x0c\r />])"
               + attributes_pattern("o") + r"[\t\n\x0c\r /]*>")
-_CHROMIUM_BODY_ONE = re.compile(rf"(?:[^<]+(?=<)|{COMMENT}|{_STRAY_LT}|{BOGUS_COMMENT}|{_BODY_TAGS})", re.ASCII)
+_CHROMIUM_BODY_ONE = re.compile(rf"(?:[^<]+(?=<)|{COMMENT}|{STRAY_LT}|{BOGUS_COMMENT}|{_BODY_TAGS})", re.ASCII)
 _CHROMIUM_BODY_RUN = re.compile(_CHROMIUM_BODY_ONE.pattern + "*", re.ASCII)
 
 

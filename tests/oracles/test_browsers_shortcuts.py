@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from scrapy_whatwg_encoding import sniff
 from scrapy_whatwg_encoding.sniffing import browsers, browsers_profile
-from scrapy_whatwg_encoding.sniffing._html.tokenizer import BOGUS_COMMENT
+from scrapy_whatwg_encoding.sniffing._html.tokenizer import BOGUS_COMMENT, STRAY_LT, TEXT_WITH_STRAY_LT
 from scrapy_whatwg_encoding.sniffing.body import Body
 from scrapy_whatwg_encoding.sniffing.browsers import chromium_meta
 from scrapy_whatwg_encoding.sniffing.meta_charset import meta_encoding
@@ -347,8 +347,8 @@ def test_chromiums_head_run_reads_stray_lts_as_its_loop(text, head, partial):
     bogus comment, in one match; its twin, the run with text alone (no "<") and without those
     items, leaves each to the loop: the same answer and the same record (Seen)."""
     one = browsers._CHROMIUM_HEAD_ONE.pattern
-    twin = one.replace(browsers._TEXT, "[^<]+").replace("|" + browsers._STRAY_LT, "").replace("|" + BOGUS_COMMENT, "")
-    assert len(twin) == len(one) - len(browsers._TEXT) + 5 - len(browsers._STRAY_LT) - len(BOGUS_COMMENT) - 2
+    twin = one.replace(TEXT_WITH_STRAY_LT, "[^<]+").replace("|" + STRAY_LT, "").replace("|" + BOGUS_COMMENT, "")
+    assert len(twin) == len(one) - len(TEXT_WITH_STRAY_LT) + 5 - len(STRAY_LT) - len(BOGUS_COMMENT) - 2
     seen = browsers.Seen()
     found = browsers._chromium_scan(text, head, partial, seen)
     plain = browsers.Seen()

@@ -173,6 +173,36 @@ def test_an_item_at_a_comment_left_open_is_none(rest, cut):
             assert tokenizer_module._item_end(one, subject, at, end, False) == (None if item is None else item.end())
 
 
+def _stray_text_items():
+    """Every item pattern here that holds TEXT_WITH_STRAY_LT (run_end's *one*): Chromium's head run
+    (with its elements of text, some, none) and with its meta tags."""
+    head = browsers_module._CHROMIUM_HEAD_ONE
+    items = [head, browsers_module._chromium_head(())[0], browsers_module._chromium_head(("title",))[0],
+             browsers_module._with_item(head, browsers_module._HEAD_METAS)[0]]
+    assert all(tokenizer_module._holds_stray_text(one.pattern) for one in items)
+    assert not tokenizer_module._holds_stray_text(browsers_module._CHROMIUM_BODY_ONE.pattern)
+    return items
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["<", "<<", "a", "Z", "!", "/", "?", " ", "\x82", "\x1b$B", "<a", "<Z", "<1", "<!--",
+                                 "-->", ">", "<?", "</", "é", "<meta charset=koi8-r>", "<script>", "</script>",
+                                 "<title>", "</title>"]), max_size=24).map("".join),
+       st.integers(0, 200))
+@example("\xa1\xa1" + "\x1b$B<\x82<\x82<" * 30 + "?></title>\x1b(B<meta charset=koi8-r>", 200)  # hunted (stop 60)
+@example("a<<", 3)  # a run of "<" that ends the text: the last given back
+@example("a<<b", 4)
+def test_an_item_at_another_character_is_its_text_with_stray_lts(text, cut):
+    """At a character other than "<", the only item of a pattern that holds TEXT_WITH_STRAY_LT that
+    matches is that text: _item_end finds its end by one search, equal to its plain twin (the
+    pattern) at every position and wherever the text is cut (at a "<", the pattern as before)."""
+    end = min(len(text), cut)
+    for one in _stray_text_items():
+        for at in range(end + 1):
+            item = one.match(text, at, end)
+            assert tokenizer_module._item_end(one, text, at, end, False) == (None if item is None else item.end())
+
+
 def _comments_one_by_one(text: str) -> int:
     """End of the comments that start *text*, one COMMENT_END search each (§13.2.5.43-52)."""
     pos = 0

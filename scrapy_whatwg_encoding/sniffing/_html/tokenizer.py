@@ -791,7 +791,8 @@ def _item_end(one: re.Pattern, text, at: int, end: int, scripts: bool) -> int | 
     tag is there, its element as :func:`script_element_end` reads it (the patterns' only item there:
     tests/sniffing/test_head_floods.py), not by the pattern (an escaped script's states cost it
     about 150 ns a character: issue 37, ``<script><!--`` repeated, 3 ms at 64 KiB); where a comment
-    left open is there (no "-->" nor "--!>" ends one), ``None`` at once."""
+    left open is there (no "-->" nor "--!>" ends one), ``None`` at once; where *one* holds
+    :data:`TEXT_WITH_STRAY_LT` and another character than "<" is there, that text's end by one search."""
     if scripts and _SCRIPT_START.match(text, at, end) is not None:
         return script_element_end(text, at, end)
     if text[at:at + 4] == ("<!--" if type(text) is str else b"<!--") and _holds_comments(one.pattern):
@@ -799,6 +800,12 @@ def _item_end(one: re.Pattern, text, at: int, end: int, scripts: bool) -> int | 
         if close < 0 or close > end:
             return None  # shortcut: a comment left open, the only item of *one* there, is none (plain twin:
             # the pattern, which reads it to the end a run at a time: hunted, issue 37, "<!--" repeated)
+    elif at < end and text[at:at + 1] not in ("<", b"<") and _holds_stray_text(one.pattern):
+        # shortcut: at another character, text with its stray "<"s, the only item of *one* there, ends at the
+        # first "<" before "!", "/", "?" or a letter, or at a "<" that ends the text (its run of "<"s gives
+        # the last back); plain twin: the pattern, ~25 ns a stray "<" (hunted, issue 37: "<" then 0x82, ESC $ B)
+        lt = _TAG_OPEN.search(text, at, end)
+        return lt.start() if lt is not None else end - 1 if text[end - 1] == "<" else end
     item = one.match(text, at, end)
     return None if item is None else item.end()
 
@@ -824,6 +831,14 @@ def _holds_comments(pattern: str | bytes) -> bool:
     only item that matches at a "<!--" in each run pattern here (tests/sniffing/test_hostile.py holds
     each), so none matches there where no comment ends."""
     return (COMMENT if type(pattern) is str else COMMENT.encode()) in pattern  # type: ignore[operator]
+
+
+@lru_cache(maxsize=64)
+def _holds_stray_text(pattern: str | bytes) -> bool:
+    """Whether a run pattern holds TEXT_WITH_STRAY_LT (over a ``str``): the only item that matches at
+    a character other than "<" in each run pattern that holds it (tests/sniffing/test_hostile.py
+    holds each), so where it matches there it is that item."""
+    return type(pattern) is str and TEXT_WITH_STRAY_LT in pattern
 
 
 def script_element_end(text: str, lt: int, end: int) -> int | None:
@@ -1005,6 +1020,11 @@ def _script_data_end(text: str, pos: int, shortcut: bool) -> int:
 
 #: A bogus comment ("<?", "</" + non-letter, "<!" but "<!--"), to the first ">" (§13.2.5.41).
 BOGUS_COMMENT = r"<(?:\?|/(?![A-Za-z])|!(?!--))[^>]*>"
+#: Stray "<"s (a "<" before none of "!", "/", "?" and an ASCII letter: §13.2.5.6, emitted as a
+#: character), and text with them: one item, not one per "<" (Chromium's head section, browsers.py).
+STRAY_LT = r"<+(?=[^!/?A-Za-z])"
+TEXT_WITH_STRAY_LT = with_possessives(rf"[^<][^<]*+(?:{STRAY_LT}[^<]*+)*+")
+_TAG_OPEN = re.compile(r"<[!/?A-Za-z]")  # where TEXT_WITH_STRAY_LT stops (or before a "<" that ends the text)
 META_CANDIDATE = re.compile(r"<meta[\t\n\x0c\r />]", _FLAGS)
 #: A run of text, "<" that starts no :data:`META_CANDIDATE` and whole meta tags (as :data:`TAG`
 #: reads them) without "<" inside (so that no other candidate starts within them), or without a
