@@ -142,6 +142,13 @@ def bodies(size: int) -> dict[str, bytes]:
         "Big5 <script> 0xFF ' 0xFF 0xD7 ] x N": _around(
             b"<style><meta http-equiv=content-type content='text/html; charset=big5'><script>",
             b"\xff'\xff\xd7]]><script>", b"</script>", size),
+        # (hunted, stop 60, over the bound: a meta tag a turn, each emitted, its copies numbered in a value;
+        # references to whitespace, each read for up to 16 items and a label, in each text's hints)
+        "hunted: <meta content=ESC%d ... charset=gb18030'> x N": (b"&NewLine;<meta charset=" + _repeat_distinct(
+            b"</ ><meta content=\x1b%d<!DOCTYPE\x1b<meta http-equiv=content-type content='text/html; charset=gb18030'>",
+            size - 27) + b"?>?>").ljust(size),
+        "hunted: <meta charset=<template>, xx&#x20;&#x20; x N": _around(b"<meta charset=<template>\xc3\xa9",
+                                                                        b"xx&#x20;&#x20;", b"<!-->", size),
         "<a b=c d='e' f> x N": _repeat(b"<a b=c d='e' f>", size),
         "open tag, attribute soup": (b"<div " + _repeat(b"a=b c='d' e ", size))[:size],
         "open comment": (b"<!--" + _repeat(b"- x -> ", size))[:size],

@@ -203,6 +203,47 @@ def test_an_item_at_another_character_is_its_text_with_stray_lts(text, cut):
             assert tokenizer_module._item_end(one, text, at, end, False) == (None if item is None else item.end())
 
 
+_HINT_PIECES = st.lists(st.sampled_from([b"<meta charset=", b"<meta ", b"charset=", b"=", b" ", b"'", b">", b"&", b"&#x20;",
+                                          b"&#32;", b"&quot;", b"&#x6b;", b"koi8-r", b"xx", b"?", b"\xc3\xa9", b"\xe9",
+                                          b"\xe3\x81\x82", b"\xff"]), max_size=20).map(b"".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_HINT_PIECES, _HINT_PIECES, st.booleans())
+@example(b"<meta charset=<template>\xc3\xa9" + b"xx&#x20;&#x20;" * 20 + b"<!-->", b"", True)  # hunted (stop 60)
+@example(b"<meta charset=\xc3\xa9 koi8-r ", b"", True)  # a hint in UTF-8's text only? (no: the same in both)
+def test_texts_alike_but_for_their_other_characters_share_no_hint(body, other, same):
+    """The parser step's texts of the same bytes as windows-1252 and as UTF-8 (or of another body):
+    the hints of the second, where the first's are known, equal its hints found alone (the search)."""
+    first = ENCODINGS["windows-1252"].decode(body)
+    second = ENCODINGS["UTF-8"].decode(body if same else other)
+    parser_scan.forget()
+    assert parser_scan._first_and_lasts(first) == _hints_searched(first)
+    assert parser_scan._first_and_lasts(second) == _hints_searched(second)
+
+
+def _hints_searched(text: str) -> tuple[int, tuple[int, int]]:
+    """_first_and_lasts' plain twin: the first "<meta", then each pattern's last hint, searched."""
+    lowered, length = ascii_lowered(text), parser_scan._HINT_LENGTH
+    first = parser_scan._first_meta(lowered)
+    if first >= len(text):
+        return first, (-1, -1)
+    label = parser_scan.last_start(parser_scan._LABEL_HINTS, lowered, len(text), length, first)
+    reference = parser_scan.last_start(parser_scan._REFERENCE_HINTS, lowered, len(text), length, max(first, label))
+    return first, (max(reference, label), label)
+
+
+def test_the_second_text_of_a_page_without_hints_is_not_searched(monkeypatch):
+    """The hunted page's UTF-8 text, after its windows-1252 text: no search of its hints."""
+    body = b"<meta charset=<template>\xc3\xa9" + b"xx&#x20;&#x20;" * 4000 + b"<!-->"
+    parser_scan.forget()
+    assert parser_scan._first_and_lasts(ENCODINGS["windows-1252"].decode(body)) == (0, (-1, -1))
+    searched = []
+    monkeypatch.setattr(parser_scan, "last_start", lambda *args: searched.append(args) or -1)
+    assert parser_scan._first_and_lasts(ENCODINGS["UTF-8"].decode(body)) == (0, (-1, -1))
+    assert searched == []
+
+
 def _comments_one_by_one(text: str) -> int:
     """End of the comments that start *text*, one COMMENT_END search each (§13.2.5.43-52)."""
     pos = 0
