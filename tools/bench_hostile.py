@@ -142,8 +142,9 @@ def bodies(size: int) -> dict[str, bytes]:
         "Big5 <script> 0xFF ' 0xFF 0xD7 ] x N": _around(
             b"<style><meta http-equiv=content-type content='text/html; charset=big5'><script>",
             b"\xff'\xff\xd7]]><script>", b"</script>", size),
-        # (hunted, stop 60, over the bound: a meta tag a turn, each emitted, its copies numbered in a value;
-        # references to whitespace, each read for up to 16 items and a label, in each text's hints)
+        # (hunted, stop 60: a meta tag a turn of the tree builder's loop, its second content read as
+        # Chromium reads it (stop 61: the first, as the tree builder does); references to whitespace,
+        # each read for up to 16 items and a label, in each text's hints)
         "hunted: <meta content=ESC%d ... charset=gb18030'> x N": (b"&NewLine;<meta charset=" + _repeat_distinct(
             b"</ ><meta content=\x1b%d<!DOCTYPE\x1b<meta http-equiv=content-type content='text/html; charset=gb18030'>",
             size - 27) + b"?>?>").ljust(size),

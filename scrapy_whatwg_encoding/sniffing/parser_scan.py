@@ -78,6 +78,7 @@ from ._html.tokenizer import (
     script_data_end,
     tag_name,
     text_element,
+    tree_names_nothing_whatever_digits,
     with_possessives,
 )
 from ._html.tokenizer import forget as forget_end_tags
@@ -466,6 +467,7 @@ def forget() -> None:
     crawl meets it, once (a page's units are its own: their patterns are compiled for it)."""
     _meta_reading.cache_clear()
     names_nothing_whatever_digits.cache_clear()
+    tree_names_nothing_whatever_digits.cache_clear()
     _LAST_HINTS.clear()
     forget_end_tags()
     for patterns in (numbered_unit, numbered_skeleton, numbered_run, _copies_between, _numbered_copies):
@@ -1019,7 +1021,7 @@ class _Copies:
                 else:
                     if tried or len(unit) > NUMBERED_LONGEST or not same_before_digits(text, unit, pos):
                         continue
-                    tried, copy = True, numbered_copy(text, unit, pos)
+                    tried, copy = True, numbered_copy(text, unit, pos, tree_names_nothing_whatever_digits)
                     if copy is None:
                         continue
                     one, boundary = copy.re, copy.end()
@@ -1077,14 +1079,15 @@ _WHITESPACE_INERT = frozenset(("initial", "before html", "before head", "in head
 
 
 def _void_head_run(names: str, noscript: str = "", texts: str = "") -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """A run of whitespace, comments and start tags named one of *names* ("|"-separated), as
+    """A run of whitespace, comments (bogus ones and DOCTYPEs too: :data:`_QUIET_HEAD_ITEMS`) and
+    start tags named one of *names* ("|"-separated), as
     TAG reads them (attributes and all, self-closing or not), of whole elements of text named
     one of *texts* (:func:`.tokenizer.text_element`), and with *noscript*, of noscript
     elements holding such a run of start tags named one of *noscript*: one match. ``(one item,
     the run)``, for :func:`.tokenizer.run_end`."""
     def tag(names: str, key: str, end: bool = False) -> str:
         return rf"<{'/' if end else ''}(?i:{names})(?=[\t\n\x0c\r />])" + attributes_pattern(key) + r"[\t\n\x0c\r /]*+>"
-    items = rf"[\t\n\x0c\r ]+|{COMMENT}|{tag(names, 'v')}" + (f"|{text_element(texts, 't')}" if texts else "")
+    items = rf"{_QUIET_HEAD_ITEMS}|{tag(names, 'v')}" + (f"|{text_element(texts, 't')}" if texts else "")
     if noscript:
         # (whitespace a character at a time: each place read one way, where Python 3.10 has no
         # possessive repeat and an element left open backtracks)
@@ -1098,8 +1101,9 @@ def _void_head_run(names: str, noscript: str = "", texts: str = "") -> tuple[re.
 
 # Void head elements in the insertion modes where each is inserted and popped at once ("in
 # head", §13.2.6.4.4: base, basefont, bgsound, link, meta; "in head noscript", §13.2.6.4.5, the
-# same but base, which ends the noscript), where whitespace and comments are inserted: a run of
-# them changes no state (in these modes the current node is an HTML element: head, noscript).
+# same but base, which ends the noscript), where whitespace and comments are inserted (DOCTYPEs
+# ignored): a run of them changes no state (in these modes the current node is an HTML element:
+# head, noscript).
 # So do the elements of text these modes insert with the "in head" rules (title: RCDATA; style,
 # noframes and, with the scripting flag enabled, noscript: RAWTEXT; script: script data): each
 # start tag pushes one and enters "text", its end tag pops it and returns. With the scripting
@@ -1243,10 +1247,11 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                     yield lt, pos, span, (mode if modes else None)
                 if skip_copies and (tree.mode, scripting) in _VOID_HEAD_RUNS:  # (as after a link)
                     pos = _head_run_end(text, pos, _VOID_HEAD_RUNS[tree.mode, scripting], max(pos, runs_end), hints)
-                    if unread is not None and names_nothing_whatever_digits(span):
+                    if unread is not None and tree_names_nothing_whatever_digits(span):
                         # Shortcut: copies of the run but for their numbers (void elements, and a
                         # meta tag that names nothing in them): no state changes, no meta to yield.
-                        pos = max(pos, numbered_copies_past(text, ((lt, pos),), max(pos, runs_end), 1))
+                        pos = max(pos, numbered_copies_past(text, ((lt, pos),), max(pos, runs_end), 1,
+                                                            tree_names_nothing_whatever_digits))
                 continue
             if action == RCDATA or action == RAWTEXT:
                 end = raw_text_end(text, pos, name)

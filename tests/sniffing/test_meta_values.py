@@ -200,6 +200,31 @@ def test_a_tag_that_names_nothing_whatever_its_digits_names_nothing_for_every_nu
             assert (meta_tag_encoding(written), chromium_meta_encoding(written), firefox_meta_encoding(written)) == (None,) * 3
 
 
+@settings(max_examples=1000, deadline=None)
+@given(_NUMBERED_ATTRIBUTES)
+@example([("content", "\x1b%d<!DOCTYPE\x1b<meta", ""), ("http-equiv", "content-type", ""),
+          ("content", "text/html; charset=gb18030", "'")])  # hunted (issue 37): Chromium reads the second
+@example([("charset", "<", ""), ("charset", "cp125%d", "")])  # the second: Chromium's
+@example([("charset", "cp125%d", ""), ("charset", "<", "")])
+@example([("http-equiv", "content-type", ""), ("content", "charset=%d", ""), ("content", "x", "")])
+def test_a_tag_whose_first_attributes_name_nothing_whatever_its_digits_names_nothing_to_the_tree_builder(attributes):
+    """tokenizer.tree_names_nothing_whatever_digits: where it holds for a tag's attributes, the
+    readers of the tree builder's token (the first of duplicated attributes: the standard's,
+    Firefox's) name nothing in them whatever number each "%d" is written as; it holds for one such
+    writing exactly where it holds for every other; and wherever names_nothing_whatever_digits does."""
+    from scrapy_whatwg_encoding.sniffing.browsers import firefox_meta_encoding
+    from scrapy_whatwg_encoding.sniffing.parser_scan import meta_tag_encoding
+
+    span = " ".join(f"{name}={quote}{value}{quote}" for name, value, quote in attributes)
+    holds = tokenizer.tree_names_nothing_whatever_digits(span.replace("%d", "0"))
+    for number in _NUMBERS:
+        written = span.replace("%d", str(number))
+        assert tokenizer.tree_names_nothing_whatever_digits(written) == holds
+        assert holds or not tokenizer.names_nothing_whatever_digits(written)
+        if holds:
+            assert (meta_tag_encoding(written), firefox_meta_encoding(written)) == (None, None)
+
+
 def _chromium_extract_charset(value: str) -> str:
     """Chromium's ExtractCharset (third_party/blink/.../html_meta_element / text_encoding), step by
     step: FindIgnoringASCIICase("charset"), spaces (<= 0x20), "=", spaces, a quoted value or one up

@@ -134,7 +134,7 @@ def value_text(value: str) -> str:
     return value.replace("\x00", "\ufffd") if "\x00" in value else value
 
 
-_META_NAMES = ("charset", "content", "http-equiv")  # the attributes meta_value reads
+_META_NAMES: tuple[str, ...] = ("charset", "content", "http-equiv")  # the attributes meta_value reads
 _LONGEST_LABEL = max(map(len, LABELS))
 _CONTENT_TYPE = "content-type"
 
@@ -302,6 +302,24 @@ def names_nothing_whatever_digits(span: str) -> bool:
     copies worth skipping)."""
     return len(span) <= LONGEST_TAG and (_NAMES_NOTHING.match(span).end() == len(span)  # type: ignore[union-attr]
                                          or _NAMES_NOTHING_BY_CONTENT.match(span).end() == len(span))  # type: ignore[union-attr]
+
+
+@lru_cache(maxsize=512)
+def tree_names_nothing_whatever_digits(span: str) -> bool:
+    """:func:`names_nothing_whatever_digits` of the ``meta`` tag whose attributes are *span* as
+    the tree builder reads it: its first ``charset``, ``http-equiv`` and ``content`` attributes (a
+    later duplicate is removed from the token, HTML §13.2.5.33), which digits never change. The
+    standard's reader and Firefox's read those alone; not Chromium's scan, which reads the last
+    (hunted, issue 37: a numbered first ``content`` before a labeled second one)."""
+    if len(span) > LONGEST_TAG or names_nothing_whatever_digits(span):
+        return len(span) <= LONGEST_TAG  # (nothing to every reader: nothing to the tree builder's)
+    firsts: list[str] = []
+    position, left = 0, _META_NAMES
+    while left and (match := _first_of(left).match(span, position)) is not None:
+        firsts.append(span[match.start("name"):match.end()])
+        position, name = match.end(), match.group("name").lower()
+        left = tuple(other for other in left if other != name)
+    return names_nothing_whatever_digits(" ".join(firsts))
 
 
 _EQUALS_VALUE = _ONE_ATTRIBUTE[_ONE_ATTRIBUTE.index("(?:"):]  # the "=" and value after a name, if any
@@ -519,11 +537,12 @@ NUMBERED_LONGEST, NUMBERED_RUNS = 256, 32
 
 
 @lru_cache(maxsize=64)
-def numbered_unit(parts: tuple[str, ...], kept: tuple[str | None, ...]) -> re.Pattern[str] | None:
+def numbered_unit(parts: tuple[str, ...], kept: tuple[str | None, ...],
+                  names_nothing: Callable[[str], bool] = names_nothing_whatever_digits) -> re.Pattern[str] | None:
     """One copy of a unit of *parts* (its text between its runs of digits) with, between them,
     *kept*'s digits (a run that is the same in the copies seen) or a number (``None``: any run of
-    1 to 8 digits), where the unit ends with ">" and each number is free (:func:`_free_number`);
-    else ``None``."""
+    1 to 8 digits), where the unit ends with ">" and each number is free (:func:`_free_number`,
+    a ``meta`` tag's digits where *names_nothing* holds for its attributes); else ``None``."""
     if not parts[-1].endswith(">"):
         return None
     form = "".join(part + (digits or "0") for part, digits in zip(parts, kept + ("",)))
@@ -532,7 +551,7 @@ def numbered_unit(parts: tuple[str, ...], kept: tuple[str | None, ...]) -> re.Pa
         at += len(part)
         pattern.append(re.escape(part))
         if digits is None:
-            free, read = _free_number(form, at, read)
+            free, read = _free_number(form, at, read, names_nothing)
             if not free:
                 return None
             pattern.append("[0-9]{1,8}")
@@ -543,15 +562,16 @@ def numbered_unit(parts: tuple[str, ...], kept: tuple[str | None, ...]) -> re.Pa
     return re.compile("".join(pattern))
 
 
-def _free_number(form: str, at: int, i: int = 0) -> tuple[bool, int]:
+def _free_number(form: str, at: int, i: int = 0,
+                 names_nothing: Callable[[str], bool] = names_nothing_whatever_digits) -> tuple[bool, int]:
     """Whether the run of digits at *at* in *form* (a unit that starts in the data state, between
     tokens) may be any, and where the reading that told stood (*i*, the start of the item it was
     in or of the text after the last item before *at*: a later run is read on from there, so a
     unit is read once whatever its runs). Read from its start as the tokenizer reads it: in character data but in a
     character reference (after "&" then letters, digits or "#", §13.2.5.72-80: ``&#9;`` is
     whitespace, ``&frac12;`` a fraction), in a comment or bogus comment, or in a tag's attributes
-    but those of a ``meta`` start tag that may name an encoding with some digits
-    (:func:`names_nothing_whatever_digits`); not in a tag's name (``h1``). Such numbers are
+    but those of a ``meta`` start tag that may name an encoding with some digits (*names_nothing*
+    false of them: :func:`names_nothing_whatever_digits`, for every reader); not in a tag's name (``h1``). Such numbers are
     character tokens of one class (:func:`classify_text`) whatever their digits and length, or no
     markup where the tree builder reads no value with a digit (an ``input`` is hidden, an
     ``annotation-xml`` encoding is HTML, by values without one), and text to every pattern here."""
@@ -576,7 +596,7 @@ def _free_number(form: str, at: int, i: int = 0) -> tuple[bool, int]:
             return True, i
         if at < item.start(3):
             return False, i
-        return (bool(item.group(1)) or tag_name(item.group(2)) != "meta" or names_nothing_whatever_digits(item.group(3))), i
+        return (bool(item.group(1)) or tag_name(item.group(2)) != "meta" or names_nothing(item.group(3))), i
 
 
 _REFERENCE_OPEN = re.compile(r"&[#A-Za-z0-9]*\Z")  # (searched up to a number: it is in a reference)
@@ -601,10 +621,12 @@ def same_before_digits(text: str, unit: str, pos: int) -> bool:
     return digit is not None and text.startswith(unit[:digit.start()], pos)
 
 
-def numbered_copy(text: str, unit: str, pos: int) -> re.Match[str] | None:
-    """The copy of *unit* but for its numbers that starts at *pos* in *text* (:func:`numbered_unit`:
-    its runs of digits that differ from the unit's numbers, the others kept), or ``None`` (also for a
-    unit longer than :data:`NUMBERED_LONGEST` or with more runs than :data:`NUMBERED_RUNS`)."""
+def numbered_copy(text: str, unit: str, pos: int,
+                  names_nothing: Callable[[str], bool] = names_nothing_whatever_digits) -> re.Match[str] | None:
+    """The copy of *unit* but for its numbers that starts at *pos* in *text* (:func:`numbered_unit`
+    with *names_nothing*: its runs of digits that differ from the unit's numbers, the others kept),
+    or ``None`` (also for a unit longer than :data:`NUMBERED_LONGEST` or with more runs than
+    :data:`NUMBERED_RUNS`)."""
     if len(unit) > NUMBERED_LONGEST:
         return None
     parts = tuple(DIGITS.split(unit))
@@ -615,7 +637,7 @@ def numbered_copy(text: str, unit: str, pos: int) -> re.Match[str] | None:
         return None
     kept = tuple(digits if digits == again else None
                  for digits, again in zip(DIGITS.findall(unit), DIGITS.findall(copy.group())))
-    one = numbered_unit(parts, kept)
+    one = numbered_unit(parts, kept, names_nothing)
     return None if one is None else one.match(text, pos)
 
 
@@ -854,15 +876,17 @@ def script_element_end(text: str, lt: int, end: int) -> int | None:
 _NUMBERED_TRIES = 4  # units whose next copy's text before its first number is theirs, tried at most
 
 
-def numbered_copies_past(text: str, units: Iterable[tuple[int, int]], end: int, tries: int) -> int:
+def numbered_copies_past(text: str, units: Iterable[tuple[int, int]], end: int, tries: int,
+                         names_nothing: Callable[[str], bool] = names_nothing_whatever_digits) -> int:
     """The end of the copies (up to *end*) of the first of *units* (``(start, end)`` in *text*,
     each from the data state) that ends with ">" and comes again right after itself but for its
-    free numbers (:func:`numbered_copy`), in one match; *tries* units tried at most (those of
-    :data:`NUMBERED_LONGEST` characters at most whose next copy starts as they do); else 0."""
+    free numbers (:func:`numbered_copy` with *names_nothing*), in one match; *tries* units tried at
+    most (those of :data:`NUMBERED_LONGEST` characters at most whose next copy starts as they do);
+    else 0."""
     for start, unit_end in units:
         if text[unit_end - 1] == ">" and unit_end - start <= NUMBERED_LONGEST \
                 and same_before_digits(text, unit := text[start:unit_end], unit_end):
-            copy = numbered_copy(text, unit, unit_end)
+            copy = numbered_copy(text, unit, unit_end, names_nothing)
             if copy is not None:
                 return numbered_run(copy.re.pattern).match(text, unit_end, end).end()  # type: ignore[union-attr]
             tries -= 1
