@@ -140,13 +140,18 @@ def parser_meta_span(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT,
             rest = body[meta + 1018:max_bytes].lower().find(b"charset")  # (6 bytes again: one cut there)
             charset = rest if rest < 0 else 1018 + rest
         window = meta + max(charset, 0) + 1024
-    elif shortcuts and not encoding.is_utf16 and not _spells_meta(body, max_bytes):
-        return None  # (ISO-2022-JP: no "<meta" in the text of any window, none decoded)
+    gate = shortcuts and not literal and not encoding.is_utf16  # (ISO-2022-JP: _spells_meta)
     while True:
         window = min(window, max_bytes)
         if whole is not None and 8 * window >= len(body) <= max_bytes:
             window = len(body)  # (the page's text, decoded once for both: at most 8 times the window's decode)
         everything = window >= len(body)
+        if gate and not (everything and whole is not None) and not _spells_meta(body, window):
+            # (no "<meta" in this window's text: not decoded; a later one's first characters are its own)
+            if everything or window >= max_bytes:
+                return None
+            window *= 8
+            continue
         text = whole() if everything and whole is not None else encoding.decode(body[:window])
         safe = len(text) if everything else max(len(text) - _TAIL, 0)
         if literal or _has_meta_and_hint(text, min(safe, limit), safe):
@@ -163,14 +168,23 @@ def parser_meta_span(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT,
         window = max_bytes if literal else 8 * window
 
 
+# ISO-2022-JP (§12.2.1): the bytes from an escape sequence to katakana or jis0208 to the next ESC,
+# all read in that state (every ESC starts an escape: no state takes one as a byte), which gives no
+# ASCII character; and "<meta" in the text: its five bytes read in the ASCII or Roman state, with
+# at most one escape sequence to either between two (a second in a row is an error, U+FFFD).
+_WIDE_RUNS = re.compile(rb"\x1b(?:\$[@B]|\(I)[^\x1b]*")
+_ISO_META = re.compile(rb"<(?:\x1b\([BJ])?[Mm](?:\x1b\([BJ])?[Ee](?:\x1b\([BJ])?[Tt](?:\x1b\([BJ])?[Aa]")
+
+
 def _spells_meta(body: bytes, end: int) -> bool:
-    """Whether ``body[:end]`` holds each byte of ``<meta`` (ASCII case-insensitively), which the text
-    of its prefixes decoded with ISO-2022-JP needs for a ``<meta`` (:func:`_has_meta_and_hint`): each
-    "<" and ASCII letter of that text is that byte, read in the ASCII or Roman state (§12.2.1: the
-    katakana and jis0208 states give none; an error gives U+FFFD, its restored bytes are read again).
-    One memchr per byte: a body of jis0208 pairs of "<" (issue 37) is decoded in no window."""
-    return all(body.find(upper, 0, end) >= 0 or body.find(lower, 0, end) >= 0
-               for upper, lower in ((b"<", b"<"), (b"M", b"m"), (b"E", b"e"), (b"T", b"t"), (b"A", b"a")))
+    """Whether ``body[:end]`` without its katakana and jis0208 runs spells ``<meta`` (ASCII
+    case-insensitively, an ASCII or Roman escape sequence between two of its bytes at most), which
+    the text of its prefixes decoded with ISO-2022-JP needs for a ``<meta``
+    (:func:`_has_meta_and_hint`): each "<" and ASCII letter of that text is that byte, read in the
+    ASCII or Roman state, and no escape sequence but one to either state between two characters
+    leaves them next to each other. A search first, then one substitution where the bytes spell it
+    (issue 37: a body of jis0208 pairs of "<", or of ``<meta>`` tags in jis0208, is decoded in no window)."""
+    return _ISO_META.search(body, 0, end) is not None and _ISO_META.search(_WIDE_RUNS.sub(b"", body[:end])) is not None
 
 
 # An ASCII byte that a multi-byte decoder may take as the trail byte of the byte before it.

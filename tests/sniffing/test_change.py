@@ -113,6 +113,10 @@ _META_PIECES = [b"<meta charset=euc-jp>", b"<", b"<me", b"ta", b"m", b"e", b"t",
 @example(b"<me\x1b(Bta charset=euc-jp>", 40)  # an escape between the bytes of "<meta"
 @example(b"\x1b$B<meta charset=euc-jp>\x1b(B<meta charset=big5>", 40)  # jis0208 pairs first
 @example(b"\x1b(I<meta charset=euc-jp>", 40)  # katakana: no "<meta" in the text
+@example(b'\x1b(I\x1b$B<meta charset="iso-2022-jp">\x1b(B' * 3, 40)  # jis0208 "<meta>"s (issue 37): none either
+@example(b"<\x1b(Jm\x1b(Be\x1b(Jt\x1b(Ba charset=euc-jp>", 40)  # an ASCII or Roman escape between each two
+@example(b"<\x1b(J\x1b(Bmeta charset=euc-jp>", 40)  # two in a row: U+FFFD between "<" and "meta"
+@example(b"\x1b$B<m\x1b$<meta charset=euc-jp>", 40)  # a lone ESC in jis0208: the bytes after it still jis0208
 @example(b"\x1b$B0!" * 18 + b"\x1b(B<meta charset=euc-jp>", 40)  # 40 characters, past half of 4 * limit + 16 bytes
 def test_iso_2022_jp_parser_meta_gate_is_its_twin(body, limit):
     """The parser step with ISO-2022-JP decodes no window where the bytes lack one of "<meta"'s
@@ -155,7 +159,9 @@ def test_parser_step_takes_the_page_text_where_a_window_is_an_eighth_of_the_body
     assert found == parser_meta_span(body, encoding, limit, None, True)
     window = min(change._FIRST_WINDOW, 4 * limit + 16)
     first = "page" if len(body) <= min(8 * window, 4 * limit + 16) else window
-    assert log[:1] in ([], [first]), log
+    # (ISO-2022-JP's first window is not decoded where its bytes spell no "<meta": the next, or the page)
+    skipped = name == "ISO-2022-JP" and not change._spells_meta(body, window)
+    assert log[:1] in ([], [first]) or skipped and log[:1] in (["page"], [8 * window]), log
 
 
 _SINGLE_BYTE = [encoding for encoding in ENCODINGS.values() if encoding.is_single_byte]
