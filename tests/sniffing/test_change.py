@@ -119,9 +119,9 @@ _META_PIECES = [b"<meta charset=euc-jp>", b"<", b"<me", b"ta", b"m", b"e", b"t",
 @example(b"\x1b$B<m\x1b$<meta charset=euc-jp>", 40)  # a lone ESC in jis0208: the bytes after it still jis0208
 @example(b"\x1b$B0!" * 18 + b"\x1b(B<meta charset=euc-jp>", 40)  # 40 characters, past half of 4 * limit + 16 bytes
 def test_iso_2022_jp_parser_meta_gate_is_its_twin(body, limit):
-    """The parser step with ISO-2022-JP decodes no window where the bytes lack one of "<meta"'s
+    """The parser step with ISO-2022-JP decodes no window whose bytes cannot spell "<meta" in its text
     (_spells_meta): it finds what its twin (no shortcut: every window decoded) finds; and where the
-    text of a prefix holds a "<meta", its bytes hold each of them."""
+    text of a prefix holds a "<meta", _spells_meta says its bytes may spell it."""
     encoding = ENCODINGS["ISO-2022-JP"]
     assert parser_meta_span(body, encoding, limit, None, True) == parser_meta_span(body, encoding, limit, None, False)
     for end in range(len(body) + 1):
