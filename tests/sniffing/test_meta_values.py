@@ -207,6 +207,7 @@ def test_a_tag_that_names_nothing_whatever_its_digits_names_nothing_for_every_nu
 @example([("charset", "<", ""), ("charset", "cp125%d", "")])  # the second: Chromium's
 @example([("charset", "cp125%d", ""), ("charset", "<", "")])
 @example([("http-equiv", "content-type", ""), ("content", "charset=%d", ""), ("content", "x", "")])
+@example([("http-equiv", "'", ""), ("charset", "%d", '"')])  # an "=" and no value (a quote no other closes)
 def test_a_tag_whose_first_attributes_name_nothing_whatever_its_digits_names_nothing_to_the_tree_builder(attributes):
     """tokenizer.tree_names_nothing_whatever_digits: where it holds for a tag's attributes, the
     readers of the tree builder's token (the first of duplicated attributes: the standard's,

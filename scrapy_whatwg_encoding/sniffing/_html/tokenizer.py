@@ -316,7 +316,10 @@ def tree_names_nothing_whatever_digits(span: str) -> bool:
     firsts: list[str] = []
     position, left = 0, _META_NAMES
     while left and (match := _first_of(left).match(span, position)) is not None:
-        firsts.append(span[match.start("name"):match.end()])
+        first = span[match.start("name"):match.end()]
+        if "=" in first and match.group("dq", "sq", "uq") == (None, None, None):
+            first += '""'  # (an "=" and no value, the span's end or a quote no other closes after it: empty)
+        firsts.append(first)
         position, name = match.end(), match.group("name").lower()
         left = tuple(other for other in left if other != name)
     return names_nothing_whatever_digits(" ".join(firsts))
