@@ -134,7 +134,7 @@ def value_text(value: str) -> str:
     return value.replace("\x00", "\ufffd") if "\x00" in value else value
 
 
-_META_NAMES: tuple[str, ...] = ("charset", "content", "http-equiv")  # the attributes meta_value reads
+_META_NAMES = ("charset", "content", "http-equiv")  # the attributes meta_value reads
 _LONGEST_LABEL = max(map(len, LABELS))
 _CONTENT_TYPE = "content-type"
 
@@ -211,15 +211,23 @@ def first_attributes(span: str, names: tuple[str, ...], meta: bool = False) -> I
     :func:`meta_value` gives them): the others skipped at C speed, each attribute read once
     however many of *names* are asked, and none after the last place where one of the names left
     occurs as text."""
+    for match in _first_matches(span, names):
+        name = match.group("name").lower()
+        written = match.group("dq", "sq", "uq")
+        yield name, (meta_value(name, _written(written)) if meta and name in _META_NAMES else _value(written))
+
+
+def _first_matches(span: str, names: tuple[str, ...]) -> Iterator[re.Match[str]]:
+    """:func:`first_attributes`' matches (:func:`_first_of`: the name in group "name", the value
+    as written in "dq", "sq" or "uq"), in the order they come."""
     lowered = _lowered(span)
     position, left = 0, _still_named(names, lowered, 0)
     while left:
         match = _first_of(left).match(span, position)
         if match is None:
             return
+        yield match
         name = match.group("name").lower()
-        written = match.group("dq", "sq", "uq")
-        yield name, (meta_value(name, _written(written)) if meta and name in _META_NAMES else _value(written))
         position = match.end()
         left = _still_named(tuple(other for other in left if other != name), lowered, position)
 
@@ -313,15 +321,12 @@ def tree_names_nothing_whatever_digits(span: str) -> bool:
     (hunted, issue 37: a numbered first ``content`` before a labeled second one)."""
     if len(span) > LONGEST_TAG or names_nothing_whatever_digits(span):
         return len(span) <= LONGEST_TAG  # (nothing to every reader: nothing to the tree builder's)
-    firsts: list[str] = []
-    position, left = 0, _META_NAMES
-    while left and (match := _first_of(left).match(span, position)) is not None:
+    firsts = []
+    for match in _first_matches(span, _META_NAMES):
         first = span[match.start("name"):match.end()]
         if "=" in first and match.group("dq", "sq", "uq") == (None, None, None):
             first += '""'  # (an "=" and no value, the span's end or a quote no other closes after it: empty)
         firsts.append(first)
-        position, name = match.end(), match.group("name").lower()
-        left = tuple(other for other in left if other != name)
     return names_nothing_whatever_digits(" ".join(firsts))
 
 
