@@ -45,12 +45,14 @@ add_module_names = False
 # but the API reference leaves out on purpose (each listed: a new dangling reference still fails).
 nitpicky = True
 nitpick_ignore_regex = [
-    (r"py:.*", r"(collections\.abc|typing_extensions|dataclasses|codecs|logging|scrapy\.(http|link)|parsel)(\..*)?"),
+    (r"py:.*", r"(collections\.abc|typing_extensions|dataclasses|codecs|logging|types|scrapy\.(http|link)|parsel)(\..*)?"),
     # the run's dataclass fields, rendered with their generic types
     (r"py:class", r"(list|dict|tuple)\[.*"),
 ]
 nitpick_ignore = [
     ("py:class", "Buffer"),  # collections.abc.Buffer (3.12+), as its typing_extensions backport spells it
+    ("py:class", "Decoder"),  # _typing.Decoder: Callable[[Buffer], str]
+    ("py:class", "ModuleType"),  # types.ModuleType (compiled.extension())
     ("py:class", "BaseSettings"),  # Scrapy's, in Addon.update_settings()
     *(("py:class", name) for name in ("Profile", "DetectorMode", "SuspectLabels",
                                        "scrapy_whatwg_encoding.scrapy.memory.site.SiteMemory")),

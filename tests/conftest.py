@@ -58,3 +58,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.browser)
         if item.get_closest_marker("crawl") or item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.slow)
+
+
+#: The encodings with a compiled decoder (scrapy_whatwg_encoding/encoding/c_decoders.c); GBK's is gb18030's.
+COMPILED_DECODERS = ("gb18030", "Big5", "EUC-JP", "ISO-2022-JP", "Shift_JIS", "EUC-KR")
+
+
+@pytest.fixture(scope="module")
+def python_decoders():
+    """The Python decoders (the compiled ones' plain twins) for every test of a module that names it
+    (``pytestmark = pytest.mark.usefixtures("python_decoders")``: the tests of their own paths, which
+    the compiled decoders would bypass). Module-scoped: hypothesis tests may use it."""
+    from scrapy_whatwg_encoding import ENCODINGS
+
+    with pytest.MonkeyPatch.context() as patch:
+        for name in COMPILED_DECODERS:
+            patch.setattr(ENCODINGS[name]._load()[0], "compiled", None)
+        yield

@@ -5,7 +5,7 @@ import codecs
 import functools
 from typing import TYPE_CHECKING, NamedTuple
 
-from . import indexes
+from . import compiled, indexes
 from .multi_byte import MARK, FastDecoder, SplitMarks, lane_masks, table_encoder
 
 if TYPE_CHECKING:
@@ -273,5 +273,5 @@ def codec(name: str) -> Codec:
                        tuple(zip([str(split, "big5hkscs") for split in _SPLITS], texts)), (b"\xa1\xfe", b"\xa2\x40"))
     # (pages of pairs CPython lacks, among ASCII or errors)
     return (FastDecoder("Big5", "big5hkscs", step, *FIXES["Big5"], bulk=lacking_run, pair_run=lacking_run,
-                        marks=marks),
+                        marks=marks, compiled=compiled.decoder("Big5")),
             table_encoder(_encoder_table))

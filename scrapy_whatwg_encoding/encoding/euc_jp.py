@@ -5,7 +5,7 @@ import codecs
 import functools
 from typing import TYPE_CHECKING
 
-from . import indexes
+from . import compiled, indexes
 from .multi_byte import MARK, FastDecoder, Rejected, SplitMarks, lane_masks, table_encoder
 
 if TYPE_CHECKING:
@@ -216,8 +216,9 @@ def _encoder_table() -> dict[str, bytes]:
     return table
 
 
-def decoder(name: str = "EUC-JP", drop: bytes = b"") -> FastDecoder:
-    """The EUC-JP decoder (its error handler registered under *name*; *drop* as FastDecoder's)."""
+def decoder(name: str = "EUC-JP", drop: bytes = b"", compiled_decoder: bool = False) -> FastDecoder:
+    """The EUC-JP decoder (its error handler registered under *name*; *drop* as FastDecoder's; with the
+    compiled decoder where *compiled_decoder* and it is built, see :func:`.compiled.decoder`)."""
     from .tables.multi_byte_fixes import FIXES
 
     split, = FIXES["EUC-JP"][1]
@@ -231,9 +232,10 @@ def decoder(name: str = "EUC-JP", drop: bytes = b"") -> FastDecoder:
     # also in decode_run's C codec decodes, among the errors' placeholders)
     rejected = Rejected(_kinds().translate(bytes(0xFF if b == 1 else 0 for b in range(256))), lacking_pairs)
     return FastDecoder(name, "euc_jp", step, *FIXES["EUC-JP"], reach=lambda lead: 3 if lead == 0x8F else 2, drop=drop,
-                       bulk=pairs_run, pair_run=pairs_run, marks=marks, rejected=rejected)
+                       bulk=pairs_run, pair_run=pairs_run, marks=marks, rejected=rejected,
+                       compiled=compiled.decoder("EUC-JP") if compiled_decoder else None)
 
 
 def codec(name: str) -> Codec:
     """(decode, encode) for EUC-JP."""
-    return decoder(), table_encoder(_encoder_table)
+    return decoder(compiled_decoder=True), table_encoder(_encoder_table)

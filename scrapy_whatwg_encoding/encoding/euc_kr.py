@@ -4,7 +4,7 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
-from . import indexes
+from . import compiled, indexes
 from .multi_byte import FastDecoder, table_encoder
 
 if TYPE_CHECKING:
@@ -39,4 +39,5 @@ def codec(name: str) -> Codec:
     """(decode, encode) for EUC-KR."""
     from .tables.multi_byte_fixes import FIXES
 
-    return FastDecoder("EUC-KR", "cp949", step, *FIXES["EUC-KR"]), table_encoder(_encoder_table)
+    return (FastDecoder("EUC-KR", "cp949", step, *FIXES["EUC-KR"], compiled=compiled.decoder("EUC-KR")),
+            table_encoder(_encoder_table))

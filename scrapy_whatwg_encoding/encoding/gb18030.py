@@ -5,7 +5,7 @@ import functools
 import itertools
 from typing import TYPE_CHECKING
 
-from . import indexes
+from . import compiled, indexes
 from .multi_byte import FastDecoder, html_error_mode, lane_masks, table_encoder
 
 if TYPE_CHECKING:
@@ -291,7 +291,7 @@ def _decoder(dense: bool = False) -> FastDecoder:
         return FastDecoder("gb18030-dense", "gb18030", step, *FIXES["gb18030/gb18030"], reach=lambda lead: 4,
                            bulk=functools.partial(four_byte_run, fixed=False))
     return FastDecoder("gb18030", "gbk", step, *FIXES["gb18030"], reach=lambda lead: 4, bulk=four_byte_run,
-                       dense=_dense_singles, four=lambda: _decoder(dense=True))
+                       dense=_dense_singles, four=lambda: _decoder(dense=True), compiled=compiled.decoder("gb18030"))
 
 
 def codec(name: str) -> Codec:

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from itertools import chain, compress, repeat
 from typing import TYPE_CHECKING
 
-from . import euc_jp, indexes
+from . import compiled, euc_jp, indexes
 from .multi_byte import html_error_mode
 
 if TYPE_CHECKING:
@@ -73,8 +73,8 @@ def _charmap(table: str) -> Callable[[bytes], str]:
 
 @functools.cache
 def _euc_jp() -> Callable[[bytes | bytearray], str]:
-    """The EUC-JP decoder, made once (its error handler registered once)."""
-    return euc_jp.codec("EUC-JP")[0]
+    """The EUC-JP Python decoder, made once (its error handler registered once)."""
+    return euc_jp.decoder().python
 
 
 @functools.cache
@@ -405,5 +405,18 @@ def encode(text: str) -> bytes:
     return bytes(out)
 
 
+class Decoder:
+    """The decoder: the compiled one where it is built (:func:`.compiled.decoder`), else its plain twin
+    :func:`decode` (:attr:`python`), as :class:`.multi_byte.FastDecoder` has them."""
+
+    python = staticmethod(decode)
+
+    def __init__(self) -> None:
+        self.compiled = compiled.decoder("ISO-2022-JP")
+
+    def __call__(self, data: Buffer) -> str:
+        return decode(data) if self.compiled is None else self.compiled(data)
+
+
 def codec(name: str) -> Codec:
-    return decode, encode
+    return Decoder(), encode

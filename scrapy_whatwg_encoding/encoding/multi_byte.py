@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
-    from ._typing import Buffer, Encoder
+    from ._typing import Buffer, Decoder, Encoder
 
 
 # Bytes that no multi-byte decoder here consumes after a leading byte (each is restored and starts
@@ -915,6 +915,8 @@ class FastDecoder:
     *pair_run*: decode_run's C codec decodes try it at each pair the codec lacks (see :func:`pair_errors`).
     *marks*: how a page dense with split tokens is decoded at C speed (see :meth:`decode_splits`).
     *rejected*: decode_run's (pairs the C codec lacks decoded by another, in bulk).
+    *compiled*: the encoding's compiled decoder (:func:`.compiled.decoder`), which the call runs where it is
+    given; the rest is then its plain twin (the Python decoder, :meth:`python`).
     """
 
     def __init__(self, name: str, c_codec: str, step: Step, fixes: dict[str, str],
@@ -922,8 +924,10 @@ class FastDecoder:
                  reach: Callable[[int], int] = lambda lead: 2, drop: bytes = b"",
                  bulk: Bulk | None = None, dense: Callable[[bytes], str | None] | None = None,
                  four: Callable[[], FastDecoder] | None = None, pair_run: Bulk | None = None,
-                 marks: SplitMarks | None = None, rejected: Rejected | None = None):
+                 marks: SplitMarks | None = None, rejected: Rejected | None = None,
+                 compiled: Decoder | None = None):
         self.c_codec = c_codec
+        self.compiled = compiled
         self.four = four
         self.fours = 0  # tokens for *four* the handler met in the input being decoded
         self.drop = drop
@@ -1102,6 +1106,12 @@ class FastDecoder:
             return self.four()(data)  # type: ignore[misc]  # (raised only where it is set)
 
     def __call__(self, data: Buffer) -> str:
+        if self.compiled is not None:
+            return self.compiled(data)
+        return self.python(data)
+
+    def python(self, data: Buffer) -> str:
+        """The Python decoder's text of *data*: on the C codec, the standard's steps where it differs."""
         if not isinstance(data, bytes):
             data = bytes(data)
         if data.isascii():  # each byte 00-7F is a token of its own, its code point (no ISO-2022-JP here)
@@ -1180,7 +1190,7 @@ class FastDecoder:
         try:
             text = str(data, self.c_codec, "strict")
         except UnicodeDecodeError:
-            return self._c_decode(data), False
+            return self(data), False
         fixed = self._fix(text, data)
         return fixed, fixed is text
 

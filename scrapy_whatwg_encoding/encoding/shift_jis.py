@@ -4,7 +4,7 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
-from . import indexes
+from . import compiled, indexes
 from .multi_byte import FastDecoder, table_encoder
 
 if TYPE_CHECKING:
@@ -52,4 +52,5 @@ def codec(name: str) -> Codec:
     """(decode, encode) for Shift_JIS."""
     from .tables.multi_byte_fixes import FIXES
 
-    return FastDecoder("Shift_JIS", "cp932", step, *FIXES["Shift_JIS"]), table_encoder(_encoder_table)
+    return (FastDecoder("Shift_JIS", "cp932", step, *FIXES["Shift_JIS"], compiled=compiled.decoder("Shift_JIS")),
+            table_encoder(_encoder_table))

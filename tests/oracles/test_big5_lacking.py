@@ -19,6 +19,9 @@ from scrapy_whatwg_encoding.encoding import big5, multi_byte
 from scrapy_whatwg_encoding.encoding.multi_byte import FastDecoder
 from scrapy_whatwg_encoding.encoding.tables.multi_byte_fixes import FIXES
 
+# The Python decoders' own paths (the compiled decoders would bypass them: tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("python_decoders")
+
 HIGH = range(0x80, 0x100)
 
 

@@ -24,6 +24,9 @@ from reference import ref_decode, ref_encode
 from scrapy_whatwg_encoding import ENCODINGS
 from scrapy_whatwg_encoding.encoding import euc_jp, iso_2022_jp, multi_byte
 
+# The Python decoders' own paths (the compiled decoders would bypass them: tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("python_decoders")
+
 CORPUS = pathlib.Path(__file__).parents[1] / "data" / "corpus"
 CJK = ["Big5", "EUC-JP", "Shift_JIS", "gb18030", "EUC-KR", "ISO-2022-JP"]
 # Bytes after a two-byte window that change what a step reads: none, C0, a four-byte second,

@@ -14,6 +14,9 @@ from reference import ref_decode
 from scrapy_whatwg_encoding import ENCODINGS
 from scrapy_whatwg_encoding.encoding import big5, multi_byte
 
+# The Python decoders' own paths (the compiled decoders would bypass them: tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("python_decoders")
+
 SPLIT = ["Big5", "EUC-JP"]  # the decoders with split tokens (tables/multi_byte_fixes.py)
 MARK = multi_byte.MARK
 
