@@ -1,5 +1,5 @@
 /* The multi-byte decoders of the Encoding Standard (§10.2.1 gb18030, §11.1.1 Big5, §12.1.1 EUC-JP,
- * §12.2.1 ISO-2022-JP, §13.1.1 Shift_JIS, §14.1.1 EUC-KR) in "replacement" error mode with
+ * §12.2.1 ISO-2022-JP, §12.3.1 Shift_JIS, §13.1.1 EUC-KR) in "replacement" error mode with
  * end-of-queue, each handler's steps in the standard's order, one byte at a time: the work is a
  * small constant per byte whatever the input.
  *
@@ -169,7 +169,7 @@ big5(PyObject *module, PyObject *args)
     return output_text(&output);
 }
 
-/* EUC-KR (§14.1.1). */
+/* EUC-KR (§13.1.1). */
 static PyObject *
 euc_kr(PyObject *module, PyObject *args)
 {
@@ -222,7 +222,7 @@ euc_kr(PyObject *module, PyObject *args)
     return output_text(&output);
 }
 
-/* Shift_JIS (§13.1.1). */
+/* Shift_JIS (§12.3.1). */
 static PyObject *
 shift_jis(PyObject *module, PyObject *args)
 {
@@ -580,8 +580,8 @@ finished:
 
 static PyMethodDef methods[] = {
     {"big5", big5, METH_VARARGS, "big5(data, index_big5) -> str: the Big5 decoder (§11.1.1)."},
-    {"euc_kr", euc_kr, METH_VARARGS, "euc_kr(data, index_euc_kr) -> str: the EUC-KR decoder (§14.1.1)."},
-    {"shift_jis", shift_jis, METH_VARARGS, "shift_jis(data, index_jis0208) -> str: the Shift_JIS decoder (§13.1.1)."},
+    {"euc_kr", euc_kr, METH_VARARGS, "euc_kr(data, index_euc_kr) -> str: the EUC-KR decoder (§13.1.1)."},
+    {"shift_jis", shift_jis, METH_VARARGS, "shift_jis(data, index_jis0208) -> str: the Shift_JIS decoder (§12.3.1)."},
     {"euc_jp", euc_jp, METH_VARARGS,
      "euc_jp(data, index_jis0208, index_jis0212) -> str: the EUC-JP decoder (§12.1.1)."},
     {"gb18030", gb18030, METH_VARARGS,

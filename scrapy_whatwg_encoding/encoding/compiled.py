@@ -2,7 +2,7 @@
 EUC-KR), bound to their indexes.
 
 Each runs its decoder's handler byte by byte in C (Encoding Standard §10.2.1, §11.1.1, §12.1.1,
-§12.2.1, §13.1.1, §14.1.1): a few nanoseconds a byte whatever the bytes, where the Python decoders
+§12.2.1, §12.3.1, §13.1.1): a few nanoseconds a byte whatever the bytes, where the Python decoders
 (on CPython's codecs) pay an error handler's call or a window of lane arithmetic at each run of
 errors. They are the same text (tests/oracles/test_compiled_decoders.py holds both against the
 spec-literal reference). The extension is optional: a package built without a C compiler, or a
