@@ -36,7 +36,9 @@ after a ``<meta charset>`` of each multi-byte encoding; hunted too (stop 59), an
 ``<meta>`` in jis0208 after an empty katakana run, repeated (a change of state every 15 bytes, a pair
 CPython lacks and a null pointer in each), and Big5 scripts of errors each before a pair with an
 ASCII trail (``0xFF ' 0xFF 0xD7 ]``), comments left open, of ``-`` and of ``<!--``, and
-references to a quote each before one to another code point (``&quot;&#0;``); UTF-16LE comments with and without a BOM; and the bodies that were
+references to a quote each before one to another code point (``&quot;&#0;``); hunted in stop 63, end tags whose
+names hold non-ASCII characters in text (``</x😀a < b``) and ``<svg><title>`` in a ``<template>`` holding
+ISO-2022-JP escapes and numbered ``<form>`` tags; UTF-16LE comments with and without a BOM; and the bodies that were
 here before: Russian text in windows-1251, random bytes, NUL bytes, ASCII with one 0xE9 at the
 end. Columns:
 ms, best of ``--repeat`` fresh responses (with the readings the body's earlier calls cached
@@ -189,6 +191,12 @@ def bodies(size: int) -> dict[str, bytes]:
         "<?xml N<meta></xmp> x N": _repeat_distinct(b"<?xml %d<meta charset=&#x75;tf-8></xmp></xmp>", size),
         "<html> &# x N (text)": _around(b"<html>", b"&#", meta, size),
         "<svg> one tag name, non-ASCII": _around(b"<svg>", b"\x00<x\xef\xbb\xbf\xe3\x81\x82<?xml", b"</svg>" + meta, size),
+        # (hunted, stop 63: end tags of non-ASCII names in text; a template's svg titles holding ISO-2022-JP escapes)
+        "hunted: </x\U0001f600a < b x N, </script><meta>": _around(b"", "</x\U0001f600a < b".encode(),
+                                                                  b'</script><meta charset="shift_jis">', size),
+        "hunted: <template><svg><title>ESC$B<%d<form> x N": (b'\xe9 e="f"<template>' + _repeat_distinct(
+            b"<svg><title>\x1b$B<%d<form><form><form></svg>\x1b$(D\x1b$B<", size - 80)
+            + b"</svg><meta charset=koi8-r></svg><meta charset=koi8-r>").ljust(size),
         "<!DOCTYPE\\x81\\x82< x N (one DOCTYPE)": _around(b"<!DOCTYPE\x82<\x1b$B", b"<!DOCTYPE\x81\x82<", meta, size),
         **{f"<meta charset={label}>, {unit!r} x N": _around(b"<meta charset=%s>" % label.encode(), unit, b"", size)
            for label, unit in [("shift_jis", b"\x81<"), ("euc-kr", b"\xff"), ("big5", b"\xff"), ("euc-jp", b"\xff"),
