@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import random
+import sys
 
 import pytest
 from hypothesis import example, given, settings
@@ -46,6 +47,17 @@ def test_the_package_decodes_with_the_compiled_decoders():
     for name in NAMES:
         assert (ENCODINGS[name]._load()[0].compiled is None) == pure, name
     assert compiled.decoder("windows-1252", EXTENSION) is None
+
+
+def test_without_the_extension_the_python_decoders(monkeypatch):
+    """Where the extension cannot be imported (a package built without a C compiler), extension() is
+    None and no compiled decoder is given: the encodings decode with the Python decoders."""
+    import scrapy_whatwg_encoding.encoding as package
+
+    monkeypatch.delattr(package, "c_decoders", raising=False)
+    monkeypatch.setitem(sys.modules, "scrapy_whatwg_encoding.encoding.c_decoders", None)
+    assert compiled.extension() is None
+    assert all(compiled.decoder(name) is None for name in NAMES)
 
 
 @pytest.mark.slow  # 65,536 pairs times 14 tails, seven encodings

@@ -6,6 +6,7 @@ the text cut anywhere; its last match (parser_scan.last_start); and on the hosti
 from __future__ import annotations
 
 import os
+import sys
 
 import pytest
 from hypothesis import example, given, settings
@@ -34,6 +35,16 @@ def test_the_parser_step_uses_the_compiled_hints():
     pure = os.environ.get(PURE_PYTHON) == "1"
     assert (parser_scan.compiled_reference_hints() is None) is pure
     assert parser_scan.compiled_reference_hints(pure=True) is None
+
+
+def test_without_the_extension_the_pattern(monkeypatch):
+    """Where the extension cannot be imported (a package built without a C compiler), no compiled search
+    is given: the scans search with the pattern."""
+    import scrapy_whatwg_encoding.sniffing as package
+
+    monkeypatch.delattr(package, "c_hints", raising=False)
+    monkeypatch.setitem(sys.modules, "scrapy_whatwg_encoding.sniffing.c_hints", None)
+    assert parser_scan.compiled_reference_hints.__wrapped__(pure=False) is None
 
 
 @pytest.mark.slow  # 1,500 texts, each from every position
