@@ -357,6 +357,9 @@ _LABEL_HINTS = re.compile(with_possessives(
     + _LABEL + "))"
     + "(?:(?<=" + _SEPARATOR + "{16}=)|" + "|".join(f"(?<=charset{_SEPARATOR}{{{k}}}=)" for k in range(16)) + ")").encode("ascii"))
 _HINTS = (_REFERENCE_HINTS, _LABEL_HINTS)
+_HINT_LENGTH = max(1 + 16 + 1 + 16 + max(map(len, LABELS)) + 1, 1 + max(map(len, NAMED_REFERENCES)),
+                   # (a reference to whitespace and 16 items, or 15 and a label: each "&#x", 15 zeros, 2 digits, a lookahead)
+                   17 * max(3 + 15 + 2 + 1, 1 + max(map(len, _BETWEEN_NAMES))) + max(map(len, LABELS)) + 1)
 
 
 @cache
@@ -385,9 +388,6 @@ def _hint_search(k: int, lowered: bytes, start: int, end: int) -> int:
         return compiled(lowered, start, end, False)
     match = _HINTS[k].search(lowered, start, end)
     return -1 if match is None else match.start()
-_HINT_LENGTH = max(1 + 16 + 1 + 16 + max(map(len, LABELS)) + 1, 1 + max(map(len, NAMED_REFERENCES)),
-                   # (a reference to whitespace and 16 items, or 15 and a label: each "&#x", 15 zeros, 2 digits, a lookahead)
-                   17 * max(3 + 15 + 2 + 1, 1 + max(map(len, _BETWEEN_NAMES))) + max(map(len, LABELS)) + 1)
 
 
 #: Characters :meth:`Hints.after` searches from a position at first: past them it answers that no
