@@ -5,7 +5,8 @@
  *
  * Each function takes the input (any contiguous buffer) and the indexes it reads as the package
  * loads them (scrapy_whatwg_encoding.encoding.indexes.index: a str whose character at a pointer is
- * its code point, U+0000 where the pointer is not in the index), and returns the text (a str).
+ * its code point, U+0000 where the pointer is not in the index), and returns the text (a str): one
+ * wrapper (decode) around each decoder's loop (its _run function).
  * "Restore" (§4.1) steps the read position back over the restored bytes, which are always the
  * bytes just read. The Python decoders (multi_byte.FastDecoder, iso_2022_jp.decode) are the plain
  * twin, and tests/reference.py, written from the standard's text, holds both. */
@@ -111,22 +112,11 @@ output_text(Output *output)
 }
 
 /* Big5 (§11.1.1). */
-static PyObject *
-big5(PyObject *module, PyObject *args)
+static void
+big5_run(const unsigned char *bytes, Py_ssize_t n, const Index *index, const Index *other, Output *output)
 {
-    Py_buffer input;
-    PyObject *table;
-    Index index;
-    Output output;
-    if (!PyArg_ParseTuple(args, "y*U", &input, &table)) {
-        return NULL;
-    }
-    const unsigned char *bytes = input.buf;
-    Py_ssize_t n = input.len, i = 0;
-    if (index_of(table, &index) < 0 || output_new(&output, n) < 0) {
-        PyBuffer_Release(&input);
-        return NULL;
-    }
+    Py_ssize_t i = 0;
+    (void)other;
     unsigned char leading = 0;
     while (i < n) {
         unsigned char byte = bytes[i++];
@@ -138,54 +128,41 @@ big5(PyObject *module, PyObject *args)
             }
             leading = 0;
             if (pointer == 1133 || pointer == 1135 || pointer == 1164 || pointer == 1166) {
-                emit(&output, pointer < 1164 ? 0x00CA : 0x00EA);
-                emit(&output, pointer == 1133 || pointer == 1164 ? 0x0304 : 0x030C);
+                emit(output, pointer < 1164 ? 0x00CA : 0x00EA);
+                emit(output, pointer == 1133 || pointer == 1164 ? 0x0304 : 0x030C);
                 continue;
             }
-            Py_UCS4 c = code_point(&index, pointer);
+            Py_UCS4 c = code_point(index, pointer);
             if (c) {
-                emit(&output, c);
+                emit(output, c);
                 continue;
             }
             if (byte < 0x80) {
                 i--;  /* restore byte */
             }
-            emit(&output, ERROR);
+            emit(output, ERROR);
         }
         else if (byte < 0x80) {  /* step 4 */
-            emit(&output, byte);
+            emit(output, byte);
         }
         else if (byte >= 0x81 && byte <= 0xFE) {  /* step 5 */
             leading = byte;
         }
         else {  /* step 6 */
-            emit(&output, ERROR);
+            emit(output, ERROR);
         }
     }
     if (leading) {  /* step 1 */
-        emit(&output, ERROR);
+        emit(output, ERROR);
     }
-    PyBuffer_Release(&input);
-    return output_text(&output);
 }
 
 /* EUC-KR (§13.1.1). */
-static PyObject *
-euc_kr(PyObject *module, PyObject *args)
+static void
+euc_kr_run(const unsigned char *bytes, Py_ssize_t n, const Index *index, const Index *other, Output *output)
 {
-    Py_buffer input;
-    PyObject *table;
-    Index index;
-    Output output;
-    if (!PyArg_ParseTuple(args, "y*U", &input, &table)) {
-        return NULL;
-    }
-    const unsigned char *bytes = input.buf;
-    Py_ssize_t n = input.len, i = 0;
-    if (index_of(table, &index) < 0 || output_new(&output, n) < 0) {
-        PyBuffer_Release(&input);
-        return NULL;
-    }
+    Py_ssize_t i = 0;
+    (void)other;
     unsigned char leading = 0;
     while (i < n) {
         unsigned char byte = bytes[i++];
@@ -195,50 +172,37 @@ euc_kr(PyObject *module, PyObject *args)
                 pointer = (Py_ssize_t)(leading - 0x81) * 190 + (byte - 0x41);
             }
             leading = 0;
-            Py_UCS4 c = code_point(&index, pointer);
+            Py_UCS4 c = code_point(index, pointer);
             if (c) {
-                emit(&output, c);
+                emit(output, c);
                 continue;
             }
             if (byte < 0x80) {
                 i--;
             }
-            emit(&output, ERROR);
+            emit(output, ERROR);
         }
         else if (byte < 0x80) {
-            emit(&output, byte);
+            emit(output, byte);
         }
         else if (byte >= 0x81 && byte <= 0xFE) {
             leading = byte;
         }
         else {
-            emit(&output, ERROR);
+            emit(output, ERROR);
         }
     }
     if (leading) {
-        emit(&output, ERROR);
+        emit(output, ERROR);
     }
-    PyBuffer_Release(&input);
-    return output_text(&output);
 }
 
 /* Shift_JIS (§12.3.1). */
-static PyObject *
-shift_jis(PyObject *module, PyObject *args)
+static void
+shift_jis_run(const unsigned char *bytes, Py_ssize_t n, const Index *index, const Index *other, Output *output)
 {
-    Py_buffer input;
-    PyObject *table;
-    Index index;
-    Output output;
-    if (!PyArg_ParseTuple(args, "y*U", &input, &table)) {
-        return NULL;
-    }
-    const unsigned char *bytes = input.buf;
-    Py_ssize_t n = input.len, i = 0;
-    if (index_of(table, &index) < 0 || output_new(&output, n) < 0) {
-        PyBuffer_Release(&input);
-        return NULL;
-    }
+    Py_ssize_t i = 0;
+    (void)other;
     unsigned char leading = 0;
     while (i < n) {
         unsigned char byte = bytes[i++];
@@ -251,63 +215,49 @@ shift_jis(PyObject *module, PyObject *args)
             }
             leading = 0;
             if (pointer >= 8836 && pointer <= 10715) {  /* EUDC */
-                emit(&output, 0xE000 - 8836 + (Py_UCS4)pointer);
+                emit(output, 0xE000 - 8836 + (Py_UCS4)pointer);
                 continue;
             }
-            Py_UCS4 c = code_point(&index, pointer);
+            Py_UCS4 c = code_point(index, pointer);
             if (c) {
-                emit(&output, c);
+                emit(output, c);
                 continue;
             }
             if (byte < 0x80) {
                 i--;
             }
-            emit(&output, ERROR);
+            emit(output, ERROR);
         }
         else if (byte <= 0x80) {  /* step 4: an ASCII byte or 0x80 */
-            emit(&output, byte);
+            emit(output, byte);
         }
         else if (byte >= 0xA1 && byte <= 0xDF) {  /* step 5 */
-            emit(&output, 0xFF61 - 0xA1 + byte);
+            emit(output, 0xFF61 - 0xA1 + byte);
         }
         else if ((byte >= 0x81 && byte <= 0x9F) || (byte >= 0xE0 && byte <= 0xFC)) {  /* step 6 */
             leading = byte;
         }
         else {
-            emit(&output, ERROR);
+            emit(output, ERROR);
         }
     }
     if (leading) {
-        emit(&output, ERROR);
+        emit(output, ERROR);
     }
-    PyBuffer_Release(&input);
-    return output_text(&output);
 }
 
-/* EUC-JP (§12.1.1). */
-static PyObject *
-euc_jp(PyObject *module, PyObject *args)
+/* EUC-JP (§12.1.1): *index* jis0208, *other* jis0212. */
+static void
+euc_jp_run(const unsigned char *bytes, Py_ssize_t n, const Index *index, const Index *other, Output *output)
 {
-    Py_buffer input;
-    PyObject *table0208, *table0212;
-    Index jis0208, jis0212;
-    Output output;
-    if (!PyArg_ParseTuple(args, "y*UU", &input, &table0208, &table0212)) {
-        return NULL;
-    }
-    const unsigned char *bytes = input.buf;
-    Py_ssize_t n = input.len, i = 0;
-    if (index_of(table0208, &jis0208) < 0 || index_of(table0212, &jis0212) < 0 || output_new(&output, n) < 0) {
-        PyBuffer_Release(&input);
-        return NULL;
-    }
+    Py_ssize_t i = 0;
     unsigned char leading = 0;
     int is_jis0212 = 0;
     while (i < n) {
         unsigned char byte = bytes[i++];
         if (leading == 0x8E && byte >= 0xA1 && byte <= 0xDF) {  /* step 3 */
             leading = 0;
-            emit(&output, 0xFF61 - 0xA1 + byte);
+            emit(output, 0xFF61 - 0xA1 + byte);
         }
         else if (leading == 0x8F && byte >= 0xA1 && byte <= 0xFE) {  /* step 4 */
             is_jis0212 = 1;
@@ -318,60 +268,40 @@ euc_jp(PyObject *module, PyObject *args)
             Py_UCS4 c = 0;
             leading = 0;
             if (lead >= 0xA1 && lead <= 0xFE && byte >= 0xA1 && byte <= 0xFE) {
-                c = code_point(is_jis0212 ? &jis0212 : &jis0208, (Py_ssize_t)(lead - 0xA1) * 94 + byte - 0xA1);
+                c = code_point(is_jis0212 ? other : index, (Py_ssize_t)(lead - 0xA1) * 94 + byte - 0xA1);
             }
             is_jis0212 = 0;
             if (c) {
-                emit(&output, c);
+                emit(output, c);
                 continue;
             }
             if (byte < 0x80) {
                 i--;
             }
-            emit(&output, ERROR);
+            emit(output, ERROR);
         }
         else if (byte < 0x80) {  /* step 6 */
-            emit(&output, byte);
+            emit(output, byte);
         }
         else if (byte == 0x8E || byte == 0x8F || (byte >= 0xA1 && byte <= 0xFE)) {  /* step 7 */
             leading = byte;
         }
         else {  /* step 8 */
-            emit(&output, ERROR);
+            emit(output, ERROR);
         }
     }
     if (leading) {
-        emit(&output, ERROR);
+        emit(output, ERROR);
     }
-    PyBuffer_Release(&input);
-    return output_text(&output);
 }
 
-/* gb18030 (§10.2.1), also GBK's decoder (§10.1.1). The index gb18030 ranges (§5) as two buffers of
- * unsigned 32-bit integers (array "I"): the ranges' pointers, ascending, and their code points. */
-static PyObject *
-gb18030(PyObject *module, PyObject *args)
+/* gb18030 (§10.2.1), also GBK's decoder (§10.1.1): *index* gb18030; *other* the index gb18030 ranges
+ * code point (§5) of each pointer 0-39419, its step 2 (pointer 7457) too (compiled.py builds it from
+ * the index, whose last range, from pointer 189000, maps to U+10000 on). */
+static void
+gb18030_run(const unsigned char *bytes, Py_ssize_t n, const Index *index, const Index *other, Output *output)
 {
-    Py_buffer input, offsets_buffer, starts_buffer;
-    PyObject *table;
-    Index index;
-    Output output;
-    if (!PyArg_ParseTuple(args, "y*Uy*y*", &input, &table, &offsets_buffer, &starts_buffer)) {
-        return NULL;
-    }
-    const unsigned char *bytes = input.buf;
-    const uint32_t *offsets = offsets_buffer.buf, *starts = starts_buffer.buf;
-    Py_ssize_t ranges = offsets_buffer.len / 4, n = input.len, i = 0;
-    if (ranges == 0 || starts_buffer.len != offsets_buffer.len || index_of(table, &index) < 0
-            || output_new(&output, n) < 0) {
-        if (!PyErr_Occurred()) {
-            PyErr_SetString(PyExc_ValueError, "the ranges' pointers and code points differ in number");
-        }
-        PyBuffer_Release(&input);
-        PyBuffer_Release(&offsets_buffer);
-        PyBuffer_Release(&starts_buffer);
-        return NULL;
-    }
+    Py_ssize_t i = 0;
     unsigned char first = 0, second = 0, third = 0;
     while (i < n) {
         unsigned char byte = bytes[i++];
@@ -379,32 +309,16 @@ gb18030(PyObject *module, PyObject *args)
             if (byte < 0x30 || byte > 0x39) {
                 i -= 3;  /* restore « second, third, byte » */
                 first = second = third = 0;
-                emit(&output, ERROR);
+                emit(output, ERROR);
                 continue;
             }
             uint32_t pointer = (uint32_t)(first - 0x81) * 12600 + (uint32_t)(second - 0x30) * 1260
                                + (uint32_t)(third - 0x81) * 10 + (byte - 0x30);
             first = second = third = 0;
-            /* index gb18030 ranges code point (§5) */
-            if ((pointer > 39419 && pointer < 189000) || pointer > 1237575) {
-                emit(&output, ERROR);
-                continue;
-            }
-            if (pointer == 7457) {
-                emit(&output, 0xE7C7);
-                continue;
-            }
-            Py_ssize_t low = 0, high = ranges;  /* the last range whose pointer is pointer or less */
-            while (high - low > 1) {
-                Py_ssize_t middle = (low + high) / 2;
-                if (offsets[middle] <= pointer) {
-                    low = middle;
-                }
-                else {
-                    high = middle;
-                }
-            }
-            emit(&output, starts[low] + pointer - offsets[low]);
+            /* index gb18030 ranges code point (§5): *other* below 39420, the last range from 189000 */
+            Py_UCS4 c = pointer <= 39419 ? code_point(other, pointer)
+                        : pointer >= 189000 && pointer <= 1237575 ? 0x10000 + pointer - 189000 : 0;
+            emit(output, c ? c : ERROR);
         }
         else if (second) {  /* step 4 */
             if (byte >= 0x81 && byte <= 0xFE) {
@@ -413,7 +327,7 @@ gb18030(PyObject *module, PyObject *args)
             }
             i -= 2;  /* restore « second, byte » */
             first = second = 0;
-            emit(&output, ERROR);
+            emit(output, ERROR);
         }
         else if (first) {  /* step 5 */
             if (byte >= 0x30 && byte <= 0x39) {
@@ -426,57 +340,42 @@ gb18030(PyObject *module, PyObject *args)
                 pointer = (Py_ssize_t)(first - 0x81) * 190 + (byte - offset);
             }
             first = 0;
-            Py_UCS4 c = code_point(&index, pointer);
+            Py_UCS4 c = code_point(index, pointer);
             if (c) {
-                emit(&output, c);
+                emit(output, c);
                 continue;
             }
             if (byte < 0x80) {
                 i--;
             }
-            emit(&output, ERROR);
+            emit(output, ERROR);
         }
         else if (byte < 0x80) {  /* step 6 */
-            emit(&output, byte);
+            emit(output, byte);
         }
         else if (byte == 0x80) {  /* step 7 */
-            emit(&output, 0x20AC);
+            emit(output, 0x20AC);
         }
         else if (byte <= 0xFE) {  /* step 8 */
             first = byte;
         }
         else {  /* step 9 */
-            emit(&output, ERROR);
+            emit(output, ERROR);
         }
     }
     if (first || second || third) {  /* step 2 */
-        emit(&output, ERROR);
+        emit(output, ERROR);
     }
-    PyBuffer_Release(&input);
-    PyBuffer_Release(&offsets_buffer);
-    PyBuffer_Release(&starts_buffer);
-    return output_text(&output);
 }
 
-/* ISO-2022-JP (§12.2.1). Its index ISO-2022-JP katakana (§5) is no argument: the encoder's only. */
+/* ISO-2022-JP (§12.2.1): *index* jis0208 (its index ISO-2022-JP katakana, §5, is the encoder's only). */
 enum { ASCII, ROMAN, KATAKANA, LEADING_BYTE, TRAILING_BYTE, ESCAPE_START, ESCAPE };
 
-static PyObject *
-iso_2022_jp(PyObject *module, PyObject *args)
+static void
+iso_2022_jp_run(const unsigned char *bytes, Py_ssize_t n, const Index *index, const Index *other, Output *output)
 {
-    Py_buffer input;
-    PyObject *table;
-    Index jis0208;
-    Output output;
-    if (!PyArg_ParseTuple(args, "y*U", &input, &table)) {
-        return NULL;
-    }
-    const unsigned char *bytes = input.buf;
-    Py_ssize_t n = input.len, i = 0;
-    if (index_of(table, &jis0208) < 0 || output_new(&output, n) < 0) {
-        PyBuffer_Release(&input);
-        return NULL;
-    }
+    Py_ssize_t i = 0;
+    (void)other;
     int state = ASCII, output_state = ASCII, is_output = 0;
     unsigned char leading = 0;
     for (;;) {
@@ -492,42 +391,42 @@ iso_2022_jp(PyObject *module, PyObject *args)
                 continue;
             }
             if (byte < 0) {
-                goto finished;
+                return;
             }
             is_output = 0;
             if (state == ASCII && byte <= 0x7F && byte != 0x0E && byte != 0x0F) {
-                emit(&output, byte);
+                emit(output, byte);
             }
             else if (state == ROMAN && byte <= 0x7F && byte != 0x0E && byte != 0x0F) {
-                emit(&output, byte == 0x5C ? 0x00A5 : byte == 0x7E ? 0x203E : (Py_UCS4)byte);
+                emit(output, byte == 0x5C ? 0x00A5 : byte == 0x7E ? 0x203E : (Py_UCS4)byte);
             }
             else if (state == KATAKANA && byte >= 0x21 && byte <= 0x5F) {
-                emit(&output, 0xFF61 - 0x21 + byte);
+                emit(output, 0xFF61 - 0x21 + byte);
             }
             else if (state == LEADING_BYTE && byte >= 0x21 && byte <= 0x7E) {
                 leading = (unsigned char)byte;
                 state = TRAILING_BYTE;
             }
             else {
-                emit(&output, ERROR);
+                emit(output, ERROR);
             }
             break;
         case TRAILING_BYTE:
             if (byte == 0x1B) {
                 state = ESCAPE_START;
-                emit(&output, ERROR);
+                emit(output, ERROR);
             }
             else if (byte >= 0x21 && byte <= 0x7E) {
-                Py_UCS4 c = code_point(&jis0208, (Py_ssize_t)(leading - 0x21) * 94 + byte - 0x21);
+                Py_UCS4 c = code_point(index, (Py_ssize_t)(leading - 0x21) * 94 + byte - 0x21);
                 state = LEADING_BYTE;
-                emit(&output, c ? c : ERROR);
+                emit(output, c ? c : ERROR);
             }
             else {  /* end-of-queue too: an error, then end-of-queue in the leading byte state */
                 state = LEADING_BYTE;
                 if (byte < 0) {
                     i--;
                 }
-                emit(&output, ERROR);
+                emit(output, ERROR);
             }
             break;
         case ESCAPE_START:
@@ -539,7 +438,7 @@ iso_2022_jp(PyObject *module, PyObject *args)
             i--;  /* restore byte (end-of-queue: read again) */
             is_output = 0;
             state = output_state;
-            emit(&output, ERROR);
+            emit(output, ERROR);
             break;
         case ESCAPE: {
             unsigned char lead = leading;
@@ -560,7 +459,7 @@ iso_2022_jp(PyObject *module, PyObject *args)
             if (next >= 0) {
                 state = output_state = next;
                 if (is_output) {
-                    emit(&output, ERROR);
+                    emit(output, ERROR);
                 }
                 is_output = 1;
                 continue;
@@ -568,15 +467,45 @@ iso_2022_jp(PyObject *module, PyObject *args)
             i -= 2;  /* restore « leading, byte » (end-of-queue: leading, then end-of-queue) */
             is_output = 0;
             state = output_state;
-            emit(&output, ERROR);
+            emit(output, ERROR);
             break;
         }
         }
     }
-finished:
+}
+
+typedef void (*Run)(const unsigned char *, Py_ssize_t, const Index *, const Index *, Output *);
+
+/* The text of the input (any contiguous buffer) decoded by *run* with its index and, where given,
+ * the other table it reads. */
+static PyObject *
+decode(PyObject *args, Run run)
+{
+    Py_buffer input;
+    PyObject *table, *other_table = NULL;
+    Index index, other = {0, NULL, 0};
+    Output output;
+    if (!PyArg_ParseTuple(args, "y*U|U", &input, &table, &other_table)) {
+        return NULL;
+    }
+    if (index_of(table, &index) < 0 || (other_table != NULL && index_of(other_table, &other) < 0)
+            || output_new(&output, input.len) < 0) {
+        PyBuffer_Release(&input);
+        return NULL;
+    }
+    run(input.buf, input.len, &index, &other, &output);
     PyBuffer_Release(&input);
     return output_text(&output);
 }
+
+#define DECODER(name) \
+    static PyObject *name(PyObject *module, PyObject *args) { return decode(args, name##_run); }
+DECODER(big5)
+DECODER(euc_kr)
+DECODER(shift_jis)
+DECODER(euc_jp)
+DECODER(gb18030)
+DECODER(iso_2022_jp)
 
 static PyMethodDef methods[] = {
     {"big5", big5, METH_VARARGS, "big5(data, index_big5) -> str: the Big5 decoder (§11.1.1)."},
@@ -585,7 +514,7 @@ static PyMethodDef methods[] = {
     {"euc_jp", euc_jp, METH_VARARGS,
      "euc_jp(data, index_jis0208, index_jis0212) -> str: the EUC-JP decoder (§12.1.1)."},
     {"gb18030", gb18030, METH_VARARGS,
-     "gb18030(data, index_gb18030, range_pointers, range_code_points) -> str: the gb18030 decoder (§10.2.1)."},
+     "gb18030(data, index_gb18030, ranges_code_points) -> str: the gb18030 decoder (§10.2.1)."},
     {"iso_2022_jp", iso_2022_jp, METH_VARARGS,
      "iso_2022_jp(data, index_jis0208) -> str: the ISO-2022-JP decoder (§12.2.1)."},
     {NULL, NULL, 0, NULL},

@@ -11,7 +11,6 @@ with the Python decoders.
 """
 from __future__ import annotations
 
-import array
 import functools
 import os
 from collections.abc import Callable
@@ -23,8 +22,10 @@ from . import indexes
 if TYPE_CHECKING:
     from ._typing import Buffer, Decoder
 
-# Each encoding's function in c_decoders and the indexes it reads (§5), as indexes.index names them.
-_READS = {"gb18030": ("gb18030", ("gb18030",)), "GBK": ("gb18030", ("gb18030",)), "Big5": ("big5", ("big5",)),
+# Each encoding's function in c_decoders and the indexes it reads (§5), as indexes.index names them (the
+# ranges as _ranges gives them).
+_GB18030 = ("gb18030", ("gb18030", "gb18030 ranges"))
+_READS = {"gb18030": _GB18030, "GBK": _GB18030, "Big5": ("big5", ("big5",)),
           "EUC-JP": ("euc_jp", ("jis0208", "jis0212")), "ISO-2022-JP": ("iso_2022_jp", ("jis0208",)),
           "Shift_JIS": ("shift_jis", ("jis0208",)), "EUC-KR": ("euc_kr", ("euc-kr",))}
 #: The environment variable that turns the compiled decoders off (``1``), for the Python decoders' tests.
@@ -41,10 +42,17 @@ def extension() -> ModuleType | None:
 
 
 @functools.cache
-def _ranges() -> tuple[array.array, array.array]:
+def _ranges() -> str:
+    """Index gb18030 ranges code point (§5) of each pointer 0-39419, as indexes.index gives an index
+    (pointers 39420-188999 are null; the index's last range, from 189000, is the compiled loop's)."""
     from .tables.gb18030_ranges import RANGES
 
-    return array.array("I", [pointer for pointer, _ in RANGES]), array.array("I", [c for _, c in RANGES])
+    *ranges, last = RANGES
+    assert last == (189000, 0x10000), "c_decoders.c's gb18030 loop maps pointers 189000 on to U+10000 on"
+    ends = [pointer for pointer, _ in ranges[1:]] + [39420]
+    table = "".join("".join(map(chr, range(code_point, code_point + end - pointer)))
+                    for (pointer, code_point), end in zip(ranges, ends))
+    return table[:7457] + "\ue7c7" + table[7458:]  # (step 2)
 
 
 def decoder(name: str, module: ModuleType | None = None) -> Decoder | None:
@@ -62,8 +70,8 @@ def decoder(name: str, module: ModuleType | None = None) -> Decoder | None:
     if name not in _READS:
         return None
     function, index_names = _READS[name]
-    tables = [indexes.index(index_name) for index_name in index_names]
-    return _bind(getattr(module, function), *tables, *(_ranges() if function == "gb18030" else ()))
+    tables = [_ranges() if index_name == "gb18030 ranges" else indexes.index(index_name) for index_name in index_names]
+    return _bind(getattr(module, function), *tables)
 
 
 def _bind(function: Callable[..., str], *tables: object) -> Decoder:

@@ -1,5 +1,7 @@
 """Shared machinery of the multi-byte decoders and encoders (Encoding Standard §10–§13).
 
+Where the package was built with its C extension, a decoder runs the compiled one (``compiled.py``,
+``c_decoders.c``); what follows is its plain twin, the Python decoder (:meth:`FastDecoder.python`).
 A decoder here runs at C speed on CPython's own CJK codec and stays exact: the standard's handler
 steps are kept as a *step* function, ``step(data, i) -> (text, next_i)``, that decodes the one
 token starting at ``data[i]`` from the decoder's initial state (including end-of-queue and
