@@ -40,7 +40,6 @@ from ._html.tokenizer import (
     LONGEST_TAG,
     META_CANDIDATE,
     STRAY_LT,
-    TAG,
     TEXT_WITH_STRAY_LT,
     attribute_value,
     attributes_pattern,
@@ -55,6 +54,7 @@ from ._html.tokenizer import (
     run_end,
     script_data_end,
     tag_name,
+    tag_reader,
     text_element,
     without_unclosed,
 )
@@ -179,8 +179,8 @@ def chromium_meta_tag(text: str, lt: int) -> tuple[int, str, tuple[Encoding, str
     """The ``meta`` start tag at *lt* in *text* as Chromium's scan reads it: ``(end, span,
     reading)``, the offset past its ">", its attributes (:data:`.tokenizer.TAG` group 3) and
     :func:`chromium_reading` of them; ``None`` where the input ends inside it."""
-    match = TAG.match(text, lt)
-    return None if match is None else (match.end(), match.group(3), chromium_reading(match.group(3)))
+    tag = tag_reader()(text, lt)
+    return None if tag is None else (tag[0], tag[3], chromium_reading(tag[3]))
 
 
 # What Chromium's scan steps over while in the head section, in one match: text, comments,
@@ -301,6 +301,7 @@ def _chromium_tokens(text: str, head: int, partial: bool, seen: Seen, skip_copie
         return 0
     in_head = True
     pos = 0
+    tag_at = tag_reader()
     # (the elements of text left open from here on dropped once: see .tokenizer.without_unclosed)
     head_one, head_run = without_unclosed(_CHROMIUM_HEAD_ONE, _CHROMIUM_HEAD_RUN, text, 0)
     with_metas = _with_item(head_one, _HEAD_METAS)
@@ -355,11 +356,10 @@ def _chromium_tokens(text: str, head: int, partial: bool, seen: Seen, skip_copie
                         if units:
                             pos = max(pos, numbered_copies_past(text, ((start, pos) for start, _ in units), cutoff, 2))
                 continue  # a head tag: the scan stays where it was; no tokenizer state
-            match = TAG.match(text, lt)
-            if match is None:
+            read = tag_at(text, lt)
+            if read is None:
                 return more  # end of input inside a tag
-            pos = match.end()
-            end_tag, name = match.group(1), tag_name(match.group(2))
+            pos, end_tag, name = read[0], read[1], tag_name(read[2])
             if name in _TREE_STATES and not end_tag:
                 seen.tree_states = True
             if name not in _CHROMIUM_HEAD and (end_tag or name not in ("html", "head")):

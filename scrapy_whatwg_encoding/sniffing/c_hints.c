@@ -1,4 +1,4 @@
-/* The parser step's reference hints (parser_scan._REFERENCE_HINTS), compiled: where, in a text's
+/* The parser step's hints (parser_scan._REFERENCE_HINTS and _LABEL_HINTS), compiled: where, in a text's
  * ASCII-lowercased bytes, a character reference may give a character of a label, or a character
  * a reader skips before a label that follows (docs/algorithm.rst, "Hints"). The regular
  * expression is the plain twin and the definition: each function here reads what its parts read,
@@ -222,6 +222,85 @@ reference_hint(PyObject *module, PyObject *args)
     return PyLong_FromSsize_t(found);
 }
 
+/* Whether a label hint (parser_scan._LABEL_HINTS) starts at p (an "="): "charset" then up to
+ * fifteen separators (U+0000-U+0020), or sixteen separators, before it; after it, sixteen
+ * separators, or up to fifteen, a quote or not, then sixteen whitespace characters, or up to
+ * fifteen and a label whose next byte may end it. */
+static int
+label_hint_at(const unsigned char *t, Py_ssize_t p, Py_ssize_t end)
+{
+    Py_ssize_t q = p + 1, run = 0;
+    while (q < end && t[q] <= 0x20 && run < 16) {
+        q++;
+        run++;
+    }
+    if (run < 16) {
+        if (q < end && (t[q] == '"' || t[q] == '\'')) {
+            q++;
+        }
+        run = 0;
+        while (q < end && (t[q] == '\t' || t[q] == '\n' || t[q] == '\x0c' || t[q] == '\r' || t[q] == ' ') && run < 16) {
+            q++;
+            run++;
+        }
+        if (run < 16 && !label_at(t, q, end)) {
+            return 0;
+        }
+    }
+    Py_ssize_t b = p;  /* separators before it */
+    while (b > 0 && t[b - 1] <= 0x20 && p - b < 16) {
+        b--;
+    }
+    return p - b == 16 || (b >= 7 && memcmp(t + b - 7, "charset", 7) == 0);
+}
+
+static PyObject *
+label_hint(PyObject *module, PyObject *args)
+{
+    Py_buffer text;
+    Py_ssize_t start, end;
+    int last;
+    if (!PyArg_ParseTuple(args, "y*nnp", &text, &start, &end, &last)) {
+        return NULL;
+    }
+    if (names == NULL) {
+        PyBuffer_Release(&text);
+        PyErr_SetString(PyExc_RuntimeError, "c_hints.set_tables() first");
+        return NULL;
+    }
+    const unsigned char *t = text.buf;
+    Py_ssize_t found = -1;
+    if (end > text.len) {
+        end = text.len;
+    }
+    if (start < 0) {
+        start = 0;
+    }
+    if (last) {
+        for (Py_ssize_t p = end - 1; p >= start; p--) {
+            if (t[p] == '=' && label_hint_at(t, p, end)) {
+                found = p;
+                break;
+            }
+        }
+    }
+    else {
+        for (Py_ssize_t p = start; p < end; p++) {
+            const unsigned char *equals = memchr(t + p, '=', end - p);
+            if (equals == NULL) {
+                break;
+            }
+            p = equals - t;
+            if (label_hint_at(t, p, end)) {
+                found = p;
+                break;
+            }
+        }
+    }
+    PyBuffer_Release(&text);
+    return PyLong_FromSsize_t(found);
+}
+
 static int
 words_of(PyObject *sequence, Word **words, Py_ssize_t *count)
 {
@@ -312,11 +391,14 @@ static PyMethodDef methods[] = {
     {"reference_hint", reference_hint, METH_VARARGS,
      "reference_hint(lowered, start, end, last) -> int: the first (or, last true, the last) offset from start "
      "at which a reference hint starts in lowered[:end], or -1."},
+    {"label_hint", label_hint, METH_VARARGS,
+     "label_hint(lowered, start, end, last) -> int: the first (or, last true, the last) offset from start "
+     "at which a label hint starts in lowered[:end], or -1 (the labels: set_tables')."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "c_hints", "The parser step's reference hints, compiled (see c_hints.c).", -1, methods,
+    PyModuleDef_HEAD_INIT, "c_hints", "The parser step's hints, compiled (see c_hints.c).", -1, methods,
 };
 
 PyMODINIT_FUNC

@@ -70,7 +70,9 @@ from ._html.tokenizer import (
     names_nothing_whatever_digits,
     numbered_copies_past,
     numbered_copy,
+    numbered_literals,
     numbered_run,
+    numbered_run_end,
     numbered_skeleton,
     numbered_unit,
     raw_text_end,
@@ -78,7 +80,9 @@ from ._html.tokenizer import (
     run_end,
     same_before_digits,
     script_data_end,
+    skeleton,
     tag_name,
+    tag_reader,
     text_element,
     tree_names_nothing_whatever_digits,
     with_possessives,
@@ -363,29 +367,31 @@ _HINT_LENGTH = max(1 + 16 + 1 + 16 + max(map(len, LABELS)) + 1, 1 + max(map(len,
 
 
 @cache
-def compiled_reference_hints(pure: bool | None = None) -> Callable[[bytes, int, int, bool], int] | None:
-    """``reference_hint(lowered, start, end, last) -> offset``: where _REFERENCE_HINTS first (or, *last*,
-    last) matches from *start* in ``lowered[:end]`` (-1: nowhere), compiled (``c_hints.c``: each "&" read
-    once, in C, about 40 ns, where the pattern takes 100-500 on references dense with ones to a character
-    read between: hunted, issue 37); ``None`` where the extension is not built, or where *pure* (by
-    default, where :data:`.compiled.PURE_PYTHON` is ``1``). Its plain twin is the pattern's search."""
+def compiled_hints(pure: bool | None = None) -> tuple[Callable[[bytes, int, int, bool], int], ...] | None:
+    """``(reference_hint, label_hint)``, each ``(lowered, start, end, last) -> offset``: where
+    _REFERENCE_HINTS, and _LABEL_HINTS, first (or, *last*, last) match from *start* in
+    ``lowered[:end]`` (-1: nowhere), compiled (``c_hints.c``: each "&", each "=", read once, in C,
+    about 40 ns a reference, where the patterns take 100-500 on references dense with ones to a
+    character read between, and about 17 ns an "=" after "charset": hunted, issue 37); ``None``
+    where the extension is not built, or where *pure* (by default, where
+    :data:`.compiled.PURE_PYTHON` is ``1``). Their plain twins are the patterns' searches."""
     if os.environ.get(PURE_PYTHON) == "1" if pure is None else pure:
         return None
     try:
-        from .c_hints import reference_hint, set_tables
+        from .c_hints import label_hint, reference_hint, set_tables
     except ImportError:
         return None
     kinds = bytes(1 if chr(c) in _LABEL_READ else 2 if chr(c) in _BETWEEN else 0 for c in range(128))
     names = [(name.encode("ascii"), 1) for name in _LABEL_NAMES] + [(name.encode("ascii"), 2) for name in _BETWEEN_NAMES]
     set_tables(kinds, names, sorted((label.encode("ascii"), 0) for label in LABELS))
-    return reference_hint
+    return reference_hint, label_hint
 
 
 def _hint_search(k: int, lowered: bytes, start: int, end: int) -> int:
     """Where _HINTS[k] first matches from *start* in ``lowered[:end]``, or -1."""
-    compiled = compiled_reference_hints() if k == 0 else None
+    compiled = compiled_hints()
     if compiled is not None:
-        return compiled(lowered, start, end, False)
+        return compiled[k](lowered, start, end, False)
     match = _HINTS[k].search(lowered, start, end)
     return -1 if match is None else match.start()
 
@@ -500,7 +506,7 @@ def forget() -> None:
     tree_names_nothing_whatever_digits.cache_clear()
     _LAST_HINTS.clear()
     forget_end_tags()
-    for patterns in (numbered_unit, numbered_skeleton, numbered_run, _copies_between, _numbered_copies):
+    for patterns in (numbered_unit, numbered_skeleton, numbered_run, numbered_literals, _copies_between):
         patterns.cache_clear()
 
 
@@ -572,10 +578,11 @@ def _first_and_lasts(text: str, lowered: bytes | None = None) -> tuple[int, tupl
             # references from the last of those on only: past it, the last of all (a page of
             # references and one meta tag at its end reads a few characters of them); before it,
             # none known, so that one counts as their last (no search of theirs goes past it).
-            label = last_start(_LABEL_HINTS, lowered, len(text), _HINT_LENGTH, first)
-            compiled = compiled_reference_hints()
+            compiled = compiled_hints()
+            label = (last_start(_LABEL_HINTS, lowered, len(text), _HINT_LENGTH, first)
+                     if compiled is None else compiled[1](lowered, first, len(text), True))
             reference = (last_start(_REFERENCE_HINTS, lowered, len(text), _HINT_LENGTH, max(first, label))
-                         if compiled is None else compiled(lowered, max(first, label), len(text), True))
+                         if compiled is None else compiled[0](lowered, max(first, label), len(text), True))
             lasts = (max(reference, label), label)
     _LAST_HINTS[:] = [(text, lowered, first, lasts), *_LAST_HINTS[:1]]
     return first, lasts
@@ -790,7 +797,7 @@ def _numbered_end(text: str, at: int, tag: re.Match[str], after: int, stop: int,
     :data:`_NUMBERED_TAGS` on: the first whose text comes again, NUMBERED_LONGEST characters at
     most, as the next copy's) but for its numbers end (runs of
     digits, which are no markup: each copy's tags read alike, to the same places, and no longer
-    than the window where each run may be 7 digits longer), each copy's windows within the
+    than the window where each run may be 7 digits longer), each copy's tags within the
     copies; and before the next hint (a tag that ends before it names nothing), or anywhere
     where no digits can make its tags name anything (:func:`.tokenizer.names_nothing_whatever_digits`,
     or a tag without digits that *reads* as naming nothing: the same in each copy). Else *at*:
@@ -821,8 +828,11 @@ def _numbered_end(text: str, at: int, tag: re.Match[str], after: int, stop: int,
     else:
         reach = hints.next_hint(found)  # (where *found* is a bound: no hint before the next one)
         reach = max(len(text) if reach < 0 else reach, word)
-    bound = numbered.match(text, at, reach).end() - longest  # type: ignore[union-attr]
-    return numbered.match(text, at, bound).end() if bound > at else at  # type: ignore[union-attr]
+    # Each copy's tags end within the copies: where a copy's tags end at most (each run up to 7 digits
+    # longer), not a whole window (a tag that ends within its window is read alike in any longer one).
+    ends = max(each.end() for each in tags)  # type: ignore[union-attr]
+    bound = numbered_run_end(numbered, text, at, reach) - (ends - at + 7 * len(DIGITS.findall(text, at, ends)))
+    return numbered_run_end(numbered, text, at, bound) if bound > at else at
 
 
 def _numbered_hinted_end(text: str, previous: int, at: int, stop: int, longest: int) -> int:
@@ -848,9 +858,8 @@ def _numbered_hinted_end(text: str, previous: int, at: int, stop: int, longest: 
     numbered = _numbered_copies(DIGITS.sub("0", unit))
     if numbered is None:
         return at
-    end = numbered.match(text, at, stop).end()  # type: ignore[union-attr]  # starred: never None
-    bound = end - _HINT_LENGTH - 2 * (len(unit) + 8 * len(DIGITS.findall(unit)))
-    return numbered.match(text, at, bound).end() if bound > at else at  # type: ignore[union-attr]
+    bound = numbered_run_end(numbered, text, at, stop) - _HINT_LENGTH - 2 * (len(unit) + 8 * len(DIGITS.findall(unit)))
+    return numbered_run_end(numbered, text, at, bound) if bound > at else at
 
 
 #: Candidates a unit of :func:`_numbered_end`'s copies holds at most.
@@ -872,15 +881,14 @@ def _copies_between(tag: str) -> re.Pattern[str]:
     return re.compile(with_possessives(f"(?:{_NO_META}{re.escape(tag)})*+"), re.ASCII)
 
 
-@lru_cache(maxsize=8)
-def _numbered_copies(unit: str) -> re.Pattern[str] | None:
-    """Copies of *unit* (its runs of digits written "0") with runs of 1 to 8 digits for those
-    (:func:`_meta_spans`), or ``None``: it has none, or is longer than NUMBERED_LONGEST (its
-    patterns compiled for each page: see there)."""
+def _numbered_copies(unit: str) -> str | None:
+    """The pattern of one copy of *unit* (its runs of digits written "0") with runs of 1 to 8
+    digits for those, whose copies :func:`.tokenizer.numbered_run_end` reads (:func:`_meta_spans`),
+    or ``None``: it has none, or is longer than NUMBERED_LONGEST."""
     parts = tuple(DIGITS.split(unit))
     if len(parts) == 1 or len(unit) > NUMBERED_LONGEST:
         return None
-    return numbered_run(numbered_skeleton(parts).pattern)
+    return skeleton(parts)
 
 
 #: Candidates :func:`last_meta_start` reads from the end before it reads from the start instead
@@ -1079,7 +1087,7 @@ class _Copies:
                             if stop > pos and not unit.endswith(">"):
                                 stop -= len(block)  # its last "<" may open a tag: the loop reads it
                         else:  # (a numbered unit ends with ">")
-                            stop = numbered_run(one.pattern, period).match(text, pos, end).end()  # type: ignore[union-attr]
+                            stop = numbered_run_end(one.pattern, text, pos, end, period)  # type: ignore[union-attr]
                         self.unit, self.gap = "", _GAPS[0]
                         return stop, _GAPS[0]
             history.append((outline, shape, pos))
@@ -1200,7 +1208,7 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
     runs_end = end_at if stop_at is None or "in head noscript" in alive else min(end_at, stop_at)
     lowered = None if hints is None else hints.lowered  # (else made where a foreign run needs it)
     tree = TreeBuilder(scripting=scripting)
-    find = text.find
+    find, tag_at = text.find, tag_reader()
     n = len(text)
     pos = 0
     copies = _Copies(text)
@@ -1236,11 +1244,10 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
             return True  # (the characters before it taken: the mode its token meets)
         c = text[lt + 1:lt + 2]
         if c in _ALPHA or (c == "/" and text[lt + 2:lt + 3] in _ALPHA):
-            match = TAG.match(text, lt)
-            if match is None:
+            tag = tag_at(text, lt)
+            if tag is None:
                 return None  # end of input inside a tag: never emitted
-            pos = match.end()
-            slash, name, span, tail = match.group(1, 2, 3, "tail")
+            pos, slash, name, span, tail = tag
             name = name.lower() if name.isascii() and "\x00" not in name else tag_name(name)  # NUL: U+FFFD
             before = None
             if slash:
@@ -1293,10 +1300,10 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
                 return None
             if end < 0:
                 return None
-            match = TAG.match(text, end)  # the end tag, attributes and all; it closes "text"
-            if match is None:
+            tag = tag_at(text, end)  # the end tag, attributes and all; it closes "text"
+            if tag is None:
                 return None
-            pos = match.end()
+            pos = tag[0]
             if skip_copies and (tree.mode, scripting) in _VOID_HEAD_RUNS:  # (as after a link)
                 pos = _head_run_end(text, pos, _VOID_HEAD_RUNS[tree.mode, scripting], max(pos, runs_end), hints)
                 continue

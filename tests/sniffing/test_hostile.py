@@ -854,6 +854,31 @@ def test_copies_of_units_of_tags_that_name_nothing_are_read_as_the_plain_steps_r
     assert both[0] == both[1]
 
 
+# Units whose meta tag runs into the next copies (a quote that the next copy closes), or ends in its
+# own, with a number; and tails that name an encoding right after the copies, or cut the last one.
+_RUNNING_UNITS = st.sampled_from(['<meta charset="<p>\x0f\u3042%d\x1b(J', "<meta charset='%d<p>", '<meta a="%d<meta b="',
+                                  "<meta charset=%d\x1b(J<meta charset='<p>", '<meta charset=zz>%d<p a="', "<meta charset=<%d>"])
+_RUNNING_TAILS = st.sampled_from(["", "<meta charset=koi8-r>", '"><meta charset=koi8-r>', "'<meta charset=koi8-r>",
+                                  '" charset=koi8-r>', "ta charset=koi8-r>", "<meta", '"' + "y" * 1100 + "<meta charset=koi8-r>"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(_RUNNING_UNITS, st.integers(0, 10 ** 6), st.integers(0, 120), _BETWEEN, _RUNNING_TAILS,
+       st.sampled_from([_reads, _chromium_reads, firefox_meta_encoding]), st.sampled_from([LONGEST_TAG, 200, 60]))
+@example('<meta charset="<p>\x0f\u3042%d\x1b(J', 0, 120, "?>\xa1<meta charset=", "?></title>\x1b(B<meta charset=koi8-r>",
+         _reads, LONGEST_TAG)  # the bench's '<meta charset="<p> %d x N' (issue 37)
+@example("<meta charset='%d<p>", 9990, 100, "", "'<meta charset=koi8-r>", _chromium_reads, LONGEST_TAG)  # numbers grow
+def test_numbered_copies_whose_tags_end_in_later_copies_are_read_as_the_plain_steps_read_them(
+        unit, first, copies, head, tail, reads, longest):
+    """meta_starts and last_meta_start with the shortcut that skips copies but for their numbers up to
+    the last whose tags end within the copies (_numbered_end: their reach, each run up to 7 digits
+    longer, not a whole window), against the plain steps: tags closed by the next copy's quote, tails
+    that name an encoding right after the copies or cut the last one."""
+    text = head + "".join(unit.replace("%d", str(first + k)) for k in range(copies)) + tail
+    both = _both_ways(text, reads, longest=longest)
+    assert both[0] == both[1]
+
+
 @settings(max_examples=300, deadline=None)
 @given(_NAMING_NOTHING, st.lists(_BETWEEN, max_size=40), _BETWEEN, _LONG_TAGS,
        st.sampled_from([_reads, _chromium_reads, firefox_meta_encoding]))
@@ -1021,10 +1046,11 @@ def test_the_copies_patterns_are_compiled_only_where_a_copy_follows():
     for text in ("".join(f'<font color=red><meta charset="{word}1' for word in words) + '<meta charset=koi8-r>"',
                  "".join(f"<meta charset=koi8-r\x00 {word}>x<meta charset=koi8-r\x00 {word}>" for word in words)
                  + "<meta charset=koi8-r>"):
-        parser_scan._numbered_copies.cache_clear()
-        parser_scan._copies_between.cache_clear()
+        for patterns in (parser_scan.numbered_run, parser_scan.numbered_literals, parser_scan._copies_between):
+            patterns.cache_clear()
         list(meta_starts(text, _reads))
-        assert parser_scan._numbered_copies.cache_info().misses == 0
+        assert parser_scan.numbered_run.cache_info().misses == 0
+        assert parser_scan.numbered_literals.cache_info().misses == 0
         assert parser_scan._copies_between.cache_info().misses <= 10
 
 

@@ -6,12 +6,15 @@ only (``re.ASCII``): the tokenizer lowercases ASCII letters and nothing else.
 """
 from __future__ import annotations
 
+import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from functools import lru_cache
+from functools import cache, lru_cache
+from types import ModuleType
 from typing import Any
 
+from ...encoding.compiled import PURE_PYTHON
 from ...encoding.tables.labels import LABELS
 from .charrefs import decode_attribute_value, may_hold, nonspace_floor
 
@@ -72,6 +75,35 @@ def tag_pattern(possessive: bool = POSSESSIVE) -> str:
 # "/": the self-closing flag). No match means end of input inside the tag: the token is never
 # emitted.
 TAG = re.compile(tag_pattern())
+
+
+@cache
+def compiled_tokens(pure: bool | None = None) -> ModuleType | None:
+    """The compiled twins of :func:`tag_groups` and :func:`numbered_run_end` (``c_tokens.c``: each
+    character read once, in C, where the patterns take up to 60 ns a step over a 64 KiB tag or run of
+    copies: hunted, issue 37); ``None`` where the extension is not built, or where *pure* (by default,
+    where :data:`.compiled.PURE_PYTHON` is ``1``)."""
+    if os.environ.get(PURE_PYTHON) == "1" if pure is None else pure:
+        return None
+    try:
+        from . import c_tokens
+    except ImportError:
+        return None
+    return c_tokens
+
+
+def tag_groups(text: str, pos: int, end: int = sys.maxsize) -> tuple[int, str, str, str, str] | None:
+    """:data:`TAG`'s match at *pos* in ``text[:end]`` as ``(end, group 1, group 2, group 3, tail)``
+    (offsets and text in characters), or ``None`` where the input ends inside the tag. The plain
+    twin of ``c_tokens.tag_groups`` (:func:`tag_reader`)."""
+    match = TAG.match(text, pos, end)
+    return None if match is None else (match.end(), match[1], match[2], match[3], match["tail"])
+
+
+def tag_reader() -> Callable[..., tuple[int, str, str, str, str] | None]:
+    """:func:`tag_groups`, compiled where the extension is built (:func:`compiled_tokens`)."""
+    compiled = compiled_tokens()
+    return tag_groups if compiled is None else compiled.tag_groups
 # Attributes inside an already matched TAG group 3 (name, then one of the three value forms).
 ATTRIBUTES = re.compile(
     r"[\t\n\x0c\r /]*([^\t\n\x0c\r />][^\t\n\x0c\r /=>]*)"
@@ -534,6 +566,8 @@ UNIT_ITEMS = 8
 
 
 DIGITS = re.compile("[0-9]+")
+_RUN = "[0-9]{1,8}"  # a free run of digits in a numbered unit's pattern
+_ESCAPED = re.compile(r"\\(.)", re.DOTALL)  # a character re.escape escaped
 #: A "<" that starts markup (§13.2.5.6 tag open state: a tag, "</", "<!", "<?"); any other is a character.
 MARKUP_START = re.compile("<[!/?A-Za-z]")
 #: Characters and runs of digits of the longest unit whose copies but for their numbers are looked
@@ -562,7 +596,7 @@ def numbered_unit(parts: tuple[str, ...], kept: tuple[str | None, ...],
             free, read = _free_number(form, at, read, names_nothing)
             if not free:
                 return None
-            pattern.append("[0-9]{1,8}")
+            pattern.append(_RUN)
             digits = "0"
         else:
             pattern.append(digits)
@@ -610,17 +644,52 @@ def _free_number(form: str, at: int, i: int = 0,
 _REFERENCE_OPEN = re.compile(r"&[#A-Za-z0-9]*\Z")  # (searched up to a number: it is in a reference)
 
 
+def skeleton(parts: tuple[str, ...]) -> str:
+    """The pattern of one copy of a unit of *parts* (its text between its runs of digits) with any
+    run of 1 to 8 digits for each of those (whatever they mean: the callers say why they may be any)."""
+    return _RUN.join(map(re.escape, parts))
+
+
 @lru_cache(maxsize=64)
 def numbered_skeleton(parts: tuple[str, ...]) -> re.Pattern[str]:
-    """One copy of a unit of *parts* (its text between its runs of digits) with any run of 1 to 8
-    digits for each of those (whatever they mean: the callers say why they may be any)."""
-    return re.compile("[0-9]{1,8}".join(map(re.escape, parts)))
+    """:func:`skeleton`, compiled."""
+    return re.compile(skeleton(parts))
 
 
 @lru_cache(maxsize=16)
 def numbered_run(one: str, period: int = 1) -> re.Pattern[str]:
     """Copies, *period* at a time, of the numbered unit whose one copy is the pattern *one*."""
     return re.compile(f"(?:{one * period})*")
+
+
+@lru_cache(maxsize=16)
+def numbered_literals(one: str, period: int = 1) -> tuple[str, ...] | None:
+    """The text between the free runs of digits of :func:`numbered_run`'s copies of *one* (a
+    numbered unit's pattern: :func:`numbered_unit`, :func:`numbered_skeleton`), *period* copies at a
+    time, where each run is followed by a character other than a digit (the next literal's first,
+    or the next copy's): each run is then its longest (8 at most) and each copy reads one way, as
+    the pattern's backtracking finds it. Else ``None``."""
+    parts = [_ESCAPED.sub(r"\1", part) for part in one.split(_RUN)]
+    literals = list(parts)
+    for _ in range(period - 1):
+        literals[-1] += parts[0]
+        literals.extend(parts[1:])
+    followers = [*literals[1:-1], literals[-1] or literals[0]]
+    if len(literals) < 2 or not all(follower[:1] and not follower[0].isdigit() for follower in followers):
+        return None
+    return tuple(literals)
+
+
+def numbered_run_end(one: str, text: str, pos: int, end: int, period: int = 1) -> int:
+    """Where ``numbered_run(one, period).match(text, pos, end)`` ends (its plain twin), compiled
+    where the extension is built (:func:`compiled_tokens`) and :func:`numbered_literals` gives
+    literals: each character read once (the pattern takes about 2.5 ns a character, 160 µs over 64
+    KiB of copies; hunted, issue 37)."""
+    compiled = compiled_tokens()
+    literals = None if compiled is None else numbered_literals(one, period)
+    if literals is None:
+        return numbered_run(one, period).match(text, pos, end).end()  # type: ignore[union-attr]  # starred: never None
+    return compiled.numbered_end(text, pos, end, literals)  # type: ignore[union-attr]
 
 
 def same_before_digits(text: str, unit: str, pos: int) -> bool:
@@ -896,7 +965,7 @@ def numbered_copies_past(text: str, units: Iterable[tuple[int, int]], end: int, 
                 and same_before_digits(text, unit := text[start:unit_end], unit_end):
             copy = numbered_copy(text, unit, unit_end, names_nothing)
             if copy is not None:
-                return numbered_run(copy.re.pattern).match(text, unit_end, end).end()  # type: ignore[union-attr]
+                return numbered_run_end(copy.re.pattern, text, unit_end, end)
             tries -= 1
             if not tries:
                 break

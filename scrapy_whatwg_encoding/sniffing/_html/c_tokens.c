@@ -1,0 +1,269 @@
+/* Two of the tokenizer's patterns, compiled: a tag (tokenizer.TAG) and copies but for their numbers
+ * (tokenizer.numbered_run). The patterns are the plain twins and the definitions: each function
+ * here reads what its pattern reads, in its order (tests/sniffing/test_compiled_tokens.py holds
+ * each equal to its pattern). A text is read in its own kind (one, two or four bytes a character).
+ *
+ * tag_groups: TAG's match at a "<" (tag open state .. data state, §13.2.5.6-42): "/" or not, the
+ * name (an ASCII letter, then to whitespace, "/" or ">"), the attributes as TAG's steps read them
+ * (whitespace and "/"; a character other than those and ">"; then to "/", "=" or ">"; after "=",
+ * whitespace, then a quoted value to its quote, an unquoted one to whitespace or ">", or none
+ * before ">"), then whitespace and "/" (the tail) and ">". The steps are possessive: a step that
+ * fails leaves a character that is not ">" where the tail would have to end, so no match.
+ *
+ * numbered_end: where copies of a unit but for its numbers end (numbered_run's "(?:one)*"): its
+ * literals in turn with a run of 1 to 8 ASCII digits between each two. The caller gives literals
+ * where each run is followed by a character other than a digit (the next literal's first, or the
+ * next copy's), so each run is its longest (at most 8) and each copy reads one way, as the
+ * pattern's backtracking finds it. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <string.h>
+
+#define IS_SPACE(c) ((c) == '\t' || (c) == '\n' || (c) == '\x0c' || (c) == '\r' || (c) == ' ')
+#define IS_DIGIT(c) ((c) >= '0' && (c) <= '9')
+
+/* TAG's spans in t[:end] from pos: returns the match's end (-1: none), and the name's start, its
+ * end (the attributes' start), and the attributes' end (the tail's start). */
+#define DEFINE_TAG(NAME, TYPE)                                                                       \
+static Py_ssize_t                                                                                    \
+NAME(const TYPE *t, Py_ssize_t pos, Py_ssize_t end, Py_ssize_t *name, Py_ssize_t *attributes,        \
+     Py_ssize_t *tail)                                                                               \
+{                                                                                                    \
+    Py_ssize_t p = pos + 1;                                                                          \
+    if (pos >= end || t[pos] != '<') {                                                               \
+        return -1;                                                                                   \
+    }                                                                                                \
+    if (p < end && t[p] == '/') {                                                                    \
+        p++;                                                                                         \
+    }                                                                                                \
+    if (p >= end || !((t[p] >= 'A' && t[p] <= 'Z') || (t[p] >= 'a' && t[p] <= 'z'))) {              \
+        return -1;                                                                                   \
+    }                                                                                                \
+    *name = p;                                                                                       \
+    while (p < end && !IS_SPACE(t[p]) && t[p] != '/' && t[p] != '>') {                              \
+        p++;                                                                                         \
+    }                                                                                                \
+    if (p >= end) {                                                                                  \
+        return -1;  /* the lookahead after the name */                                               \
+    }                                                                                                \
+    *attributes = p;                                                                                 \
+    for (;;) {  /* a step */                                                                         \
+        Py_ssize_t q = p;                                                                            \
+        while (q < end && (IS_SPACE(t[q]) || t[q] == '/')) {                                         \
+            q++;                                                                                     \
+        }                                                                                            \
+        if (q >= end || t[q] == '>') {                                                               \
+            break;  /* no step: the tail from p */                                                   \
+        }                                                                                            \
+        q++;                                                                                         \
+        while (q < end && t[q] != '/' && t[q] != '=' && t[q] != '>') {                               \
+            q++;                                                                                     \
+        }                                                                                            \
+        if (q >= end) {                                                                              \
+            return -1;                                                                               \
+        }                                                                                            \
+        if (t[q] == '=') {                                                                           \
+            q++;                                                                                     \
+            while (q < end && IS_SPACE(t[q])) {                                                      \
+                q++;                                                                                 \
+            }                                                                                        \
+            if (q >= end) {                                                                          \
+                return -1;                                                                           \
+            }                                                                                        \
+            TYPE c = t[q];                                                                           \
+            if (c == '"' || c == '\'') {                                                             \
+                q++;                                                                                 \
+                while (q < end && t[q] != c) {                                                       \
+                    q++;                                                                             \
+                }                                                                                    \
+                if (q >= end) {                                                                      \
+                    return -1;                                                                       \
+                }                                                                                    \
+                q++;                                                                                 \
+            }                                                                                        \
+            else if (c != '>') {                                                                     \
+                while (q < end && !IS_SPACE(t[q]) && t[q] != '>') {                                  \
+                    q++;                                                                             \
+                }                                                                                    \
+            }                                                                                        \
+        }                                                                                            \
+        p = q;                                                                                       \
+    }                                                                                                \
+    *tail = p;                                                                                       \
+    while (p < end && (IS_SPACE(t[p]) || t[p] == '/')) {                                             \
+        p++;                                                                                         \
+    }                                                                                                \
+    return p < end && t[p] == '>' ? p + 1 : -1;                                                      \
+}
+
+DEFINE_TAG(tag_1, Py_UCS1)
+DEFINE_TAG(tag_2, Py_UCS2)
+DEFINE_TAG(tag_4, Py_UCS4)
+
+static PyObject *
+tag_groups(PyObject *module, PyObject *args)
+{
+    PyObject *text;
+    Py_ssize_t pos, end = PY_SSIZE_T_MAX, name, attributes, tail, stop;
+    if (!PyArg_ParseTuple(args, "Un|n", &text, &pos, &end)) {
+        return NULL;
+    }
+    Py_ssize_t length = PyUnicode_GET_LENGTH(text);
+    if (end > length) {
+        end = length;
+    }
+    if (pos < 0 || pos >= end) {
+        Py_RETURN_NONE;
+    }
+    const void *data = PyUnicode_DATA(text);
+    switch (PyUnicode_KIND(text)) {
+    case PyUnicode_1BYTE_KIND:
+        stop = tag_1(data, pos, end, &name, &attributes, &tail);
+        break;
+    case PyUnicode_2BYTE_KIND:
+        stop = tag_2(data, pos, end, &name, &attributes, &tail);
+        break;
+    default:
+        stop = tag_4(data, pos, end, &name, &attributes, &tail);
+    }
+    if (stop < 0) {
+        Py_RETURN_NONE;
+    }
+    return Py_BuildValue("(nNNNN)", stop, PyUnicode_Substring(text, pos + 1, name),
+                         PyUnicode_Substring(text, name, attributes), PyUnicode_Substring(text, attributes, tail),
+                         PyUnicode_Substring(text, tail, stop - 1));
+}
+
+/* Where copies from pos of the unit of literals (the text's kind of characters, literal k from
+ * starts[k] to starts[k + 1]) with a run of digits between each two end, within t[:end]. */
+#define DEFINE_NUMBERED(NAME, TYPE)                                                                  \
+static Py_ssize_t                                                                                    \
+NAME(const TYPE *t, Py_ssize_t pos, Py_ssize_t end, const Py_UCS4 *chars, const Py_ssize_t *starts,  \
+     Py_ssize_t count)                                                                               \
+{                                                                                                    \
+    TYPE *own = PyMem_New(TYPE, starts[count] + 1);  /* the literals as the text's characters */     \
+    if (own == NULL) {                                                                               \
+        return -1;                                                                                   \
+    }                                                                                                \
+    for (Py_ssize_t i = 0; i < starts[count]; i++) {                                                 \
+        own[i] = (TYPE)chars[i];                                                                     \
+        if (own[i] != chars[i]) {  /* none of the text's kind: no copy */                            \
+            PyMem_Free(own);                                                                         \
+            return pos;                                                                              \
+        }                                                                                            \
+    }                                                                                                \
+    for (;;) {                                                                                       \
+        Py_ssize_t q = pos;                                                                          \
+        for (Py_ssize_t k = 0; k < count; k++) {                                                     \
+            if (k > 0) {  /* a run of 1 to 8 digits, its longest */                                  \
+                Py_ssize_t digits = 0;                                                               \
+                while (digits < 8 && q < end && IS_DIGIT(t[q])) {                                    \
+                    digits++;                                                                        \
+                    q++;                                                                             \
+                }                                                                                    \
+                if (digits == 0) {                                                                   \
+                    goto done;                                                                       \
+                }                                                                                    \
+            }                                                                                        \
+            Py_ssize_t n = starts[k + 1] - starts[k];                                                \
+            if (n > end - q || memcmp(t + q, own + starts[k], n * sizeof(TYPE)) != 0) {              \
+                goto done;                                                                           \
+            }                                                                                        \
+            q += n;                                                                                  \
+        }                                                                                            \
+        if (q == pos) {                                                                              \
+            goto done;  /* an empty unit */                                                          \
+        }                                                                                            \
+        pos = q;                                                                                     \
+    }                                                                                                \
+done:                                                                                                \
+    PyMem_Free(own);                                                                                 \
+    return pos;                                                                                      \
+}
+
+DEFINE_NUMBERED(numbered_1, Py_UCS1)
+DEFINE_NUMBERED(numbered_2, Py_UCS2)
+DEFINE_NUMBERED(numbered_4, Py_UCS4)
+
+static PyObject *
+numbered_end(PyObject *module, PyObject *args)
+{
+    PyObject *text, *literals;
+    Py_ssize_t pos, end;
+    if (!PyArg_ParseTuple(args, "UnnO!", &text, &pos, &end, &PyTuple_Type, &literals)) {
+        return NULL;
+    }
+    Py_ssize_t count = PyTuple_GET_SIZE(literals), total = 0;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        PyObject *literal = PyTuple_GET_ITEM(literals, k);
+        if (!PyUnicode_Check(literal)) {
+            PyErr_SetString(PyExc_TypeError, "literals: a tuple of str");
+            return NULL;
+        }
+        total += PyUnicode_GET_LENGTH(literal);
+    }
+    Py_ssize_t length = PyUnicode_GET_LENGTH(text);
+    if (end > length) {
+        end = length;
+    }
+    if (count == 0 || pos < 0 || pos >= end) {
+        return PyLong_FromSsize_t(pos);
+    }
+    Py_UCS4 *chars = PyMem_New(Py_UCS4, total + 1);
+    Py_ssize_t *starts = PyMem_New(Py_ssize_t, count + 1);
+    if (chars == NULL || starts == NULL) {
+        PyMem_Free(chars);
+        PyMem_Free(starts);
+        return PyErr_NoMemory();
+    }
+    starts[0] = 0;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        PyObject *literal = PyTuple_GET_ITEM(literals, k);
+        Py_ssize_t n = PyUnicode_GET_LENGTH(literal);
+        if (n > 0 && PyUnicode_AsUCS4(literal, chars + starts[k], n, 0) == NULL) {
+            PyMem_Free(chars);
+            PyMem_Free(starts);
+            return NULL;
+        }
+        starts[k + 1] = starts[k] + n;
+    }
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t stop;
+    switch (PyUnicode_KIND(text)) {
+    case PyUnicode_1BYTE_KIND:
+        stop = numbered_1(data, pos, end, chars, starts, count);
+        break;
+    case PyUnicode_2BYTE_KIND:
+        stop = numbered_2(data, pos, end, chars, starts, count);
+        break;
+    default:
+        stop = numbered_4(data, pos, end, chars, starts, count);
+    }
+    PyMem_Free(chars);
+    PyMem_Free(starts);
+    if (stop < 0) {
+        return PyErr_NoMemory();
+    }
+    return PyLong_FromSsize_t(stop);
+}
+
+static PyMethodDef methods[] = {
+    {"tag_groups", tag_groups, METH_VARARGS,
+     "tag_groups(text, pos, end=maxsize) -> (end, slash, name, attributes, tail) | None: tokenizer.TAG's match "
+     "at pos in text[:end], its end and groups 1, 2, 3 and tail."},
+    {"numbered_end", numbered_end, METH_VARARGS,
+     "numbered_end(text, pos, end, literals) -> int: where copies from pos (within text[:end]) of the literals with "
+     "a run of 1 to 8 ASCII digits between each two end; each run must be followed by a character other than a "
+     "digit (the caller's check)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "c_tokens", "Two of the tokenizer's patterns, compiled (see c_tokens.c).", -1, methods,
+};
+
+PyMODINIT_FUNC
+PyInit_c_tokens(void)
+{
+    return PyModule_Create(&module);
+}

@@ -1,0 +1,144 @@
+"""Two of the tokenizer's patterns compiled (scrapy_whatwg_encoding/sniffing/_html/c_tokens.c) equal their
+plain twins, which define them: ``tag_groups`` equals TAG's match (tokenizer.tag_groups) from every position of
+texts built from the pieces each step of TAG reads, in text of each of str's three kinds, with the text cut
+anywhere; ``numbered_end`` equals numbered_run's match (tokenizer.numbered_run_end's twin) over copies of units
+but for their numbers, where tokenizer.numbered_literals gives literals; and both on the hostile bench's bodies."""
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from scrapy_whatwg_encoding.encoding.compiled import PURE_PYTHON
+from scrapy_whatwg_encoding.sniffing._html import tokenizer
+from scrapy_whatwg_encoding.sniffing._html.tokenizer import (
+    DIGITS,
+    numbered_literals,
+    numbered_run,
+    numbered_run_end,
+    numbered_unit,
+    skeleton,
+    tag_groups,
+)
+
+COMPILED = tokenizer.compiled_tokens(pure=False)
+if COMPILED is None:  # (.ci/run builds it: CI runs no test skipped)
+    pytest.skip("the package was built without its C extensions (no C compiler when pip installed it)",
+                allow_module_level=True)
+
+# What TAG's steps read: "<", "</", names, whitespace, "/", "=", quotes, ">", other characters (of each
+# kind of str: one, two and four bytes a character).
+TAG_PIECES = ["<", "</", "a", "Meta", "x1", " ", "\t", "\n", "\x0c", "\r", "/", "=", '"', "'", ">", "b", "é",
+              "😀", "ſ", "\x00", "-", "<meta", " charset=", "koi8-r", ' a="b>c"', " a='>'", " a=b/", " / ", "=>"]
+
+
+def test_the_scans_use_the_compiled_tokens():
+    """Where the extension is built the scans use it; with SCRAPY_WHATWG_ENCODING_PURE_PYTHON=1, the patterns."""
+    pure = os.environ.get(PURE_PYTHON) == "1"
+    assert (tokenizer.compiled_tokens() is None) is pure
+    assert (tokenizer.tag_reader() is tag_groups) is pure
+    assert tokenizer.compiled_tokens(pure=True) is None
+
+
+def test_without_the_extension_the_patterns(monkeypatch):
+    """Where the extension cannot be imported (a package built without a C compiler), no compiled twin is
+    given: the scans read with the patterns."""
+    import scrapy_whatwg_encoding.sniffing._html as package
+
+    monkeypatch.delattr(package, "c_tokens", raising=False)
+    monkeypatch.setitem(sys.modules, "scrapy_whatwg_encoding.sniffing._html.c_tokens", None)
+    assert tokenizer.compiled_tokens.__wrapped__(pure=False) is None
+
+
+@pytest.mark.slow  # 2,000 texts, each from every position
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(TAG_PIECES), max_size=24), st.integers(0, 1 << 16))
+@example(["<", "a", " ", "b", "=", '"', "c", ">", '"', " ", "d", "/", ">"], 0)  # a quoted ">"; a tail
+@example(["<", "a", " ", "=", '"', ">"], 0)  # "=" starts a name: the quote is in it, ">" ends the tag
+@example(["<", "a", " ", "b", "=", '"', "c"], 0)  # a quote left open: no tag
+@example(["<", "a", " ", "b", "=", " ", ">"], 0)  # "=", then none before ">"
+@example(["<", "a", " ", "b", "=", "c", "/", ">"], 0)  # "/" in an unquoted value
+def test_tags_equal_the_pattern(pieces, cut):
+    text = "".join(pieces)
+    end = len(text) - cut % (len(text) + 1) if cut % 3 == 0 else len(text)  # (a third of them cut)
+    for pos in range(len(text) + 1):
+        assert COMPILED.tag_groups(text, pos, end) == tag_groups(text, pos, end), (text, pos, end)
+    assert COMPILED.tag_groups(text, 0) == tag_groups(text, 0)
+
+
+NUMBERED_PIECES = ["<meta", " charset=", '"<p>', "\x0f", "あ", "😀", "a", "<", ">", "-->", "&#", ";", " ", "1", "23",
+                   "0", "123456789", "x"]
+
+
+@pytest.mark.slow  # 2,000 units, their copies from several positions
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(NUMBERED_PIECES), min_size=1, max_size=8),
+       st.lists(st.integers(0, 10 ** 9), min_size=1, max_size=40), st.integers(1, 2), st.integers(0, 1 << 16),
+       st.booleans())
+@example(["<p>", "1"], [5], 1, 0, False)  # a unit that ends with a run, then its next copy
+@example(["1", "a", "2"], [5, 7], 1, 0, False)  # runs at both ends: no literals (the pattern's backtracking)
+@example(["<a>", "123456789", "<b>"], [1], 1, 0, False)  # a run longer than 8: no copy
+def test_numbered_copies_equal_the_pattern(pieces, numbers, period, cut, kept):
+    """Copies of a unit (its runs free, or some kept: numbered_unit's pattern where kept) with other numbers,
+    and a copy cut or spoilt at the end: where numbered_literals gives literals, the compiled end is the
+    pattern's."""
+    unit = "".join(pieces)
+    parts = tuple(DIGITS.split(unit))
+    if len(parts) == 1:
+        return
+    if kept:
+        runs = DIGITS.findall(unit)
+        one = numbered_unit.__wrapped__(parts, tuple(run if k % 2 else None for k, run in enumerate(runs)), lambda _: True)
+        if one is None:
+            return
+        pattern = one.pattern
+    else:
+        pattern = skeleton(parts)
+    copies = []
+    for k, number in enumerate(numbers):
+        copies.append("".join(part + (str(number + j * k) if j < len(parts) - 1 else "") for j, part in enumerate(parts)))
+    text = "".join(copies) + unit[: cut % (len(unit) + 1)]
+    end = len(text) - cut % (len(text) + 1) if cut % 2 else len(text)
+    literals = numbered_literals(pattern, period)
+    for pos in {0, len(copies[0]), cut % (len(text) + 1)}:
+        plain = numbered_run(pattern, period).match(text, pos, end).end()
+        if literals is not None:
+            assert COMPILED.numbered_end(text, pos, end, literals) == plain, (pattern, text, pos, end)
+        assert numbered_run_end(pattern, text, pos, end, period) == plain
+
+
+def test_literals_only_where_each_run_reads_one_way():
+    """numbered_literals gives none where a run may be followed by a digit (the pattern may then give
+    digits back): a unit with runs at both ends, or a kept run after a free one."""
+    assert numbered_literals(skeleton(("<p>", ""))) == ("<p>", "")
+    assert numbered_literals(skeleton(("<p>", "", "")), 2) is None  # (two runs side by side: not from DIGITS)
+    assert numbered_literals(skeleton(("", "a", ""))) is None
+    assert numbered_literals("12" + skeleton(("<p>", ""))) is None  # a kept run first, a free one last
+    assert numbered_literals(skeleton(("<a b='", "'>"))) == ("<a b='", "'>")
+    assert numbered_literals(skeleton(("<a>", "<b>")), 2) == ("<a>", "<b><a>", "<b>")
+
+
+@pytest.mark.slow  # a hundred bodies of 64 KiB
+def test_hostile_bodies_equal_the_patterns():
+    """Each hostile body of tools/bench_hostile.py (64 KiB, as latin-1 and as UTF-8 text): its tags from each
+    "<" of its first and last 4 KiB, and from every 64th character; the copies of its first unit but for
+    its numbers, where it has one."""
+    import bench_hostile
+
+    for name, body in bench_hostile.bodies(1 << 16).items():
+        for text in (body.decode("latin-1"), body.decode("utf-8", "replace")):
+            places = {*range(0, len(text), 64), *(k for k, c in enumerate(text[:4096]) if c == "<"),
+                      *(len(text) - 4096 + k for k, c in enumerate(text[-4096:]) if c == "<")}
+            for pos in sorted(places):
+                assert COMPILED.tag_groups(text, pos) == tag_groups(text, pos), (name, pos)
+            lt = text.find("<", 1)
+            second = text.find("<", lt + 1)
+            if lt > 0 and second > 0 and (parts := tuple(DIGITS.split(text[lt:second]))) and len(parts) > 1:
+                pattern = skeleton(parts)
+                literals = numbered_literals(pattern)
+                if literals is not None:
+                    assert COMPILED.numbered_end(text, lt, len(text), literals) == \
+                        numbered_run(pattern).match(text, lt).end(), name
