@@ -298,6 +298,35 @@ def _prescan_reaches(body: bytes, start: int, close: int) -> bool:
     return (b'"' not in text and b"'" not in text) or _TAG_START.search(text) is None
 
 
+def utf_8_finds_none_alike(body: bytes, limit: int = PARSER_LIMIT) -> bool:
+    """Whether the parser step finds no ``<meta>`` in *body* with UTF-8 where it found none with a
+    single-byte encoding (the same *limit*, no BOM). Shortcut of the step with UTF-8 (its twin:
+    the step). The two texts read alike: each ASCII byte is the same character in both, and each
+    run of other bytes a run of other characters, which no tokenizer state, insertion mode or
+    label tells apart. They part only at the bounds counted in characters, UTF-8's text having
+    fewer: where *body* fits in *limit* bytes, neither is cut; the head bound
+    (:data:`.parser_scan.PARSER_HEAD` characters, a byte each in the single-byte text, up to four
+    in UTF-8's) lets UTF-8's scan read on, out of the head, to its first ``<`` past that many
+    characters: tokens starting before ``4 * PARSER_HEAD`` bytes, where no ``<template``
+    (after which the tree builder may return to the head) has been written, and where each
+    ``<meta`` from ``PARSER_HEAD`` on ends before the first hint after it (:class:`.parser_scan.Hints`:
+    none names an encoding)."""
+    from ._html.tokenizer import META_CANDIDATE, tag_reader  # imported on first use, as the scan
+    from .parser_scan import Hints
+
+    head = _parser_head()
+    reach = 4 * head  # bytes of UTF-8's first *head* characters at most
+    if len(body) > limit or bytes(body[:reach]).lower().find(b"<template") >= 0:
+        return False
+    text = bytes(body).decode("latin-1")  # (a single-byte text: the same tokens and hints)
+    hint = Hints(text).next_hint(head)
+    if hint < 0:
+        return True
+    tag_at = tag_reader()
+    return all((tag := tag_at(text, meta.start())) is None or tag[0] <= hint
+               for meta in META_CANDIDATE.finditer(text, head, reach))
+
+
 def first_parser_meta_bytes(body: bytes, limit: int = PARSER_LIMIT) -> int:
     """Where :func:`parser_meta` may find a ``<meta>`` in *body* decoded with an ASCII-compatible
     encoding: the offset of the first ``<meta`` if a hint (:func:`has_hint_bytes`) follows it in
@@ -308,9 +337,14 @@ def first_parser_meta_bytes(body: bytes, limit: int = PARSER_LIMIT) -> int:
 
 
 def find_meta_bytes(body: bytes, start: int, end: int) -> int:
-    """Index of the first ``<meta`` (ASCII case-insensitive) in ``body[start:end]``, or -1."""
-    match = _META_BYTES.search(body, start, end)
-    return -1 if match is None else match.start()
+    """Index of the first ``<meta`` (ASCII case-insensitive) in ``body[start:end]``, or -1: the
+    bytes lowered, then searched (C speed, where a case-insensitive regex stops at each "<"), the
+    first 1024 first (a page's first ``<meta`` is there)."""
+    for stop in sorted({min(start + 1024, end), end}):
+        found = bytes(body[start:stop]).lower().find(b"<meta")
+        if found >= 0:
+            return start + found
+    return -1
 
 
 def has_hint_bytes(body: bytes, start: int, end: int) -> bool:

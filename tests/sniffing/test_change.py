@@ -186,3 +186,29 @@ def test_one_single_byte_encodings_finding_serves_every_other(data, first, secon
     body = Body(data)
     run._parser_meta(body, first, first_limit, True)
     assert run._parser_meta(body, second, limit, True) == parser_meta_span(data, second, limit, shortcuts=False)
+
+
+_UTF_8 = ENCODINGS["UTF-8"]
+# Markup and text around the head bound: characters of three UTF-8 bytes (fewer characters than bytes), bytes
+# UTF-8 reads as errors, padding, tags that take the tree builder out of the head, templates, metas that name
+# an encoding or nothing (with a hint, and long ones).
+_AROUND_THE_HEAD = [b"\xe3\x81\x82" * 150, b"\xff\xfe" * 200, b"x" * 300, b"<p>", b"<body>", b"<svg>", b"<template>",
+                    b"</template>", b"<head>", b"<noscript>", b"</noscript>", b"<meta charset=koi8-r>",
+                    b"<meta charset=zz>", b"<meta charset=\xe9>", b'<meta a="' + b"y" * 1500 + b' charset=koi8-r">',
+                    b"<meta content='charset=windows-1251' http-equiv=content-type>", b"<!--", b"-->", b"\xe9", b" "]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_AROUND_THE_HEAD), max_size=40).map(b"".join), st.sampled_from([change.PARSER_LIMIT, 3000]))
+@example(b"<p>" + b"\xe3\x81\x82" * 400 + b"<meta charset=koi8-r>", change.PARSER_LIMIT)  # past 1024 bytes, not characters
+@example(b"<p>" + b"x" * 1100 + b"<meta charset=koi8-r>", change.PARSER_LIMIT)  # past both: none
+@example(b"<head><template>" + b"\xe3\x81\x82" * 400 + b"<p></template><!--" + b"x" * 3000 + b"--><meta charset=koi8-r>",
+         change.PARSER_LIMIT)  # windows-1252's scan stops in the template; UTF-8's returns to the head, reads on
+@example(b"<p>" + b"\xe3\x81\x82" * 400 + b'<meta a="' + b"y" * 4000 + b' charset=koi8-r">', change.PARSER_LIMIT)
+def test_a_single_byte_encodings_none_serves_utf_8_where_it_is_utf_8s(data, limit):
+    """The run's parser step with UTF-8 after windows-1252's found no <meta> (utf_8_finds_none_alike):
+    what the step finds with UTF-8 alone, read by the plain steps."""
+    body = Body(data)
+    run._parser_meta(body, ENCODINGS["windows-1252"], limit, True)
+    found, plain = run._parser_meta(body, _UTF_8, limit, True), parser_meta_span(data, _UTF_8, limit, shortcuts=False)
+    assert (found and found[:3]) == (plain and plain[:3])  # (the tag's end: exact where ASCII precedes it only)

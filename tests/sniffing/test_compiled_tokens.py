@@ -1,5 +1,6 @@
-"""Two of the tokenizer's patterns compiled (scrapy_whatwg_encoding/sniffing/_html/c_tokens.c) equal their
-plain twins, which define them: ``tag_groups`` equals TAG's match (tokenizer.tag_groups) from every position of
+"""Three of the tokenizer's patterns compiled (scrapy_whatwg_encoding/sniffing/_html/c_tokens.c) equal their
+plain twins, which define them: ``markup_start`` equals MARKUP_START's search from every position of texts of
+"<" and what may follow it, cut anywhere; ``tag_groups`` equals TAG's match (tokenizer.tag_groups) from every position of
 texts built from the pieces each step of TAG reads, in text of each of str's three kinds, with the text cut
 anywhere; ``numbered_end`` equals numbered_run's match (tokenizer.numbered_run_end's twin) over copies of units
 but for their numbers, where tokenizer.numbered_literals gives literals; and both on the hostile bench's bodies."""
@@ -16,6 +17,7 @@ from scrapy_whatwg_encoding.encoding.compiled import PURE_PYTHON
 from scrapy_whatwg_encoding.sniffing._html import tokenizer
 from scrapy_whatwg_encoding.sniffing._html.tokenizer import (
     DIGITS,
+    MARKUP_START,
     numbered_literals,
     numbered_run,
     numbered_run_end,
@@ -40,6 +42,7 @@ def test_the_scans_use_the_compiled_tokens():
     pure = os.environ.get(PURE_PYTHON) == "1"
     assert (tokenizer.compiled_tokens() is None) is pure
     assert (tokenizer.tag_reader() is tag_groups) is pure
+    assert tokenizer.markup_start("a<b", 0, 3) == 1
     assert tokenizer.compiled_tokens(pure=True) is None
 
 
@@ -67,6 +70,21 @@ def test_tags_equal_the_pattern(pieces, cut):
     for pos in range(len(text) + 1):
         assert COMPILED.tag_groups(text, pos, end) == tag_groups(text, pos, end), (text, pos, end)
     assert COMPILED.tag_groups(text, 0) == tag_groups(text, 0)
+
+
+MARKUP_PIECES = ["<", "<<", "!", "/", "?", "a", "Z", "@", "[", "`", "{", " ", "é", "😀", "\x82", "ſ", "K"]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(MARKUP_PIECES), max_size=24), st.integers(0, 1 << 16))
+@example(["<", "a"], 1)  # the letter cut off: none
+@example(["<", "<", "!"], 0)
+def test_markup_starts_equal_the_pattern(pieces, cut):
+    text = "".join(pieces)
+    end = len(text) - cut % (len(text) + 1) if cut % 3 == 0 else len(text)  # (a third of them cut)
+    for pos in range(len(text) + 1):
+        found = MARKUP_START.search(text, pos, end)
+        assert COMPILED.markup_start(text, pos, end) == (-1 if found is None else found.start()), (text, pos, end)
 
 
 NUMBERED_PIECES = ["<meta", " charset=", '"<p>', "\x0f", "あ", "😀", "a", "<", ">", "-->", "&#", ";", " ", "1", "23",
@@ -123,8 +141,8 @@ def test_literals_only_where_each_run_reads_one_way():
 
 @pytest.mark.slow  # a hundred bodies of 64 KiB
 def test_hostile_bodies_equal_the_patterns():
-    """Each hostile body of tools/bench_hostile.py (64 KiB, as latin-1 and as UTF-8 text): its tags from each
-    "<" of its first and last 4 KiB, and from every 64th character; the copies of its first unit but for
+    """Each hostile body of tools/bench_hostile.py (64 KiB, as latin-1 and as UTF-8 text): its tags and the
+    next markup within 4 KiB from each "<" of its first and last 4 KiB, and from every 64th character; the copies of its first unit but for
     its numbers, where it has one."""
     import bench_hostile
 
@@ -134,6 +152,8 @@ def test_hostile_bodies_equal_the_patterns():
                       *(len(text) - 4096 + k for k, c in enumerate(text[-4096:]) if c == "<")}
             for pos in sorted(places):
                 assert COMPILED.tag_groups(text, pos) == tag_groups(text, pos), (name, pos)
+                found = MARKUP_START.search(text, pos, pos + 4096)
+                assert COMPILED.markup_start(text, pos, pos + 4096) == (-1 if found is None else found.start()), name
             lt = text.find("<", 1)
             second = text.find("<", lt + 1)
             if lt > 0 and second > 0 and (parts := tuple(DIGITS.split(text[lt:second]))) and len(parts) > 1:

@@ -1,5 +1,5 @@
-/* Two of the tokenizer's patterns, compiled: a tag (tokenizer.TAG) and copies but for their numbers
- * (tokenizer.numbered_run). The patterns are the plain twins and the definitions: each function
+/* Three of the tokenizer's patterns, compiled: a tag (tokenizer.TAG), copies but for their numbers
+ * (tokenizer.numbered_run) and the start of markup (tokenizer.MARKUP_START). The patterns are the plain twins and the definitions: each function
  * here reads what its pattern reads, in its order (tests/sniffing/test_compiled_tokens.py holds
  * each equal to its pattern). A text is read in its own kind (one, two or four bytes a character).
  *
@@ -247,6 +247,72 @@ numbered_end(PyObject *module, PyObject *args)
     return PyLong_FromSsize_t(stop);
 }
 
+/* tokenizer.MARKUP_START's first match in t[pos:end]: a "<" then "!", "/", "?" or an ASCII letter. */
+#define DEFINE_MARKUP(NAME, TYPE)                                                                    \
+static Py_ssize_t                                                                                    \
+NAME(const TYPE *t, Py_ssize_t pos, Py_ssize_t end)                                                  \
+{                                                                                                    \
+    for (Py_ssize_t i = pos; i + 1 < end; i++) {                                                     \
+        if (t[i] == '<') {                                                                           \
+            TYPE c = t[i + 1];                                                                       \
+            if (c == '!' || c == '/' || c == '?' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')) { \
+                return i;                                                                            \
+            }                                                                                        \
+        }                                                                                            \
+    }                                                                                                \
+    return -1;                                                                                       \
+}
+
+DEFINE_MARKUP(markup_2, Py_UCS2)
+DEFINE_MARKUP(markup_4, Py_UCS4)
+
+static Py_ssize_t
+markup_1(const Py_UCS1 *t, Py_ssize_t pos, Py_ssize_t end)
+{
+    while (pos + 1 < end) {  /* each "<" found by memchr */
+        const Py_UCS1 *lt = memchr(t + pos, '<', end - 1 - pos);
+        if (lt == NULL) {
+            return -1;
+        }
+        Py_ssize_t i = lt - t;
+        Py_UCS1 c = t[i + 1];
+        if (c == '!' || c == '/' || c == '?' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')) {
+            return i;
+        }
+        pos = i + 1;
+    }
+    return -1;
+}
+
+static PyObject *
+markup_start(PyObject *module, PyObject *args)
+{
+    PyObject *text;
+    Py_ssize_t pos, end, found;
+    if (!PyArg_ParseTuple(args, "Unn", &text, &pos, &end)) {
+        return NULL;
+    }
+    Py_ssize_t length = PyUnicode_GET_LENGTH(text);
+    if (end > length) {
+        end = length;
+    }
+    if (pos < 0) {
+        pos = 0;
+    }
+    const void *data = PyUnicode_DATA(text);
+    switch (PyUnicode_KIND(text)) {
+    case PyUnicode_1BYTE_KIND:
+        found = markup_1(data, pos, end);
+        break;
+    case PyUnicode_2BYTE_KIND:
+        found = markup_2(data, pos, end);
+        break;
+    default:
+        found = markup_4(data, pos, end);
+    }
+    return PyLong_FromSsize_t(found);
+}
+
 static PyMethodDef methods[] = {
     {"tag_groups", tag_groups, METH_VARARGS,
      "tag_groups(text, pos, end=maxsize) -> (end, slash, name, attributes, tail) | None: tokenizer.TAG's match "
@@ -255,11 +321,14 @@ static PyMethodDef methods[] = {
      "numbered_end(text, pos, end, literals) -> int: where copies from pos (within text[:end]) of the literals with "
      "a run of 1 to 8 ASCII digits between each two end; each run must be followed by a character other than a "
      "digit (the caller's check)."},
+    {"markup_start", markup_start, METH_VARARGS,
+     "markup_start(text, pos, end) -> int: where tokenizer.MARKUP_START first matches in text[pos:end] (a \"<\" then "
+     "\"!\", \"/\", \"?\" or an ASCII letter), or -1."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "c_tokens", "Two of the tokenizer's patterns, compiled (see c_tokens.c).", -1, methods,
+    PyModuleDef_HEAD_INIT, "c_tokens", "Three of the tokenizer's patterns, compiled (see c_tokens.c).", -1, methods,
 };
 
 PyMODINIT_FUNC

@@ -79,7 +79,7 @@ TAG = re.compile(tag_pattern())
 
 @cache
 def compiled_tokens(pure: bool | None = None) -> ModuleType | None:
-    """The compiled twins of :func:`tag_groups` and :func:`numbered_run_end` (``c_tokens.c``: each
+    """The compiled twins of :func:`tag_groups`, :func:`numbered_run_end` and :func:`markup_start` (``c_tokens.c``: each
     character read once, in C, where the patterns take up to 60 ns a step over a 64 KiB tag or run of
     copies: hunted, issue 37); ``None`` where the extension is not built, or where *pure* (by default,
     where :data:`.compiled.PURE_PYTHON` is ``1``)."""
@@ -570,6 +570,17 @@ _RUN = "[0-9]{1,8}"  # a free run of digits in a numbered unit's pattern
 _ESCAPED = re.compile(r"\\(.)", re.DOTALL)  # a character re.escape escaped
 #: A "<" that starts markup (§13.2.5.6 tag open state: a tag, "</", "<!", "<?"); any other is a character.
 MARKUP_START = re.compile("<[!/?A-Za-z]")
+
+
+def markup_start(text: str, pos: int, end: int) -> int:
+    """Where :data:`MARKUP_START` first matches in ``text[pos:end]`` (an offset in characters), or
+    -1; compiled where the extension is built (:func:`compiled_tokens`: a search stops at each "<",
+    about 8 ns a stray one; hunted, issue 37: "<" then 0x82 and ESC $ B, 64 KiB), else its plain twin, the search."""
+    compiled = compiled_tokens()
+    if compiled is not None:
+        return compiled.markup_start(text, pos, end)
+    found = MARKUP_START.search(text, pos, end)
+    return -1 if found is None else found.start()
 #: Characters and runs of digits of the longest unit whose copies but for their numbers are looked
 #: for (:func:`numbered_copy`): each distinct unit compiles its patterns (about 1.2 µs a character
 #: for the three) and reads the unit once for its free runs (:func:`_free_number`); a page meets many
@@ -903,8 +914,8 @@ def _item_end(one: re.Pattern, text, at: int, end: int, scripts: bool) -> int | 
         # shortcut: at another character, text with its stray "<"s, the only item of *one* there, ends at the
         # first "<" before "!", "/", "?" or a letter, or at a "<" that ends the text (its run of "<"s gives
         # the last back); plain twin: the pattern, ~25 ns a stray "<" (hunted, issue 37: "<" then 0x82, ESC $ B)
-        lt = _TAG_OPEN.search(text, at, end)
-        return lt.start() if lt is not None else end - 1 if text[end - 1] == "<" else end
+        lt = markup_start(text, at, end)  # (a str: _holds_stray_text)
+        return lt if lt >= 0 else end - 1 if text[end - 1] == "<" else end
     item = one.match(text, at, end)
     return None if item is None else item.end()
 
@@ -1125,7 +1136,6 @@ BOGUS_COMMENT = r"<(?:\?|/(?![A-Za-z])|!(?!--))[^>]*>"
 #: character), and text with them: one item, not one per "<" (Chromium's head section, browsers.py).
 STRAY_LT = r"<+(?=[^!/?A-Za-z])"
 TEXT_WITH_STRAY_LT = with_possessives(rf"[^<][^<]*+(?:{STRAY_LT}[^<]*+)*+")
-_TAG_OPEN = re.compile(r"<[!/?A-Za-z]")  # where TEXT_WITH_STRAY_LT stops (or before a "<" that ends the text)
 META_CANDIDATE = re.compile(r"<meta[\t\n\x0c\r />]", _FLAGS)
 #: A run of text, "<" that starts no :data:`META_CANDIDATE` and whole meta tags (as :data:`TAG`
 #: reads them) without "<" inside (so that no other candidate starts within them), or without a
