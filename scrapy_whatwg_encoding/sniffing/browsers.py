@@ -149,7 +149,7 @@ class Seen:
 
 
 def chromium_meta(body: bytes, limit: int, head: int = UNCONDITIONAL,
-                  seen: Seen | None = None) -> tuple[Encoding, str, int] | None:
+                  seen: Seen | None = None, shortcut: bool = True) -> tuple[Encoding, str, int] | None:
     """Chromium's ``<meta>`` scan of *body* (at most *limit* bytes; *head* bytes whatever the
     markup): ``(encoding, label, byte offset of the "<")`` or ``None``. No UTF-16 or
     x-user-defined adjustment here. It decodes its bytes (to *limit*) once to look for a hint
@@ -158,13 +158,20 @@ def chromium_meta(body: bytes, limit: int, head: int = UNCONDITIONAL,
     its bytes only where its scan runs to the end of those before it ends: still in the head
     section; in a tag, comment or raw text element cut there; or out of the head section before
     *head* bytes with no ``<`` after it in them. *seen*, if given, is filled with what the scan
-    read (see :class:`Seen`)."""
+    read (see :class:`Seen`). Shortcut (*shortcut* ``False``: its twin, the first bytes then the
+    whole): the whole at once where no hint lies in the first bytes."""
     end = min(limit, len(body))
-    if last_hint(bytes(body[:end]).decode("latin-1")) < 0:  # no meta names an encoding (Firefox's text too)
+    whole = bytes(body[:end]).decode("latin-1")  # markup is ASCII: one character per byte
+    if last_hint(whole) < 0:  # no meta names an encoding (Firefox's text too)
         return None
     size = min(max(FIRST_READ, head), end)
+    if shortcut and Hints(whole).next_hint(0) >= size:
+        # Shortcut: no meta in the first bytes names an encoding, so the first read gives no
+        # answer the whole read does not (it leaves the head section at the same tag, or is cut):
+        # the whole at once (its twin: the first bytes, then the whole).
+        size = end
     while True:
-        text = bytes(body[:size]).decode("latin-1")  # markup is ASCII: one character per byte
+        text = whole if size == end else whole[:size]
         found = _chromium_scan(text, head, size < end, seen)
         if found is not _MORE:
             return found  # type: ignore[return-value]

@@ -160,7 +160,7 @@ def _chromium_scan(body: Body, settings: Settings, shortcuts: bool) -> Decision 
             return found
         seen = body.memo[("chromium seen", settings.parser_limit, settings.prescan_bytes)] = Seen()
         return _scan(body, settings, shortcuts, partial(chromium_meta, seen=seen))
-    return _scan(body, settings, shortcuts, chromium_meta)
+    return _scan(body, settings, shortcuts, partial(chromium_meta, shortcut=False))
 
 
 def _firefox_scan(body: Body, settings: Settings, shortcuts: bool) -> Decision | None:

@@ -128,6 +128,20 @@ def test_chromium_reads_4_kib_first_and_gives_what_a_whole_read_gives():
     assert longer > 500
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([b"<meta charset=zz>", b"<meta content=x>", b"<p>", b"<link>", b"<title>x</title>", b"<!--",
+                                 b"-->", b"<script>", b"</script>", b"<svg>", b"x" * 700, b"<meta a='" + b"y" * 900,
+                                 b"'>", b"<meta charset=koi8-r>", b"<body>", b"<head>"]), max_size=24).map(b"".join),
+       st.sampled_from([b"", b"<meta charset=koi8-r>", b"<meta content='charset=windows-1251' http-equiv=content-type>"]))
+@example(b"<meta charset=zz>" * 300, b"<meta charset=koi8-r>")  # no hint in the first 4 KiB: the whole at once
+@example(b"<p>" + b"x" * 5000, b"<meta charset=koi8-r>")  # out of the head section before 1 KiB
+def test_chromium_reads_the_whole_at_once_where_no_hint_lies_in_its_first_bytes(head, tail):
+    """chromium_meta's shortcut (no hint in the first 4 KiB: the whole at once) against its twin (the first
+    4 KiB, then the whole where that read runs to their end)."""
+    body = head + tail
+    assert browsers.chromium_meta(body, 1 << 16) == browsers.chromium_meta(body, 1 << 16, shortcut=False)
+
+
 def test_firefox_stops_where_no_late_meta_can_count_and_gives_what_a_whole_read_gives():
     def whole(body):  # the model without its stop: every <meta> of the tree, the same rules
         stopped = False
