@@ -263,26 +263,9 @@ NAME(const TYPE *t, Py_ssize_t pos, Py_ssize_t end)                             
     return -1;                                                                                       \
 }
 
+DEFINE_MARKUP(markup_1, Py_UCS1)
 DEFINE_MARKUP(markup_2, Py_UCS2)
 DEFINE_MARKUP(markup_4, Py_UCS4)
-
-static Py_ssize_t
-markup_1(const Py_UCS1 *t, Py_ssize_t pos, Py_ssize_t end)
-{
-    while (pos + 1 < end) {  /* each "<" found by memchr */
-        const Py_UCS1 *lt = memchr(t + pos, '<', end - 1 - pos);
-        if (lt == NULL) {
-            return -1;
-        }
-        Py_ssize_t i = lt - t;
-        Py_UCS1 c = t[i + 1];
-        if (c == '!' || c == '/' || c == '?' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')) {
-            return i;
-        }
-        pos = i + 1;
-    }
-    return -1;
-}
 
 static PyObject *
 markup_start(PyObject *module, PyObject *args)
