@@ -212,3 +212,16 @@ def test_a_single_byte_encodings_none_serves_utf_8_where_it_is_utf_8s(data, limi
     run._parser_meta(body, ENCODINGS["windows-1252"], limit, True)
     found, plain = run._parser_meta(body, _UTF_8, limit, True), parser_meta_span(data, _UTF_8, limit, shortcuts=False)
     assert (found and found[:3]) == (plain and plain[:3])  # (the tag's end: exact where ASCII precedes it only)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from([b"<", b"m", b"M", b"e", b"E", b"t", b"T", b"a", b"A", b"\x1b(B", b"\x1b(J", b"\x1b$B",
+                                 b"\x1b(I", b"\x1b", b"(", b"B", b"x", b"<meta", b"<\x1b(Bm\x1b(Je"]), max_size=30).map(b"".join),
+       st.integers(0, 40))
+@example(b"<" * 50 + b"<meta", 0)  # a page of "<", then one
+@example(b"<\x1b(BMeta", 0)  # an escape sequence between "<" and "m": the lookbehind's second form
+def test_the_iso_meta_search_led_by_its_m_is_the_patterns(data, cut):
+    """_iso_meta_in (led by the "m", the "<" in lookbehinds, from the first "m" on) against its plain
+    twin, _ISO_META's search, in data cut anywhere."""
+    end = max(len(data) - cut, 0)
+    assert change._iso_meta_in(data, end) is (change._ISO_META.search(data, 0, end) is not None)
