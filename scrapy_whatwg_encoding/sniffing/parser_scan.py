@@ -46,7 +46,7 @@ from typing import AnyStr
 from ..encoding import Encoding, get_encoding
 from ..encoding.compiled import PURE_PYTHON
 from ..encoding.tables.labels import LABELS
-from ._html.charrefs import lowered_word
+from ._html.charrefs import word_start
 from ._html.elements import MATHML_TEXT_IP_NAMES, META, RAWTEXT, RCDATA, SCRIPT, SVG_IP_NAMES
 from ._html.foreign import BREAKOUT_NAMES
 from ._html.tokenizer import (
@@ -477,8 +477,7 @@ class Hints:
         nothing, hint or not. One C search per answer, reused for positions up to it."""
         start, found = self._word
         if not (start <= position <= found or found < 0 <= position - start):
-            match = _CHARSET_WORD.search(self.lowered, position)
-            found = -1 if match is None else match.start()
+            found = word_start("charset", self.lowered, position)
             self._word = (position, found)
         return found
 
@@ -510,7 +509,6 @@ def forget() -> None:
         patterns.cache_clear()
 
 
-_CHARSET_WORD = lowered_word("charset")
 _META_LOWERED = re.compile(rb"<meta[\t\n\x0c\r />]")  # META_CANDIDATE in an ascii_lowered text (no IGNORECASE)
 
 

@@ -1,6 +1,7 @@
-"""Three of the tokenizer's patterns compiled (scrapy_whatwg_encoding/sniffing/_html/c_tokens.c) equal their
+"""Four of the tokenizer's patterns compiled (scrapy_whatwg_encoding/sniffing/_html/c_tokens.c) equal their
 plain twins, which define them: ``markup_start`` equals MARKUP_START's search from every position of texts of
-"<" and what may follow it, cut anywhere; ``tag_groups`` equals TAG's match (tokenizer.tag_groups) from every position of
+"<" and what may follow it, cut anywhere; ``word_start`` equals charrefs.lowered_word's search from every
+position of texts of letters and numeric references, cut anywhere; ``tag_groups`` equals TAG's match (tokenizer.tag_groups) from every position of
 texts built from the pieces each step of TAG reads, in text of each of str's three kinds, with the text cut
 anywhere; ``numbered_end`` equals numbered_run's match (tokenizer.numbered_run_end's twin) over copies of units
 but for their numbers, where tokenizer.numbered_literals gives literals; and both on the hostile bench's bodies."""
@@ -14,7 +15,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from scrapy_whatwg_encoding.encoding.compiled import PURE_PYTHON
-from scrapy_whatwg_encoding.sniffing._html import tokenizer
+from scrapy_whatwg_encoding.sniffing._html import charrefs, compiled, tokenizer
 from scrapy_whatwg_encoding.sniffing._html.tokenizer import (
     DIGITS,
     MARKUP_START,
@@ -26,7 +27,7 @@ from scrapy_whatwg_encoding.sniffing._html.tokenizer import (
     tag_groups,
 )
 
-COMPILED = tokenizer.compiled_tokens(pure=False)
+COMPILED = compiled.compiled_tokens(pure=False)
 if COMPILED is None:  # (.ci/run builds it: CI runs no test skipped)
     pytest.skip("the package was built without its C extensions (no C compiler when pip installed it)",
                 allow_module_level=True)
@@ -40,10 +41,11 @@ TAG_PIECES = ["<", "</", "a", "Meta", "x1", " ", "\t", "\n", "\x0c", "\r", "/", 
 def test_the_scans_use_the_compiled_tokens():
     """Where the extension is built the scans use it; with SCRAPY_WHATWG_ENCODING_PURE_PYTHON=1, the patterns."""
     pure = os.environ.get(PURE_PYTHON) == "1"
-    assert (tokenizer.compiled_tokens() is None) is pure
+    assert (compiled.compiled_tokens() is None) is pure
     assert (tokenizer.tag_reader() is tag_groups) is pure
     assert tokenizer.markup_start("a<b", 0, 3) == 1
-    assert tokenizer.compiled_tokens(pure=True) is None
+    assert charrefs.word_start("charset", b"&#x63;harset") == 0
+    assert compiled.compiled_tokens(pure=True) is None
 
 
 def test_without_the_extension_the_patterns(monkeypatch):
@@ -53,7 +55,7 @@ def test_without_the_extension_the_patterns(monkeypatch):
 
     monkeypatch.delattr(package, "c_tokens", raising=False)
     monkeypatch.setitem(sys.modules, "scrapy_whatwg_encoding.sniffing._html.c_tokens", None)
-    assert tokenizer.compiled_tokens.__wrapped__(pure=False) is None
+    assert compiled.compiled_tokens.__wrapped__(pure=False) is None
 
 
 @pytest.mark.slow  # 2,000 texts, each from every position
@@ -85,6 +87,25 @@ def test_markup_starts_equal_the_pattern(pieces, cut):
     for pos in range(len(text) + 1):
         found = MARKUP_START.search(text, pos, end)
         assert COMPILED.markup_start(text, pos, end) == (-1 if found is None else found.start()), (text, pos, end)
+
+
+WORD_PIECES = ["c", "h", "a", "r", "s", "e", "t", "x", ";", "&", "&#", "&#x", "0", "00", "67", "99", "63", "43", "672",
+               "104", "72", "&#99;", "&#x63", "&#0099", "&#x068;", "&#x6", "&#1", "&#116;", "&#x74", "1", "f", "?"]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(WORD_PIECES), max_size=24), st.integers(0, 1 << 16), st.sampled_from(["charset", "ab"]))
+@example(["&#x63;", "h", "&#97", "r", "s", "&#0101;", "t"], 0, "charset")  # references, with and without ";", zeros
+@example(["&#99", "0", "harset"], 0, "charset")  # "&#990": a longer number, none
+@example(["&#x63", "f", "harset"], 0, "charset")  # "&#x63f": none
+def test_words_equal_the_pattern(pieces, cut, word):
+    text = "".join(pieces).encode("ascii")
+    end = len(text) - cut % (len(text) + 1) if cut % 3 == 0 else len(text)  # (a third of them cut)
+    pattern = charrefs.lowered_word(word)
+    for pos in range(len(text) + 1):
+        found = pattern.search(text, pos, end)
+        assert COMPILED.word_start(text, pos, end, word.encode()) == (-1 if found is None else found.start()), \
+            (text, pos, end)
 
 
 NUMBERED_PIECES = ["<meta", " charset=", '"<p>', "\x0f", "あ", "😀", "a", "<", ">", "-->", "&#", ";", " ", "1", "23",
@@ -142,7 +163,8 @@ def test_literals_only_where_each_run_reads_one_way():
 @pytest.mark.slow  # a hundred bodies of 64 KiB
 def test_hostile_bodies_equal_the_patterns():
     """Each hostile body of tools/bench_hostile.py (64 KiB, as latin-1 and as UTF-8 text): its tags and the
-    next markup within 4 KiB from each "<" of its first and last 4 KiB, and from every 64th character; the copies of its first unit but for
+    next markup within 4 KiB from each "<" of its first and last 4 KiB, and from every 64th character; the next
+    "charset" within 8 KiB, from every 1024th; the copies of its first unit but for
     its numbers, where it has one."""
     import bench_hostile
 
@@ -154,6 +176,10 @@ def test_hostile_bodies_equal_the_patterns():
                 assert COMPILED.tag_groups(text, pos) == tag_groups(text, pos), (name, pos)
                 found = MARKUP_START.search(text, pos, pos + 4096)
                 assert COMPILED.markup_start(text, pos, pos + 4096) == (-1 if found is None else found.start()), name
+            lowered = text.encode("ascii", "replace").lower()
+            for pos in range(0, len(lowered), 1024):
+                found = charrefs.lowered_word("charset").search(lowered, pos, pos + 8192)
+                assert COMPILED.word_start(lowered, pos, pos + 8192, b"charset") == (-1 if found is None else found.start())
             lt = text.find("<", 1)
             second = text.find("<", lt + 1)
             if lt > 0 and second > 0 and (parts := tuple(DIGITS.split(text[lt:second]))) and len(parts) > 1:

@@ -1,5 +1,6 @@
-/* Three of the tokenizer's patterns, compiled: a tag (tokenizer.TAG), copies but for their numbers
- * (tokenizer.numbered_run) and the start of markup (tokenizer.MARKUP_START). The patterns are the plain twins and the definitions: each function
+/* Four of the tokenizer's patterns, compiled: a tag (tokenizer.TAG), copies but for their numbers
+ * (tokenizer.numbered_run), the start of markup (tokenizer.MARKUP_START) and a word written or spelt
+ * in numeric references (charrefs.lowered_word). The patterns are the plain twins and the definitions: each function
  * here reads what its pattern reads, in its order (tests/sniffing/test_compiled_tokens.py holds
  * each equal to its pattern). A text is read in its own kind (one, two or four bytes a character).
  *
@@ -296,6 +297,92 @@ markup_start(PyObject *module, PyObject *args)
     return PyLong_FromSsize_t(found);
 }
 
+/* charrefs.lowered_word's first match in t[start:end] (a text's ASCII-lowercased bytes): each letter
+ * of the word written (lowercase), or a numeric reference to it, either case ("&#", zeros, then its
+ * code point's digits, whole; or "x", zeros, then its hexadecimal digits, whole), its ";" if one
+ * follows. Each reads one way: the zeros, digits and ";" are taken whole (no other unit starts with
+ * a digit or ";"). */
+static Py_ssize_t
+reference_end(const unsigned char *t, Py_ssize_t q, Py_ssize_t end, unsigned char letter)
+{
+    if (q + 2 >= end || t[q] != '&' || t[q + 1] != '#') {
+        return -1;
+    }
+    q += 2;
+    int hex = t[q] == 'x';
+    q += hex;
+    while (q < end && t[q] == '0') {
+        q++;
+    }
+    unsigned long value = 0;
+    Py_ssize_t digits = 0;
+    for (; q < end; q++, digits++) {
+        unsigned char c = t[q];
+        unsigned digit;
+        if (c >= '0' && c <= '9') {
+            digit = c - '0';
+        }
+        else if (hex && c >= 'a' && c <= 'f') {
+            digit = c - 'a' + 10;
+        }
+        else {
+            break;
+        }
+        if (digits < 8) {
+            value = value * (hex ? 16 : 10) + digit;
+        }
+    }
+    if (digits == 0 || digits > 3 || (value != letter && value != (unsigned long)(letter - 32))) {
+        return -1;
+    }
+    return q < end && t[q] == ';' ? q + 1 : q;
+}
+
+static PyObject *
+word_start(PyObject *module, PyObject *args)
+{
+    Py_buffer text, word;
+    Py_ssize_t start, end, found = -1;
+    if (!PyArg_ParseTuple(args, "y*nny*", &text, &start, &end, &word)) {
+        return NULL;
+    }
+    const unsigned char *t = text.buf, *w = word.buf;
+    if (end > text.len) {
+        end = text.len;
+    }
+    if (start < 0) {
+        start = 0;
+    }
+    for (Py_ssize_t k = 0; k < word.len; k++) {
+        if (w[k] < 'a' || w[k] > 'z') {
+            PyBuffer_Release(&text);
+            PyBuffer_Release(&word);
+            PyErr_SetString(PyExc_ValueError, "word: lowercase ASCII letters");
+            return NULL;
+        }
+    }
+    for (Py_ssize_t p = start; p < end && word.len > 0 && found < 0; p++) {
+        if (t[p] != w[0] && t[p] != '&') {
+            continue;
+        }
+        Py_ssize_t q = p, k = 0;
+        for (; k < word.len; k++) {
+            if (q < end && t[q] == w[k]) {
+                q++;
+            }
+            else if ((q = reference_end(t, q, end, w[k])) < 0) {
+                break;
+            }
+        }
+        if (k == word.len) {
+            found = p;
+        }
+    }
+    PyBuffer_Release(&text);
+    PyBuffer_Release(&word);
+    return PyLong_FromSsize_t(found);
+}
+
 static PyMethodDef methods[] = {
     {"tag_groups", tag_groups, METH_VARARGS,
      "tag_groups(text, pos, end=maxsize) -> (end, slash, name, attributes, tail) | None: tokenizer.TAG's match "
@@ -307,11 +394,14 @@ static PyMethodDef methods[] = {
     {"markup_start", markup_start, METH_VARARGS,
      "markup_start(text, pos, end) -> int: where tokenizer.MARKUP_START first matches in text[pos:end] (a \"<\" then "
      "\"!\", \"/\", \"?\" or an ASCII letter), or -1."},
+    {"word_start", word_start, METH_VARARGS,
+     "word_start(lowered, start, end, word) -> int: where charrefs.lowered_word(word) first matches in "
+     "lowered[start:end] (word: lowercase ASCII letters), or -1."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "c_tokens", "Three of the tokenizer's patterns, compiled (see c_tokens.c).", -1, methods,
+    PyModuleDef_HEAD_INIT, "c_tokens", "Four of the tokenizer's patterns, compiled (see c_tokens.c).", -1, methods,
 };
 
 PyMODINIT_FUNC

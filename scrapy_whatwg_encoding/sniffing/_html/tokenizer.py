@@ -6,17 +6,15 @@ only (``re.ASCII``): the tokenizer lowercases ASCII letters and nothing else.
 """
 from __future__ import annotations
 
-import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from functools import cache, lru_cache
-from types import ModuleType
+from functools import lru_cache
 from typing import Any
 
-from ...encoding.compiled import PURE_PYTHON
 from ...encoding.tables.labels import LABELS
 from .charrefs import decode_attribute_value, may_hold, nonspace_floor
+from .compiled import compiled_tokens
 
 _WS = "\t\n\x0c\r "
 _FLAGS = re.ASCII | re.IGNORECASE
@@ -75,21 +73,6 @@ def tag_pattern(possessive: bool = POSSESSIVE) -> str:
 # "/": the self-closing flag). No match means end of input inside the tag: the token is never
 # emitted.
 TAG = re.compile(tag_pattern())
-
-
-@cache
-def compiled_tokens(pure: bool | None = None) -> ModuleType | None:
-    """The compiled twins of :func:`tag_groups`, :func:`numbered_run_end` and :func:`markup_start` (``c_tokens.c``: each
-    character read once, in C, where the patterns take up to 60 ns a step over a 64 KiB tag or run of
-    copies: hunted, issue 37); ``None`` where the extension is not built, or where *pure* (by default,
-    where :data:`.compiled.PURE_PYTHON` is ``1``)."""
-    if os.environ.get(PURE_PYTHON) == "1" if pure is None else pure:
-        return None
-    try:
-        from . import c_tokens
-    except ImportError:
-        return None
-    return c_tokens
 
 
 def tag_groups(text: str, pos: int, end: int = sys.maxsize) -> tuple[int, str, str, str, str] | None:
