@@ -38,7 +38,8 @@ CPython lacks and a null pointer in each), and Big5 scripts of errors each befor
 ASCII trail (``0xFF ' 0xFF 0xD7 ]``), comments left open, of ``-`` and of ``<!--``, and
 references to a quote each before one to another code point (``&quot;&#0;``); hunted in stop 63, end tags whose
 names hold non-ASCII characters in text (``</x😀a < b``) and ``<svg><title>`` in a ``<template>`` holding
-ISO-2022-JP escapes and numbered ``<form>`` tags; UTF-16LE comments with and without a BOM; and the bodies that were
+ISO-2022-JP escapes and numbered ``<form>`` tags; hunted in stop 64, floods of end tags (``</>``, ``</style>``)
+after 2 KiB of text; UTF-16LE comments with and without a BOM; and the bodies that were
 here before: Russian text in windows-1251, random bytes, NUL bytes, ASCII with one 0xE9 at the
 end. Columns:
 ms, best of ``--repeat`` fresh responses (with the readings the body's earlier calls cached
@@ -197,6 +198,11 @@ def bodies(size: int) -> dict[str, bytes]:
         "hunted: <template><svg><title>ESC$B<%d<form> x N": (b'\xe9 e="f"<template>' + _repeat_distinct(
             b"<svg><title>\x1b$B<%d<form><form><form></svg>\x1b$(D\x1b$B<", size - 80)
             + b"</svg><meta charset=koi8-r></svg><meta charset=koi8-r>").ljust(size),
+        # (hunted, stop 64: a flood of end tags after 2 KiB of text, which the runs read in one match)
+        "hunted: <html>, 2 KiB of spaces, </></> x N": _around(b"<html>" + b" " * 2200, b"</></>",
+                                                               b"\x1b(B<meta charset=koi8-r>", size),
+        "hunted: <html>, 2 KiB of spaces, </style> x N": _around(b"<html>" + b" " * 2200, b"</style></style>",
+                                                                b"\x1b(B<meta charset=koi8-r><foreignObject>", size),
         "<!DOCTYPE\\x81\\x82< x N (one DOCTYPE)": _around(b"<!DOCTYPE\x82<\x1b$B", b"<!DOCTYPE\x81\x82<", meta, size),
         **{f"<meta charset={label}>, {unit!r} x N": _around(b"<meta charset=%s>" % label.encode(), unit, b"", size)
            for label, unit in [("shift_jis", b"\x81<"), ("euc-kr", b"\xff"), ("big5", b"\xff"), ("euc-jp", b"\xff"),

@@ -394,14 +394,52 @@ def test_a_run_with_copies_but_for_their_numbers_skipped_ends_where_the_run_ends
             assert run_end(one, run, text, 0, end, window) == (0 if alone is None else alone.end()), (one.pattern[:40], window)
 
 
+_LONG_ITEMS = st.sampled_from(["", " " * 70, "x" * 3000, "<!--" + "y" * 80 + "-->", "<a " + "b " * 50 + ">", "<?" + "z" * 90 + ">"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(_LONG_ITEMS, st.lists(_NUMBERED_UNITS, min_size=1, max_size=4).map("".join),
+                          st.integers(min_value=0, max_value=300)), min_size=1, max_size=3),
+       st.integers(min_value=0, max_value=20000), st.sampled_from([RUN_WINDOW, 7, 64]))
+@example([("<html>" + " " * 2200, "</></>", 3000)], 20000, RUN_WINDOW)  # hunted (issue 37): 3.0 / 11.0 ms at 64 KiB
+@example([("", "<p>", 300), ("", "</>", 300), (" " * 70, "<!---->", 300)], 20000, 64)  # floods one after another
+def test_a_run_of_floods_after_long_items_ends_where_the_run_ends(parts, cut, window):
+    """Long items (text, comments, tags, bogus comments longer than the window) each followed by a
+    flood of a unit, exact or numbered, one after another: run_end goes on from the end of a long
+    item, or of far-reaching copies, as from the start; it ends where the run alone does, for the
+    parser step's and Chromium's runs, wherever the text is cut."""
+    from scrapy_whatwg_encoding.sniffing import browsers
+
+    text = "".join(long + _numbered(unit, copies) for long, unit, copies in parts)
+    end = min(cut, len(text))
+    runs = [(COMMENT_ONE, COMMENT_RUN), (browsers._CHROMIUM_HEAD_ONE, browsers._CHROMIUM_HEAD_RUN),
+            (browsers._CHROMIUM_BODY_ONE, browsers._CHROMIUM_BODY_RUN), parser_scan._QUIET_INITIAL,
+            parser_scan._quiet_end_tags(None), parser_scan._quiet_end_tags(frozenset(("head", "h1", "h2")))]
+    for one, run in runs:
+        alone = run.match(text, 0, end)
+        assert run_end(one, run, text, 0, end, window) == (0 if alone is None else alone.end()), (one.pattern[:40], window)
+
+
+def test_a_flood_after_a_long_item_is_run_past_its_copies():
+    """A 64 KiB flood of "</>" after 2 KiB of text (hunted, issue 37, after "<html>"): the run is
+    matched in windows, and whole only past the copies, not from the end of the text."""
+    text = " " * 2200 + "</>" * 21000
+    for one, pattern in ((browsers_module._CHROMIUM_HEAD_ONE, browsers_module._CHROMIUM_HEAD_RUN),
+                         parser_scan._quiet_end_tags(None)):
+        counted = _Counted(pattern)
+        assert run_end(one, counted, text, 0, len(text)) == pattern.match(text).end() == len(text)
+        assert all(end_ <= start + RUN_WINDOW or start >= len(text) - 6 for start, end_ in counted.spans), counted.spans
+
+
 class _Counted:
     """A pattern whose ``match`` calls are recorded (their start positions)."""
 
     def __init__(self, pattern):
-        self.pattern, self.starts = pattern, []
+        self.pattern, self.starts, self.spans = pattern, [], []
 
     def match(self, text, pos, end):
         self.starts.append(pos)
+        self.spans.append((pos, end))
         return self.pattern.match(text, pos, end)
 
 

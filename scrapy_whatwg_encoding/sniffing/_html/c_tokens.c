@@ -1,8 +1,9 @@
 /* Four of the tokenizer's patterns, compiled: a tag (tokenizer.TAG), copies but for their numbers
- * (tokenizer.numbered_run), the start of markup (tokenizer.MARKUP_START) and a word written or spelt
- * in numeric references (charrefs.lowered_word). The patterns are the plain twins and the definitions: each function
- * here reads what its pattern reads, in its order (tests/sniffing/test_compiled_tokens.py holds
- * each equal to its pattern). A text is read in its own kind (one, two or four bytes a character).
+ * (tokenizer.numbered_run), the start of markup (tokenizer.MARKUP_START) and a word written or
+ * spelt in numeric references (charrefs.lowered_word). The patterns are the plain twins and the
+ * definitions: each function here reads what its pattern reads, in its order
+ * (tests/sniffing/test_compiled_tokens.py holds each equal to its pattern). A text is read in its
+ * own kind (one, two or four bytes a character).
  *
  * tag_groups: TAG's match at a "<" (tag open state .. data state, §13.2.5.6-42): "/" or not, the
  * name (an ASCII letter, then to whitespace, "/" or ">"), the attributes as TAG's steps read them

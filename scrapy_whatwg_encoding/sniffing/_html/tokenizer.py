@@ -87,6 +87,8 @@ def tag_reader() -> Callable[..., tuple[int, str, str, str, str] | None]:
     """:func:`tag_groups`, compiled where the extension is built (:func:`compiled_tokens`)."""
     compiled = compiled_tokens()
     return tag_groups if compiled is None else compiled.tag_groups
+
+
 # Attributes inside an already matched TAG group 3 (name, then one of the three value forms).
 ATTRIBUTES = re.compile(
     r"[\t\n\x0c\r /]*([^\t\n\x0c\r />][^\t\n\x0c\r /=>]*)"
@@ -564,6 +566,8 @@ def markup_start(text: str, pos: int, end: int) -> int:
         return compiled.markup_start(text, pos, end)
     found = MARKUP_START.search(text, pos, end)
     return -1 if found is None else found.start()
+
+
 #: Characters and runs of digits of the longest unit whose copies but for their numbers are looked
 #: for (:func:`numbered_copy`): each distinct unit compiles its patterns (about 1.2 µs a character
 #: for the three) and reads the unit once for its free runs (:func:`_free_number`); a page meets many
@@ -718,72 +722,86 @@ def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: 
     *one* (an alternation of items, at most one of which matches at any place) repeated. A run
     that ends within *window* is that one match (no item matches where it stops, in all of the
     text); one that stops before or within an item longer than *window*, or meets one among the
-    items it tries as units below, goes on after that item (read once, not three times); a longer
+    items it tries as units below, goes on after that item as from the start (the item read once,
+    not three times; what follows it in windows too: hunted, issue 37, 2 KiB of text then ``</>``
+    repeated, the run after it in one match, 3-5 ms at 64 KiB); a longer
     one has copies of a unit of up to :data:`UNIT_ITEMS` items that ends with ">" and starts at
     one of the first :data:`UNIT_ITEMS` items from the item the window cut (else, where the window
     ends between items, from the first) skipped first (:func:`copies_end`; the unit whose copies
     reach furthest): the same end, in O(log n) steps for a flood of such a unit, whatever comes
     before it; in a ``str``, the first whose next copy is one but for its free numbers
-    (:func:`numbered_copy`) too, its copies in one match, where they reach further. Past the
+    (:func:`numbered_copy`) too, its copies in one match, where they reach further; from the end
+    of copies that reach a window or more, as from the start again. Past the
     window, elements of text left open are dropped (:func:`without_unclosed`), and with
     *read_scripts*, a script element is read as the tokenizer reads it (:func:`script_element_end`),
     not by *one* (its plain twin: ``read_scripts=False``)."""
-    cut = min(end, pos + window)
-    match = run.match(text, pos, cut)
-    stop = pos if match is None else match.end()
-    if cut == end:
-        return stop
-    scripts = False  # (whether a script element is read as the tokenizer reads it: see _item_end)
-    if id(one) in _TEXT_ELEMENTS:
-        one, run = without_unclosed(one, run, text, pos)
-        entry = _registered(one)
-        scripts = read_scripts and type(text) is str and entry is not None and "script" in entry[2]
-    # (an item that ends at the cut may be one only there, a lookahead having met the cut: from *pos* again)
-    item_end = _item_end(one, text, stop if stop < cut else pos, end, scripts)
-    if stop < cut:  # every item before *stop* read whole within the window
-        if item_end is None:
-            return stop  # and none starts there
-        pos = stop
-    elif item_end is None:
-        return pos  # no item here: the run is empty (and its attempt would cost as much again)
-    if item_end - pos > window:  # one long item (a tag of thousands of attributes, text): read once
-        return _run_after(run, text, item_end, end)
-    # Copies of a unit of up to UNIT_ITEMS items that starts at one of the first UNIT_ITEMS items
-    # from *pos* (the item the window cut, else the first: past a prefix of other items), each
-    # tried over 16 copies at most: the first that has them all, else the one that reaches
-    # furthest, is skipped to its end. (Items matched as the tries need them: a flood's unit from
-    # *pos* costs its own items only.)
-    bounds = [pos, item_end]
-    best = (pos, None, 0)
-    for first in range(UNIT_ITEMS):
-        for k in range(first + 1, first + 1 + UNIT_ITEMS):
-            if k == len(bounds):
-                after = _item_end(one, text, bounds[-1], end, scripts)
-                after = bounds[-1] if after is None else after
-                if after == bounds[-1]:
-                    break
-                if after - bounds[-1] > window:  # (as above: the run goes on after it)
-                    return _run_after(run, text, after, end)
-                bounds.append(after)
-            start, unit_end = bounds[first], bounds[k]
-            if unit_end - start > 2 and text[unit_end - 1:unit_end] in (">", b">") \
-                    and text.startswith(unit := text[start:unit_end], unit_end):
-                far = unit_end + 16 * len(unit)
-                reach = copies_end(text, unit_end, unit, min(end, far))
-                if reach > best[0]:
-                    best = (reach, unit, unit_end)
-                if reach >= far:
-                    break
-        if (best[1] is not None and best[0] >= best[2] + 16 * len(best[1])) or first + 1 >= len(bounds) - 1:
-            break
-    if best[1] is not None:
-        pos = copies_end(text, best[2], best[1], end)
-    if type(text) is str and (best[1] is None or best[0] < best[2] + 16 * len(best[1])):
-        units = ((bounds[first], bounds[k]) for first in range(len(bounds) - 1)
-                 for k in range(first + 1, min(len(bounds), first + 1 + UNIT_ITEMS)))
-        pos = max(pos, numbered_copies_past(text, units, end, _NUMBERED_TRIES))  # (each copy's items the unit's)
-    match = run.match(text, pos, end)
-    return pos if match is None else match.end()
+    while True:  # (a long item or far-reaching copies passed: on from their end, as from the start)
+        begun = pos
+        cut = min(end, pos + window)
+        match = run.match(text, pos, cut)
+        stop = pos if match is None else match.end()
+        if cut == end:
+            return stop
+        scripts = False  # (whether a script element is read as the tokenizer reads it: see _item_end)
+        if id(one) in _TEXT_ELEMENTS:
+            one, run = without_unclosed(one, run, text, pos)
+            entry = _registered(one)
+            scripts = read_scripts and type(text) is str and entry is not None and "script" in entry[2]
+        # (an item that ends at the cut may be one only there, a lookahead having met the cut: from *pos* again)
+        item_end = _item_end(one, text, stop if stop < cut else pos, end, scripts)
+        if stop < cut:  # every item before *stop* read whole within the window
+            if item_end is None:
+                return stop  # and none starts there
+            pos = stop
+        elif item_end is None:
+            return pos  # no item here: the run is empty (and its attempt would cost as much again)
+        if item_end - pos > window:  # one long item (a tag of thousands of attributes, text): read once
+            pos = item_end
+            continue
+        # Copies of a unit of up to UNIT_ITEMS items that starts at one of the first UNIT_ITEMS items
+        # from *pos* (the item the window cut, else the first: past a prefix of other items), each
+        # tried over 16 copies at most: the first that has them all, else the one that reaches
+        # furthest, is skipped to its end. (Items matched as the tries need them: a flood's unit from
+        # *pos* costs its own items only.)
+        bounds = [pos, item_end]
+        best = (pos, None, 0)
+        long_end = -1  # (the end of a long item among them, as above: the run goes on after it)
+        for first in range(UNIT_ITEMS):
+            for k in range(first + 1, first + 1 + UNIT_ITEMS):
+                if k == len(bounds):
+                    after = _item_end(one, text, bounds[-1], end, scripts)
+                    after = bounds[-1] if after is None else after
+                    if after == bounds[-1]:
+                        break
+                    if after - bounds[-1] > window:
+                        long_end = after
+                        break
+                    bounds.append(after)
+                start, unit_end = bounds[first], bounds[k]
+                if unit_end - start > 2 and text[unit_end - 1:unit_end] in (">", b">") \
+                        and text.startswith(unit := text[start:unit_end], unit_end):
+                    far = unit_end + 16 * len(unit)
+                    reach = copies_end(text, unit_end, unit, min(end, far))
+                    if reach > best[0]:
+                        best = (reach, unit, unit_end)
+                    if reach >= far:
+                        break
+            if long_end >= 0 or (best[1] is not None and best[0] >= best[2] + 16 * len(best[1])) \
+                    or first + 1 >= len(bounds) - 1:
+                break
+        if long_end >= 0:
+            pos = long_end
+            continue
+        if best[1] is not None:
+            pos = copies_end(text, best[2], best[1], end)
+        if type(text) is str and (best[1] is None or best[0] < best[2] + 16 * len(best[1])):
+            units = ((bounds[first], bounds[k]) for first in range(len(bounds) - 1)
+                     for k in range(first + 1, min(len(bounds), first + 1 + UNIT_ITEMS)))
+            pos = max(pos, numbered_copies_past(text, units, end, _NUMBERED_TRIES))  # (each copy's items the unit's)
+        if pos - begun >= window:
+            continue  # (copies that reach far: what follows them may be a flood of another unit)
+        match = run.match(text, pos, end)
+        return pos if match is None else match.end()
 
 
 Variant = Callable[[frozenset[str]], "tuple[re.Pattern, re.Pattern]"]
@@ -964,12 +982,6 @@ def numbered_copies_past(text: str, units: Iterable[tuple[int, int]], end: int, 
             if not tries:
                 break
     return 0
-
-
-def _run_after(run: re.Pattern, text, pos: int, end: int) -> int:
-    """Where ``run.match(text, pos, end)`` ends, after a long item that ends at *pos*."""
-    match = run.match(text, pos, end)
-    return pos if match is None else match.end()
 
 
 def text_element(names: str, key: str) -> str:
