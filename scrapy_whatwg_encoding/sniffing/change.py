@@ -322,7 +322,9 @@ def utf_8_finds_none_alike(body: bytes, limit: int = PARSER_LIMIT) -> bool:
     characters: tokens starting before ``4 * PARSER_HEAD`` bytes, where no ``<template``
     (after which the tree builder may return to the head) has been written, and where each
     ``<meta`` from ``PARSER_HEAD`` on ends before the first hint after it (:class:`.parser_scan.Hints`:
-    none names an encoding)."""
+    none names an encoding), each read within :data:`.tokenizer.LONGEST_TAG` characters, as many
+    as :data:`_PLAIN_METAS` such tags in all at most (else ``False``: the scan decides; a page of
+    quotes left open is not read to its end at each ``<meta``)."""
     from ._html.tokenizer import META_CANDIDATE, tag_reader  # imported on first use, as the scan
     from .parser_scan import Hints
 
@@ -334,9 +336,16 @@ def utf_8_finds_none_alike(body: bytes, limit: int = PARSER_LIMIT) -> bool:
     hint = Hints(text).next_hint(head)
     if hint < 0:
         return True
-    tag_at = tag_reader()
-    return all((tag := tag_at(text, meta.start())) is None or tag[0] <= hint
-               for meta in META_CANDIDATE.finditer(text, head, reach))
+    tag_at, budget = tag_reader(), _PLAIN_METAS * LONGEST_TAG
+    for meta in META_CANDIDATE.finditer(text, head, reach):
+        start = meta.start()
+        tag = tag_at(text, start, min(hint, start + LONGEST_TAG))
+        if tag is None:
+            return False  # (it may run past the hint)
+        budget -= tag[0] - start
+        if budget < 0:
+            return False
+    return True
 
 
 def first_parser_meta_bytes(body: bytes, limit: int = PARSER_LIMIT) -> int:

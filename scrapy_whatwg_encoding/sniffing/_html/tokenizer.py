@@ -736,7 +736,6 @@ def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: 
     *read_scripts*, a script element is read as the tokenizer reads it (:func:`script_element_end`),
     not by *one* (its plain twin: ``read_scripts=False``)."""
     while True:  # (a long item or far-reaching copies passed: on from their end, as from the start)
-        begun = pos
         cut = min(end, pos + window)
         match = run.match(text, pos, cut)
         stop = pos if match is None else match.end()
@@ -798,7 +797,7 @@ def run_end(one: re.Pattern, run: re.Pattern, text, pos: int, end: int, window: 
             units = ((bounds[first], bounds[k]) for first in range(len(bounds) - 1)
                      for k in range(first + 1, min(len(bounds), first + 1 + UNIT_ITEMS)))
             pos = max(pos, numbered_copies_past(text, units, end, _NUMBERED_TRIES))  # (each copy's items the unit's)
-        if pos - begun >= window:
+        if pos - bounds[0] >= window:
             continue  # (copies that reach far: what follows them may be a flood of another unit)
         match = run.match(text, pos, end)
         return pos if match is None else match.end()
