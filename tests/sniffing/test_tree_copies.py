@@ -289,6 +289,9 @@ GROWING = {
     "svg <g>": ("<svg>", "<g>", "</svg>" + META),
     "<span>, svg": ("", "<span>", "<svg><title>" + META),
     "template <font color=red>": ("<template>", "<font color=red>", "</template>" + META),
+    # (hunted, stop 65: each "<b>" after whitespace taken as a copy of the "<b>" before, the unit with
+    # the whitespace then never tried: a turn per copy)
+    "template <b><b> and whitespace": ("<template>", "<b><b>\r\n", "</template>" + META),
 }
 GROWING_UNITS = {
     "template <a><b>": ("<template>", "<a><b>", "</template>" + META),
