@@ -4,7 +4,9 @@ plain twins, which define them: ``markup_start`` equals MARKUP_START's search fr
 position of texts of letters and numeric references, cut anywhere; ``tag_groups`` equals TAG's match (tokenizer.tag_groups) from every position of
 texts built from the pieces each step of TAG reads, in text of each of str's three kinds, with the text cut
 anywhere; ``numbered_end`` equals numbered_run's match (tokenizer.numbered_run_end's twin) over copies of units
-but for their numbers, where tokenizer.numbered_literals gives literals; and both on the hostile bench's bodies."""
+but for their numbers, where tokenizer.numbered_literals gives literals; ``script_data_end`` equals
+tokenizer.script_data_end's steps (its plain twin, each transition a search) from every position of texts of what
+they read; and all on the hostile bench's bodies."""
 from __future__ import annotations
 
 import os
@@ -160,12 +162,31 @@ def test_literals_only_where_each_run_reads_one_way():
     assert numbered_literals(skeleton(("<a>", "<b>")), 2) == ("<a>", "<b><a>", "<b>")
 
 
+# What the script data states read (§13.2.5.4, 15-32): "<!--", "-->", "<!-->", "</script" and "<script" with and
+# without what ends a tag name, in either case, dashes, "<", other characters of each kind of str.
+SCRIPT_PIECES = ["<!--", "-->", "<!-->", "--", "-", ">", "<", "!", "/", "<script", "</script", "<SCRIPT", "</ScRiPt",
+                 "script", " ", "\t", "\x0c", "/", ">", "a", "é", "😀", "ſ", "K", "<scripts>", "<script>", "</script>"]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(SCRIPT_PIECES), max_size=24))
+@example(["<!--", "<script", ">", "-->", "</script", ">"])  # escaped, double-escaped, back to script data: ends
+@example(["<!--", "<script", " ", "</script", ">", "</script", "/"])  # double-escaped, escaped, then the end
+@example(["<!-->", "</script", "\t"])  # "<!-->" closes at once
+@example(["</script"])  # no character after the name: no end
+def test_script_data_ends_equal_the_steps(pieces):
+    text = "".join(pieces)
+    for pos in range(len(text) + 1):
+        assert COMPILED.script_data_end(text, pos) == tokenizer.script_data_end(text, pos, shortcut=False), (text, pos)
+
+
 @pytest.mark.slow  # a hundred bodies of 64 KiB
 def test_hostile_bodies_equal_the_patterns():
     """Each hostile body of tools/bench_hostile.py (64 KiB, as latin-1 and as UTF-8 text): its tags and the
     next markup within 4 KiB from each "<" of its first and last 4 KiB, and from every 64th character; the next
     "charset" within 8 KiB, from every 1024th; the copies of its first unit but for
-    its numbers, where it has one."""
+    its numbers, where it has one; the end of a script element from each "<script" of its first 4 KiB and from
+    every 4096th character."""
     import bench_hostile
 
     for name, body in bench_hostile.bodies(1 << 16).items():
@@ -176,6 +197,8 @@ def test_hostile_bodies_equal_the_patterns():
                 assert COMPILED.tag_groups(text, pos) == tag_groups(text, pos), (name, pos)
                 found = MARKUP_START.search(text, pos, pos + 4096)
                 assert COMPILED.markup_start(text, pos, pos + 4096) == (-1 if found is None else found.start()), name
+            for pos in sorted({*range(0, len(text), 4096), *(k + 8 for k, c in enumerate(text[:4096]) if c == "<")}):
+                assert COMPILED.script_data_end(text, pos) == tokenizer.script_data_end(text, pos, shortcut=False), name
             lowered = text.encode("ascii", "replace").lower()
             for pos in range(0, len(lowered), 1024):
                 found = charrefs.lowered_word("charset").search(lowered, pos, pos + 8192)

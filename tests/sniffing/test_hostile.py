@@ -101,6 +101,10 @@ FLOODS = {
     "a comment of -": lambda size: b"<!--\xef\xbb\xbf&Tab;<svg><foreignObject>" + _whole(b"----", size - 85)
     + b'\x1b(B<meta charset=koi8-r><meta charset="shift_jis">',
     "<!-- in a comment": lambda size: b"<math><noscript>\xef\xbb\xbf" + _whole(b"<!--", size - 61) + META + b"\x1b(B" + META,
+    # (hunted, stop 65: scripts that never leave their double-escaped state, read by the runs' pattern to
+    # the end and then by the steps)
+    "escaped scripts in a template": lambda size: b"<template>a < b<template>"
+    + _whole(b"<b><b><script><!--<script><!--a < b<script><!--\xef\xbb\xbf</x", size - 62) + b'<meta charset="shift_jis">&</script>',
 }
 
 
@@ -125,6 +129,7 @@ EXPECTED = {
     "copies, numbered between": (("windows-1252", "default"), ("windows-1252", "default")),
     "a comment of -": (("UTF-8", "detector"), ("windows-1252", "detector")),
     "<!-- in a comment": (("UTF-8", "detector"), ("windows-1252", "detector")),
+    "escaped scripts in a template": (("UTF-8", "detector"), ("windows-1252", "detector")),
 }
 
 

@@ -1,6 +1,7 @@
 /* Four of the tokenizer's patterns, compiled: a tag (tokenizer.TAG), copies but for their numbers
  * (tokenizer.numbered_run), the start of markup (tokenizer.MARKUP_START) and a word written or
- * spelt in numeric references (charrefs.lowered_word). The patterns are the plain twins and the
+ * spelt in numeric references (charrefs.lowered_word); and the script data states' transitions
+ * (tokenizer.script_data_end's steps). The patterns and steps are the plain twins and the
  * definitions: each function here reads what its pattern reads, in its order
  * (tests/sniffing/test_compiled_tokens.py holds each equal to its pattern). A text is read in its
  * own kind (one, two or four bytes a character).
@@ -384,6 +385,97 @@ word_start(PyObject *module, PyObject *args)
     return PyLong_FromSsize_t(found);
 }
 
+/* tokenizer.script_data_end's steps (its plain twin, each transition a search, §13.2.5.4 and
+ * 15-32) from pos in t[:n]: script data to "<!--" (then escaped, from its "--": "<!-->" closes) or
+ * "</script" + a character that ends a tag name (the end: its "<"); escaped to "-->" (script data),
+ * "</script"+ (the end) or "<script"+ (double-escaped, after it); double-escaped to "-->" (script
+ * data) or "</script"+ (escaped, after it). "script" ASCII case-insensitively. -1: no end. */
+#define SCRIPT_DATA 0
+#define SCRIPT_ESCAPED 1
+#define SCRIPT_DOUBLE 2
+#define DEFINE_SCRIPT(NAME, TYPE)                                                                    \
+static int                                                                                           \
+NAME##_named(const TYPE *t, Py_ssize_t j, Py_ssize_t n)                                              \
+{                                                                                                    \
+    static const char script[] = "script";                                                          \
+    if (j + 6 >= n) {                                                                                \
+        return 0;                                                                                    \
+    }                                                                                                \
+    for (int k = 0; k < 6; k++) {                                                                    \
+        TYPE c = t[j + k];                                                                           \
+        if ((c >= 'A' && c <= 'Z' ? c + 32 : c) != (TYPE)script[k]) {                                \
+            return 0;                                                                                \
+        }                                                                                            \
+    }                                                                                                \
+    TYPE c = t[j + 6];                                                                               \
+    return IS_SPACE(c) || c == '/' || c == '>';                                                      \
+}                                                                                                    \
+static Py_ssize_t                                                                                    \
+NAME(const TYPE *t, Py_ssize_t i, Py_ssize_t n)                                                      \
+{                                                                                                    \
+    int state = SCRIPT_DATA;                                                                         \
+    while (i < n) {                                                                                  \
+        TYPE c = t[i];                                                                               \
+        if (c == '<') {                                                                              \
+            if (i + 1 < n && t[i + 1] == '/' && NAME##_named(t, i + 2, n)) {                         \
+                if (state != SCRIPT_DOUBLE) {                                                        \
+                    return i;                                                                        \
+                }                                                                                    \
+                state = SCRIPT_ESCAPED;                                                              \
+                i += 9;                                                                              \
+                continue;                                                                            \
+            }                                                                                        \
+            if (state == SCRIPT_DATA && i + 3 < n && t[i + 1] == '!' && t[i + 2] == '-' && t[i + 3] == '-') { \
+                state = SCRIPT_ESCAPED;                                                              \
+                i += 2;                                                                              \
+                continue;                                                                            \
+            }                                                                                        \
+            if (state == SCRIPT_ESCAPED && NAME##_named(t, i + 1, n)) {                              \
+                state = SCRIPT_DOUBLE;                                                               \
+                i += 8;                                                                              \
+                continue;                                                                            \
+            }                                                                                        \
+        }                                                                                            \
+        else if (c == '-' && state != SCRIPT_DATA && i + 2 < n && t[i + 1] == '-' && t[i + 2] == '>') { \
+            state = SCRIPT_DATA;                                                                     \
+            i += 3;                                                                                  \
+            continue;                                                                                \
+        }                                                                                            \
+        i++;                                                                                         \
+    }                                                                                                \
+    return -1;                                                                                       \
+}
+
+DEFINE_SCRIPT(script_1, Py_UCS1)
+DEFINE_SCRIPT(script_2, Py_UCS2)
+DEFINE_SCRIPT(script_4, Py_UCS4)
+
+static PyObject *
+script_data_end(PyObject *module, PyObject *args)
+{
+    PyObject *text;
+    Py_ssize_t pos, found;
+    if (!PyArg_ParseTuple(args, "Un", &text, &pos)) {
+        return NULL;
+    }
+    Py_ssize_t length = PyUnicode_GET_LENGTH(text);
+    if (pos < 0) {
+        pos = 0;
+    }
+    const void *data = PyUnicode_DATA(text);
+    switch (PyUnicode_KIND(text)) {
+    case PyUnicode_1BYTE_KIND:
+        found = script_1(data, pos, length);
+        break;
+    case PyUnicode_2BYTE_KIND:
+        found = script_2(data, pos, length);
+        break;
+    default:
+        found = script_4(data, pos, length);
+    }
+    return PyLong_FromSsize_t(found);
+}
+
 static PyMethodDef methods[] = {
     {"tag_groups", tag_groups, METH_VARARGS,
      "tag_groups(text, pos, end=maxsize) -> (end, slash, name, attributes, tail) | None: tokenizer.TAG's match "
@@ -398,11 +490,14 @@ static PyMethodDef methods[] = {
     {"word_start", word_start, METH_VARARGS,
      "word_start(lowered, start, end, word) -> int: where charrefs.lowered_word(word) first matches in "
      "lowered[start:end] (word: lowercase ASCII letters), or -1."},
+    {"script_data_end", script_data_end, METH_VARARGS,
+     "script_data_end(text, pos) -> int: where tokenizer.script_data_end's steps from pos end (the \"<\" of the "
+     "\"</script\" that closes script data begun there), or -1."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "c_tokens", "Four of the tokenizer's patterns, compiled (see c_tokens.c).", -1, methods,
+    PyModuleDef_HEAD_INIT, "c_tokens", "Four of the tokenizer's patterns and the script data states, compiled (see c_tokens.c).", -1, methods,
 };
 
 PyMODINIT_FUNC

@@ -1,10 +1,11 @@
 """The compiled twins of some of this package's patterns (``c_tokens.c``), optional as the
 package's other extensions are (docs/install.rst): the tokenizer's ``TAG``
 (:func:`.tokenizer.tag_groups`), copies but for their numbers (:func:`.tokenizer.numbered_run_end`),
-``MARKUP_START`` (:func:`.tokenizer.markup_start`) and a word written or spelt in numeric
-references (:func:`.charrefs.may_hold`, :meth:`.parser_scan.Hints.word_after`). Each reads every
-character once, in C, where the patterns take up to 60-90 ns a step over a 64 KiB tag, run of
-copies or value of references (hunted, issue 37)."""
+``MARKUP_START`` (:func:`.tokenizer.markup_start`), a word written or spelt in numeric
+references (:func:`.charrefs.may_hold`, :meth:`.parser_scan.Hints.word_after`) and the script
+data states' steps (:func:`.tokenizer.script_data_end`). Each reads every character once, in C,
+where the patterns take up to 60-90 ns a step over a 64 KiB tag, run of copies, value of
+references or escaped script (hunted, issue 37)."""
 from __future__ import annotations
 
 import os
