@@ -39,7 +39,8 @@ ASCII trail (``0xFF ' 0xFF 0xD7 ]``), comments left open, of ``-`` and of ``<!--
 references to a quote each before one to another code point (``&quot;&#0;``); hunted in stop 63, end tags whose
 names hold non-ASCII characters in text (``</x😀a < b``) and ``<svg><title>`` in a ``<template>`` holding
 ISO-2022-JP escapes and numbered ``<form>`` tags; hunted in stop 64, floods of end tags (``</>``, ``</style>``)
-after 2 KiB of text; UTF-16LE comments with and without a BOM; and the bodies that were
+after 2 KiB of text; hunted in stop 65, ``<b><b>`` and whitespace repeated in a ``<template>``, and scripts whose
+escaped text never comes back to script data (``<script><!--<script>``); UTF-16LE comments with and without a BOM; and the bodies that were
 here before: Russian text in windows-1251, random bytes, NUL bytes, ASCII with one 0xE9 at the
 end. Columns:
 ms, best of ``--repeat`` fresh responses (with the readings the body's earlier calls cached
@@ -203,6 +204,11 @@ def bodies(size: int) -> dict[str, bytes]:
                                                                b"\x1b(B<meta charset=koi8-r>", size),
         "hunted: <html>, 2 KiB of spaces, </style> x N": _around(b"<html>" + b" " * 2200, b"</style></style>",
                                                                 b"\x1b(B<meta charset=koi8-r><foreignObject>", size),
+        "hunted: <template>, <b><b> CRLF x N": _around(b"<template>", b"<b><b>\r\n",
+                                                       b'<meta charset="shift_jis"><meta charset="shift_jis"></script>', size),
+        "hunted: <template>, <script><!--<script> x N": _around(
+            b"<template>a < b<template>", b"<b><b><script><!--<script><!--a < b<script><!--\xef\xbb\xbf</x",
+            b'<meta charset="shift_jis">&</script>', size),
         "<!DOCTYPE\\x81\\x82< x N (one DOCTYPE)": _around(b"<!DOCTYPE\x82<\x1b$B", b"<!DOCTYPE\x81\x82<", meta, size),
         **{f"<meta charset={label}>, {unit!r} x N": _around(b"<meta charset=%s>" % label.encode(), unit, b"", size)
            for label, unit in [("shift_jis", b"\x81<"), ("euc-kr", b"\xff"), ("big5", b"\xff"), ("euc-jp", b"\xff"),
