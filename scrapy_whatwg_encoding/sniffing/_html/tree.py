@@ -812,7 +812,7 @@ def push_unit_copies(tree: TreeBuilder, text: str, pos: int, starts: tuple[int, 
     each only push elements (:meth:`TreeBuilder.copies_push`), push those of all its copies
     ending by *bound* at once (``copies_end``: O(log n) comparisons) and return the offset after
     them; else *pos*. Where a unit's copies end there, the units from the same *starts* are tried
-    again from their end, twice at most (``<b>`` after ``<b>``, then ``\r\n<b><b>`` repeated: each
+    again from their end, twice at most (``<b>`` after ``<b>``, then whitespace and ``<b><b>`` repeated: each
     copy a turn of the scan otherwise, its first ``<b>`` always taken as a copy of the one before)."""
     for _ in range(3):
         end = _push_unit_copies(tree, text, pos, starts, bound)
