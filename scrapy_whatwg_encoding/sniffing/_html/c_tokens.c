@@ -24,6 +24,12 @@
 
 #define IS_SPACE(c) ((c) == '\t' || (c) == '\n' || (c) == '\x0c' || (c) == '\r' || (c) == ' ')
 #define IS_DIGIT(c) ((c) >= '0' && (c) <= '9')
+/* NAME##_1, _2 or _4 (one per kind of str: one, two or four bytes a character) on text's characters,
+ * with the arguments after. */
+#define BY_KIND(NAME, text, ...)                                                                     \
+    (PyUnicode_KIND(text) == PyUnicode_1BYTE_KIND   ? NAME##_1(PyUnicode_1BYTE_DATA(text), __VA_ARGS__) \
+     : PyUnicode_KIND(text) == PyUnicode_2BYTE_KIND ? NAME##_2(PyUnicode_2BYTE_DATA(text), __VA_ARGS__) \
+                                                    : NAME##_4(PyUnicode_4BYTE_DATA(text), __VA_ARGS__))
 
 /* TAG's spans in t[:end] from pos: returns the match's end (-1: none), and the name's start, its
  * end (the attributes' start), and the attributes' end (the tail's start). */
@@ -118,17 +124,7 @@ tag_groups(PyObject *module, PyObject *args)
     if (pos < 0 || pos >= end) {
         Py_RETURN_NONE;
     }
-    const void *data = PyUnicode_DATA(text);
-    switch (PyUnicode_KIND(text)) {
-    case PyUnicode_1BYTE_KIND:
-        stop = tag_1(data, pos, end, &name, &attributes, &tail);
-        break;
-    case PyUnicode_2BYTE_KIND:
-        stop = tag_2(data, pos, end, &name, &attributes, &tail);
-        break;
-    default:
-        stop = tag_4(data, pos, end, &name, &attributes, &tail);
-    }
+    stop = BY_KIND(tag, text, pos, end, &name, &attributes, &tail);
     if (stop < 0) {
         Py_RETURN_NONE;
     }
@@ -230,18 +226,7 @@ numbered_end(PyObject *module, PyObject *args)
         }
         starts[k + 1] = starts[k] + n;
     }
-    const void *data = PyUnicode_DATA(text);
-    Py_ssize_t stop;
-    switch (PyUnicode_KIND(text)) {
-    case PyUnicode_1BYTE_KIND:
-        stop = numbered_1(data, pos, end, chars, starts, count);
-        break;
-    case PyUnicode_2BYTE_KIND:
-        stop = numbered_2(data, pos, end, chars, starts, count);
-        break;
-    default:
-        stop = numbered_4(data, pos, end, chars, starts, count);
-    }
+    Py_ssize_t stop = BY_KIND(numbered, text, pos, end, chars, starts, count);
     PyMem_Free(chars);
     PyMem_Free(starts);
     if (stop < 0) {
@@ -274,7 +259,7 @@ static PyObject *
 markup_start(PyObject *module, PyObject *args)
 {
     PyObject *text;
-    Py_ssize_t pos, end, found;
+    Py_ssize_t pos, end;
     if (!PyArg_ParseTuple(args, "Unn", &text, &pos, &end)) {
         return NULL;
     }
@@ -285,18 +270,7 @@ markup_start(PyObject *module, PyObject *args)
     if (pos < 0) {
         pos = 0;
     }
-    const void *data = PyUnicode_DATA(text);
-    switch (PyUnicode_KIND(text)) {
-    case PyUnicode_1BYTE_KIND:
-        found = markup_1(data, pos, end);
-        break;
-    case PyUnicode_2BYTE_KIND:
-        found = markup_2(data, pos, end);
-        break;
-    default:
-        found = markup_4(data, pos, end);
-    }
-    return PyLong_FromSsize_t(found);
+    return PyLong_FromSsize_t(BY_KIND(markup, text, pos, end));
 }
 
 /* charrefs.lowered_word's first match in t[start:end] (a text's ASCII-lowercased bytes): each letter
@@ -454,26 +428,14 @@ static PyObject *
 script_data_end(PyObject *module, PyObject *args)
 {
     PyObject *text;
-    Py_ssize_t pos, found;
+    Py_ssize_t pos;
     if (!PyArg_ParseTuple(args, "Un", &text, &pos)) {
         return NULL;
     }
-    Py_ssize_t length = PyUnicode_GET_LENGTH(text);
     if (pos < 0) {
         pos = 0;
     }
-    const void *data = PyUnicode_DATA(text);
-    switch (PyUnicode_KIND(text)) {
-    case PyUnicode_1BYTE_KIND:
-        found = script_1(data, pos, length);
-        break;
-    case PyUnicode_2BYTE_KIND:
-        found = script_2(data, pos, length);
-        break;
-    default:
-        found = script_4(data, pos, length);
-    }
-    return PyLong_FromSsize_t(found);
+    return PyLong_FromSsize_t(BY_KIND(script, text, pos, PyUnicode_GET_LENGTH(text)));
 }
 
 static PyMethodDef methods[] = {
