@@ -6,7 +6,8 @@ texts built from the pieces each step of TAG reads, in text of each of str's thr
 anywhere; ``numbered_end`` equals numbered_run's match (tokenizer.numbered_run_end's twin) over copies of units
 but for their numbers, where tokenizer.numbered_literals gives literals; ``script_data_end`` equals
 tokenizer.script_data_end's steps (its plain twin, each transition a search) from every position of texts of what
-they read; and all on the hostile bench's bodies."""
+they read; ``meta_start`` equals change._META_BYTES's search from every position of byte texts of what it
+reads, cut anywhere; and all on the hostile bench's bodies."""
 from __future__ import annotations
 
 import os
@@ -17,6 +18,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from scrapy_whatwg_encoding.encoding.compiled import PURE_PYTHON
+from scrapy_whatwg_encoding.sniffing import change
 from scrapy_whatwg_encoding.sniffing._html import charrefs, compiled, tokenizer
 from scrapy_whatwg_encoding.sniffing._html.tokenizer import (
     DIGITS,
@@ -180,6 +182,24 @@ def test_script_data_ends_equal_the_steps(pieces):
         assert COMPILED.script_data_end(text, pos) == tokenizer.script_data_end(text, pos, shortcut=False), (text, pos)
 
 
+META_PIECES = [b"<", b"<<", b"m", b"M", b"e", b"E", b"t", b"T", b"a", b"A", b"<meta", b"<META", b"<mEtA", b"<m", b"<Me",
+               b"<met", b"<MET", b"\xcd", b"\xed", b"\xc5", b"\xd4", b"\xc1", b"@", b"x", b" ", b"<\x82"]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(META_PIECES), max_size=40), st.integers(0, 1 << 16))
+@example([b"<", b"\xcd", b"\xc5", b"\xd4", b"\xc1"], 0)  # the letters with 0x80: no "<meta"
+@example([b"<met", b"\xc1"], 0)
+@example([b"<Me", b"\xd4", b"a"], 0)
+@example([b"<", b"M", b"e", b"T", b"a"], 1)  # the "a" cut off: none
+def test_meta_starts_equal_the_pattern(pieces, cut):
+    data = b"".join(pieces)
+    end = len(data) - cut % (len(data) + 1) if cut % 3 == 0 else len(data)  # (a third of them cut)
+    for start in range(len(data) + 1):
+        found = change._META_BYTES.search(data, start, end)
+        assert COMPILED.meta_start(data, start, end) == (-1 if found is None else found.start()), (data, start, end)
+
+
 @pytest.mark.slow  # a hundred bodies of 64 KiB
 def test_hostile_bodies_equal_the_patterns():
     """Each hostile body of tools/bench_hostile.py (64 KiB, as latin-1 and as UTF-8 text): its tags and the
@@ -199,6 +219,9 @@ def test_hostile_bodies_equal_the_patterns():
                 assert COMPILED.markup_start(text, pos, pos + 4096) == (-1 if found is None else found.start()), name
             for pos in sorted({*range(0, len(text), 4096), *(k + 8 for k, c in enumerate(text[:4096]) if c == "<")}):
                 assert COMPILED.script_data_end(text, pos) == tokenizer.script_data_end(text, pos, shortcut=False), name
+            for pos in range(0, len(body), 1024):
+                found = change._META_BYTES.search(body, pos)
+                assert COMPILED.meta_start(body, pos, len(body)) == (-1 if found is None else found.start()), name
             lowered = text.encode("ascii", "replace").lower()
             for pos in range(0, len(lowered), 1024):
                 found = charrefs.lowered_word("charset").search(lowered, pos, pos + 8192)

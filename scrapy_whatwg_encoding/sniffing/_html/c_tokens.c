@@ -1,6 +1,7 @@
 /* Four of the tokenizer's patterns, compiled: a tag (tokenizer.TAG), copies but for their numbers
  * (tokenizer.numbered_run), the start of markup (tokenizer.MARKUP_START) and a word written or
- * spelt in numeric references (charrefs.lowered_word); and the script data states' transitions
+ * spelt in numeric references (charrefs.lowered_word); "<meta" in bytes (change._META_BYTES); and the
+ * script data states' transitions
  * (tokenizer.script_data_end's steps). The patterns and steps are the plain twins and the
  * definitions: each function here reads what its pattern reads, in its order
  * (tests/sniffing/test_compiled_tokens.py holds each equal to its pattern). A text is read in its
@@ -359,6 +360,48 @@ word_start(PyObject *module, PyObject *args)
     return PyLong_FromSsize_t(found);
 }
 
+/* change._META_BYTES's first match in t[start:end]: "<meta", ASCII case-insensitively (a byte | 0x20
+ * is the lowercase letter only for that letter and its uppercase), from one "<" to the next. */
+static PyObject *
+meta_start(PyObject *module, PyObject *args)
+{
+    Py_buffer data;
+    Py_ssize_t start, end, found = -1;
+    if (!PyArg_ParseTuple(args, "y*nn", &data, &start, &end)) {
+        return NULL;
+    }
+    const unsigned char *t = data.buf;
+    if (end > data.len) {
+        end = data.len;
+    }
+    Py_ssize_t p = start < 0 ? 0 : start, last = end - 5;  /* (the last place "<meta" can start) */
+    while (p <= last) {
+        if (t[p] == '<') {
+            if ((t[p + 1] | 0x20) == 'm' && (t[p + 2] | 0x20) == 'e' && (t[p + 3] | 0x20) == 't' && (t[p + 4] | 0x20) == 'a') {
+                found = p;
+                break;
+            }
+            p++;
+            continue;
+        }
+        /* the next few bytes one by one (a page dense with "<": no call for each), then memchr */
+        Py_ssize_t stop = p + 8 <= last ? p + 8 : last + 1;
+        while (p < stop && t[p] != '<') {
+            p++;
+        }
+        if (p < stop || p > last) {
+            continue;
+        }
+        const unsigned char *lt = memchr(t + p, '<', (size_t)(last + 1 - p));
+        if (lt == NULL) {
+            break;
+        }
+        p = lt - t;
+    }
+    PyBuffer_Release(&data);
+    return PyLong_FromSsize_t(found);
+}
+
 /* tokenizer.script_data_end's steps (its plain twin, each transition a search, §13.2.5.4 and
  * 15-32) from pos in t[:n]: script data to "<!--" (then escaped, from its "--": "<!-->" closes) or
  * "</script" + a character that ends a tag name (the end: its "<"); escaped to "-->" (script data),
@@ -452,6 +495,9 @@ static PyMethodDef methods[] = {
     {"word_start", word_start, METH_VARARGS,
      "word_start(lowered, start, end, word) -> int: where charrefs.lowered_word(word) first matches in "
      "lowered[start:end] (word: lowercase ASCII letters), or -1."},
+    {"meta_start", meta_start, METH_VARARGS,
+     "meta_start(data, start, end) -> int: where change._META_BYTES (\"<meta\", ASCII case-insensitively) first "
+     "matches in data[start:end] (bytes), or -1."},
     {"script_data_end", script_data_end, METH_VARARGS,
      "script_data_end(text, pos) -> int: where tokenizer.script_data_end's steps from pos end (the \"<\" of the "
      "\"</script\" that closes script data begun there), or -1."},
