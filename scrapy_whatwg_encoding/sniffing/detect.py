@@ -51,7 +51,7 @@ from chardetng_py.detector import EncodingDetector
 from ..encoding import ENCODINGS, Encoding, get_encoding
 from ..encoding.tables.single_byte import SINGLE_BYTE
 from . import body as body_module
-from .body import Body
+from .body import Body, next_non_ascii
 from .decision import DETECTOR_MODES, DetectorMode
 
 _cchardet: ModuleType | None
@@ -88,7 +88,6 @@ STRAY_RULE = (5, 2, 10)
 STRAY_HEAD = 1 << 20
 _CONTEXT = 256  # ASCII bytes kept before the first non-ASCII byte
 _ORDER_PROBE = 256  # bytes whose weights order _cannot_meet_rule's tables (each weight at most 0xFF: an exact sum)
-_NON_ASCII = re.compile(rb"[\x80-\xff]")
 
 _TLD = re.compile(r"[a-z0-9-]+\Z")
 # scheme://host[:port] then the path, query, fragment or the end: a URL whose host urlsplit takes
@@ -341,16 +340,16 @@ def _settled_guess(body: bytes, start: int, tld: bytes | None) -> Encoding | Non
     window = start  # where the text read so far starts (the quarters are of it)
     while at < end:
         more = min(at + (at - window) // 4, end)
-        if not _NON_ASCII.search(body, at, more):
+        if next_non_ascii(body, at, more) < 0:
             # ASCII bytes are no evidence: an unchanged guess over them settles nothing (a stray
             # byte, such as a UTF-8 BOM past byte 0, then legacy text kilobytes later: both
             # browsers guess from that text). Read on at a window like the first one at the
             # next non-ASCII byte, if any, the ASCII before it but its last _CONTEXT bytes left
             # out (it weighs little in the guess, and costs as much as text to read).
-            found = _NON_ASCII.search(body, more, end)
-            if found is None:
+            found = next_non_ascii(body, more, end)
+            if found < 0:
                 break  # ASCII to the end (or the limit): the guess stands
-            at = max(found.start() - _CONTEXT, at)
+            at = max(found - _CONTEXT, at)
             window, more = at, min(at + STAT_LIMIT, end)
         detector.feed(body[at:more], last=more >= len(body))
         at, previous = more, guess

@@ -19,7 +19,7 @@ from sniff_accuracy import strip_declarations
 
 from scrapy_whatwg_encoding import ENCODINGS, decode, sniff
 from scrapy_whatwg_encoding.sniffing import detect as detect_module
-from scrapy_whatwg_encoding.sniffing.body import first_non_ascii, is_utf_8
+from scrapy_whatwg_encoding.sniffing.body import first_non_ascii, is_utf_8, next_non_ascii
 from scrapy_whatwg_encoding.sniffing.decide import Options
 from scrapy_whatwg_encoding.sniffing.detect import detect, from_chardetng, from_uchardet
 
@@ -129,6 +129,16 @@ def test_whole_body_scans_agree_with_python_at_every_chunk_size(data, chunk):
     with chunk_size(chunk):
         assert first_non_ascii(data) == (found.start() if found else None)
         assert is_utf_8(data) is valid
+
+
+@settings(max_examples=300, deadline=None)
+@given(ascii_before=st.integers(0, 70_000), data=st.binary(max_size=64), start=st.integers(0, 70_100),
+       end=st.integers(0, 70_100))
+def test_next_non_ascii_is_the_search(ascii_before, data, start, end):
+    """From any start to any end, across the 64 KiB windows it decodes in (and past the body's end)."""
+    data = b"a" * ascii_before + data
+    found = re.search(rb"[\x80-\xff]", data[:end][start:])
+    assert next_non_ascii(data, start, end) == (-1 if found is None else start + found.start())
 
 
 @settings(max_examples=200, deadline=None)
