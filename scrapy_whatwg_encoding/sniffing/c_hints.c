@@ -27,6 +27,8 @@ typedef struct {
 static unsigned char code_kinds[128];
 static Word *names, *labels;
 static Py_ssize_t name_count, label_count, first_label[257];
+/* pairs[a][b / 8] & (1 << b % 8): a label starts with bytes a, b, or one is the single byte a. */
+static unsigned char pairs[256][32];
 static PyObject *held;
 
 /* The digits of a numeric reference from q (after "&#"): the kind of the code point they give
@@ -77,7 +79,7 @@ numeric(const unsigned char *t, Py_ssize_t q, Py_ssize_t end, Py_ssize_t *next)
 static int
 label_at(const unsigned char *t, Py_ssize_t q, Py_ssize_t end)
 {
-    if (q >= end) {
+    if (q >= end || (q + 1 < end && !(pairs[t[q]][t[q + 1] / 8] & (1 << t[q + 1] % 8)))) {
         return 0;
     }
     for (Py_ssize_t k = first_label[t[q]]; k < first_label[t[q] + 1]; k++) {
@@ -126,29 +128,55 @@ item_end(const unsigned char *t, Py_ssize_t q, Py_ssize_t end)
     return longest < 0 ? -1 : q + 1 + longest;
 }
 
-/* _LABEL_FOLLOWS at q. */
-static int
-label_follows(const unsigned char *t, Py_ssize_t q, Py_ssize_t end)
+/* The items read greedily from q, at most sixteen: their number, and in *stop where they end
+ * (fewer than sixteen). *memo* (or NULL) holds the same for one position (a later one): the
+ * backward scan reads each run of items once, not again from each "&" in it. */
+typedef struct {
+    Py_ssize_t at, count, stop;
+} Items;
+
+static Py_ssize_t
+items_from(const unsigned char *t, Py_ssize_t q, Py_ssize_t end, const Items *memo, Py_ssize_t *stop)
 {
-    if (q < end && t[q] == ';') {
-        q++;
-    }
-    for (int items = 0; items < 16; items++) {
+    Py_ssize_t items = 0;
+    for (; items < 16; items++) {
+        if (memo != NULL && q == memo->at) {
+            if (items + memo->count >= 16) {
+                return 16;
+            }
+            *stop = memo->stop;
+            return items + memo->count;
+        }
         Py_ssize_t next = item_end(t, q, end);
         if (next < 0) {
             break;
         }
-        if (items == 15) {
-            return 1;  /* a sixteenth item */
-        }
         q = next;
     }
-    return label_at(t, q, end);
+    *stop = q;
+    return items;
+}
+
+/* _LABEL_FOLLOWS at q (sixteen items, or up to fifteen then a label); where *memo* is not NULL
+ * and p (an "&" whose reference is an item) gives q, what p's item starts is kept there. */
+static int
+label_follows(const unsigned char *t, Py_ssize_t p, Py_ssize_t q, Py_ssize_t end, Items *memo)
+{
+    if (q < end && t[q] == ';') {
+        q++;
+    }
+    Py_ssize_t stop = q, count = items_from(t, q, end, memo, &stop);
+    if (memo != NULL && p >= 0) {
+        memo->at = p;
+        memo->count = count < 16 ? count + 1 : 16;
+        memo->stop = stop;
+    }
+    return count == 16 || label_at(t, stop, end);
 }
 
 /* Whether a hint starts at p (an "&"). */
 static int
-hint_at(const unsigned char *t, Py_ssize_t p, Py_ssize_t end)
+hint_at(const unsigned char *t, Py_ssize_t p, Py_ssize_t end, Items *memo)
 {
     Py_ssize_t q = p + 1;
     if (q >= end) {
@@ -160,7 +188,7 @@ hint_at(const unsigned char *t, Py_ssize_t p, Py_ssize_t end)
         if (kind & (SIXTEEN_ZEROS | LABEL_READ)) {
             return 1;
         }
-        return kind == BETWEEN && label_follows(t, next, end);
+        return kind == BETWEEN && label_follows(t, p, next, end, memo);
     }
     if (t[q] < 'a' || t[q] > 'z') {
         return 0;
@@ -168,7 +196,7 @@ hint_at(const unsigned char *t, Py_ssize_t p, Py_ssize_t end)
     for (Py_ssize_t k = 0; k < name_count; k++) {
         Py_ssize_t n = names[k].length;
         if (q + n <= end && memcmp(t + q, names[k].bytes, n) == 0
-                && (names[k].kind == LABEL_READ || label_follows(t, q + n, end))) {
+                && (names[k].kind == LABEL_READ || label_follows(t, -1, q + n, end, memo))) {
             return 1;
         }
     }
@@ -198,8 +226,9 @@ reference_hint(PyObject *module, PyObject *args)
         start = 0;
     }
     if (last) {
+        Items memo = {-1, 0, 0};  /* the items from a later "&" */
         for (Py_ssize_t p = end - 1; p >= start; p--) {
-            if (t[p] == '&' && hint_at(t, p, end)) {
+            if (t[p] == '&' && hint_at(t, p, end, &memo)) {
                 found = p;
                 break;
             }
@@ -212,7 +241,7 @@ reference_hint(PyObject *module, PyObject *args)
                 break;
             }
             p = amp - t;
-            if (hint_at(t, p, end)) {
+            if (hint_at(t, p, end, NULL)) {
                 found = p;
                 break;
             }
@@ -369,6 +398,16 @@ set_tables(PyObject *module, PyObject *args)
             k++;
         }
         first_label[b] = k;
+    }
+    memset(pairs, 0, sizeof(pairs));
+    for (Py_ssize_t k = 0; k < label_count; k++) {
+        const unsigned char *bytes = labels[k].bytes;
+        if (labels[k].length == 1) {
+            memset(pairs[bytes[0]], 0xFF, 32);
+        }
+        else {
+            pairs[bytes[0]][bytes[1] / 8] |= 1 << bytes[1] % 8;
+        }
     }
     Py_XSETREF(held, PyTuple_Pack(2, fast_names, fast_labels));
     Py_DECREF(fast_names);

@@ -371,7 +371,7 @@ def compiled_hints(pure: bool | None = None) -> tuple[Callable[[bytes, int, int,
     """``(reference_hint, label_hint)``, each ``(lowered, start, end, last) -> offset``: where
     _REFERENCE_HINTS, and _LABEL_HINTS, first (or, *last*, last) match from *start* in
     ``lowered[:end]`` (-1: nowhere), compiled (``c_hints.c``: each "&", each "=", read once, in C,
-    about 40 ns a reference, where the patterns take 100-500 on references dense with ones to a
+    about 15 ns a reference, where the patterns take 100-500 on references dense with ones to a
     character read between, and about 17 ns an "=" after "charset": hunted, issue 37); ``None``
     where the extension is not built, or where *pure* (by default, where
     :data:`.compiled.PURE_PYTHON` is ``1``). Their plain twins are the patterns' searches."""

@@ -56,13 +56,21 @@ def test_without_the_extension_the_pattern(monkeypatch):
 @example([b"&", b"quot", b";", b"=", b"utf-8", b">"], 0)  # a name read between
 @example([b"&#", b"0" * 16, b"9"], 0)  # sixteen zeros
 @example([b"&#x20;", b"&#x20;", b"xx", b"&#x20;", b"&#x20;"], 0)  # the hunted row's unit: none
+# (the backward scan reads a run of items once, counted from each "&": the sixteenth item decides)
+@example([b"&#x20;", b" "] * 8 + [b"&#x20;"], 0)
+@example([b"&#x20;"] * 16 + [b"&quot;"], 0)
+@example([b"&#x20;"] * 15 + [b"koi8-r"], 0)
+@example([b"&#x20;"] * 15 + [b"&#x20"], 0)
+@example([b"&#x20;", b"&", b"tab;"] * 6, 0)
 def test_first_and_last_hints_equal_the_pattern(pieces, cut):
     text = b"".join(pieces)
     end = len(text) - cut % (len(text) + 1) if cut % 3 == 0 else len(text)  # (a third of them cut)
     for start in range(len(text) + 1):
         match = PATTERN.search(text, start, end)
         assert COMPILED(text, start, end, False) == (-1 if match is None else match.start()), (text, start, end)
-    assert COMPILED(text, 0, end, True) == parser_scan.last_start(PATTERN, text, end, parser_scan._HINT_LENGTH)
+    for start in (0, len(text) // 3, len(text) // 2):
+        assert COMPILED(text, start, end, True) == \
+            parser_scan.last_start(PATTERN, text, end, parser_scan._HINT_LENGTH, start), (text, start, end)
 
 
 @pytest.mark.slow  # a hundred bodies of 64 KiB
