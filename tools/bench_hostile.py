@@ -258,7 +258,7 @@ def main(argv=None) -> None:
             for _ in range(COMPARE_FIRST + 1):
                 ours.side(page(body))()
     if args.profile:
-        return print_profile(sizes, sides)
+        return print_profile(sizes, sides, args.rows)
     print(f"ms per page through the middlewares, best of {args.repeat}; ratio = ours / Scrapy alone")
     header = (f"{'body':<30} {'KiB':>5} {'Scrapy':>8} {'standard':>9} {'ratio':>6} {'browsers':>9} {'ratio':>6}"
               "   decision (standard / browsers)")
@@ -285,10 +285,13 @@ def main(argv=None) -> None:
         print()
 
 
-def print_profile(sizes: list[int], sides: dict[str, Ours]) -> None:
-    """Function calls (cProfile's count, which load does not change) per page, each profile."""
+def print_profile(sizes: list[int], sides: dict[str, Ours], rows: str = "") -> None:
+    """Function calls (cProfile's count, which load does not change) per page, each profile, of the
+    rows whose name holds *rows*."""
     for size in sizes:
         for name, body in bodies(size).items():
+            if rows not in name:
+                continue
             counts = []
             for ours in sides.values():
                 ours.side(page(body))()  # warm: first-use imports and caches
