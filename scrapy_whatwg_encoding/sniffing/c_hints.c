@@ -157,8 +157,9 @@ items_from(const unsigned char *t, Py_ssize_t q, Py_ssize_t end, const Items *me
     return items;
 }
 
-/* _LABEL_FOLLOWS at q (sixteen items, or up to fifteen then a label); where *memo* is not NULL
- * and p (an "&" whose reference is an item) gives q, what p's item starts is kept there. */
+/* _LABEL_FOLLOWS at q (sixteen items, or up to fifteen then a label). Where *memo* is not NULL
+ * and p is the "&" of a reference read as an item, ending at q: the items from p (its own, then
+ * those from q) are kept in *memo*. */
 static int
 label_follows(const unsigned char *t, Py_ssize_t p, Py_ssize_t q, Py_ssize_t end, Items *memo)
 {

@@ -133,12 +133,13 @@ def test_whole_body_scans_agree_with_python_at_every_chunk_size(data, chunk):
 
 @settings(max_examples=300, deadline=None)
 @given(ascii_before=st.integers(0, 70_000), data=st.binary(max_size=64), start=st.integers(0, 70_100),
-       end=st.integers(0, 70_100))
-def test_next_non_ascii_is_the_search(ascii_before, data, start, end):
-    """From any start to any end, across the 64 KiB windows it decodes in (and past the body's end)."""
+       end=st.integers(0, 70_100), chunk=st.sampled_from([1, 7, 1 << 16, 1 << 20]))
+def test_next_non_ascii_is_the_search(ascii_before, data, start, end, chunk):
+    """From any start to any end, across the chunks it decodes in (and past the body's end)."""
     data = b"a" * ascii_before + data
     found = re.search(rb"[\x80-\xff]", data[:end][start:])
-    assert next_non_ascii(data, start, end) == (-1 if found is None else start + found.start())
+    with chunk_size(chunk):
+        assert next_non_ascii(data, start, end) == (-1 if found is None else start + found.start())
 
 
 @settings(max_examples=200, deadline=None)
