@@ -93,7 +93,7 @@ def parser_meta(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT, meta
 
 def parser_meta_span(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT, metas: list | None = None,
                      shortcuts: bool = True, meta: int | None = None,
-                     whole: Callable[[], str] | None = None) -> tuple[Encoding, str, int, int] | None:
+                     whole: Callable[[], str] | None = None, prescan_none: int = 0) -> tuple[Encoding, str, int, int] | None:
     """:func:`parser_meta` and where the tag ends: ``(encoding, label, byte offset of its "<",
     end)``, *end* the offset just after its ``>`` in bytes where every byte before it is ASCII
     (else at most that many characters past its start: no smaller than the offset of a non-ASCII
@@ -101,7 +101,9 @@ def parser_meta_span(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT,
     reading the answer from the bytes first (:func:`_plain_meta`). *whole*: where the caller keeps
     the text of the whole *body* decoded with *encoding* (``encoding.decode(body)``), its getter,
     used where a window takes the whole body or an eighth of it at least (the page's text, decoded
-    once for both: no window decoded before the whole)."""
+    once for both: no window decoded before the whole). *prescan_none*: a count of bytes in which
+    the prescan's loop read no ``<meta>`` that declares an encoding (:func:`.prescan.prescan_result`
+    found nothing there), where the caller's prescan did: the bytes are not read again for it."""
     if limit <= 0 or encoding.name == "replacement":
         return None  # the replacement decoder yields at most one U+FFFD
     max_bytes = 4 * limit + 16
@@ -123,7 +125,10 @@ def parser_meta_span(body: bytes, encoding: Encoding, limit: int = PARSER_LIMIT,
         if prescanned or (meta or 0) < PRESCAN_BYTES:
             # (past the head bound the tree builder's mode decides: no reading there)
             head = _parser_head()
-            found = _plain_meta(body, limit if prescanned else min(limit, head), metas, meta or 0)
+            plain_end = limit if prescanned else min(limit, head)
+            # (where the prescan read those bytes and found nothing, _plain_meta's loop, the same steps
+            # over them, stopping sooner at most, finds nothing either)
+            found = None if not prescanned and plain_end <= prescan_none else _plain_meta(body, plain_end, metas, meta or 0)
             if found is not None and found[2] >= head:
                 found = None
         if found is not None and (encoding.is_single_byte or encoding is _UTF_8 or metas_alike(body, found[3])):

@@ -1082,8 +1082,10 @@ class _Copies:
                 if len(history) >= period and history[-period][0] == outline:
                     shape = tree.shape() if shape is None else shape
                     if history[-period][1] == shape:
+                        wait = _GAPS[0]
                         if stop_at is not None and history[-period][2] < stop_at:
                             end = min(end, stop_at)
+                            wait = 2  # (past it, the copies may go on: looked for again two turns on)
                         if one is None:
                             block = unit * period
                             stop = copies_end(text, pos, block, end)
@@ -1092,7 +1094,7 @@ class _Copies:
                         else:  # (a numbered unit ends with ">")
                             stop = numbered_run_end(one.pattern, text, pos, end, period)  # type: ignore[union-attr]
                         self.unit, self.gap = "", _GAPS[0]
-                        return stop, _GAPS[0]
+                        return stop, wait
             history.append((outline, shape, pos))
             if one is None and text.startswith(unit, pos):
                 self.boundary = pos + len(unit)
@@ -1166,15 +1168,23 @@ _VOID_HEAD_RUNS = {
 }
 
 
+# The characters an item of the void head runs starts with (whitespace, "<"): elsewhere none matches.
+_VOID_RUN_STARTS = frozenset("\t\n\x0c\r <")
+
+
 def _head_run_end(text: str, pos: int, runs: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...], end: int,
                   hints: Hints | None) -> int:
     """The end of the run of void head elements at *pos* (*runs*: :data:`_VOID_HEAD_RUNS`' for
     the insertion mode and scripting flag), not past *end*: with *hints*, meta tags before the
     next hint too (they name no encoding in any reader), each else left to the loop (it yields it).
     Copies of an element are skipped at once (:func:`.tokenizer.run_end`)."""
+    if text[pos:pos + 1] not in _VOID_RUN_STARTS:
+        return pos  # shortcut: no item starts there (its twin, the runs, which try each)
     if hints is not None:
         hint = hints.after(pos)
         pos = run_end(*runs[1], text, pos, end if hint < 0 else min(end, hint))
+        if text.startswith(("<m", "<M"), pos):
+            return pos  # shortcut: a meta tag with a hint, which the runs without meta tags do not start with
     return run_end(*runs[0], text, pos, end)
 
 

@@ -359,6 +359,8 @@ def _prescan(body: Body, settings: Settings) -> Decision | None:
         metas: list = []
         found = prescan_result(body.data, settings.prescan_bytes, metas)
         memo["metas"] = metas
+        if found is None:  # (its loop read no <meta> that declares an encoding in these bytes: see _parser_meta)
+            memo["prescan none"] = max(memo.get("prescan none", 0), settings.prescan_bytes)
         memo[key] = None if found is None else Decision(found[0], "tentative", found[3], found[1], found[2])
     return memo[key]
 
@@ -473,5 +475,6 @@ def _parser_meta(body: Body, encoding: Encoding, limit: int, shortcuts: bool):
         if shortcuts and encoding.is_ascii_compatible and not (metas and metas[-1][2] is not None):
             meta = first_meta_at(body, limit)
         whole = None if body.bom is not None else functools.partial(body.text, encoding)  # (a BOM's text is its own)
-        memo[key] = parser_meta_span(body.data, encoding, limit, metas, shortcuts, meta, whole)
+        memo[key] = parser_meta_span(body.data, encoding, limit, metas, shortcuts, meta, whole,
+                                     memo.get("prescan none", 0))
     return memo[key]

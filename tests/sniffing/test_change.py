@@ -188,6 +188,26 @@ def test_one_single_byte_encodings_finding_serves_every_other(data, first, secon
     assert run._parser_meta(body, second, limit, True) == parser_meta_span(data, second, limit, shortcuts=False)
 
 
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(_MARKUP + [b"<meta name=x>", b'<meta a="', b"<a b='>", b"\xe3\x81\x82" * 100]),
+                          st.binary(max_size=3)), max_size=40).map(b"".join),
+       st.sampled_from([0, 20, 300, 1024, 2000]), st.sampled_from([ENCODINGS["windows-1252"], ENCODINGS["UTF-8"], ENCODINGS["Shift_JIS"]]),
+       st.sampled_from([change.PARSER_LIMIT, 40]))
+@example(b'<meta a="' + b"x" * 1100 + b'"><meta charset=koi8-r>', 1024, ENCODINGS["windows-1252"], change.PARSER_LIMIT)
+@example(b"<meta name=x>" * 20 + b"<meta charset=koi8-r>", 300, ENCODINGS["windows-1252"], change.PARSER_LIMIT)
+def test_the_prescans_none_spares_the_parser_steps_reading_of_the_bytes(data, prescan_bytes, encoding, limit):
+    """The run's parser step after a prescan that found nothing in its bytes (the bytes' own reading,
+    _plain_meta, skipped where those cover what it reads: the same steps over them, which stop sooner at
+    most, find nothing either): what the step finds alone, read by the plain steps; and that reading finds
+    nothing in as many bytes or fewer."""
+    body = Body(data)
+    prescanned = run._prescan(body, run.Settings(prescan_bytes))
+    if prescanned is None:
+        assert change._plain_meta(data, min(prescan_bytes, change._parser_head()), None) is None
+    found, plain = run._parser_meta(body, encoding, limit, True), parser_meta_span(data, encoding, limit, shortcuts=False)
+    assert (found and found[:3]) == (plain and plain[:3])  # (the tag's end: exact where ASCII precedes it only)
+
+
 _UTF_8 = ENCODINGS["UTF-8"]
 # Markup and text around the head bound: characters of three UTF-8 bytes (fewer characters than bytes), bytes
 # UTF-8 reads as errors, padding, tags that take the tree builder out of the head, templates, metas that name

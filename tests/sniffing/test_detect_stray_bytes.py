@@ -8,7 +8,7 @@ import contextlib
 import chardetng_py
 import pytest
 from cases import chunk_size, corpus_cases, stray_byte_page
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from sniff_accuracy import strip_declarations
 
@@ -63,12 +63,18 @@ _STRAYED = st.tuples(st.text(max_size=30), st.binary(max_size=3), st.integers(0,
 
 @pytest.mark.slow  # hypothesis
 @settings(max_examples=600, deadline=None)
-@given(data=st.binary(max_size=80) | st.text(max_size=30).map(lambda t: t.encode("utf-8", "surrogatepass")) | _STRAYED,
+@given(data=st.binary(max_size=80) | st.text(max_size=30).map(lambda t: t.encode("utf-8", "surrogatepass")) | _STRAYED
+       | st.tuples(st.lists(st.sampled_from(["é", "\U0001f600", "\xe9", "x" * 70]), max_size=12), st.randoms()).map(
+           lambda t: "".join(t[0]).encode("latin-1" if t[1].random() < 0.3 else "utf-8", "replace")),
        chunk=st.integers(1, 9))
+@example("é".encode() * 5, 9)  # ten bytes >= 0x80, the fewest that meet it
+@example(b"\xe9" + b"x" * 70 + "é".encode() * 5, 9)  # eleven, ten past the probe's bytes
+@example(b"x" * 70 + "é".encode() * 4 + b"\xe9", 9)  # nine: it cannot
 def test_weighted_counts_bound_the_sequences(data, chunk):
     """What mostly_utf_8 rules out from weighted byte counts cannot pass the rule: for -3 <= k <= 10
     each valid sequence weighs -1 and each invalid one at most 10, so data that meets the rule (1 valid
-    sequence in 10 may be invalid, or 2 of 5) weighs at most 15; the answer is the same at every chunk size."""
+    sequence in 10 may be invalid, or 2 of 5) weighs at most 15; the answer is the same at every chunk size (and
+    where fewer than ten bytes >= 0x80, ruled out first, are spread past a probe's worth of ASCII)."""
     valid, invalid = python_counts(data)
     for k in range(-3, 11):
         assert weight(data, k) <= 10 * invalid - valid

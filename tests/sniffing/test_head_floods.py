@@ -419,10 +419,14 @@ def _named(spans: list[str]) -> set[str]:
          + "</svg>" + META, browsers.UNCONDITIONAL, False)  # hunted (issue 37): copies of two turns, 13.5 ms at 64 KiB
 @example("<head>" + "".join(f"<meta charset={k}>x<meta charset=koi8-r\x00>{k}" for k in range(800, 900)) + META,
          browsers.UNCONDITIONAL, False)  # two turns, the first's meta names IBM866 at 866: no numbered copies of it
+@example(_numbered("<head>", ["<meta name=x%d>"], 3000, META), browsers.UNCONDITIONAL, False)  # runs past windows
+@example(_numbered("<head>", ["<meta name=x%d>"], 150, "<p>" + "&#9;" * 2000 + META), browsers.UNCONDITIONAL, False)
+@example(_numbered("", ['<meta charset="<p>\x0f%d>'], 400, "<meta charset=%d>" + META), browsers.UNCONDITIONAL,
+         False)  # the run stops at a tag the next hint is in ("866" names IBM866)
 def test_chromiums_copies_of_a_turn_read_as_its_loop(text, head, partial):
-    """Chromium's scan with copies of the text since a turn that ended with a meta naming nothing skipped, against
-    its plain twin that reads each: the same answer and record (:class:`.browsers.Seen`), the
-    same spans read (but repeated ones)."""
+    """Chromium's scan with copies of the text since a turn that ended with a meta naming nothing skipped (and
+    its head run with meta tags taken past hint windows), against its plain twin that reads each: the same answer
+    and record (:class:`.browsers.Seen`), the same spans read (but repeated ones)."""
     seen, plain = browsers.Seen(), browsers.Seen()
     found = browsers._chromium_scan(text, head, partial, seen)
     assert found == browsers._chromium_scan(text, head, partial, plain, skip_copies=False)
@@ -478,6 +482,20 @@ def test_runs_of_plain_elements_of_text_read_as_one_by_one(text, end):
         _change._plain_meta = quick
     assert _change.parser_meta(body, encoding) == expected
 
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_TOKENS + ["&#9;", "x", "\x00", "\xe9", "-->", "]]>", ">", "=", "'", '"', "/", "<m", "<M",
+                                           "<meta x>", "<META/>", "<metax>", "<Meta>"]), max_size=12).map("".join))
+def test_void_head_runs_start_only_at_whitespace_or_a_lt(text):
+    """No item of the void head runs matches where the text has another character than whitespace or "<",
+    nor of those without meta tags at "<m" (_head_run_end answers there at once, without trying them)."""
+    for pos, char in enumerate(text):
+        for without_metas, with_metas in parser_scan._VOID_HEAD_RUNS.values():
+            if char not in parser_scan._VOID_RUN_STARTS:
+                assert with_metas[0].match(text, pos) is None and without_metas[0].match(text, pos) is None, (text, pos)
+            if text.startswith(("<m", "<M"), pos):
+                assert without_metas[0].match(text, pos) is None, (text, pos)
 
 # Elements of text left open or closed, and what their text holds, among head floods.
 _OPEN_TEXTS = ["<script>", "<SCRIPT x='</script>'>", "<style>", "<title>", "<noscript>", "<noframes>", "</script>",
