@@ -166,7 +166,7 @@ def chromium_meta(body: bytes, limit: int, head: int = UNCONDITIONAL,
         return None
     size = min(max(FIRST_READ, head), end)
     hints = Hints(whole)  # (the whole read's too: its searches kept)
-    if shortcut and hints.next_hint(0) >= size:
+    if shortcut and hints.next_hint(0, size) >= size:
         # Shortcut: no meta in the first bytes names an encoding, so the first read gives no
         # answer the whole read does not (it leaves the head section at the same tag, or is cut):
         # the whole at once (its twin: the first bytes, then the whole).
@@ -297,7 +297,8 @@ def _chromium_tokens(text: str, head: int, partial: bool, seen: Seen, skip_copie
     the repeated spans); so are copies but for their free numbers of the last such turns whose
     tags name nothing whatever their digits (or hold none). Its head run that takes meta tags up
     to the next hint (:class:`.parser_scan.Hints`, which answers a window at a time) goes on to
-    the next hint at once where it read half a window (*skip_copies* ``False``: a window a turn)."""
+    the next hint at once where it read half a window, meta tags in it (*skip_copies* ``False``: a
+    window a turn)."""
     spans = seen.spans
     more = _MORE if partial else len(text)
     n = len(text)
@@ -338,11 +339,12 @@ def _chromium_tokens(text: str, head: int, partial: bool, seen: Seen, skip_copie
                 if hint != pos:
                     start = pos
                     pos = max(pos, run_end(*with_metas, text, pos, cutoff if hint < 0 else min(cutoff, hint)))
-                    if skip_copies and 0 <= hint < cutoff and hint - pos <= (hint - start) // 2:
-                        # Shortcut: a run that read half a window of these with no hint in it (a flood
-                        # of meta tags that name nothing, say) goes on to the next hint in one run, not a
-                        # window at a time (each run finds its copies again: hunted, issue 37, 0.3 ms
-                        # at 64 KiB); its twin (skip_copies False), a window a turn.
+                    if skip_copies and 0 <= hint < cutoff and hint - pos <= (hint - start) // 2 \
+                            and hints.lowered.find(b"<meta", start + 1, pos) >= 0:
+                        # Shortcut: a run that read half a window with no hint in it and meta tags in
+                        # it (a flood of meta tags that name nothing, say) goes on to the next hint in one
+                        # run, not a window at a time (each run finds its copies again: hunted, issue 37,
+                        # 0.3 ms at 64 KiB); its twin (skip_copies False), a window a turn.
                         hint = hints.next_hint(pos)
                         if hint != pos:
                             pos = max(pos, run_end(*with_metas, text, pos, cutoff if hint < 0 else min(cutoff, hint)))

@@ -460,11 +460,13 @@ class Hints:
                 first = found
         return first
 
-    def next_hint(self, position: int) -> int:
+    def next_hint(self, position: int, until: int | None = None) -> int:
         """The first hint at or after *position* (and the first "<meta"), or -1: :meth:`after`
-        asked again from each bound it answers with (each search twice as long: O(log n) of them)."""
+        asked again from each bound it answers with (each search twice as long: O(log n) of them);
+        with *until*, an offset at or past it where no hint lies before it, where it finds none
+        before *until* (the search goes no further than the bound that passes it)."""
         found = self.after(position)
-        while found >= 0 and (further := self.after(found)) != found:
+        while found >= 0 and (until is None or found < until) and (further := self.after(found)) != found:
             found = further
         return found
 

@@ -1324,7 +1324,8 @@ def test_hints_are_where_the_definition_puts_them_and_every_naming_meta_holds_on
     # holds), with the window searched at a time as it is and tiny (answers that are bounds): -1
     # where no hint lies at or after the position, else the first hint or a bound before it (never
     # the position asked but at a hint); the first hint where a first ask finds it in its window;
-    # next_hint, the first hint.
+    # next_hint, the first hint (with a bound, that hint where it lies before the bound, else an offset
+    # from the bound up to it).
     order = [*range(len(text) + 1), *reversed(range(len(text) + 1)), *range(0, len(text) + 1, 3)]
     for window in (HINT_WINDOW, 1, 5):
         hints = Hints(text, window)
@@ -1337,6 +1338,10 @@ def test_hints_are_where_the_definition_puts_them_and_every_naming_meta_holds_on
             if hint <= max(position, first) + window:
                 assert Hints(text, window).after(position) == hint, (window, position)
             assert hints.next_hint(position) == hint, (window, position)  # (past every bound)
+            for until in (position, position + 2, position + 7):  # (a bound at or past it, where none lies before it)
+                bounded = hints.next_hint(position, until)
+                assert bounded == hint if 0 <= hint < until or hint < 0 and bounded < 0 else until <= bounded <= hint, \
+                    (window, position, until)
     tag = TAG.match(text, len(before))
     if tag is not None and any(read(tag.group(3)) is not None
                                for read in (_reads, chromium_meta_encoding, firefox_meta_encoding)):
