@@ -321,9 +321,16 @@ _LETTERS_AS_A = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrst
 
 
 def _has_tag(data: bytes, end: int) -> bool:
-    """Whether a start or end tag (``<`` or ``</`` then an ASCII letter) starts in ``data[:end]``."""
-    head = data[:end].translate(_LETTERS_AS_A)
-    return b"<a" in head or b"</a" in head
+    """Whether a start or end tag (``<`` or ``</`` then an ASCII letter) starts in ``data[:end]``:
+    its first KiB, then eight times the bytes before, each with the two before it (a tag most often
+    comes early: a page of tags before a late ``<meta>`` is not translated whole)."""
+    start, stop = 0, min(end, 1024)
+    while start < end:
+        head = data[max(start - 2, 0):stop].translate(_LETTERS_AS_A)
+        if b"<a" in head or b"</a" in head:
+            return True
+        start, stop = stop, min(end, 8 * stop)
+    return False
 # Bytes in which _no_declaring_meta reads the prolog before the first start tag (a page's: a
 # DOCTYPE and a comment or two); a prolog that runs past them gives False (the scans decide).
 # They bound the shortcut's work on a flood of comments, whatever the body's size.

@@ -61,11 +61,11 @@ from ._html.tokenizer import (
     NUMBERED_LONGEST,
     POSSESSIVE,
     TAG,
-    ascii_lowered,
     attributes_pattern,
     classify_text,
     copies_end,
     first_attributes,
+    kept_lowered,
     markup_start,
     names_nothing_whatever_digits,
     numbered_copies_past,
@@ -557,7 +557,7 @@ def _lowered_of(text: str) -> bytes:
     for seen, lowered, _, _ in _LAST_HINTS:
         if seen is text or seen == text:
             return lowered
-    return ascii_lowered(text)
+    return kept_lowered(text)
 
 
 def _first_and_lasts(text: str, lowered: bytes | None = None) -> tuple[int, tuple[int, ...]]:
@@ -567,7 +567,7 @@ def _first_and_lasts(text: str, lowered: bytes | None = None) -> tuple[int, tupl
     for seen, _, first, lasts in _LAST_HINTS:
         if seen is text or seen == text:
             return first, lasts
-    lowered = ascii_lowered(text) if lowered is None else lowered
+    lowered = kept_lowered(text) if lowered is None else lowered
     for _, seen_lowered, first, lasts in _LAST_HINTS:
         if seen_lowered == lowered:
             break
@@ -1273,7 +1273,7 @@ def tree_builder_metas(text: str, cutoff: int | None = None, scripting: bool = T
             else:
                 if skip_copies and lt >= foreign_from and tree.pushes_foreign():
                     if lowered is None:
-                        lowered = ascii_lowered(text)
+                        lowered = kept_lowered(text)
                     jump, foreign_from = _foreign_run(tree, text, lowered, lt, end_at)
                     if jump > lt:
                         pos = jump

@@ -375,3 +375,16 @@ def test_chromiums_head_run_reads_stray_lts_as_its_loop(text, head, partial):
         browsers._CHROMIUM_HEAD_ONE, browsers._CHROMIUM_HEAD_RUN = saved
     assert found == expected
     assert (seen.spans, seen.reach, seen.tree_states) == (plain.spans, plain.reach, plain.tree_states)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from([b"<a", b"</b", b"<Z", b"</", b"<", b"<1", b"</ "]), st.integers(0, 10_000))
+@example(1022, b"</b", 1025)  # a tag across the first KiB's end
+@example(1023, b"<a", 1025)
+@example(8190, b"</b", 9000)  # and across the next chunk's
+def test_has_tag_read_a_chunk_at_a_time_is_the_whole_reading(at, tag, end):
+    """_has_tag, which translates the bytes a chunk at a time (1 KiB, then eight times more), against its
+    twin that translates them all: a start or end tag placed anywhere, cut anywhere."""
+    data = b"x" * at + tag + b"y" * 20
+    head = data[:end].translate(browsers_profile._LETTERS_AS_A)
+    assert browsers_profile._has_tag(data, end) is (b"<a" in head or b"</a" in head)
