@@ -31,7 +31,8 @@ _UNIT_TOKENS = ["<a>", "<b>", "<i>", "<p>", "<div>", "<table>", "<td>", "<tr>", 
                 "x", " ", "<", "</", "</>", "<?x>", "<!x>", "<!--->", "</a>", "</b>", "</p>", "<a href=1>", "\xd8",
                 "<meta charset=zz>", META, "<title>t</title>", "<svg>", "</svg>", "<template>", "</template>",
                 "<li>", "<dd>", "<nobr>", "<font color=red>", "<select>", "</select>", "<caption>", "<col>",
-                "<![CDATA[x]]>", "<!doctype html>", "</br>", "</td>", "<script></script>", "<math>", "<mi>"]
+                "<![CDATA[x]]>", "<!doctype html>", "</br>", "</td>", "<script></script>", "<math>", "<mi>",
+                "<form>", "</form>"]
 _TAILS = ["", META, "</template>" + META, "</svg>" + META, "<", "</", "a>", "</svg><title>" + META + "</title>",
           "</template><svg><title>" + META, "<title>" + META + "</title>"]
 
@@ -51,6 +52,10 @@ def _metas(text: str, skip_copies: bool, **kwargs) -> list:
 @settings(max_examples=1500, deadline=None)
 @given(_FLOODS, st.booleans(), st.booleans(), st.integers(0, 400))
 @example(_flood("<template>", ["<a>"], 60, "</template>" + META), True, True, 400)
+@example(_flood("<template>", ["<form>"], 60, "</template>" + META), True, True, 400)  # a block there: no pointer
+@example(_flood("<form>", ["<form>"], 60, META), True, True, 400)  # ignored: the pointer is set
+@example(_flood("<template>", ["<svg>", "<title>", "\x1b$B<1", "<form>", "<form>", "<form>", "</svg>"], 30,
+                "</template>" + META), True, True, 400)  # hunted (stop 63), one number
 @example(_flood("<svg>", ["\x00", "<"], 60, "</svg>" + META), True, False, 400)
 @example(_flood("<svg>", ["<"], 60, "a>"), True, True, 400)
 @example(_flood("\xa1\xa1", ["<svg>", "\x1b$B", "<"], 60, "</svg>" + META), True, False, 400)  # hunted: a "<" in a unit's text
@@ -186,6 +191,30 @@ def test_a_shape_tells_apart_what_the_outline_does_not():
     # The same names on the stack, one "a" open and listed, the other an "a" listed but closed.
     listed, reopened = built(["<body>", "<a>", "<div>"]), built(["<body>", "<a>", "<div>", "</a>"])
     assert [el.name for el in listed.stack] != [el.name for el in reopened.stack] or listed.shape() != reopened.shape()
+
+
+@pytest.mark.parametrize("head", [["<template>"], ["<template>", "<svg>", "<title>"], ["<body>"], ["<body>", "<form>"],
+                                  ["<template>", "<p>"], ["<template>", "<template>"], ["<body>", "<p>"]])
+@pytest.mark.parametrize("name", ["form", "div", "b"])
+def test_start_tags_pushed_at_once_leave_the_state_of_one_by_one(head, name):
+    """copies_push and push_copies (a unit of one start tag: "form" a block where a template is on
+    the stack, the form element pointer neither set nor read; "div", "b") against the tag read forty
+    times one by one: the same state (shape), or no push at once where the copies would do more."""
+    def built(copies: int, at_once: bool) -> TreeBuilder:
+        tree = TreeBuilder()
+        for tag in head + [f"<{name}>"]:
+            tree.start_tag(tag[1:-1], "", False)
+        specs = tree.copies_push([(name, "", False)]) if at_once else None
+        if specs is not None:
+            tree.push_copies(specs, copies)
+        else:
+            for _ in range(copies):
+                tree.start_tag(name, "", False)
+        return tree
+
+    assert built(40, True).shape() == built(40, False).shape()
+    if name == "form" and head == ["<body>", "<form>"]:
+        assert built(40, True).copies_push([("form", "", False)]) is None  # ignored one by one: no push
 
 
 # Bogus comments ("<?", "</" + non-letter, "<!" but a comment) holding what looks like markup.

@@ -192,6 +192,8 @@ class BodyMode(TreeState):
         return None
 
     def _body_copies(self, name: str) -> int:
+        if name == "form" and self.template_modes:
+            return 2  # a template on the stack: the form element pointer left alone, a block's steps
         return body_copies(name)
 
     def _body_end(self, name: str) -> None:

@@ -257,7 +257,8 @@ class TreeBuilder(HeadModes, BodyMode, TableModes, OtherModes, ForeignContent, F
         and integration point the unit began on; in "in body" with the current node HTML and
         nothing to reconstruct (a formatting element pushed leaves the list's last entry open),
         "any other start tag", blocks but "p" with no "p" in button scope (no "p" or "button" is
-        pushed), "pre", "listing" and the formatting elements (the Noah's Ark clause keeps the
+        pushed; "form" too where a template is on the stack: no form element pointer is set or
+        read), "pre", "listing" and the formatting elements (the Noah's Ark clause keeps the
         last three alike)."""
         stack = self.stack
         if not stack:
