@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 from html.entities import html5 as named_references
+from unittest import mock
 
 import pytest
 from hypothesis import example, given, settings
@@ -303,3 +304,22 @@ def test_extract_meta_charset_in_one_search_is_the_specs_steps(value):
     label = _spec_extract(value)
     encoding = None if label is None else get_encoding(label)
     assert extract_meta_charset(value) == (None if encoding is None else (encoding, label.strip(WHITESPACE)))
+
+
+_ATTRIBUTE_PIECES = ["charset", "CharSet", "content", "http-equiv", "x", " ", "\t", "/", "=", " = ", '"', "'", ">", "&#9;",
+                     "koi8-r", "a=b", "charset=", "content='", 'charset="', "\x00", "é", "y" * 300]
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.sampled_from(_ATTRIBUTE_PIECES), max_size=16).map("".join), st.integers(0, 40),
+       st.sampled_from([("charset",), ("content", "charset"), ("http-equiv", "content", "charset")]))
+@example(" charset=" + "&#1;" * 100, 0, ("charset",))  # the bench's one tag of references, short
+@example(' charset="' + "y" * 300, 0, ("charset",))  # a quote no other closes: the empty value
+@example(" a='" + "y" * 300 + "' charset=x", 0, ("charset",))
+@example(" charset =  " + "y" * 300 + ">z", 0, ("charset",))
+def test_a_named_attributes_value_read_by_finds_is_the_patterns(span, position, names):
+    """_next_named's shortcut (the pattern up to the value, the value by C-speed finds, where the span is
+    long: here always) against its twin, the whole pattern: the same name, value and end from anywhere."""
+    position = min(position, len(span))
+    with mock.patch.object(tokenizer, "_LONG_ATTRIBUTES", -1):
+        assert tokenizer._next_named(names, span, position) == tokenizer._next_named(names, span, position, finds=False)

@@ -183,6 +183,63 @@ _VALUE = r"(?:[\t\n\x0c\r ]*=[\t\n\x0c\r ]*(?:\"(?P<dq>[^\"]*)\"|'(?P<sq>[^']*)'
 _FIRST: dict[tuple[str, ...], re.Pattern] = {}
 
 
+def _first_head_of(names: tuple[str, ...]) -> re.Pattern:
+    """:func:`_first_of` up to where the named attribute's value starts (group "eq": the "=" and
+    whitespace around it, where there is one): its value read by :func:`_value_at`."""
+    pattern = _FIRST_HEAD.get(names)
+    if pattern is None:
+        whole = _first_of(names).pattern
+        assert whole.endswith(_VALUE)
+        pattern = _FIRST_HEAD[names] = re.compile(whole[:-len(_VALUE)] + r"(?P<eq>[\t\n\x0c\r ]*=[\t\n\x0c\r ]*)?", _FLAGS)
+    return pattern
+
+
+_FIRST_HEAD: dict[tuple[str, ...], re.Pattern] = {}
+_UNQUOTED_ENDS = "\t\n\x0c\r >"  # what ends an unquoted value (its first character is none of these nor a quote)
+
+
+def _value_at(span: str, at: int) -> tuple[tuple[str | None, str | None, str | None], int]:
+    """_VALUE's value alternatives at *at* (after "=" and whitespace): ``((dq, sq, uq), end)`` as the
+    pattern gives them (its empty alternative, ``((None, None, None), at)``, where a quote is not closed or
+    nothing starts a value), found by C-speed finds: a value of thousands of characters is read at
+    about 0.1 ns a character, not 5."""
+    first = span[at:at + 1]
+    if first == '"' or first == "'":
+        close = span.find(first, at + 1)
+        if close < 0:
+            return (None, None, None), at
+        value = span[at + 1:close]
+        return ((value, None, None) if first == '"' else (None, value, None)), close + 1
+    if not first or first in _UNQUOTED_ENDS:
+        return (None, None, None), at
+    end = min((found for found in (span.find(char, at) for char in _UNQUOTED_ENDS) if found >= 0), default=len(span))
+    return (None, None, span[at:end]), end
+
+
+#: Characters of a tag's attributes from which on :func:`_next_named` reads a value by finds.
+_LONG_ATTRIBUTES = 256
+
+
+def _next_named(names: tuple[str, ...], span: str, position: int, finds: bool = True
+                ) -> tuple[int, int, tuple[str | None, str | None, str | None], int] | None:
+    """The next attribute named one of *names* from *position* in *span*, as :func:`_first_of`'s
+    match gives it: ``(where its name starts, ends, (dq, sq, uq), where it ends)``, or ``None``.
+    Shortcut (*finds*, where more than :data:`_LONG_ATTRIBUTES` characters are left): the pattern up
+    to its value, the value by :func:`_value_at` (its twin, the whole pattern)."""
+    if finds and len(span) - position > _LONG_ATTRIBUTES:
+        head = _first_head_of(names).match(span, position)
+        if head is None:
+            return None
+        if head.group("eq") is None:
+            return head.start("name"), head.end("name"), (None, None, None), head.end()
+        written, end = _value_at(span, head.end())
+        return head.start("name"), head.end("name"), written, end
+    match = _first_of(names).match(span, position)
+    if match is None:
+        return None
+    return match.start("name"), match.end("name"), match.group("dq", "sq", "uq"), match.end()
+
+
 def _first_of(names: tuple[str, ...]) -> re.Pattern:
     """From a place between attributes: those named none of *names* skipped, then the next named
     one of them (its name, ASCII lowercase, in group "name"; its value in "dq", "sq", "uq")."""
@@ -246,24 +303,24 @@ def first_attributes(span: str, names: tuple[str, ...], meta: bool = False) -> I
     :func:`meta_value` gives them): the others skipped at C speed, each attribute read once
     however many of *names* are asked, and none after the last place where one of the names left
     occurs as text."""
-    for match in _first_matches(span, names):
-        name = match.group("name").lower()
-        written = match.group("dq", "sq", "uq")
+    for start, stop, written, _ in _first_matches(span, names):
+        name = span[start:stop].lower()
         yield name, (meta_value(name, _written(written)) if meta and name in _META_NAMES else _value(written))
 
 
-def _first_matches(span: str, names: tuple[str, ...]) -> Iterator[re.Match[str]]:
-    """:func:`first_attributes`' matches (:func:`_first_of`: the name in group "name", the value
-    as written in "dq", "sq" or "uq"), in the order they come."""
+def _first_matches(span: str, names: tuple[str, ...]
+                   ) -> Iterator[tuple[int, int, tuple[str | None, str | None, str | None], int]]:
+    """:func:`first_attributes`' attributes (:func:`_next_named`: where the name starts and ends, the
+    value as written, where the attribute ends), in the order they come."""
     lowered = _lowered(span)
     position, left = 0, _still_named(names, lowered, 0)
     while left:
-        match = _first_of(left).match(span, position)
-        if match is None:
+        found = _next_named(left, span, position)
+        if found is None:
             return
-        yield match
-        name = match.group("name").lower()
-        position = match.end()
+        yield found
+        name = span[found[0]:found[1]].lower()
+        position = found[3]
         left = _still_named(tuple(other for other in left if other != name), lowered, position)
 
 
@@ -357,9 +414,9 @@ def tree_names_nothing_whatever_digits(span: str) -> bool:
     if len(span) > LONGEST_TAG or names_nothing_whatever_digits(span):
         return len(span) <= LONGEST_TAG  # (nothing to every reader: nothing to the tree builder's)
     firsts = []
-    for match in _first_matches(span, _META_NAMES):
-        first = span[match.start("name"):match.end()]
-        if "=" in first and match.group("dq", "sq", "uq") == (None, None, None):
+    for start, _, written, end in _first_matches(span, _META_NAMES):
+        first = span[start:end]
+        if "=" in first and written == (None, None, None):
             first += '""'  # (an "=" and no value, the span's end or a quote no other closes after it: empty)
         firsts.append(first)
     return names_nothing_whatever_digits(" ".join(firsts))
@@ -411,11 +468,11 @@ def last_meta_attributes(span: str) -> tuple[str | None, str | None, bool]:
         for _ in range(_ONE_BY_ONE):
             if not left:
                 return charset, content, content_type
-            match = _first_of(left).match(span, position)
-            if match is None:
+            found = _next_named(left, span, position)
+            if found is None:
                 return charset, content, content_type
-            name, position = match.group("name").lower(), match.end()
-            value = meta_value(name, _written(match.group("dq", "sq", "uq")))
+            name, position = span[found[0]:found[1]].lower(), found[3]
+            value = meta_value(name, _written(found[2]))
             if name == "charset":
                 charset = value
             elif name == "content":
