@@ -316,7 +316,7 @@ def _prescan_reaches(body: bytes, start: int, close: int) -> bool:
     return (b'"' not in text and b"'" not in text) or _TAG_START.search(text) is None
 
 
-def utf_8_finds_none_alike(body: bytes, limit: int = PARSER_LIMIT) -> bool:
+def utf_8_finds_none_alike(body: bytes, limit: int = PARSER_LIMIT, text: str | None = None) -> bool:
     """Whether the parser step finds no ``<meta>`` in *body* with UTF-8 where it found none with a
     single-byte encoding (the same *limit*, no BOM). Shortcut of the step with UTF-8 (its twin:
     the step). The two texts read alike: each ASCII byte is the same character in both, and each
@@ -330,7 +330,9 @@ def utf_8_finds_none_alike(body: bytes, limit: int = PARSER_LIMIT) -> bool:
     ``<meta`` from ``PARSER_HEAD`` on ends before the first hint after it (:class:`.parser_scan.Hints`:
     none names an encoding), each read within :data:`.tokenizer.LONGEST_TAG` characters, as many
     as :data:`_PLAIN_METAS` such tags in all at most (else ``False``: the scan decides; a page of
-    quotes left open is not read to its end at each ``<meta``)."""
+    quotes left open is not read to its end at each ``<meta``). *text*: *body* decoded with a
+    single-byte encoding, where the caller has it (the parser step's own text: its hints and
+    lowered bytes kept), else the latin-1 text is read."""
     from ._html.tokenizer import META_CANDIDATE, tag_reader  # imported on first use, as the scan
     from .parser_scan import Hints
 
@@ -338,7 +340,8 @@ def utf_8_finds_none_alike(body: bytes, limit: int = PARSER_LIMIT) -> bool:
     reach = 4 * head  # bytes of UTF-8's first *head* characters at most
     if len(body) > limit or bytes(body[:reach]).lower().find(b"<template") >= 0:
         return False
-    text = bytes(body).decode("latin-1")  # (a single-byte text: the same tokens and hints)
+    if text is None or len(text) != len(body):
+        text = bytes(body).decode("latin-1")  # (a single-byte text: the same tokens and hints)
     hint = Hints(text).next_hint(head)
     if hint < 0:
         return True

@@ -466,10 +466,11 @@ def _parser_meta(body: Body, encoding: Encoding, limit: int, shortcuts: bool):
             if type(other) is tuple and other[0] == "parser" and other[2:] == key[2:] and other[1].is_single_byte:
                 memo[key] = found
                 break
-    if key not in memo and shortcuts and encoding is _UTF_8 and body.bom is None and any(
-            type(other) is tuple and other[0] == "parser" and other[2:] == key[2:] and other[1].is_single_byte
-            and found is None for other, found in memo.items()) and utf_8_finds_none_alike(body.data, limit):
-        memo[key] = None  # Shortcut: a single-byte encoding's finding of none is UTF-8's (see there)
+    if key not in memo and shortcuts and encoding is _UTF_8 and body.bom is None:
+        single = next((other[1] for other, found in memo.items() if type(other) is tuple and other[0] == "parser"
+                       and other[2:] == key[2:] and other[1].is_single_byte and found is None), None)
+        if single is not None and utf_8_finds_none_alike(body.data, limit, body.decoded(single)):
+            memo[key] = None  # Shortcut: a single-byte encoding's finding of none is UTF-8's (see there)
     if key not in memo:
         metas, meta = memo.get("metas"), None
         if shortcuts and encoding.is_ascii_compatible and not (metas and metas[-1][2] is not None):

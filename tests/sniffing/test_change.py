@@ -232,6 +232,9 @@ def test_a_single_byte_encodings_none_serves_utf_8_where_it_is_utf_8s(data, limi
     run._parser_meta(body, ENCODINGS["windows-1252"], limit, True)
     found, plain = run._parser_meta(body, _UTF_8, limit, True), parser_meta_span(data, _UTF_8, limit, shortcuts=False)
     assert (found and found[:3]) == (plain and plain[:3])  # (the tag's end: exact where ASCII precedes it only)
+    # (read in any single-byte text of the body, the run's own: the same answer as in its latin-1 text)
+    assert all(change.utf_8_finds_none_alike(data, limit, encoding.decode(data)) is change.utf_8_finds_none_alike(data, limit)
+               for encoding in (ENCODINGS["windows-1252"], ENCODINGS["KOI8-R"], ENCODINGS["windows-874"]))
 
 
 @settings(max_examples=1000, deadline=None)
