@@ -158,10 +158,6 @@ class Body:
             text = self._texts[bom] = decode(self.data, bom)[0]  # the BOM wins, and goes
         return text
 
-    def decoded(self, encoding: Encoding) -> str | None:
-        """:meth:`text` for *encoding* where it was decoded already, else ``None`` (nothing decoded)."""
-        return self._texts.get(encoding)
-
     def same_as_codec(self, encoding: Encoding) -> str | None:
         """The CPython codec whose strict decoding gives :meth:`text`'s text for *encoding*, where
         the decoder knew one (see :meth:`.Encoding.decode_as_codec`), else ``None``."""

@@ -237,7 +237,7 @@ def _next_named(names: tuple[str, ...], span: str, position: int, finds: bool = 
     match = _first_of(names).match(span, position)
     if match is None:
         return None
-    return match.start("name"), match.end("name"), match.group("dq", "sq", "uq"), match.end()
+    return match.start("name"), match.end("name"), match.group("dq", "sq", "uq"), match.end()  # type: ignore[return-value]
 
 
 def _first_of(names: tuple[str, ...]) -> re.Pattern:
