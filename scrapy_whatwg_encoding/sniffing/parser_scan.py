@@ -418,7 +418,7 @@ class Hints:
 
     def __init__(self, text: str, window: int | None = None):
         #: *text*'s :func:`.tokenizer.ascii_lowered`.
-        self.lowered = _lowered_of(text)
+        self.lowered = kept_lowered(text)  # (the scans and the browsers' models each make Hints of the same text)
         self.window = HINT_WINDOW if window is None else window
         #: The offset of the first "<meta" (the text's length: none), and of the last hint, or -1:
         #: no meta tag that starts after it names an encoding.
@@ -549,15 +549,6 @@ def last_hint(text: str, lowered: bytes | None = None) -> int:
     """The offset of the last hint in *text* from its first "<meta" on (see :class:`Hints`;
     *lowered*: its :func:`.tokenizer.ascii_lowered`, if the caller has it), or -1."""
     return max(_first_and_lasts(text, lowered)[1])
-
-
-def _lowered_of(text: str) -> bytes:
-    """*text*'s :func:`.tokenizer.ascii_lowered`, kept in _LAST_HINTS where *text* is one of the last
-    texts (the scans and the browsers' models each make Hints of the same text: one encode a text)."""
-    for seen, lowered, _, _ in _LAST_HINTS:
-        if seen is text or seen == text:
-            return lowered
-    return kept_lowered(text)
 
 
 def _first_and_lasts(text: str, lowered: bytes | None = None) -> tuple[int, tuple[int, ...]]:

@@ -353,14 +353,13 @@ def _certain_steps(body: Body, content_type, charset: str | None, override, mode
 
 
 def _prescan(body: Body, settings: Settings) -> Decision | None:
-    """Step 5 (kept in ``body.memo`` with the ``<meta`` tags read, for the parser step)."""
+    """Step 5 (kept in ``body.memo`` with the ``<meta`` tags read, for the parser step: where it
+    found nothing, no ``<meta>`` in those bytes declares an encoding, see :func:`_parser_meta`)."""
     memo, key = body.memo, ("prescan", settings.prescan_bytes)
     if key not in memo:
         metas: list = []
         found = prescan_result(body.data, settings.prescan_bytes, metas)
         memo["metas"] = metas
-        if found is None:  # (its loop read no <meta> that declares an encoding in these bytes: see _parser_meta)
-            memo["prescan none"] = max(memo.get("prescan none", 0), settings.prescan_bytes)
         memo[key] = None if found is None else Decision(found[0], "tentative", found[3], found[1], found[2])
     return memo[key]
 
@@ -458,17 +457,15 @@ def _parser_meta(body: Body, encoding: Encoding, limit: int, shortcuts: bool):
     byte offset, end)`` or ``None`` (see :func:`.change.parser_meta_span`)."""
     key = ("parser", encoding, limit, shortcuts)
     memo = body.memo
-    if key not in memo and shortcuts and encoding.is_single_byte:
+    singles = [(other[1], found) for other, found in memo.items() if type(other) is tuple and other[0] == "parser"
+               and other[2:] == key[2:] and other[1].is_single_byte] if shortcuts and key not in memo else []
+    if singles and encoding.is_single_byte:
         # Shortcut: another single-byte encoding's finding. Each reads a character per byte, the
         # same for each ASCII byte; the tokenizer and tree builder treat every other character
         # alike, and no label has one (the same tag names the same encoding).
-        for other, found in list(memo.items()):
-            if type(other) is tuple and other[0] == "parser" and other[2:] == key[2:] and other[1].is_single_byte:
-                memo[key] = found
-                break
-    if key not in memo and shortcuts and encoding is _UTF_8 and body.bom is None:
-        single = next((other[1] for other, found in memo.items() if type(other) is tuple and other[0] == "parser"
-                       and other[2:] == key[2:] and other[1].is_single_byte and found is None), None)
+        memo[key] = singles[0][1]
+    if singles and encoding is _UTF_8 and body.bom is None:
+        single = next((other for other, found in singles if found is None), None)
         if single is not None and utf_8_finds_none_alike(body.data, limit, body.decoded(single)):
             memo[key] = None  # Shortcut: a single-byte encoding's finding of none is UTF-8's (see there)
     if key not in memo:
@@ -476,6 +473,8 @@ def _parser_meta(body: Body, encoding: Encoding, limit: int, shortcuts: bool):
         if shortcuts and encoding.is_ascii_compatible and not (metas and metas[-1][2] is not None):
             meta = first_meta_at(body, limit)
         whole = None if body.bom is not None else functools.partial(body.text, encoding)  # (a BOM's text is its own)
-        memo[key] = parser_meta_span(body.data, encoding, limit, metas, shortcuts, meta, whole,
-                                     memo.get("prescan none", 0))
+        # (the most bytes a prescan over the body read and found nothing in: see _prescan)
+        prescan_none = max((other[1] for other, found in memo.items() if type(other) is tuple and other[0] == "prescan"
+                            and found is None), default=0)
+        memo[key] = parser_meta_span(body.data, encoding, limit, metas, shortcuts, meta, whole, prescan_none)
     return memo[key]

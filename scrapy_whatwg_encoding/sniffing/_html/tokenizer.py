@@ -265,17 +265,15 @@ def ascii_lowered(text: str) -> bytes:
 
 
 def kept_lowered(text: str) -> bytes:
-    """:func:`ascii_lowered` of *text*, kept for the last four texts asked (the same object, or an
+    """:func:`ascii_lowered` of *text*, kept for the four texts asked last (the same object, or an
     equal text): the scans, the browsers' models and their runs ask for the same texts' (issue 37:
     about 80 µs at 64 KiB each time)."""
-    for seen, lowered in _LOWERED:
-        if seen is text:
-            return lowered
-    for seen, lowered in _LOWERED:
-        if len(seen) == len(text) and seen == text:
-            return lowered
-    lowered = ascii_lowered(text)
-    _LOWERED[:] = [(text, lowered), *_LOWERED[:3]]
+    for k, (seen, lowered) in enumerate(_LOWERED):
+        if seen is text or len(seen) == len(text) and seen == text:
+            break
+    else:
+        k, lowered = 4, ascii_lowered(text)
+    _LOWERED[:] = [(text, lowered), *_LOWERED[:k], *_LOWERED[k + 1:4]]  # (the last asked first)
     return lowered
 
 
@@ -334,10 +332,10 @@ def attribute_values(span: str, name: str, meta: bool = False) -> list[str]:
     """The value of every attribute named *name* (ASCII lowercase, no NUL) in *span*, in order, as
     :func:`attribute_value` gives them (with *meta*, as :func:`meta_value` gives them): found at C
     speed, each distinct one decoded once."""
-    found, position, match = [], 0, _first_of((name,)).match
-    while (next_one := match(span, position)) is not None:  # (a search would retry at each character)
-        found.append(next_one.group("dq", "sq", "uq"))
-        position = next_one.end()
+    found, position = [], 0
+    while (next_one := _next_named((name,), span, position)) is not None:  # (a search would retry at each character)
+        found.append(next_one[2])
+        position = next_one[3]
     texts = {written: meta_value(name, _written(written)) if meta else _value(written) for written in set(found)}
     return [texts[written] for written in found]
 
