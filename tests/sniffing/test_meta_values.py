@@ -317,6 +317,8 @@ _ATTRIBUTE_PIECES = ["charset", "CharSet", "content", "http-equiv", "x", " ", "\
 @example(' charset="' + "y" * 300, 0, ("charset",))  # a quote no other closes: the empty value
 @example(" a='" + "y" * 300 + "' charset=x", 0, ("charset",))
 @example(" charset =  " + "y" * 300 + ">z", 0, ("charset",))
+@example(" charset=" + "y" * 1000 + "\tz", 0, ("charset",))  # an unquoted value past two windows
+@example(" " + " ".join(f"a=x{k}" for k in range(100)) + " charset=yy>", 0, ("charset",))  # many short values first
 def test_a_named_attributes_value_read_by_finds_is_the_patterns(span, position, names):
     """_next_named's shortcut (the pattern up to the value, the value by C-speed finds, where the span is
     long: here always) against its twin, the whole pattern: the same name, value and end from anywhere."""
